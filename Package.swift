@@ -1,0 +1,80 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "OpenPhotoKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Photos", targets: ["Photos"]),
+        .executable(name: "photos", targets: ["photos"]),
+        .executable(name: "photos-bench", targets: ["photos-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // libvips and libexif from Debian (libvips-dev, libexif-dev), found through pkg-config.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        .systemLibrary(
+            name: "CExif",
+            pkgConfig: "libexif",
+            providers: [.apt(["libexif-dev"])]
+        ),
+        // The variadic libvips calls Swift cannot make, and EXIF reading/writing with libexif.
+        .target(
+            name: "CPhotosMedia",
+            dependencies: ["CVips", "CExif"]
+        ),
+        // Decoding, metadata and encoding of image and video files.
+        .target(
+            name: "PhotosMedia",
+            dependencies: ["CPhotosMedia"]
+        ),
+        // The engine: schema, migrations, queries and commits. The only code that speaks SQL.
+        .target(
+            name: "PhotosStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The public PhotoKit API (`import Photos`).
+        .target(
+            name: "Photos",
+            dependencies: ["PhotosStore", "PhotosMedia"]
+        ),
+        .executableTarget(
+            name: "photos",
+            dependencies: [
+                "Photos",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "photos-bench",
+            dependencies: [
+                "Photos", "PhotosStore", "PhotosMedia",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Drives a library from a separate process, for the multi-process tests.
+        .executableTarget(
+            name: "photos-test-helper",
+            dependencies: ["Photos"]
+        ),
+        .testTarget(
+            name: "PhotosTests",
+            dependencies: ["Photos", "PhotosMedia", "photos-test-helper"]
+        ),
+        .testTarget(
+            name: "PhotosStoreTests",
+            dependencies: ["PhotosStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "PhotosMediaTests",
+            dependencies: ["PhotosMedia"]
+        ),
+    ]
+)

@@ -1,0 +1,105 @@
+// The C side of PhotosMedia: the libvips calls Swift cannot make (they are
+// variadic) and EXIF parsing and writing with libexif. Every function is
+// thread safe once pm_init() has returned.
+#ifndef CPHOTOSMEDIA_H
+#define CPHOTOSMEDIA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Initialises libvips exactly once per process (concurrent first calls to
+/// vips_init abort, so this goes through pthread_once) and turns the
+/// operation cache off: a file replaced in place would otherwise be served
+/// from the cache. Returns 0 on success.
+int pm_init(void);
+
+/// The current libvips error text, copied (free with pm_free), and clears it.
+char *pm_copy_error(void);
+
+/// Frees memory returned by this library.
+void pm_free(void *pointer);
+
+/// What a file's header says, without decoding its pixels.
+typedef struct {
+    int width;          // as stored, before any orientation is applied
+    int height;
+    int bands;
+    int orientation;    // EXIF orientation 1...8 (1 when absent)
+    int pages;          // frames of an animated image, 1 otherwise
+    int has_alpha;
+    char loader[32];    // the libvips loader, e.g. "jpegload", "heifload"
+} pm_image_header;
+
+/// Reads the header of the image file at `path`. On success, `*exif` holds
+/// a copy of the raw EXIF block (free with pm_free) or NULL when the file
+/// has none. Returns 0 on success, -1 when libvips cannot read the file.
+int pm_probe_file(const char *path, pm_image_header *header,
+                  void **exif, size_t *exif_length);
+
+/// Decodes a small shrink-on-load rendition of the file, failing on any
+/// decode error (a truncated or corrupt file). Returns 0 when it decodes.
+int pm_verify_decodes(const char *path);
+
+/// Decodes an image file (path != NULL) or an encoded buffer into 8-bit
+/// RGBA pixels, with the EXIF orientation applied. `*pixels` is freed with
+/// pm_free. Returns 0 on success.
+int pm_decode_rgba(const char *path, const void *buffer, size_t length,
+                   unsigned char **pixels, int *width, int *height);
+
+/// Encodes 8-bit pixels (3 or 4 bands) to a format named by a libvips
+/// suffix (".jpg[Q=90]", ".png"...), with an optional EXIF block.
+int pm_encode(const unsigned char *pixels, int width, int height, int bands,
+              const char *suffix, const void *exif, size_t exif_length,
+              void **output, size_t *output_length);
+
+/// Renders a diagonal gradient from `from` to `to` (RGB, 0...255) into a
+/// JPEG, with an optional EXIF block. Used to make sample libraries.
+int pm_render_gradient_jpeg(int width, int height,
+                            const double from[3], const double to[3],
+                            const void *exif, size_t exif_length, int quality,
+                            void **output, size_t *output_length);
+
+/// The EXIF fields the library reads and writes. Strings are
+/// NUL-terminated and empty when absent.
+typedef struct {
+    char date_time_original[24];   // "YYYY:MM:DD HH:MM:SS"
+    char offset_time_original[8];  // "+02:00"
+    char subsec_time_original[8];
+    char date_time_digitized[24];
+    char offset_time_digitized[8];
+    char date_time[24];
+    char offset_time[8];
+    char make[64];
+    char model[64];
+    char lens_model[128];
+    char software[64];
+    int orientation;               // 0 when absent
+    int has_location;
+    double latitude;               // signed degrees
+    double longitude;
+    int has_altitude;
+    double altitude;               // metres, negative below sea level
+    int has_gps_timestamp;
+    char gps_date_stamp[12];       // "YYYY:MM:DD"
+    double gps_time_stamp[3];      // hours, minutes, seconds (UTC)
+    int has_gps_speed;
+    double gps_speed;              // in the unit of gps_speed_ref
+    char gps_speed_ref[2];         // "K" km/h, "M" mph, "N" knots
+    int has_gps_direction;
+    double gps_direction;          // degrees
+    int has_horizontal_error;
+    double horizontal_error;       // metres
+    int custom_rendered;           // -1 when absent
+    int pixel_x_dimension;
+    int pixel_y_dimension;
+} pm_exif;
+
+/// Parses an EXIF block (with or without its "Exif\0\0" header).
+/// Returns 0 on success, -1 when the block cannot be parsed.
+int pm_exif_parse(const void *data, size_t length, pm_exif *out);
+
+/// Builds an EXIF block from the non-empty fields of `in`; free the result
+/// with pm_free. Returns 0 on success.
+int pm_exif_build(const pm_exif *in, void **data, size_t *length);
+
+#endif
