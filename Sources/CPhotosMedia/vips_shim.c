@@ -7,7 +7,14 @@
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result = -1;
 
+// libvips reports failures through its error buffer, which callers read;
+// its warnings would only be noise on the terminal of a CLI.
+static void drop_message(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void) domain; (void) level; (void) message; (void) data;
+}
+
 static void initialise(void) {
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, drop_message, NULL);
     if (VIPS_INIT("photos") != 0) {
         init_result = -1;
         return;

@@ -1,0 +1,101 @@
+import Foundation
+
+/// What a media file says about itself, read at import.
+package struct MediaMetadata: Sendable, Equatable {
+    /// Whether the file holds a still image or a video.
+    package enum Kind: Sendable, Equatable {
+        case image
+        case video
+    }
+
+    package var kind: Kind
+    /// Width in pixels as displayed, with the orientation applied.
+    package var pixelWidth: Int
+    /// Height in pixels as displayed, with the orientation applied.
+    package var pixelHeight: Int
+    /// EXIF orientation (1...8) of the stored pixels; 1 for video and unrotated images.
+    package var orientation: Int
+    /// When the photo or video was taken, when the file says so.
+    package var captureDate: Date?
+    /// The UTC offset the capture date was recorded in, in seconds, when the file says so.
+    package var captureTimeZoneOffset: Int?
+    package var location: MediaLocation?
+    package var cameraMake: String?
+    package var cameraModel: String?
+    package var lensModel: String?
+    package var software: String?
+    /// The EXIF CustomRendered value, which cameras use to mark HDR and panoramas.
+    package var customRendered: Int?
+    /// Video duration in seconds; 0 for still images.
+    package var duration: Double
+    /// Video frames per second; nil for still images.
+    package var frameRate: Double?
+    /// Frames of an animated image; 1 otherwise.
+    package var frameCount: Int
+    package var hasAlpha: Bool
+    /// The uniform type identifier of the file's format, such as `public.jpeg`.
+    package var uniformTypeIdentifier: String
+
+    package init(kind: Kind, pixelWidth: Int, pixelHeight: Int, orientation: Int = 1,
+                 captureDate: Date? = nil, captureTimeZoneOffset: Int? = nil,
+                 location: MediaLocation? = nil, cameraMake: String? = nil,
+                 cameraModel: String? = nil, lensModel: String? = nil, software: String? = nil,
+                 customRendered: Int? = nil, duration: Double = 0, frameRate: Double? = nil,
+                 frameCount: Int = 1, hasAlpha: Bool = false, uniformTypeIdentifier: String) {
+        self.kind = kind
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.orientation = orientation
+        self.captureDate = captureDate
+        self.captureTimeZoneOffset = captureTimeZoneOffset
+        self.location = location
+        self.cameraMake = cameraMake
+        self.cameraModel = cameraModel
+        self.lensModel = lensModel
+        self.software = software
+        self.customRendered = customRendered
+        self.duration = duration
+        self.frameRate = frameRate
+        self.frameCount = frameCount
+        self.hasAlpha = hasAlpha
+        self.uniformTypeIdentifier = uniformTypeIdentifier
+    }
+}
+
+/// A position recorded in a media file.
+package struct MediaLocation: Sendable, Equatable {
+    package var latitude: Double
+    package var longitude: Double
+    package var altitude: Double?
+    package var timestamp: Date?
+    /// Speed in metres per second.
+    package var speed: Double?
+    /// Direction of travel or of the camera, in degrees from true north.
+    package var course: Double?
+    /// Horizontal error in metres.
+    package var horizontalAccuracy: Double?
+
+    package init(latitude: Double, longitude: Double, altitude: Double? = nil, timestamp: Date? = nil,
+                 speed: Double? = nil, course: Double? = nil, horizontalAccuracy: Double? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.timestamp = timestamp
+        self.speed = speed
+        self.course = course
+        self.horizontalAccuracy = horizontalAccuracy
+    }
+}
+
+/// Why a media file could not be read.
+package struct MediaError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var file: String
+    package var reason: String
+
+    package init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
+
+    package var description: String { "\(file): \(reason)" }
+}

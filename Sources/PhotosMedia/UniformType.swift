@@ -1,0 +1,60 @@
+import Foundation
+
+/// Uniform type identifiers for the formats the library reads.
+package enum UniformType {
+    /// RAW formats keyed by file extension; libvips reads some of them as TIFF.
+    private static let rawByExtension: [String: String] = [
+        "dng": "com.adobe.raw-image", "cr2": "com.canon.cr2-raw-image", "cr3": "com.canon.cr3-raw-image",
+        "nef": "com.nikon.raw-image", "arw": "com.sony.arw-raw-image", "orf": "com.olympus.raw-image",
+        "raf": "com.fuji.raw-image", "rw2": "com.panasonic.rw2-raw-image", "pef": "com.pentax.raw-image",
+    ]
+
+    private static let imageByLoader: [String: String] = [
+        "jpegload": "public.jpeg", "pngload": "public.png", "webpload": "org.webmproject.webp",
+        "tiffload": "public.tiff", "gifload": "com.compuserve.gif", "heifload": "public.heic",
+        "jp2kload": "public.jpeg-2000", "svgload": "public.svg-image", "pdfload": "com.adobe.pdf",
+        "jxlload": "public.jpeg-xl",
+    ]
+
+    private static let imageByExtension: [String: String] = [
+        "jpg": "public.jpeg", "jpeg": "public.jpeg", "png": "public.png", "webp": "org.webmproject.webp",
+        "tif": "public.tiff", "tiff": "public.tiff", "gif": "com.compuserve.gif", "heic": "public.heic",
+        "heif": "public.heif", "avif": "public.avif", "bmp": "com.microsoft.bmp",
+    ]
+
+    private static let videoByExtension: [String: String] = [
+        "mov": "com.apple.quicktime-movie", "qt": "com.apple.quicktime-movie", "mp4": "public.mpeg-4",
+        "m4v": "com.apple.m4v-video", "3gp": "public.3gpp", "avi": "public.avi", "mkv": "org.matroska.mkv",
+        "webm": "org.webmproject.webm",
+    ]
+
+    /// The type of an image read by the given libvips loader.
+    package static func forImage(loader: String, pathExtension: String) -> String {
+        let ext = pathExtension.lowercased()
+        if let raw = rawByExtension[ext] { return raw }
+        // heifload serves HEIC, HEIF and AVIF alike; the extension tells them apart.
+        if loader.hasPrefix("heifload"), let byExtension = imageByExtension[ext] { return byExtension }
+        let base = loader.replacingOccurrences(of: "_source", with: "").replacingOccurrences(of: "_buffer", with: "")
+        return imageByLoader[base] ?? imageByExtension[ext] ?? "public.image"
+    }
+
+    /// The type of a video file with the given extension.
+    package static func forVideo(pathExtension: String) -> String {
+        videoByExtension[pathExtension.lowercased()] ?? "public.movie"
+    }
+
+    /// Whether the type is a camera RAW format.
+    package static func isRAW(_ identifier: String) -> Bool {
+        rawByExtension.values.contains(identifier)
+    }
+
+    /// The usual file extension for a type, for naming stored files.
+    package static func preferredExtension(for identifier: String) -> String? {
+        let all = imageByExtension.merging(videoByExtension, uniquingKeysWith: { first, _ in first })
+            .merging(rawByExtension, uniquingKeysWith: { first, _ in first })
+        let preferred: [String: String] = [
+            "public.jpeg": "jpg", "public.tiff": "tiff", "com.apple.quicktime-movie": "mov",
+        ]
+        return preferred[identifier] ?? all.filter { $0.value == identifier }.keys.sorted().first
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Reads video metadata with ffprobe (Debian's ffmpeg package).
+enum VideoProbe {
+    private struct Report: Decodable {
+        struct Stream: Decodable {
+            var codec_type: String?
+            var width: Int?
+            var height: Int?
+            var avg_frame_rate: String?
+            var r_frame_rate: String?
+            var duration: String?
+            var tags: [String: String]?
+            var side_data_list: [SideData]?
+        }
+        struct SideData: Decodable {
+            var rotation: Double?
+        }
+        struct Format: Decodable {
+            var duration: String?
+            var tags: [String: String]?
+        }
+        var streams: [Stream]?
+        var format: Format?
+    }
+
+    private static let executable: URL? = {
+        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            .split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("ffprobe") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// nil when ffprobe finds no video stream in the file.
+    static func probe(path: String) throws(MediaError) -> MediaMetadata? {
+        guard let executable else {
+            throw MediaError(file: path, reason: "reading video needs ffprobe (Debian package ffmpeg), which is not installed")
+        }
+        let output: Data
+        do {
+            output = try run(executable, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path])
+        } catch {
+            throw MediaError(file: path, reason: "ffprobe failed: \(error)")
+        }
+        guard let report = try? JSONDecoder().decode(Report.self, from: output),
+              let video = report.streams?.first(where: { $0.codec_type == "video" }),
+              let width = video.width, let height = video.height, width > 0, height > 0 else {
+            return nil
+        }
+        let duration = Double(report.format?.duration ?? video.duration ?? "") ?? 0
+        // Still images come through ffprobe as one-frame "video"; only real videos count.
+        guard duration > 0 else { return nil }
+        let rotation = video.side_data_list?.compactMap(\.rotation).first
+            ?? video.tags?["rotate"].flatMap(Double.init) ?? 0
+        let quarterTurns = Int((rotation / 90).rounded()) & 3
+        let tags = (report.format?.tags ?? [:]).merging(video.tags ?? [:], uniquingKeysWith: { format, _ in format })
+        let capture = captureDate(tags)
+        return MediaMetadata(
+            kind: .video,
+            pixelWidth: quarterTurns % 2 == 1 ? height : width,
+            pixelHeight: quarterTurns % 2 == 1 ? width : height,
+            captureDate: capture?.date,
+            captureTimeZoneOffset: capture?.utcOffset,
+            location: location(tags),
+            cameraMake: tags["com.apple.quicktime.make"] ?? tags["make"],
+            cameraModel: tags["com.apple.quicktime.model"] ?? tags["model"],
+            software: tags["com.apple.quicktime.software"] ?? tags["encoder"],
+            duration: duration,
+            frameRate: frameRate(video.avg_frame_rate) ?? frameRate(video.r_frame_rate),
+            uniformTypeIdentifier: UniformType.forVideo(pathExtension: URL(fileURLWithPath: path).pathExtension))
+    }
+
+    private static func run(_ executable: URL, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    private static func frameRate(_ text: String?) -> Double? {
+        guard let parts = text?.split(separator: "/"), parts.count == 2,
+              let numerator = Double(parts[0]), let denominator = Double(parts[1]), denominator > 0, numerator > 0 else {
+            return nil
+        }
+        return numerator / denominator
+    }
+
+    /// QuickTime's creation date keeps the recording's UTC offset; MP4's creation_time is UTC.
+    private static func captureDate(_ tags: [String: String]) -> (date: Date, utcOffset: Int?)? {
+        if let text = tags["com.apple.quicktime.creationdate"], let date = iso8601(text) {
+            return (date, utcOffset(text))
+        }
+        if let text = tags["creation_time"], let date = iso8601(text) {
+            return (date, nil)
+        }
+        return nil
+    }
+
+    private static func iso8601(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
+            formatter.formatOptions = options
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+
+    private static func utcOffset(_ text: String) -> Int? {
+        guard let match = text.range(of: #"[+-]\d{2}:?\d{2}$"#, options: .regularExpression) else { return nil }
+        let digits = text[match].filter(\.isNumber).compactMap { Int(String($0)) }
+        guard digits.count == 4 else { return nil }
+        let seconds = (digits[0] * 10 + digits[1]) * 3600 + (digits[2] * 10 + digits[3]) * 60
+        return text[match].first == "-" ? -seconds : seconds
+    }
+
+    /// ISO 6709 as QuickTime writes it: "+48.8584+002.2945+035.000/".
+    private static func location(_ tags: [String: String]) -> MediaLocation? {
+        guard let text = tags["com.apple.quicktime.location.ISO6709"] ?? tags["location"] else { return nil }
+        let numbers = text.matches(of: /[+-]\d+(?:\.\d+)?/).compactMap { Double(text[$0.range]) }
+        guard numbers.count >= 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
+        return MediaLocation(latitude: numbers[0], longitude: numbers[1], altitude: numbers.count > 2 ? numbers[2] : nil)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import PhotosMedia
+
+@Suite struct MediaProbeTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("media-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    private func write(_ data: Data, _ name: String) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
+    }
+
+    @Test func readsDateOffsetGPSAndCameraFromEXIF() throws {
+        var exif = ExifFields()
+        exif.dateTimeOriginal = "2019:07:14 16:30:05"
+        exif.offsetTimeOriginal = "+02:00"
+        exif.make = "Fujifilm"
+        exif.model = "X-T3"
+        exif.latitude = 46.5586
+        exif.longitude = -7.8346
+        exif.altitude = 2061.5
+        let url = try write(try SampleImage.jpeg(width: 64, height: 48, from: (10, 20, 30), to: (200, 100, 50), exif: exif), "a.jpg")
+
+        let metadata = try MediaProbe.probe(fileAt: url)
+
+        #expect(metadata.kind == .image)
+        #expect(metadata.pixelWidth == 64 && metadata.pixelHeight == 48)
+        #expect(metadata.uniformTypeIdentifier == "public.jpeg")
+        #expect(metadata.captureDate == ISO8601DateFormatter().date(from: "2019-07-14T14:30:05Z"))
+        #expect(metadata.captureTimeZoneOffset == 7200)
+        #expect(metadata.cameraMake == "Fujifilm" && metadata.cameraModel == "X-T3")
+        let location = try #require(metadata.location)
+        #expect(abs(location.latitude - 46.5586) < 1e-4)
+        #expect(abs(location.longitude + 7.8346) < 1e-4)
+        #expect(abs((location.altitude ?? 0) - 2061.5) < 0.01)
+    }
+
+    @Test func orientationSwapsDisplayedDimensions() throws {
+        var exif = ExifFields()
+        exif.orientation = 6
+        let url = try write(try SampleImage.jpeg(width: 80, height: 20, from: (0, 0, 0), to: (255, 255, 255), exif: exif), "r.jpg")
+        let metadata = try MediaProbe.probe(fileAt: url)
+        #expect(metadata.orientation == 6)
+        #expect(metadata.pixelWidth == 20 && metadata.pixelHeight == 80)
+    }
+
+    @Test func refusesTruncatedEmptyAndForeignFiles() throws {
+        let jpeg = try SampleImage.jpeg(width: 512, height: 512, from: (0, 0, 0), to: (255, 0, 0))
+        let truncated = try write(jpeg.prefix(jpeg.count / 3), "t.jpg")
+        let empty = try write(Data(), "e.jpg")
+        let text = try write(Data("hello, not a photo".utf8), "x.jpg")
+        for url in [truncated, empty, text, directory.appendingPathComponent("missing.jpg")] {
+            #expect(throws: MediaError.self) { try MediaProbe.probe(fileAt: url) }
+        }
+    }
+
+    @Test func pngRoundTripsThroughDecodeAndEncode() throws {
+        let pixels = RGBAPixels(width: 2, height: 1, bytes: [255, 0, 0, 255, 0, 0, 255, 128])
+        let png = try ImageCodec.encode(pixels, as: .png)
+        let decoded = try ImageCodec.decode(data: png)
+        #expect(decoded == pixels)
+    }
+}
