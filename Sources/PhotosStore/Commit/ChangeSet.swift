@@ -1,0 +1,150 @@
+import Foundation
+
+/// Everything one change block asks for, already validated against what the
+/// public layer can check without the database. The store applies it in one
+/// transaction or not at all.
+package struct ChangeSet: Sendable {
+    package var newAssets: [NewAsset] = []
+    package var assetEdits: [AssetEdit] = []
+    /// Assets to move to Recently Deleted.
+    package var trashedAssets: [String] = []
+    /// Assets to bring back from Recently Deleted.
+    package var restoredAssets: [String] = []
+    package var newCollections: [NewCollection] = []
+    package var collectionEdits: [CollectionEdit] = []
+    /// Collections to delete, with their children.
+    package var deletedCollections: [String] = []
+
+    package init() {}
+
+    package var isEmpty: Bool {
+        newAssets.isEmpty && assetEdits.isEmpty && trashedAssets.isEmpty && restoredAssets.isEmpty
+            && newCollections.isEmpty && collectionEdits.isEmpty && deletedCollections.isEmpty
+    }
+}
+
+/// An asset to create, with the files already staged.
+package struct NewAsset: Sendable {
+    package var record: AssetRecord
+    package var resources: [NewResource]
+
+    package init(record: AssetRecord, resources: [NewResource]) {
+        self.record = record
+        self.resources = resources
+    }
+}
+
+/// A file to store for a new asset.
+package struct NewResource: Sendable {
+    /// `PHAssetResourceType` raw value.
+    package var type: Int
+    package var file: StagedFile
+    package var originalFilename: String
+    package var uniformTypeIdentifier: String
+    package var pixelWidth: Int
+    package var pixelHeight: Int
+
+    package init(type: Int, file: StagedFile, originalFilename: String, uniformTypeIdentifier: String,
+                 pixelWidth: Int, pixelHeight: Int) {
+        self.type = type
+        self.file = file
+        self.originalFilename = originalFilename
+        self.uniformTypeIdentifier = uniformTypeIdentifier
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+    }
+}
+
+/// Property changes to one asset; nil leaves a property alone.
+package struct AssetEdit: Sendable {
+    package var uuid: String
+    /// `.some(nil)` clears the creation date.
+    package var creationDate: Date??
+    /// `.some(nil)` clears the location.
+    package var location: StoredLocation??
+    package var isFavorite: Bool?
+    package var isHidden: Bool?
+
+    package init(uuid: String, creationDate: Date?? = nil, location: StoredLocation?? = nil,
+                 isFavorite: Bool? = nil, isHidden: Bool? = nil) {
+        self.uuid = uuid
+        self.creationDate = creationDate
+        self.location = location
+        self.isFavorite = isFavorite
+        self.isHidden = isHidden
+    }
+}
+
+/// A user album (asset collection) or folder (collection list) to create at the top level.
+package struct NewCollection: Sendable {
+    package var uuid: String
+    package var kind: CollectionKind
+    package var title: String
+
+    package init(uuid: String, kind: CollectionKind, title: String) {
+        self.uuid = uuid
+        self.kind = kind
+        self.title = title
+    }
+}
+
+/// What a collection edit applies to.
+package enum CollectionEditTarget: Sendable, Hashable {
+    case collection(uuid: String)
+    /// The list of top-level user albums and folders.
+    case topLevel
+}
+
+/// A change to a collection's title or ordered members. Members are asset
+/// UUIDs for albums and collection UUIDs for folders.
+package struct CollectionEdit: Sendable {
+    package var target: CollectionEditTarget
+    package var title: String?
+    /// The members, in order, that the operations' indexes refer to; nil means
+    /// the members a default fetch of the collection returns now.
+    package var snapshot: [String]?
+    package var operations: [MembershipOperation]
+
+    package init(target: CollectionEditTarget, title: String? = nil, snapshot: [String]? = nil,
+                 operations: [MembershipOperation] = []) {
+        self.target = target
+        self.title = title
+        self.snapshot = snapshot
+        self.operations = operations
+    }
+}
+
+/// One edit of an ordered membership. Indexes follow NSMutableArray's
+/// semantics and refer to the list as the previous operations left it.
+package enum MembershipOperation: Sendable, Hashable {
+    /// Appends the members not already present.
+    case add([String])
+    /// Places each member at its index of the resulting list (indexes ascending).
+    case insert([String], at: [Int])
+    case remove([String])
+    case removeAt([Int])
+    case replace(at: [Int], with: [String])
+    /// Removes the members at the indexes, then inserts them, in order, at `to`.
+    case move(from: [Int], to: Int)
+}
+
+/// What a commit changed, object by object: the raw material of change
+/// notifications and persistent history.
+package struct CommitResult: Sendable {
+    package var transaction: Int64
+    package var changes: [ObjectChange]
+}
+
+/// One object a commit inserted, updated or deleted.
+package struct ObjectChange: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
+        case inserted, updated, deleted
+    }
+
+    package var identifier: LocalIdentifier
+    package var rowID: Int64
+    package var kind: Kind
+    /// For updates: what changed ("favorite", "hidden", "creationDate", "location",
+    /// "trashed", "title", "members").
+    package var changedAttributes: Set<String>
+}

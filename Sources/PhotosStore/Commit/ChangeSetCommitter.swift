@@ -1,0 +1,361 @@
+import Foundation
+import GRDB
+
+/// Where a change block is committed: applies a `ChangeSet` inside the
+/// caller's write transaction and reports what changed, object by object.
+///
+/// Order: creations, then property edits, trash and restore, membership
+/// edits, and deletions last, so that a block may create an album, fill it
+/// with assets it creates, and reorder it.
+struct ChangeSetCommitter {
+    private let db: Database
+    private let now: Date
+    private var changes: [LocalIdentifier: ObjectChange] = [:]
+    private var order: [LocalIdentifier] = []
+
+    init(db: Database, now: Date) {
+        self.db = db
+        self.now = now
+    }
+
+    /// Applies the change set. `resourcePaths[i][j]` is where the j-th
+    /// resource of the i-th new asset now lies, relative to the library root.
+    mutating func apply(_ set: ChangeSet, resourcePaths: [[String]], author: String?) throws -> CommitResult {
+        try db.execute(sql: "INSERT INTO change_transaction (committed_at, author) VALUES (?, ?)",
+                       arguments: [now.timeIntervalSince1970, author])
+        let transaction = db.lastInsertedRowID
+
+        for (asset, paths) in zip(set.newAssets, resourcePaths) {
+            try insert(asset, paths: paths)
+        }
+        for collection in set.newCollections {
+            try insert(collection)
+        }
+        for edit in set.assetEdits {
+            try apply(edit)
+        }
+        try setTrashed(set.trashedAssets, trashed: true)
+        try setTrashed(set.restoredAssets, trashed: false)
+        for edit in set.collectionEdits {
+            try apply(edit)
+        }
+        for uuid in set.deletedCollections {
+            try deleteCollection(uuid)
+        }
+        return CommitResult(transaction: transaction, changes: order.compactMap { changes[$0] })
+    }
+
+    // MARK: - Assets
+
+    private mutating func insert(_ asset: NewAsset, paths: [String]) throws {
+        try db.cachedStatement(sql: AssetRecord.insertSQL).execute(arguments: asset.record.insertArguments)
+        let rowID = db.lastInsertedRowID
+        let resourceInsert = try db.cachedStatement(sql: """
+            INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier,
+                                  pixel_width, pixel_height, file_size)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (resource, path) in zip(asset.resources, paths) {
+            try resourceInsert.execute(arguments: [
+                rowID, resource.type, path, resource.originalFilename, resource.uniformTypeIdentifier,
+                resource.pixelWidth, resource.pixelHeight, resource.file.size,
+            ])
+        }
+        record(.init(identifier: LocalIdentifier(uuid: asset.record.uuid, entity: .asset),
+                     rowID: rowID, kind: .inserted, changedAttributes: []))
+    }
+
+    private mutating func apply(_ edit: AssetEdit) throws {
+        let rowID = try assetRowID(edit.uuid)
+        var assignments: [String] = []
+        var arguments = StatementArguments()
+        var attributes = Set<String>()
+        if let creationDate = edit.creationDate {
+            assignments.append("creation_date = ?")
+            arguments += [creationDate?.timeIntervalSince1970]
+            attributes.insert("creationDate")
+        }
+        if let location = edit.location {
+            assignments.append("""
+                latitude = ?, longitude = ?, altitude = ?, location_date = ?, horizontal_accuracy = ?, course = ?, speed = ?
+                """)
+            arguments += [location?.latitude, location?.longitude, location?.altitude,
+                          location?.timestamp?.timeIntervalSince1970, location?.horizontalAccuracy,
+                          location?.course, location?.speed]
+            attributes.insert("location")
+        }
+        if let isFavorite = edit.isFavorite {
+            assignments.append("is_favorite = ?")
+            arguments += [isFavorite]
+            attributes.insert("favorite")
+        }
+        if let isHidden = edit.isHidden {
+            assignments.append("is_hidden = ?")
+            arguments += [isHidden]
+            attributes.insert("hidden")
+        }
+        guard !assignments.isEmpty else { return }
+        assignments.append("modification_date = ?")
+        arguments += [now.timeIntervalSince1970, rowID]
+        try db.execute(sql: "UPDATE asset SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
+        record(.init(identifier: LocalIdentifier(uuid: edit.uuid, entity: .asset),
+                     rowID: rowID, kind: .updated, changedAttributes: attributes))
+    }
+
+    private mutating func setTrashed(_ uuids: [String], trashed: Bool) throws {
+        for uuid in uuids {
+            let rowID = try assetRowID(uuid)
+            try db.execute(sql: """
+                UPDATE asset SET trashed_date = ?, modification_date = ?
+                WHERE id = ? AND trashed_date IS \(trashed ? "" : "NOT ")NULL
+                """, arguments: [trashed ? now.timeIntervalSince1970 : nil, now.timeIntervalSince1970, rowID])
+            if db.changesCount > 0 {
+                record(.init(identifier: LocalIdentifier(uuid: uuid, entity: .asset),
+                             rowID: rowID, kind: .updated, changedAttributes: ["trashed"]))
+            }
+        }
+    }
+
+    private func assetRowID(_ uuid: String) throws -> Int64 {
+        guard let rowID = try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE uuid = ?", arguments: [uuid]) else {
+            throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: uuid, entity: .asset).description)
+        }
+        return rowID
+    }
+
+    // MARK: - Collections
+
+    private struct StoredCollection {
+        var rowID: Int64
+        var kind: CollectionKind
+        var type: Int
+        var parentID: Int64?
+        var identifier: LocalIdentifier
+        var isUserCollection: Bool {
+            (kind == .assetCollection && type == CollectionType.album)
+                || (kind == .collectionList && type == CollectionType.folder)
+        }
+    }
+
+    private func collection(_ uuid: String) throws -> StoredCollection {
+        guard let row = try Row.fetchOne(db, sql: "SELECT id, kind, type, parent_id FROM collection WHERE uuid = ?",
+                                         arguments: [uuid]),
+              let kind = CollectionKind(rawValue: row[1]) else {
+            throw StoreError.notFound(entity: .assetCollection, identifier: uuid)
+        }
+        return StoredCollection(rowID: row[0], kind: kind, type: row[2], parentID: row[3],
+                                identifier: LocalIdentifier(uuid: uuid, entity: kind.entity))
+    }
+
+    private func editableCollection(_ uuid: String) throws -> StoredCollection {
+        let collection = try collection(uuid)
+        guard collection.isUserCollection else {
+            throw StoreError.editNotAllowed("\(collection.identifier) is a smart album, which cannot be edited")
+        }
+        return collection
+    }
+
+    private mutating func insert(_ collection: NewCollection) throws {
+        let type = collection.kind == .assetCollection ? CollectionType.album : CollectionType.folder
+        let subtype = collection.kind == .assetCollection ? CollectionType.albumRegular : CollectionType.regularFolder
+        try db.execute(sql: """
+            INSERT INTO collection (uuid, kind, type, subtype, title, parent_id, position, creation_date, modification_date)
+            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
+            """, arguments: [collection.uuid, collection.kind.rawValue, type, subtype, collection.title,
+                             try nextPosition(parent: nil), now.timeIntervalSince1970, now.timeIntervalSince1970])
+        record(.init(identifier: LocalIdentifier(uuid: collection.uuid, entity: collection.kind.entity),
+                     rowID: db.lastInsertedRowID, kind: .inserted, changedAttributes: []))
+    }
+
+    private func nextPosition(parent: Int64?) throws -> Int {
+        let condition = parent == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
+        return try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM collection WHERE \(condition)",
+                                arguments: parent.map { [$0] } ?? []) ?? 0
+    }
+
+    private mutating func apply(_ edit: CollectionEdit) throws {
+        switch edit.target {
+        case .collection(let uuid):
+            let target = try editableCollection(uuid)
+            if let title = edit.title {
+                try db.execute(sql: "UPDATE collection SET title = ?, modification_date = ? WHERE id = ?",
+                               arguments: [title, now.timeIntervalSince1970, target.rowID])
+                record(.init(identifier: target.identifier, rowID: target.rowID, kind: .updated, changedAttributes: ["title"]))
+            }
+            guard !edit.operations.isEmpty else { return }
+            if target.kind == .assetCollection {
+                try editAlbumMembers(target, edit)
+            } else {
+                try editChildren(of: target, edit)
+            }
+        case .topLevel:
+            guard !edit.operations.isEmpty else { return }
+            try editChildren(of: nil, edit)
+        }
+    }
+
+    private mutating func editAlbumMembers(_ album: StoredCollection, _ edit: CollectionEdit) throws {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT a.uuid, m.position, (a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0)
+            FROM collection_asset m JOIN asset a ON a.id = m.asset_id
+            WHERE m.collection_id = ? ORDER BY m.position
+            """, arguments: [album.rowID])
+        let stored: [String] = rows.map { $0[0] }
+        let view = edit.snapshot ?? rows.filter { $0[2] as Bool }.map { $0[0] }
+        let referenced = Self.members(named: edit.operations)
+        let assetIDs = try rowIDs(table: "asset", uuids: referenced.union(stored))
+        if let missing = referenced.first(where: { assetIDs[$0] == nil }) {
+            throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: missing, entity: .asset).description)
+        }
+        let final = try OrderedMembership.apply(edit.operations, stored: stored, view: view)
+        let storedPositions = Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int) })
+        let finalSet = Set(final)
+        for uuid in stored where !finalSet.contains(uuid) {
+            try db.execute(sql: "DELETE FROM collection_asset WHERE collection_id = ? AND asset_id = ?",
+                           arguments: [album.rowID, assetIDs[uuid]])
+        }
+        let insert = try db.cachedStatement(sql: "INSERT INTO collection_asset (collection_id, asset_id, position) VALUES (?, ?, ?)")
+        let move = try db.cachedStatement(sql: "UPDATE collection_asset SET position = ? WHERE collection_id = ? AND asset_id = ?")
+        for (position, uuid) in final.enumerated() {
+            switch storedPositions[uuid] {
+            case nil: try insert.execute(arguments: [album.rowID, assetIDs[uuid], position])
+            case position: continue
+            default: try move.execute(arguments: [position, album.rowID, assetIDs[uuid]])
+            }
+        }
+        if final != stored {
+            try touch(album, attribute: "members")
+        }
+    }
+
+    /// Edits the children of a folder, or the top-level user collections when `folder` is nil.
+    private mutating func editChildren(of folder: StoredCollection?, _ edit: CollectionEdit) throws {
+        let parentCondition = folder == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
+        let parentArguments: StatementArguments = folder.map { [$0.rowID] } ?? []
+        let stored = try String.fetchAll(db, sql: "SELECT uuid FROM collection WHERE \(parentCondition) ORDER BY position, id",
+                                         arguments: parentArguments)
+        let referenced = Self.members(named: edit.operations)
+        var children: [String: StoredCollection] = [:]
+        for uuid in referenced.union(stored) {
+            let child = try collection(uuid)
+            guard child.isUserCollection else {
+                throw StoreError.editNotAllowed("\(child.identifier) cannot be placed in a folder: only albums and folders can")
+            }
+            children[uuid] = child
+        }
+        if let folder {
+            let lineage = try Set(Int64.fetchAll(db, sql: """
+                WITH RECURSIVE lineage(id) AS (
+                    SELECT ? UNION SELECT c.parent_id FROM collection c JOIN lineage l ON c.id = l.id WHERE c.parent_id IS NOT NULL)
+                SELECT id FROM lineage
+                """, arguments: [folder.rowID]))
+            if let cycle = referenced.first(where: { lineage.contains(children[$0]!.rowID) }) {
+                throw StoreError.editNotAllowed("\(children[cycle]!.identifier) cannot go inside itself or one of its own folders")
+            }
+        }
+        let final = try OrderedMembership.apply(edit.operations, stored: stored, view: edit.snapshot ?? stored)
+        let finalSet = Set(final)
+        let removed = stored.filter { !finalSet.contains($0) }
+        if folder == nil, let first = removed.first {
+            throw StoreError.editNotAllowed("\(children[first]!.identifier) can leave the top level only by being added to a folder")
+        }
+        var formerParents = Set<Int64>()
+        for (position, uuid) in final.enumerated() {
+            let child = children[uuid]!
+            if child.parentID != folder?.rowID, let formerParent = child.parentID {
+                formerParents.insert(formerParent)
+            }
+            try db.execute(sql: "UPDATE collection SET parent_id = ?, position = ? WHERE id = ?",
+                           arguments: [folder?.rowID, position, child.rowID])
+            if child.parentID != folder?.rowID {
+                record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: ["parent"]))
+            }
+        }
+        // Collections taken out of a folder go back to the top level, at its end.
+        for uuid in removed {
+            let child = children[uuid]!
+            try db.execute(sql: "UPDATE collection SET parent_id = NULL, position = ? WHERE id = ?",
+                           arguments: [try nextPosition(parent: nil), child.rowID])
+            record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: ["parent"]))
+        }
+        for formerParent in formerParents {
+            if let uuid = try String.fetchOne(db, sql: "SELECT uuid FROM collection WHERE id = ?", arguments: [formerParent]) {
+                try touch(try collection(uuid), attribute: "members")
+            }
+        }
+        if let folder, final != stored {
+            try touch(folder, attribute: "members")
+        }
+    }
+
+    private mutating func deleteCollection(_ uuid: String) throws {
+        let target = try collection(uuid)
+        guard target.isUserCollection else {
+            throw StoreError.editNotAllowed("\(target.identifier) is a smart album, which cannot be deleted")
+        }
+        let doomed = try Row.fetchAll(db, sql: """
+            WITH RECURSIVE doomed(id) AS (
+                SELECT ? UNION SELECT c.id FROM collection c JOIN doomed d ON c.parent_id = d.id)
+            SELECT c.id, c.uuid, c.kind FROM collection c JOIN doomed d ON c.id = d.id
+            """, arguments: [target.rowID])
+        try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [target.rowID])
+        for row in doomed {
+            let kind = CollectionKind(rawValue: row[2]) ?? .assetCollection
+            record(.init(identifier: LocalIdentifier(uuid: row[1], entity: kind.entity),
+                         rowID: row[0], kind: .deleted, changedAttributes: []))
+        }
+        if let parentID = target.parentID,
+           let parentUUID = try String.fetchOne(db, sql: "SELECT uuid FROM collection WHERE id = ?", arguments: [parentID]) {
+            try touch(try collection(parentUUID), attribute: "members")
+        }
+    }
+
+    private mutating func touch(_ collection: StoredCollection, attribute: String) throws {
+        try db.execute(sql: "UPDATE collection SET modification_date = ? WHERE id = ?",
+                       arguments: [now.timeIntervalSince1970, collection.rowID])
+        record(.init(identifier: collection.identifier, rowID: collection.rowID, kind: .updated,
+                     changedAttributes: [attribute]))
+    }
+
+    // MARK: - Helpers
+
+    private static func members(named operations: [MembershipOperation]) -> Set<String> {
+        var names = Set<String>()
+        for operation in operations {
+            switch operation {
+            case .add(let members), .insert(let members, _), .remove(let members), .replace(_, let members):
+                names.formUnion(members)
+            case .removeAt, .move:
+                break
+            }
+        }
+        return names
+    }
+
+    private func rowIDs(table: String, uuids: Set<String>) throws -> [String: Int64] {
+        guard !uuids.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(db, sql: "SELECT uuid, id FROM \(table) WHERE uuid IN (SELECT value FROM json_each(?))",
+                                    arguments: [FetchSQL.json(Array(uuids))])
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int64) })
+    }
+
+    /// Keeps one record per object: an insert absorbs later updates, a delete
+    /// absorbs earlier updates, and an object inserted then deleted leaves none.
+    private mutating func record(_ change: ObjectChange) {
+        guard let existing = changes[change.identifier] else {
+            changes[change.identifier] = change
+            order.append(change.identifier)
+            return
+        }
+        switch (existing.kind, change.kind) {
+        case (.inserted, .deleted):
+            changes[change.identifier] = nil
+        case (.inserted, _):
+            break
+        case (_, .deleted):
+            changes[change.identifier] = change
+        default:
+            changes[change.identifier]?.changedAttributes.formUnion(change.changedAttributes)
+        }
+    }
+}

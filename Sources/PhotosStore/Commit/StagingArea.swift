@@ -1,0 +1,162 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file copied (or linked) into a staging area, ready to be placed in the library.
+package struct StagedFile: Sendable, Hashable {
+    /// Where the staged copy is.
+    package let url: URL
+    /// The caller's file to delete once the change is committed (a move).
+    package let sourceToRemove: URL?
+    package let size: Int64
+}
+
+/// The files of one change block in flight, under `staging/<uuid>/`.
+///
+/// A staging area holds an exclusive `flock` for its whole life, so another
+/// process can tell an abandoned one (its owner died) from a live one.
+/// Before files enter `originals/`, or before rows naming files are deleted,
+/// their paths are written to the area's journal. Whatever happens next, a
+/// later recovery keeps exactly the journalled files the database names and
+/// deletes the others: a crash leaves neither orphans nor dangling rows.
+package final class StagingArea: @unchecked Sendable {
+    package let directory: URL
+    private let lockDescriptor: Int32
+    private var isOpen = true
+    private var stagedCount = 0
+
+    private static let lockName = "lock"
+    private static let journalName = "journal"
+
+    init(layout: LibraryLayout) throws(StoreError) {
+        // The lock is taken before the folder gets its final name, so recovery
+        // never sees a live area without its lock.
+        let name = UUID().uuidString
+        let pending = layout.staging.appendingPathComponent(".\(name)", isDirectory: true)
+        directory = layout.staging.appendingPathComponent(name, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: pending, withIntermediateDirectories: true)
+        } catch {
+            throw .fileSystem("cannot create a staging folder in \(layout.staging.path): \(error.localizedDescription)")
+        }
+        let descriptor = open(pending.appendingPathComponent(Self.lockName).path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0,
+              rename(pending.path, directory.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if descriptor >= 0 { close(descriptor) }
+            try? FileManager.default.removeItem(at: pending)
+            throw .fileSystem("cannot lock a staging folder in \(layout.staging.path): \(reason)")
+        }
+        lockDescriptor = descriptor
+    }
+
+    deinit {
+        discard()
+    }
+
+    /// Copies the file into the staging area, or hard-links it when `move` is
+    /// set and the file system allows (the source is then deleted after commit).
+    package func stage(fileAt source: URL, move: Bool) throws(StoreError) -> StagedFile {
+        let destination = nextURL(pathExtension: source.pathExtension)
+        if move, link(source.path, destination.path) == 0 {
+            return StagedFile(url: destination, sourceToRemove: source, size: Self.size(of: destination))
+        }
+        do {
+            try FileManager.default.copyItem(at: source, to: destination)
+            try Self.synchronize(destination)
+        } catch {
+            throw .invalidFile(path: source.path, reason: "cannot be copied into the library: \(error.localizedDescription)")
+        }
+        return StagedFile(url: destination, sourceToRemove: move ? source : nil, size: Self.size(of: destination))
+    }
+
+    /// Writes data into the staging area as a file.
+    package func stage(data: Data, pathExtension: String) throws(StoreError) -> StagedFile {
+        let destination = nextURL(pathExtension: pathExtension)
+        do {
+            try data.write(to: destination)
+            try Self.synchronize(destination)
+        } catch {
+            throw .fileSystem("cannot write into \(directory.path): \(error.localizedDescription)")
+        }
+        return StagedFile(url: destination, sourceToRemove: nil, size: Int64(data.count))
+    }
+
+    /// Records, durably, the library-relative paths whose fate the next commit decides.
+    func recordJournal(_ relativePaths: [String]) throws(StoreError) {
+        let journal = directory.appendingPathComponent(Self.journalName)
+        do {
+            try Data(relativePaths.joined(separator: "\n").utf8).write(to: journal)
+            try Self.synchronize(journal)
+        } catch {
+            throw .fileSystem("cannot write the staging journal: \(error.localizedDescription)")
+        }
+    }
+
+    /// Deletes the staging area and releases its lock. Safe to call twice.
+    package func discard() {
+        guard isOpen else { return }
+        isOpen = false
+        try? FileManager.default.removeItem(at: directory)
+        flock(lockDescriptor, LOCK_UN)
+        close(lockDescriptor)
+    }
+
+    private func nextURL(pathExtension: String) -> URL {
+        stagedCount += 1
+        let name = pathExtension.isEmpty ? "\(stagedCount)" : "\(stagedCount).\(pathExtension)"
+        return directory.appendingPathComponent(name)
+    }
+
+    /// Cleans up the staging areas of processes that died mid-change:
+    /// journalled files the database does not name are deleted.
+    static func recoverAbandoned(layout: LibraryLayout, isReferenced: (String) throws -> Bool) rethrows {
+        let areas = (try? FileManager.default.contentsOfDirectory(
+            at: layout.staging, includingPropertiesForKeys: nil)) ?? []
+        for area in areas where !area.lastPathComponent.hasPrefix(".") || isStale(area) {
+            let descriptor = open(area.appendingPathComponent(lockName).path, O_RDWR | O_CLOEXEC)
+            if descriptor >= 0 {
+                guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                    close(descriptor)
+                    continue  // a live process owns it
+                }
+            }
+            defer {
+                if descriptor >= 0 {
+                    flock(descriptor, LOCK_UN)
+                    close(descriptor)
+                }
+            }
+            if let journal = try? String(contentsOf: area.appendingPathComponent(journalName), encoding: .utf8) {
+                for path in journal.split(separator: "\n").map(String.init) where try !isReferenced(path) {
+                    try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
+                }
+            }
+            try? FileManager.default.removeItem(at: area)
+        }
+    }
+
+    /// A folder still under its temporary name is abandoned once it is old:
+    /// a live process renames it within microseconds.
+    private static func isStale(_ area: URL) -> Bool {
+        let modified = (try? FileManager.default.attributesOfItem(atPath: area.path)[.modificationDate]) as? Date
+        return modified.map { Date().timeIntervalSince($0) > 60 } ?? true
+    }
+
+    /// Flushes a file (or directory) to stable storage.
+    static func synchronize(_ url: URL) throws {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+    }
+
+    private static func size(of url: URL) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.int64Value ?? 0
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Where a library keeps its parts on disk.
+///
+///     Photos Library.photoslibrary/
+///       VERSION                 library format version
+///       database/Photos.sqlite  SQLite in WAL mode
+///       originals/X/UUID.ext    the files assets were created from
+///       derivatives/            thumbnails and previews
+///       staging/                files of change blocks in flight
+package struct LibraryLayout: Sendable {
+    package let root: URL
+
+    package init(root: URL) {
+        self.root = root.standardizedFileURL
+    }
+
+    package var versionFile: URL { root.appendingPathComponent("VERSION") }
+    package var databaseDirectory: URL { root.appendingPathComponent("database", isDirectory: true) }
+    package var databaseFile: URL { databaseDirectory.appendingPathComponent("Photos.sqlite") }
+    package var originals: URL { root.appendingPathComponent("originals", isDirectory: true) }
+    package var derivatives: URL { root.appendingPathComponent("derivatives", isDirectory: true) }
+    package var staging: URL { root.appendingPathComponent("staging", isDirectory: true) }
+
+    /// The URL of a file the database names by its path relative to the root.
+    package func url(forRelativePath path: String) -> URL {
+        root.appendingPathComponent(path)
+    }
+
+    /// Where an original of an asset is stored: `originals/X/UUID[_n].ext`,
+    /// sharded by the first character of the UUID.
+    package func originalRelativePath(assetUUID: String, index: Int, pathExtension: String) -> String {
+        let name = index == 0 ? assetUUID : "\(assetUUID)_\(index)"
+        let ext = pathExtension.isEmpty ? "" : "." + pathExtension.lowercased()
+        return "originals/\(assetUUID.prefix(1))/\(name)\(ext)"
+    }
+}

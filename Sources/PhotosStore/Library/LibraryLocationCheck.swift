@@ -1,0 +1,85 @@
+import Foundation
+
+/// Decides whether a directory is a safe home for a library. SQLite's WAL
+/// mode needs shared memory and POSIX locks that behave; network and FUSE
+/// file systems break them, and sync clients copy a database file mid-write.
+package enum LibraryLocationCheck {
+    /// File system types, as /proc/self/mountinfo names them, whose locks
+    /// cannot be trusted. FUSE types ("fuse.sshfs", "fuse.rclone"...) match by prefix.
+    private static let unsafeFileSystems: Set<String> = [
+        "nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph", "coda", "afs", "ncpfs", "gfs2", "glusterfs",
+        "fuseblk", "sshfs", "davfs", "virtiofs",
+    ]
+
+    /// Files or folders a sync client leaves at the root of the folder it manages.
+    private static let syncClientMarkers: [(name: String, client: String)] = [
+        (".dropbox", "Dropbox"), (".dropbox.cache", "Dropbox"),
+        (".stfolder", "Syncthing"), (".stignore", "Syncthing"),
+        (".nextcloudsync.log", "Nextcloud"), (".owncloudsync.log", "ownCloud"),
+        (".sync/ID", "Resilio Sync"), (".megaignore", "MEGA"),
+    ]
+
+    /// Why `directory` is unsafe for a library, or nil when it is safe.
+    /// The directory need not exist yet: its nearest existing ancestor is checked.
+    package static func problem(with directory: URL) -> String? {
+        var current = directory.standardizedFileURL
+        while !FileManager.default.fileExists(atPath: current.path), current.path != "/" {
+            current.deleteLastPathComponent()
+        }
+        if let fileSystem = fileSystemName(at: current.path) {
+            return "is on a \(fileSystem) file system"
+        }
+        var ancestor = current
+        while true {
+            if let client = syncClient(at: ancestor) {
+                return "is inside a folder that \(client) synchronises (\(ancestor.path))"
+            }
+            if ancestor.path == "/" { return nil }
+            ancestor.deleteLastPathComponent()
+        }
+    }
+
+    private static func fileSystemName(at path: String) -> String? {
+        guard let type = mountedFileSystemType(containing: path) else { return nil }
+        return unsafeFileSystems.contains(type) || type == "fuse" || type.hasPrefix("fuse.") ? type : nil
+    }
+
+    /// The type of the file system mounted at the longest mount point that
+    /// contains `path` (symbolic links resolved).
+    static func mountedFileSystemType(containing path: String) -> String? {
+        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return nil }
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var best: (mountPoint: String, type: String)?
+        for line in table.split(separator: "\n") {
+            // id parent major:minor root mount-point options [optional...] - type source super-options
+            let fields = line.split(separator: " ")
+            guard fields.count > 6, let separator = fields.firstIndex(of: "-"), separator + 1 < fields.count else { continue }
+            let mountPoint = unescape(String(fields[4]))
+            let contains = mountPoint == "/" || resolved == mountPoint || resolved.hasPrefix(mountPoint + "/")
+            if contains, mountPoint.count >= (best?.mountPoint.count ?? -1) {
+                best = (mountPoint, String(fields[separator + 1]))
+            }
+        }
+        return best?.type
+    }
+
+    /// mountinfo writes space, tab, newline and backslash as octal escapes.
+    private static func unescape(_ field: String) -> String {
+        field.replacingOccurrences(of: "\\040", with: " ").replacingOccurrences(of: "\\011", with: "\t")
+            .replacingOccurrences(of: "\\012", with: "\n").replacingOccurrences(of: "\\134", with: "\\")
+    }
+
+    private static func syncClient(at directory: URL) -> String? {
+        if let marker = syncClientMarkers.first(where: {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent($0.name).path)
+        }) {
+            return marker.client
+        }
+        // Nextcloud and ownCloud keep their journal as .sync_<hash>.db or ._sync_<hash>.db.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        if names.contains(where: { ($0.hasPrefix(".sync_") || $0.hasPrefix("._sync_")) && $0.hasSuffix(".db") }) {
+            return "Nextcloud or ownCloud"
+        }
+        return nil
+    }
+}

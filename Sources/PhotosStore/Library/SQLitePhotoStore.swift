@@ -1,0 +1,383 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// A library stored in SQLite (WAL) and plain files, shared safely by any
+/// number of processes.
+package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
+    /// Options for opening a library.
+    package struct OpenOptions: Sendable {
+        /// Create the library when the directory is missing or empty.
+        package var createIfNeeded = true
+        /// Open even on a network or FUSE file system or inside a synced folder.
+        package var allowsUnsafeLocation = false
+        /// How long a writer waits for another process's write to finish.
+        package var busyTimeout: TimeInterval = 30
+
+        package init(createIfNeeded: Bool = true, allowsUnsafeLocation: Bool = false) {
+            self.createIfNeeded = createIfNeeded
+            self.allowsUnsafeLocation = allowsUnsafeLocation
+        }
+    }
+
+    package let layout: LibraryLayout
+    package let libraryUUID: String
+    private let pool: DatabasePool
+    private let momentCache = Mutex<(transaction: Int64, moments: [MomentRecord])?>(nil)
+
+    /// Opens the library at `url`, creating it first when allowed. Refuses,
+    /// without writing anything, a library from a newer version, a damaged
+    /// one, a non-empty directory that is not a library, and (unless allowed)
+    /// an unsafe location.
+    package init(url: URL, options: OpenOptions = OpenOptions()) throws(StoreError) {
+        let layout = LibraryLayout(root: url)
+        self.layout = layout
+        let path = layout.root.path
+        try Self.checkDirectory(layout, options: options)
+        if !options.allowsUnsafeLocation, let problem = LibraryLocationCheck.problem(with: layout.root) {
+            throw .unsafeLocation(path: path, reason: problem)
+        }
+        if let found = Self.formatVersion(layout), found > StoreSchema.formatVersion {
+            throw .newerLibraryVersion(path: path, found: found, supported: StoreSchema.formatVersion)
+        }
+        do {
+            for directory in [layout.databaseDirectory, layout.originals, layout.derivatives, layout.staging] {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
+        } catch {
+            throw .fileSystem("cannot create the library at \(path): \(error.localizedDescription)")
+        }
+
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "photos"
+        configuration.prepareDatabase { db in
+            db.add(function: TextMatching.sqlFunction)
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: layout.databaseFile.path, configuration: configuration)
+            let migrator = StoreSchema.migrator
+            if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw StoreError.newerLibraryVersion(path: path, found: StoreSchema.formatVersion + 1,
+                                                     supported: StoreSchema.formatVersion)
+            }
+            try migrator.migrate(pool)
+            guard let uuid = try pool.read({
+                try String.fetchOne($0, sql: "SELECT value FROM library_metadata WHERE key = 'uuid'")
+            }) else {
+                throw StoreError.damaged(path: path, reason: "the database has no library identity")
+            }
+            libraryUUID = uuid
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw Self.openError(error, path: path)
+        } catch {
+            throw .damaged(path: path, reason: error.localizedDescription)
+        }
+        try Self.writeFormatVersion(layout)
+        do {
+            try StagingArea.recoverAbandoned(layout: layout) { relativePath in
+                try pool.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE relative_path = ?)",
+                                                 arguments: [relativePath]) ?? false }
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    // MARK: - Opening
+
+    private static func checkDirectory(_ layout: LibraryLayout, options: OpenOptions) throws(StoreError) {
+        let path = layout.root.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if !options.createIfNeeded { throw .notALibrary(path: path, reason: "it does not exist") }
+            return
+        }
+        guard isDirectory.boolValue else { throw .notALibrary(path: path, reason: "it is a file, not a directory") }
+        let isLibrary = FileManager.default.fileExists(atPath: layout.databaseFile.path)
+            || FileManager.default.fileExists(atPath: layout.versionFile.path)
+        if isLibrary { return }
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        guard contents.isEmpty else {
+            throw .notALibrary(path: path, reason: "the directory is not empty and holds no library")
+        }
+        if !options.createIfNeeded { throw .notALibrary(path: path, reason: "the directory is empty") }
+    }
+
+    /// The format version recorded in VERSION, as "OpenPhotoKit library N".
+    private static func formatVersion(_ layout: LibraryLayout) -> Int? {
+        guard let text = try? String(contentsOf: layout.versionFile, encoding: .utf8) else { return nil }
+        return text.split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) }
+    }
+
+    private static func writeFormatVersion(_ layout: LibraryLayout) throws(StoreError) {
+        guard formatVersion(layout) != StoreSchema.formatVersion else { return }
+        do {
+            try Data("OpenPhotoKit library \(StoreSchema.formatVersion)\n".utf8).write(to: layout.versionFile, options: .atomic)
+        } catch {
+            throw .fileSystem("cannot write \(layout.versionFile.path): \(error.localizedDescription)")
+        }
+    }
+
+    private static func openError(_ error: DatabaseError, path: String) -> StoreError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FORMAT:
+            .damaged(path: path, reason: error.message ?? "\(error.resultCode)")
+        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_FULL:
+            .fileSystem("cannot open the library database at \(path): \(error.message ?? "\(error.resultCode)")")
+        default:
+            .database("opening \(path): \(error)")
+        }
+    }
+
+    private static func storeError(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .damaged(path: "", reason: error.message ?? "corrupt database")
+            case .SQLITE_FULL: return .fileSystem("the disk is full")
+            case .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN: return .fileSystem(error.message ?? "\(error.resultCode)")
+            default: return .database(error.description)
+            }
+        }
+        return .database(String(describing: error))
+    }
+
+    // MARK: - Reading
+
+    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    package func assetIDs(_ query: AssetQuery) throws(StoreError) -> [Int64] {
+        guard let fragment = FetchSQL.assetIDs(query, now: Date()) else { return [] }
+        return try read { db in
+            try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments)
+        }
+    }
+
+    package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
+        try read { db in try Self.loadRows(db, ids: ids, table: "asset a", selection: AssetRecord.selection, decode: AssetRecord.init(row:), id: \.id) }
+    }
+
+    package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
+        try read { db in
+            try Self.loadRows(db, ids: ids, table: "collection_summary c", selection: CollectionRecord.selection,
+                              decode: CollectionRecord.init(row:), id: \.id)
+        }
+    }
+
+    /// Loads rows by id in fixed-size chunks (so statements are reused) and
+    /// returns them in the order of `ids`.
+    private static func loadRows<Record>(
+        _ db: Database, ids: [Int64], table: String, selection: String,
+        decode: (Row) -> Record, id: KeyPath<Record, Int64>
+    ) throws -> [Record] {
+        let alias = table.split(separator: " ").last!
+        var byID: [Int64: Record] = [:]
+        byID.reserveCapacity(ids.count)
+        for start in stride(from: 0, to: ids.count, by: loadChunk) {
+            let chunk = ids[start..<min(start + loadChunk, ids.count)]
+            let placeholders = chunk.count == loadChunk ? fullChunkPlaceholders : Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM \(table) WHERE \(alias).id IN (\(placeholders))")
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(Array(chunk)))
+            while let row = try rows.next() {
+                let record = decode(row)
+                byID[record[keyPath: id]] = record
+            }
+        }
+        return ids.compactMap { byID[$0] }
+    }
+
+    private static let loadChunk = 256
+    private static let fullChunkPlaceholders = Array(repeating: "?", count: loadChunk).joined(separator: ",")
+
+    package func countAssets(ids: [Int64], mediaType: Int) throws(StoreError) -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM asset WHERE media_type = ? AND id IN (SELECT value FROM json_each(?))
+                """, arguments: [mediaType, FetchSQL.json(ids)]) ?? 0
+        }
+    }
+
+    package func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(ResourceRecord.selection) FROM resource r WHERE r.asset_id = ? ORDER BY r.id",
+                             arguments: [assetID]).map(ResourceRecord.init(row:))
+        }
+    }
+
+    package func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> [Int64] {
+        let fragment = FetchSQL.collectionIDs(query)
+        return try read { db in try Int64.fetchAll(db, sql: fragment.sql, arguments: fragment.arguments) }
+    }
+
+    package func lastTransaction() throws(StoreError) -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction") ?? 0 }
+    }
+
+    // MARK: - Moments
+
+    package func moments() throws(StoreError) -> [MomentRecord] {
+        let (transaction, assets) = try read { db -> (Int64, [MomentClustering.Asset]?) in
+            let transaction = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction") ?? 0
+            if let cached = momentCache.withLock({ $0 }), cached.transaction == transaction {
+                return (transaction, nil)
+            }
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT uuid, creation_date, latitude, longitude FROM asset
+                WHERE creation_date IS NOT NULL AND trashed_date IS NULL AND is_hidden = 0
+                  AND burst_member_hidden = 0 AND source_type = 1
+                ORDER BY creation_date, id
+                """)
+            var assets: [MomentClustering.Asset] = []
+            while let row = try rows.next() {
+                assets.append(.init(uuid: row[0], creationDate: Date(timeIntervalSince1970: row[1]),
+                                    latitude: row[2], longitude: row[3]))
+            }
+            return (transaction, assets)
+        }
+        guard let assets else { return momentCache.withLock { $0!.moments } }
+        let moments = MomentClustering(libraryUUID: libraryUUID).moments(of: assets)
+        momentCache.withLock { $0 = (transaction, moments) }
+        return moments
+    }
+
+    package func momentLists(subtype: Int) throws(StoreError) -> [MomentListRecord] {
+        MomentClustering(libraryUUID: libraryUUID).momentLists(of: try moments(), subtype: subtype)
+    }
+
+    // MARK: - Writing
+
+    package func makeStagingArea() throws(StoreError) -> StagingArea {
+        try StagingArea(layout: layout)
+    }
+
+    /// Writes with retries: SQLite can report a busy database even with a
+    /// timeout (another process recovering the WAL, for one).
+    private func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try pool.write(body)
+            } catch let error as DatabaseError where
+                (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && attempt < 5 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
+            } catch {
+                throw Self.storeError(error)
+            }
+        }
+    }
+
+    package func commit(_ changeSet: ChangeSet, staging: StagingArea?, author: String?) throws(StoreError) -> CommitResult {
+        defer { staging?.discard() }
+        var paths: [[String]] = []
+        for asset in changeSet.newAssets {
+            paths.append(asset.resources.enumerated().map { index, resource in
+                layout.originalRelativePath(assetUUID: asset.record.uuid, index: index,
+                                            pathExtension: resource.file.url.pathExtension)
+            })
+        }
+        let files = zip(changeSet.newAssets.flatMap(\.resources), paths.flatMap { $0 }).map { ($0.file, $1) }
+        var placed: [URL] = []
+        do {
+            if !files.isEmpty {
+                guard let staging else { throw StoreError.fileSystem("new files need a staging area") }
+                try staging.recordJournal(files.map(\.1))
+                placed = try place(files)
+            }
+            let now = Date()
+            let result = try write { db in
+                var committer = ChangeSetCommitter(db: db, now: now)
+                return try committer.apply(changeSet, resourcePaths: paths, author: author)
+            }
+            momentCache.withLock { $0 = nil }
+            for source in files.compactMap(\.0.sourceToRemove) {
+                try? FileManager.default.removeItem(at: source)
+            }
+            return result
+        } catch {
+            for url in placed {
+                try? FileManager.default.removeItem(at: url)
+            }
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Moves staged files to their places in `originals/` and flushes the folders.
+    private func place(_ files: [(StagedFile, String)]) throws -> [URL] {
+        var placed: [URL] = []
+        var folders = Set<URL>()
+        do {
+            for (file, relativePath) in files {
+                let destination = layout.url(forRelativePath: relativePath)
+                let folder = destination.deletingLastPathComponent()
+                if folders.insert(folder).inserted {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                }
+                guard rename(file.url.path, destination.path) == 0 else {
+                    throw StoreError.fileSystem("cannot move \(file.url.path) into the library: \(String(cString: strerror(errno)))")
+                }
+                placed.append(destination)
+            }
+            for folder in folders {
+                try StagingArea.synchronize(folder)
+            }
+        } catch {
+            for url in placed {
+                try? FileManager.default.removeItem(at: url)
+            }
+            throw error
+        }
+        return placed
+    }
+
+    package func purgeDeletedAssets(before cutoff: Date?) throws(StoreError) -> CommitResult? {
+        let staging = try makeStagingArea()
+        defer { staging.discard() }
+        let condition = cutoff == nil ? "trashed_date IS NOT NULL" : "trashed_date < ?"
+        let arguments: StatementArguments = cutoff.map { [$0.timeIntervalSince1970] } ?? []
+        let purge = try write { db -> (CommitResult, [String])? in
+            let doomed = try Row.fetchAll(db, sql: "SELECT id, uuid FROM asset WHERE \(condition)", arguments: arguments)
+            guard !doomed.isEmpty else { return nil }
+            let ids = doomed.map { $0[0] as Int64 }
+            let files = try String.fetchAll(db, sql: """
+                SELECT relative_path FROM resource WHERE asset_id IN (SELECT value FROM json_each(?))
+                """, arguments: [FetchSQL.json(ids)])
+            try staging.recordJournal(files)
+            let now = Date()
+            try db.execute(sql: "INSERT INTO change_transaction (committed_at, author) VALUES (?, NULL)",
+                           arguments: [now.timeIntervalSince1970])
+            let transaction = db.lastInsertedRowID
+            let albums = try Row.fetchAll(db, sql: """
+                SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
+                WHERE m.asset_id IN (SELECT value FROM json_each(?))
+                """, arguments: [FetchSQL.json(ids)])
+            try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [FetchSQL.json(ids)])
+            var changes = doomed.map {
+                ObjectChange(identifier: LocalIdentifier(uuid: $0[1], entity: .asset), rowID: $0[0],
+                             kind: .deleted, changedAttributes: [])
+            }
+            changes += albums.map {
+                ObjectChange(identifier: LocalIdentifier(uuid: $0[1], entity: .assetCollection), rowID: $0[0],
+                             kind: .updated, changedAttributes: ["members"])
+            }
+            return (CommitResult(transaction: transaction, changes: changes), files)
+        }
+        guard let (result, files) = purge else { return nil }
+        momentCache.withLock { $0 = nil }
+        for path in files {
+            try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
+        }
+        return result
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Why the store refused an operation. The public layer maps these to
+/// `PHPhotosError` codes where PhotoKit has one.
+package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An identifier named by a change or a query does not exist.
+    case notFound(entity: StoreEntity, identifier: String)
+    /// The object exists but does not allow the edit (a smart album, a cycle of folders...).
+    case editNotAllowed(String)
+    /// An index or count in a change does not fit the collection it edits.
+    case invalidIndex(String)
+    /// A file given to the library cannot be stored.
+    case invalidFile(path: String, reason: String)
+    /// The directory is not a photo library and is not empty, so it is left alone.
+    case notALibrary(path: String, reason: String)
+    /// The library was written by a newer version of OpenPhotoKit.
+    case newerLibraryVersion(path: String, found: Int, supported: Int)
+    /// The library's database cannot be read.
+    case damaged(path: String, reason: String)
+    /// The library sits where SQLite's locking cannot be trusted.
+    case unsafeLocation(path: String, reason: String)
+    /// Reading or writing the library's files failed.
+    case fileSystem(String)
+    /// The database reported an error.
+    case database(String)
+
+    package var description: String {
+        switch self {
+        case .notFound(let entity, let identifier):
+            "no \(entity.noun) with identifier \(identifier)"
+        case .editNotAllowed(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason):
+            reason
+        case .invalidFile(let path, let reason):
+            "\(path): \(reason)"
+        case .notALibrary(let path, let reason):
+            "\(path) is not a photo library: \(reason)"
+        case .newerLibraryVersion(let path, let found, let supported):
+            "the library at \(path) has format version \(found), newer than this OpenPhotoKit supports (\(supported)); it was left untouched"
+        case .damaged(let path, let reason):
+            "the library at \(path) is damaged and was left untouched: \(reason)"
+        case .unsafeLocation(let path, let reason):
+            "the library at \(path) \(reason); SQLite needs reliable local file locks there"
+        }
+    }
+}
+
+extension StoreEntity {
+    var noun: String {
+        switch self {
+        case .asset: "asset"
+        case .assetCollection: "asset collection"
+        case .collectionList: "collection list"
+        }
+    }
+}

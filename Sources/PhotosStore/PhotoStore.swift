@@ -1,0 +1,38 @@
+import Foundation
+
+/// The engine's whole interface to the public layer. It speaks rows and
+/// identifiers, never PhotoKit objects; a backend keeps its storage
+/// specifics (SQL, files) behind it.
+package protocol PhotoStore: AnyObject, Sendable {
+    /// The library's own identity, fixed when it was created.
+    var libraryUUID: String { get }
+    var layout: LibraryLayout { get }
+
+    /// The ids of the assets a query selects, in order. Cost: one query; for a
+    /// million-asset library, about the time to read a million integers.
+    func assetIDs(_ query: AssetQuery) throws(StoreError) -> [Int64]
+    /// The rows with these ids, in the same order; ids no longer stored are skipped.
+    func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord]
+    /// How many of these assets have the media type.
+    func countAssets(ids: [Int64], mediaType: Int) throws(StoreError) -> Int
+    /// The files stored for an asset.
+    func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord]
+
+    func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> [Int64]
+    func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord]
+
+    /// The library's moments, oldest first. Computed from the assets, cached until the next commit.
+    func moments() throws(StoreError) -> [MomentRecord]
+    /// Moment lists (`PHCollectionListSubtype` 1 cluster or 2 year), oldest first.
+    func momentLists(subtype: Int) throws(StoreError) -> [MomentListRecord]
+
+    /// A place to stage the files of a change block.
+    func makeStagingArea() throws(StoreError) -> StagingArea
+    /// Applies a change set atomically, files included, and discards the staging area.
+    func commit(_ changeSet: ChangeSet, staging: StagingArea?, author: String?) throws(StoreError) -> CommitResult
+    /// Permanently deletes assets in Recently Deleted that were deleted before
+    /// `cutoff` (all of them when nil), with their files. Nil when there were none.
+    func purgeDeletedAssets(before cutoff: Date?) throws(StoreError) -> CommitResult?
+    /// The number of the last committed change block, by any process.
+    func lastTransaction() throws(StoreError) -> Int64
+}

@@ -1,0 +1,241 @@
+import Foundation
+import GRDB
+
+/// SQL text with its arguments.
+struct SQLFragment {
+    var sql: String
+    var arguments: StatementArguments
+}
+
+/// Where a fetch turns into SQL: one SELECT of row ids per query, with
+/// PhotoKit's inclusion rules, the caller's filter and the order.
+enum FetchSQL {
+    /// The statement selecting the ids of a query's assets in order; nil
+    /// when the query can match nothing (a smart album no library has).
+    static func assetIDs(_ query: AssetQuery, now: Date) -> SQLFragment? {
+        var builder = Builder()
+        var from = "asset a"
+        var naturalOrder = "a.creation_date, a.id"
+        var visibility = SmartAlbumRule.Visibility.visible
+        var appliesDefaultExclusions = true
+        var defaultSourceTypes = 1
+
+        switch query.scope {
+        case .library:
+            break
+        case .uuids(let uuids):
+            from += " JOIN json_each(?) k ON a.uuid = k.value"
+            builder.arguments.append(Self.json(deduplicated(uuids)).databaseValue)
+            naturalOrder = "k.key"
+            appliesDefaultExclusions = false
+            defaultSourceTypes = allSourceTypes
+        case .rowIDs(let ids):
+            from += " JOIN json_each(?) k ON a.id = k.value"
+            builder.arguments.append(Self.json(deduplicated(ids)).databaseValue)
+            naturalOrder = "k.key"
+            appliesDefaultExclusions = false
+            defaultSourceTypes = allSourceTypes
+        case .album(let rowID):
+            from += " JOIN collection_asset m ON m.asset_id = a.id"
+            builder.conditions.append("m.collection_id = ?")
+            builder.arguments.append(rowID.databaseValue)
+            naturalOrder = "m.position"
+            defaultSourceTypes = allSourceTypes
+        case .smartAlbum(let subtype):
+            guard let rule = SmartAlbumRule.rule(for: subtype, now: now) else { return nil }
+            builder.conditions.append(rule.condition)
+            naturalOrder = rule.naturalOrder
+            visibility = rule.visibility
+        case .burst(let identifier):
+            builder.conditions.append("a.burst_identifier = ?")
+            builder.arguments.append(identifier.databaseValue)
+            defaultSourceTypes = allSourceTypes
+        case .creationDateRange(let start, let end):
+            builder.conditions.append("a.creation_date BETWEEN ? AND ?")
+            builder.arguments.append(start.timeIntervalSince1970.databaseValue)
+            builder.arguments.append(end.timeIntervalSince1970.databaseValue)
+        }
+
+        switch visibility {
+        case .trashedOnly:
+            builder.conditions.append("a.trashed_date IS NOT NULL")
+        case .hiddenOnly:
+            builder.conditions.append("a.trashed_date IS NULL")
+            builder.conditions.append("a.is_hidden = 1")
+        case .visible:
+            builder.conditions.append("a.trashed_date IS NULL")
+            if appliesDefaultExclusions && !query.includeHiddenAssets {
+                builder.conditions.append("a.is_hidden = 0")
+            }
+        }
+        if appliesDefaultExclusions && !query.includeAllBurstAssets {
+            builder.conditions.append("a.burst_member_hidden = 0")
+        }
+        let sourceTypes = query.sourceTypes != 0 ? query.sourceTypes : defaultSourceTypes
+        if sourceTypes & allSourceTypes != allSourceTypes {
+            let values = [1, 2, 4].filter { sourceTypes & $0 != 0 }
+            builder.conditions.append(values.isEmpty ? "0" : "a.source_type IN (\(values.map(String.init).joined(separator: ", ")))")
+        }
+        builder.conditions.append(builder.condition(query.filter, alias: "a"))
+
+        let order = builder.order(query.sort, alias: "a", natural: naturalOrder)
+        return builder.select("a.id", from: from, order: order, limit: query.limit)
+    }
+
+    /// The statement selecting the ids of a query's collections in order.
+    static func collectionIDs(_ query: CollectionQuery) -> SQLFragment {
+        var builder = Builder()
+        var from = "collection_summary c"
+        var naturalOrder = "c.id"
+        switch query.scope {
+        case .stored(let kind, let type, let subtype):
+            if let kind {
+                builder.conditions.append("c.kind = \(kind.rawValue)")
+            }
+            if let type {
+                builder.conditions.append("c.type = \(type)")
+            }
+            if let subtype {
+                builder.conditions.append("c.subtype = \(subtype)")
+            }
+        case .uuids(let uuids, let kind):
+            from += " JOIN json_each(?) k ON c.uuid = k.value"
+            builder.arguments.append(Self.json(deduplicated(uuids)).databaseValue)
+            if let kind {
+                builder.conditions.append("c.kind = \(kind.rawValue)")
+            }
+            naturalOrder = "k.key"
+        case .children(let parent?):
+            builder.conditions.append("c.parent_id = ?")
+            builder.arguments.append(parent.databaseValue)
+            naturalOrder = "c.position, c.id"
+        case .children(nil):
+            builder.conditions.append("c.parent_id IS NULL AND \(userCollection("c"))")
+            naturalOrder = "c.position, c.id"
+        case .albumsContaining(let assetRowID):
+            builder.conditions.append("""
+                c.kind = 1 AND c.type = \(CollectionType.album) \
+                AND c.id IN (SELECT collection_id FROM collection_asset WHERE asset_id = ?)
+                """)
+            builder.arguments.append(assetRowID.databaseValue)
+        case .parent(let rowID):
+            builder.conditions.append("c.id = (SELECT parent_id FROM collection WHERE id = ?)")
+            builder.arguments.append(rowID.databaseValue)
+        }
+        builder.conditions.append(builder.condition(query.filter, alias: "c"))
+        let order = builder.order(query.sort, alias: "c", natural: naturalOrder)
+        return builder.select("c.id", from: from, order: order, limit: query.limit)
+    }
+
+    /// A user album or folder, as opposed to a smart album.
+    static func userCollection(_ alias: String) -> String {
+        "((\(alias).kind = 1 AND \(alias).type = \(CollectionType.album)) OR (\(alias).kind = 2 AND \(alias).type = \(CollectionType.folder)))"
+    }
+
+    private static let allSourceTypes = 7
+
+    static func json<T: Encodable>(_ values: [T]) -> String {
+        String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    private static func deduplicated<T: Hashable>(_ values: [T]) -> [T] {
+        var seen = Set<T>()
+        return values.filter { seen.insert($0).inserted }
+    }
+
+    /// Accumulates conditions and arguments in the order they appear in the SQL.
+    struct Builder {
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+
+        func select(_ column: String, from: String, order: String, limit: Int) -> SQLFragment {
+            let filtered = conditions.filter { $0 != "1" }
+            var sql = "SELECT \(column) FROM \(from)"
+            if !filtered.isEmpty {
+                sql += " WHERE " + filtered.joined(separator: " AND ")
+            }
+            sql += " ORDER BY " + order
+            if limit > 0 {
+                sql += " LIMIT \(limit)"
+            }
+            return SQLFragment(sql: sql, arguments: StatementArguments(arguments))
+        }
+
+        /// User sort keys, then the row id in the direction of the last key so
+        /// that an index on (key, id) serves the whole order.
+        func order<A: StoreAttribute>(_ sort: [StoreSort<A>], alias: String, natural: String) -> String {
+            guard let last = sort.last else { return natural }
+            let keys = sort.map { "\($0.attribute.sql(alias: alias)) \($0.ascending ? "ASC" : "DESC")" }
+            return (keys + ["\(alias).id \(last.ascending ? "ASC" : "DESC")"]).joined(separator: ", ")
+        }
+
+        mutating func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: String) -> String {
+            switch filter {
+            case .constant(let value):
+                return value ? "1" : "0"
+            case .and(let filters):
+                return filters.isEmpty ? "1" : "(" + filters.map { condition($0, alias: alias) }.joined(separator: " AND ") + ")"
+            case .or(let filters):
+                return filters.isEmpty ? "0" : "(" + filters.map { condition($0, alias: alias) }.joined(separator: " OR ") + ")"
+            case .not(let inner):
+                return "NOT " + condition(inner, alias: alias)
+            case .oneOf(let operand, let values):
+                guard !values.isEmpty else { return "0" }
+                let left = sql(operand, alias: alias)
+                for value in values {
+                    arguments.append(Self.databaseValue(value))
+                }
+                return "(\(left) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", "))))"
+            case .compare(let lhs, let comparison, let rhs, let options):
+                return compare(lhs, comparison, rhs, options, alias: alias)
+            }
+        }
+
+        private mutating func compare<A: StoreAttribute>(
+            _ lhs: StoreOperand<A>, _ comparison: StoreComparison, _ rhs: StoreOperand<A>,
+            _ options: TextOptions, alias: String
+        ) -> String {
+            if comparison == .equal || comparison == .notEqual {
+                let negation = comparison == .notEqual ? " NOT" : ""
+                if case .value(.null) = rhs { return "(\(sql(lhs, alias: alias)) IS\(negation) NULL)" }
+                if case .value(.null) = lhs { return "(\(sql(rhs, alias: alias)) IS\(negation) NULL)" }
+            }
+            let textual = options != [] || [.contains, .beginsWith, .endsWith, .like].contains(comparison)
+            if textual {
+                let code = TextMatching.codes[comparison]!
+                let left = sql(lhs, alias: alias)
+                let right = sql(rhs, alias: alias)
+                return "photos_text(\(code), \(options.rawValue), \(left), \(right))"
+            }
+            let symbols: [StoreComparison: String] = [
+                .equal: "=", .notEqual: "<>", .less: "<", .lessOrEqual: "<=", .greater: ">", .greaterOrEqual: ">=",
+            ]
+            let left = sql(lhs, alias: alias)
+            let right = sql(rhs, alias: alias)
+            return "(\(left) \(symbols[comparison]!) \(right))"
+        }
+
+        private mutating func sql<A: StoreAttribute>(_ operand: StoreOperand<A>, alias: String) -> String {
+            switch operand {
+            case .attribute(let attribute):
+                return attribute.sql(alias: alias)
+            case .value(let value):
+                arguments.append(Self.databaseValue(value))
+                return "?"
+            case .bitwiseAnd(let lhs, let rhs):
+                let left = sql(lhs, alias: alias)
+                let right = sql(rhs, alias: alias)
+                return "(\(left) & \(right))"
+            }
+        }
+
+        static func databaseValue(_ value: StoreValue) -> DatabaseValue {
+            switch value {
+            case .null: .null
+            case .integer(let integer): integer.databaseValue
+            case .real(let real): real.databaseValue
+            case .text(let text): text.databaseValue
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// `PHAssetCollectionSubtype` raw values of the smart albums the store computes.
+package enum SmartAlbumSubtype {
+    package static let panoramas = 201
+    package static let videos = 202
+    package static let favorites = 203
+    package static let timelapses = 204
+    package static let allHidden = 205
+    package static let recentlyAdded = 206
+    package static let bursts = 207
+    package static let slomoVideos = 208
+    package static let userLibrary = 209
+    package static let selfPortraits = 210
+    package static let screenshots = 211
+    package static let depthEffect = 212
+    package static let livePhotos = 213
+    package static let animated = 214
+    package static let longExposures = 215
+    package static let raw = 217
+    package static let cinematic = 218
+    package static let spatial = 219
+    package static let screenRecordings = 220
+    /// Apple's Photos gives Recently Deleted this private subtype.
+    package static let recentlyDeleted = 1_000_000_201
+}
+
+/// How long assets stay in Recently Deleted, and what counts as recently added.
+package enum RetentionWindows {
+    package static let recentlyDeleted: TimeInterval = 30 * 24 * 3600
+    package static let recentlyAdded: TimeInterval = 30 * 24 * 3600
+}
+
+/// The membership rule of one smart album, as SQL over the asset table `a`.
+struct SmartAlbumRule {
+    enum Visibility {
+        /// Visible assets, hidden ones only when the fetch asks for them.
+        case visible
+        /// Only hidden assets (the Hidden album).
+        case hiddenOnly
+        /// Only assets in Recently Deleted, hidden or not.
+        case trashedOnly
+    }
+
+    var condition: String
+    var visibility: Visibility = .visible
+    /// The natural order when the fetch gives no sort descriptors.
+    var naturalOrder: String = "a.creation_date, a.id"
+
+    /// The rule for a subtype; nil for subtypes no library has.
+    static func rule(for subtype: Int, now: Date) -> SmartAlbumRule? {
+        func subtypeBit(_ bit: Int) -> SmartAlbumRule { SmartAlbumRule(condition: "(a.media_subtypes & \(bit)) != 0") }
+        switch subtype {
+        case SmartAlbumSubtype.userLibrary: return SmartAlbumRule(condition: "1")
+        case SmartAlbumSubtype.favorites: return SmartAlbumRule(condition: "a.is_favorite = 1")
+        case SmartAlbumSubtype.recentlyAdded:
+            let since = now.timeIntervalSince1970 - RetentionWindows.recentlyAdded
+            return SmartAlbumRule(condition: "a.added_date >= \(since)", naturalOrder: "a.added_date, a.id")
+        case SmartAlbumSubtype.videos: return SmartAlbumRule(condition: "a.media_type = 2")
+        case SmartAlbumSubtype.selfPortraits: return SmartAlbumRule(condition: "a.is_front_camera = 1")
+        case SmartAlbumSubtype.livePhotos: return subtypeBit(MediaSubtypeBit.photoLive)
+        case SmartAlbumSubtype.depthEffect: return subtypeBit(MediaSubtypeBit.photoDepthEffect)
+        case SmartAlbumSubtype.panoramas: return subtypeBit(MediaSubtypeBit.photoPanorama)
+        case SmartAlbumSubtype.timelapses: return subtypeBit(MediaSubtypeBit.videoTimelapse)
+        case SmartAlbumSubtype.slomoVideos: return subtypeBit(MediaSubtypeBit.videoHighFrameRate)
+        case SmartAlbumSubtype.cinematic: return subtypeBit(MediaSubtypeBit.videoCinematic)
+        case SmartAlbumSubtype.bursts: return SmartAlbumRule(condition: "a.burst_identifier IS NOT NULL")
+        case SmartAlbumSubtype.screenshots: return subtypeBit(MediaSubtypeBit.photoScreenshot)
+        case SmartAlbumSubtype.screenRecordings: return subtypeBit(MediaSubtypeBit.videoScreenRecording)
+        case SmartAlbumSubtype.animated: return SmartAlbumRule(condition: "a.playback_style = 2")
+        case SmartAlbumSubtype.longExposures: return SmartAlbumRule(condition: "a.is_long_exposure = 1")
+        case SmartAlbumSubtype.raw: return SmartAlbumRule(condition: "a.has_raw_original = 1")
+        case SmartAlbumSubtype.spatial: return subtypeBit(MediaSubtypeBit.spatialMedia)
+        case SmartAlbumSubtype.allHidden: return SmartAlbumRule(condition: "1", visibility: .hiddenOnly)
+        case SmartAlbumSubtype.recentlyDeleted:
+            return SmartAlbumRule(condition: "1", visibility: .trashedOnly, naturalOrder: "a.trashed_date, a.id")
+        default: return nil
+        }
+    }
+}
+
+/// `PHAssetMediaSubtype` bits the store's rules test.
+package enum MediaSubtypeBit {
+    package static let photoPanorama = 1 << 0
+    package static let photoHDR = 1 << 1
+    package static let photoScreenshot = 1 << 2
+    package static let photoLive = 1 << 3
+    package static let photoDepthEffect = 1 << 4
+    package static let spatialMedia = 1 << 10
+    package static let videoStreamed = 1 << 16
+    package static let videoHighFrameRate = 1 << 17
+    package static let videoTimelapse = 1 << 18
+    package static let videoScreenRecording = 1 << 19
+    package static let videoCinematic = 1 << 21
+}

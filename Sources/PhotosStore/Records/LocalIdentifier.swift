@@ -1,0 +1,45 @@
+import Foundation
+
+/// The kinds of objects the store holds. Raw values are PhotoKit's `PHObjectType`.
+package enum StoreEntity: Int, Sendable, Hashable, CaseIterable {
+    case asset = 1
+    case assetCollection = 2
+    case collectionList = 3
+
+    /// The suffix Apple's Photos writes after the UUID of a local identifier.
+    var identifierSuffix: String {
+        switch self {
+        case .asset: "/L0/001"
+        case .assetCollection: "/L0/040"
+        case .collectionList: "/L0/020"
+        }
+    }
+}
+
+/// A local identifier as Apple's Photos writes it: `UUID/L0/001` for assets,
+/// `UUID/L0/040` for asset collections, `UUID/L0/020` for collection lists.
+package struct LocalIdentifier: Hashable, Sendable, CustomStringConvertible {
+    /// The uppercase UUID the store keys the object by.
+    package let uuid: String
+    package let entity: StoreEntity
+
+    package init(uuid: String, entity: StoreEntity) {
+        self.uuid = uuid
+        self.entity = entity
+    }
+
+    /// Parses an identifier; nil when it does not have the shape above.
+    package init?(_ text: String) {
+        guard text.utf8.count == 43, let uuid = UUID(uuidString: String(text.prefix(36))) else { return nil }
+        let suffix = text.dropFirst(36)
+        guard let entity = StoreEntity.allCases.first(where: { $0.identifierSuffix == suffix }) else { return nil }
+        self.init(uuid: uuid.uuidString, entity: entity)
+    }
+
+    /// A new identifier with a random UUID.
+    package static func make(_ entity: StoreEntity) -> LocalIdentifier {
+        LocalIdentifier(uuid: UUID().uuidString, entity: entity)
+    }
+
+    package var description: String { uuid + entity.identifierSuffix }
+}

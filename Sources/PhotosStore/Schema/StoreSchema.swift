@@ -1,0 +1,171 @@
+import Foundation
+import GRDB
+
+/// The library's schema and its migrations.
+///
+/// Every migration ever shipped stays registered: opening a library applies
+/// the ones it lacks, and a library that has migrations this build does not
+/// know is refused as newer.
+enum StoreSchema {
+    /// The library format this build writes, recorded in the VERSION file.
+    static let formatVersion = 1
+
+    /// The smart albums every library has, in the order they are listed.
+    /// Raw values are PhotoKit's `PHAssetCollectionSubtype`.
+    static let smartAlbums: [(subtype: Int, title: String)] = [
+        (SmartAlbumSubtype.userLibrary, "Recents"),
+        (SmartAlbumSubtype.favorites, "Favorites"),
+        (SmartAlbumSubtype.recentlyAdded, "Recently Added"),
+        (SmartAlbumSubtype.videos, "Videos"),
+        (SmartAlbumSubtype.selfPortraits, "Selfies"),
+        (SmartAlbumSubtype.livePhotos, "Live Photos"),
+        (SmartAlbumSubtype.depthEffect, "Portrait"),
+        (SmartAlbumSubtype.panoramas, "Panoramas"),
+        (SmartAlbumSubtype.timelapses, "Time-lapse"),
+        (SmartAlbumSubtype.slomoVideos, "Slo-mo"),
+        (SmartAlbumSubtype.cinematic, "Cinematic"),
+        (SmartAlbumSubtype.bursts, "Bursts"),
+        (SmartAlbumSubtype.screenshots, "Screenshots"),
+        (SmartAlbumSubtype.screenRecordings, "Screen Recordings"),
+        (SmartAlbumSubtype.animated, "Animated"),
+        (SmartAlbumSubtype.longExposures, "Long Exposure"),
+        (SmartAlbumSubtype.raw, "RAW"),
+        (SmartAlbumSubtype.spatial, "Spatial"),
+        (SmartAlbumSubtype.allHidden, "Hidden"),
+        (SmartAlbumSubtype.recentlyDeleted, "Recently Deleted"),
+    ]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: assets, resources, collections") { db in
+            try createVersion1(db)
+        }
+        return migrator
+    }
+
+    private static func createVersion1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE library_metadata (
+                key TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            ) WITHOUT ROWID;
+
+            -- One row per committed change block; its id is the transaction number.
+            CREATE TABLE change_transaction (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                committed_at REAL NOT NULL,
+                author TEXT
+            );
+
+            CREATE TABLE asset (
+                id INTEGER PRIMARY KEY,
+                uuid TEXT NOT NULL UNIQUE,
+                media_type INTEGER NOT NULL,
+                media_subtypes INTEGER NOT NULL DEFAULT 0,
+                pixel_width INTEGER NOT NULL DEFAULT 0,
+                pixel_height INTEGER NOT NULL DEFAULT 0,
+                creation_date REAL,
+                modification_date REAL NOT NULL,
+                added_date REAL NOT NULL,
+                duration REAL NOT NULL DEFAULT 0,
+                latitude REAL,
+                longitude REAL,
+                altitude REAL,
+                location_date REAL,
+                horizontal_accuracy REAL,
+                course REAL,
+                speed REAL,
+                is_favorite INTEGER NOT NULL DEFAULT 0,
+                is_hidden INTEGER NOT NULL DEFAULT 0,
+                source_type INTEGER NOT NULL DEFAULT 1,
+                burst_identifier TEXT,
+                burst_selection_types INTEGER NOT NULL DEFAULT 0,
+                represents_burst INTEGER NOT NULL DEFAULT 0,
+                playback_style INTEGER NOT NULL,
+                adjustment_format_identifier TEXT,
+                trashed_date REAL,
+                is_front_camera INTEGER NOT NULL DEFAULT 0,
+                is_long_exposure INTEGER NOT NULL DEFAULT 0,
+                has_raw_original INTEGER NOT NULL DEFAULT 0,
+                original_filename TEXT,
+                uniform_type_identifier TEXT,
+                time_zone_offset INTEGER,
+                camera_make TEXT,
+                camera_model TEXT,
+                lens_model TEXT,
+                -- Burst members that are neither the representative nor a user pick
+                -- are left out of fetches unless includeAllBurstAssets is set.
+                burst_member_hidden INTEGER GENERATED ALWAYS AS (
+                    burst_identifier IS NOT NULL AND represents_burst = 0 AND (burst_selection_types & 2) = 0
+                ) VIRTUAL
+            );
+            -- Covers the default timeline fetch: ordered by date, filtered without table lookups.
+            CREATE INDEX asset_timeline ON asset(
+                creation_date, id, trashed_date, is_hidden, burst_member_hidden, source_type, media_type, is_favorite);
+            CREATE INDEX asset_by_added_date ON asset(added_date);
+            CREATE INDEX asset_by_trashed_date ON asset(trashed_date) WHERE trashed_date IS NOT NULL;
+            CREATE INDEX asset_by_burst ON asset(burst_identifier) WHERE burst_identifier IS NOT NULL;
+
+            CREATE TABLE resource (
+                id INTEGER PRIMARY KEY,
+                asset_id INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                type INTEGER NOT NULL,
+                relative_path TEXT NOT NULL UNIQUE,
+                original_filename TEXT NOT NULL,
+                uniform_type_identifier TEXT NOT NULL,
+                pixel_width INTEGER NOT NULL DEFAULT 0,
+                pixel_height INTEGER NOT NULL DEFAULT 0,
+                file_size INTEGER NOT NULL
+            );
+            CREATE INDEX resource_by_asset ON resource(asset_id);
+
+            -- Albums, smart albums and folders. kind 1: asset collection, 2: collection list.
+            CREATE TABLE collection (
+                id INTEGER PRIMARY KEY,
+                uuid TEXT NOT NULL UNIQUE,
+                kind INTEGER NOT NULL,
+                type INTEGER NOT NULL,
+                subtype INTEGER NOT NULL,
+                title TEXT,
+                parent_id INTEGER REFERENCES collection(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL DEFAULT 0,
+                creation_date REAL NOT NULL,
+                modification_date REAL NOT NULL
+            );
+            CREATE INDEX collection_by_parent ON collection(parent_id, position);
+
+            CREATE TABLE collection_asset (
+                collection_id INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
+                asset_id INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (collection_id, asset_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX collection_asset_by_asset ON collection_asset(asset_id);
+            CREATE INDEX collection_asset_by_position ON collection_asset(collection_id, position);
+
+            -- Collections with what is computed from their members: the count and
+            -- date range of the visible assets of regular albums.
+            CREATE VIEW collection_summary AS
+            SELECT c.*,
+                CASE WHEN c.kind = 1 AND c.type = 1 THEN (
+                    SELECT COUNT(*) FROM collection_asset m JOIN asset a ON a.id = m.asset_id
+                    WHERE m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0) END AS asset_count,
+                CASE WHEN c.kind = 1 AND c.type = 1 THEN (
+                    SELECT MIN(a.creation_date) FROM collection_asset m JOIN asset a ON a.id = m.asset_id
+                    WHERE m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0) END AS start_date,
+                CASE WHEN c.kind = 1 AND c.type = 1 THEN (
+                    SELECT MAX(a.creation_date) FROM collection_asset m JOIN asset a ON a.id = m.asset_id
+                    WHERE m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0) END AS end_date
+            FROM collection c;
+            """)
+        let now = Date().timeIntervalSince1970
+        try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES ('uuid', ?), ('created', ?)",
+                       arguments: [UUID().uuidString, String(now)])
+        for (position, album) in smartAlbums.enumerated() {
+            try db.execute(sql: """
+                INSERT INTO collection (uuid, kind, type, subtype, title, position, creation_date, modification_date)
+                VALUES (?, 1, 2, ?, ?, ?, ?, ?)
+                """, arguments: [UUID().uuidString, album.subtype, album.title, position, now, now])
+        }
+    }
+}
