@@ -58,3 +58,29 @@ package enum UniformType {
         return preferred[identifier] ?? all.filter { $0.value == identifier }.keys.sorted().first
     }
 }
+
+extension UniformType {
+    /// The file extension for encoded image or video data, from its first
+    /// bytes; nil when the format is not recognised.
+    package static func sniffExtension(of data: Data) -> String? {
+        let bytes = [UInt8](data.prefix(16))
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return "jpg" }
+        if starts([0x89, 0x50, 0x4E, 0x47]) { return "png" }
+        if starts(Array("GIF8".utf8)) { return "gif" }
+        if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return "webp" }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return "tiff" }
+        if starts(Array("ftyp".utf8), at: 4) {
+            let brand = String(decoding: bytes.count >= 12 ? Array(bytes[8..<12]) : [], as: UTF8.self)
+            switch brand {
+            case "heic", "heix", "hevc", "heim", "heis", "mif1": return "heic"
+            case "avif": return "avif"
+            case "qt  ": return "mov"
+            default: return "mp4"
+            }
+        }
+        return nil
+    }
+}

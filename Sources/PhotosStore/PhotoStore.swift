@@ -33,6 +33,15 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// Permanently deletes assets in Recently Deleted that were deleted before
     /// `cutoff` (all of them when nil), with their files. Nil when there were none.
     func purgeDeletedAssets(before cutoff: Date?) throws(StoreError) -> CommitResult?
+    /// The UUIDs of deleted objects by row id, for fetch results made before
+    /// the deletion. Collections of both kinds share `.assetCollection`.
+    func deletedUUIDs(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String]
+    /// The row ids of stored objects by UUID; collections of both kinds share one table.
+    func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64]
+    /// Filters and orders collections held in memory (moments, transient
+    /// lists) with the same SQL semantics as stored ones; returns indexes into `rows`.
+    func filterCollectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
+                              sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int]
     /// The number of the last committed change block, by any process.
     func lastTransaction() throws(StoreError) -> Int64
 }

@@ -301,6 +301,8 @@ struct ChangeSetCommitter {
         try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [target.rowID])
         for row in doomed {
             let kind = CollectionKind(rawValue: row[2]) ?? .assetCollection
+            // Both kinds of collection share one table, so one key space.
+            try Self.recordDeletion(db, entity: .assetCollection, rowID: row[0], uuid: row[1], at: now)
             record(.init(identifier: LocalIdentifier(uuid: row[1], entity: kind.entity),
                          rowID: row[0], kind: .deleted, changedAttributes: []))
         }
@@ -318,6 +320,12 @@ struct ChangeSetCommitter {
     }
 
     // MARK: - Helpers
+
+    /// Remembers a deleted object's identifier for fetch results made before.
+    static func recordDeletion(_ db: Database, entity: StoreEntity, rowID: Int64, uuid: String, at date: Date) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO deleted_object (entity, row_id, uuid, deleted_at) VALUES (?, ?, ?, ?)",
+                       arguments: [entity.rawValue, rowID, uuid, date.timeIntervalSince1970])
+    }
 
     private static func members(named operations: [MembershipOperation]) -> Set<String> {
         var names = Set<String>()

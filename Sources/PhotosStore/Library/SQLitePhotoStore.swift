@@ -220,6 +220,34 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         return try read { db in try Int64.fetchAll(db, sql: fragment.sql, arguments: fragment.arguments) }
     }
 
+    package func deletedUUIDs(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String] {
+        guard !rowIDs.isEmpty else { return [:] }
+        return try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT row_id, uuid FROM deleted_object WHERE entity = ? AND row_id IN (SELECT value FROM json_each(?))
+                """, arguments: [entity == .asset ? StoreEntity.asset.rawValue : StoreEntity.assetCollection.rawValue,
+                                 FetchSQL.json(rowIDs)])
+            return Dictionary(rows.map { ($0[0] as Int64, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    package func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64] {
+        guard !uuids.isEmpty else { return [:] }
+        let table = entity == .asset ? "asset" : "collection"
+        return try read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT uuid, id FROM \(table) WHERE uuid IN (SELECT value FROM json_each(?))",
+                                        arguments: [FetchSQL.json(uuids)])
+            return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    package func filterCollectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
+                                      sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int] {
+        guard !rows.isEmpty else { return [] }
+        let fragment = FetchSQL.collectionRows(rows, filter: filter, sort: sort, limit: limit)
+        return try read { db in try Int.fetchAll(db, sql: fragment.sql, arguments: fragment.arguments) }
+    }
+
     package func lastTransaction() throws(StoreError) -> Int64 {
         try read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction") ?? 0 }
     }
@@ -363,6 +391,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 WHERE m.asset_id IN (SELECT value FROM json_each(?))
                 """, arguments: [FetchSQL.json(ids)])
             try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [FetchSQL.json(ids)])
+            for row in doomed {
+                try ChangeSetCommitter.recordDeletion(db, entity: .asset, rowID: row[0], uuid: row[1], at: now)
+            }
             var changes = doomed.map {
                 ObjectChange(identifier: LocalIdentifier(uuid: $0[1], entity: .asset), rowID: $0[0],
                              kind: .deleted, changedAttributes: [])

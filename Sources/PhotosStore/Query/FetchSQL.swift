@@ -127,6 +127,24 @@ enum FetchSQL {
         return builder.select("c.id", from: from, order: order, limit: query.limit)
     }
 
+    /// The statement filtering and ordering in-memory collections, passed as
+    /// one JSON argument; it selects indexes into `rows`.
+    static func collectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
+                               sort: [StoreSort<CollectionAttribute>], limit: Int) -> SQLFragment {
+        var builder = Builder()
+        let from = """
+            (SELECT CAST(j.key AS INTEGER) AS id, json_extract(j.value, '$.uuid') AS uuid,
+                    json_extract(j.value, '$.kind') AS kind, json_extract(j.value, '$.title') AS title,
+                    json_extract(j.value, '$.startDate') AS start_date, json_extract(j.value, '$.endDate') AS end_date,
+                    json_extract(j.value, '$.assetCount') AS asset_count
+             FROM json_each(?) j) c
+            """
+        builder.arguments.append(json(rows).databaseValue)
+        builder.conditions.append(builder.condition(filter, alias: "c"))
+        let order = builder.order(sort, alias: "c", natural: "c.id")
+        return builder.select("c.id", from: from, order: order, limit: limit)
+    }
+
     /// A user album or folder, as opposed to a smart album.
     static func userCollection(_ alias: String) -> String {
         "((\(alias).kind = 1 AND \(alias).type = \(CollectionType.album)) OR (\(alias).kind = 2 AND \(alias).type = \(CollectionType.folder)))"

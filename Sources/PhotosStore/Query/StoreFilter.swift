@@ -68,6 +68,8 @@ package struct StoreSort<Attribute: StoreAttribute>: Sendable, Hashable {
 /// What asset fetches can filter and sort on.
 package enum AssetAttribute: String, StoreAttribute, CaseIterable {
     case rowID
+    /// The UUID part of the local identifier (indexed).
+    case uuid
     case localIdentifier
     case creationDate, modificationDate, addedDate
     case mediaType, mediaSubtypes, duration, pixelWidth, pixelHeight
@@ -76,6 +78,7 @@ package enum AssetAttribute: String, StoreAttribute, CaseIterable {
     package func sql(alias a: String) -> String {
         switch self {
         case .rowID: "\(a).id"
+        case .uuid: "\(a).uuid"
         case .localIdentifier: "(\(a).uuid || '\(StoreEntity.asset.identifierSuffix)')"
         case .creationDate: "\(a).creation_date"
         case .modificationDate: "\(a).modification_date"
@@ -95,12 +98,15 @@ package enum AssetAttribute: String, StoreAttribute, CaseIterable {
 /// What collection fetches can filter and sort on.
 package enum CollectionAttribute: String, StoreAttribute, CaseIterable {
     case rowID
+    /// The UUID part of the local identifier (indexed).
+    case uuid
     case localIdentifier
     case title, startDate, endDate, estimatedAssetCount
 
     package func sql(alias c: String) -> String {
         switch self {
         case .rowID: "\(c).id"
+        case .uuid: "\(c).uuid"
         case .localIdentifier:
             "(\(c).uuid || CASE \(c).kind WHEN 1 THEN '\(StoreEntity.assetCollection.identifierSuffix)' ELSE '\(StoreEntity.collectionList.identifierSuffix)' END)"
         case .title: "\(c).title"

@@ -57,8 +57,10 @@ enum StoreSchema {
                 author TEXT
             );
 
+            -- AUTOINCREMENT: a deleted asset's row id is never given to another,
+            -- so fetch results made before a deletion never show the wrong object.
             CREATE TABLE asset (
-                id INTEGER PRIMARY KEY,
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
                 uuid TEXT NOT NULL UNIQUE,
                 media_type INTEGER NOT NULL,
                 media_subtypes INTEGER NOT NULL DEFAULT 0,
@@ -121,7 +123,7 @@ enum StoreSchema {
 
             -- Albums, smart albums and folders. kind 1: asset collection, 2: collection list.
             CREATE TABLE collection (
-                id INTEGER PRIMARY KEY,
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
                 uuid TEXT NOT NULL UNIQUE,
                 kind INTEGER NOT NULL,
                 type INTEGER NOT NULL,
@@ -142,6 +144,15 @@ enum StoreSchema {
             ) WITHOUT ROWID;
             CREATE INDEX collection_asset_by_asset ON collection_asset(asset_id);
             CREATE INDEX collection_asset_by_position ON collection_asset(collection_id, position);
+
+            -- The identifiers of deleted objects, for fetch results made before the deletion.
+            CREATE TABLE deleted_object (
+                entity INTEGER NOT NULL,
+                row_id INTEGER NOT NULL,
+                uuid TEXT NOT NULL,
+                deleted_at REAL NOT NULL,
+                PRIMARY KEY (entity, row_id)
+            ) WITHOUT ROWID;
 
             -- Collections with what is computed from their members: the count and
             -- date range of the visible assets of regular albums.

@@ -1,0 +1,143 @@
+import Foundation
+import PhotosStore
+
+/// Something a change block asked for: a change request, or a deletion.
+protocol ChangeContribution: AnyObject {
+    /// Adds this request's part to the change set. Throws when the request
+    /// cannot be applied (an unreadable file, say), which fails the block.
+    func contribute(to builder: ChangeSetBuilder) throws(PHPhotosError)
+}
+
+/// The change block running on this task: the requests it has made so far.
+/// Lives on the change queue while its block runs; never shared across threads.
+final class ChangeBlock: @unchecked Sendable {
+    @TaskLocal static var current: ChangeBlock?
+
+    let library: PHPhotoLibrary
+    private var contributions: [any ChangeContribution] = []
+
+    init(library: PHPhotoLibrary) {
+        self.library = library
+    }
+
+    /// The running change block; traps, as PhotoKit raises, when `api` is
+    /// used outside one.
+    static func required(by api: String) -> ChangeBlock {
+        guard let block = current else {
+            fatalError("\(api) can only be called from inside of -[PHPhotoLibrary performChanges:completionHandler:] or -[PHPhotoLibrary performChangesAndWait:error:]")
+        }
+        return block
+    }
+
+    func add(_ contribution: any ChangeContribution) {
+        contributions.append(contribution)
+    }
+
+    /// Turns the requests into one change set and commits it; nil when the
+    /// block asked for nothing.
+    func commit(to store: any PhotoStore) throws(PHPhotosError) -> CommitResult? {
+        let builder = ChangeSetBuilder(library: library, store: store)
+        defer { builder.discardStaging() }
+        for contribution in contributions {
+            try contribution.contribute(to: builder)
+        }
+        guard !builder.changeSet.isEmpty else { return nil }
+        do {
+            return try store.commit(builder.changeSet, staging: builder.stagingIfCreated, author: nil)
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+    }
+}
+
+/// Accumulates a change block's requests into one `ChangeSet`.
+final class ChangeSetBuilder {
+    let library: PHPhotoLibrary
+    let store: any PhotoStore
+    var changeSet = ChangeSet()
+    private var assetEditIndexes: [String: Int] = [:]
+    private(set) var stagingIfCreated: StagingArea?
+
+    init(library: PHPhotoLibrary, store: any PhotoStore) {
+        self.library = library
+        self.store = store
+    }
+
+    /// The staging area for new files, created on first use.
+    func staging() throws(PHPhotosError) -> StagingArea {
+        if let stagingIfCreated { return stagingIfCreated }
+        do {
+            let area = try store.makeStagingArea()
+            stagingIfCreated = area
+            return area
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+    }
+
+    func discardStaging() {
+        stagingIfCreated?.discard()
+    }
+
+    /// Merges property edits of one asset made by several requests; later ones win.
+    func editAsset(_ uuid: String, _ change: (inout AssetEdit) -> Void) {
+        if let index = assetEditIndexes[uuid] {
+            change(&changeSet.assetEdits[index])
+        } else {
+            var edit = AssetEdit(uuid: uuid)
+            change(&edit)
+            assetEditIndexes[uuid] = changeSet.assetEdits.count
+            changeSet.assetEdits.append(edit)
+        }
+    }
+
+    /// The UUIDs of a fetch result's objects, in order: the snapshot index-based edits refer to.
+    func snapshotUUIDs<T>(of fetchResult: PHFetchResult<T>) -> [String] {
+        fetchResult.allObjects.compactMap { ($0 as? PHObject)?.parsedIdentifier?.uuid }
+    }
+}
+
+/// The UUID of an object passed to a change request: a fetched object or a
+/// placeholder of the right kind. Anything else is a programming error, and
+/// traps as PhotoKit raises.
+func memberUUID(_ element: Any, entity: StoreEntity, api: String) -> String {
+    let expected = entity == .asset ? "PHAsset" : "PHCollection"
+    guard let object = element as? PHObject, let identifier = object.parsedIdentifier,
+          identifier.entity == entity || (entity != .asset && identifier.entity != .asset) else {
+        fatalError("\(api) expects \(expected) objects or their placeholders, not \(type(of: element))")
+    }
+    return identifier.uuid
+}
+
+/// The UUIDs of every element of an enumeration passed to a change request.
+func memberUUIDs(_ elements: any NSFastEnumeration, entity: StoreEntity, api: String) -> [String] {
+    elements._fastEnumerationElements.map { memberUUID($0, entity: entity, api: api) }
+}
+
+/// PhotoKit's abstract base of change requests.
+public class PHChangeRequest: NSObject, ChangeContribution, @unchecked Sendable {
+    func contribute(to builder: ChangeSetBuilder) throws(PHPhotosError) {}
+}
+
+/// A deletion, trash or restore requested through a class method.
+final class ObjectRemoval: ChangeContribution {
+    enum Action {
+        case trashAssets, restoreAssets, deleteCollections
+    }
+
+    let action: Action
+    let uuids: [String]
+
+    init(_ action: Action, uuids: [String]) {
+        self.action = action
+        self.uuids = uuids
+    }
+
+    func contribute(to builder: ChangeSetBuilder) throws(PHPhotosError) {
+        switch action {
+        case .trashAssets: builder.changeSet.trashedAssets += uuids
+        case .restoreAssets: builder.changeSet.restoredAssets += uuids
+        case .deleteCollections: builder.changeSet.deletedCollections += uuids
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import PhotosMedia
+import PhotosStore
+
+/// A request, inside a change block, to create an asset, edit its
+/// properties, or delete assets.
+public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
+    /// A file or data to store for a new asset.
+    struct PendingResource {
+        enum Source {
+            case file(URL)
+            case data(Data)
+        }
+
+        var type: PHAssetResourceType
+        var source: Source
+        var options: PHAssetResourceCreationOptions?
+    }
+
+    enum Target {
+        case creation(uuid: String)
+        case existing(PHAsset)
+    }
+
+    let target: Target
+    var resources: [PendingResource] = []
+    private var newCreationDate: Date??
+    private var newLocation: CLLocation??
+    private var newFavorite: Bool?
+    private var newHidden: Bool?
+
+    /// Registers the request with the running change block.
+    required init(target: Target, api: String) {
+        self.target = target
+        super.init()
+        ChangeBlock.required(by: api).add(self)
+    }
+
+    /// A request to edit an asset's properties. Traps outside a change block,
+    /// and for an asset that does not allow edits (`canPerform(.properties)`),
+    /// as PhotoKit raises.
+    public convenience init(for asset: PHAsset) {
+        precondition(asset.canPerform(.properties), "\(asset.localIdentifier) does not allow changes: check canPerform(_:) first")
+        self.init(target: .existing(asset), api: "PHAssetChangeRequest(for:)")
+    }
+
+    static func makeCreation(api: String) -> Self {
+        Self(target: .creation(uuid: UUID().uuidString), api: api)
+    }
+
+    /// A request to create an asset from an image. The image is stored as
+    /// JPEG, or PNG when it has transparency.
+    public class func creationRequestForAsset(from image: UIImage) -> Self {
+        let request = makeCreation(api: "creationRequestForAsset(from:)")
+        request.resources.append(PendingResource(type: .photo, source: .data(image.encodedForStorage()), options: nil))
+        return request
+    }
+
+    /// A request to create an asset from an image file, which is copied into
+    /// the library. An unreadable file fails the whole change block with
+    /// `PHPhotosError.invalidResource`; the request itself is never nil.
+    public class func creationRequestForAssetFromImage(atFileURL fileURL: URL) -> Self? {
+        let request = makeCreation(api: "creationRequestForAssetFromImage(atFileURL:)")
+        request.resources.append(PendingResource(type: .photo, source: .file(fileURL), options: nil))
+        return request
+    }
+
+    /// A request to create an asset from a video file, which is copied into
+    /// the library. An unreadable file fails the whole change block with
+    /// `PHPhotosError.invalidResource`; the request itself is never nil.
+    public class func creationRequestForAssetFromVideo(atFileURL fileURL: URL) -> Self? {
+        let request = makeCreation(api: "creationRequestForAssetFromVideo(atFileURL:)")
+        request.resources.append(PendingResource(type: .video, source: .file(fileURL), options: nil))
+        return request
+    }
+
+    /// Stands for the asset this request creates; nil for edit requests.
+    public var placeholderForCreatedAsset: PHObjectPlaceholder? {
+        guard case .creation(let uuid) = target else { return nil }
+        return PHObjectPlaceholder(localIdentifier: LocalIdentifier(uuid: uuid, entity: .asset).description,
+                                   library: nil)
+    }
+
+    /// Moves assets to Recently Deleted, where they stay 30 days (or until it
+    /// is emptied) and can be restored. Assets already there stay there.
+    public class func deleteAssets(_ assets: any NSFastEnumeration) {
+        let api = "PHAssetChangeRequest.deleteAssets(_:)"
+        let block = ChangeBlock.required(by: api)
+        block.add(ObjectRemoval(.trashAssets, uuids: memberUUIDs(assets, entity: .asset, api: api)))
+    }
+
+    /// Brings assets back from Recently Deleted. An OpenPhotoKit addition:
+    /// Apple's Photos does this in its app only.
+    public class func restoreDeletedAssets(_ assets: any NSFastEnumeration) {
+        let api = "PHAssetChangeRequest.restoreDeletedAssets(_:)"
+        let block = ChangeBlock.required(by: api)
+        block.add(ObjectRemoval(.restoreAssets, uuids: memberUUIDs(assets, entity: .asset, api: api)))
+    }
+
+    /// When the asset was taken. Reads the asset's value until set; `nil` clears it.
+    public var creationDate: Date? {
+        get { newCreationDate ?? existingAsset?.creationDate }
+        set { newCreationDate = .some(newValue) }
+    }
+
+    /// Where the asset was taken. Reads the asset's value until set; `nil` clears it.
+    public var location: CLLocation? {
+        get { newLocation ?? existingAsset?.location }
+        set { newLocation = .some(newValue) }
+    }
+
+    /// Whether the asset is a favorite.
+    public var isFavorite: Bool {
+        get { newFavorite ?? existingAsset?.isFavorite ?? false }
+        set { newFavorite = newValue }
+    }
+
+    /// Whether the asset is hidden: left out of fetches unless they include hidden assets.
+    public var isHidden: Bool {
+        get { newHidden ?? existingAsset?.isHidden ?? false }
+        set { newHidden = newValue }
+    }
+
+    private var existingAsset: PHAsset? {
+        if case .existing(let asset) = target { return asset }
+        return nil
+    }
+
+    override func contribute(to builder: ChangeSetBuilder) throws(PHPhotosError) {
+        switch target {
+        case .existing(let asset):
+            guard newCreationDate != nil || newLocation != nil || newFavorite != nil || newHidden != nil else { return }
+            builder.editAsset(asset.record.uuid) { edit in
+                if let newCreationDate { edit.creationDate = .some(newCreationDate) }
+                if let newLocation { edit.location = .some(newLocation.map(StoredLocation.init)) }
+                if let newFavorite { edit.isFavorite = newFavorite }
+                if let newHidden { edit.isHidden = newHidden }
+            }
+        case .creation(let uuid):
+            var preparation = NewAssetPreparation(uuid: uuid, resources: resources, staging: try builder.staging())
+            var asset = try preparation.prepare()
+            if let newCreationDate { asset.record.creationDate = newCreationDate }
+            if let newLocation { asset.record.location = newLocation.map(StoredLocation.init) }
+            if let newFavorite { asset.record.isFavorite = newFavorite }
+            if let newHidden { asset.record.isHidden = newHidden }
+            builder.changeSet.newAssets.append(asset)
+        }
+    }
+}
+
+extension StoredLocation {
+    init(_ location: CLLocation) {
+        self.init(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude,
+                  altitude: location.verticalAccuracy < 0 ? nil : location.altitude,
+                  timestamp: location.timestamp,
+                  horizontalAccuracy: location.horizontalAccuracy < 0 ? nil : location.horizontalAccuracy,
+                  course: location.course < 0 ? nil : location.course,
+                  speed: location.speed < 0 ? nil : location.speed)
+    }
+}

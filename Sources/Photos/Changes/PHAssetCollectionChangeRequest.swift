@@ -1,0 +1,107 @@
+import Foundation
+import PhotosStore
+
+/// A request, inside a change block, to create, rename, reorder, fill or
+/// delete albums. Smart albums, moments and transient collections cannot be
+/// edited: `init(for:)` returns nil for them.
+public class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendable {
+    private let uuid: String
+    private let isCreation: Bool
+    private let currentTitle: String
+    private let snapshot: PHFetchResult<PHAsset>?
+    private var newTitle: String?
+    private var operations: [MembershipOperation] = []
+
+    required init(uuid: String, isCreation: Bool, title: String, snapshot: PHFetchResult<PHAsset>?, api: String) {
+        self.uuid = uuid
+        self.isCreation = isCreation
+        currentTitle = title
+        self.snapshot = snapshot
+        super.init()
+        ChangeBlock.required(by: api).add(self)
+    }
+
+    /// A request to create an album at the top level.
+    public class func creationRequestForAssetCollection(withTitle title: String) -> Self {
+        let request = Self(uuid: UUID().uuidString, isCreation: true, title: title, snapshot: nil,
+                           api: "creationRequestForAssetCollection(withTitle:)")
+        request.newTitle = title
+        return request
+    }
+
+    /// Stands for the album this request creates (or edits).
+    public var placeholderForCreatedAssetCollection: PHObjectPlaceholder {
+        PHObjectPlaceholder(localIdentifier: LocalIdentifier(uuid: uuid, entity: .assetCollection).description, library: nil)
+    }
+
+    /// Deletes albums; their assets stay in the library.
+    public class func deleteAssetCollections(_ assetCollections: any NSFastEnumeration) {
+        let api = "PHAssetCollectionChangeRequest.deleteAssetCollections(_:)"
+        let block = ChangeBlock.required(by: api)
+        block.add(ObjectRemoval(.deleteCollections, uuids: memberUUIDs(assetCollections, entity: .assetCollection, api: api)))
+    }
+
+    /// A request to edit an album; nil for collections that cannot be edited.
+    /// Indexes given to the request refer to the album's assets as a default
+    /// fetch returns them when the block is applied.
+    public convenience init?(for assetCollection: PHAssetCollection) {
+        self.init(for: assetCollection, assets: nil)
+    }
+
+    /// A request to edit an album whose indexes refer to `assets`, the
+    /// album's contents as the app last fetched them, so they stay right even
+    /// if another process changed the album since.
+    public convenience init?(for assetCollection: PHAssetCollection, assets: PHFetchResult<PHAsset>?) {
+        guard assetCollection.canPerform(.addContent), let identifier = assetCollection.parsedIdentifier else { return nil }
+        self.init(uuid: identifier.uuid, isCreation: false, title: assetCollection.localizedTitle ?? "",
+                  snapshot: assets, api: "PHAssetCollectionChangeRequest(for:)")
+    }
+
+    /// The album's title.
+    public var title: String {
+        get { newTitle ?? currentTitle }
+        set { newTitle = newValue }
+    }
+
+    /// Appends assets (or placeholders) not already in the album.
+    public func addAssets(_ assets: any NSFastEnumeration) {
+        operations.append(.add(memberUUIDs(assets, entity: .asset, api: "addAssets(_:)")))
+    }
+
+    /// Inserts assets so that each ends at its index, in ascending order.
+    public func insertAssets(_ assets: any NSFastEnumeration, at indexes: IndexSet) {
+        operations.append(.insert(memberUUIDs(assets, entity: .asset, api: "insertAssets(_:at:)"), at: Array(indexes)))
+    }
+
+    /// Removes assets from the album (they stay in the library).
+    public func removeAssets(_ assets: any NSFastEnumeration) {
+        operations.append(.remove(memberUUIDs(assets, entity: .asset, api: "removeAssets(_:)")))
+    }
+
+    /// Removes the assets at the indexes.
+    public func removeAssets(at indexes: IndexSet) {
+        operations.append(.removeAt(Array(indexes)))
+    }
+
+    /// Replaces the assets at the indexes with others, in order.
+    public func replaceAssets(at indexes: IndexSet, withAssets assets: any NSFastEnumeration) {
+        operations.append(.replace(at: Array(indexes), with: memberUUIDs(assets, entity: .asset, api: "replaceAssets(at:withAssets:)")))
+    }
+
+    /// Removes the assets at `fromIndexes`, then inserts them, in order, at
+    /// `toIndex` of what remains.
+    public func moveAssets(at fromIndexes: IndexSet, to toIndex: Int) {
+        operations.append(.move(from: Array(fromIndexes), to: toIndex))
+    }
+
+    override func contribute(to builder: ChangeSetBuilder) throws(PHPhotosError) {
+        if isCreation {
+            builder.changeSet.newCollections.append(NewCollection(uuid: uuid, kind: .assetCollection, title: title))
+        }
+        let renamed = !isCreation && newTitle != nil
+        guard renamed || !operations.isEmpty else { return }
+        builder.changeSet.collectionEdits.append(CollectionEdit(
+            target: .collection(uuid: uuid), title: renamed ? newTitle : nil,
+            snapshot: snapshot.map(builder.snapshotUUIDs(of:)), operations: operations))
+    }
+}

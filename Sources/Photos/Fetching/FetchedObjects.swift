@@ -1,0 +1,178 @@
+import Foundation
+import PhotosStore
+import Synchronization
+
+/// The contents of a fetch result: row ids frozen at fetch time, turned into
+/// objects on demand in batches, with a bounded cache; or objects already in
+/// memory (moments, transient collections).
+final class FetchedObjects: @unchecked Sendable {
+    enum RowKind {
+        case assets
+        case collections
+    }
+
+    enum Source {
+        case rows(PHPhotoLibrary, RowKind, [Int64])
+        case objects([PHObject])
+    }
+
+    let source: Source
+    private let cache = Mutex(BatchCache())
+    private let mediaTypeCounts = Mutex<[Int: Int]>([:])
+
+    /// Stands in for the identifier of a row that cannot be read.
+    private static let unknownUUID = "00000000-0000-0000-0000-000000000000"
+
+    /// Objects loaded per query; also the unit of the cache.
+    static let batchSize = 256
+
+    init(_ source: Source) {
+        self.source = source
+    }
+
+    static let empty = FetchedObjects(.objects([]))
+
+    var count: Int {
+        switch source {
+        case .rows(_, _, let ids): ids.count
+        case .objects(let objects): objects.count
+        }
+    }
+
+    func object(at index: Int) -> PHObject {
+        switch source {
+        case .objects(let objects):
+            return objects[index]
+        case .rows:
+            let batch = index / Self.batchSize
+            if let cached = cache.withLock({ $0.batch(batch) }) {
+                return cached[index - batch * Self.batchSize]
+            }
+            let objects = load(batch: batch)
+            cache.withLock { $0.insert(objects, for: batch) }
+            return objects[index - batch * Self.batchSize]
+        }
+    }
+
+    /// The objects at consecutive indexes, loading whole batches.
+    func objects(in range: Range<Int>) -> [PHObject] {
+        switch source {
+        case .objects(let objects):
+            return Array(objects[range])
+        case .rows:
+            var result: [PHObject] = []
+            result.reserveCapacity(range.count)
+            var index = range.lowerBound
+            while index < range.upperBound {
+                let batch = index / Self.batchSize
+                let objects = cache.withLock({ $0.batch(batch) }) ?? load(batch: batch)
+                let start = index - batch * Self.batchSize
+                let end = min(objects.count, range.upperBound - batch * Self.batchSize)
+                result.append(contentsOf: objects[start..<end])
+                index = batch * Self.batchSize + end
+            }
+            return result
+        }
+    }
+
+    /// Loads one batch; rows deleted since the fetch come back as objects that
+    /// keep only their identifier.
+    private func load(batch: Int) -> [PHObject] {
+        guard case .rows(let library, let kind, let allIDs) = source, let store = library.store else { return [] }
+        let ids = Array(allIDs[batch * Self.batchSize..<min(allIDs.count, (batch + 1) * Self.batchSize)])
+        do {
+            switch kind {
+            case .assets:
+                let records = Dictionary(uniqueKeysWithValues: try store.assets(ids: ids).map { ($0.id, $0) })
+                let deleted = records.count < ids.count
+                    ? try store.deletedUUIDs(entity: .asset, rowIDs: ids.filter { records[$0] == nil }) : [:]
+                return ids.map { id in
+                    if let record = records[id] { return PHAsset(record: record, library: library) }
+                    return PHAsset(deletedUUID: deleted[id] ?? Self.unknownUUID, library: library)
+                }
+            case .collections:
+                let records = Dictionary(uniqueKeysWithValues: try store.collections(ids: ids).map { ($0.id, $0) })
+                let deleted = records.count < ids.count
+                    ? try store.deletedUUIDs(entity: .assetCollection, rowIDs: ids.filter { records[$0] == nil }) : [:]
+                return ids.map { id in
+                    if let record = records[id] {
+                        return record.kind == .assetCollection
+                            ? PHAssetCollection(record: record, library: library)
+                            : PHCollectionList(record: record, library: library)
+                    }
+                    let identifier = LocalIdentifier(uuid: deleted[id] ?? Self.unknownUUID, entity: .assetCollection)
+                    return PHAssetCollection(content: .deleted, localIdentifier: identifier.description, library: library)
+                }
+            }
+        } catch {
+            Diagnostics.report(error, while: "loading fetched objects")
+            return ids.map { _ in PHAsset(deletedUUID: Self.unknownUUID, library: library) }
+        }
+    }
+
+    /// The position of an object in `range`, or nil.
+    func position(of object: PHObject, in range: Range<Int>) -> Int? {
+        switch source {
+        case .objects(let objects):
+            return range.first { objects[$0] == object }
+        case .rows(let library, let kind, let ids):
+            guard let rowID = rowID(of: object, library: library, kind: kind) else { return nil }
+            return range.first { ids[$0] == rowID }
+        }
+    }
+
+    private func rowID(of object: PHObject, library: PHPhotoLibrary, kind: RowKind) -> Int64? {
+        if object.library === library {
+            if kind == .assets, let asset = object as? PHAsset { return asset.record.id }
+            if kind == .collections, let collection = object as? PHCollection, let id = collection.storedRowID { return id }
+        }
+        // A placeholder, or an object from another fetch of the same library: look it up.
+        guard let identifier = object.parsedIdentifier, (identifier.entity == .asset) == (kind == .assets) else { return nil }
+        return try? library.store?.rowIDs(entity: identifier.entity, uuids: [identifier.uuid])[identifier.uuid]
+    }
+
+    /// How many of the fetched objects are assets of a media type. Cost: one
+    /// query for row-backed results, then cached.
+    func countOfAssets(mediaType: Int) -> Int {
+        if let cached = mediaTypeCounts.withLock({ $0[mediaType] }) { return cached }
+        let count: Int
+        switch source {
+        case .objects(let objects):
+            count = objects.count { ($0 as? PHAsset)?.record.mediaType == mediaType }
+        case .rows(let library, let kind, let ids):
+            guard kind == .assets, let store = library.store else { return 0 }
+            do {
+                count = try store.countAssets(ids: ids, mediaType: mediaType)
+            } catch {
+                Diagnostics.report(error, while: "counting assets")
+                return 0
+            }
+        }
+        mediaTypeCounts.withLock { $0[mediaType] = count }
+        return count
+    }
+}
+
+/// The most recently used batches of a fetch result.
+struct BatchCache {
+    /// Batches kept; with 256 objects a batch, about 4,000 objects.
+    static let capacity = 16
+
+    private var batches: [(index: Int, objects: [PHObject])] = []
+
+    /// The batch, marked as the most recently used.
+    mutating func batch(_ index: Int) -> [PHObject]? {
+        guard let position = batches.lastIndex(where: { $0.index == index }) else { return nil }
+        let entry = batches.remove(at: position)
+        batches.append(entry)
+        return entry.objects
+    }
+
+    mutating func insert(_ objects: [PHObject], for index: Int) {
+        batches.removeAll { $0.index == index }
+        batches.append((index, objects))
+        if batches.count > Self.capacity {
+            batches.removeFirst()
+        }
+    }
+}

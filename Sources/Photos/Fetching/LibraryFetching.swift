@@ -1,0 +1,118 @@
+import Foundation
+import PhotosStore
+
+/// Runs fetches against one library: options become an engine query, the
+/// query becomes ids, the ids a lazily loaded fetch result.
+extension PHPhotoLibrary {
+    /// Translates fetch options, trapping on what PhotoKit raises for:
+    /// unsupported keys and malformed predicates.
+    private static func translated<T>(_ translate: () throws(PHPredicateError) -> T) -> T {
+        do {
+            return try translate()
+        } catch {
+            fatalError("Unsupported predicate or sort descriptor in fetch options: \(error)")
+        }
+    }
+
+    func fetchAssets(scope: AssetScope, options: PHFetchOptions?, extraFilter: StoreFilter<AssetAttribute>? = nil) -> PHFetchResult<PHAsset> {
+        let rules = FetchTranslation<AssetAttribute>.assets
+        var filter = Self.translated { () throws(PHPredicateError) in try rules.filter(options?.predicate) }
+        if let extraFilter {
+            filter = .and([extraFilter, filter])
+        }
+        let query = AssetQuery(
+            scope: scope, filter: filter,
+            sort: Self.translated { () throws(PHPredicateError) in try rules.sort(options?.sortDescriptors) },
+            limit: max(0, options?.fetchLimit ?? 0),
+            includeHiddenAssets: options?.includeHiddenAssets ?? false,
+            includeAllBurstAssets: options?.includeAllBurstAssets ?? false,
+            sourceTypes: Int(options?.includeAssetSourceTypes.rawValue ?? 0))
+        guard let store else { return PHFetchResult(contents: .empty) }
+        do {
+            return PHFetchResult(contents: FetchedObjects(.rows(self, .assets, try store.assetIDs(query))))
+        } catch {
+            Diagnostics.report(error, while: "fetching assets")
+            return PHFetchResult(contents: .empty)
+        }
+    }
+
+    func fetchCollections<T: PHCollection>(scope: CollectionScope, options: PHFetchOptions?,
+                                           as type: T.Type) -> PHFetchResult<T> {
+        let rules = FetchTranslation<CollectionAttribute>.collections(for: type)
+        let query = CollectionQuery(
+            scope: scope,
+            filter: Self.translated { () throws(PHPredicateError) in try rules.filter(options?.predicate) },
+            sort: Self.translated { () throws(PHPredicateError) in try rules.sort(options?.sortDescriptors) },
+            limit: max(0, options?.fetchLimit ?? 0))
+        guard let store else { return PHFetchResult(contents: .empty) }
+        do {
+            return PHFetchResult(contents: FetchedObjects(.rows(self, .collections, try store.collectionIDs(query))))
+        } catch {
+            Diagnostics.report(error, while: "fetching collections")
+            return PHFetchResult(contents: .empty)
+        }
+    }
+
+    /// Filters and orders collections held in memory with the options'
+    /// predicate and sort, with the same semantics as stored ones.
+    func fetchInMemory<T: PHCollection>(_ collections: [PHCollection], options: PHFetchOptions?, as type: T.Type) -> PHFetchResult<T> {
+        let rules = FetchTranslation<CollectionAttribute>.collections(for: type)
+        let filter = Self.translated { () throws(PHPredicateError) in try rules.filter(options?.predicate) }
+        let sort = Self.translated { () throws(PHPredicateError) in try rules.sort(options?.sortDescriptors) }
+        let limit = max(0, options?.fetchLimit ?? 0)
+        guard !collections.isEmpty else { return PHFetchResult(contents: .empty) }
+        if case .constant(true) = filter, sort.isEmpty {
+            let kept = limit > 0 ? Array(collections.prefix(limit)) : collections
+            return PHFetchResult(contents: FetchedObjects(.objects(kept)))
+        }
+        guard let store else { return PHFetchResult(contents: .empty) }
+        do {
+            let indexes = try store.filterCollectionRows(collections.map(\.filterableRow), filter: filter, sort: sort, limit: limit)
+            return PHFetchResult(contents: FetchedObjects(.objects(indexes.map { collections[$0] })))
+        } catch {
+            Diagnostics.report(error, while: "filtering collections")
+            return PHFetchResult(contents: .empty)
+        }
+    }
+
+    /// The library's moments, or none when it cannot be read.
+    var moments: [MomentRecord] {
+        guard let store else { return [] }
+        do {
+            return try store.moments()
+        } catch {
+            Diagnostics.report(error, while: "computing moments")
+            return []
+        }
+    }
+
+    /// The library's moment lists of a subtype (cluster or year).
+    func momentLists(subtype: PHCollectionListSubtype) -> [MomentListRecord] {
+        guard let store else { return [] }
+        let subtypes: [PHCollectionListSubtype] = subtype == .any ? [.momentListCluster, .momentListYear] : [subtype]
+        do {
+            return try subtypes.flatMap { subtype throws(StoreError) in try store.momentLists(subtype: subtype.rawValue) }
+        } catch {
+            Diagnostics.report(error, while: "computing moment lists")
+            return []
+        }
+    }
+}
+
+extension PHCollection {
+    /// The values fetch predicates can test, for collections held in memory.
+    var filterableRow: CollectionRow {
+        let uuid = parsedIdentifier?.uuid ?? localIdentifier
+        switch self {
+        case let collection as PHAssetCollection:
+            return CollectionRow(uuid: uuid, kind: .assetCollection, title: collection.localizedTitle,
+                                 startDate: collection.startDate, endDate: collection.endDate,
+                                 assetCount: collection.estimatedAssetCount == NSNotFound ? nil : collection.estimatedAssetCount)
+        case let list as PHCollectionList:
+            return CollectionRow(uuid: uuid, kind: .collectionList, title: list.localizedTitle,
+                                 startDate: list.startDate, endDate: list.endDate, assetCount: nil)
+        default:
+            return CollectionRow(uuid: uuid, kind: .assetCollection, title: localizedTitle, startDate: nil, endDate: nil, assetCount: nil)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import PhotosStore
+
+extension PHAssetCollection {
+    /// The asset collections with these identifiers (albums, smart albums
+    /// and moments), in the order given unless the options sort them.
+    public class func fetchAssetCollections(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+        let library = PHPhotoLibrary.current
+        let uuids = identifiers.compactMap { LocalIdentifier($0) }.filter { $0.entity == .assetCollection }.map(\.uuid)
+        let stored = library.fetchCollections(scope: .uuids(uuids, kind: .assetCollection), options: nil, as: PHAssetCollection.self)
+        let storedUUIDs = Set(stored.allObjects.compactMap { $0.parsedIdentifier?.uuid })
+        let rest = Set(uuids).subtracting(storedUUIDs)
+        let moments = rest.isEmpty ? [] : library.moments.filter { rest.contains($0.uuid) }
+        if moments.isEmpty {
+            return library.fetchCollections(scope: .uuids(uuids, kind: .assetCollection), options: options, as: PHAssetCollection.self)
+        }
+        var byUUID: [String: PHAssetCollection] = [:]
+        for collection in stored.allObjects { byUUID[collection.parsedIdentifier!.uuid] = collection }
+        for moment in moments { byUUID[moment.uuid] = PHAssetCollection(moment: moment, library: library) }
+        var seen = Set<String>()
+        let ordered = uuids.compactMap { uuid in seen.insert(uuid).inserted ? byUUID[uuid] : nil }
+        return library.fetchInMemory(ordered, options: options, as: PHAssetCollection.self)
+    }
+
+    /// The asset collections of a type and subtype (`.any` for all
+    /// subtypes): albums, smart albums (Recently Deleted included, with
+    /// its own subtype), or moments.
+    public class func fetchAssetCollections(with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype,
+                                            options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+        let library = PHPhotoLibrary.current
+        switch type {
+        case .album, .smartAlbum:
+            return library.fetchCollections(
+                scope: .stored(kind: .assetCollection, type: type.rawValue, subtype: subtype == .any ? nil : subtype.rawValue),
+                options: options, as: PHAssetCollection.self)
+        case .moment:
+            return library.fetchInMemory(library.moments.map { PHAssetCollection(moment: $0, library: library) },
+                                         options: options, as: PHAssetCollection.self)
+        }
+    }
+
+    /// The albums, or the moment, that hold an asset. Smart albums are not
+    /// supported, as in PhotoKit: asking for them gives an empty result.
+    public class func fetchAssetCollectionsContaining(_ asset: PHAsset, with type: PHAssetCollectionType,
+                                                      options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+        let library = asset.library ?? PHPhotoLibrary.current
+        switch type {
+        case .album:
+            return library.fetchCollections(scope: .albumsContaining(assetRowID: asset.record.id), options: options,
+                                            as: PHAssetCollection.self)
+        case .moment:
+            guard let date = asset.creationDate else { return PHFetchResult(contents: .empty) }
+            let containing = library.moments.filter { $0.startDate <= date && date <= $0.endDate }
+            return library.fetchInMemory(containing.map { PHAssetCollection(moment: $0, library: library) },
+                                         options: options, as: PHAssetCollection.self)
+        case .smartAlbum:
+            return PHFetchResult(contents: .empty)
+        }
+    }
+
+    /// The moments of a moment list.
+    @available(*, deprecated, message: "Moments are deprecated by Apple; OpenPhotoKit still computes them")
+    public class func fetchMoments(inMomentList momentList: PHCollectionList, options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+        PHCollection.fetchCollections(in: momentList, options: options).asMoments
+    }
+
+    /// Every moment of the library, oldest first unless sorted. A moment
+    /// groups the assets of the user's library taken less than four hours
+    /// apart and within 10 km of each other.
+    @available(*, deprecated, message: "Moments are deprecated by Apple; OpenPhotoKit still computes them")
+    public class func fetchMoments(with options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+        fetchAssetCollections(with: .moment, subtype: .any, options: options)
+    }
+
+    /// A collection of the given assets that lives only in memory; fetching
+    /// its assets returns them in this order.
+    public class func transientAssetCollection(with assets: [PHAsset], title: String?) -> PHAssetCollection {
+        let dates = assets.compactMap(\.creationDate)
+        return PHAssetCollection(
+            content: .transient(assetRowIDs: assets.map(\.record.id), title: title, startDate: dates.min(), endDate: dates.max()),
+            localIdentifier: LocalIdentifier.make(.assetCollection).description,
+            library: assets.first?.library)
+    }
+
+    /// A collection of a fetch result's assets that lives only in memory.
+    public class func transientAssetCollection(withAssetFetchResult fetchResult: PHFetchResult<PHAsset>, title: String?) -> PHAssetCollection {
+        transientAssetCollection(with: fetchResult.allObjects, title: title)
+    }
+}
+
+extension PHFetchResult where ObjectType == PHCollection {
+    /// The same objects typed as asset collections (moments of a moment list).
+    var asMoments: PHFetchResult<PHAssetCollection> {
+        PHFetchResult<PHAssetCollection>(contents: contents)
+    }
+}

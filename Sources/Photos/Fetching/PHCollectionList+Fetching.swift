@@ -1,0 +1,87 @@
+import Foundation
+import PhotosStore
+
+extension PHCollectionList {
+    /// The folder that holds a collection, or the moment lists that hold a moment.
+    public class func fetchCollectionListsContaining(_ collection: PHCollection, options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+        let library = collection.library ?? PHPhotoLibrary.current
+        if let rowID = collection.storedRowID {
+            return library.fetchCollections(scope: .parent(ofRowID: rowID), options: options, as: PHCollectionList.self)
+        }
+        guard let moment = collection as? PHAssetCollection, case .moment(let record) = moment.content else {
+            return PHFetchResult(contents: .empty)
+        }
+        let lists = library.momentLists(subtype: .any).filter { $0.momentUUIDs.contains(record.uuid) }
+        return library.fetchInMemory(lists.map { PHCollectionList(momentList: $0, library: library) },
+                                     options: options, as: PHCollectionList.self)
+    }
+
+    /// The collection lists with these identifiers (folders and moment
+    /// lists), in the order given unless the options sort them.
+    public class func fetchCollectionLists(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+        let library = PHPhotoLibrary.current
+        let uuids = identifiers.compactMap { LocalIdentifier($0) }.filter { $0.entity == .collectionList }.map(\.uuid)
+        let stored = library.fetchCollections(scope: .uuids(uuids, kind: .collectionList), options: nil, as: PHCollectionList.self)
+        let rest = Set(uuids).subtracting(stored.allObjects.compactMap { $0.parsedIdentifier?.uuid })
+        let lists = rest.isEmpty ? [] : library.momentLists(subtype: .any).filter { rest.contains($0.uuid) }
+        if lists.isEmpty {
+            return library.fetchCollections(scope: .uuids(uuids, kind: .collectionList), options: options, as: PHCollectionList.self)
+        }
+        var byUUID: [String: PHCollectionList] = [:]
+        for list in stored.allObjects { byUUID[list.parsedIdentifier!.uuid] = list }
+        for list in lists { byUUID[list.uuid] = PHCollectionList(momentList: list, library: library) }
+        var seen = Set<String>()
+        let ordered = uuids.compactMap { uuid in seen.insert(uuid).inserted ? byUUID[uuid] : nil }
+        return library.fetchInMemory(ordered, options: options, as: PHCollectionList.self)
+    }
+
+    /// Collection lists of a type: folders (`.regularFolder` or `.any`),
+    /// moment lists (`.momentListYear`, `.momentListCluster` or `.any`).
+    /// The library makes no smart folders, so that type gives an empty result.
+    public class func fetchCollectionLists(with collectionListType: PHCollectionListType, subtype: PHCollectionListSubtype,
+                                           options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+        let library = PHPhotoLibrary.current
+        switch collectionListType {
+        case .folder:
+            return library.fetchCollections(
+                scope: .stored(kind: .collectionList, type: PHCollectionListType.folder.rawValue,
+                               subtype: subtype == .any ? nil : subtype.rawValue),
+                options: options, as: PHCollectionList.self)
+        case .momentList:
+            return library.fetchInMemory(library.momentLists(subtype: subtype).map { PHCollectionList(momentList: $0, library: library) },
+                                         options: options, as: PHCollectionList.self)
+        case .smartFolder:
+            return PHFetchResult(contents: .empty)
+        }
+    }
+
+    /// The moment lists of a subtype that hold a moment.
+    @available(*, deprecated, message: "Moments are deprecated by Apple; OpenPhotoKit still computes them")
+    public class func fetchMomentLists(with momentListSubtype: PHCollectionListSubtype, containingMoment moment: PHAssetCollection,
+                                       options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+        let library = moment.library ?? PHPhotoLibrary.current
+        guard case .moment(let record) = moment.content else { return PHFetchResult(contents: .empty) }
+        let lists = library.momentLists(subtype: momentListSubtype).filter { $0.momentUUIDs.contains(record.uuid) }
+        return library.fetchInMemory(lists.map { PHCollectionList(momentList: $0, library: library) },
+                                     options: options, as: PHCollectionList.self)
+    }
+
+    /// Every moment list of a subtype: one per year, or clusters of moments
+    /// less than three days apart.
+    @available(*, deprecated, message: "Moments are deprecated by Apple; OpenPhotoKit still computes them")
+    public class func fetchMomentLists(with momentListSubtype: PHCollectionListSubtype, options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+        fetchCollectionLists(with: .momentList, subtype: momentListSubtype, options: options)
+    }
+
+    /// A list of the given collections that lives only in memory.
+    public class func transientCollectionList(with collections: [PHCollection], title: String?) -> PHCollectionList {
+        PHCollectionList(content: .transient(collections: collections, title: title),
+                         localIdentifier: LocalIdentifier.make(.collectionList).description,
+                         library: collections.first?.library)
+    }
+
+    /// A list of a fetch result's collections that lives only in memory.
+    public class func transientCollectionList(withCollectionsFetchResult fetchResult: PHFetchResult<PHCollection>, title: String?) -> PHCollectionList {
+        transientCollectionList(with: fetchResult.allObjects, title: title)
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import PhotosStore
+
+/// A photo library on disk: assets, albums and folders, the change blocks
+/// that edit them, and the observers told about changes.
+///
+/// `shared()` is the library named by the environment variable
+/// `PHOTOS_LIBRARY`, else `$XDG_DATA_HOME/photos/Photos Library.photoslibrary`
+/// (`~/.local/share/...` by default), created on first use. Servers and
+/// tests can open any number of others with ``init(url:options:)``.
+///
+/// PhotoKit's class fetch methods (`PHAsset.fetchAssets(with:)`...) read the
+/// shared library; ``withCurrentLibrary(_:)`` runs them against another one.
+/// Methods taking an object (`fetchAssets(in: album)`) read the object's
+/// own library.
+public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
+    /// How to open a library.
+    public struct OpenOptions: OptionSet, Sendable {
+        public let rawValue: Int
+
+        /// Wraps a raw value.
+        public init(rawValue: Int) {
+            self.rawValue = rawValue
+        }
+
+        /// Open a library even on a network or FUSE file system or inside a
+        /// folder a sync client manages, where SQLite's locks may fail and
+        /// the database can be damaged.
+        public static let allowUnsafeLocation = OpenOptions(rawValue: 1 << 0)
+        /// Fail rather than create a library when the directory is missing or empty.
+        public static let mustExist = OpenOptions(rawValue: 1 << 1)
+    }
+
+    /// The library's directory.
+    public let url: URL
+    /// Why the library cannot be used, or nil when it can. Set when the
+    /// shared library failed to open; fetches then return empty results and
+    /// change blocks fail with this error.
+    public let unavailabilityReason: (any Error)?
+
+    let store: (any PhotoStore)?
+    let changeQueue: DispatchQueue
+    private let changeQueueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    private init(url: URL, store: (any PhotoStore)?, unavailabilityReason: PHPhotosError?) {
+        self.url = url
+        self.store = store
+        self.unavailabilityReason = unavailabilityReason
+        changeQueue = DispatchQueue(label: "photos.changes")
+        super.init()
+        changeQueue.setSpecific(key: changeQueueKey, value: ObjectIdentifier(self))
+    }
+
+    /// Opens the library at `url`, creating it when the directory is missing
+    /// or empty (unless `.mustExist`).
+    ///
+    /// Throws `PHPhotosError.libraryInFileProviderSyncRoot` when the directory
+    /// is on a network or FUSE file system or inside a synced folder (unless
+    /// `.allowUnsafeLocation`), and a `PHPhotosError` saying why for a library
+    /// written by a newer version, a damaged one, or a directory that holds
+    /// something else. Nothing on disk is changed when it throws.
+    /// Cost: opening SQLite and, for a new library, creating it.
+    public convenience init(url: URL, options: OpenOptions = []) throws {
+        let store: SQLitePhotoStore
+        do {
+            store = try SQLitePhotoStore(url: url, options: .init(
+                createIfNeeded: !options.contains(.mustExist),
+                allowsUnsafeLocation: options.contains(.allowUnsafeLocation)))
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+        self.init(url: store.layout.root, store: store, unavailabilityReason: nil)
+        purgeExpiredDeletedAssetsInBackground()
+    }
+
+    private static let sharedLibrary: PHPhotoLibrary = {
+        let environment = ProcessInfo.processInfo.environment
+        let url = defaultURL(environment: environment)
+        let options: OpenOptions = environment["PHOTOS_ALLOW_UNSAFE_LOCATION"] == "1" ? [.allowUnsafeLocation] : []
+        do {
+            return try PHPhotoLibrary(url: url, options: options)
+        } catch {
+            let reason = error as? PHPhotosError ?? PHPhotosError(.internalError, "\(error)")
+            FileHandle.standardError.write(Data("Photos: the library at \(url.path) is unavailable: \(reason.localizedDescription)\n".utf8))
+            return PHPhotoLibrary(url: url, store: nil, unavailabilityReason: reason)
+        }
+    }()
+
+    /// The library named by `PHOTOS_LIBRARY` (else the XDG default), opened
+    /// on first use. When it cannot be opened, `unavailabilityReason` says why.
+    public class func shared() -> PHPhotoLibrary {
+        sharedLibrary
+    }
+
+    /// Where `shared()` looks: `PHOTOS_LIBRARY`, else
+    /// `$XDG_DATA_HOME/photos/Photos Library.photoslibrary`, with
+    /// `XDG_DATA_HOME` defaulting to `~/.local/share`.
+    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = environment["PHOTOS_LIBRARY"], !path.isEmpty {
+            return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        }
+        var dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        if dataHome == nil {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            dataHome = home + "/.local/share"
+        }
+        return URL(fileURLWithPath: dataHome!).appendingPathComponent("photos/Photos Library.photoslibrary")
+    }
+
+    // MARK: - The current library
+
+    @TaskLocal static var scoped: PHPhotoLibrary?
+
+    /// The library class fetch methods read: the one bound by
+    /// `withCurrentLibrary(_:)` or by a running change block, else the shared one.
+    static var current: PHPhotoLibrary { scoped ?? shared() }
+
+    /// Runs `body` with this library standing in for `shared()`, so that
+    /// PhotoKit's class methods (`PHAsset.fetchAssets(with:)`, the change
+    /// requests' class methods...) act on it. The binding follows the task
+    /// and nested calls; it ends when `body` returns.
+    public func withCurrentLibrary<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try Self.$scoped.withValue(self, operation: body)
+    }
+
+    /// Runs asynchronous `body` with this library standing in for `shared()`.
+    public func withCurrentLibrary<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        try await Self.$scoped.withValue(self, operation: body)
+    }
+
+    // MARK: - Change blocks
+
+    /// Runs `changeBlock` on the library's serial change queue, then applies
+    /// the changes it requested atomically and calls `completionHandler` on
+    /// that queue. Nothing is stored when anything fails: the handler gets
+    /// `false` and a `PHPhotosError`.
+    ///
+    /// Cost: the block, plus reading and copying the files of new assets,
+    /// plus one SQLite transaction.
+    public func performChanges(_ changeBlock: @escaping () -> Void,
+                               completionHandler: (@Sendable (Bool, (any Error)?) -> Void)? = nil) {
+        if ChangeBlock.current != nil {
+            let error = PHPhotosError(.changeNotSupported, "performChanges was called inside a change block; nesting change blocks is not allowed")
+            changeQueue.async { completionHandler?(false, error) }
+            return
+        }
+        let block = UncheckedSendable(changeBlock)
+        changeQueue.async {
+            do {
+                try self.runChangeBlock(block.value)
+                completionHandler?(true, nil)
+            } catch {
+                completionHandler?(false, error)
+            }
+        }
+    }
+
+    /// Runs a change block and waits for it to be applied, throwing the
+    /// `PHPhotosError` that stopped it. Do not call it from a change block.
+    public func performChanges(_ changeBlock: @escaping () -> Void) async throws {
+        let block = UncheckedSendable(changeBlock)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            performChanges(block.value) { success, error in
+                if success {
+                    continuation.resume()
+                } else {
+                    continuation.resume(throwing: error ?? PHPhotosError(.internalError, "the change block failed"))
+                }
+            }
+        }
+    }
+
+    /// Runs a change block synchronously and applies it, throwing the
+    /// `PHPhotosError` that stopped it. Calling it inside a change block
+    /// throws `changeNotSupported`: nesting is not allowed.
+    public func performChangesAndWait(_ changeBlock: @escaping () -> Void) throws {
+        if ChangeBlock.current != nil {
+            throw PHPhotosError(.changeNotSupported, "performChangesAndWait was called inside a change block; nesting change blocks is not allowed")
+        }
+        if DispatchQueue.getSpecific(key: changeQueueKey) == ObjectIdentifier(self) {
+            try runChangeBlock(changeBlock)
+        } else {
+            let block = UncheckedSendable(changeBlock)
+            try changeQueue.sync { try runChangeBlock(block.value) }
+        }
+    }
+
+    private func runChangeBlock(_ changeBlock: () -> Void) throws(PHPhotosError) {
+        guard let store else {
+            throw unavailabilityReason as? PHPhotosError ?? PHPhotosError(.libraryVolumeOffline, "the library is unavailable")
+        }
+        let block = ChangeBlock(library: self)
+        ChangeBlock.$current.withValue(block) {
+            Self.$scoped.withValue(self, operation: changeBlock)
+        }
+        _ = try block.commit(to: store)
+    }
+
+    // MARK: - Recently Deleted
+
+    /// Permanently deletes the assets in Recently Deleted, with their files,
+    /// and returns how many there were. Assets deleted more than 30 days ago
+    /// are purged this way automatically when the library is opened.
+    /// Cost: one transaction, plus deleting the files.
+    @discardableResult
+    public func emptyRecentlyDeleted() throws -> Int {
+        try purgeDeletedAssets(before: nil)
+    }
+
+    private func purgeDeletedAssets(before cutoff: Date?) throws(PHPhotosError) -> Int {
+        guard let store else {
+            throw unavailabilityReason as? PHPhotosError ?? PHPhotosError(.libraryVolumeOffline, "the library is unavailable")
+        }
+        do {
+            return try changeQueue.sync {
+                try store.purgeDeletedAssets(before: cutoff)?.changes.filter { $0.identifier.entity == .asset }.count ?? 0
+            }
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+    }
+
+    private func purgeExpiredDeletedAssetsInBackground() {
+        let cutoff = Date().addingTimeInterval(-RetentionWindows.recentlyDeleted)
+        changeQueue.async { [weak self] in
+            _ = try? self?.store?.purgeDeletedAssets(before: cutoff)
+        }
+    }
+}
+
+/// Carries a value the compiler cannot prove sendable across a queue hop that
+/// the code serialises itself.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import PhotosMedia
+import PhotosStore
+
+extension PHPhotosError {
+    /// The PhotoKit error for an engine or media failure.
+    init(storeError error: any Error) {
+        switch error {
+        case let error as PHPhotosError:
+            self = error
+        case let error as StoreError:
+            self.init(error)
+        case let error as MediaError:
+            self.init(.invalidResource, error.description)
+        default:
+            self.init(.internalError, String(describing: error))
+        }
+    }
+
+    private init(_ error: StoreError) {
+        let message = error.description
+        switch error {
+        case .notFound(_, let identifier):
+            self.init(.identifierNotFound, message, identifiers: [identifier])
+        case .editNotAllowed, .invalidIndex:
+            self.init(.changeNotSupported, message)
+        case .invalidFile:
+            self.init(.invalidResource, message)
+        case .unsafeLocation:
+            self.init(.libraryInFileProviderSyncRoot, message)
+        case .fileSystem(let reason) where reason.contains("disk is full") || reason.contains("No space left"):
+            self.init(.notEnoughSpace, message)
+        case .database(let reason) where reason.contains("SQLITE_BUSY") || reason.contains("database is locked"):
+            self.init(.operationInterrupted, message)
+        case .notALibrary, .newerLibraryVersion, .damaged, .fileSystem, .database:
+            self.init(.internalError, message)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import PhotosStore
+
+/// A photo or video in the library: an immutable snapshot of its metadata.
+/// Images come from `PHImageManager`; changes go through
+/// `PHAssetChangeRequest` inside a change block.
+open class PHAsset: PHObject, @unchecked Sendable {
+    let record: AssetRecord
+
+    init(record: AssetRecord, library: PHPhotoLibrary?) {
+        self.record = record
+        super.init(localIdentifier: LocalIdentifier(uuid: record.uuid, entity: .asset).description, library: library)
+    }
+
+    /// An asset deleted since the fetch that named it: only its identifier is left.
+    convenience init(deletedUUID uuid: String, library: PHPhotoLibrary?) {
+        self.init(record: AssetRecord(uuid: uuid, mediaType: PHAssetMediaType.unknown.rawValue,
+                                      modificationDate: .distantPast, addedDate: .distantPast,
+                                      playbackStyle: PlaybackStyle.unsupported.rawValue),
+                  library: library)
+    }
+
+    /// How the asset plays back: still, animated, Live Photo, video, looping video.
+    public var playbackStyle: PlaybackStyle { PlaybackStyle(rawValue: record.playbackStyle) ?? .unsupported }
+    public var mediaType: PHAssetMediaType { PHAssetMediaType(rawValue: record.mediaType) ?? .unknown }
+    public var mediaSubtypes: PHAssetMediaSubtype { PHAssetMediaSubtype(rawValue: UInt(record.mediaSubtypes)) }
+    /// Width in pixels, as displayed (the EXIF orientation applied).
+    public var pixelWidth: Int { record.pixelWidth }
+    /// Height in pixels, as displayed (the EXIF orientation applied).
+    public var pixelHeight: Int { record.pixelHeight }
+    /// When the photo or video was taken; the user can change it.
+    public var creationDate: Date? { record.creationDate }
+    /// When the asset or one of its properties last changed.
+    public var modificationDate: Date? { record.modificationDate }
+    /// When the asset was added to the library.
+    public var addedDate: Date { record.addedDate }
+    /// Where the photo or video was taken.
+    public var location: CLLocation? {
+        guard let stored = record.location else { return nil }
+        return CLLocation(
+            coordinate: CLLocationCoordinate2D(latitude: stored.latitude, longitude: stored.longitude),
+            altitude: stored.altitude ?? 0,
+            horizontalAccuracy: stored.horizontalAccuracy ?? 0,
+            verticalAccuracy: stored.altitude == nil ? -1 : 0,
+            course: stored.course ?? -1, courseAccuracy: -1,
+            speed: stored.speed ?? -1, speedAccuracy: -1,
+            timestamp: stored.timestamp ?? record.creationDate ?? record.addedDate)
+    }
+    /// Length of a video in seconds; 0 for photos.
+    public var duration: TimeInterval { record.duration }
+    public var isHidden: Bool { record.isHidden }
+    public var isFavorite: Bool { record.isFavorite }
+    /// Shared by the photos of one burst.
+    public var burstIdentifier: String? { record.burstIdentifier }
+    public var burstSelectionTypes: PHAssetBurstSelectionType {
+        PHAssetBurstSelectionType(rawValue: UInt(record.burstSelectionTypes))
+    }
+    /// Whether this photo stands for its burst in fetches.
+    public var representsBurst: Bool { record.representsBurst }
+    public var sourceType: PHAssetSourceType { PHAssetSourceType(rawValue: UInt(record.sourceType)) }
+    /// Whether the asset has edits.
+    public var hasAdjustments: Bool { record.adjustmentFormatIdentifier != nil }
+    /// Who made the edits; nil when there are none.
+    public var adjustmentFormatIdentifier: String? { record.adjustmentFormatIdentifier }
+
+    /// Whether the asset allows an edit. Assets of the user's library allow
+    /// every edit; shared and synced assets allow none.
+    public func canPerform(_ editOperation: PHAssetEditOperation) -> Bool {
+        sourceType == .typeUserLibrary && mediaType != .unknown
+    }
+
+    open override var description: String {
+        let date = creationDate.map { "\($0)" } ?? "nil"
+        return "<PHAsset> \(localIdentifier) mediaType=\(mediaType.rawValue)/\(mediaSubtypes.rawValue), "
+            + "sourceType=\(sourceType.rawValue), (\(pixelWidth)x\(pixelHeight)), creationDate=\(date), "
+            + "location=\(record.location == nil ? 0 : 1), hidden=\(isHidden ? 1 : 0), favorite=\(isFavorite ? 1 : 0)"
+    }
+}

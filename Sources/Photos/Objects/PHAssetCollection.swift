@@ -1,0 +1,119 @@
+import Foundation
+import PhotosStore
+
+/// A collection of assets: an album the user made, a smart album the library
+/// computes (Favorites, Videos, Recently Deleted...), a moment, or a
+/// transient collection that lives only in memory.
+open class PHAssetCollection: PHCollection, @unchecked Sendable {
+    enum Content: Sendable {
+        case stored(CollectionRecord)
+        case moment(MomentRecord)
+        case transient(assetRowIDs: [Int64], title: String?, startDate: Date?, endDate: Date?)
+        /// Deleted since the fetch that named it.
+        case deleted
+    }
+
+    let content: Content
+
+    init(content: Content, localIdentifier: String, library: PHPhotoLibrary?) {
+        self.content = content
+        super.init(localIdentifier: localIdentifier, library: library)
+    }
+
+    convenience init(record: CollectionRecord, library: PHPhotoLibrary?) {
+        self.init(content: .stored(record), localIdentifier: record.identifier.description, library: library)
+    }
+
+    convenience init(moment: MomentRecord, library: PHPhotoLibrary?) {
+        self.init(content: .moment(moment),
+                  localIdentifier: LocalIdentifier(uuid: moment.uuid, entity: .assetCollection).description,
+                  library: library)
+    }
+
+    public override var canContainAssets: Bool { true }
+
+    public override var localizedTitle: String? {
+        switch content {
+        case .stored(let record): record.title
+        case .transient(_, let title, _, _): title
+        case .moment, .deleted: nil
+        }
+    }
+
+    public var assetCollectionType: PHAssetCollectionType {
+        switch content {
+        case .stored(let record): PHAssetCollectionType(rawValue: record.type) ?? .album
+        case .moment: .moment
+        case .transient, .deleted: .album
+        }
+    }
+
+    public var assetCollectionSubtype: PHAssetCollectionSubtype {
+        switch content {
+        case .stored(let record): PHAssetCollectionSubtype(rawValue: record.subtype) ?? .any
+        case .moment: .any
+        case .transient, .deleted: .albumRegular
+        }
+    }
+
+    /// The number of assets, when it can be known quickly: for albums,
+    /// moments and transient collections; `NSNotFound` for smart albums,
+    /// whose membership is computed.
+    public var estimatedAssetCount: Int {
+        switch content {
+        case .stored(let record): record.assetCount ?? NSNotFound
+        case .moment(let moment): moment.assetCount
+        case .transient(let ids, _, _, _): ids.count
+        case .deleted: 0
+        }
+    }
+
+    /// The earliest creation date of the collection's assets.
+    public var startDate: Date? {
+        switch content {
+        case .stored(let record): record.startDate
+        case .moment(let moment): moment.startDate
+        case .transient(_, _, let start, _): start
+        case .deleted: nil
+        }
+    }
+
+    /// The latest creation date of the collection's assets.
+    public var endDate: Date? {
+        switch content {
+        case .stored(let record): record.endDate
+        case .moment(let moment): moment.endDate
+        case .transient(_, _, _, let end): end
+        case .deleted: nil
+        }
+    }
+
+    /// The centre of a moment's located assets; nil for other collections.
+    public var approximateLocation: CLLocation? {
+        guard case .moment(let moment) = content, let latitude = moment.latitude, let longitude = moment.longitude else {
+            return nil
+        }
+        return CLLocation(latitude: latitude, longitude: longitude)
+    }
+
+    /// Place names for a moment. OpenPhotoKit does no reverse geocoding, so
+    /// this is always empty.
+    public var localizedLocationNames: [String] { [] }
+
+    /// Regular albums allow every edit; smart albums, moments and transient
+    /// collections allow none.
+    public override func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
+        guard case .stored(let record) = content else { return false }
+        return record.type == PHAssetCollectionType.album.rawValue
+    }
+
+    override var storedRowID: Int64? {
+        if case .stored(let record) = content { return record.id }
+        return nil
+    }
+
+    open override var description: String {
+        "<PHAssetCollection> \(localIdentifier) \(localizedTitle ?? "") "
+            + "assetCollectionType=\(assetCollectionType.rawValue)/\(assetCollectionSubtype.rawValue)"
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import PhotosStore
+
+/// A collection of collections: a folder of albums and folders, a moment
+/// list, or a transient list that lives only in memory.
+open class PHCollectionList: PHCollection, @unchecked Sendable {
+    enum Content: Sendable {
+        case stored(CollectionRecord)
+        case momentList(MomentListRecord)
+        case transient(collections: [PHCollection], title: String?)
+        /// Deleted since the fetch that named it.
+        case deleted
+    }
+
+    let content: Content
+
+    init(content: Content, localIdentifier: String, library: PHPhotoLibrary?) {
+        self.content = content
+        super.init(localIdentifier: localIdentifier, library: library)
+    }
+
+    convenience init(record: CollectionRecord, library: PHPhotoLibrary?) {
+        self.init(content: .stored(record), localIdentifier: record.identifier.description, library: library)
+    }
+
+    convenience init(momentList: MomentListRecord, library: PHPhotoLibrary?) {
+        self.init(content: .momentList(momentList),
+                  localIdentifier: LocalIdentifier(uuid: momentList.uuid, entity: .collectionList).description,
+                  library: library)
+    }
+
+    public override var canContainCollections: Bool { true }
+
+    public override var localizedTitle: String? {
+        switch content {
+        case .stored(let record): record.title
+        case .momentList(let list): list.title
+        case .transient(_, let title): title
+        case .deleted: nil
+        }
+    }
+
+    public var collectionListType: PHCollectionListType {
+        switch content {
+        case .stored(let record): PHCollectionListType(rawValue: record.type) ?? .folder
+        case .momentList: .momentList
+        case .transient, .deleted: .folder
+        }
+    }
+
+    public var collectionListSubtype: PHCollectionListSubtype {
+        switch content {
+        case .stored(let record): PHCollectionListSubtype(rawValue: record.subtype) ?? .regularFolder
+        case .momentList(let list): PHCollectionListSubtype(rawValue: list.subtype) ?? .momentListYear
+        case .transient, .deleted: .regularFolder
+        }
+    }
+
+    /// The start of a moment list; nil for folders.
+    public var startDate: Date? {
+        if case .momentList(let list) = content { return list.startDate }
+        return nil
+    }
+
+    /// The end of a moment list; nil for folders.
+    public var endDate: Date? {
+        if case .momentList(let list) = content { return list.endDate }
+        return nil
+    }
+
+    /// Place names for a moment list. OpenPhotoKit does no reverse
+    /// geocoding, so this is always empty.
+    public var localizedLocationNames: [String] { [] }
+
+    /// Folders allow every edit; moment lists and transient lists allow none.
+    public override func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
+        guard case .stored(let record) = content else { return false }
+        return record.type == PHCollectionListType.folder.rawValue
+    }
+
+    override var storedRowID: Int64? {
+        if case .stored(let record) = content { return record.id }
+        return nil
+    }
+
+    open override var description: String {
+        "<PHCollectionList> \(localIdentifier) \(localizedTitle ?? "") "
+            + "collectionListType=\(collectionListType.rawValue)/\(collectionListSubtype.rawValue)"
+    }
+}
