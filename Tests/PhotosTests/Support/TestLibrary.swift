@@ -1,0 +1,98 @@
+import Foundation
+import PhotosMedia
+@testable import Photos
+
+/// A library in a fresh temporary directory, removed when the value is dropped.
+final class TestLibrary {
+    let directory: URL
+    let library: PHPhotoLibrary
+    let files: URL
+
+    init(options: PHPhotoLibrary.OpenOptions = []) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-test-\(UUID().uuidString)")
+        files = directory.appendingPathComponent("files")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        library = try PHPhotoLibrary(url: directory.appendingPathComponent("Test.photoslibrary"), options: options)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Writes a small JPEG with the given EXIF and returns its URL.
+    func jpeg(_ name: String = UUID().uuidString + ".jpg", width: Int = 48, height: Int = 32, taken: Date? = nil,
+              utcOffset: Int = 0, latitude: Double? = nil, longitude: Double? = nil, orientation: Int? = nil,
+              make: String? = nil, model: String? = nil, lens: String? = nil) throws -> URL {
+        var exif = ExifFields()
+        if let taken {
+            let (dateTime, offset) = ExifFields.exifDateTime(taken, utcOffset: utcOffset)
+            exif.dateTimeOriginal = dateTime
+            exif.offsetTimeOriginal = offset
+        }
+        exif.latitude = latitude
+        exif.longitude = longitude
+        exif.orientation = orientation
+        exif.make = make
+        exif.model = model
+        exif.lensModel = lens
+        let data = try SampleImage.jpeg(width: width, height: height, from: (20, 40, 60), to: (220, 180, 90), exif: exif)
+        let url = files.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
+    }
+
+    /// Writes arbitrary bytes to a file and returns its URL.
+    func file(_ name: String, _ data: Data) throws -> URL {
+        let url = files.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
+    }
+
+    /// Creates one asset per file in one change block; returns their identifiers.
+    @discardableResult
+    func importImages(_ urls: [URL]) throws -> [String] {
+        var identifiers: [String] = []
+        try library.performChangesAndWait {
+            for url in urls {
+                let request = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: url)
+                identifiers.append(request!.placeholderForCreatedAsset!.localIdentifier)
+            }
+        }
+        return identifiers
+    }
+
+    /// Creates `count` assets taken a day apart from `start`; returns their identifiers in date order.
+    @discardableResult
+    func importDays(_ count: Int, from start: Date = Date(timeIntervalSince1970: 1_600_000_000)) throws -> [String] {
+        try importImages((0..<count).map { try jpeg(taken: start.addingTimeInterval(Double($0) * 86_400)) })
+    }
+
+    /// Runs class fetch methods against this library.
+    func fetch<T>(_ body: () throws -> T) rethrows -> T {
+        try library.withCurrentLibrary(body)
+    }
+
+    /// Every file under originals/, relative to the library.
+    var originalFiles: [String] {
+        let root = library.url.appendingPathComponent("originals")
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        var files: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
+               !isDirectory.boolValue {
+                files.append(path)
+            }
+        }
+        return files.sorted()
+    }
+}
+
+extension PHFetchResult {
+    /// The identifiers of every object, in order.
+    var identifiers: [String] {
+        var identifiers: [String] = []
+        enumerateObjects { object, _, _ in identifiers.append((object as! PHObject).localIdentifier) }
+        return identifiers
+    }
+}
