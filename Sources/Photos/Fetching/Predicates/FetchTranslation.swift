@@ -197,7 +197,7 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             return includesNull && uuids.isEmpty ? .constant(false) : membership
         }
 
-        private static func isValue(_ expression: PredicateExpression) -> Bool {
+        private static func isValue(_ expression: PredicateOperand) -> Bool {
             switch expression {
             case .value, .aggregate: true
             default: false
@@ -233,7 +233,7 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             return lhs == rhs || (numeric.contains(lhs) && numeric.contains(rhs)) || (textual.contains(lhs) && textual.contains(rhs))
         }
 
-        private func kind(of expression: PredicateExpression) throws(PHPredicateError) -> ValueKind {
+        private func kind(of expression: PredicateOperand) throws(PHPredicateError) -> ValueKind {
             switch expression {
             case .key(let name, let position):
                 guard let entry = rules.keys[name] else {
@@ -256,7 +256,7 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             }
         }
 
-        private func operand(_ expression: PredicateExpression) throws(PHPredicateError) -> StoreOperand<Attribute> {
+        private func operand(_ expression: PredicateOperand) throws(PHPredicateError) -> StoreOperand<Attribute> {
             switch expression {
             case .key(let name, let position):
                 guard let entry = rules.keys[name] else {
@@ -274,7 +274,7 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             }
         }
 
-        private func bitOperand(_ expression: PredicateExpression) throws(PHPredicateError) -> StoreOperand<Attribute> {
+        private func bitOperand(_ expression: PredicateOperand) throws(PHPredicateError) -> StoreOperand<Attribute> {
             if Self.isValue(expression) {
                 return .value(try value(of: expression, for: .integer, op: .equal))
             }
@@ -282,7 +282,7 @@ struct FetchTranslation<Attribute: StoreAttribute> {
         }
 
         /// The values of a collection operand: `{a, b}` or a collection argument.
-        private func values(of expression: PredicateExpression, for kind: ValueKind, op: PredicateOperator) throws(PHPredicateError) -> [StoreValue] {
+        private func values(of expression: PredicateOperand, for kind: ValueKind, op: PredicateOperator) throws(PHPredicateError) -> [StoreValue] {
             switch expression {
             case .aggregate(let elements, _):
                 var values: [StoreValue] = []
@@ -299,7 +299,7 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             }
         }
 
-        private func value(of expression: PredicateExpression, for kind: ValueKind, op: PredicateOperator) throws(PHPredicateError) -> StoreValue {
+        private func value(of expression: PredicateOperand, for kind: ValueKind, op: PredicateOperator) throws(PHPredicateError) -> StoreValue {
             guard case .value(let value, let position) = expression else {
                 throw error("expected a value", at: expression.position)
             }

@@ -13,11 +13,12 @@ enum PredicateArgument {
         case let string as String: return .string(string)
         case let string as Substring: return .string(String(string))
         case let string as NSString: return .string(string as String)
-        case let bool as Bool: return .bool(bool)
-        case let number as NSNumber: return value(of: number)
-        case is NSNull: return .null
+        // Exact types first: on Linux, `1 as Any` also casts to Bool and to NSNumber.
+        case let bool as Bool where type(of: argument) == Bool.self: return .bool(bool)
         case let integer as any BinaryInteger: return Int64(exactly: integer).map(PredicateValue.integer) ?? .real(Double(integer))
         case let real as any BinaryFloatingPoint: return .real(Double(real))
+        case let number as NSNumber: return numberValue(number)
+        case is NSNull: return .null
         case let array as NSArray: return list(array._fastEnumerationElements)
         case let set as NSSet: return list(set.allObjects)
         case let orderedSet as NSOrderedSet: return list(orderedSet.array)
@@ -34,7 +35,7 @@ enum PredicateArgument {
         }
     }
 
-    private static func value(of number: NSNumber) -> PredicateValue {
+    private static func numberValue(_ number: NSNumber) -> PredicateValue {
         let real = number.doubleValue
         if real.rounded() == real, let integer = Int64(exactly: real) {
             return .integer(integer)

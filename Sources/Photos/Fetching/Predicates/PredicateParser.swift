@@ -192,7 +192,7 @@ struct PredicateParser {
 
     // MARK: - Expressions
 
-    private mutating func expression() throws(PHPredicateError) -> PredicateExpression {
+    private mutating func expression() throws(PHPredicateError) -> PredicateOperand {
         try enter()
         defer { depth -= 1 }
         var result = try term()
@@ -207,7 +207,7 @@ struct PredicateParser {
         }
     }
 
-    private mutating func term() throws(PHPredicateError) -> PredicateExpression {
+    private mutating func term() throws(PHPredicateError) -> PredicateOperand {
         let token = current
         let position = token.position
         switch token.kind {
@@ -218,7 +218,7 @@ struct PredicateParser {
             return inner
         case .symbol("{"):
             advance()
-            var elements: [PredicateExpression] = []
+            var elements: [PredicateOperand] = []
             if !take(symbol: "}") {
                 repeat {
                     elements.append(try expression())
@@ -278,7 +278,7 @@ struct PredicateParser {
         }
     }
 
-    private mutating func argument(_ conversion: String, position: Int) throws(PHPredicateError) -> PredicateExpression {
+    private mutating func argument(_ conversion: String, position: Int) throws(PHPredicateError) -> PredicateOperand {
         guard argumentIndex < arguments.count else {
             throw error("the format needs more arguments than the \(arguments.count) given", at: position)
         }

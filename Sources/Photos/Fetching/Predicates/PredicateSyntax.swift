@@ -26,18 +26,18 @@ indirect enum PredicateValue: Equatable, Sendable {
 }
 
 /// One side of a comparison.
-indirect enum PredicateExpression: Equatable, Sendable {
+indirect enum PredicateOperand: Equatable, Sendable {
     /// A key such as `creationDate`, with its position in the format string.
     case key(String, position: Int)
     /// `SELF`: the object itself.
     case evaluatedObject(position: Int)
     case value(PredicateValue, position: Int)
     /// A literal aggregate `{a, b}`.
-    case aggregate([PredicateExpression], position: Int)
+    case aggregate([PredicateOperand], position: Int)
     /// `lhs & rhs` (NSExpression's bitwiseAnd:with:).
-    case bitwiseAnd(PredicateExpression, PredicateExpression)
+    case bitwiseAnd(PredicateOperand, PredicateOperand)
     /// `lhs | rhs` (NSExpression's bitwiseOr:with:).
-    case bitwiseOr(PredicateExpression, PredicateExpression)
+    case bitwiseOr(PredicateOperand, PredicateOperand)
 
     var position: Int {
         switch self {
@@ -78,10 +78,10 @@ indirect enum PredicateNode: Equatable, Sendable {
 
 struct PredicateComparison: Equatable, Sendable {
     var modifier: PredicateModifier?
-    var lhs: PredicateExpression
+    var lhs: PredicateOperand
     var op: PredicateOperator
     var options: PredicateStringOptions
-    var rhs: PredicateExpression
+    var rhs: PredicateOperand
     /// Where the operator is in the format string.
     var position: Int
 }
