@@ -96,3 +96,29 @@ extension PHFetchResult {
         return identifiers
     }
 }
+
+import PhotosStore
+
+extension TestLibrary {
+    /// Stores asset rows directly through the engine, for states the public
+    /// API cannot create (bursts, other sources, any media subtype). Returns
+    /// their identifiers.
+    @discardableResult
+    func insert(_ records: [AssetRecord]) throws -> [String] {
+        var changes = ChangeSet()
+        changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
+        _ = try library.store!.commit(changes, staging: nil, author: nil)
+        return records.map { LocalIdentifier(uuid: $0.uuid, entity: .asset).description }
+    }
+
+    /// A row with sensible defaults.
+    static func record(created: Date?, mediaType: Int = 1, subtypes: Int = 0, favorite: Bool = false, hidden: Bool = false,
+                       source: Int = 1, burst: String? = nil, representsBurst: Bool = false, burstSelection: Int = 0,
+                       width: Int = 100, height: Int = 100, duration: Double = 0, added: Date = Date()) -> AssetRecord {
+        AssetRecord(uuid: UUID().uuidString, mediaType: mediaType, mediaSubtypes: subtypes, pixelWidth: width,
+                    pixelHeight: height, creationDate: created, modificationDate: added, addedDate: added,
+                    duration: duration, isFavorite: favorite, isHidden: hidden, sourceType: source,
+                    burstIdentifier: burst, burstSelectionTypes: burstSelection, representsBurst: representsBurst,
+                    playbackStyle: mediaType == 2 ? 4 : 1)
+    }
+}
