@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import Photos
+
+@Suite struct FetchResultTests {
+    @Test func accessAndEnumeration() throws {
+        let test = try TestLibrary()
+        let ids = try test.insert((0..<600).map { TestLibrary.record(created: Date(timeIntervalSince1970: Double($0) * 60)) })
+        let result = test.fetch { PHAsset.fetchAssets(with: nil) }
+        #expect(result.count == 600)
+        #expect(result.firstObject?.localIdentifier == ids[0] && result.lastObject?.localIdentifier == ids[599])
+        #expect(result[300].localIdentifier == ids[300] && result.object(at: 511).localIdentifier == ids[511])
+        #expect(result.objects(at: IndexSet([0, 255, 256, 599])).map(\.localIdentifier) == [ids[0], ids[255], ids[256], ids[599]])
+        #expect(result.contains(result[42]) && result.index(of: result[420]) == 420)
+        #expect(result.index(of: result[420], in: NSRange(location: 0, length: 400)) == NSNotFound)
+        let sameAssetFetchedAgain = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [ids[7]], options: nil) }[0]
+        #expect(result.index(of: sameAssetFetchedAgain) == 7)
+
+        var visited: [Int] = []
+        result.enumerateObjects { asset, index, stop in
+            #expect(asset.localIdentifier == ids[index])
+            visited.append(index)
+            if index == 299 { stop.pointee = true }
+        }
+        #expect(visited == Array(0...299))
+        var reversed: [Int] = []
+        result.enumerateObjects(options: .reverse) { _, index, stop in
+            reversed.append(index)
+            if reversed.count == 3 { stop.pointee = true }
+        }
+        #expect(reversed == [599, 598, 597])
+        var picked: [Int] = []
+        result.enumerateObjects(at: IndexSet([5, 300, 301]), options: []) { _, index, _ in picked.append(index) }
+        #expect(picked == [5, 300, 301])
+        #expect((result.copy() as? PHFetchResult<PHAsset>) === result)
+        var iterator = NSFastEnumerationIterator(result)
+        #expect(iterator.next() as? PHAsset == result[0])
+    }
+
+    @Test func emptyResults() throws {
+        let test = try TestLibrary()
+        let empty = test.fetch { PHAsset.fetchAssets(with: nil) }
+        #expect(empty.count == 0 && empty.firstObject == nil && empty.lastObject == nil)
+        var called = false
+        empty.enumerateObjects { _, _, _ in called = true }
+        #expect(!called)
+    }
+
+    @Test func objectsAreImmutableSnapshotsEqualByIdentifier() throws {
+        let test = try TestLibrary()
+        let ids = try test.importDays(1)
+        let before = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil) }[0]
+        try test.library.performChangesAndWait { PHAssetChangeRequest(for: before).isFavorite = true }
+        let after = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil) }[0]
+        #expect(!before.isFavorite && after.isFavorite)
+        #expect(before == after && before.hash == after.hash)
+        #expect(Set([before, after]).count == 1)
+        #expect(after.modificationDate! > before.modificationDate!)
+    }
+
+    @Test func transientCollectionsLiveInMemory() throws {
+        let test = try TestLibrary()
+        let ids = try test.importDays(3)
+        let assets = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [ids[2], ids[0]], options: nil) }
+        let transient = PHAssetCollection.transientAssetCollection(withAssetFetchResult: assets, title: "Picks")
+        #expect(transient.localizedTitle == "Picks" && transient.estimatedAssetCount == 2)
+        #expect(!transient.canPerform(.addContent))
+        #expect(PHAsset.fetchAssets(in: transient, options: nil).identifiers == [ids[2], ids[0]])
+        let list = PHCollectionList.transientCollectionList(with: [transient], title: "List")
+        #expect(PHCollection.fetchCollections(in: list, options: nil).identifiers == [transient.localIdentifier])
+        let titled = PHFetchOptions()
+        titled.predicate = NSPredicate(format: "title == 'Other'")
+        #expect(PHCollection.fetchCollections(in: list, options: titled).count == 0)
+    }
+}
