@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import PhotosStore
+
+@Suite struct StagingRecoveryTests {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)/L.photoslibrary")
+
+    private func write(_ relativePath: String, in layout: LibraryLayout) throws {
+        let url = layout.url(forRelativePath: relativePath)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: url)
+    }
+
+    @Test func abandonedStagingKeepsExactlyWhatTheDatabaseNames() throws {
+        let store = try SQLitePhotoStore(url: root)
+        let layout = store.layout
+        // A committed asset whose file is journalled (a crash after commit, before cleanup).
+        let staging = try store.makeStagingArea()
+        let file = try staging.stage(data: Data("photo".utf8), pathExtension: "jpg")
+        var changes = ChangeSet()
+        let uuid = UUID().uuidString
+        changes.newAssets = [NewAsset(record: AssetRecord(uuid: uuid, mediaType: 1, modificationDate: Date(), addedDate: Date(), playbackStyle: 1),
+                                      resources: [NewResource(type: 1, file: file, originalFilename: "a.jpg",
+                                                              uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)])]
+        _ = try store.commit(changes, staging: staging, author: nil)
+        let kept = layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg")
+
+        // A dead process's staging area: files placed but never committed.
+        let orphan = "originals/Z/ZZZZ.jpg"
+        try write(orphan, in: layout)
+        let dead = layout.staging.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: dead, withIntermediateDirectories: true)
+        try Data().write(to: dead.appendingPathComponent("lock"))
+        try Data("\(orphan)\n\(kept)".utf8).write(to: dead.appendingPathComponent("journal"))
+
+        // A live staging area of another writer must be left alone.
+        let live = try store.makeStagingArea()
+        _ = try live.stage(data: Data("in flight".utf8), pathExtension: "jpg")
+
+        _ = try SQLitePhotoStore(url: root)
+        #expect(!FileManager.default.fileExists(atPath: layout.url(forRelativePath: orphan).path))
+        #expect(FileManager.default.fileExists(atPath: layout.url(forRelativePath: kept).path))
+        #expect(!FileManager.default.fileExists(atPath: dead.path))
+        #expect(FileManager.default.fileExists(atPath: live.directory.path))
+        live.discard()
+        #expect(!FileManager.default.fileExists(atPath: live.directory.path))
+    }
+
+    @Test func aFailedCommitRemovesThePlacedFiles() throws {
+        let store = try SQLitePhotoStore(url: root)
+        let staging = try store.makeStagingArea()
+        let file = try staging.stage(data: Data("photo".utf8), pathExtension: "jpg")
+        var changes = ChangeSet()
+        let uuid = UUID().uuidString
+        changes.newAssets = [NewAsset(record: AssetRecord(uuid: uuid, mediaType: 1, modificationDate: Date(), addedDate: Date(), playbackStyle: 1),
+                                      resources: [NewResource(type: 1, file: file, originalFilename: "a.jpg",
+                                                              uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)])]
+        changes.assetEdits = [AssetEdit(uuid: UUID().uuidString, isFavorite: true)]
+        #expect(throws: StoreError.self) { try store.commit(changes, staging: staging, author: nil) }
+        let placed = store.layout.url(forRelativePath: store.layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg"))
+        #expect(!FileManager.default.fileExists(atPath: placed.path))
+        #expect(try store.assetIDs(AssetQuery(scope: .library)).isEmpty)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: store.layout.staging.path)) == [])
+    }
+
+    @Test func mountTableNamesTheRootFileSystem() {
+        #expect(LibraryLocationCheck.mountedFileSystemType(containing: "/") != nil)
+        #expect(LibraryLocationCheck.problem(with: FileManager.default.temporaryDirectory) == nil)
+    }
+}
