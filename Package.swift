@@ -45,10 +45,12 @@ let package = Package(
             name: "Photos",
             dependencies: ["PhotosStore", "PhotosMedia"]
         ),
+        // The command-line tool. It uses the public Photos API only; PhotosMedia
+        // renders the demo's sample photos.
         .executableTarget(
             name: "photos",
             dependencies: [
-                "Photos",
+                "Photos", "PhotosMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

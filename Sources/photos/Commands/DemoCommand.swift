@@ -1,0 +1,319 @@
+import ArgumentParser
+import Foundation
+import Photos
+import PhotosMedia
+
+/// Builds a sample library through the public API and tours it.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Create a sample library of generated photos and show what fetches return.",
+        discussion: """
+            Generates JPEG photos with EXIF dates and GPS positions from several trips over
+            six years, imports them in atomic change blocks, makes albums and a folder, and
+            prints fetches, smart albums, moments and Recently Deleted.
+
+            Examples:
+              photos demo
+              photos demo --assets 500 --keep
+              photos demo --library /tmp/Demo.photoslibrary
+            """)
+
+    @Option(help: "Where to create the demo library (a new or empty directory). Default: a temporary directory.")
+    var library: String?
+
+    @Option(help: "How many photos to generate (60...5000).")
+    var assets = 300
+
+    @Flag(help: "Keep the library (and the generated photos) instead of deleting them at the end.")
+    var keep = false
+
+    func validate() throws {
+        guard (60...5000).contains(assets) else { throw ValidationError("--assets must be between 60 and 5000") }
+    }
+
+    func run() throws {
+        let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("photos-demo-\(UUID().uuidString.prefix(8))")
+        let libraryURL = library.map { URL(fileURLWithPath: $0) } ?? workspace.appendingPathComponent("Demo.photoslibrary")
+        let card = workspace.appendingPathComponent("DCIM")
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        defer {
+            if !keep {
+                try? FileManager.default.removeItem(at: workspace)
+                if library != nil { try? FileManager.default.removeItem(at: libraryURL) }
+            }
+        }
+
+        let photoLibrary = try PHPhotoLibrary(url: libraryURL)
+        var tour = Tour(library: photoLibrary)
+        tour.title("OpenPhotoKit demo")
+        print("Library: \(photoLibrary.url.path)")
+
+        let shots = Trip.schedule(count: assets)
+        tour.section("1. Generate \(shots.count) photos with EXIF dates and GPS, as a camera card would hold them")
+        let files = try shots.enumerated().map { index, shot in try shot.write(to: card, index: index) }
+        print("   \(files.count) JPEGs in \(card.path)")
+
+        tour.section("2. Import them in atomic change blocks of 50")
+        let started = Date()
+        var identifiers: [String] = []
+        for batch in stride(from: 0, to: files.count, by: 50).map({ Array(files[$0..<min($0 + 50, files.count)]) }) {
+            try photoLibrary.performChangesAndWait {
+                for file in batch {
+                    let request = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: file)
+                    identifiers.append(request!.placeholderForCreatedAsset!.localIdentifier)
+                }
+            }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        print(String(format: "   %d assets in %.1f s (%.0f per second); each block stored all of its photos or none",
+                     identifiers.count, seconds, Double(identifiers.count) / seconds))
+
+        try tour.organise(identifiers: identifiers, shots: shots)
+        try photoLibrary.withCurrentLibrary {
+            try tour.showFetches()
+            tour.showAlbums()
+            tour.showSmartAlbums()
+            tour.showMoments()
+            try tour.showRecentlyDeleted()
+        }
+        tour.section("Done")
+        if keep {
+            print("   The library stays at \(photoLibrary.url.path)")
+            print("   Try: PHOTOS_LIBRARY=\"\(photoLibrary.url.path)\" photos --help")
+        } else {
+            print("   The demo library is deleted; run with --keep to keep it.")
+        }
+    }
+}
+
+/// One generated photo.
+struct Shot {
+    var trip: Trip
+    var date: Date
+    var latitude: Double?
+    var longitude: Double?
+    var portrait: Bool
+
+    func write(to folder: URL, index: Int) throws -> URL {
+        var exif = ExifFields()
+        let (dateTime, offset) = ExifFields.exifDateTime(date, utcOffset: trip.utcOffset)
+        exif.dateTimeOriginal = dateTime
+        exif.offsetTimeOriginal = offset
+        exif.make = "OpenPhotoKit"
+        exif.model = "Demo Camera"
+        exif.latitude = latitude
+        exif.longitude = longitude
+        exif.orientation = portrait ? 6 : 1
+        let shade = Double(index % 17) * 6
+        let data = try SampleImage.jpeg(width: 640, height: 480, from: trip.colors.0, to: (trip.colors.1.0, trip.colors.1.1 - shade, trip.colors.1.2),
+                                        exif: exif, quality: 80)
+        let url = folder.appendingPathComponent(String(format: "IMG_%04d.JPG", index + 1))
+        try data.write(to: url)
+        return url
+    }
+}
+
+/// A trip, or everyday life at home, where the demo's photos were taken.
+struct Trip {
+    var name: String
+    var start: String
+    var days: Int
+    var latitude: Double?
+    var longitude: Double?
+    var utcOffset: Int
+    var colors: ((Double, Double, Double), (Double, Double, Double))
+
+    static let all = [
+        Trip(name: "Paris", start: "2019-05-01", days: 8, latitude: 48.8566, longitude: 2.3522, utcOffset: 7200,
+             colors: ((30, 40, 90), (220, 180, 160))),
+        Trip(name: "Kyoto", start: "2020-10-10", days: 6, latitude: 35.0116, longitude: 135.7681, utcOffset: 32400,
+             colors: ((120, 20, 30), (250, 200, 120))),
+        Trip(name: "New York", start: "2021-12-18", days: 5, latitude: 40.7128, longitude: -74.0060, utcOffset: -18000,
+             colors: ((20, 20, 30), (200, 200, 230))),
+        Trip(name: "Cape Town", start: "2022-02-05", days: 9, latitude: -33.9249, longitude: 18.4241, utcOffset: 7200,
+             colors: ((10, 80, 140), (250, 220, 150))),
+        Trip(name: "Reykjavik", start: "2023-08-12", days: 7, latitude: 64.1466, longitude: -21.9426, utcOffset: 0,
+             colors: ((40, 90, 80), (200, 230, 240))),
+        Trip(name: "Lisbon", start: "2024-04-20", days: 6, latitude: 38.7223, longitude: -9.1393, utcOffset: 3600,
+             colors: ((200, 120, 40), (250, 240, 210))),
+    ]
+    static let home = Trip(name: "Home", start: "2019-01-05", days: 2000, latitude: nil, longitude: nil, utcOffset: 3600,
+                           colors: ((60, 60, 60), (200, 190, 180)))
+
+    var startDate: Date {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.date(from: start)!
+    }
+
+    /// Two thirds of the photos on trips, a third at home, deterministically.
+    static func schedule(count: Int) -> [Shot] {
+        var shots: [Shot] = []
+        let perTrip = count * 2 / 3 / all.count
+        for trip in all {
+            for index in 0..<perTrip {
+                let day = Double(index * trip.days / max(1, perTrip))
+                let minutes = Double((index * 37) % 600)
+                let date = trip.startDate.addingTimeInterval(day * 86_400 + 9 * 3600 + minutes * 60)
+                let jitter = Double(index % 9) * 0.002
+                shots.append(Shot(trip: trip, date: date, latitude: trip.latitude.map { $0 + jitter },
+                                  longitude: trip.longitude.map { $0 - jitter }, portrait: index % 5 == 0))
+            }
+        }
+        let homeCount = count - shots.count
+        for index in 0..<homeCount {
+            let date = home.startDate.addingTimeInterval(Double(index * home.days / max(1, homeCount)) * 86_400 + 18 * 3600)
+            shots.append(Shot(trip: home, date: date, latitude: nil, longitude: nil, portrait: index % 3 == 0))
+        }
+        return shots
+    }
+}
+
+/// Prints the tour of the library.
+struct Tour {
+    let library: PHPhotoLibrary
+    private let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter
+    }()
+
+    init(library: PHPhotoLibrary) {
+        self.library = library
+    }
+
+    func title(_ text: String) {
+        print(text)
+        print(String(repeating: "=", count: text.count))
+    }
+
+    func section(_ text: String) {
+        print("\n\(text)")
+    }
+
+    func date(_ date: Date?) -> String {
+        date.map { formatter.string(from: $0) + " UTC" } ?? "no date"
+    }
+
+    /// Favourites, a hidden photo, albums per trip in a folder, a "Best of" album.
+    mutating func organise(identifiers: [String], shots: [Shot]) throws {
+        section("3. Organise: favorites, hidden photos, an album per trip in a \"Trips\" folder, a \"Best of\" album")
+        try library.withCurrentLibrary {
+            let assets = PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: nil)
+            try library.performChangesAndWait {
+                assets.enumerateObjects { asset, index, _ in
+                    if index % 7 == 3 { PHAssetChangeRequest(for: asset).isFavorite = true }
+                    if index % 97 == 50 { PHAssetChangeRequest(for: asset).isHidden = true }
+                }
+                let folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Trips")
+                var albums: [PHObjectPlaceholder] = []
+                for trip in Trip.all {
+                    let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(
+                        withTitle: "\(trip.name) \(trip.start.prefix(4))")
+                    let members = shots.indices.filter { shots[$0].trip.name == trip.name }.map { assets[$0] }
+                    album.addAssets(members as NSArray)
+                    albums.append(album.placeholderForCreatedAssetCollection)
+                }
+                folder.addChildCollections(albums as NSArray)
+                let best = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Best of")
+                best.addAssets(stride(from: 3, to: assets.count, by: 21).map { assets[$0] } as NSArray)
+            }
+        }
+        print("   one change block: favorites, hidden, 6 albums, a folder holding them, and \"Best of\"")
+    }
+
+    func showFetches() throws {
+        section("4. Fetches")
+        let all = PHAsset.fetchAssets(with: nil)
+        print("   PHAsset.fetchAssets(with: nil)                    \(all.count) assets (hidden ones left out)")
+        print("   countOfAssets(with: .image) / (with: .video)      \(all.countOfAssets(with: .image)) / \(all.countOfAssets(with: .video))")
+        var years: [String] = []
+        for year in 2019...2024 {
+            let options = PHFetchOptions()
+            var start = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"), year: year)
+            let from = start.date!
+            start.year = year + 1
+            options.predicate = NSPredicate(format: "creationDate >= %@ AND creationDate < %@", from as CVarArg, start.date! as CVarArg)
+            years.append("\(year): \(PHAsset.fetchAssets(with: options).count)")
+        }
+        print("   per year (creationDate >= %@ AND creationDate < %@)")
+        print("     " + years.joined(separator: "   "))
+
+        let options = PHFetchOptions()
+        let since = ISO8601DateFormatter().date(from: "2022-01-01T00:00:00Z")!
+        options.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == YES",
+                                        PHAssetMediaType.image.rawValue, since as CVarArg)
+        options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+        options.fetchLimit = 5
+        let recent = PHAsset.fetchAssets(with: options)
+        print("   favorites since 2022, newest first, limit 5:")
+        recent.enumerateObjects { asset, _, _ in
+            let place = asset.location.map { String(format: "%8.4f, %9.4f", $0.coordinate.latitude, $0.coordinate.longitude) } ?? "no location"
+            print("     \(date(asset.creationDate))  \(asset.pixelWidth)x\(asset.pixelHeight)  \(place)  \(asset.localIdentifier)")
+        }
+        let portraits = PHFetchOptions()
+        portraits.predicate = NSPredicate(format: "pixelHeight > pixelWidth")
+        print("   portrait photos (EXIF orientation applied): \(PHAsset.fetchAssets(with: portraits).count)")
+    }
+
+    func showAlbums() {
+        section("5. Albums and folders (PHCollection.fetchTopLevelUserCollections)")
+        func show(_ collections: PHFetchResult<PHCollection>, depth: Int) {
+            collections.enumerateObjects { collection, _, _ in
+                let indent = String(repeating: "  ", count: depth + 1)
+                if let list = collection as? PHCollectionList {
+                    print("\(indent)\(list.localizedTitle ?? "")/")
+                    show(PHCollection.fetchCollections(in: list, options: nil), depth: depth + 1)
+                } else if let album = collection as? PHAssetCollection {
+                    let range = "\(date(album.startDate).prefix(10)) to \(date(album.endDate).prefix(10))"
+                    print("\(indent)\(album.localizedTitle ?? ""): \(album.estimatedAssetCount) photos, \(range)")
+                }
+            }
+        }
+        show(PHCollection.fetchTopLevelUserCollections(with: nil), depth: 0)
+    }
+
+    func showSmartAlbums() {
+        section("6. Smart albums, computed from the assets (never stored as membership)")
+        let albums = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: nil)
+        var lines: [String] = []
+        albums.enumerateObjects { album, _, _ in
+            let count = PHAsset.fetchAssets(in: album, options: nil).count
+            if count > 0 || [.smartAlbumFavorites, .smartAlbumAllHidden].contains(album.assetCollectionSubtype) {
+                lines.append("\(album.localizedTitle ?? "?") \(count)")
+            }
+        }
+        print("   " + lines.joined(separator: " · "))
+    }
+
+    func showMoments() {
+        section("7. Moments: photos grouped by time and place")
+        let moments = PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: nil)
+        let years = PHCollectionList.fetchCollectionLists(with: .momentList, subtype: .momentListYear, options: nil)
+        let largest = PHFetchOptions()
+        largest.sortDescriptors = [NSSortDescriptor(key: "estimatedAssetCount", ascending: false)]
+        largest.fetchLimit = 3
+        print("   \(moments.count) moments in \(years.count) years; the three largest:")
+        PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: largest).enumerateObjects { moment, _, _ in
+            let place = moment.approximateLocation.map { String(format: "around %.3f, %.3f", $0.coordinate.latitude, $0.coordinate.longitude) }
+                ?? "no location"
+            print("     \(date(moment.startDate)) to \(date(moment.endDate).suffix(9)): \(moment.estimatedAssetCount) photos, \(place)")
+        }
+    }
+
+    func showRecentlyDeleted() throws {
+        section("8. Recently Deleted: delete three photos, restore one, empty the rest")
+        let library = self.library
+        let all = PHAsset.fetchAssets(with: nil)
+        let doomed = [all[0], all[1], all[2]]
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(doomed as NSArray) }
+        let trash = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil)[0]
+        print("   after deleteAssets: \(PHAsset.fetchAssets(with: nil).count) assets, \(PHAsset.fetchAssets(in: trash, options: nil).count) in Recently Deleted")
+        try library.performChangesAndWait { PHAssetChangeRequest.restoreDeletedAssets([doomed[0]] as NSArray) }
+        print("   after restoring one: \(PHAsset.fetchAssets(with: nil).count) assets")
+        let purged = try library.emptyRecentlyDeleted()
+        print("   emptyRecentlyDeleted() removed \(purged) assets and their files")
+    }
+}
