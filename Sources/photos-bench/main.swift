@@ -1,1 +1,43 @@
-print("bench")
+// photos-bench: OpenPhotoKit against baselines run in the same process.
+//
+//   swift run -c release photos-bench fetch [--assets N] [--workdir DIR]
+//
+// Each benchmark prints `name: ours X ms, baseline Y ms, ratio R`, the best of
+// several runs of each side.
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+func usage() -> Never {
+    print("""
+        usage: photos-bench fetch [--assets N] [--workdir DIR]
+
+          fetch   fetches, enumeration and commits on a library of N assets (default 1,000,000)
+        """)
+    exit(2)
+}
+
+guard let suite = arguments.first else { usage() }
+let workdir = URL(fileURLWithPath: option("--workdir") ?? FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench").path)
+
+do {
+    switch suite {
+    case "fetch":
+        let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
+        try FetchBenchmarks(assetCount: assets, workdir: workdir).run()
+    case "enumerate-child":
+        // Runs in a child process so that its peak memory is the enumeration's alone.
+        guard let path = option("--library") else { usage() }
+        try FetchBenchmarks.enumerateForMemory(library: URL(fileURLWithPath: path))
+    default:
+        usage()
+    }
+} catch {
+    FileHandle.standardError.write(Data("photos-bench: \(error)\n".utf8))
+    exit(1)
+}

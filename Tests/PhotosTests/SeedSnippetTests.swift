@@ -19,7 +19,7 @@ import Photos
 
     /// Seeds 001 and 004, "Tracking photo library changes".
     @Test func discoverAddedAssets() throws {
-        try test.library.withCurrentLibrary {
+        test.library.withCurrentLibrary {
             // Discover added assets
             let options = PHFetchOptions()
             options.predicate = NSPredicate(format: "creationDate > %@", lastLaunchDate as CVarArg)
@@ -97,7 +97,7 @@ import Photos
 
     /// Seed 002, section 2: fetch options, smart albums, user collections.
     @Test func fetchModelData() throws {
-        try test.library.withCurrentLibrary {
+        test.library.withCurrentLibrary {
             let allPhotosOptions = PHFetchOptions()
             allPhotosOptions.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
             let allPhotos = PHAsset.fetchAssets(with: allPhotosOptions)

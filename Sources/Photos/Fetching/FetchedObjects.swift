@@ -17,14 +17,16 @@ final class FetchedObjects: @unchecked Sendable {
     }
 
     let source: Source
-    private let cache = Mutex(BatchCache())
+    private let cache = Mutex(WindowCache())
     private let mediaTypeCounts = Mutex<[Int: Int]>([:])
 
     /// Stands in for the identifier of a row that cannot be read.
     private static let unknownUUID = "00000000-0000-0000-0000-000000000000"
 
-    /// Objects loaded per query; also the unit of the cache.
-    static let batchSize = 256
+    /// Objects loaded around an index read at random; also the unit of the cache.
+    static let windowSize = 32
+    /// Objects loaded per query when reading consecutive indexes (enumeration).
+    static let chunkSize = 1024
 
     init(_ source: Source) {
         self.source = source
@@ -44,50 +46,46 @@ final class FetchedObjects: @unchecked Sendable {
         case .objects(let objects):
             return objects[index]
         case .rows:
-            let batch = index / Self.batchSize
-            if let cached = cache.withLock({ $0.batch(batch) }) {
-                return cached[index - batch * Self.batchSize]
+            let window = index / Self.windowSize
+            let offset = index - window * Self.windowSize
+            if let cached = cache.withLock({ $0.window(index: window) }) {
+                return cached[offset]
             }
-            let objects = load(batch: batch)
-            cache.withLock { $0.insert(objects, for: batch) }
-            return objects[index - batch * Self.batchSize]
+            let start = window * Self.windowSize
+            let objects = load(start..<min(count, start + Self.windowSize))
+            cache.withLock { $0.insert(objects, for: window) }
+            return objects[offset]
         }
     }
 
-    /// The objects at consecutive indexes, loading whole batches.
+    /// The objects at consecutive indexes, loaded a chunk per query, past the cache.
     func objects(in range: Range<Int>) -> [PHObject] {
         switch source {
         case .objects(let objects):
             return Array(objects[range])
         case .rows:
-            var result: [PHObject] = []
-            result.reserveCapacity(range.count)
-            var index = range.lowerBound
-            while index < range.upperBound {
-                let batch = index / Self.batchSize
-                let objects = cache.withLock({ $0.batch(batch) }) ?? load(batch: batch)
-                let start = index - batch * Self.batchSize
-                let end = min(objects.count, range.upperBound - batch * Self.batchSize)
-                result.append(contentsOf: objects[start..<end])
-                index = batch * Self.batchSize + end
+            return stride(from: range.lowerBound, to: range.upperBound, by: Self.chunkSize).flatMap { start in
+                load(start..<min(range.upperBound, start + Self.chunkSize))
             }
-            return result
         }
     }
 
     /// Loads one batch; rows deleted since the fetch come back as objects that
     /// keep only their identifier.
-    private func load(batch: Int) -> [PHObject] {
+    private func load(_ range: Range<Int>) -> [PHObject] {
         guard case .rows(let library, let kind, let allIDs) = source, let store = library.store else { return [] }
-        let ids = Array(allIDs[batch * Self.batchSize..<min(allIDs.count, (batch + 1) * Self.batchSize)])
+        let ids = Array(allIDs[range])
         do {
             switch kind {
             case .assets:
-                let records = Dictionary(uniqueKeysWithValues: try store.assets(ids: ids).map { ($0.id, $0) })
-                let deleted = records.count < ids.count
-                    ? try store.deletedUUIDs(entity: .asset, rowIDs: ids.filter { records[$0] == nil }) : [:]
+                let records = try store.assets(ids: ids)
+                if records.count == ids.count {
+                    return records.map { PHAsset(record: $0, library: library) }
+                }
+                let byID = Dictionary(uniqueKeysWithValues: records.map { ($0.id, $0) })
+                let deleted = try store.deletedUUIDs(entity: .asset, rowIDs: ids.filter { byID[$0] == nil })
                 return ids.map { id in
-                    if let record = records[id] { return PHAsset(record: record, library: library) }
+                    if let record = byID[id] { return PHAsset(record: record, library: library) }
                     return PHAsset(deletedUUID: deleted[id] ?? Self.unknownUUID, library: library)
                 }
             case .collections:
@@ -153,26 +151,26 @@ final class FetchedObjects: @unchecked Sendable {
     }
 }
 
-/// The most recently used batches of a fetch result.
-struct BatchCache {
-    /// Batches kept; with 256 objects a batch, about 4,000 objects.
-    static let capacity = 16
+/// The most recently used windows of a fetch result.
+struct WindowCache {
+    /// Windows kept; with 32 objects a window, about 2,000 objects.
+    static let capacity = 64
 
-    private var batches: [(index: Int, objects: [PHObject])] = []
+    private var windows: [(index: Int, objects: [PHObject])] = []
 
-    /// The batch, marked as the most recently used.
-    mutating func batch(_ index: Int) -> [PHObject]? {
-        guard let position = batches.lastIndex(where: { $0.index == index }) else { return nil }
-        let entry = batches.remove(at: position)
-        batches.append(entry)
+    /// The window, marked as the most recently used.
+    mutating func window(index: Int) -> [PHObject]? {
+        guard let position = windows.lastIndex(where: { $0.index == index }) else { return nil }
+        let entry = windows.remove(at: position)
+        windows.append(entry)
         return entry.objects
     }
 
     mutating func insert(_ objects: [PHObject], for index: Int) {
-        batches.removeAll { $0.index == index }
-        batches.append((index, objects))
-        if batches.count > Self.capacity {
-            batches.removeFirst()
+        windows.removeAll { $0.index == index }
+        windows.append((index, objects))
+        if windows.count > Self.capacity {
+            windows.removeFirst()
         }
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// The ordered result of a fetch. Which objects it holds, and their order,
 /// are fixed when it is made (`count` is constant and O(1)); the objects
-/// themselves are read from the library on demand, in batches around the
-/// index asked for, and a bounded number of batches is kept. A result of a
+/// themselves are read from the library on demand: a window of 32 around an
+/// index read at random (the last 64 windows are kept), or chunks of 1,024
+/// while enumerating. A result of a
 /// million assets costs its ids (8 MB) plus that cache.
 ///
 /// Like Apple's, it is not a Swift `Sequence`: walk it with
@@ -22,7 +23,15 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
     /// PhotoKit raises. Cost: a cache hit, or one query for its batch.
     public func object(at index: Int) -> ObjectType {
         precondition(index >= 0 && index < count, "index \(index) beyond bounds \(count == 0 ? "for empty fetch result" : "[0 .. \(count - 1)]")")
-        return contents.object(at: index) as! ObjectType
+        return Self.typed(contents.object(at: index))
+    }
+
+    /// The object as the result's element type. Fetches build the contents
+    /// of that type, so the check is a debug assertion rather than a dynamic
+    /// cast on every access.
+    private static func typed(_ object: PHObject) -> ObjectType {
+        assert(object is ObjectType, "\(type(of: object)) in a fetch result of \(ObjectType.self)")
+        return unsafeDowncast(object, to: ObjectType.self)
     }
 
     /// The object at `idx`; see ``object(at:)``.
@@ -64,7 +73,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
     public func objects(at indexes: IndexSet) -> [ObjectType] {
         indexes.rangeView.flatMap { range in
             precondition(range.upperBound <= count, "index \(range.upperBound - 1) beyond bounds [0 .. \(count - 1)]")
-            return contents.objects(in: range).map { $0 as! ObjectType }
+            return contents.objects(in: range).map(Self.typed)
         }
     }
 
@@ -88,13 +97,13 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
         let ranges = opts.contains(.reverse) ? Array(s.rangeView.reversed()) : Array(s.rangeView)
         for range in ranges {
             precondition(range.upperBound <= count, "index \(range.upperBound - 1) beyond bounds [0 .. \(count - 1)]")
-            let chunks = stride(from: range.lowerBound, to: range.upperBound, by: FetchedObjects.batchSize)
+            let chunks = stride(from: range.lowerBound, to: range.upperBound, by: FetchedObjects.chunkSize)
             for chunkStart in opts.contains(.reverse) ? Array(chunks.reversed()) : Array(chunks) {
-                let chunk = chunkStart..<min(range.upperBound, chunkStart + FetchedObjects.batchSize)
+                let chunk = chunkStart..<min(range.upperBound, chunkStart + FetchedObjects.chunkSize)
                 let objects = contents.objects(in: chunk)
                 let offsets = opts.contains(.reverse) ? Array(objects.indices.reversed()) : Array(objects.indices)
                 for offset in offsets {
-                    block(objects[offset] as! ObjectType, chunk.lowerBound + offset, &stop)
+                    block(Self.typed(objects[offset]), chunk.lowerBound + offset, &stop)
                     if stop.boolValue { return }
                 }
             }
@@ -114,7 +123,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
 
     /// Every object in order. Cost: loads them all.
     var allObjects: [ObjectType] {
-        contents.objects(in: 0..<count).map { $0 as! ObjectType }
+        contents.objects(in: 0..<count).map(Self.typed)
     }
 
     public override var description: String {

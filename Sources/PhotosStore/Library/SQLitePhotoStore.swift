@@ -165,40 +165,49 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     }
 
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
-        try read { db in try Self.loadRows(db, ids: ids, table: "asset a", selection: AssetRecord.selection, decode: AssetRecord.init(row:), id: \.id) }
+        try read { db in try Self.loadRows(db, ids: ids, table: "asset a", selection: AssetRecord.selection, decode: AssetRecord.init(row:)) }
     }
 
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
         try read { db in
             try Self.loadRows(db, ids: ids, table: "collection_summary c", selection: CollectionRecord.selection,
-                              decode: CollectionRecord.init(row:), id: \.id)
+                              decode: CollectionRecord.init(row:))
         }
     }
 
-    /// Loads rows by id in fixed-size chunks (so statements are reused) and
-    /// returns them in the order of `ids`.
+    /// Loads rows by id and returns them in the order of `ids`; ids missing
+    /// from the table drop out. Each chunk joins the JSON array of its ids to
+    /// the table: CROSS JOIN makes SQLite loop over the array, in order, and
+    /// seek each row, so rows come back in the array's order without the cost
+    /// of sorting them (an ORDER BY would sort whole rows).
     private static func loadRows<Record>(
-        _ db: Database, ids: [Int64], table: String, selection: String,
-        decode: (Row) -> Record, id: KeyPath<Record, Int64>
+        _ db: Database, ids: [Int64], table: String, selection: String, decode: (Row) -> Record
     ) throws -> [Record] {
         let alias = table.split(separator: " ").last!
-        var byID: [Int64: Record] = [:]
-        byID.reserveCapacity(ids.count)
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(selection) FROM json_each(?) k CROSS JOIN \(table) ON \(alias).id = k.value
+            """)
+        var records: [Record] = []
+        records.reserveCapacity(ids.count)
         for start in stride(from: 0, to: ids.count, by: loadChunk) {
             let chunk = ids[start..<min(start + loadChunk, ids.count)]
-            let placeholders = chunk.count == loadChunk ? fullChunkPlaceholders : Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM \(table) WHERE \(alias).id IN (\(placeholders))")
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(Array(chunk)))
+            var json = "["
+            json.reserveCapacity(chunk.count * 8)
+            for (offset, id) in chunk.enumerated() {
+                if offset > 0 { json += "," }
+                json += String(id)
+            }
+            json += "]"
+            let rows = try Row.fetchCursor(statement, arguments: [json])
             while let row = try rows.next() {
-                let record = decode(row)
-                byID[record[keyPath: id]] = record
+                records.append(decode(row))
             }
         }
-        return ids.compactMap { byID[$0] }
+        return records
     }
 
-    private static let loadChunk = 256
-    private static let fullChunkPlaceholders = Array(repeating: "?", count: loadChunk).joined(separator: ",")
+    /// Rows per query: large enough to amortise a statement, small enough for SQLite's limits.
+    private static let loadChunk = 1024
 
     package func countAssets(ids: [Int64], mediaType: Int) throws(StoreError) -> Int {
         try read { db in

@@ -1,0 +1,322 @@
+import Foundation
+import GRDB
+import Photos
+import PhotosStore
+
+/// Fetching, enumerating and committing on a large library, against the same
+/// SQL and row decoding written by hand with GRDB.
+struct FetchBenchmarks {
+    let assetCount: Int
+    let workdir: URL
+
+    /// The default fetch's SQL, as the engine writes it.
+    static let visible = "a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0 AND a.source_type IN (1)"
+    static let columns = """
+        a.id, a.uuid, a.media_type, a.media_subtypes, a.pixel_width, a.pixel_height, a.creation_date, a.modification_date,
+        a.added_date, a.duration, a.latitude, a.longitude, a.altitude, a.location_date, a.horizontal_accuracy, a.course,
+        a.speed, a.is_favorite, a.is_hidden, a.source_type, a.burst_identifier, a.burst_selection_types, a.represents_burst,
+        a.playback_style, a.adjustment_format_identifier, a.trashed_date, a.is_front_camera, a.is_long_exposure,
+        a.has_raw_original, a.original_filename, a.uniform_type_identifier, a.time_zone_offset, a.camera_make,
+        a.camera_model, a.lens_model
+        """
+    static let start = Date(timeIntervalSince1970: 1_400_000_000)
+    static let span: TimeInterval = 10 * 365 * 86_400
+
+    func run() throws {
+        print("photos-bench fetch: \(assetCount) assets, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        let url = try prepareLibrary()
+        let library = try PHPhotoLibrary(url: url)
+        var configuration = Configuration()
+        configuration.readonly = true
+        let baseline = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path, configuration: configuration)
+        var sink = 0
+
+        // 1. The default fetch sorted by creation date: count, then 100 random objects.
+        let sorted = PHFetchOptions()
+        sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+        let indexes = randomIndexes(upTo: try baseline.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM asset a WHERE \(Self.visible)") } ?? 0)
+        let oursSorted = Measure.best {
+            library.withCurrentLibrary {
+                let result = PHAsset.fetchAssets(with: sorted)
+                sink &+= result.count
+                for index in indexes { sink &+= result.object(at: index).pixelWidth }
+            }
+        }
+        let baseSorted = try Measure.best {
+            try baseline.read { db in
+                let ids = try Int64.fetchAll(db, sql: "SELECT a.id FROM asset a WHERE \(Self.visible) ORDER BY a.creation_date ASC, a.id ASC")
+                sink &+= ids.count
+                let statement = try db.makeStatement(sql: "SELECT \(Self.columns) FROM asset a WHERE a.id = ?")
+                for index in indexes {
+                    sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [ids[index]])!).pixelWidth
+                }
+            }
+        }
+        Measure.report("fetchAssets sorted by creationDate, count + 100 random object(at:)", ours: oursSorted, baseline: baseSorted, target: 1.3)
+
+        // 2. A predicate fetch, newest first.
+        let since = Self.start.addingTimeInterval(Self.span / 2)
+        let predicate = PHFetchOptions()
+        predicate.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
+                                          PHAssetMediaType.image.rawValue, since as CVarArg)
+        predicate.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+        let predicateCount = try baseline.read {
+            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM asset a WHERE \(Self.visible) AND a.media_type = 1 AND a.creation_date > ? AND a.is_favorite = 0",
+                             arguments: [since.timeIntervalSince1970])
+        } ?? 0
+        let predicateIndexes = randomIndexes(upTo: predicateCount)
+        let oursPredicate = Measure.best {
+            library.withCurrentLibrary {
+                let result = PHAsset.fetchAssets(with: predicate)
+                sink &+= result.count
+                for index in predicateIndexes { sink &+= result.object(at: index).pixelWidth }
+            }
+        }
+        let basePredicate = try Measure.best {
+            try baseline.read { db in
+                let ids = try Int64.fetchAll(db, sql: """
+                    SELECT a.id FROM asset a WHERE \(Self.visible)
+                      AND ((a.media_type = ?) AND (a.creation_date > ?) AND (a.is_favorite = ?))
+                    ORDER BY a.creation_date DESC, a.id DESC
+                    """, arguments: [1, since.timeIntervalSince1970, 0])
+                sink &+= ids.count
+                let statement = try db.makeStatement(sql: "SELECT \(Self.columns) FROM asset a WHERE a.id = ?")
+                for index in predicateIndexes {
+                    sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [ids[index]])!).pixelWidth
+                }
+            }
+        }
+        Measure.report("predicate fetch (mediaType, creationDate, favorite), newest first", ours: oursPredicate, baseline: basePredicate, target: 1.3)
+
+        // 3. enumerateObjects over everything, against a cursor over the same columns.
+        let oursEnumerate = Measure.best(runs: 2) {
+            library.withCurrentLibrary {
+                PHAsset.fetchAssets(with: sorted).enumerateObjects { asset, _, _ in sink &+= asset.pixelWidth }
+            }
+        }
+        let baseEnumerate = try Measure.best(runs: 2) {
+            try baseline.read { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns) FROM asset a WHERE \(Self.visible) ORDER BY a.creation_date ASC, a.id ASC")
+                while let row = try rows.next() { sink &+= BaselineAsset(row: row).pixelWidth }
+            }
+        }
+        Measure.report("enumerateObjects over the whole result", ours: oursEnumerate, baseline: baseEnumerate, target: 1.5)
+        print(String(format: "enumerateObjects peak resident memory: %.0f MB (target < 200 MB, measured in a child process)",
+                     try childPeakMemory(library: url)))
+
+        // 4. One commit creating 10,000 assets, against plain inserts of the same rows.
+        var random = SplitMix(state: 2024)
+        let records = (0..<10_000).map { Self.record(index: $0, random: &random) }
+        let oursCommit = try Measure.best(prepare: { () throws -> (SQLitePhotoStore, ChangeSet) in
+            var changes = ChangeSet()
+            changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
+            return (try SQLitePhotoStore(url: try scratchLibrary()), changes)
+        }, measure: { store, changes in
+            _ = try store.commit(changes, staging: nil, author: nil)
+        })
+        let baseCommit = try Measure.best(prepare: { () throws -> DatabasePool in
+            let url = try scratchLibrary()
+            _ = try SQLitePhotoStore(url: url)
+            return try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
+        }, measure: { pool in
+            try pool.write { db in
+                let statement = try db.makeStatement(sql: Self.insertSQL)
+                for record in records { try statement.execute(arguments: Self.arguments(record)) }
+            }
+        })
+        Measure.report("one change block creating 10,000 assets (metadata path)", ours: oursCommit, baseline: baseCommit, target: 2)
+        try? FileManager.default.removeItem(at: workdir.appendingPathComponent("scratch"))
+        if sink == 42 { print("") }
+    }
+
+    // MARK: - Setup
+
+    private func randomIndexes(upTo count: Int) -> [Int] {
+        var random = SplitMix(state: 7)
+        return count == 0 ? [] : (0..<100).map { _ in Int(random.next() % UInt64(count)) }
+    }
+
+    /// A library of `assetCount` rows, bulk-loaded once and reused while it is complete.
+    private func prepareLibrary() throws -> URL {
+        let url = workdir.appendingPathComponent("library-\(assetCount).photoslibrary")
+        let marker = url.appendingPathComponent("bench-complete")
+        if FileManager.default.fileExists(atPath: marker.path) { return url }
+        try? FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
+        print("setting up \(assetCount) assets in \(url.path) (once; later runs reuse it)...")
+        let started = Date()
+        _ = try SQLitePhotoStore(url: url)
+        let pool = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
+        var random = SplitMix(state: 99)
+        try pool.write { db in
+            let statement = try db.makeStatement(sql: Self.insertSQL)
+            for index in 0..<assetCount {
+                try statement.execute(arguments: Self.arguments(Self.record(index: index, random: &random)))
+            }
+        }
+        try pool.writeWithoutTransaction { try $0.execute(sql: "ANALYZE") }
+        try Data().write(to: marker)
+        print(String(format: "set up in %.0f s", Date().timeIntervalSince(started)))
+        return url
+    }
+
+    /// A new library location under `scratch/`, which the run deletes at the end.
+    private func scratchLibrary() throws -> URL {
+        workdir.appendingPathComponent("scratch/\(UUID().uuidString).photoslibrary")
+    }
+
+    /// A plausible asset: ten years of photos, some videos, favorites, bursts, hidden and deleted ones.
+    static func record(index: Int, random: inout SplitMix) -> AssetRecord {
+        let roll = random.next() % 1000
+        let date = start.addingTimeInterval(Double(random.next() % UInt64(span)))
+        let mediaType = roll < 120 ? 2 : roll < 130 ? 3 : 1
+        let burst = roll >= 990 ? "burst-\(index / 10)" : nil
+        let located = random.next() % 10 < 3
+        return AssetRecord(
+            uuid: UUID().uuidString, mediaType: mediaType, mediaSubtypes: Int(random.next() % 3 == 0 ? 1 << (random.next() % 5) : 0),
+            pixelWidth: [4032, 3024, 1920, 1080][Int(random.next() % 4)], pixelHeight: [3024, 4032, 1080][Int(random.next() % 3)],
+            creationDate: date, modificationDate: date, addedDate: date, duration: mediaType == 2 ? Double(random.next() % 120) : 0,
+            location: located ? StoredLocation(latitude: Double(random.next() % 180) - 90, longitude: Double(random.next() % 360) - 180) : nil,
+            isFavorite: random.next() % 10 == 0, isHidden: random.next() % 100 == 0, sourceType: random.next() % 50 == 0 ? 2 : 1,
+            burstIdentifier: burst, burstSelectionTypes: 0, representsBurst: burst != nil && index % 10 == 0,
+            playbackStyle: mediaType == 2 ? 4 : 1, trashedDate: random.next() % 200 == 0 ? date : nil,
+            originalFilename: String(format: "IMG_%05d.JPG", index % 100_000), uniformTypeIdentifier: "public.jpeg",
+            cameraMake: "Apple", cameraModel: "iPhone")
+    }
+
+    static let insertSQL = """
+        INSERT INTO asset (uuid, media_type, media_subtypes, pixel_width, pixel_height, creation_date, modification_date,
+            added_date, duration, latitude, longitude, altitude, location_date, horizontal_accuracy, course, speed,
+            is_favorite, is_hidden, source_type, burst_identifier, burst_selection_types, represents_burst, playback_style,
+            adjustment_format_identifier, trashed_date, is_front_camera, is_long_exposure, has_raw_original,
+            original_filename, uniform_type_identifier, time_zone_offset, camera_make, camera_model, lens_model)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static func arguments(_ r: AssetRecord) -> StatementArguments {
+        StatementArguments([
+            r.uuid, r.mediaType, r.mediaSubtypes, r.pixelWidth, r.pixelHeight, r.creationDate?.timeIntervalSince1970,
+            r.modificationDate.timeIntervalSince1970, r.addedDate.timeIntervalSince1970, r.duration,
+            r.location?.latitude, r.location?.longitude, r.location?.altitude, nil, nil, nil, nil,
+            r.isFavorite, r.isHidden, r.sourceType, r.burstIdentifier, r.burstSelectionTypes, r.representsBurst,
+            r.playbackStyle, r.adjustmentFormatIdentifier, r.trashedDate?.timeIntervalSince1970, false, false, false,
+            r.originalFilename, r.uniformTypeIdentifier, nil, r.cameraMake, r.cameraModel, nil,
+        ] as [(any DatabaseValueConvertible)?])
+    }
+
+    // MARK: - Memory
+
+    private func childPeakMemory(library: URL) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["enumerate-child", "--library", library.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
+    }
+
+    /// Fetches and enumerates every asset, then prints this process's peak memory in MB.
+    static func enumerateForMemory(library url: URL) throws {
+        let library = try PHPhotoLibrary(url: url)
+        let sorted = PHFetchOptions()
+        sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+        var sink = 0
+        library.withCurrentLibrary {
+            PHAsset.fetchAssets(with: sorted).enumerateObjects { asset, _, _ in sink &+= asset.pixelWidth }
+        }
+        print(String(format: "%.1f", Measure.peakResidentMegabytes + (sink == 42 ? 1 : 0)))
+    }
+}
+
+/// The baseline's own decoding of every column the engine reads.
+struct BaselineAsset {
+    var id: Int64
+    var uuid: String
+    var mediaType: Int
+    var mediaSubtypes: Int
+    var pixelWidth: Int
+    var pixelHeight: Int
+    var creationDate: Date?
+    var modificationDate: Date
+    var addedDate: Date
+    var duration: Double
+    var latitude: Double?
+    var longitude: Double?
+    var altitude: Double?
+    var locationDate: Date?
+    var horizontalAccuracy: Double?
+    var course: Double?
+    var speed: Double?
+    var isFavorite: Bool
+    var isHidden: Bool
+    var sourceType: Int
+    var burstIdentifier: String?
+    var burstSelectionTypes: Int
+    var representsBurst: Bool
+    var playbackStyle: Int
+    var adjustmentFormatIdentifier: String?
+    var trashedDate: Date?
+    var isFrontCamera: Bool
+    var isLongExposure: Bool
+    var hasRAWOriginal: Bool
+    var originalFilename: String?
+    var uniformTypeIdentifier: String?
+    var timeZoneOffset: Int?
+    var cameraMake: String?
+    var cameraModel: String?
+    var lensModel: String?
+
+    init(row: Row) {
+        id = row[0]
+        uuid = row[1]
+        mediaType = row[2]
+        mediaSubtypes = row[3]
+        pixelWidth = row[4]
+        pixelHeight = row[5]
+        creationDate = (row[6] as Double?).map(Date.init(timeIntervalSince1970:))
+        modificationDate = Date(timeIntervalSince1970: row[7])
+        addedDate = Date(timeIntervalSince1970: row[8])
+        duration = row[9]
+        latitude = row[10]
+        longitude = row[11]
+        altitude = row[12]
+        locationDate = (row[13] as Double?).map(Date.init(timeIntervalSince1970:))
+        horizontalAccuracy = row[14]
+        course = row[15]
+        speed = row[16]
+        isFavorite = row[17]
+        isHidden = row[18]
+        sourceType = row[19]
+        burstIdentifier = row[20]
+        burstSelectionTypes = row[21]
+        representsBurst = row[22]
+        playbackStyle = row[23]
+        adjustmentFormatIdentifier = row[24]
+        trashedDate = (row[25] as Double?).map(Date.init(timeIntervalSince1970:))
+        isFrontCamera = row[26]
+        isLongExposure = row[27]
+        hasRAWOriginal = row[28]
+        originalFilename = row[29]
+        uniformTypeIdentifier = row[30]
+        timeZoneOffset = row[31]
+        cameraMake = row[32]
+        cameraModel = row[33]
+        lensModel = row[34]
+    }
+}
+
+/// A small deterministic random generator, so every run builds the same library.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

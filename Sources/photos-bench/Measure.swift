@@ -1,0 +1,44 @@
+import Foundation
+
+/// Timing helpers: best of several runs, printed as PhotoKit-vs-baseline ratios.
+enum Measure {
+    /// The fastest of `runs` timings of `body`, in milliseconds.
+    static func best(runs: Int = 3, _ body: () throws -> Void) rethrows -> Double {
+        var fastest = Double.infinity
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            fastest = min(fastest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+        }
+        return fastest
+    }
+
+    /// The fastest of `runs` timings of `measure`, each after an untimed `prepare`.
+    static func best<Prepared>(runs: Int = 3, prepare: () throws -> Prepared, measure: (Prepared) throws -> Void) rethrows -> Double {
+        var fastest = Double.infinity
+        for _ in 0..<runs {
+            let prepared = try prepare()
+            let start = DispatchTime.now().uptimeNanoseconds
+            try measure(prepared)
+            fastest = min(fastest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+        }
+        return fastest
+    }
+
+    /// Prints one comparison line and returns the ratio.
+    @discardableResult
+    static func report(_ name: String, ours: Double, baseline: Double, target: Double) -> Double {
+        let ratio = ours / baseline
+        let verdict = ratio <= target ? "within" : "OVER"
+        print(String(format: "%@: ours %.1f ms, baseline %.1f ms, ratio %.2f (target <= %.1f, %@)",
+                     name, ours, baseline, ratio, target, verdict))
+        return ratio
+    }
+
+    /// The peak resident memory of this process, in megabytes.
+    static var peakResidentMegabytes: Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+}
