@@ -21,7 +21,9 @@ public typealias CLLocationDirectionAccuracy = Double
 
 /// A latitude and longitude in degrees.
 public struct CLLocationCoordinate2D: Sendable, Equatable {
+    /// Degrees north of the equator; negative is south.
     public var latitude: CLLocationDegrees
+    /// Degrees east of Greenwich; negative is west.
     public var longitude: CLLocationDegrees
 
     /// The coordinate (0, 0).
@@ -51,6 +53,7 @@ public func CLLocationCoordinate2DMake(_ latitude: CLLocationDegrees, _ longitud
 
 /// A position with its altitude, accuracy, course, speed and time. Immutable.
 open class CLLocation: NSObject, NSCopying, @unchecked Sendable {
+    /// The latitude and longitude.
     public let coordinate: CLLocationCoordinate2D
     /// Metres above sea level.
     public let altitude: CLLocationDistance
@@ -60,9 +63,11 @@ open class CLLocation: NSObject, NSCopying, @unchecked Sendable {
     public let verticalAccuracy: CLLocationAccuracy
     /// Direction of travel in degrees from true north; negative when unknown.
     public let course: CLLocationDirection
+    /// Uncertainty of the course in degrees; negative when unknown.
     public let courseAccuracy: CLLocationDirectionAccuracy
     /// Metres per second; negative when unknown.
     public let speed: CLLocationSpeed
+    /// Uncertainty of the speed in metres per second; negative when unknown.
     public let speedAccuracy: CLLocationSpeedAccuracy
     /// When the position was determined.
     public let timestamp: Date

@@ -28,21 +28,26 @@ public struct NSFastEnumerationIterator: IteratorProtocol {
 }
 
 extension NSArray: NSFastEnumeration {
+    /// The elements, in order.
     public var _fastEnumerationElements: [Any] { (0..<count).map { object(at: $0) } }
 }
 
 extension NSSet: NSFastEnumeration {
+    /// The elements, in order.
     public var _fastEnumerationElements: [Any] { allObjects }
 }
 
 extension NSOrderedSet: NSFastEnumeration {
+    /// The elements, in order.
     public var _fastEnumerationElements: [Any] { array }
 }
 
 extension Array: NSFastEnumeration {
+    /// The elements, in order.
     public var _fastEnumerationElements: [Any] { map { $0 as Any } }
 }
 
 extension Set: NSFastEnumeration {
+    /// The elements, in order.
     public var _fastEnumerationElements: [Any] { map { $0 as Any } }
 }

@@ -16,6 +16,7 @@ import PhotosStore
 public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// How to open a library.
     public struct OpenOptions: OptionSet, Sendable {
+        /// The option bits.
         public let rawValue: Int
 
         /// Wraps a raw value.

@@ -22,8 +22,14 @@ open class PHAsset: PHObject, @unchecked Sendable {
 
     /// How the asset plays back: still, animated, Live Photo, video, looping video.
     public var playbackStyle: PlaybackStyle { PlaybackStyle(rawValue: record.playbackStyle) ?? .unsupported }
+    /// Image, video or audio.
     public var mediaType: PHAssetMediaType { PHAssetMediaType(rawValue: record.mediaType) ?? .unknown }
+    /// Traits such as panorama, HDR, Live Photo, time-lapse.
     public var mediaSubtypes: PHAssetMediaSubtype { PHAssetMediaSubtype(rawValue: UInt(record.mediaSubtypes)) }
+    /// The type of the asset's original file, such as JPEG or QuickTime movie.
+    public var contentType: UTType {
+        record.uniformTypeIdentifier.flatMap { UTType($0) } ?? (mediaType == .video ? .movie : mediaType == .image ? .image : .data)
+    }
     /// Width in pixels, as displayed (the EXIF orientation applied).
     public var pixelWidth: Int { record.pixelWidth }
     /// Height in pixels, as displayed (the EXIF orientation applied).
@@ -48,15 +54,19 @@ open class PHAsset: PHObject, @unchecked Sendable {
     }
     /// Length of a video in seconds; 0 for photos.
     public var duration: TimeInterval { record.duration }
+    /// Whether the user hid the asset: fetches leave it out unless they include hidden assets.
     public var isHidden: Bool { record.isHidden }
+    /// Whether the user marked the asset as a favorite.
     public var isFavorite: Bool { record.isFavorite }
     /// Shared by the photos of one burst.
     public var burstIdentifier: String? { record.burstIdentifier }
+    /// Whether the camera suggested, or the user picked, this photo of its burst.
     public var burstSelectionTypes: PHAssetBurstSelectionType {
         PHAssetBurstSelectionType(rawValue: UInt(record.burstSelectionTypes))
     }
     /// Whether this photo stands for its burst in fetches.
     public var representsBurst: Bool { record.representsBurst }
+    /// Where the asset comes from: the user's library, a shared album, a sync.
     public var sourceType: PHAssetSourceType { PHAssetSourceType(rawValue: UInt(record.sourceType)) }
     /// Whether the asset has edits.
     public var hasAdjustments: Bool { record.adjustmentFormatIdentifier != nil }

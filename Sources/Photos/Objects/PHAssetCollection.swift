@@ -30,8 +30,10 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
                   library: library)
     }
 
+    /// Always true: asset collections hold assets.
     public override var canContainAssets: Bool { true }
 
+    /// The album's title; nil for moments, which have no place names here.
     public override var localizedTitle: String? {
         switch content {
         case .stored(let record): record.title
@@ -40,6 +42,7 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
         }
     }
 
+    /// Album, smart album or moment.
     public var assetCollectionType: PHAssetCollectionType {
         switch content {
         case .stored(let record): PHAssetCollectionType(rawValue: record.type) ?? .album
@@ -48,6 +51,7 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
         }
     }
 
+    /// Which kind of album or smart album; `.any` for moments.
     public var assetCollectionSubtype: PHAssetCollectionSubtype {
         switch content {
         case .stored(let record): PHAssetCollectionSubtype(rawValue: record.subtype) ?? .any

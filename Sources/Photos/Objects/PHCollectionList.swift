@@ -29,8 +29,10 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
                   library: library)
     }
 
+    /// Always true: collection lists hold collections.
     public override var canContainCollections: Bool { true }
 
+    /// The folder's title, or the year of a year moment list.
     public override var localizedTitle: String? {
         switch content {
         case .stored(let record): record.title
@@ -40,6 +42,7 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
         }
     }
 
+    /// Folder or moment list.
     public var collectionListType: PHCollectionListType {
         switch content {
         case .stored(let record): PHCollectionListType(rawValue: record.type) ?? .folder
@@ -48,6 +51,7 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
         }
     }
 
+    /// Which kind of folder or moment list.
     public var collectionListSubtype: PHCollectionListSubtype {
         switch content {
         case .stored(let record): PHCollectionListSubtype(rawValue: record.subtype) ?? .regularFolder

@@ -123,6 +123,7 @@ public enum PHAssetMediaType: Int, Sendable {
 
 /// Traits of an asset's media.
 public struct PHAssetMediaSubtype: OptionSet, Sendable, Hashable {
+    /// The option bits, as Apple defines them.
     public let rawValue: UInt
 
     /// Wraps a raw value.
@@ -130,21 +131,33 @@ public struct PHAssetMediaSubtype: OptionSet, Sendable, Hashable {
         self.rawValue = rawValue
     }
 
+    /// A panorama.
     public static let photoPanorama = PHAssetMediaSubtype(rawValue: 1 << 0)
+    /// A high-dynamic-range photo.
     public static let photoHDR = PHAssetMediaSubtype(rawValue: 1 << 1)
+    /// A screenshot.
     public static let photoScreenshot = PHAssetMediaSubtype(rawValue: 1 << 2)
+    /// A Live Photo: a still with a short paired video.
     public static let photoLive = PHAssetMediaSubtype(rawValue: 1 << 3)
+    /// A photo with depth data (Portrait mode).
     public static let photoDepthEffect = PHAssetMediaSubtype(rawValue: 1 << 4)
+    /// A spatial (stereoscopic) photo or video.
     public static let spatialMedia = PHAssetMediaSubtype(rawValue: 1 << 10)
+    /// A video streamed rather than stored locally.
     public static let videoStreamed = PHAssetMediaSubtype(rawValue: 1 << 16)
+    /// A high-frame-rate (slow-motion) video.
     public static let videoHighFrameRate = PHAssetMediaSubtype(rawValue: 1 << 17)
+    /// A time-lapse video.
     public static let videoTimelapse = PHAssetMediaSubtype(rawValue: 1 << 18)
+    /// A screen recording.
     public static let videoScreenRecording = PHAssetMediaSubtype(rawValue: 1 << 19)
+    /// A Cinematic mode video.
     public static let videoCinematic = PHAssetMediaSubtype(rawValue: 1 << 21)
 }
 
 /// How a photo of a burst was selected.
 public struct PHAssetBurstSelectionType: OptionSet, Sendable, Hashable {
+    /// The option bits, as Apple defines them.
     public let rawValue: UInt
 
     /// Wraps a raw value.
@@ -160,6 +173,7 @@ public struct PHAssetBurstSelectionType: OptionSet, Sendable, Hashable {
 
 /// Where an asset comes from.
 public struct PHAssetSourceType: OptionSet, Sendable, Hashable {
+    /// The option bits, as Apple defines them.
     public let rawValue: UInt
 
     /// Wraps a raw value.

@@ -25,5 +25,6 @@ public struct PHPredicateError: Error, Sendable, Equatable, CustomStringConverti
         return "\(reason) at position \(position) of the predicate format\n  \(format)\n  \(caret)"
     }
 
+    /// The same text as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 }
