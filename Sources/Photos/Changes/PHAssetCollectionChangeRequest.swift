@@ -5,28 +5,23 @@ import PhotosStore
 /// delete albums. Smart albums, moments and transient collections cannot be
 /// edited: `init(for:)` returns nil for them.
 public class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendable {
+    private var change: CollectionChange
     private let uuid: String
-    private let isCreation: Bool
-    private let currentTitle: String
-    private let snapshot: PHFetchResult<PHAsset>?
-    private var newTitle: String?
-    private var operations: [MembershipOperation] = []
 
-    required init(uuid: String, isCreation: Bool, title: String, snapshot: PHFetchResult<PHAsset>?, api: String) {
+    required init(uuid: String, creationTitle: String?, currentTitle: String, snapshot: PHFetchResult<PHAsset>?, api: String) {
         self.uuid = uuid
-        self.isCreation = isCreation
-        currentTitle = title
-        self.snapshot = snapshot
+        change = CollectionChange(
+            target: .collection(uuid: uuid),
+            creation: creationTitle.map { NewCollection(uuid: uuid, kind: .assetCollection, title: $0) },
+            currentTitle: currentTitle, snapshot: snapshot?.viewed(as: PHObject.self), memberEntity: .asset)
         super.init()
         ChangeBlock.required(by: api).add(self)
     }
 
     /// A request to create an album at the top level.
     public class func creationRequestForAssetCollection(withTitle title: String) -> Self {
-        let request = Self(uuid: UUID().uuidString, isCreation: true, title: title, snapshot: nil,
-                           api: "creationRequestForAssetCollection(withTitle:)")
-        request.newTitle = title
-        return request
+        Self(uuid: UUID().uuidString, creationTitle: title, currentTitle: title, snapshot: nil,
+             api: "creationRequestForAssetCollection(withTitle:)")
     }
 
     /// Stands for the album this request creates (or edits).
@@ -53,55 +48,48 @@ public class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendabl
     /// if another process changed the album since.
     public convenience init?(for assetCollection: PHAssetCollection, assets: PHFetchResult<PHAsset>?) {
         guard assetCollection.canPerform(.addContent), let identifier = assetCollection.parsedIdentifier else { return nil }
-        self.init(uuid: identifier.uuid, isCreation: false, title: assetCollection.localizedTitle ?? "",
+        self.init(uuid: identifier.uuid, creationTitle: nil, currentTitle: assetCollection.localizedTitle ?? "",
                   snapshot: assets, api: "PHAssetCollectionChangeRequest(for:)")
     }
 
     /// The album's title.
     public var title: String {
-        get { newTitle ?? currentTitle }
-        set { newTitle = newValue }
+        get { change.title }
+        set { change.newTitle = newValue }
     }
 
     /// Appends assets (or placeholders) not already in the album.
     public func addAssets(_ assets: any NSFastEnumeration) {
-        operations.append(.add(memberUUIDs(assets, entity: .asset, api: "addAssets(_:)")))
+        change.add(assets, api: "addAssets(_:)")
     }
 
     /// Inserts assets so that each ends at its index, in ascending order.
     public func insertAssets(_ assets: any NSFastEnumeration, at indexes: IndexSet) {
-        operations.append(.insert(memberUUIDs(assets, entity: .asset, api: "insertAssets(_:at:)"), at: Array(indexes)))
+        change.insert(assets, at: indexes, api: "insertAssets(_:at:)")
     }
 
     /// Removes assets from the album (they stay in the library).
     public func removeAssets(_ assets: any NSFastEnumeration) {
-        operations.append(.remove(memberUUIDs(assets, entity: .asset, api: "removeAssets(_:)")))
+        change.remove(assets, api: "removeAssets(_:)")
     }
 
     /// Removes the assets at the indexes.
     public func removeAssets(at indexes: IndexSet) {
-        operations.append(.removeAt(Array(indexes)))
+        change.remove(at: indexes)
     }
 
     /// Replaces the assets at the indexes with others, in order.
     public func replaceAssets(at indexes: IndexSet, withAssets assets: any NSFastEnumeration) {
-        operations.append(.replace(at: Array(indexes), with: memberUUIDs(assets, entity: .asset, api: "replaceAssets(at:withAssets:)")))
+        change.replace(at: indexes, with: assets, api: "replaceAssets(at:withAssets:)")
     }
 
     /// Removes the assets at `fromIndexes`, then inserts them, in order, at
     /// `toIndex` of what remains.
     public func moveAssets(at fromIndexes: IndexSet, to toIndex: Int) {
-        operations.append(.move(from: Array(fromIndexes), to: toIndex))
+        change.move(at: fromIndexes, to: toIndex)
     }
 
     override func contribute(to builder: ChangeSetBuilder) throws(PHPhotosError) {
-        if isCreation {
-            builder.changeSet.newCollections.append(NewCollection(uuid: uuid, kind: .assetCollection, title: title))
-        }
-        let renamed = !isCreation && newTitle != nil
-        guard renamed || !operations.isEmpty else { return }
-        builder.changeSet.collectionEdits.append(CollectionEdit(
-            target: .collection(uuid: uuid), title: renamed ? newTitle : nil,
-            snapshot: snapshot.map(builder.snapshotUUIDs(of:)), operations: operations))
+        change.contribute(to: builder)
     }
 }

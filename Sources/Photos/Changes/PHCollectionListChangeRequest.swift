@@ -5,37 +5,30 @@ import PhotosStore
 /// delete folders, or to reorder the top-level albums and folders. A
 /// collection lives in one folder at a time: adding it to a folder moves it.
 public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable {
-    private let target: CollectionEditTarget
-    private let isCreation: Bool
-    private let currentTitle: String
-    private let snapshot: PHFetchResult<PHCollection>?
-    private var newTitle: String?
-    private var operations: [MembershipOperation] = []
+    private var change: CollectionChange
 
-    required init(target: CollectionEditTarget, isCreation: Bool, title: String,
+    required init(target: CollectionEditTarget, creationTitle: String?, currentTitle: String,
                   snapshot: PHFetchResult<PHCollection>?, api: String) {
-        self.target = target
-        self.isCreation = isCreation
-        currentTitle = title
-        self.snapshot = snapshot
+        var creation: NewCollection?
+        if case .collection(let uuid) = target, let creationTitle {
+            creation = NewCollection(uuid: uuid, kind: .collectionList, title: creationTitle)
+        }
+        change = CollectionChange(target: target, creation: creation, currentTitle: currentTitle,
+                                  snapshot: snapshot?.viewed(as: PHObject.self), memberEntity: .assetCollection)
         super.init()
         ChangeBlock.required(by: api).add(self)
     }
 
     /// A request to create a folder at the top level.
     public class func creationRequestForCollectionList(withTitle title: String) -> Self {
-        let request = Self(target: .collection(uuid: UUID().uuidString), isCreation: true, title: title, snapshot: nil,
-                           api: "creationRequestForCollectionList(withTitle:)")
-        request.newTitle = title
-        return request
+        Self(target: .collection(uuid: UUID().uuidString), creationTitle: title, currentTitle: title, snapshot: nil,
+             api: "creationRequestForCollectionList(withTitle:)")
     }
 
     /// Stands for the folder this request creates (or edits).
     public var placeholderForCreatedCollectionList: PHObjectPlaceholder {
-        let uuid: String
-        switch target {
-        case .collection(let targetUUID): uuid = targetUUID
-        case .topLevel: uuid = ""
+        guard case .collection(let uuid) = change.target else {
+            return PHObjectPlaceholder(localIdentifier: "", library: nil)
         }
         return PHObjectPlaceholder(localIdentifier: LocalIdentifier(uuid: uuid, entity: .collectionList).description, library: nil)
     }
@@ -51,16 +44,16 @@ public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable
     /// A request to edit a folder; nil for lists that cannot be edited.
     public convenience init?(for collectionList: PHCollectionList) {
         guard collectionList.canPerform(.addContent), let identifier = collectionList.parsedIdentifier else { return nil }
-        self.init(target: .collection(uuid: identifier.uuid), isCreation: false,
-                  title: collectionList.localizedTitle ?? "", snapshot: nil, api: "PHCollectionListChangeRequest(for:)")
+        self.init(target: .collection(uuid: identifier.uuid), creationTitle: nil,
+                  currentTitle: collectionList.localizedTitle ?? "", snapshot: nil, api: "PHCollectionListChangeRequest(for:)")
     }
 
     /// A request to edit a folder whose indexes refer to `childCollections`,
     /// the folder's contents as the app last fetched them.
     public convenience init?(for collectionList: PHCollectionList, childCollections: PHFetchResult<PHCollection>) {
         guard collectionList.canPerform(.addContent), let identifier = collectionList.parsedIdentifier else { return nil }
-        self.init(target: .collection(uuid: identifier.uuid), isCreation: false,
-                  title: collectionList.localizedTitle ?? "", snapshot: childCollections,
+        self.init(target: .collection(uuid: identifier.uuid), creationTitle: nil,
+                  currentTitle: collectionList.localizedTitle ?? "", snapshot: childCollections,
                   api: "PHCollectionListChangeRequest(for:childCollections:)")
     }
 
@@ -68,57 +61,48 @@ public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable
     /// whose indexes refer to `childCollections` as fetched by
     /// `PHCollection.fetchTopLevelUserCollections(with:)`.
     public convenience init?(forTopLevelCollectionListUserCollections childCollections: PHFetchResult<PHCollection>) {
-        self.init(target: .topLevel, isCreation: false, title: "", snapshot: childCollections,
+        self.init(target: .topLevel, creationTitle: nil, currentTitle: "", snapshot: childCollections,
                   api: "PHCollectionListChangeRequest(forTopLevelCollectionListUserCollections:)")
     }
 
     /// The folder's title.
     public var title: String {
-        get { newTitle ?? currentTitle }
-        set { newTitle = newValue }
+        get { change.title }
+        set { change.newTitle = newValue }
     }
 
     /// Appends collections (or placeholders), moving them from wherever they were.
     public func addChildCollections(_ collections: any NSFastEnumeration) {
-        operations.append(.add(memberUUIDs(collections, entity: .assetCollection, api: "addChildCollections(_:)")))
+        change.add(collections, api: "addChildCollections(_:)")
     }
 
     /// Inserts collections so that each ends at its index, in ascending order.
     public func insertChildCollections(_ collections: any NSFastEnumeration, at indexes: IndexSet) {
-        operations.append(.insert(memberUUIDs(collections, entity: .assetCollection, api: "insertChildCollections(_:at:)"),
-                                  at: Array(indexes)))
+        change.insert(collections, at: indexes, api: "insertChildCollections(_:at:)")
     }
 
     /// Takes collections out of the folder; they go back to the top level.
     public func removeChildCollections(_ collections: any NSFastEnumeration) {
-        operations.append(.remove(memberUUIDs(collections, entity: .assetCollection, api: "removeChildCollections(_:)")))
+        change.remove(collections, api: "removeChildCollections(_:)")
     }
 
     /// Takes the collections at the indexes out of the folder.
     public func removeChildCollections(at indexes: IndexSet) {
-        operations.append(.removeAt(Array(indexes)))
+        change.remove(at: indexes)
     }
 
     /// Replaces the collections at the indexes with others, in order.
     public func replaceChildCollections(at indexes: IndexSet, withChildCollections collections: any NSFastEnumeration) {
-        operations.append(.replace(at: Array(indexes), with: memberUUIDs(collections, entity: .assetCollection,
-                                                                         api: "replaceChildCollections(at:withChildCollections:)")))
+        change.replace(at: indexes, with: collections, api: "replaceChildCollections(at:withChildCollections:)")
     }
 
     /// Removes the collections at `indexes`, then inserts them, in order, at
     /// `toIndex` of what remains.
     public func moveChildCollections(at indexes: IndexSet, to toIndex: Int) {
-        operations.append(.move(from: Array(indexes), to: toIndex))
+        change.move(at: indexes, to: toIndex)
     }
 
     override func contribute(to builder: ChangeSetBuilder) throws(PHPhotosError) {
-        if isCreation, case .collection(let uuid) = target {
-            builder.changeSet.newCollections.append(NewCollection(uuid: uuid, kind: .collectionList, title: title))
-        }
-        let renamed = !isCreation && newTitle != nil
-        guard renamed || !operations.isEmpty else { return }
-        builder.changeSet.collectionEdits.append(CollectionEdit(
-            target: target, title: renamed ? newTitle : nil,
-            snapshot: snapshot.map(builder.snapshotUUIDs(of:)), operations: operations))
+        change.contribute(to: builder)
     }
 }

@@ -53,6 +53,29 @@ extension PHPhotoLibrary {
         }
     }
 
+    /// Collections by identifier, stored and computed ones (moments, moment
+    /// lists) alike, in the order given unless the options sort them.
+    /// `computed` returns the computed collections among the UUIDs that no
+    /// stored collection has; when there are none, the fetch is one query.
+    func fetchCollections<T: PHCollection>(identifiers: [String], entity: StoreEntity, options: PHFetchOptions?,
+                                           computed: (Set<String>) -> [T]) -> PHFetchResult<T> {
+        let uuids = identifiers.compactMap { LocalIdentifier($0) }.filter { $0.entity == entity }.map(\.uuid)
+        let kind: CollectionKind = entity == .collectionList ? .collectionList : .assetCollection
+        let stored = fetchCollections(scope: .uuids(uuids, kind: kind), options: nil, as: T.self).allObjects
+        let missing = Set(uuids).subtracting(stored.compactMap { $0.parsedIdentifier?.uuid })
+        let extra = missing.isEmpty ? [] : computed(missing)
+        guard !extra.isEmpty else {
+            return fetchCollections(scope: .uuids(uuids, kind: kind), options: options, as: T.self)
+        }
+        var byUUID: [String: T] = [:]
+        for collection in stored + extra {
+            if let uuid = collection.parsedIdentifier?.uuid { byUUID[uuid] = collection }
+        }
+        var seen = Set<String>()
+        let ordered = uuids.compactMap { uuid in seen.insert(uuid).inserted ? byUUID[uuid] : nil }
+        return fetchInMemory(ordered, options: options, as: T.self)
+    }
+
     /// Filters and orders collections held in memory with the options'
     /// predicate and sort, with the same semantics as stored ones.
     func fetchInMemory<T: PHCollection>(_ collections: [PHCollection], options: PHFetchOptions?, as type: T.Type) -> PHFetchResult<T> {

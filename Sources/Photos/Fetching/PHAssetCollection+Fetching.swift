@@ -6,20 +6,9 @@ extension PHAssetCollection {
     /// and moments), in the order given unless the options sort them.
     public class func fetchAssetCollections(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
         let library = PHPhotoLibrary.current
-        let uuids = identifiers.compactMap { LocalIdentifier($0) }.filter { $0.entity == .assetCollection }.map(\.uuid)
-        let stored = library.fetchCollections(scope: .uuids(uuids, kind: .assetCollection), options: nil, as: PHAssetCollection.self)
-        let storedUUIDs = Set(stored.allObjects.compactMap { $0.parsedIdentifier?.uuid })
-        let rest = Set(uuids).subtracting(storedUUIDs)
-        let moments = rest.isEmpty ? [] : library.moments.filter { rest.contains($0.uuid) }
-        if moments.isEmpty {
-            return library.fetchCollections(scope: .uuids(uuids, kind: .assetCollection), options: options, as: PHAssetCollection.self)
+        return library.fetchCollections(identifiers: identifiers, entity: .assetCollection, options: options) { wanted in
+            library.moments.filter { wanted.contains($0.uuid) }.map { PHAssetCollection(moment: $0, library: library) }
         }
-        var byUUID: [String: PHAssetCollection] = [:]
-        for collection in stored.allObjects { byUUID[collection.parsedIdentifier!.uuid] = collection }
-        for moment in moments { byUUID[moment.uuid] = PHAssetCollection(moment: moment, library: library) }
-        var seen = Set<String>()
-        let ordered = uuids.compactMap { uuid in seen.insert(uuid).inserted ? byUUID[uuid] : nil }
-        return library.fetchInMemory(ordered, options: options, as: PHAssetCollection.self)
     }
 
     /// The asset collections of a type and subtype (`.any` for all
@@ -61,7 +50,7 @@ extension PHAssetCollection {
     /// The moments of a moment list.
     @available(*, deprecated, message: "Moments are deprecated by Apple; OpenPhotoKit still computes them")
     public class func fetchMoments(inMomentList momentList: PHCollectionList, options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
-        PHCollection.fetchCollections(in: momentList, options: options).asMoments
+        PHCollection.fetchCollections(in: momentList, options: options).viewed(as: PHAssetCollection.self)
     }
 
     /// Every moment of the library, oldest first unless sorted. A moment
@@ -85,12 +74,5 @@ extension PHAssetCollection {
     /// A collection of a fetch result's assets that lives only in memory.
     public class func transientAssetCollection(withAssetFetchResult fetchResult: PHFetchResult<PHAsset>, title: String?) -> PHAssetCollection {
         transientAssetCollection(with: fetchResult.allObjects, title: title)
-    }
-}
-
-extension PHFetchResult where ObjectType == PHCollection {
-    /// The same objects typed as asset collections (moments of a moment list).
-    var asMoments: PHFetchResult<PHAssetCollection> {
-        PHFetchResult<PHAssetCollection>(contents: contents)
     }
 }

@@ -20,19 +20,9 @@ extension PHCollectionList {
     /// lists), in the order given unless the options sort them.
     public class func fetchCollectionLists(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
         let library = PHPhotoLibrary.current
-        let uuids = identifiers.compactMap { LocalIdentifier($0) }.filter { $0.entity == .collectionList }.map(\.uuid)
-        let stored = library.fetchCollections(scope: .uuids(uuids, kind: .collectionList), options: nil, as: PHCollectionList.self)
-        let rest = Set(uuids).subtracting(stored.allObjects.compactMap { $0.parsedIdentifier?.uuid })
-        let lists = rest.isEmpty ? [] : library.momentLists(subtype: .any).filter { rest.contains($0.uuid) }
-        if lists.isEmpty {
-            return library.fetchCollections(scope: .uuids(uuids, kind: .collectionList), options: options, as: PHCollectionList.self)
+        return library.fetchCollections(identifiers: identifiers, entity: .collectionList, options: options) { wanted in
+            library.momentLists(subtype: .any).filter { wanted.contains($0.uuid) }.map { PHCollectionList(momentList: $0, library: library) }
         }
-        var byUUID: [String: PHCollectionList] = [:]
-        for list in stored.allObjects { byUUID[list.parsedIdentifier!.uuid] = list }
-        for list in lists { byUUID[list.uuid] = PHCollectionList(momentList: list, library: library) }
-        var seen = Set<String>()
-        let ordered = uuids.compactMap { uuid in seen.insert(uuid).inserted ? byUUID[uuid] : nil }
-        return library.fetchInMemory(ordered, options: options, as: PHCollectionList.self)
     }
 
     /// Collection lists of a type: folders (`.regularFolder` or `.any`),

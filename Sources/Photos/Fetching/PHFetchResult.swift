@@ -126,6 +126,11 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
         contents.objects(in: 0..<count).map(Self.typed)
     }
 
+    /// The same contents typed as another (super)class of their objects.
+    func viewed<Other>(as type: Other.Type) -> PHFetchResult<Other> {
+        PHFetchResult<Other>(contents: contents)
+    }
+
     public override var description: String {
         "<PHFetchResult> count=\(count)"
     }

@@ -24,14 +24,12 @@ enum FetchSQL {
         case .library:
             break
         case .uuids(let uuids):
-            from += " JOIN json_each(?) k ON a.uuid = k.value"
-            builder.arguments.append(Self.json(deduplicated(uuids)).databaseValue)
+            from += builder.join(uuids, on: "a.uuid")
             naturalOrder = "k.key"
             appliesDefaultExclusions = false
             defaultSourceTypes = allSourceTypes
         case .rowIDs(let ids):
-            from += " JOIN json_each(?) k ON a.id = k.value"
-            builder.arguments.append(Self.json(deduplicated(ids)).databaseValue)
+            from += builder.join(ids, on: "a.id")
             naturalOrder = "k.key"
             appliesDefaultExclusions = false
             defaultSourceTypes = allSourceTypes
@@ -99,8 +97,7 @@ enum FetchSQL {
                 builder.conditions.append("c.subtype = \(subtype)")
             }
         case .uuids(let uuids, let kind):
-            from += " JOIN json_each(?) k ON c.uuid = k.value"
-            builder.arguments.append(Self.json(deduplicated(uuids)).databaseValue)
+            from += builder.join(uuids, on: "c.uuid")
             if let kind {
                 builder.conditions.append("c.kind = \(kind.rawValue)")
             }
@@ -156,15 +153,18 @@ enum FetchSQL {
         String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
-    private static func deduplicated<T: Hashable>(_ values: [T]) -> [T] {
-        var seen = Set<T>()
-        return values.filter { seen.insert($0).inserted }
-    }
-
     /// Accumulates conditions and arguments in the order they appear in the SQL.
     struct Builder {
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
+
+        /// Joins a list of values (each kept once, in order) as `k`, so that
+        /// `k.key` is a value's position in the list.
+        mutating func join<T: Encodable & Hashable>(_ values: [T], on column: String) -> String {
+            var seen = Set<T>()
+            arguments.append(FetchSQL.json(values.filter { seen.insert($0).inserted }).databaseValue)
+            return " JOIN json_each(?) k ON \(column) = k.value"
+        }
 
         func select(_ column: String, from: String, order: String, limit: Int) -> SQLFragment {
             let filtered = conditions.filter { $0 != "1" }
