@@ -5,6 +5,13 @@ import Testing
 @Suite struct StagingRecoveryTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)/L.photoslibrary")
 
+    /// A new asset with one staged photo.
+    private static func newPhoto(uuid: String, file: StagedFile) -> NewAsset {
+        NewAsset(record: AssetRecord(uuid: uuid, mediaType: 1, modificationDate: Date(), addedDate: Date(), playbackStyle: 1),
+                 resources: [NewResource(type: 1, file: file, originalFilename: "a.jpg",
+                                         uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)])
+    }
+
     private func write(_ relativePath: String, in layout: LibraryLayout) throws {
         let url = layout.url(forRelativePath: relativePath)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -17,11 +24,9 @@ import Testing
         // A committed asset whose file is journalled (a crash after commit, before cleanup).
         let staging = try store.makeStagingArea()
         let file = try staging.stage(data: Data("photo".utf8), pathExtension: "jpg")
-        var changes = ChangeSet()
         let uuid = UUID().uuidString
-        changes.newAssets = [NewAsset(record: AssetRecord(uuid: uuid, mediaType: 1, modificationDate: Date(), addedDate: Date(), playbackStyle: 1),
-                                      resources: [NewResource(type: 1, file: file, originalFilename: "a.jpg",
-                                                              uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)])]
+        var changes = ChangeSet()
+        changes.newAssets = [Self.newPhoto(uuid: uuid, file: file)]
         _ = try store.commit(changes, staging: staging, author: nil)
         let kept = layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg")
 
@@ -50,11 +55,9 @@ import Testing
         let store = try SQLitePhotoStore(url: root)
         let staging = try store.makeStagingArea()
         let file = try staging.stage(data: Data("photo".utf8), pathExtension: "jpg")
-        var changes = ChangeSet()
         let uuid = UUID().uuidString
-        changes.newAssets = [NewAsset(record: AssetRecord(uuid: uuid, mediaType: 1, modificationDate: Date(), addedDate: Date(), playbackStyle: 1),
-                                      resources: [NewResource(type: 1, file: file, originalFilename: "a.jpg",
-                                                              uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)])]
+        var changes = ChangeSet()
+        changes.newAssets = [Self.newPhoto(uuid: uuid, file: file)]
         changes.assetEdits = [AssetEdit(uuid: UUID().uuidString, isFavorite: true)]
         #expect(throws: StoreError.self) { try store.commit(changes, staging: staging, author: nil) }
         let placed = store.layout.url(forRelativePath: store.layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg"))
