@@ -8,9 +8,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     var libraryUUID: String { get }
     var layout: LibraryLayout { get }
 
-    /// The ids of the assets a query selects, in order. Cost: one query; for a
-    /// million-asset library, about the time to read a million integers.
-    func assetIDs(_ query: AssetQuery) throws(StoreError) -> [Int64]
+    /// The ids of the assets a query selects, in order, and the change block
+    /// they reflect. Cost: one query; for a million-asset library, about the
+    /// time to read a million integers.
+    func fetchAssets(_ query: AssetQuery) throws(StoreError) -> FetchSnapshot
     /// The rows with these ids, in the same order; ids no longer stored are skipped.
     func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord]
     /// How many of these assets have the media type.
@@ -18,7 +19,17 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// The files stored for an asset.
     func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord]
 
-    func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> [Int64]
+    /// The ids of the collections a query selects, in order, and the change block they reflect.
+    func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot
+
+    /// An asset fetch brought up to the latest change block, with how it
+    /// differs from `previous`; nil when nothing it shows changed. Cost grows
+    /// with the size of the changes, not of the library (see `FetchRefresher`).
+    func refreshAssets(_ query: AssetQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh?
+    /// A collection fetch brought up to the latest change block; nil when nothing it shows changed.
+    func refreshCollections(_ query: CollectionQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh?
+    /// What the change blocks after `after`, up to `through`, did, object by object, in commit order.
+    func history(after: Int64, through: Int64) throws(StoreError) -> [HistoryEntry]
     func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord]
 
     /// The library's moments, oldest first. Computed from the assets, cached until the next commit.
@@ -44,4 +55,8 @@ package protocol PhotoStore: AnyObject, Sendable {
                               sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int]
     /// The number of the last committed change block, by any process.
     func lastTransaction() throws(StoreError) -> Int64
+    /// Watches for change blocks committed by any process after
+    /// `transaction`; `onCommit` gets the latest number, on the watcher's
+    /// own thread, until the watcher is stopped.
+    func watchCommits(after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void) throws(StoreError) -> CommitWatcher
 }

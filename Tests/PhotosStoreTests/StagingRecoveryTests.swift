@@ -62,7 +62,7 @@ import Testing
         #expect(throws: StoreError.self) { try store.commit(changes, staging: staging, author: nil) }
         let placed = store.layout.url(forRelativePath: store.layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg"))
         #expect(!FileManager.default.fileExists(atPath: placed.path))
-        #expect(try store.assetIDs(AssetQuery(scope: .library)).isEmpty)
+        #expect(try store.fetchAssets(AssetQuery(scope: .library)).ids.isEmpty)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: store.layout.staging.path)) == [])
     }
 

@@ -6,6 +6,13 @@ import Photos
 // Only what the seeds leave undefined (their app's properties) is declared
 // here. Observation and change history snippets belong to later issues.
 
+/// The identifiers of a fetch result, through the public API only.
+private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
+    var identifiers: [String] = []
+    result.enumerateObjects { asset, _, _ in identifiers.append(asset.localIdentifier) }
+    return identifiers
+}
+
 @Suite struct SeedSnippetTests {
     let test: TestLibrary
     let lastLaunchDate = Date(timeIntervalSince1970: 1_600_000_000)
@@ -30,7 +37,7 @@ import Photos
 
     /// Seeds 001 and 004, "Tracking photo library changes (2)".
     @Test func discoverModifiedAndDeletedAssets() throws {
-        let localIdentifiers = test.fetch { PHAsset.fetchAssets(with: nil) }.identifiers
+        let localIdentifiers = identifiers(of: test.fetch { PHAsset.fetchAssets(with: nil) })
         var modified = 0
         var missing = 0
         test.library.withCurrentLibrary {
@@ -54,7 +61,7 @@ import Photos
     @Test func useChangedIdentifiers() throws {
         struct Hike { var startDate: Date; var endDate: Date }
         let hikes = [Hike(startDate: lastLaunchDate, endDate: lastLaunchDate.addingTimeInterval(7_200))]
-        let insertedIdentifiers = Set(test.fetch { PHAsset.fetchAssets(with: nil) }.identifiers)
+        let insertedIdentifiers = Set(identifiers(of: test.fetch { PHAsset.fetchAssets(with: nil) }))
         let updatedIdentifiers = insertedIdentifiers
         var hikesWithNewAssets = 0
         var edited = 0

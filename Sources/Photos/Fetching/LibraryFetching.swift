@@ -29,7 +29,12 @@ extension PHPhotoLibrary {
             sourceTypes: Int(options?.includeAssetSourceTypes.rawValue ?? 0))
         guard let store else { return PHFetchResult(contents: .empty) }
         do {
-            return PHFetchResult(contents: FetchedObjects(.rows(self, .assets, try store.assetIDs(query))))
+            let snapshot = try store.fetchAssets(query)
+            var tracked = true
+            if case .rowIDs = scope { tracked = false }  // transient collections never change
+            return PHFetchResult(contents: FetchedObjects(.rows(self, .assets, snapshot.ids)),
+                                 tracking: tracked ? FetchTracking(library: self, origin: .assets(query),
+                                                                   transaction: snapshot.transaction, options: options) : nil)
         } catch {
             Diagnostics.report(error, while: "fetching assets")
             return PHFetchResult(contents: .empty)
@@ -46,7 +51,10 @@ extension PHPhotoLibrary {
             limit: max(0, options?.fetchLimit ?? 0))
         guard let store else { return PHFetchResult(contents: .empty) }
         do {
-            return PHFetchResult(contents: FetchedObjects(.rows(self, .collections, try store.collectionIDs(query))))
+            let snapshot = try store.fetchCollections(query)
+            return PHFetchResult(contents: FetchedObjects(.rows(self, .collections, snapshot.ids)),
+                                 tracking: FetchTracking(library: self, origin: .collections(query),
+                                                         transaction: snapshot.transaction, options: options))
         } catch {
             Diagnostics.report(error, while: "fetching collections")
             return PHFetchResult(contents: .empty)
@@ -58,43 +66,82 @@ extension PHPhotoLibrary {
     /// `computed` returns the computed collections among the UUIDs that no
     /// stored collection has; when there are none, the fetch is one query.
     func fetchCollections<T: PHCollection>(identifiers: [String], entity: StoreEntity, options: PHFetchOptions?,
-                                           computed: (Set<String>) -> [T]) -> PHFetchResult<T> {
+                                           computed: @escaping @Sendable (Set<String>) -> [T]) -> PHFetchResult<T> {
         let uuids = identifiers.compactMap { LocalIdentifier($0) }.filter { $0.entity == entity }.map(\.uuid)
         let kind: CollectionKind = entity == .collectionList ? .collectionList : .assetCollection
         let stored = fetchCollections(scope: .uuids(uuids, kind: kind), options: nil, as: T.self).allObjects
         let missing = Set(uuids).subtracting(stored.compactMap { $0.parsedIdentifier?.uuid })
-        let extra = missing.isEmpty ? [] : computed(missing)
-        guard !extra.isEmpty else {
+        guard !missing.isEmpty, !computed(missing).isEmpty else {
             return fetchCollections(scope: .uuids(uuids, kind: kind), options: options, as: T.self)
         }
-        var byUUID: [String: T] = [:]
-        for collection in stored + extra {
-            if let uuid = collection.parsedIdentifier?.uuid { byUUID[uuid] = collection }
+        return fetchComputed(options: options, as: T.self) { [self] in
+            let stored = fetchCollections(scope: .uuids(uuids, kind: kind), options: nil, as: T.self).allObjects
+            let missing = Set(uuids).subtracting(stored.compactMap { $0.parsedIdentifier?.uuid })
+            var byUUID: [String: T] = [:]
+            for collection in stored + computed(missing) {
+                if let uuid = collection.parsedIdentifier?.uuid { byUUID[uuid] = collection }
+            }
+            var seen = Set<String>()
+            return uuids.compactMap { uuid in seen.insert(uuid).inserted ? byUUID[uuid] : nil }
         }
-        var seen = Set<String>()
-        let ordered = uuids.compactMap { uuid in seen.insert(uuid).inserted ? byUUID[uuid] : nil }
-        return fetchInMemory(ordered, options: options, as: T.self)
     }
 
-    /// Filters and orders collections held in memory with the options'
-    /// predicate and sort, with the same semantics as stored ones.
+    /// Filters and orders a fixed list of collections (a transient list's
+    /// members) with the options' predicate and sort, with the same
+    /// semantics as stored ones. Such a result never changes.
     func fetchInMemory<T: PHCollection>(_ collections: [PHCollection], options: PHFetchOptions?, as type: T.Type) -> PHFetchResult<T> {
-        let rules = FetchTranslation<CollectionAttribute>.collections(for: type)
-        let filter = Self.translated { () throws(PHPredicateError) in try rules.filter(options?.predicate) }
-        let sort = Self.translated { () throws(PHPredicateError) in try rules.sort(options?.sortDescriptors) }
-        let limit = max(0, options?.fetchLimit ?? 0)
-        guard !collections.isEmpty else { return PHFetchResult(contents: .empty) }
-        if case .constant(true) = filter, sort.isEmpty {
-            let kept = limit > 0 ? Array(collections.prefix(limit)) : collections
-            return PHFetchResult(contents: FetchedObjects(.objects(kept)))
+        let (filter, sort, limit) = Self.inMemoryRules(options, for: type)
+        return PHFetchResult(contents: FetchedObjects(.objects(filterInMemory(collections, filter: filter, sort: sort, limit: limit))))
+    }
+
+    /// Filters and orders collections the library computes (moments, moment
+    /// lists); the result follows changes by computing them again.
+    func fetchComputed<T: PHCollection>(options: PHFetchOptions?, as type: T.Type,
+                                        _ compute: @escaping @Sendable () -> [PHCollection]) -> PHFetchResult<T> {
+        let (filter, sort, limit) = Self.inMemoryRules(options, for: type)
+        let transaction = (try? store?.lastTransaction()) ?? 0
+        let origin = FetchTracking.Origin.computed { [self] in
+            filterInMemory(compute(), filter: filter, sort: sort, limit: limit)
         }
-        guard let store else { return PHFetchResult(contents: .empty) }
+        return PHFetchResult(contents: FetchedObjects(.objects(filterInMemory(compute(), filter: filter, sort: sort, limit: limit))),
+                             tracking: FetchTracking(library: self, origin: origin, transaction: transaction, options: options))
+    }
+
+    private static func inMemoryRules(_ options: PHFetchOptions?, for type: PHCollection.Type)
+        -> (StoreFilter<CollectionAttribute>, [StoreSort<CollectionAttribute>], Int) {
+        let rules = FetchTranslation<CollectionAttribute>.collections(for: type)
+        return (translated { () throws(PHPredicateError) in try rules.filter(options?.predicate) },
+                translated { () throws(PHPredicateError) in try rules.sort(options?.sortDescriptors) },
+                max(0, options?.fetchLimit ?? 0))
+    }
+
+    /// The collections the filter keeps, in the sort's order, up to the limit.
+    private func filterInMemory(_ collections: [PHCollection], filter: StoreFilter<CollectionAttribute>,
+                                sort: [StoreSort<CollectionAttribute>], limit: Int) -> [PHObject] {
+        guard !collections.isEmpty else { return [] }
+        if case .constant(true) = filter, sort.isEmpty {
+            return limit > 0 ? Array(collections.prefix(limit)) : collections
+        }
+        guard let store else { return [] }
         do {
-            let indexes = try store.filterCollectionRows(collections.map(\.filterableRow), filter: filter, sort: sort, limit: limit)
-            return PHFetchResult(contents: FetchedObjects(.objects(indexes.map { collections[$0] })))
+            return try store.filterCollectionRows(collections.map(\.filterableRow), filter: filter, sort: sort, limit: limit)
+                .map { collections[$0] }
         } catch {
             Diagnostics.report(error, while: "filtering collections")
-            return PHFetchResult(contents: .empty)
+            return []
+        }
+    }
+
+    /// The object with this identifier as it is now; nil when it is gone (or,
+    /// for an asset, in Recently Deleted).
+    func currentObject(_ identifier: LocalIdentifier) -> PHObject? {
+        switch identifier.entity {
+        case .asset:
+            return fetchAssets(scope: .uuids([identifier.uuid]), options: nil).firstObject
+        case .assetCollection:
+            return fetchCollections(scope: .uuids([identifier.uuid], kind: .assetCollection), options: nil, as: PHAssetCollection.self).firstObject
+        case .collectionList:
+            return fetchCollections(scope: .uuids([identifier.uuid], kind: .collectionList), options: nil, as: PHCollectionList.self).firstObject
         }
     }
 

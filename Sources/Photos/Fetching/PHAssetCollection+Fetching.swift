@@ -23,8 +23,9 @@ extension PHAssetCollection {
                 scope: .stored(kind: .assetCollection, type: type.rawValue, subtype: subtype == .any ? nil : subtype.rawValue),
                 options: options, as: PHAssetCollection.self)
         case .moment:
-            return library.fetchInMemory(library.moments.map { PHAssetCollection(moment: $0, library: library) },
-                                         options: options, as: PHAssetCollection.self)
+            return library.fetchComputed(options: options, as: PHAssetCollection.self) {
+                library.moments.map { PHAssetCollection(moment: $0, library: library) }
+            }
         }
     }
 
@@ -39,9 +40,9 @@ extension PHAssetCollection {
                                             as: PHAssetCollection.self)
         case .moment:
             guard let date = asset.creationDate else { return PHFetchResult(contents: .empty) }
-            let containing = library.moments.filter { $0.startDate <= date && date <= $0.endDate }
-            return library.fetchInMemory(containing.map { PHAssetCollection(moment: $0, library: library) },
-                                         options: options, as: PHAssetCollection.self)
+            return library.fetchComputed(options: options, as: PHAssetCollection.self) {
+                library.moments.filter { $0.startDate <= date && date <= $0.endDate }.map { PHAssetCollection(moment: $0, library: library) }
+            }
         case .smartAlbum:
             return PHFetchResult(contents: .empty)
         }

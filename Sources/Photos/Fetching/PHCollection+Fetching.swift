@@ -11,8 +11,9 @@ extension PHCollection {
             return library.fetchCollections(scope: .children(ofRowID: record.id), options: options, as: PHCollection.self)
         case .momentList(let list):
             let members = Set(list.momentUUIDs)
-            let moments = library.moments.filter { members.contains($0.uuid) }.map { PHAssetCollection(moment: $0, library: library) }
-            return library.fetchInMemory(moments, options: options, as: PHCollection.self)
+            return library.fetchComputed(options: options, as: PHCollection.self) {
+                library.moments.filter { members.contains($0.uuid) }.map { PHAssetCollection(moment: $0, library: library) }
+            }
         case .transient(let collections, _):
             return library.fetchInMemory(collections, options: options, as: PHCollection.self)
         case .deleted:

@@ -11,9 +11,10 @@ extension PHCollectionList {
         guard let moment = collection as? PHAssetCollection, case .moment(let record) = moment.content else {
             return PHFetchResult(contents: .empty)
         }
-        let lists = library.momentLists(subtype: .any).filter { $0.momentUUIDs.contains(record.uuid) }
-        return library.fetchInMemory(lists.map { PHCollectionList(momentList: $0, library: library) },
-                                     options: options, as: PHCollectionList.self)
+        return library.fetchComputed(options: options, as: PHCollectionList.self) {
+            library.momentLists(subtype: .any).filter { $0.momentUUIDs.contains(record.uuid) }
+                .map { PHCollectionList(momentList: $0, library: library) }
+        }
     }
 
     /// The collection lists with these identifiers (folders and moment
@@ -38,8 +39,9 @@ extension PHCollectionList {
                                subtype: subtype == .any ? nil : subtype.rawValue),
                 options: options, as: PHCollectionList.self)
         case .momentList:
-            return library.fetchInMemory(library.momentLists(subtype: subtype).map { PHCollectionList(momentList: $0, library: library) },
-                                         options: options, as: PHCollectionList.self)
+            return library.fetchComputed(options: options, as: PHCollectionList.self) {
+                library.momentLists(subtype: subtype).map { PHCollectionList(momentList: $0, library: library) }
+            }
         case .smartFolder:
             return PHFetchResult(contents: .empty)
         }
@@ -51,9 +53,10 @@ extension PHCollectionList {
                                        options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
         let library = moment.library ?? PHPhotoLibrary.current
         guard case .moment(let record) = moment.content else { return PHFetchResult(contents: .empty) }
-        let lists = library.momentLists(subtype: momentListSubtype).filter { $0.momentUUIDs.contains(record.uuid) }
-        return library.fetchInMemory(lists.map { PHCollectionList(momentList: $0, library: library) },
-                                     options: options, as: PHCollectionList.self)
+        return library.fetchComputed(options: options, as: PHCollectionList.self) {
+            library.momentLists(subtype: momentListSubtype).filter { $0.momentUUIDs.contains(record.uuid) }
+                .map { PHCollectionList(momentList: $0, library: library) }
+        }
     }
 
     /// Every moment list of a subtype: one per year, or clusters of moments

@@ -11,9 +11,13 @@ import Foundation
 /// `enumerateObjects` or indexes. It is safe to read from any thread.
 public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NSFastEnumeration, @unchecked Sendable {
     let contents: FetchedObjects
+    /// How to bring the result up to date; nil for results that never
+    /// change (transient collections' contents, empty placeholders).
+    let tracking: FetchTracking?
 
-    init(contents: FetchedObjects) {
+    init(contents: FetchedObjects, tracking: FetchTracking? = nil) {
         self.contents = contents
+        self.tracking = tracking
     }
 
     /// The number of objects. Cost: O(1).
@@ -121,6 +125,11 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
     /// Every object, for `NSFastEnumeration`. Cost: loads them all.
     public var _fastEnumerationElements: [Any] { allObjects }
 
+    /// The local identifiers of every object, in order. Cost: loads them all.
+    var identifiers: [String] {
+        contents.objects(in: 0..<count).map(\.localIdentifier)
+    }
+
     /// Every object in order. Cost: loads them all.
     var allObjects: [ObjectType] {
         contents.objects(in: 0..<count).map(Self.typed)
@@ -128,7 +137,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
 
     /// The same contents typed as another (super)class of their objects.
     func viewed<Other>(as type: Other.Type) -> PHFetchResult<Other> {
-        PHFetchResult<Other>(contents: contents)
+        PHFetchResult<Other>(contents: contents, tracking: tracking)
     }
 
     public override var description: String {

@@ -42,6 +42,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     let store: (any PhotoStore)?
     let changeQueue: DispatchQueue
     private let changeQueueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Registered change observers and their delivery.
+    let changeObservers = ChangeObservers()
 
     private init(url: URL, store: (any PhotoStore)?, unavailabilityReason: PHPhotosError?) {
         self.url = url
@@ -50,6 +52,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         changeQueue = DispatchQueue(label: "photos.changes")
         super.init()
         changeQueue.setSpecific(key: changeQueueKey, value: ObjectIdentifier(self))
+        changeObservers.attach(to: self)
     }
 
     /// Opens the library at `url`, creating it when the directory is missing
@@ -194,7 +197,9 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         ChangeBlock.$current.withValue(block) {
             Self.$scoped.withValue(self, operation: changeBlock)
         }
-        _ = try block.commit(to: store)
+        if let result = try block.commit(to: store) {
+            changeObservers.committed(through: result.transaction)
+        }
     }
 
     // MARK: - Recently Deleted
@@ -214,7 +219,9 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         }
         do {
             return try changeQueue.sync {
-                try store.purgeDeletedAssets(before: cutoff)?.changes.filter { $0.identifier.entity == .asset }.count ?? 0
+                guard let result = try store.purgeDeletedAssets(before: cutoff) else { return 0 }
+                changeObservers.committed(through: result.transaction)
+                return result.changes.filter { $0.identifier.entity == .asset }.count
             }
         } catch {
             throw PHPhotosError(storeError: error)

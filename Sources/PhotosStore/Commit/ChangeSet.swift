@@ -137,14 +137,16 @@ package struct CommitResult: Sendable {
 
 /// One object a commit inserted, updated or deleted.
 package struct ObjectChange: Sendable, Hashable {
-    package enum Kind: Sendable, Hashable {
-        case inserted, updated, deleted
+    /// Raw values are what history rows store.
+    package enum Kind: Int, Sendable, Hashable {
+        case inserted = 1, updated = 2, deleted = 3
     }
 
     package var identifier: LocalIdentifier
     package var rowID: Int64
     package var kind: Kind
     /// For updates: what changed ("favorite", "hidden", "creationDate", "location",
-    /// "trashed", "title", "members").
+    /// "trashed", "title", "members", "parent", and "summary" for an album whose
+    /// visible assets' count or dates changed).
     package var changedAttributes: Set<String>
 }

@@ -42,7 +42,41 @@ struct ChangeSetCommitter {
         for uuid in set.deletedCollections {
             try deleteCollection(uuid)
         }
-        return CommitResult(transaction: transaction, changes: order.compactMap { changes[$0] })
+        try touchAlbumsOfChangedAssets()
+        let result = CommitResult(transaction: transaction, changes: order.compactMap { changes[$0] })
+        try Self.recordHistory(result, db)
+        return result
+    }
+
+    /// Writes what a commit changed, object by object, as history rows of its transaction.
+    static func recordHistory(_ result: CommitResult, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO change_entry (transaction_id, entity, row_id, uuid, kind, attributes) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for change in result.changes {
+            try statement.execute(arguments: [
+                result.transaction, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
+                change.kind.rawValue, change.changedAttributes.sorted().joined(separator: ","),
+            ])
+        }
+    }
+
+    /// Albums show the count and date range of their visible assets: when a
+    /// member is hidden, trashed or re-dated, the album changed too.
+    private mutating func touchAlbumsOfChangedAssets() throws {
+        let summaryAttributes: Set<String> = ["hidden", "trashed", "creationDate"]
+        let assetIDs = changes.values
+            .filter { $0.identifier.entity == .asset && $0.kind == .updated && !$0.changedAttributes.isDisjoint(with: summaryAttributes) }
+            .map(\.rowID)
+        guard !assetIDs.isEmpty else { return }
+        let albums = try Row.fetchAll(db, sql: """
+            SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
+            WHERE m.asset_id IN (SELECT value FROM json_each(?))
+            """, arguments: [FetchSQL.json(assetIDs)])
+        for album in albums {
+            record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
+                         kind: .updated, changedAttributes: ["summary"]))
+        }
     }
 
     // MARK: - Assets

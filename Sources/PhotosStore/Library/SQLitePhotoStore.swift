@@ -157,11 +157,30 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    package func assetIDs(_ query: AssetQuery) throws(StoreError) -> [Int64] {
-        guard let fragment = FetchSQL.assetIDs(query, now: Date()) else { return [] }
+    package func fetchAssets(_ query: AssetQuery) throws(StoreError) -> FetchSnapshot {
+        let fragment = FetchSQL.assetIDs(query, now: Date())
         return try read { db in
-            try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments)
+            let transaction = try HistoryEntry.lastTransaction(db)
+            guard let fragment else { return FetchSnapshot(ids: [], transaction: transaction) }
+            return FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments),
+                                 transaction: transaction)
         }
+    }
+
+    package func refreshAssets(_ query: AssetQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh? {
+        try read { db in try FetchRefresher.assets(db, query: query, previous: previous) }
+    }
+
+    package func refreshCollections(_ query: CollectionQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh? {
+        try read { db in try FetchRefresher.collections(db, query: query, previous: previous) }
+    }
+
+    package func watchCommits(after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void) throws(StoreError) -> CommitWatcher {
+        try CommitWatcher(store: self, after: transaction, onCommit: onCommit)
+    }
+
+    package func history(after: Int64, through: Int64) throws(StoreError) -> [HistoryEntry] {
+        try read { db in try HistoryEntry.fetch(db, after: after, through: through) }
     }
 
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
@@ -224,9 +243,12 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    package func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> [Int64] {
+    package func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot {
         let fragment = FetchSQL.collectionIDs(query)
-        return try read { db in try Int64.fetchAll(db, sql: fragment.sql, arguments: fragment.arguments) }
+        return try read { db in
+            FetchSnapshot(ids: try Int64.fetchAll(db, sql: fragment.sql, arguments: fragment.arguments),
+                          transaction: try HistoryEntry.lastTransaction(db))
+        }
     }
 
     package func deletedUUIDs(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String] {
@@ -258,14 +280,14 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     }
 
     package func lastTransaction() throws(StoreError) -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction") ?? 0 }
+        try read { db in try HistoryEntry.lastTransaction(db) }
     }
 
     // MARK: - Moments
 
     package func moments() throws(StoreError) -> [MomentRecord] {
         let (transaction, assets) = try read { db -> (Int64, [MomentClustering.Asset]?) in
-            let transaction = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction") ?? 0
+            let transaction = try HistoryEntry.lastTransaction(db)
             if let cached = momentCache.withLock({ $0 }), cached.transaction == transaction {
                 return (transaction, nil)
             }
@@ -411,7 +433,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 ObjectChange(identifier: LocalIdentifier(uuid: $0[1], entity: .assetCollection), rowID: $0[0],
                              kind: .updated, changedAttributes: ["members"])
             }
-            return (CommitResult(transaction: transaction, changes: changes), files)
+            let result = CommitResult(transaction: transaction, changes: changes)
+            try ChangeSetCommitter.recordHistory(result, db)
+            return (result, files)
         }
         guard let (result, files) = purge else { return nil }
         momentCache.withLock { $0 = nil }

@@ -13,9 +13,15 @@ enum FetchSQL {
     /// The statement selecting the ids of a query's assets in order; nil
     /// when the query can match nothing (a smart album no library has).
     static func assetIDs(_ query: AssetQuery, now: Date) -> SQLFragment? {
+        assetPlan(query, now: now)?.ids
+    }
+
+    /// How a query's assets are selected, filtered and ordered; nil when the
+    /// query can match nothing (a smart album no library has).
+    static func assetPlan(_ query: AssetQuery, now: Date) -> SelectPlan? {
         var builder = Builder()
         var from = "asset a"
-        var naturalOrder = "a.creation_date, a.id"
+        var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)]
         var visibility = SmartAlbumRule.Visibility.visible
         var appliesDefaultExclusions = true
         var defaultSourceTypes = 1
@@ -25,19 +31,19 @@ enum FetchSQL {
             break
         case .uuids(let uuids):
             from += builder.join(uuids, on: "a.uuid")
-            naturalOrder = "k.key"
+            naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
             appliesDefaultExclusions = false
             defaultSourceTypes = allSourceTypes
         case .rowIDs(let ids):
             from += builder.join(ids, on: "a.id")
-            naturalOrder = "k.key"
+            naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
             appliesDefaultExclusions = false
             defaultSourceTypes = allSourceTypes
         case .album(let rowID):
             from += " JOIN collection_asset m ON m.asset_id = a.id"
             builder.conditions.append("m.collection_id = ?")
             builder.arguments.append(rowID.databaseValue)
-            naturalOrder = "m.position"
+            naturalOrder = [OrderTerm(expression: "m.position", ascending: true)]
             defaultSourceTypes = allSourceTypes
         case .smartAlbum(let subtype):
             guard let rule = SmartAlbumRule.rule(for: subtype, now: now) else { return nil }
@@ -75,16 +81,15 @@ enum FetchSQL {
             builder.conditions.append(values.isEmpty ? "0" : "a.source_type IN (\(values.map(String.init).joined(separator: ", ")))")
         }
         builder.conditions.append(builder.condition(query.filter, alias: "a"))
-
-        let order = builder.order(query.sort, alias: "a", natural: naturalOrder)
-        return builder.select("a.id", from: from, order: order, limit: query.limit)
+        return SelectPlan(column: "a.id", from: from, builder: builder,
+                          order: Builder.order(query.sort, alias: "a", natural: naturalOrder), limit: query.limit)
     }
 
     /// The statement selecting the ids of a query's collections in order.
     static func collectionIDs(_ query: CollectionQuery) -> SQLFragment {
         var builder = Builder()
         var from = "collection_summary c"
-        var naturalOrder = "c.id"
+        var naturalOrder = [OrderTerm(expression: "c.id", ascending: true)]
         switch query.scope {
         case .stored(let kind, let type, let subtype):
             if let kind {
@@ -101,14 +106,14 @@ enum FetchSQL {
             if let kind {
                 builder.conditions.append("c.kind = \(kind.rawValue)")
             }
-            naturalOrder = "k.key"
+            naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
         case .children(let parent?):
             builder.conditions.append("c.parent_id = ?")
             builder.arguments.append(parent.databaseValue)
-            naturalOrder = "c.position, c.id"
+            naturalOrder = [OrderTerm(expression: "c.position", ascending: true), OrderTerm(expression: "c.id", ascending: true)]
         case .children(nil):
             builder.conditions.append("c.parent_id IS NULL AND \(userCollection("c"))")
-            naturalOrder = "c.position, c.id"
+            naturalOrder = [OrderTerm(expression: "c.position", ascending: true), OrderTerm(expression: "c.id", ascending: true)]
         case .albumsContaining(let assetRowID):
             builder.conditions.append("""
                 c.kind = 1 AND c.type = \(CollectionType.album) \
@@ -120,8 +125,8 @@ enum FetchSQL {
             builder.arguments.append(rowID.databaseValue)
         }
         builder.conditions.append(builder.condition(query.filter, alias: "c"))
-        let order = builder.order(query.sort, alias: "c", natural: naturalOrder)
-        return builder.select("c.id", from: from, order: order, limit: query.limit)
+        return SelectPlan(column: "c.id", from: from, builder: builder,
+                          order: Builder.order(query.sort, alias: "c", natural: naturalOrder), limit: query.limit).ids
     }
 
     /// The statement filtering and ordering in-memory collections, passed as
@@ -138,8 +143,9 @@ enum FetchSQL {
             """
         builder.arguments.append(json(rows).databaseValue)
         builder.conditions.append(builder.condition(filter, alias: "c"))
-        let order = builder.order(sort, alias: "c", natural: "c.id")
-        return builder.select("c.id", from: from, order: order, limit: limit)
+        return SelectPlan(column: "c.id", from: from, builder: builder,
+                          order: Builder.order(sort, alias: "c", natural: [OrderTerm(expression: "c.id", ascending: true)]),
+                          limit: limit).ids
     }
 
     /// A user album or folder, as opposed to a smart album.
@@ -151,6 +157,46 @@ enum FetchSQL {
 
     static func json<T: Encodable>(_ values: [T]) -> String {
         String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    /// A fetch's SELECT before it is rendered: the rows it reads, its
+    /// conditions and arguments, its order. Rendered as the fetch itself
+    /// (ids in order), or as the sort keys of chosen rows under the same
+    /// scope and conditions, which incremental refreshes splice with.
+    struct SelectPlan {
+        /// The row id column, as `a.id`.
+        let column: String
+        let from: String
+        let builder: Builder
+        let order: [OrderTerm]
+        let limit: Int
+
+        private var whereClause: String {
+            let conditions = builder.conditions.filter { $0 != "1" }
+            return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        }
+
+        private var orderClause: String {
+            order.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+        }
+
+        /// The ids of the matching rows, in order.
+        var ids: SQLFragment {
+            var sql = "SELECT \(column) FROM \(from)\(whereClause) ORDER BY \(orderClause)"
+            if limit > 0 {
+                sql += " LIMIT \(limit)"
+            }
+            return SQLFragment(sql: sql, arguments: StatementArguments(builder.arguments))
+        }
+
+        /// The id and sort key of each of `rowIDs` that matches, unordered.
+        func keys(of rowIDs: [Int64]) -> SQLFragment {
+            let selection = ([column] + order.map(\.expression)).joined(separator: ", ")
+            let membership = "\(column) IN (SELECT value FROM json_each(?))"
+            let conditions = whereClause.isEmpty ? " WHERE \(membership)" : whereClause + " AND \(membership)"
+            return SQLFragment(sql: "SELECT \(selection) FROM \(from)\(conditions)",
+                               arguments: StatementArguments(builder.arguments + [FetchSQL.json(rowIDs).databaseValue]))
+        }
     }
 
     /// Accumulates conditions and arguments in the order they appear in the SQL.
@@ -166,25 +212,12 @@ enum FetchSQL {
             return " JOIN json_each(?) k ON \(column) = k.value"
         }
 
-        func select(_ column: String, from: String, order: String, limit: Int) -> SQLFragment {
-            let filtered = conditions.filter { $0 != "1" }
-            var sql = "SELECT \(column) FROM \(from)"
-            if !filtered.isEmpty {
-                sql += " WHERE " + filtered.joined(separator: " AND ")
-            }
-            sql += " ORDER BY " + order
-            if limit > 0 {
-                sql += " LIMIT \(limit)"
-            }
-            return SQLFragment(sql: sql, arguments: StatementArguments(arguments))
-        }
-
         /// User sort keys, then the row id in the direction of the last key so
-        /// that an index on (key, id) serves the whole order.
-        func order<A: StoreAttribute>(_ sort: [StoreSort<A>], alias: String, natural: String) -> String {
+        /// that an index on (key, id) serves the whole order; or the natural order.
+        static func order<A: StoreAttribute>(_ sort: [StoreSort<A>], alias: String, natural: [OrderTerm]) -> [OrderTerm] {
             guard let last = sort.last else { return natural }
-            let keys = sort.map { "\($0.attribute.sql(alias: alias)) \($0.ascending ? "ASC" : "DESC")" }
-            return (keys + ["\(alias).id \(last.ascending ? "ASC" : "DESC")"]).joined(separator: ", ")
+            return sort.map { OrderTerm(expression: $0.attribute.sql(alias: alias), ascending: $0.ascending) }
+                + [OrderTerm(expression: "\(alias).id", ascending: last.ascending)]
         }
 
         mutating func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: String) -> String {

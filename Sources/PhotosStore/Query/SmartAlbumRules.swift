@@ -45,7 +45,7 @@ struct SmartAlbumRule {
     var condition: String
     var visibility: Visibility = .visible
     /// The natural order when the fetch gives no sort descriptors.
-    var naturalOrder: String = "a.creation_date, a.id"
+    var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)]
 
     /// The rule for a subtype; nil for subtypes no library has.
     static func rule(for subtype: Int, now: Date) -> SmartAlbumRule? {
@@ -55,7 +55,8 @@ struct SmartAlbumRule {
         case SmartAlbumSubtype.favorites: return SmartAlbumRule(condition: "a.is_favorite = 1")
         case SmartAlbumSubtype.recentlyAdded:
             let since = now.timeIntervalSince1970 - RetentionWindows.recentlyAdded
-            return SmartAlbumRule(condition: "a.added_date >= \(since)", naturalOrder: "a.added_date, a.id")
+            return SmartAlbumRule(condition: "a.added_date >= \(since)",
+                                  naturalOrder: [OrderTerm(expression: "a.added_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)])
         case SmartAlbumSubtype.videos: return SmartAlbumRule(condition: "a.media_type = 2")
         case SmartAlbumSubtype.selfPortraits: return SmartAlbumRule(condition: "a.is_front_camera = 1")
         case SmartAlbumSubtype.livePhotos: return subtypeBit(MediaSubtypeBit.photoLive)
@@ -73,7 +74,8 @@ struct SmartAlbumRule {
         case SmartAlbumSubtype.spatial: return subtypeBit(MediaSubtypeBit.spatialMedia)
         case SmartAlbumSubtype.allHidden: return SmartAlbumRule(condition: "1", visibility: .hiddenOnly)
         case SmartAlbumSubtype.recentlyDeleted:
-            return SmartAlbumRule(condition: "1", visibility: .trashedOnly, naturalOrder: "a.trashed_date, a.id")
+            return SmartAlbumRule(condition: "1", visibility: .trashedOnly,
+                                  naturalOrder: [OrderTerm(expression: "a.trashed_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)])
         default: return nil
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The filterable values of a collection held in memory (a moment, a moment
 /// list, a member of a transient list), for `PhotoStore.filterCollectionRows`.
-package struct CollectionRow: Encodable, Sendable {
+package struct CollectionRow: Encodable, Sendable, Equatable {
     package var uuid: String
     /// `CollectionKind` raw value.
     package var kind: Int

@@ -8,7 +8,7 @@ import GRDB
 /// know is refused as newer.
 enum StoreSchema {
     /// The library format this build writes, recorded in the VERSION file.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     /// The smart albums every library has, in the order they are listed.
     /// Raw values are PhotoKit's `PHAssetCollectionSubtype`.
@@ -40,7 +40,27 @@ enum StoreSchema {
         migrator.registerMigration("v1: assets, resources, collections") { db in
             try createVersion1(db)
         }
+        migrator.registerMigration("v2: change history") { db in
+            try createVersion2(db)
+        }
         return migrator
+    }
+
+    /// What each committed change block did to each object, written in the
+    /// block's own transaction: change observation and persistent history
+    /// read it.
+    private static func createVersion2(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE change_entry (
+                transaction_id INTEGER NOT NULL REFERENCES change_transaction(id) ON DELETE CASCADE,
+                entity INTEGER NOT NULL,      -- StoreEntity: 1 asset, 2 asset collection, 3 collection list
+                row_id INTEGER NOT NULL,
+                uuid TEXT NOT NULL,
+                kind INTEGER NOT NULL,        -- 1 inserted, 2 updated, 3 deleted
+                attributes TEXT NOT NULL DEFAULT ''  -- what an update changed, comma-separated
+            );
+            CREATE INDEX change_entry_by_transaction ON change_entry(transaction_id);
+            """)
     }
 
     private static func createVersion1(_ db: Database) throws {

@@ -88,14 +88,6 @@ final class TestLibrary {
     }
 }
 
-extension PHFetchResult {
-    /// The identifiers of every object, in order.
-    var identifiers: [String] {
-        var identifiers: [String] = []
-        enumerateObjects { object, _, _ in identifiers.append((object as! PHObject).localIdentifier) }
-        return identifiers
-    }
-}
 
 import PhotosStore
 

@@ -1,0 +1,43 @@
+import Foundation
+import PhotosStore
+
+/// How a fetch result was made, so that a later change can bring it up to
+/// date: the query it ran (or how to compute it again) and the change block
+/// its contents reflect.
+struct FetchTracking: Sendable {
+    enum Origin: Sendable {
+        /// An asset fetch, refreshed incrementally by the engine.
+        case assets(AssetQuery)
+        /// A collection fetch, run again when collections change.
+        case collections(CollectionQuery)
+        /// Collections computed in memory (moments, moment lists, filtered
+        /// lists of them): computed again when assets change.
+        case computed(@Sendable () -> [PHObject])
+    }
+
+    let library: PHPhotoLibrary
+    let origin: Origin
+    /// The last change block committed when the contents were read.
+    let transaction: Int64
+    let wantsIncrementalChangeDetails: Bool
+
+    init(library: PHPhotoLibrary, origin: Origin, transaction: Int64, options: PHFetchOptions?) {
+        self.library = library
+        self.origin = origin
+        self.transaction = transaction
+        wantsIncrementalChangeDetails = options?.wantsIncrementalChangeDetails ?? true
+    }
+
+    private init(library: PHPhotoLibrary, origin: Origin, transaction: Int64, wantsIncrementalChangeDetails: Bool) {
+        self.library = library
+        self.origin = origin
+        self.transaction = transaction
+        self.wantsIncrementalChangeDetails = wantsIncrementalChangeDetails
+    }
+
+    /// The same fetch, as of a later change block.
+    func advanced(to transaction: Int64) -> FetchTracking {
+        FetchTracking(library: library, origin: origin, transaction: transaction,
+                      wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
+    }
+}

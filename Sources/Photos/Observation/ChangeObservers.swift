@@ -1,0 +1,98 @@
+import Foundation
+import PhotosStore
+
+/// A library's registered observers, and the delivery of changes to them.
+///
+/// While at least one observer is registered, a commit watcher reports
+/// change blocks committed by any process; commits made through this
+/// library are reported at once. Each delivery covers every change block
+/// since the previous one, so a burst may arrive as one `PHChange`, but
+/// none is split or lost.
+final class ChangeObservers: @unchecked Sendable {
+    private struct Entry {
+        weak var observer: (any PHPhotoLibraryChangeObserver)?
+        let identity: ObjectIdentifier
+    }
+
+    /// Where observers are called: a private serial queue, never the main one.
+    let deliveryQueue = DispatchQueue(label: "photos.change-observers")
+    private weak var library: PHPhotoLibrary?
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+    private var watcher: CommitWatcher?
+    private var lastDelivered: Int64 = 0
+
+    /// Binds the registry to its library, once, as the library is made.
+    func attach(to library: PHPhotoLibrary) {
+        self.library = library
+    }
+
+    deinit {
+        watcher?.stop()
+    }
+
+    func register(_ observer: any PHPhotoLibraryChangeObserver) {
+        lock.lock()
+        defer { lock.unlock() }
+        let identity = ObjectIdentifier(observer)
+        entries.removeAll { $0.observer == nil }
+        guard !entries.contains(where: { $0.identity == identity }) else { return }
+        entries.append(Entry(observer: observer, identity: identity))
+        guard watcher == nil, let store = library?.store else { return }
+        do {
+            lastDelivered = try store.lastTransaction()
+            watcher = try store.watchCommits(after: lastDelivered) { [weak self] latest in
+                self?.committed(through: latest)
+            }
+        } catch {
+            Diagnostics.report(error, while: "starting to watch for changes")
+        }
+    }
+
+    func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
+        lock.lock()
+        defer { lock.unlock() }
+        let identity = ObjectIdentifier(observer)
+        entries.removeAll { $0.identity == identity || $0.observer == nil }
+        stopWatchingIfUnobserved()
+    }
+
+    /// Reports that the change blocks up to `transaction` are committed.
+    func committed(through transaction: Int64) {
+        deliveryQueue.async { [self] in deliver(through: transaction) }
+    }
+
+    private func deliver(through transaction: Int64) {
+        lock.lock()
+        entries.removeAll { $0.observer == nil }
+        guard transaction > lastDelivered, !entries.isEmpty, let library else {
+            stopWatchingIfUnobserved()
+            lock.unlock()
+            return
+        }
+        let from = lastDelivered
+        lastDelivered = transaction
+        let observers = entries.compactMap(\.observer)
+        lock.unlock()
+        let change = PHChange(library: library, from: from, to: transaction)
+        for observer in observers where isRegistered(observer) {
+            observer.photoLibraryDidChange(change)
+        }
+    }
+
+    /// Whether the observer is still registered: one unregistered by an
+    /// earlier observer of the same change is not called.
+    private func isRegistered(_ observer: any PHPhotoLibraryChangeObserver) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.contains { $0.identity == ObjectIdentifier(observer) }
+    }
+
+    /// Call with the lock held.
+    private func stopWatchingIfUnobserved() {
+        if entries.isEmpty {
+            watcher?.stop()
+            watcher = nil
+        }
+    }
+}

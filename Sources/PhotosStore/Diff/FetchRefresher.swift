@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+
+/// Where a diff is computed: brings a fetch's snapshot up to date after
+/// change blocks, and says how the two differ.
+///
+/// Asset fetches are refreshed at a cost that grows with the change, not
+/// with the library: the fetch is re-evaluated for the rows the change
+/// blocks touched only, each surviving or new row is placed among the
+/// untouched ones by a binary search on their sort keys (read on demand),
+/// and the old ids are spliced. When the order of untouched rows can change
+/// (an album rearranged, a fetch limit, Recently Added's time window), or
+/// for collection fetches, which are small, the fetch runs again and the
+/// two id lists are diffed by identity.
+enum FetchRefresher {
+    /// The asset fetch brought up to date; nil when nothing it shows changed.
+    /// Runs inside one read transaction, so the history and the rows agree.
+    static func assets(_ db: Database, query: AssetQuery, previous: FetchSnapshot) throws -> FetchRefresh? {
+        let now = try HistoryEntry.lastTransaction(db)
+        guard now > previous.transaction else { return nil }
+        let changes = NetChanges(try HistoryEntry.fetch(db, after: previous.transaction, through: now))
+        let touched = changes.touched(.asset)
+        var rearranged = false
+        if case .album(let albumID) = query.scope, let change = changes.touched(.assetCollection)[albumID] {
+            switch change {
+            case .updated(let attributes): rearranged = attributes.contains("members")
+            case .deleted, .inserted: rearranged = true
+            }
+        }
+        guard !touched.isEmpty || rearranged, let plan = FetchSQL.assetPlan(query, now: Date()) else { return nil }
+
+        let updated = Set(touched.compactMap { id, change -> Int64? in
+            if case .updated(let attributes) = change, !attributes.isEmpty { return id }
+            return nil
+        })
+        var timeDependent = false
+        if case .smartAlbum(let subtype) = query.scope, subtype == SmartAlbumSubtype.recentlyAdded { timeDependent = true }
+
+        var result: (ids: [Int64], difference: IdentityDifference)?
+        if !rearranged && !timeDependent && query.limit == 0 {
+            result = try splice(db, plan: plan, old: previous.ids, touched: touched, updated: updated)
+        }
+        if result == nil {
+            let fragment = plan.ids
+            let ids = try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments)
+            result = (ids, IdentityDifference.between(previous.ids, ids, changed: updated))
+        }
+        guard let (ids, difference) = result, !difference.isEmpty else { return nil }
+        return FetchRefresh(snapshot: FetchSnapshot(ids: ids, transaction: now), difference: difference)
+    }
+
+    /// The collection fetch brought up to date; nil when nothing it shows changed.
+    static func collections(_ db: Database, query: CollectionQuery, previous: FetchSnapshot) throws -> FetchRefresh? {
+        let now = try HistoryEntry.lastTransaction(db)
+        guard now > previous.transaction else { return nil }
+        let touched = NetChanges(try HistoryEntry.fetch(db, after: previous.transaction, through: now)).touched(.assetCollection)
+        guard !touched.isEmpty else { return nil }
+        // Moving a collection between folders changes the folders' contents, not the collection.
+        let changed = Set(touched.compactMap { id, change -> Int64? in
+            if case .updated(let attributes) = change, !attributes.subtracting(["parent"]).isEmpty { return id }
+            return nil
+        })
+        let fragment = FetchSQL.collectionIDs(query)
+        let ids = try Int64.fetchAll(db, sql: fragment.sql, arguments: fragment.arguments)
+        let difference = IdentityDifference.between(previous.ids, ids, changed: changed)
+        guard !difference.isEmpty else { return nil }
+        return FetchRefresh(snapshot: FetchSnapshot(ids: ids, transaction: now), difference: difference)
+    }
+
+    /// The incremental refresh; nil when an untouched row no longer sorts as
+    /// before, which only time can do, and the caller runs the fetch again.
+    private static func splice(
+        _ db: Database, plan: FetchSQL.SelectPlan, old: [Int64],
+        touched: [Int64: NetChanges.Change], updated: Set<Int64>
+    ) throws -> (ids: [Int64], difference: IdentityDifference)? {
+        let terms = plan.order
+
+        // The touched rows that match now, in the fetch's order.
+        var members: [(id: Int64, key: [DatabaseValue])] = []
+        let keys = plan.keys(of: Array(touched.keys))
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: keys.sql), arguments: keys.arguments)
+        while let row = try rows.next() {
+            members.append((row[0], (1...terms.count).map { row[$0] }))
+        }
+        members.sort { SQLOrdering.precedes($0.key, $1.key, terms: terms) }
+
+        // Where the touched rows were. New rows cannot have been there.
+        let maybeBefore = touched.compactMap { id, change -> Int64? in
+            if case .inserted = change { return nil }
+            return id
+        }
+        var touchedBefore: [(position: Int, id: Int64)] = []
+        if maybeBefore.count <= 4 {
+            for position in old.indices where maybeBefore.contains(old[position]) {
+                touchedBefore.append((position, old[position]))
+            }
+        } else if !maybeBefore.isEmpty {
+            let candidates = Set(maybeBefore)
+            for position in old.indices where candidates.contains(old[position]) {
+                touchedBefore.append((position, old[position]))
+            }
+        }
+
+        // The rows no change touched keep their relative order.
+        var untouched: [Int64]
+        if touchedBefore.isEmpty {
+            untouched = old
+        } else {
+            untouched = []
+            untouched.reserveCapacity(old.count - touchedBefore.count)
+            var start = 0
+            for (position, _) in touchedBefore {
+                untouched.append(contentsOf: old[start..<position])
+                start = position + 1
+            }
+            untouched.append(contentsOf: old[start...])
+        }
+
+        // Each member goes before the first untouched row that sorts after it.
+        var probed: [Int: [DatabaseValue]] = [:]
+        func key(ofUntouched index: Int) throws -> [DatabaseValue]? {
+            if let key = probed[index] { return key }
+            let probe = plan.keys(of: [untouched[index]])
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: probe.sql), arguments: probe.arguments) else { return nil }
+            let key: [DatabaseValue] = (1...terms.count).map { row[$0] }
+            probed[index] = key
+            return key
+        }
+        var insertion: [Int] = []
+        insertion.reserveCapacity(members.count)
+        var lowerBound = 0
+        for member in members {
+            var low = lowerBound, high = untouched.count
+            while low < high {
+                let middle = (low + high) / 2
+                guard let probe = try key(ofUntouched: middle) else { return nil }
+                if SQLOrdering.precedes(probe, member.key, terms: terms) { low = middle + 1 } else { high = middle }
+            }
+            insertion.append(low)
+            lowerBound = low
+        }
+
+        var ids: [Int64] = []
+        ids.reserveCapacity(untouched.count + members.count)
+        var from = 0
+        for (index, member) in members.enumerated() {
+            ids.append(contentsOf: untouched[from..<insertion[index]])
+            ids.append(member.id)
+            from = insertion[index]
+        }
+        ids.append(contentsOf: untouched[from...])
+
+        // Indexes: removed in the old list, inserted, moved and changed in the new.
+        var oldPositions: [Int64: (position: Int, untouchedBefore: Int)] = [:]
+        for (rank, entry) in touchedBefore.enumerated() {
+            oldPositions[entry.id] = (entry.position, entry.position - rank)
+        }
+        let memberIDs = Set(members.map(\.id))
+        let removed = touchedBefore.filter { !memberIDs.contains($0.id) }.map(\.position)
+        var inserted: [Int] = []
+        var changed: [Int] = []
+        var moves: [IdentityDifference.Move] = []
+        var inPlace: [(old: Int, new: Int)] = []
+        for (index, member) in members.enumerated() {
+            let newPosition = insertion[index] + index
+            guard let before = oldPositions[member.id] else {
+                inserted.append(newPosition)
+                continue
+            }
+            if updated.contains(member.id) { changed.append(newPosition) }
+            // A row that crossed untouched rows moved; rows that stayed
+            // between the same untouched rows moved only if they reordered.
+            if before.untouchedBefore != insertion[index] {
+                moves.append(IdentityDifference.Move(from: before.position, to: newPosition))
+            } else {
+                inPlace.append((before.position, newPosition))
+            }
+        }
+        let staying = IdentityDifference.longestIncreasingSubsequence(inPlace.map(\.old))
+        for (index, pair) in inPlace.enumerated() where !staying[index] {
+            moves.append(IdentityDifference.Move(from: pair.old, to: pair.new))
+        }
+        moves.sort { $0.to < $1.to }
+        return (ids, IdentityDifference(removed: removed, inserted: inserted, moves: moves, changed: changed))
+    }
+}

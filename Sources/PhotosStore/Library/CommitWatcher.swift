@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Notices change blocks committed by any process and reports the number of
+/// the latest one.
+///
+/// A commit appends to the database's write-ahead log, so the watcher waits
+/// on inotify for writes to `Photos.sqlite-wal` (and the database file, for
+/// checkpoints), then reads the last transaction number. Readers only touch
+/// `-shm`, which is ignored, so an idle library costs nothing. A poll every
+/// `safetyInterval` catches anything inotify could miss (an exhausted watch
+/// limit, a file system without it). Runs on its own thread until stopped.
+package final class CommitWatcher: @unchecked Sendable {
+    /// How often the watcher checks without an event.
+    package static let safetyInterval: Int32 = 2000
+
+    private let store: SQLitePhotoStore
+    private let onCommit: @Sendable (Int64) -> Void
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let state = NSLock()
+    private var lastSeen: Int64
+    private var stopped = false
+
+    /// Starts watching; `onCommit` is called on the watcher's thread with the
+    /// number of the latest change block each time it is past `transaction`.
+    init(store: SQLitePhotoStore, after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void) throws(StoreError) {
+        self.store = store
+        self.onCommit = onCommit
+        lastSeen = transaction
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw .fileSystem("cannot create the commit watcher's wake-up pipe") }
+        wakeRead = pipeEnds[0]
+        wakeWrite = pipeEnds[1]
+        let thread = Thread { [self] in run() }
+        thread.name = "photos.commit-watcher"
+        thread.start()
+    }
+
+    /// Checks for new commits now, without waiting for an event.
+    package func check() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// Stops the thread. Safe to call twice.
+    package func stop() {
+        state.lock()
+        let wasStopped = stopped
+        stopped = true
+        state.unlock()
+        if !wasStopped { check() }
+    }
+
+    private var isStopped: Bool {
+        state.lock()
+        defer { state.unlock() }
+        return stopped
+    }
+
+    private func run() {
+        let directory = store.layout.databaseDirectory.path
+        let database = store.layout.databaseFile.lastPathComponent
+        let watched: Set<String> = [database + "-wal", database]
+        let notifications = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        if notifications >= 0 {
+            _ = inotify_add_watch(notifications, directory, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO))
+        }
+        defer {
+            if notifications >= 0 { close(notifications) }
+            close(wakeRead)
+            close(wakeWrite)
+        }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !isStopped {
+            var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: notifications, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, notifications >= 0 ? 2 : 1, Self.safetyInterval)
+            var shouldCheck = ready == 0
+            if descriptors[0].revents != 0 {
+                _ = read(wakeRead, &buffer, buffer.count)
+                shouldCheck = true
+            }
+            if notifications >= 0, descriptors[1].revents != 0 {
+                shouldCheck = Self.drain(notifications, into: &buffer, touching: watched) || shouldCheck
+            }
+            if shouldCheck && !isStopped {
+                report()
+            }
+        }
+    }
+
+    private func report() {
+        guard let latest = try? store.lastTransaction(), latest > lastSeen else { return }
+        lastSeen = latest
+        onCommit(latest)
+    }
+
+    /// Reads every pending event; true when one concerns a watched file.
+    private static func drain(_ descriptor: Int32, into buffer: inout [UInt8], touching names: Set<String>) -> Bool {
+        var relevant = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return relevant }
+            var offset = 0
+            // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[]; }
+            while offset + 16 <= count {
+                let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+                if names.contains(String(decoding: nameBytes, as: UTF8.self)) { relevant = true }
+                offset += 16 + length
+            }
+        }
+    }
+}

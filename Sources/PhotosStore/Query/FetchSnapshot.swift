@@ -1,0 +1,19 @@
+import Foundation
+
+/// The ids a fetch selected, in order, and the change block they reflect.
+package struct FetchSnapshot: Sendable, Equatable {
+    package var ids: [Int64]
+    /// The last change block committed when the ids were read.
+    package var transaction: Int64
+
+    package init(ids: [Int64], transaction: Int64) {
+        self.ids = ids
+        self.transaction = transaction
+    }
+}
+
+/// A fetch brought up to date: its new snapshot, and how it differs from the old.
+package struct FetchRefresh: Sendable {
+    package var snapshot: FetchSnapshot
+    package var difference: IdentityDifference
+}
