@@ -66,13 +66,18 @@ let package = Package(
             name: "photos-test-helper",
             dependencies: ["Photos"]
         ),
+        // Test support: replays change details as a collection view's batch update.
+        .target(
+            name: "BatchUpdateValidation",
+            path: "Tests/BatchUpdateValidation"
+        ),
         .testTarget(
             name: "PhotosTests",
-            dependencies: ["Photos", "PhotosMedia", "photos-test-helper"]
+            dependencies: ["Photos", "PhotosMedia", "photos-test-helper", "BatchUpdateValidation"]
         ),
         .testTarget(
             name: "PhotosStoreTests",
-            dependencies: ["PhotosStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PhotosStore", "BatchUpdateValidation", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "PhotosMediaTests",

@@ -86,7 +86,7 @@ final class FetchedObjects: @unchecked Sendable {
                 let deleted = try store.deletedUUIDs(entity: .asset, rowIDs: ids.filter { byID[$0] == nil })
                 return ids.map { id in
                     if let record = byID[id] { return PHAsset(record: record, library: library) }
-                    return PHAsset(deletedUUID: deleted[id] ?? Self.unknownUUID, library: library)
+                    return PHAsset(deletedUUID: deleted[id] ?? Self.unknownUUID, rowID: id, library: library)
                 }
             case .collections:
                 let records = Dictionary(uniqueKeysWithValues: try store.collections(ids: ids).map { ($0.id, $0) })
@@ -99,12 +99,12 @@ final class FetchedObjects: @unchecked Sendable {
                             : PHCollectionList(record: record, library: library)
                     }
                     let identifier = LocalIdentifier(uuid: deleted[id] ?? Self.unknownUUID, entity: .assetCollection)
-                    return PHAssetCollection(content: .deleted, localIdentifier: identifier.description, library: library)
+                    return PHAssetCollection(content: .deleted(rowID: id), localIdentifier: identifier.description, library: library)
                 }
             }
         } catch {
             Diagnostics.report(error, while: "loading fetched objects")
-            return ids.map { _ in PHAsset(deletedUUID: Self.unknownUUID, library: library) }
+            return ids.map { PHAsset(deletedUUID: Self.unknownUUID, rowID: $0, library: library) }
         }
     }
 

@@ -12,9 +12,9 @@ open class PHAsset: PHObject, @unchecked Sendable {
         super.init(localIdentifier: LocalIdentifier(uuid: record.uuid, entity: .asset).description, library: library)
     }
 
-    /// An asset deleted since the fetch that named it: only its identifier is left.
-    convenience init(deletedUUID uuid: String, library: PHPhotoLibrary?) {
-        self.init(record: AssetRecord(uuid: uuid, mediaType: PHAssetMediaType.unknown.rawValue,
+    /// An asset deleted since the fetch that named it: only its identity is left.
+    convenience init(deletedUUID uuid: String, rowID: Int64, library: PHPhotoLibrary?) {
+        self.init(record: AssetRecord(id: rowID, uuid: uuid, mediaType: PHAssetMediaType.unknown.rawValue,
                                       modificationDate: .distantPast, addedDate: .distantPast,
                                       playbackStyle: PlaybackStyle.unsupported.rawValue),
                   library: library)

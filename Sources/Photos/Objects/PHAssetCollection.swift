@@ -9,8 +9,8 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
         case stored(CollectionRecord)
         case moment(MomentRecord)
         case transient(assetRowIDs: [Int64], title: String?, startDate: Date?, endDate: Date?)
-        /// Deleted since the fetch that named it.
-        case deleted
+        /// Deleted since the fetch that named it; the row id it had.
+        case deleted(rowID: Int64)
     }
 
     let content: Content
@@ -112,8 +112,11 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
     }
 
     override var storedRowID: Int64? {
-        if case .stored(let record) = content { return record.id }
-        return nil
+        switch content {
+        case .stored(let record): record.id
+        case .deleted(let rowID): rowID
+        case .moment, .transient: nil
+        }
     }
 
     open override var description: String {

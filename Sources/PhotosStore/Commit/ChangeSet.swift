@@ -146,7 +146,8 @@ package struct ObjectChange: Sendable, Hashable {
     package var rowID: Int64
     package var kind: Kind
     /// For updates: what changed ("favorite", "hidden", "creationDate", "location",
-    /// "trashed", "title", "members", "parent", and "summary" for an album whose
+    /// "trashed", "title", "members", "parent", "position" for a rearranged top-level
+    /// collection, and "summary" for an album whose
     /// visible assets' count or dates changed).
     package var changedAttributes: Set<String>
 }

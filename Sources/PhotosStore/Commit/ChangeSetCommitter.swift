@@ -69,10 +69,10 @@ struct ChangeSetCommitter {
             .filter { $0.identifier.entity == .asset && $0.kind == .updated && !$0.changedAttributes.isDisjoint(with: summaryAttributes) }
             .map(\.rowID)
         guard !assetIDs.isEmpty else { return }
-        let albums = try Row.fetchAll(db, sql: """
+        let albums = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
             WHERE m.asset_id IN (SELECT value FROM json_each(?))
-            """, arguments: [FetchSQL.json(assetIDs)])
+            """), arguments: [FetchSQL.json(assetIDs)])
         for album in albums {
             record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
                          kind: .updated, changedAttributes: ["summary"]))
@@ -151,7 +151,7 @@ struct ChangeSetCommitter {
     }
 
     private func assetRowID(_ uuid: String) throws -> Int64 {
-        guard let rowID = try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE uuid = ?", arguments: [uuid]) else {
+        guard let rowID = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE uuid = ?"), arguments: [uuid]) else {
             throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: uuid, entity: .asset).description)
         }
         return rowID
@@ -172,7 +172,7 @@ struct ChangeSetCommitter {
     }
 
     private func collection(_ uuid: String) throws -> StoredCollection {
-        guard let row = try Row.fetchOne(db, sql: "SELECT id, kind, type, parent_id FROM collection WHERE uuid = ?",
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, kind, type, parent_id FROM collection WHERE uuid = ?"),
                                          arguments: [uuid]),
               let kind = CollectionKind(rawValue: row[1]) else {
             throw StoreError.notFound(entity: .assetCollection, identifier: uuid)
@@ -203,7 +203,7 @@ struct ChangeSetCommitter {
 
     private func nextPosition(parent: Int64?) throws -> Int {
         let condition = parent == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
-        return try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM collection WHERE \(condition)",
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM collection WHERE \(condition)"),
                                 arguments: parent.map { [$0] } ?? []) ?? 0
     }
 
@@ -229,11 +229,11 @@ struct ChangeSetCommitter {
     }
 
     private mutating func editAlbumMembers(_ album: StoredCollection, _ edit: CollectionEdit) throws {
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT a.uuid, m.position, (a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0)
             FROM collection_asset m JOIN asset a ON a.id = m.asset_id
             WHERE m.collection_id = ? ORDER BY m.position
-            """, arguments: [album.rowID])
+            """), arguments: [album.rowID])
         let stored: [String] = rows.map { $0[0] }
         let view = edit.snapshot ?? rows.filter { $0[2] as Bool }.map { $0[0] }
         let referenced = Self.members(named: edit.operations)
@@ -266,7 +266,7 @@ struct ChangeSetCommitter {
     private mutating func editChildren(of folder: StoredCollection?, _ edit: CollectionEdit) throws {
         let parentCondition = folder == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
         let parentArguments: StatementArguments = folder.map { [$0.rowID] } ?? []
-        let stored = try String.fetchAll(db, sql: "SELECT uuid FROM collection WHERE \(parentCondition) ORDER BY position, id",
+        let stored = try String.fetchAll(db.cachedStatement(sql: "SELECT uuid FROM collection WHERE \(parentCondition) ORDER BY position, id"),
                                          arguments: parentArguments)
         let referenced = Self.members(named: edit.operations)
         var children: [String: StoredCollection] = [:]
@@ -278,11 +278,11 @@ struct ChangeSetCommitter {
             children[uuid] = child
         }
         if let folder {
-            let lineage = try Set(Int64.fetchAll(db, sql: """
+            let lineage = try Set(Int64.fetchAll(db.cachedStatement(sql: """
                 WITH RECURSIVE lineage(id) AS (
                     SELECT ? UNION SELECT c.parent_id FROM collection c JOIN lineage l ON c.id = l.id WHERE c.parent_id IS NOT NULL)
                 SELECT id FROM lineage
-                """, arguments: [folder.rowID]))
+                """), arguments: [folder.rowID]))
             if let cycle = referenced.first(where: { lineage.contains(children[$0]!.rowID) }) {
                 throw StoreError.editNotAllowed("\(children[cycle]!.identifier) cannot go inside itself or one of its own folders")
             }
@@ -294,6 +294,7 @@ struct ChangeSetCommitter {
             throw StoreError.editNotAllowed("\(children[first]!.identifier) can leave the top level only by being added to a folder")
         }
         var formerParents = Set<Int64>()
+        let storedPositions = Dictionary(uniqueKeysWithValues: stored.enumerated().map { ($1, $0) })
         for (position, uuid) in final.enumerated() {
             let child = children[uuid]!
             if child.parentID != folder?.rowID, let formerParent = child.parentID {
@@ -303,6 +304,9 @@ struct ChangeSetCommitter {
                            arguments: [folder?.rowID, position, child.rowID])
             if child.parentID != folder?.rowID {
                 record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: ["parent"]))
+            } else if folder == nil, storedPositions[uuid] != position {
+                // The top level has no folder object to mark as rearranged, so its members carry the change.
+                record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: ["position"]))
             }
         }
         // Collections taken out of a folder go back to the top level, at its end.
@@ -313,7 +317,7 @@ struct ChangeSetCommitter {
             record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: ["parent"]))
         }
         for formerParent in formerParents {
-            if let uuid = try String.fetchOne(db, sql: "SELECT uuid FROM collection WHERE id = ?", arguments: [formerParent]) {
+            if let uuid = try String.fetchOne(db.cachedStatement(sql: "SELECT uuid FROM collection WHERE id = ?"), arguments: [formerParent]) {
                 try touch(try collection(uuid), attribute: "members")
             }
         }
@@ -327,11 +331,11 @@ struct ChangeSetCommitter {
         guard target.isUserCollection else {
             throw StoreError.editNotAllowed("\(target.identifier) is a smart album, which cannot be deleted")
         }
-        let doomed = try Row.fetchAll(db, sql: """
+        let doomed = try Row.fetchAll(db.cachedStatement(sql: """
             WITH RECURSIVE doomed(id) AS (
                 SELECT ? UNION SELECT c.id FROM collection c JOIN doomed d ON c.parent_id = d.id)
             SELECT c.id, c.uuid, c.kind FROM collection c JOIN doomed d ON c.id = d.id
-            """, arguments: [target.rowID])
+            """), arguments: [target.rowID])
         try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [target.rowID])
         for row in doomed {
             let kind = CollectionKind(rawValue: row[2]) ?? .assetCollection
@@ -341,7 +345,7 @@ struct ChangeSetCommitter {
                          rowID: row[0], kind: .deleted, changedAttributes: []))
         }
         if let parentID = target.parentID,
-           let parentUUID = try String.fetchOne(db, sql: "SELECT uuid FROM collection WHERE id = ?", arguments: [parentID]) {
+           let parentUUID = try String.fetchOne(db.cachedStatement(sql: "SELECT uuid FROM collection WHERE id = ?"), arguments: [parentID]) {
             try touch(try collection(parentUUID), attribute: "members")
         }
     }
@@ -376,7 +380,7 @@ struct ChangeSetCommitter {
 
     private func rowIDs(table: String, uuids: Set<String>) throws -> [String: Int64] {
         guard !uuids.isEmpty else { return [:] }
-        let rows = try Row.fetchAll(db, sql: "SELECT uuid, id FROM \(table) WHERE uuid IN (SELECT value FROM json_each(?))",
+        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT uuid, id FROM \(table) WHERE uuid IN (SELECT value FROM json_each(?))"),
                                     arguments: [FetchSQL.json(Array(uuids))])
         return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int64) })
     }

@@ -55,13 +55,13 @@ enum FetchRefresher {
         guard now > previous.transaction else { return nil }
         let touched = NetChanges(try HistoryEntry.fetch(db, after: previous.transaction, through: now)).touched(.assetCollection)
         guard !touched.isEmpty else { return nil }
-        // Moving a collection between folders changes the folders' contents, not the collection.
+        // Moving a collection changes where it is shown, not the collection.
         let changed = Set(touched.compactMap { id, change -> Int64? in
-            if case .updated(let attributes) = change, !attributes.subtracting(["parent"]).isEmpty { return id }
+            if case .updated(let attributes) = change, !attributes.subtracting(["parent", "position"]).isEmpty { return id }
             return nil
         })
         let fragment = FetchSQL.collectionIDs(query)
-        let ids = try Int64.fetchAll(db, sql: fragment.sql, arguments: fragment.arguments)
+        let ids = try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments)
         let difference = IdentityDifference.between(previous.ids, ids, changed: changed)
         guard !difference.isEmpty else { return nil }
         return FetchRefresh(snapshot: FetchSnapshot(ids: ids, transaction: now), difference: difference)

@@ -22,10 +22,10 @@ package struct HistoryEntry: Sendable, Hashable {
     /// The entries of the change blocks after `after`, up to and including
     /// `through`, in commit order.
     static func fetch(_ db: Database, after: Int64, through: Int64) throws -> [HistoryEntry] {
-        let rows = try Row.fetchCursor(db, sql: """
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT transaction_id, entity, row_id, uuid, kind, attributes FROM change_entry
             WHERE transaction_id > ? AND transaction_id <= ? ORDER BY transaction_id, rowid
-            """, arguments: [after, through])
+            """), arguments: [after, through])
         var entries: [HistoryEntry] = []
         while let row = try rows.next() {
             guard let entity = StoreEntity(rawValue: row[1]), let kind = ObjectChange.Kind(rawValue: row[4]) else { continue }
@@ -39,7 +39,7 @@ package struct HistoryEntry: Sendable, Hashable {
 
     /// The number of the last committed change block, by any process.
     static func lastTransaction(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction")) ?? 0
     }
 }
 

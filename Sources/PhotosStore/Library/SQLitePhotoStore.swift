@@ -230,15 +230,15 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     package func countAssets(ids: [Int64], mediaType: Int) throws(StoreError) -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: """
+            try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT COUNT(*) FROM asset WHERE media_type = ? AND id IN (SELECT value FROM json_each(?))
-                """, arguments: [mediaType, FetchSQL.json(ids)]) ?? 0
+                """), arguments: [mediaType, FetchSQL.json(ids)]) ?? 0
         }
     }
 
     package func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT \(ResourceRecord.selection) FROM resource r WHERE r.asset_id = ? ORDER BY r.id",
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(ResourceRecord.selection) FROM resource r WHERE r.asset_id = ? ORDER BY r.id"),
                              arguments: [assetID]).map(ResourceRecord.init(row:))
         }
     }
@@ -246,7 +246,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     package func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot {
         let fragment = FetchSQL.collectionIDs(query)
         return try read { db in
-            FetchSnapshot(ids: try Int64.fetchAll(db, sql: fragment.sql, arguments: fragment.arguments),
+            FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments),
                           transaction: try HistoryEntry.lastTransaction(db))
         }
     }
@@ -254,9 +254,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     package func deletedUUIDs(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String] {
         guard !rowIDs.isEmpty else { return [:] }
         return try read { db in
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT row_id, uuid FROM deleted_object WHERE entity = ? AND row_id IN (SELECT value FROM json_each(?))
-                """, arguments: [entity == .asset ? StoreEntity.asset.rawValue : StoreEntity.assetCollection.rawValue,
+                """), arguments: [entity == .asset ? StoreEntity.asset.rawValue : StoreEntity.assetCollection.rawValue,
                                  FetchSQL.json(rowIDs)])
             return Dictionary(rows.map { ($0[0] as Int64, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
         }
@@ -266,7 +266,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         guard !uuids.isEmpty else { return [:] }
         let table = entity == .asset ? "asset" : "collection"
         return try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT uuid, id FROM \(table) WHERE uuid IN (SELECT value FROM json_each(?))",
+            let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT uuid, id FROM \(table) WHERE uuid IN (SELECT value FROM json_each(?))"),
                                         arguments: [FetchSQL.json(uuids)])
             return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
         }
@@ -276,7 +276,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                                       sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int] {
         guard !rows.isEmpty else { return [] }
         let fragment = FetchSQL.collectionRows(rows, filter: filter, sort: sort, limit: limit)
-        return try read { db in try Int.fetchAll(db, sql: fragment.sql, arguments: fragment.arguments) }
+        return try read { db in try Int.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments) }
     }
 
     package func lastTransaction() throws(StoreError) -> Int64 {
@@ -291,12 +291,12 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             if let cached = momentCache.withLock({ $0 }), cached.transaction == transaction {
                 return (transaction, nil)
             }
-            let rows = try Row.fetchCursor(db, sql: """
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT uuid, creation_date, latitude, longitude FROM asset
                 WHERE creation_date IS NOT NULL AND trashed_date IS NULL AND is_hidden = 0
                   AND burst_member_hidden = 0 AND source_type = 1
                 ORDER BY creation_date, id
-                """)
+                """))
             var assets: [MomentClustering.Asset] = []
             while let row = try rows.next() {
                 assets.append(.init(uuid: row[0], creationDate: Date(timeIntervalSince1970: row[1]),
@@ -406,21 +406,21 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         let condition = cutoff == nil ? "trashed_date IS NOT NULL" : "trashed_date < ?"
         let arguments: StatementArguments = cutoff.map { [$0.timeIntervalSince1970] } ?? []
         let purge = try write { db -> (CommitResult, [String])? in
-            let doomed = try Row.fetchAll(db, sql: "SELECT id, uuid FROM asset WHERE \(condition)", arguments: arguments)
+            let doomed = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, uuid FROM asset WHERE \(condition)"), arguments: arguments)
             guard !doomed.isEmpty else { return nil }
             let ids = doomed.map { $0[0] as Int64 }
-            let files = try String.fetchAll(db, sql: """
+            let files = try String.fetchAll(db.cachedStatement(sql: """
                 SELECT relative_path FROM resource WHERE asset_id IN (SELECT value FROM json_each(?))
-                """, arguments: [FetchSQL.json(ids)])
+                """), arguments: [FetchSQL.json(ids)])
             try staging.recordJournal(files)
             let now = Date()
             try db.execute(sql: "INSERT INTO change_transaction (committed_at, author) VALUES (?, NULL)",
                            arguments: [now.timeIntervalSince1970])
             let transaction = db.lastInsertedRowID
-            let albums = try Row.fetchAll(db, sql: """
+            let albums = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
                 WHERE m.asset_id IN (SELECT value FROM json_each(?))
-                """, arguments: [FetchSQL.json(ids)])
+                """), arguments: [FetchSQL.json(ids)])
             try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [FetchSQL.json(ids)])
             for row in doomed {
                 try ChangeSetCommitter.recordDeletion(db, entity: .asset, rowID: row[0], uuid: row[1], at: now)

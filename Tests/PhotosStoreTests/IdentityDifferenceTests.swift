@@ -1,0 +1,85 @@
+import BatchUpdateValidation
+import Foundation
+import Testing
+@testable import PhotosStore
+
+@Suite struct IdentityDifferenceTests {
+    struct Random: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Checks a difference against the batch-update replay and its invariants.
+    static func verify(_ old: [Int], _ new: [Int], changed: Set<Int>) throws {
+        let difference = IdentityDifference.between(old, new, changed: changed)
+        let replayed = try BatchUpdate.apply(to: old, removed: IndexSet(difference.removed), inserted: IndexSet(difference.inserted),
+                                             moves: difference.moves.map { ($0.from, $0.to) }, after: new)
+        #expect(replayed == new, "\(old) -> \(new): \(difference)")
+        let removedItems = Set(difference.removed.map { old[$0] })
+        let changedItems = Set(difference.changed.map { new[$0] })
+        #expect(removedItems.isDisjoint(with: changedItems))
+        #expect(changedItems == changed.intersection(old).intersection(new))
+        #expect(Set(difference.moves.map { old[$0.from] }).isDisjoint(with: removedItems))
+        #expect(Set(difference.inserted).isDisjoint(with: difference.moves.map(\.to)))
+    }
+
+    @Test func everySmallPermutationWithRemovalsAndInsertions() throws {
+        // Every ordering of every subset of {0,1,2,3} plus up to two new items, from every subset.
+        let pool = [0, 1, 2, 3]
+        func permutations(_ items: [Int]) -> [[Int]] {
+            guard items.count > 1 else { return [items] }
+            return items.indices.flatMap { index -> [[Int]] in
+                var rest = items
+                let first = rest.remove(at: index)
+                return permutations(rest).map { [first] + $0 }
+            }
+        }
+        let subsets = (0..<16).map { mask in pool.filter { mask & (1 << $0) != 0 } }
+        for old in subsets.flatMap(permutations) {
+            for kept in subsets {
+                for new in permutations(kept + [10, 11].prefix(kept.count % 3)) {
+                    try Self.verify(old, new, changed: [1, 3, 10])
+                }
+            }
+        }
+    }
+
+    @Test(arguments: 0..<8)
+    func randomLargeEdits(seed: UInt64) throws {
+        var random = Random(state: seed)
+        var old = Array(0..<Int.random(in: 0...400, using: &random))
+        old.shuffle(using: &random)
+        var new = old.filter { _ in Int.random(in: 0..<10, using: &random) > 1 }
+        for index in 0..<Int.random(in: 0...40, using: &random) {
+            new.insert(1000 + index, at: Int.random(in: 0...new.count, using: &random))
+        }
+        for _ in 0..<Int.random(in: 0...30, using: &random) where new.count > 1 {
+            let item = new.remove(at: Int.random(in: 0..<new.count, using: &random))
+            new.insert(item, at: Int.random(in: 0...new.count, using: &random))
+        }
+        try Self.verify(old, new, changed: Set(old.filter { $0 % 7 == 0 }))
+    }
+
+    @Test func movesAreMinimal() {
+        #expect(IdentityDifference.between([1, 2, 3, 4, 5], [2, 3, 4, 5, 1]).moves == [.init(from: 0, to: 4)])
+        #expect(IdentityDifference.between([1, 2, 3], [1, 2, 3]).isEmpty)
+        for values in [[3, 1, 2, 5, 4], [], [1], [5, 4, 3, 2, 1], [1, 3, 2, 4, 6, 5, 7]] {
+            let marks = IdentityDifference.longestIncreasingSubsequence(values)
+            let kept = zip(values, marks).filter(\.1).map(\.0)
+            #expect(kept == kept.sorted() && Set(kept).count == kept.count)
+            // No increasing subsequence is longer: check by brute force over subsets.
+            var longest = 0
+            for mask in 0..<(1 << values.count) {
+                let chosen: [Int] = values.indices.filter { mask & (1 << $0) != 0 }.map { values[$0] }
+                if chosen == chosen.sorted(), Set(chosen).count == chosen.count { longest = max(longest, chosen.count) }
+            }
+            #expect(kept.count == longest)
+        }
+    }
+}
