@@ -3,6 +3,9 @@
 //   photos-test-helper albums LIBRARY COUNT PREFIX       one change block per album
 //   photos-test-helper assets LIBRARY COUNT IMAGE        one change block per asset
 //   photos-test-helper count LIBRARY                     prints the numbers of albums and assets
+//   photos-test-helper observe LIBRARY TOTAL             prints "ready", then a line per change
+//                                                        received, until the library shows TOTAL
+//                                                        assets and albums in all
 import Foundation
 import Photos
 
@@ -44,6 +47,12 @@ case "assets" where arguments.count == 5:
             fail("change block \(index) failed: \(error.localizedDescription)")
         }
     }
+case "observe" where arguments.count == 4:
+    guard let total = Int(arguments[3]) else { fail("TOTAL must be a number") }
+    let observer = LineObserver(library: library)
+    library.register(observer)
+    say("ready")
+    guard observer.wait(untilShowing: total, seconds: 30) else { fail("the library never showed \(total) objects") }
 case "count":
     library.withCurrentLibrary {
         let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count
@@ -51,4 +60,46 @@ case "count":
     }
 default:
     fail("unknown command \(arguments[1])")
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Prints each change it receives: the change blocks it covers, when it
+/// arrived (uptime in nanoseconds, comparable across processes), and what it
+/// did to all assets and to the albums.
+final class LineObserver: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable {
+    private var assets: PHFetchResult<PHAsset>
+    private var albums: PHFetchResult<PHAssetCollection>
+    private let arrived = DispatchSemaphore(value: 0)
+
+    init(library: PHPhotoLibrary) {
+        (assets, albums) = library.withCurrentLibrary {
+            (PHAsset.fetchAssets(with: nil), PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil))
+        }
+    }
+
+    func photoLibraryDidChange(_ change: PHChange) {
+        var line = "\(change) at \(DispatchTime.now().uptimeNanoseconds)"
+        if let details = change.changeDetails(for: assets) {
+            line += " assets +\(details.insertedIndexes?.count ?? -1) -\(details.removedIndexes?.count ?? -1) ~\(details.changedIndexes?.count ?? -1)"
+            assets = details.fetchResultAfterChanges
+        }
+        if let details = change.changeDetails(for: albums) {
+            line += " albums +\(details.insertedIndexes?.count ?? -1) -\(details.removedIndexes?.count ?? -1)"
+            albums = details.fetchResultAfterChanges
+        }
+        say(line)
+        arrived.signal()
+    }
+
+    /// Waits until the fetch results it follows show `total` objects.
+    func wait(untilShowing total: Int, seconds: Double) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while assets.count + albums.count < total {
+            guard arrived.wait(timeout: deadline) == .success else { return false }
+        }
+        return true
+    }
 }
