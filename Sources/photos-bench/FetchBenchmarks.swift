@@ -19,12 +19,10 @@ struct FetchBenchmarks {
         a.has_raw_original, a.original_filename, a.uniform_type_identifier, a.time_zone_offset, a.camera_make,
         a.camera_model, a.lens_model
         """
-    static let start = Date(timeIntervalSince1970: 1_400_000_000)
-    static let span: TimeInterval = 10 * 365 * 86_400
 
     func run() throws {
         print("photos-bench fetch: \(assetCount) assets, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-        let url = try prepareLibrary()
+        let url = try BenchLibrary.prepare(assetCount: assetCount, in: workdir)
         let library = try PHPhotoLibrary(url: url)
         var configuration = Configuration()
         configuration.readonly = true
@@ -55,7 +53,7 @@ struct FetchBenchmarks {
         Measure.report("fetchAssets sorted by creationDate, count + 100 random object(at:)", ours: oursSorted, baseline: baseSorted, target: 1.3)
 
         // 2. A predicate fetch, newest first.
-        let since = Self.start.addingTimeInterval(Self.span / 2)
+        let since = BenchLibrary.start.addingTimeInterval(BenchLibrary.span / 2)
         let predicate = PHFetchOptions()
         predicate.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
                                           PHAssetMediaType.image.rawValue, since as CVarArg)
@@ -106,7 +104,7 @@ struct FetchBenchmarks {
 
         // 4. One commit creating 10,000 assets, against plain inserts of the same rows.
         var random = SplitMix(state: 2024)
-        let records = (0..<10_000).map { Self.record(index: $0, random: &random) }
+        let records = (0..<10_000).map { BenchLibrary.record(index: $0, random: &random) }
         let oursCommit = try Measure.best(prepare: { () throws -> (SQLitePhotoStore, ChangeSet) in
             var changes = ChangeSet()
             changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
@@ -120,8 +118,8 @@ struct FetchBenchmarks {
             return try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
         }, measure: { pool in
             try pool.write { db in
-                let statement = try db.makeStatement(sql: Self.insertSQL)
-                for record in records { try statement.execute(arguments: Self.arguments(record)) }
+                let statement = try db.makeStatement(sql: BenchLibrary.insertSQL)
+                for record in records { try statement.execute(arguments: BenchLibrary.arguments(record)) }
             }
         })
         Measure.report("one change block creating 10,000 assets (metadata path)", ours: oursCommit, baseline: baseCommit, target: 2)
@@ -136,72 +134,9 @@ struct FetchBenchmarks {
         return count == 0 ? [] : (0..<100).map { _ in Int(random.next() % UInt64(count)) }
     }
 
-    /// A library of `assetCount` rows, bulk-loaded once and reused while it is complete.
-    private func prepareLibrary() throws -> URL {
-        let url = workdir.appendingPathComponent("library-\(assetCount).photoslibrary")
-        let marker = url.appendingPathComponent("bench-complete")
-        if FileManager.default.fileExists(atPath: marker.path) { return url }
-        try? FileManager.default.removeItem(at: url)
-        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-        print("setting up \(assetCount) assets in \(url.path) (once; later runs reuse it)...")
-        let started = Date()
-        _ = try SQLitePhotoStore(url: url)
-        let pool = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
-        var random = SplitMix(state: 99)
-        try pool.write { db in
-            let statement = try db.makeStatement(sql: Self.insertSQL)
-            for index in 0..<assetCount {
-                try statement.execute(arguments: Self.arguments(Self.record(index: index, random: &random)))
-            }
-        }
-        try pool.writeWithoutTransaction { try $0.execute(sql: "ANALYZE") }
-        try Data().write(to: marker)
-        print(String(format: "set up in %.0f s", Date().timeIntervalSince(started)))
-        return url
-    }
-
     /// A new library location under `scratch/`, which the run deletes at the end.
     private func scratchLibrary() throws -> URL {
         workdir.appendingPathComponent("scratch/\(UUID().uuidString).photoslibrary")
-    }
-
-    /// A plausible asset: ten years of photos, some videos, favorites, bursts, hidden and deleted ones.
-    static func record(index: Int, random: inout SplitMix) -> AssetRecord {
-        let roll = random.next() % 1000
-        let date = start.addingTimeInterval(Double(random.next() % UInt64(span)))
-        let mediaType = roll < 120 ? 2 : roll < 130 ? 3 : 1
-        let burst = roll >= 990 ? "burst-\(index / 10)" : nil
-        let located = random.next() % 10 < 3
-        return AssetRecord(
-            uuid: UUID().uuidString, mediaType: mediaType, mediaSubtypes: Int(random.next() % 3 == 0 ? 1 << (random.next() % 5) : 0),
-            pixelWidth: [4032, 3024, 1920, 1080][Int(random.next() % 4)], pixelHeight: [3024, 4032, 1080][Int(random.next() % 3)],
-            creationDate: date, modificationDate: date, addedDate: date, duration: mediaType == 2 ? Double(random.next() % 120) : 0,
-            location: located ? StoredLocation(latitude: Double(random.next() % 180) - 90, longitude: Double(random.next() % 360) - 180) : nil,
-            isFavorite: random.next() % 10 == 0, isHidden: random.next() % 100 == 0, sourceType: random.next() % 50 == 0 ? 2 : 1,
-            burstIdentifier: burst, burstSelectionTypes: 0, representsBurst: burst != nil && index % 10 == 0,
-            playbackStyle: mediaType == 2 ? 4 : 1, trashedDate: random.next() % 200 == 0 ? date : nil,
-            originalFilename: String(format: "IMG_%05d.JPG", index % 100_000), uniformTypeIdentifier: "public.jpeg",
-            cameraMake: "Apple", cameraModel: "iPhone")
-    }
-
-    static let insertSQL = """
-        INSERT INTO asset (uuid, media_type, media_subtypes, pixel_width, pixel_height, creation_date, modification_date,
-            added_date, duration, latitude, longitude, altitude, location_date, horizontal_accuracy, course, speed,
-            is_favorite, is_hidden, source_type, burst_identifier, burst_selection_types, represents_burst, playback_style,
-            adjustment_format_identifier, trashed_date, is_front_camera, is_long_exposure, has_raw_original,
-            original_filename, uniform_type_identifier, time_zone_offset, camera_make, camera_model, lens_model)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-
-    static func arguments(_ r: AssetRecord) -> StatementArguments {
-        StatementArguments([
-            r.uuid, r.mediaType, r.mediaSubtypes, r.pixelWidth, r.pixelHeight, r.creationDate?.timeIntervalSince1970,
-            r.modificationDate.timeIntervalSince1970, r.addedDate.timeIntervalSince1970, r.duration,
-            r.location?.latitude, r.location?.longitude, r.location?.altitude, nil, nil, nil, nil,
-            r.isFavorite, r.isHidden, r.sourceType, r.burstIdentifier, r.burstSelectionTypes, r.representsBurst,
-            r.playbackStyle, r.adjustmentFormatIdentifier, r.trashedDate?.timeIntervalSince1970, false, false, false,
-            r.originalFilename, r.uniformTypeIdentifier, nil, r.cameraMake, r.cameraModel, nil,
-        ] as [(any DatabaseValueConvertible)?])
     }
 
     // MARK: - Memory

@@ -30,7 +30,7 @@ enum Measure {
     static func report(_ name: String, ours: Double, baseline: Double, target: Double) -> Double {
         let ratio = ours / baseline
         let verdict = ratio <= target ? "within" : "OVER"
-        print(String(format: "%@: ours %.1f ms, baseline %.1f ms, ratio %.2f (target <= %.1f, %@)",
+        print(String(format: "%@: ours %.1f ms, baseline %.1f ms, ratio %.2f (target <= %g, %@)",
                      name, ours, baseline, ratio, target, verdict))
         return ratio
     }

@@ -1,6 +1,7 @@
 // photos-bench: OpenPhotoKit against baselines run in the same process.
 //
 //   swift run -c release photos-bench fetch [--assets N] [--workdir DIR]
+//   swift run -c release photos-bench observe [--assets N] [--workdir DIR]
 //
 // Each benchmark prints `name: ours X ms, baseline Y ms, ratio R`, the best of
 // several runs of each side.
@@ -15,9 +16,10 @@ func option(_ name: String) -> String? {
 
 func usage() -> Never {
     print("""
-        usage: photos-bench fetch [--assets N] [--workdir DIR]
+        usage: photos-bench fetch|observe [--assets N] [--workdir DIR]
 
-          fetch   fetches, enumeration and commits on a library of N assets (default 1,000,000)
+          fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000)
+          observe   change details on that library, the general diff, cross-process delivery
         """)
     exit(2)
 }
@@ -30,6 +32,13 @@ do {
     case "fetch":
         let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
         try FetchBenchmarks(assetCount: assets, workdir: workdir).run()
+    case "observe":
+        let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
+        try ObserveBenchmarks(assetCount: assets, workdir: workdir).run()
+    case "commit-child":
+        // Commits from a second process for the cross-process latency benchmark.
+        guard let path = option("--library"), let count = option("--count").flatMap(Int.init) else { usage() }
+        try ObserveBenchmarks.commitForLatency(library: URL(fileURLWithPath: path), count: count)
     case "enumerate-child":
         // Runs in a child process so that its peak memory is the enumeration's alone.
         guard let path = option("--library") else { usage() }

@@ -17,7 +17,7 @@ import Testing
 
     /// Checks a difference against the batch-update replay and its invariants.
     static func verify(_ old: [Int], _ new: [Int], changed: Set<Int>) throws {
-        let difference = IdentityDifference.between(old, new, changed: changed)
+        let difference = IdentityDifference.difference(old, new, changed: changed)
         let replayed = try BatchUpdate.apply(to: old, removed: IndexSet(difference.removed), inserted: IndexSet(difference.inserted),
                                              moves: difference.moves.map { ($0.from, $0.to) }, after: new)
         #expect(replayed == new, "\(old) -> \(new): \(difference)")
@@ -67,8 +67,8 @@ import Testing
     }
 
     @Test func movesAreMinimal() {
-        #expect(IdentityDifference.between([1, 2, 3, 4, 5], [2, 3, 4, 5, 1]).moves == [.init(from: 0, to: 4)])
-        #expect(IdentityDifference.between([1, 2, 3], [1, 2, 3]).isEmpty)
+        #expect(IdentityDifference.difference([1, 2, 3, 4, 5], [2, 3, 4, 5, 1]).moves == [.init(from: 0, to: 4)])
+        #expect(IdentityDifference.difference([1, 2, 3], [1, 2, 3]).isEmpty)
         for values in [[3, 1, 2, 5, 4], [], [1], [5, 4, 3, 2, 1], [1, 3, 2, 4, 6, 5, 7]] {
             let marks = IdentityDifference.longestIncreasingSubsequence(values)
             let kept = zip(values, marks).filter(\.1).map(\.0)

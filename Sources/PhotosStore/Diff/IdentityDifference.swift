@@ -50,12 +50,26 @@ package struct IdentityDifference: Sendable, Equatable {
         removed.count + inserted.count + moves.count + changed.count
     }
 
+    /// The difference between two lists of row ids; see the generic version.
+    package static func between(_ old: [Int64], _ new: [Int64], changed: Set<Int64> = []) -> IdentityDifference {
+        difference(old, new, changed: changed)
+    }
+
+    /// The difference between two lists of local identifiers; see the generic version.
+    package static func between(_ old: [String], _ new: [String], changed: Set<String> = []) -> IdentityDifference {
+        difference(old, new, changed: changed)
+    }
+
     /// The difference between two lists of unique identities, found by
     /// identity in O(n) (Heckel's idea: a table of where each identity was)
     /// plus O(m log m) for the m identities in both, to keep the largest set
     /// of them in place (a longest increasing subsequence) and move the rest.
-    package static func between<Identity: Hashable>(_ old: [Identity], _ new: [Identity],
-                                                    changed: Set<Identity> = []) -> IdentityDifference {
+    ///
+    /// The concrete overloads above exist so that the compiler specialises
+    /// this for the identities the library uses: called generically from
+    /// another module, it would run several times slower.
+    package static func difference<Identity: Hashable>(_ old: [Identity], _ new: [Identity],
+                                                       changed: Set<Identity> = []) -> IdentityDifference {
         var oldIndex = [Identity: Int](minimumCapacity: old.count)
         for (index, identity) in old.enumerated() {
             oldIndex[identity] = index

@@ -1,0 +1,203 @@
+import Foundation
+import Photos
+import PhotosMedia
+import PhotosStore
+
+/// Change observation: the latency of incremental details on a large
+/// library, the general diff, and delivery across processes.
+struct ObserveBenchmarks {
+    let assetCount: Int
+    let workdir: URL
+
+    func run() throws {
+        print("photos-bench observe: \(assetCount) assets, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        let url = try BenchLibrary.prepare(assetCount: assetCount, in: workdir)
+        try singleInsert(url)
+        try generalDiff(url)
+        try crossProcessLatency()
+    }
+
+    /// Holds a sorted fetch and reports when it has the details of a change.
+    final class DetailsObserver: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable {
+        var result: PHFetchResult<PHAsset>
+        var finishedAt: UInt64 = 0
+        var inserted = 0
+        let done = DispatchSemaphore(value: 0)
+
+        init(result: PHFetchResult<PHAsset>) {
+            self.result = result
+        }
+
+        func photoLibraryDidChange(_ change: PHChange) {
+            guard let details = change.changeDetails(for: result) else { return }
+            inserted = details.insertedIndexes?.count ?? -1
+            result = details.fetchResultAfterChanges
+            finishedAt = DispatchTime.now().uptimeNanoseconds
+            done.signal()
+        }
+    }
+
+    /// One asset inserted while a sorted fetch of every asset is observed:
+    /// from the end of the change block to the observer holding the details,
+    /// against fetching again and diffing with CollectionDifference.
+    private func singleInsert(_ url: URL) throws {
+        let library = try PHPhotoLibrary(url: url)
+        let sorted = PHFetchOptions()
+        sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+        let observer = DetailsObserver(result: library.withCurrentLibrary { PHAsset.fetchAssets(with: sorted) })
+        library.register(observer)
+        defer { library.unregisterChangeObserver(observer) }
+
+        var exif = ExifFields()
+        let middle = BenchLibrary.start.addingTimeInterval(BenchLibrary.span / 2)
+        (exif.dateTimeOriginal, exif.offsetTimeOriginal) = ExifFields.exifDateTime(middle, utcOffset: 0)
+        let photo = workdir.appendingPathComponent("insert.jpg")
+        try SampleImage.jpeg(width: 64, height: 48, from: (0, 0, 0), to: (200, 100, 50), exif: exif).write(to: photo)
+
+        var ours: [Double] = []
+        var created: [String] = []
+        for _ in 0..<5 {
+            var identifier = ""
+            try library.performChangesAndWait {
+                identifier = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: photo)!.placeholderForCreatedAsset!.localIdentifier
+            }
+            let end = DispatchTime.now().uptimeNanoseconds
+            guard observer.done.wait(timeout: .now() + 10) == .success, observer.inserted == 1 else {
+                throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "the observer did not get the insertion"])
+            }
+            ours.append(Double(observer.finishedAt - end) / 1_000_000)
+            created.append(identifier)
+        }
+
+        let store = try SQLitePhotoStore(url: url)
+        let query = AssetQuery(scope: .library, sort: [StoreSort(.creationDate, ascending: true)])
+        // The fetch as it was before the last insertion.
+        let current = try store.fetchAssets(query).ids
+        let newest = current.max()
+        let old = current.filter { $0 != newest }
+        let baseline = try Measure.best(runs: 3) {
+            let new = try store.fetchAssets(query).ids
+            _ = new.difference(from: old).inferringMoves()
+        }
+        Measure.report("single insert into \(assetCount) assets, commit to observer holding details",
+                       ours: ours.sorted()[ours.count / 2], baseline: baseline, target: 0.05)
+        print(String(format: "  (ours: median of 5 inserts, target under 20 ms; fastest %.2f ms, slowest %.2f ms)",
+                     ours.min()!, ours.max()!))
+
+        library.unregisterChangeObserver(observer)
+        try library.performChangesAndWait {
+            PHAssetChangeRequest.deleteAssets(PHAsset.fetchAssets(withLocalIdentifiers: created, options: nil))
+        }
+        try library.emptyRecentlyDeleted()
+    }
+
+    /// `init(from:to:changedObjects:)` on 100,000 assets with 10,000
+    /// removed, 10,000 inserted and 2,000 moved, against CollectionDifference.
+    private func generalDiff(_ url: URL) throws {
+        let library = try PHPhotoLibrary(url: url)
+        let store = try SQLitePhotoStore(url: url)
+        let pool = try store.fetchAssets(AssetQuery(scope: .library)).ids.prefix(110_000)
+        let uuids = try store.assets(ids: Array(pool)).map(\.uuid)
+        var random = SplitMix(state: 42)
+        let old = Array(uuids.prefix(100_000))
+        var new = old
+        for _ in 0..<10_000 { new.remove(at: Int(random.next() % UInt64(new.count))) }
+        for uuid in uuids.suffix(10_000) { new.insert(uuid, at: Int(random.next() % UInt64(new.count + 1))) }
+        for _ in 0..<2_000 {
+            let uuid = new.remove(at: Int(random.next() % UInt64(new.count)))
+            new.insert(uuid, at: Int(random.next() % UInt64(new.count + 1)))
+        }
+        let identifiers = { (uuids: [String]) in uuids.map { $0 + "/L0/001" } }
+        let (before, after) = library.withCurrentLibrary {
+            (PHAsset.fetchAssets(withLocalIdentifiers: identifiers(old), options: nil),
+             PHAsset.fetchAssets(withLocalIdentifiers: identifiers(new), options: nil))
+        }
+        var moves = 0
+        let ours = Measure.best {
+            let details = PHFetchResultChangeDetails(from: before, to: after, changedObjects: [])
+            moves = 0
+            details.enumerateMoves { _, _ in moves += 1 }
+            _ = details.removedIndexes
+        }
+        let oldIDs = try store.fetchAssets(AssetQuery(scope: .uuids(old))).ids
+        let newIDs = try store.fetchAssets(AssetQuery(scope: .uuids(new))).ids
+        let baseline = Measure.best(runs: 1) { _ = newIDs.difference(from: oldIDs).inferringMoves() }
+        Measure.report("init(from:to:changedObjects:) on 100,000 assets (10,000 removed, 10,000 inserted, 2,000 moved)",
+                       ours: ours, baseline: baseline, target: 0.1)
+        print("  (\(moves) moves reported; DifferenceKit publishes 36 ms for this case)")
+    }
+
+    /// Another process commits 200 change blocks; each one's commit-to-callback time here.
+    private func crossProcessLatency() throws {
+        let url = workdir.appendingPathComponent("latency-\(UUID().uuidString).photoslibrary")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let library = try PHPhotoLibrary(url: url)
+        final class ArrivalObserver: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable {
+            var albums: PHFetchResult<PHAssetCollection>
+            var arrivals: [Int: UInt64] = [:]
+            let lock = NSLock()
+            init(albums: PHFetchResult<PHAssetCollection>) { self.albums = albums }
+            func photoLibraryDidChange(_ change: PHChange) {
+                let now = DispatchTime.now().uptimeNanoseconds
+                guard let details = change.changeDetails(for: albums) else { return }
+                albums = details.fetchResultAfterChanges
+                lock.lock()
+                for album in details.insertedObjects {
+                    if let index = album.localizedTitle.flatMap({ Int($0.split(separator: "-").last ?? "") }) { arrivals[index] = now }
+                }
+                lock.unlock()
+            }
+        }
+        let observer = ArrivalObserver(albums: library.withCurrentLibrary {
+            PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)
+        })
+        library.register(observer)
+        defer { library.unregisterChangeObserver(observer) }
+
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["commit-child", "--library", url.path, "--count", "200"]
+        let output = Pipe()
+        child.standardOutput = output
+        try child.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            observer.lock.lock()
+            let seen = observer.arrivals.count
+            observer.lock.unlock()
+            if seen == 200 { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        var latencies: [Double] = []
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let index = Int(fields[0]), let committed = UInt64(fields[1]) else { continue }
+            observer.lock.lock()
+            let arrival = observer.arrivals[index]
+            observer.lock.unlock()
+            if let arrival { latencies.append(Double(Int64(arrival) - Int64(committed)) / 1_000_000) }
+        }
+        latencies.sort()
+        guard latencies.count == 200 else {
+            print("cross-process commit to callback: only \(latencies.count) of 200 commits arrived")
+            return
+        }
+        let p50 = latencies[latencies.count / 2], p99 = latencies[latencies.count * 99 / 100]
+        print(String(format: "cross-process commit to callback over 200 commits: p50 %.2f ms, p99 %.2f ms (target p99 < 50 ms, %@)",
+                     p50, p99, p99 < 50 ? "within" : "OVER"))
+    }
+
+    /// Commits `count` change blocks, one album each, printing when each committed.
+    static func commitForLatency(library url: URL, count: Int) throws {
+        let library = try PHPhotoLibrary(url: url)
+        for index in 0..<count {
+            try library.performChangesAndWait {
+                _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "bench-\(index)")
+            }
+            print(index, DispatchTime.now().uptimeNanoseconds)
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+}
