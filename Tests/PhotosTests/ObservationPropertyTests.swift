@@ -209,7 +209,7 @@ import PhotosStore
         let world = try World(seed: seed)
         let test = world.test
         let library = test.library
-        for block in 0..<140 {
+        for block in 0..<250 {
             // The fetch results an app would hold, before the change.
             func options(_ configure: (PHFetchOptions) -> Void) -> PHFetchOptions {
                 let options = PHFetchOptions()
