@@ -66,18 +66,18 @@ let package = Package(
             name: "photos-test-helper",
             dependencies: ["Photos"]
         ),
-        // Test support: replays change details as a collection view's batch update.
+        // Test support: a batch-update replay for change details, a seeded random generator.
         .target(
-            name: "BatchUpdateValidation",
-            path: "Tests/BatchUpdateValidation"
+            name: "PhotosTestSupport",
+            path: "Tests/PhotosTestSupport"
         ),
         .testTarget(
             name: "PhotosTests",
-            dependencies: ["Photos", "PhotosMedia", "photos-test-helper", "BatchUpdateValidation"]
+            dependencies: ["Photos", "PhotosMedia", "photos-test-helper", "PhotosTestSupport"]
         ),
         .testTarget(
             name: "PhotosStoreTests",
-            dependencies: ["PhotosStore", "BatchUpdateValidation", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PhotosStore", "PhotosTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "PhotosMediaTests",

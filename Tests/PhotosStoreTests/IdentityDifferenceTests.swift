@@ -1,20 +1,9 @@
-import BatchUpdateValidation
+import PhotosTestSupport
 import Foundation
 import Testing
 @testable import PhotosStore
 
 @Suite struct IdentityDifferenceTests {
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Checks a difference against the batch-update replay and its invariants.
     static func verify(_ old: [Int], _ new: [Int], changed: Set<Int>) throws {
         let difference = IdentityDifference.difference(old, new, changed: changed)
@@ -52,7 +41,7 @@ import Testing
 
     @Test(arguments: 0..<8)
     func randomLargeEdits(seed: UInt64) throws {
-        var random = Random(state: seed)
+        var random = SeededRandom(seed: seed)
         var old = Array(0..<Int.random(in: 0...400, using: &random))
         old.shuffle(using: &random)
         var new = old.filter { _ in Int.random(in: 0..<10, using: &random) > 1 }

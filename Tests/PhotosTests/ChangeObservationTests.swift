@@ -1,4 +1,4 @@
-import BatchUpdateValidation
+import PhotosTestSupport
 import Foundation
 import Testing
 @testable import Photos

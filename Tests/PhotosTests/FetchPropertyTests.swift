@@ -1,4 +1,5 @@
 import Foundation
+import PhotosTestSupport
 import Testing
 @testable import Photos
 import PhotosStore
@@ -8,19 +9,7 @@ import PhotosStore
 /// is unknown, NOT unknown is unknown, and only rows that are true are kept;
 /// NULL sorts first ascending; ties break by insertion order.
 @Suite struct FetchPropertyTests {
-    /// A small deterministic generator, so a failure names a seed to replay.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &self) < probability }
-        mutating func pick<T>(_ values: [T]) -> T { values.randomElement(using: &self)! }
-    }
+    typealias Random = SeededRandom
 
     /// One stored asset as the model sees it.
     struct Row {
@@ -231,7 +220,7 @@ import PhotosStore
 
     @Test(arguments: 0..<24)
     func randomFetchesAgreeWithTheModel(seed: UInt64) throws {
-        var random = Random(state: seed &* 7919 &+ 17)
+        var random = Random(seed: seed &* 7919 &+ 17)
         let test = try TestLibrary()
         let records = (0..<random.pick([0, 12, 30, 45])).map { _ in Self.randomRecord(&random) }
         try test.insert(records)

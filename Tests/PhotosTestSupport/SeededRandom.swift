@@ -1,0 +1,27 @@
+/// A small deterministic random generator (SplitMix64), so that a failing
+/// property-based test names a seed that replays it.
+public struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// True with the given probability.
+    public mutating func chance(_ probability: Double) -> Bool {
+        Double.random(in: 0..<1, using: &self) < probability
+    }
+
+    /// One of the values, which must not be empty.
+    public mutating func pick<T>(_ values: [T]) -> T {
+        values.randomElement(using: &self)!
+    }
+}
