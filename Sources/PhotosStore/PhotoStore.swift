@@ -7,6 +7,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// The library's own identity, fixed when it was created.
     var libraryUUID: String { get }
     var layout: LibraryLayout { get }
+    /// The client this store acts for; nil for the library's owner. Every
+    /// read and write below applies the client's grant, resolved anew in
+    /// each transaction: a client that may not read gets `accessDenied`.
+    var client: String? { get }
 
     /// The ids of the assets a query selects, in order, and the change block
     /// they reflect. Cost: one query; for a million-asset library, about the
@@ -29,7 +33,7 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// A collection fetch brought up to the latest change block; nil when nothing it shows changed.
     func refreshCollections(_ query: CollectionQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh?
     /// What the change blocks after `after`, up to `through`, did, object by object, in commit order.
-    func history(after: Int64, through: Int64) throws(StoreError) -> [HistoryEntry]
+    func history(after: Int64, through: Int64) throws(StoreError) -> HistorySpan
     func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord]
 
     /// The library's moments, oldest first. Computed from the assets, cached until the next commit.
@@ -40,7 +44,7 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// A place to stage the files of a change block.
     func makeStagingArea() throws(StoreError) -> StagingArea
     /// Applies a change set atomically, files included, and discards the staging area.
-    func commit(_ changeSet: ChangeSet, staging: StagingArea?, author: String?) throws(StoreError) -> CommitResult
+    func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult
     /// Permanently deletes assets in Recently Deleted that were deleted before
     /// `cutoff` (all of them when nil), with their files. Nil when there were none.
     func purgeDeletedAssets(before cutoff: Date?) throws(StoreError) -> CommitResult?
@@ -59,4 +63,34 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// `transaction`; `onCommit` gets the latest number, on the watcher's
     /// own thread, until the watcher is stopped.
     func watchCommits(after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void) throws(StoreError) -> CommitWatcher
+
+    // MARK: Persistent history
+
+    /// The state of the library now, for a change token.
+    func currentHistoryPoint() throws(StoreError) -> HistoryPoint
+    /// The change blocks since a state, in commit order (see `SQLitePhotoStore`).
+    func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord]
+    /// The object changes of a run of change blocks, as this store's client may see them.
+    func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistorySpan
+    func historyRetention() throws(StoreError) -> HistoryRetention
+    func setHistoryRetention(_ retention: HistoryRetention) throws(StoreError)
+    /// Forgets what the retention no longer keeps, or everything through `target`.
+    @discardableResult
+    func pruneHistory(through target: Int64?, now: Date) throws(StoreError) -> Bool
+
+    // MARK: Client access
+
+    /// This store's client's grant (read-write for the owner; nil: undecided).
+    func grant() throws(StoreError) -> AccessGrant?
+    /// Records a request for access and returns the owner's decision, if any.
+    func requestAccess(level: Int) throws(StoreError) -> AccessGrant?
+    func clientAccessRecords() throws(StoreError) -> [ClientAccessRecord]
+    /// Returns the change block that recorded it, nil when nothing changed.
+    @discardableResult
+    func setGrant(_ grant: AccessGrant?, for client: String) throws(StoreError) -> Int64?
+    @discardableResult
+    func removeClient(_ client: String) throws(StoreError) -> Int64?
+    func selectedAssets(of client: String) throws(StoreError) -> [LocalIdentifier]
+    @discardableResult
+    func changeSelection(of client: String, adding: [String], removing: [String]) throws(StoreError) -> Int64?
 }

@@ -110,7 +110,7 @@ struct FetchBenchmarks {
             changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
             return (try SQLitePhotoStore(url: try scratchLibrary()), changes)
         }, measure: { store, changes in
-            _ = try store.commit(changes, staging: nil, author: nil)
+            _ = try store.commit(changes, staging: nil)
         })
         let baseCommit = try Measure.best(prepare: { () throws -> DatabasePool in
             let url = try scratchLibrary()

@@ -27,7 +27,7 @@ import Testing
         let uuid = UUID().uuidString
         var changes = ChangeSet()
         changes.newAssets = [Self.newPhoto(uuid: uuid, file: file)]
-        _ = try store.commit(changes, staging: staging, author: nil)
+        _ = try store.commit(changes, staging: staging)
         let kept = layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg")
 
         // A dead process's staging area: files placed but never committed.
@@ -59,7 +59,7 @@ import Testing
         var changes = ChangeSet()
         changes.newAssets = [Self.newPhoto(uuid: uuid, file: file)]
         changes.assetEdits = [AssetEdit(uuid: UUID().uuidString, isFavorite: true)]
-        #expect(throws: StoreError.self) { try store.commit(changes, staging: staging, author: nil) }
+        #expect(throws: StoreError.self) { try store.commit(changes, staging: staging) }
         let placed = store.layout.url(forRelativePath: store.layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg"))
         #expect(!FileManager.default.fileExists(atPath: placed.path))
         #expect(try store.fetchAssets(AssetQuery(scope: .library)).ids.isEmpty)

@@ -43,7 +43,7 @@ final class ChangeBlock: @unchecked Sendable {
         }
         guard !builder.changeSet.isEmpty else { return nil }
         do {
-            return try store.commit(builder.changeSet, staging: builder.stagingIfCreated, author: nil)
+            return try store.commit(builder.changeSet, staging: builder.stagingIfCreated)
         } catch {
             throw PHPhotosError(storeError: error)
         }

@@ -32,6 +32,14 @@ extension PHPhotosError {
             self.init(.notEnoughSpace, message)
         case .database(let reason) where reason.contains("SQLITE_BUSY") || reason.contains("database is locked"):
             self.init(.operationInterrupted, message)
+        case .accessDenied:
+            self.init(.accessUserDenied, message)
+        case .ownerOnly:
+            self.init(.accessRestricted, message)
+        case .historyExpired:
+            self.init(.persistentChangeTokenExpired, message)
+        case .historyPointUnknown:
+            self.init(.identifierNotFound, message)
         case .notALibrary, .newerLibraryVersion, .damaged, .fileSystem, .database:
             self.init(.internalError, message)
         }

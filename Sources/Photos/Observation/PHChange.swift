@@ -24,21 +24,36 @@ public final class PHChange: NSObject, @unchecked Sendable {
     }
 
     /// How an object changed, or nil when these change blocks did not touch it.
+    /// When the history cannot tell (it was pruned, or a block was too large
+    /// to keep details), the object is compared with its current state.
     /// Cost: one history query, and one fetch of the object when it changed.
     public func changeDetails<T: PHObject>(for object: T) -> PHObjectChangeDetails<T>? {
         guard let store = library.store, let identifier = object.parsedIdentifier else { return nil }
-        let entries: [HistoryEntry]
+        let span: HistorySpan
         do {
-            entries = try store.history(after: fromTransaction, through: toTransaction).filter { $0.identifier == identifier }
+            span = try store.history(after: fromTransaction, through: toTransaction)
         } catch {
             Diagnostics.report(error, while: "reading change history")
             return nil
         }
-        guard !entries.isEmpty else { return nil }
+        let entries = span.entries.filter { $0.identifier == identifier }
+        let after = entries.isEmpty && span.isComplete ? nil : library.currentObject(identifier) as? T
+        if entries.isEmpty {
+            guard !span.isComplete, Self.stateDiffers(object, after) else { return nil }
+        }
         let attributes = entries.reduce(into: Set<String>()) { $0.formUnion($1.attributes) }
-        let after = library.currentObject(identifier) as? T
         return PHObjectChangeDetails(before: object, after: after, contentChanged: attributes.contains("content"),
                                      deleted: after == nil)
+    }
+
+    /// Whether an object's stored state differs from an earlier snapshot of it.
+    private static func stateDiffers(_ before: PHObject, _ after: PHObject?) -> Bool {
+        switch (before, after) {
+        case (_, nil): true
+        case (let before as PHAsset, let after as PHAsset): before.record != after.record
+        case (let before as PHCollection, let after as PHCollection): before.filterableRow != after.filterableRow
+        default: false
+        }
     }
 
     /// How a fetch result changed, or nil when nothing it shows changed.
@@ -66,7 +81,8 @@ public final class PHChange: NSObject, @unchecked Sendable {
                 return details(fetchResult, refresh, kind: .collections, tracking: tracking)
             case .computed(let compute):
                 let now = try store.lastTransaction()
-                guard try !store.history(after: tracking.transaction, through: now).isEmpty else { return nil }
+                let span = try store.history(after: tracking.transaction, through: now)
+                guard !span.entries.isEmpty || !span.isComplete else { return nil }
                 let objects = compute()
                 let before = fetchResult.contents.objects(in: 0..<fetchResult.count)
                 let previous = Dictionary(before.map { ($0.localIdentifier, ($0 as? PHCollection)?.filterableRow) },
@@ -97,7 +113,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
         let after = PHFetchResult<T>(contents: FetchedObjects(.rows(library, kind, refresh.snapshot.ids)),
                                      tracking: tracking.advanced(to: refresh.snapshot.transaction))
         return PHFetchResultChangeDetails(before: before, after: after, difference: refresh.difference,
-                                          wantsIncrementalChanges: tracking.wantsIncrementalChangeDetails)
+                                          wantsIncrementalChanges: tracking.wantsIncrementalChangeDetails && refresh.isIncremental)
     }
 
     public override var description: String {

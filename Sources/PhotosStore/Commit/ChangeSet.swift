@@ -145,9 +145,10 @@ package struct ObjectChange: Sendable, Hashable {
     package var identifier: LocalIdentifier
     package var rowID: Int64
     package var kind: Kind
-    /// For updates: what changed ("favorite", "hidden", "creationDate", "location",
-    /// "trashed", "title", "members", "parent", "position" for a rearranged top-level
-    /// collection, and "summary" for an album whose
-    /// visible assets' count or dates changed).
+    /// For updates: what changed ("favorite", "hidden", "creationDate",
+    /// "location", "trashed" or "restored" for Recently Deleted, "title",
+    /// "members", "parent", "position" for a rearranged top-level collection,
+    /// "summary" for an album whose visible assets' count or dates changed,
+    /// and "access" for a change of a client's selection or grant).
     package var changedAttributes: Set<String>
 }

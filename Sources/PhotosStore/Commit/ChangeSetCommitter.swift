@@ -7,29 +7,43 @@ import GRDB
 /// Order: creations, then property edits, trash and restore, membership
 /// edits, and deletions last, so that a block may create an album, fill it
 /// with assets it creates, and reorder it.
+///
+/// The writer's access scope is checked first: a client without read-write
+/// access gets nothing applied, and a limited client may touch only what it
+/// can see (anything else is reported as not found, as it would be by a
+/// fetch). What a limited client creates joins its selection.
 struct ChangeSetCommitter {
     private let db: Database
     private let now: Date
+    private let scope: AccessScope
     private var changes: [LocalIdentifier: ObjectChange] = [:]
     private var order: [LocalIdentifier] = []
 
-    init(db: Database, now: Date) {
+    init(db: Database, now: Date, scope: AccessScope) {
         self.db = db
         self.now = now
+        self.scope = scope
     }
 
-    /// Applies the change set. `resourcePaths[i][j]` is where the j-th
-    /// resource of the i-th new asset now lies, relative to the library root.
-    mutating func apply(_ set: ChangeSet, resourcePaths: [[String]], author: String?) throws -> CommitResult {
-        try db.execute(sql: "INSERT INTO change_transaction (committed_at, author) VALUES (?, ?)",
-                       arguments: [now.timeIntervalSince1970, author])
-        let transaction = db.lastInsertedRowID
+    /// Applies the change set for `client` (nil: the owner).
+    /// `resourcePaths[i][j]` is where the j-th resource of the i-th new asset
+    /// now lies, relative to the library root.
+    mutating func apply(_ set: ChangeSet, resourcePaths: [[String]], client: String?, writesHistoryEntries: Bool) throws -> CommitResult {
+        if let denial = scope.writeDenial(set) { throw denial }
+        if case .limited(let client) = scope {
+            try checkVisibility(of: set, client: client)
+        }
+        let transaction = try HistoryLog.begin(db, at: now, author: client)
 
         for (asset, paths) in zip(set.newAssets, resourcePaths) {
             try insert(asset, paths: paths)
         }
         for collection in set.newCollections {
             try insert(collection)
+        }
+        if case .limited(let client) = scope {
+            try select(set.newAssets.map { LocalIdentifier(uuid: $0.record.uuid, entity: .asset) }
+                + set.newCollections.map { LocalIdentifier(uuid: $0.uuid, entity: $0.kind.entity) }, for: client)
         }
         for edit in set.assetEdits {
             try apply(edit)
@@ -44,27 +58,72 @@ struct ChangeSetCommitter {
         }
         try touchAlbumsOfChangedAssets()
         let result = CommitResult(transaction: transaction, changes: order.compactMap { changes[$0] })
-        try Self.recordHistory(result, db)
+        try HistoryLog.record(result, db, writesEntries: writesHistoryEntries)
         return result
     }
 
-    /// Writes what a commit changed, object by object, as history rows of its transaction.
-    static func recordHistory(_ result: CommitResult, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO change_entry (transaction_id, entity, row_id, uuid, kind, attributes) VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        for change in result.changes {
-            try statement.execute(arguments: [
-                result.transaction, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
-                change.kind.rawValue, change.changedAttributes.sorted().joined(separator: ","),
-            ])
+    // MARK: - Limited access
+
+    /// Refuses a limited client's change set that names an asset outside its
+    /// selection or a collection it cannot see, as if the object did not exist.
+    private func checkVisibility(of set: ChangeSet, client: String) throws {
+        let created = Set(set.newAssets.map(\.record.uuid))
+        var assets = Set(set.assetEdits.map(\.uuid)).union(set.trashedAssets).union(set.restoredAssets)
+        var collections = Set(set.deletedCollections)
+        for edit in set.collectionEdits {
+            if case .collection(let uuid) = edit.target { collections.insert(uuid) }
+        }
+        let createdCollections = Set(set.newCollections.map(\.uuid))
+        for edit in set.collectionEdits {
+            let named = Self.members(named: edit.operations)
+            if try isFolderEdit(edit) {
+                collections.formUnion(named)
+            } else {
+                assets.formUnion(named)
+            }
+        }
+        assets.subtract(created)
+        collections.subtract(createdCollections)
+        let visibleAssets = try visible(assets, table: "asset a", condition: scope.assetCondition("a"))
+        if let hidden = assets.subtracting(visibleAssets).first {
+            throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: hidden, entity: .asset).description)
+        }
+        let visibleCollections = try visible(collections, table: "collection c", condition: scope.collectionCondition("c"))
+        if let hidden = collections.subtracting(visibleCollections).first {
+            throw StoreError.notFound(entity: .assetCollection, identifier: hidden)
+        }
+    }
+
+    /// Whether an edit rearranges collections (a folder or the top level) rather than assets.
+    private func isFolderEdit(_ edit: CollectionEdit) throws -> Bool {
+        switch edit.target {
+        case .topLevel: return true
+        case .collection(let uuid):
+            return try Int.fetchOne(db.cachedStatement(sql: "SELECT kind FROM collection WHERE uuid = ?"), arguments: [uuid])
+                == CollectionKind.collectionList.rawValue
+        }
+    }
+
+    private func visible(_ uuids: Set<String>, table: String, condition: String?) throws -> Set<String> {
+        guard !uuids.isEmpty else { return [] }
+        let alias = table.split(separator: " ").last!
+        return try Set(String.fetchAll(db.cachedStatement(sql: """
+            SELECT \(alias).uuid FROM \(table) WHERE \(alias).uuid IN (SELECT value FROM json_each(?))\(condition.map { " AND \($0)" } ?? "")
+            """), arguments: [FetchSQL.json(Array(uuids))]))
+    }
+
+    /// Adds what a limited client created to what it may see.
+    private func select(_ identifiers: [LocalIdentifier], for client: String) throws {
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO client_selection (client, entity, uuid) VALUES (?, ?, ?)")
+        for identifier in identifiers {
+            try statement.execute(arguments: [client, identifier.entity.rawValue, identifier.uuid])
         }
     }
 
     /// Albums show the count and date range of their visible assets: when a
     /// member is hidden, trashed or re-dated, the album changed too.
     private mutating func touchAlbumsOfChangedAssets() throws {
-        let summaryAttributes: Set<String> = ["hidden", "trashed", "creationDate"]
+        let summaryAttributes: Set<String> = ["hidden", "trashed", "restored", "creationDate"]
         let assetIDs = changes.values
             .filter { $0.identifier.entity == .asset && $0.kind == .updated && !$0.changedAttributes.isDisjoint(with: summaryAttributes) }
             .map(\.rowID)
@@ -145,7 +204,7 @@ struct ChangeSetCommitter {
                 """, arguments: [trashed ? now.timeIntervalSince1970 : nil, now.timeIntervalSince1970, rowID])
             if db.changesCount > 0 {
                 record(.init(identifier: LocalIdentifier(uuid: uuid, entity: .asset),
-                             rowID: rowID, kind: .updated, changedAttributes: ["trashed"]))
+                             rowID: rowID, kind: .updated, changedAttributes: [trashed ? "trashed" : "restored"]))
             }
         }
     }
@@ -229,8 +288,11 @@ struct ChangeSetCommitter {
     }
 
     private mutating func editAlbumMembers(_ album: StoredCollection, _ edit: CollectionEdit) throws {
+        // The members a default fetch shows this writer, which indexes refer to.
+        let shown = "a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0"
+            + (scope.assetCondition("a").map { " AND \($0)" } ?? "")
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT a.uuid, m.position, (a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0)
+            SELECT a.uuid, m.position, (\(shown))
             FROM collection_asset m JOIN asset a ON a.id = m.asset_id
             WHERE m.collection_id = ? ORDER BY m.position
             """), arguments: [album.rowID])
@@ -287,7 +349,8 @@ struct ChangeSetCommitter {
                 throw StoreError.editNotAllowed("\(children[cycle]!.identifier) cannot go inside itself or one of its own folders")
             }
         }
-        let final = try OrderedMembership.apply(edit.operations, stored: stored, view: edit.snapshot ?? stored)
+        let view = try edit.snapshot ?? visibleChildren(stored)
+        let final = try OrderedMembership.apply(edit.operations, stored: stored, view: view)
         let finalSet = Set(final)
         let removed = stored.filter { !finalSet.contains($0) }
         if folder == nil, let first = removed.first {
@@ -326,6 +389,13 @@ struct ChangeSetCommitter {
         }
     }
 
+    /// The children this writer can see, in order.
+    private func visibleChildren(_ stored: [String]) throws -> [String] {
+        guard scope.collectionCondition("c") != nil else { return stored }
+        let visible = try self.visible(Set(stored), table: "collection c", condition: scope.collectionCondition("c"))
+        return stored.filter(visible.contains)
+    }
+
     private mutating func deleteCollection(_ uuid: String) throws {
         let target = try collection(uuid)
         guard target.isUserCollection else {
@@ -336,6 +406,13 @@ struct ChangeSetCommitter {
                 SELECT ? UNION SELECT c.id FROM collection c JOIN doomed d ON c.parent_id = d.id)
             SELECT c.id, c.uuid, c.kind FROM collection c JOIN doomed d ON c.id = d.id
             """), arguments: [target.rowID])
+        if scope.collectionCondition("c") != nil {
+            let uuids = Set(doomed.map { $0[1] as String })
+            let visible = try self.visible(uuids, table: "collection c", condition: scope.collectionCondition("c"))
+            guard visible.count == uuids.count else {
+                throw StoreError.editNotAllowed("\(target.identifier) holds collections this client cannot see, so it cannot delete it")
+            }
+        }
         try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [target.rowID])
         for row in doomed {
             let kind = CollectionKind(rawValue: row[2]) ?? .assetCollection

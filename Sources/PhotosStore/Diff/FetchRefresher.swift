@@ -11,14 +11,22 @@ import GRDB
 /// and the old ids are spliced. When the order of untouched rows can change
 /// (an album rearranged, a fetch limit, Recently Added's time window), or
 /// for collection fetches, which are small, the fetch runs again and the
-/// two id lists are diffed by identity.
+/// two id lists are diffed by identity. When the history does not tell the
+/// whole story (pruned, a block too large to keep details, the reader's
+/// access changed), the fetch runs again and the refresh says it is not
+/// incremental.
 enum FetchRefresher {
     /// The asset fetch brought up to date; nil when nothing it shows changed.
     /// Runs inside one read transaction, so the history and the rows agree.
-    static func assets(_ db: Database, query: AssetQuery, previous: FetchSnapshot) throws -> FetchRefresh? {
-        let now = try HistoryEntry.lastTransaction(db)
+    static func assets(_ db: Database, query: AssetQuery, previous: FetchSnapshot,
+                       scope: AccessScope, client: String?) throws -> FetchRefresh? {
+        let now = try HistoryLog.lastTransaction(db)
         guard now > previous.transaction else { return nil }
-        let changes = NetChanges(try HistoryEntry.fetch(db, after: previous.transaction, through: now))
+        let span = try HistoryLog.span(db, after: previous.transaction, through: now, scope: scope, client: client)
+        guard span.isComplete else {
+            return try refetch(db, plan: FetchSQL.assetPlan(query, scope: scope, now: Date())?.ids, previous: previous, now: now)
+        }
+        let changes = NetChanges(span.entries)
         let touched = changes.touched(.asset)
         var rearranged = false
         if case .album(let albumID) = query.scope, let change = changes.touched(.assetCollection)[albumID] {
@@ -27,7 +35,7 @@ enum FetchRefresher {
             case .deleted, .inserted: rearranged = true
             }
         }
-        guard !touched.isEmpty || rearranged, let plan = FetchSQL.assetPlan(query, now: Date()) else { return nil }
+        guard !touched.isEmpty || rearranged, let plan = FetchSQL.assetPlan(query, scope: scope, now: Date()) else { return nil }
 
         let updated = Set(touched.compactMap { id, change -> Int64? in
             if case .updated(let attributes) = change, !attributes.isEmpty { return id }
@@ -50,21 +58,34 @@ enum FetchRefresher {
     }
 
     /// The collection fetch brought up to date; nil when nothing it shows changed.
-    static func collections(_ db: Database, query: CollectionQuery, previous: FetchSnapshot) throws -> FetchRefresh? {
-        let now = try HistoryEntry.lastTransaction(db)
+    static func collections(_ db: Database, query: CollectionQuery, previous: FetchSnapshot,
+                            scope: AccessScope, client: String?) throws -> FetchRefresh? {
+        let now = try HistoryLog.lastTransaction(db)
         guard now > previous.transaction else { return nil }
-        let touched = NetChanges(try HistoryEntry.fetch(db, after: previous.transaction, through: now)).touched(.assetCollection)
+        let span = try HistoryLog.span(db, after: previous.transaction, through: now, scope: scope, client: client)
+        guard span.isComplete else {
+            return try refetch(db, plan: FetchSQL.collectionIDs(query, scope: scope), previous: previous, now: now)
+        }
+        let touched = NetChanges(span.entries).touched(.assetCollection)
         guard !touched.isEmpty else { return nil }
         // Moving a collection changes where it is shown, not the collection.
         let changed = Set(touched.compactMap { id, change -> Int64? in
             if case .updated(let attributes) = change, !attributes.subtracting(["parent", "position"]).isEmpty { return id }
             return nil
         })
-        let fragment = FetchSQL.collectionIDs(query)
+        let fragment = FetchSQL.collectionIDs(query, scope: scope)
         let ids = try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments)
         let difference = IdentityDifference.between(previous.ids, ids, changed: changed)
         guard !difference.isEmpty else { return nil }
         return FetchRefresh(snapshot: FetchSnapshot(ids: ids, transaction: now), difference: difference)
+    }
+
+    /// The fetch run again when the history cannot say what changed: any
+    /// object may have, so the refresh is never nil and never incremental.
+    private static func refetch(_ db: Database, plan: SQLFragment?, previous: FetchSnapshot, now: Int64) throws -> FetchRefresh {
+        let ids = try plan.map { try Int64.fetchAll(db.cachedStatement(sql: $0.sql), arguments: $0.arguments) } ?? []
+        return FetchRefresh(snapshot: FetchSnapshot(ids: ids, transaction: now),
+                            difference: IdentityDifference.between(previous.ids, ids, changed: []), isIncremental: false)
     }
 
     /// The incremental refresh; nil when an untouched row no longer sorts as

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One object one committed change block inserted, updated or deleted.
 package struct HistoryEntry: Sendable, Hashable {
@@ -18,28 +17,21 @@ package struct HistoryEntry: Sendable, Hashable {
         self.kind = kind
         self.attributes = attributes
     }
+}
 
-    /// The entries of the change blocks after `after`, up to and including
-    /// `through`, in commit order.
-    static func fetch(_ db: Database, after: Int64, through: Int64) throws -> [HistoryEntry] {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT transaction_id, entity, row_id, uuid, kind, attributes FROM change_entry
-            WHERE transaction_id > ? AND transaction_id <= ? ORDER BY transaction_id, rowid
-            """), arguments: [after, through])
-        var entries: [HistoryEntry] = []
-        while let row = try rows.next() {
-            guard let entity = StoreEntity(rawValue: row[1]), let kind = ObjectChange.Kind(rawValue: row[4]) else { continue }
-            let attributes: String = row[5]
-            entries.append(HistoryEntry(
-                transaction: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
-                attributes: attributes.isEmpty ? [] : Set(attributes.split(separator: ",").map(String.init))))
-        }
-        return entries
-    }
+/// What a run of change blocks did, as one reader may see it.
+package struct HistorySpan: Sendable {
+    /// The object changes the reader may see, in commit order.
+    package var entries: [HistoryEntry]
+    /// False when the entries do not tell the whole story: part of the run
+    /// was pruned, a block touched more objects than the library keeps
+    /// details for, or the owner changed the reader's access. Whoever needs
+    /// the whole story then compares states instead.
+    package var isComplete: Bool
 
-    /// The number of the last committed change block, by any process.
-    static func lastTransaction(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction")) ?? 0
+    package init(entries: [HistoryEntry], isComplete: Bool) {
+        self.entries = entries
+        self.isComplete = isComplete
     }
 }
 

@@ -13,15 +13,23 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         package var allowsUnsafeLocation = false
         /// How long a writer waits for another process's write to finish.
         package var busyTimeout: TimeInterval = 30
+        /// The client this process acts for; nil for the library's owner.
+        package var client: String?
+        /// Off only in benchmarks that measure what history costs: change
+        /// blocks then leave no object changes for observers or history.
+        package var writesHistoryEntries = true
 
-        package init(createIfNeeded: Bool = true, allowsUnsafeLocation: Bool = false) {
+        package init(createIfNeeded: Bool = true, allowsUnsafeLocation: Bool = false, client: String? = nil) {
             self.createIfNeeded = createIfNeeded
             self.allowsUnsafeLocation = allowsUnsafeLocation
+            self.client = client
         }
     }
 
     package let layout: LibraryLayout
     package let libraryUUID: String
+    package let client: String?
+    private let writesHistoryEntries: Bool
     private let pool: DatabasePool
     private let momentCache = Mutex<(transaction: Int64, moments: [MomentRecord])?>(nil)
 
@@ -33,6 +41,11 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         let layout = LibraryLayout(root: url)
         self.layout = layout
         let path = layout.root.path
+        if let client = options.client, !ClientIdentifier.isValid(client) {
+            throw .accessDenied("\"\(client)\" is not a valid client identifier: use 1 to 255 letters, digits, '.', '-' and '_'")
+        }
+        client = options.client
+        writesHistoryEntries = options.writesHistoryEntries
         try Self.checkDirectory(layout, options: options)
         if !options.allowsUnsafeLocation, let problem = LibraryLocationCheck.problem(with: layout.root) {
             throw .unsafeLocation(path: path, reason: problem)
@@ -134,7 +147,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    private static func storeError(_ error: any Error) -> StoreError {
+    static func storeError(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? DatabaseError {
             switch error.resultCode {
@@ -149,7 +162,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     // MARK: - Reading
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try pool.read(body)
         } catch {
@@ -157,40 +170,58 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
+    /// Reads objects: resolves this process's access scope in the same
+    /// transaction and refuses a client that may not read.
+    func readObjects<T>(_ body: (Database, AccessScope) throws -> T) throws(StoreError) -> T {
+        try read { db in
+            let scope = try AccessScope.resolve(db, client: client)
+            if let denial = scope.readDenial { throw denial }
+            return try body(db, scope)
+        }
+    }
+
     package func fetchAssets(_ query: AssetQuery) throws(StoreError) -> FetchSnapshot {
-        let fragment = FetchSQL.assetIDs(query, now: Date())
-        return try read { db in
-            let transaction = try HistoryEntry.lastTransaction(db)
-            guard let fragment else { return FetchSnapshot(ids: [], transaction: transaction) }
+        try readObjects { db, scope in
+            let transaction = try HistoryLog.lastTransaction(db)
+            guard let fragment = FetchSQL.assetIDs(query, scope: scope, now: Date()) else {
+                return FetchSnapshot(ids: [], transaction: transaction)
+            }
             return FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments),
                                  transaction: transaction)
         }
     }
 
     package func refreshAssets(_ query: AssetQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh? {
-        try read { db in try FetchRefresher.assets(db, query: query, previous: previous) }
+        try readObjects { db, scope in
+            try FetchRefresher.assets(db, query: query, previous: previous, scope: scope, client: client)
+        }
     }
 
     package func refreshCollections(_ query: CollectionQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh? {
-        try read { db in try FetchRefresher.collections(db, query: query, previous: previous) }
+        try readObjects { db, scope in
+            try FetchRefresher.collections(db, query: query, previous: previous, scope: scope, client: client)
+        }
     }
 
     package func watchCommits(after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void) throws(StoreError) -> CommitWatcher {
         try CommitWatcher(store: self, after: transaction, onCommit: onCommit)
     }
 
-    package func history(after: Int64, through: Int64) throws(StoreError) -> [HistoryEntry] {
-        try read { db in try HistoryEntry.fetch(db, after: after, through: through) }
+    package func history(after: Int64, through: Int64) throws(StoreError) -> HistorySpan {
+        try readObjects { db, scope in try HistoryLog.span(db, after: after, through: through, scope: scope, client: client) }
     }
 
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
-        try read { db in try Self.loadRows(db, ids: ids, table: "asset a", selection: AssetRecord.selection, decode: AssetRecord.init(row:)) }
+        try readObjects { db, scope in
+            try Self.loadRows(db, ids: ids, table: "asset a", condition: scope.assetCondition("a"),
+                              selection: AssetRecord.selection, decode: AssetRecord.init(row:))
+        }
     }
 
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
-        try read { db in
-            try Self.loadRows(db, ids: ids, table: "collection_summary c", selection: CollectionRecord.selection,
-                              decode: CollectionRecord.init(row:))
+        try readObjects { db, scope in
+            try Self.loadRows(db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", condition: scope.collectionCondition("c"),
+                              selection: CollectionRecord.selection, decode: CollectionRecord.init(row:))
         }
     }
 
@@ -200,11 +231,11 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// seek each row, so rows come back in the array's order without the cost
     /// of sorting them (an ORDER BY would sort whole rows).
     private static func loadRows<Record>(
-        _ db: Database, ids: [Int64], table: String, selection: String, decode: (Row) -> Record
+        _ db: Database, ids: [Int64], table: String, condition: String?, selection: String, decode: (Row) -> Record
     ) throws -> [Record] {
         let alias = table.split(separator: " ").last!
         let statement = try db.cachedStatement(sql: """
-            SELECT \(selection) FROM json_each(?) k CROSS JOIN \(table) ON \(alias).id = k.value
+            SELECT \(selection) FROM json_each(?) k CROSS JOIN \(table) ON \(alias).id = k.value\(condition.map { " WHERE \($0)" } ?? "")
             """)
         var records: [Record] = []
         records.reserveCapacity(ids.count)
@@ -229,33 +260,37 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     private static let loadChunk = 1024
 
     package func countAssets(ids: [Int64], mediaType: Int) throws(StoreError) -> Int {
-        try read { db in
+        try readObjects { db, scope in
             try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT COUNT(*) FROM asset WHERE media_type = ? AND id IN (SELECT value FROM json_each(?))
+                SELECT COUNT(*) FROM asset a WHERE a.media_type = ? AND a.id IN (SELECT value FROM json_each(?))\(
+                    scope.assetCondition("a").map { " AND \($0)" } ?? "")
                 """), arguments: [mediaType, FetchSQL.json(ids)]) ?? 0
         }
     }
 
     package func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord] {
-        try read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(ResourceRecord.selection) FROM resource r WHERE r.asset_id = ? ORDER BY r.id"),
-                             arguments: [assetID]).map(ResourceRecord.init(row:))
+        try readObjects { db, scope in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(ResourceRecord.selection) FROM resource r JOIN asset a ON a.id = r.asset_id
+                WHERE r.asset_id = ?\(scope.assetCondition("a").map { " AND \($0)" } ?? "") ORDER BY r.id
+                """), arguments: [assetID]).map(ResourceRecord.init(row:))
         }
     }
 
     package func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot {
-        let fragment = FetchSQL.collectionIDs(query)
-        return try read { db in
-            FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments),
-                          transaction: try HistoryEntry.lastTransaction(db))
+        try readObjects { db, scope in
+            let fragment = FetchSQL.collectionIDs(query, scope: scope)
+            return FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments),
+                                 transaction: try HistoryLog.lastTransaction(db))
         }
     }
 
     package func deletedUUIDs(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String] {
         guard !rowIDs.isEmpty else { return [:] }
-        return try read { db in
+        return try readObjects { db, scope in
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT row_id, uuid FROM deleted_object WHERE entity = ? AND row_id IN (SELECT value FROM json_each(?))
+                SELECT row_id, uuid FROM deleted_object WHERE entity = ? AND row_id IN (SELECT value FROM json_each(?))\(
+                    scope.deletedObjectCondition("uuid").map { " AND \($0)" } ?? "")
                 """), arguments: [entity == .asset ? StoreEntity.asset.rawValue : StoreEntity.assetCollection.rawValue,
                                  FetchSQL.json(rowIDs)])
             return Dictionary(rows.map { ($0[0] as Int64, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
@@ -264,10 +299,12 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     package func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64] {
         guard !uuids.isEmpty else { return [:] }
-        let table = entity == .asset ? "asset" : "collection"
-        return try read { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT uuid, id FROM \(table) WHERE uuid IN (SELECT value FROM json_each(?))"),
-                                        arguments: [FetchSQL.json(uuids)])
+        return try readObjects { db, scope in
+            let (table, condition) = entity == .asset
+                ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT a.uuid, a.id FROM \(table) WHERE a.uuid IN (SELECT value FROM json_each(?))\(condition.map { " AND \($0)" } ?? "")
+                """), arguments: [FetchSQL.json(uuids)])
             return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
         }
     }
@@ -280,22 +317,22 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     }
 
     package func lastTransaction() throws(StoreError) -> Int64 {
-        try read { db in try HistoryEntry.lastTransaction(db) }
+        try read { db in try HistoryLog.lastTransaction(db) }
     }
 
     // MARK: - Moments
 
     package func moments() throws(StoreError) -> [MomentRecord] {
-        let (transaction, assets) = try read { db -> (Int64, [MomentClustering.Asset]?) in
-            let transaction = try HistoryEntry.lastTransaction(db)
+        let (transaction, assets) = try readObjects { db, scope -> (Int64, [MomentClustering.Asset]?) in
+            let transaction = try HistoryLog.lastTransaction(db)
             if let cached = momentCache.withLock({ $0 }), cached.transaction == transaction {
                 return (transaction, nil)
             }
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT uuid, creation_date, latitude, longitude FROM asset
-                WHERE creation_date IS NOT NULL AND trashed_date IS NULL AND is_hidden = 0
-                  AND burst_member_hidden = 0 AND source_type = 1
-                ORDER BY creation_date, id
+                SELECT a.uuid, a.creation_date, a.latitude, a.longitude FROM asset a
+                WHERE a.creation_date IS NOT NULL AND a.trashed_date IS NULL AND a.is_hidden = 0
+                  AND a.burst_member_hidden = 0 AND a.source_type = 1\(scope.assetCondition("a").map { " AND \($0)" } ?? "")
+                ORDER BY a.creation_date, a.id
                 """))
             var assets: [MomentClustering.Asset] = []
             while let row = try rows.next() {
@@ -322,7 +359,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     /// Writes with retries: SQLite can report a busy database even with a
     /// timeout (another process recovering the WAL, for one).
-    private func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         var attempt = 0
         while true {
             do {
@@ -337,7 +374,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    package func commit(_ changeSet: ChangeSet, staging: StagingArea?, author: String?) throws(StoreError) -> CommitResult {
+    package func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult {
         defer { staging?.discard() }
         var paths: [[String]] = []
         for asset in changeSet.newAssets {
@@ -356,8 +393,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             }
             let now = Date()
             let result = try write { db in
-                var committer = ChangeSetCommitter(db: db, now: now)
-                return try committer.apply(changeSet, resourcePaths: paths, author: author)
+                var committer = ChangeSetCommitter(db: db, now: now, scope: try AccessScope.resolve(db, client: client))
+                return try committer.apply(changeSet, resourcePaths: paths, client: client,
+                                           writesHistoryEntries: writesHistoryEntries)
             }
             momentCache.withLock { $0 = nil }
             for source in files.compactMap(\.0.sourceToRemove) {
@@ -406,6 +444,10 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         let condition = cutoff == nil ? "trashed_date IS NOT NULL" : "trashed_date < ?"
         let arguments: StatementArguments = cutoff.map { [$0.timeIntervalSince1970] } ?? []
         let purge = try write { db -> (CommitResult, [String])? in
+            // Retention applies whoever opens the library; emptying it on demand needs full access.
+            if cutoff == nil, try AccessScope.resolve(db, client: client) != .full {
+                throw StoreError.accessDenied("emptying Recently Deleted needs read-write access to the whole library")
+            }
             let doomed = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, uuid FROM asset WHERE \(condition)"), arguments: arguments)
             guard !doomed.isEmpty else { return nil }
             let ids = doomed.map { $0[0] as Int64 }
@@ -414,9 +456,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 """), arguments: [FetchSQL.json(ids)])
             try staging.recordJournal(files)
             let now = Date()
-            try db.execute(sql: "INSERT INTO change_transaction (committed_at, author) VALUES (?, NULL)",
-                           arguments: [now.timeIntervalSince1970])
-            let transaction = db.lastInsertedRowID
+            let transaction = try HistoryLog.begin(db, at: now, author: client)
             let albums = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
                 WHERE m.asset_id IN (SELECT value FROM json_each(?))
@@ -434,7 +474,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                              kind: .updated, changedAttributes: ["members"])
             }
             let result = CommitResult(transaction: transaction, changes: changes)
-            try ChangeSetCommitter.recordHistory(result, db)
+            try HistoryLog.record(result, db, writesEntries: writesHistoryEntries)
             return (result, files)
         }
         guard let (result, files) = purge else { return nil }

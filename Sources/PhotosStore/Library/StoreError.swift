@@ -23,12 +23,22 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case fileSystem(String)
     /// The database reported an error.
     case database(String)
+    /// The client's grant does not allow the operation.
+    case accessDenied(String)
+    /// Only the library's owner (a process without a client identifier) may do this.
+    case ownerOnly(String)
+    /// A history point is older than the kept history, or from a different
+    /// history of this library (restored from a copy).
+    case historyExpired(String)
+    /// A history point that names no state of this library.
+    case historyPointUnknown(String)
 
     package var description: String {
         switch self {
         case .notFound(let entity, let identifier):
             "no \(entity.noun) with identifier \(identifier)"
-        case .editNotAllowed(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason):
+        case .editNotAllowed(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason),
+             .accessDenied(let reason), .ownerOnly(let reason), .historyExpired(let reason), .historyPointUnknown(let reason):
             reason
         case .invalidFile(let path, let reason):
             "\(path): \(reason)"

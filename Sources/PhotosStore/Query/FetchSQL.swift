@@ -8,17 +8,18 @@ struct SQLFragment {
 }
 
 /// Where a fetch turns into SQL: one SELECT of row ids per query, with
-/// PhotoKit's inclusion rules, the caller's filter and the order.
+/// PhotoKit's inclusion rules, the reader's access scope, the caller's
+/// filter and the order.
 enum FetchSQL {
     /// The statement selecting the ids of a query's assets in order; nil
     /// when the query can match nothing (a smart album no library has).
-    static func assetIDs(_ query: AssetQuery, now: Date) -> SQLFragment? {
-        assetPlan(query, now: now)?.ids
+    static func assetIDs(_ query: AssetQuery, scope: AccessScope, now: Date) -> SQLFragment? {
+        assetPlan(query, scope: scope, now: now)?.ids
     }
 
     /// How a query's assets are selected, filtered and ordered; nil when the
     /// query can match nothing (a smart album no library has).
-    static func assetPlan(_ query: AssetQuery, now: Date) -> SelectPlan? {
+    static func assetPlan(_ query: AssetQuery, scope: AccessScope, now: Date) -> SelectPlan? {
         var builder = Builder()
         var from = "asset a"
         var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)]
@@ -80,15 +81,18 @@ enum FetchSQL {
             let values = [1, 2, 4].filter { sourceTypes & $0 != 0 }
             builder.conditions.append(values.isEmpty ? "0" : "a.source_type IN (\(values.map(String.init).joined(separator: ", ")))")
         }
+        if let access = scope.assetCondition("a") {
+            builder.conditions.append(access)
+        }
         builder.conditions.append(builder.condition(query.filter, alias: "a"))
         return SelectPlan(column: "a.id", from: from, builder: builder,
                           order: Builder.order(query.sort, alias: "a", natural: naturalOrder), limit: query.limit)
     }
 
     /// The statement selecting the ids of a query's collections in order.
-    static func collectionIDs(_ query: CollectionQuery) -> SQLFragment {
+    static func collectionIDs(_ query: CollectionQuery, scope: AccessScope) -> SQLFragment {
         var builder = Builder()
-        var from = "collection_summary c"
+        var from = collectionSource(scope) + " c"
         var naturalOrder = [OrderTerm(expression: "c.id", ascending: true)]
         switch query.scope {
         case .stored(let kind, let type, let subtype):
@@ -124,9 +128,28 @@ enum FetchSQL {
             builder.conditions.append("c.id = (SELECT parent_id FROM collection WHERE id = ?)")
             builder.arguments.append(rowID.databaseValue)
         }
+        if let access = scope.collectionCondition("c") {
+            builder.conditions.append(access)
+        }
         builder.conditions.append(builder.condition(query.filter, alias: "c"))
         return SelectPlan(column: "c.id", from: from, builder: builder,
                           order: Builder.order(query.sort, alias: "c", natural: naturalOrder), limit: query.limit).ids
+    }
+
+    /// The collections with what is computed from their members as the
+    /// reader sees them: the count and date range of the visible assets of
+    /// regular albums. SQLite flattens it into the query that uses it.
+    static func collectionSource(_ scope: AccessScope) -> String {
+        let member = "m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0"
+            + (scope.assetCondition("a").map { " AND \($0)" } ?? "")
+        let album = "c.kind = 1 AND c.type = \(CollectionType.album)"
+        return """
+            (SELECT c.*,
+                CASE WHEN \(album) THEN (SELECT COUNT(*) FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE \(member)) END AS asset_count,
+                CASE WHEN \(album) THEN (SELECT MIN(a.creation_date) FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE \(member)) END AS start_date,
+                CASE WHEN \(album) THEN (SELECT MAX(a.creation_date) FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE \(member)) END AS end_date
+             FROM collection c)
+            """
     }
 
     /// The statement filtering and ordering in-memory collections, passed as

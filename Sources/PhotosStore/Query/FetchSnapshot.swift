@@ -16,4 +16,7 @@ package struct FetchSnapshot: Sendable, Equatable {
 package struct FetchRefresh: Sendable {
     package var snapshot: FetchSnapshot
     package var difference: IdentityDifference
+    /// False when the history could not say which objects changed, so the
+    /// difference covers only what was removed, inserted and moved.
+    package var isIncremental: Bool = true
 }

@@ -8,7 +8,7 @@ import GRDB
 /// know is refused as newer.
 enum StoreSchema {
     /// The library format this build writes, recorded in the VERSION file.
-    static let formatVersion = 2
+    static let formatVersion = 3
 
     /// The smart albums every library has, in the order they are listed.
     /// Raw values are PhotoKit's `PHAssetCollectionSubtype`.
@@ -43,6 +43,9 @@ enum StoreSchema {
         migrator.registerMigration("v2: change history") { db in
             try createVersion2(db)
         }
+        migrator.registerMigration("v3: persistent history and client access") { db in
+            try createVersion3(db)
+        }
         return migrator
     }
 
@@ -60,6 +63,48 @@ enum StoreSchema {
                 attributes TEXT NOT NULL DEFAULT ''  -- what an update changed, comma-separated
             );
             CREATE INDEX change_entry_by_transaction ON change_entry(transaction_id);
+            """)
+    }
+
+    /// Persistent history: each change block gets a random stamp, so a token
+    /// names one library state even across copies and restores, and says
+    /// whether its details were kept. Client access: the owner's grant to each
+    /// client and a limited client's selection. Access changes are history
+    /// entries (entity 0, or with a client) that only their client reads.
+    private static func createVersion3(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE change_transaction ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0;
+            -- 1: every object change is in change_entry; 0: the block touched more
+            -- objects than the retention keeps details for (object_count says how many).
+            ALTER TABLE change_transaction ADD COLUMN details INTEGER NOT NULL DEFAULT 1;
+            ALTER TABLE change_transaction ADD COLUMN object_count INTEGER NOT NULL DEFAULT 0;
+            UPDATE change_transaction SET stamp = (random() & 9223372036854775807) | 1,
+                object_count = (SELECT COUNT(*) FROM change_entry e WHERE e.transaction_id = change_transaction.id);
+            CREATE INDEX change_transaction_by_date ON change_transaction(committed_at);
+
+            -- Non-null: the entry tells this client about a change of its own access.
+            ALTER TABLE change_entry ADD COLUMN client TEXT;
+
+            CREATE TABLE client_access (
+                client TEXT PRIMARY KEY,
+                access INTEGER,               -- AccessGrant; NULL while the owner has not decided
+                requested_level INTEGER,      -- PhotoKit's PHAccessLevel of the last request
+                requested_at REAL,
+                decided_at REAL
+            ) WITHOUT ROWID;
+
+            -- What a limited client may see: assets the owner selected or the
+            -- client created, and collections it created. No foreign key: the
+            -- selection outlives a deletion, so the client hears of it.
+            CREATE TABLE client_selection (
+                client TEXT NOT NULL,
+                entity INTEGER NOT NULL,      -- StoreEntity
+                uuid TEXT NOT NULL,
+                PRIMARY KEY (client, entity, uuid)
+            ) WITHOUT ROWID;
+
+            -- Summaries depend on who reads them now; FetchSQL.collectionSource computes them.
+            DROP VIEW collection_summary;
             """)
     }
 

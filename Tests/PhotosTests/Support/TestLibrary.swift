@@ -99,7 +99,7 @@ extension TestLibrary {
     func insert(_ records: [AssetRecord]) throws -> [String] {
         var changes = ChangeSet()
         changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
-        _ = try library.store!.commit(changes, staging: nil, author: nil)
+        _ = try library.store!.commit(changes, staging: nil)
         return records.map { LocalIdentifier(uuid: $0.uuid, entity: .asset).description }
     }
 

@@ -1,0 +1,140 @@
+import Foundation
+import GRDB
+
+/// What the process reading or writing may see and change, resolved from its
+/// client's grant inside each transaction, so that a grant the owner changes
+/// applies at once and a query never runs without its filter.
+///
+/// Every statement that reads objects takes its conditions from here: asset
+/// and collection fetches, loading rows by id, refreshes, moments and
+/// history. The owner, and clients granted read-write access, get no
+/// condition at all, so full access costs nothing.
+package enum AccessScope: Sendable, Equatable {
+    /// The owner, or a client with read-write access.
+    case full
+    /// A client limited to its selection.
+    case limited(client: String)
+    /// A client that may create assets and read nothing.
+    case addOnly(client: String)
+    /// A client that was denied access, or whose request the owner has not answered.
+    case none(client: String, grant: AccessGrant?)
+
+    /// The scope of `client` (nil: the owner) as the database says now.
+    static func resolve(_ db: Database, client: String?) throws -> AccessScope {
+        guard let client else { return .full }
+        let raw = try Int?.fetchOne(db.cachedStatement(sql: "SELECT access FROM client_access WHERE client = ?"),
+                                    arguments: [client]) ?? nil
+        switch raw.flatMap(AccessGrant.init(rawValue:)) {
+        case .readWrite: return .full
+        case .limited: return .limited(client: client)
+        case .addOnly: return .addOnly(client: client)
+        case .denied: return .none(client: client, grant: .denied)
+        case nil: return .none(client: client, grant: nil)
+        }
+    }
+
+    /// Why reading is refused; nil when the scope may read.
+    var readDenial: StoreError? {
+        switch self {
+        case .full, .limited: nil
+        case .addOnly(let client): .accessDenied("client \(client) has add-only access: it can create assets but not read the library")
+        case .none(let client, let grant): .accessDenied(Self.refusal(client: client, grant: grant))
+        }
+    }
+
+    /// Why a change set is refused outright; nil when it may be checked object by object.
+    func writeDenial(_ set: ChangeSet) -> StoreError? {
+        switch self {
+        case .full, .limited:
+            return nil
+        case .addOnly(let client):
+            let onlyCreates = set.assetEdits.isEmpty && set.trashedAssets.isEmpty && set.restoredAssets.isEmpty
+                && set.newCollections.isEmpty && set.collectionEdits.isEmpty && set.deletedCollections.isEmpty
+            return onlyCreates ? nil : .accessDenied("client \(client) has add-only access: it can create assets, nothing else")
+        case .none(let client, let grant):
+            return .accessDenied(Self.refusal(client: client, grant: grant))
+        }
+    }
+
+    private static func refusal(client: String, grant: AccessGrant?) -> String {
+        grant == .denied
+            ? "the library's owner denied client \(client) access to the library"
+            : "client \(client) has no access to the library yet: it must request authorization and the owner grant it (photos access grant \(client))"
+    }
+
+    // MARK: - SQL
+
+    /// The condition an asset row (`alias`) must meet to be seen; nil when all are.
+    func assetCondition(_ alias: String) -> String? {
+        switch self {
+        case .full: nil
+        case .limited(let client): "\(alias).id IN (\(Self.selectedAssetIDs(client)))"
+        case .addOnly, .none: "0"
+        }
+    }
+
+    /// The condition a collection row (`alias`) must meet to be seen; nil when
+    /// all are. A limited client sees the smart albums (filtered to its
+    /// assets), the albums holding a selected asset, the collections it
+    /// created, and the folders above any of those.
+    func collectionCondition(_ alias: String) -> String? {
+        switch self {
+        case .full: nil
+        case .limited(let client): "(\(alias).kind = 1 AND \(alias).type = \(CollectionType.smartAlbum) OR \(alias).id IN (\(Self.shownCollectionIDs(client))))"
+        case .addOnly, .none: "0"
+        }
+    }
+
+    /// The condition a deleted object's UUID (`column`) must meet to be
+    /// told; nil when all are. A limited client hears of what its selection
+    /// held, which outlives deletions.
+    func deletedObjectCondition(_ column: String) -> String? {
+        switch self {
+        case .full: nil
+        case .limited(let client): "\(column) IN (SELECT uuid FROM client_selection WHERE client = \(Self.quoted(client)))"
+        case .addOnly, .none: "0"
+        }
+    }
+
+    /// The condition a history entry (`alias` of `change_entry`) must meet to
+    /// be read; entries about another client's access are never read.
+    func entryCondition(_ alias: String, client: String?) -> String {
+        let own = client.map { "(\(alias).client IS NULL OR \(alias).client = \(Self.quoted($0)))" } ?? "\(alias).client IS NULL"
+        guard case .limited(let client) = self else { return own }
+        let quoted = Self.quoted(client)
+        let asset = StoreEntity.asset.rawValue
+        return """
+            (\(alias).client IS NOT NULL AND \(own) OR \(alias).client IS NULL AND (
+                \(alias).entity = \(asset) AND \(alias).uuid IN (
+                    SELECT uuid FROM client_selection WHERE client = \(quoted) AND entity = \(asset))
+                OR \(alias).entity <> \(asset) AND (
+                    \(alias).uuid IN (SELECT uuid FROM client_selection WHERE client = \(quoted) AND entity <> \(asset))
+                    OR EXISTS (SELECT 1 FROM collection ec WHERE ec.id = \(alias).row_id AND \(collectionCondition("ec")!)))))
+            """
+    }
+
+    private static func selectedAssetIDs(_ client: String) -> String {
+        """
+        SELECT sa.id FROM client_selection s JOIN asset sa ON sa.uuid = s.uuid \
+        WHERE s.client = \(quoted(client)) AND s.entity = \(StoreEntity.asset.rawValue)
+        """
+    }
+
+    private static func shownCollectionIDs(_ client: String) -> String {
+        """
+        WITH RECURSIVE shown(id) AS (
+            SELECT sm.collection_id FROM collection_asset sm WHERE sm.asset_id IN (\(selectedAssetIDs(client)))
+            UNION SELECT sc.id FROM client_selection s JOIN collection sc ON sc.uuid = s.uuid
+                WHERE s.client = \(quoted(client)) AND s.entity <> \(StoreEntity.asset.rawValue)
+            UNION SELECT sp.parent_id FROM collection sp JOIN shown ON sp.id = shown.id WHERE sp.parent_id IS NOT NULL)
+        SELECT id FROM shown
+        """
+    }
+
+    /// Client identifiers are restricted to letters, digits, `.`, `-` and `_`
+    /// (`ClientIdentifier.isValid`), so quoting cannot be escaped; doubling
+    /// quotes keeps it safe regardless.
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

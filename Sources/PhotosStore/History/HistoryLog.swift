@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+
+/// The history log: one `change_transaction` row per committed change block,
+/// with a random stamp, and one `change_entry` row per object it changed.
+/// Change observation and persistent history both read it; every read takes
+/// the reader's access scope, so a limited client never reads an entry
+/// about an object outside its selection.
+///
+/// Pruning moves a horizon: the blocks up to `prunedThrough` are forgotten
+/// (tokens older than it expire) the moment the horizon moves, and their
+/// rows are deleted afterwards in small transactions.
+enum HistoryLog {
+    /// The number of the last committed change block, by any process.
+    static func lastTransaction(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction")) ?? 0
+    }
+
+    /// The state the last committed change block made.
+    static func currentPoint(_ db: Database) throws -> HistoryPoint {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, stamp FROM change_transaction ORDER BY id DESC LIMIT 1")) else {
+            return HistoryPoint(transaction: 0, stamp: 0)
+        }
+        return HistoryPoint(transaction: row[0], stamp: row[1])
+    }
+
+    private static let prunedKey = "history_pruned_through"
+
+    /// The newest change block whose details are forgotten; 0 when none is.
+    static func prunedThrough(_ db: Database) throws -> Int64 {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM library_metadata WHERE key = ?"), arguments: [prunedKey])
+            .flatMap { Int64($0) } ?? 0
+    }
+
+    // MARK: - Reading
+
+    /// What the change blocks after `after`, up to `through`, did, as `scope` may see it.
+    static func span(_ db: Database, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> HistorySpan {
+        guard through > after else { return HistorySpan(entries: [], isComplete: true) }
+        let entries = try self.entries(db, after: after, through: through, scope: scope, client: client)
+        var complete = try after >= prunedThrough(db)
+        if complete {
+            complete = try !(Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM change_transaction WHERE id > ?1 AND id <= ?2 AND details = 0)
+                    OR EXISTS (SELECT 1 FROM change_entry WHERE transaction_id > ?1 AND transaction_id <= ?2 AND entity = 0 AND client = ?3)
+                """), arguments: [after, through, client]) ?? false)
+        }
+        return HistorySpan(entries: entries, isComplete: complete)
+    }
+
+    /// The object changes of the blocks after `after`, up to `through`, that
+    /// `scope` may see, in commit order.
+    static func entries(_ db: Database, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [HistoryEntry] {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT e.transaction_id, e.entity, e.row_id, e.uuid, e.kind, e.attributes FROM change_entry e
+            WHERE e.transaction_id > ? AND e.transaction_id <= ? AND e.entity > 0 AND \(scope.entryCondition("e", client: client))
+            ORDER BY e.transaction_id, e.rowid
+            """), arguments: [after, through])
+        var entries: [HistoryEntry] = []
+        while let row = try rows.next() {
+            guard let entity = StoreEntity(rawValue: row[1]), let kind = ObjectChange.Kind(rawValue: row[4]) else { continue }
+            let attributes: String = row[5]
+            entries.append(HistoryEntry(
+                transaction: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
+                attributes: attributes.isEmpty ? [] : Set(attributes.split(separator: ",").map(String.init))))
+        }
+        return entries
+    }
+
+    /// Checks that `point` names a state of this library's kept history;
+    /// returns the last committed block.
+    static func validate(_ point: HistoryPoint, _ db: Database) throws -> Int64 {
+        let last = try lastTransaction(db)
+        guard point.transaction >= 0, point.transaction > 0 || point.stamp == 0 else {
+            throw StoreError.historyPointUnknown("the change token is damaged: it names no state of any library")
+        }
+        if point.transaction > last {
+            throw StoreError.historyExpired("""
+                the change token names change block \(point.transaction) but this library's last is \(last): \
+                the library was restored from an older copy, or the token comes from another copy of it
+                """)
+        }
+        let pruned = try prunedThrough(db)
+        if point.transaction < pruned {
+            throw StoreError.historyExpired("""
+                the change token is older than the kept history: change blocks up to \(pruned) were pruned \
+                by the library's retention setting
+                """)
+        }
+        guard point.transaction > 0 else { return last }
+        let stamp = try Int64.fetchOne(db.cachedStatement(sql: "SELECT stamp FROM change_transaction WHERE id = ?"),
+                                       arguments: [point.transaction])
+        guard stamp == point.stamp else {
+            throw StoreError.historyExpired("""
+                the change token names a state from another history of this library (change block \(point.transaction) \
+                differs): the library was restored from a copy, or the token comes from another copy of it
+                """)
+        }
+        return last
+    }
+
+    /// The change blocks after `after`, up to `through`, that `scope` may see
+    /// something of, in commit order. Blocks whose details were dropped are
+    /// listed for every reader: whether they concern it is unknown.
+    static func changes(_ db: Database, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [PersistentChangeRecord] {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT t.id, t.stamp, t.committed_at, t.details, t.object_count,
+                   EXISTS (SELECT 1 FROM change_entry a WHERE a.transaction_id = t.id AND a.entity = 0 AND a.client = ?)
+            FROM change_transaction t
+            WHERE t.id > ? AND t.id <= ? AND (t.details = 0 OR EXISTS (
+                SELECT 1 FROM change_entry e WHERE e.transaction_id = t.id AND \(scope.entryCondition("e", client: client))))
+            ORDER BY t.id
+            """), arguments: [client, after, through])
+        var changes: [PersistentChangeRecord] = []
+        while let row = try rows.next() {
+            let details: PersistentChangeRecord.Details
+            if row[5] as Bool {
+                details = .accessChanged
+            } else if row[3] as Int == 0 {
+                details = .dropped(objectCount: row[4])
+            } else {
+                details = .kept
+            }
+            changes.append(PersistentChangeRecord(point: HistoryPoint(transaction: row[0], stamp: row[1]),
+                                                  committedAt: Date(timeIntervalSince1970: row[2]), details: details))
+        }
+        return changes
+    }
+
+    // MARK: - Writing
+
+    /// Starts the history of a change block; returns its number.
+    static func begin(_ db: Database, at date: Date, author: String?) throws -> Int64 {
+        try db.cachedStatement(sql: "INSERT INTO change_transaction (committed_at, author, stamp) VALUES (?, ?, ?)")
+            .execute(arguments: [date.timeIntervalSince1970, author, Int64.random(in: 1...Int64.max)])
+        return db.lastInsertedRowID
+    }
+
+    /// Writes what a commit changed, object by object, unless the block is
+    /// larger than the retention keeps details for (then only its size), or
+    /// `writesEntries` is off (benchmarks measuring what history costs).
+    static func record(_ result: CommitResult, _ db: Database, writesEntries: Bool = true) throws {
+        let limit = try HistoryRetention.load(db).maximumObjectsPerChange
+        let kept = limit.map { result.changes.count <= $0 } ?? true
+        try db.cachedStatement(sql: "UPDATE change_transaction SET details = ?, object_count = ? WHERE id = ?")
+            .execute(arguments: [kept ? 1 : 0, result.changes.count, result.transaction])
+        guard kept, writesEntries else { return }
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO change_entry (transaction_id, entity, row_id, uuid, kind, attributes) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for change in result.changes {
+            try statement.execute(arguments: [
+                result.transaction, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
+                change.kind.rawValue, change.changedAttributes.sorted().joined(separator: ","),
+            ])
+        }
+    }
+
+    /// Writes an entry only `client` reads: a change of its access. Without
+    /// an object (`identifier` nil) the change is to the client's grant.
+    static func recordAccessChange(_ db: Database, transaction: Int64, client: String,
+                                   identifier: LocalIdentifier? = nil, rowID: Int64 = 0, kind: ObjectChange.Kind = .updated) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO change_entry (transaction_id, entity, row_id, uuid, kind, attributes, client) VALUES (?, ?, ?, ?, ?, 'access', ?)
+            """).execute(arguments: [transaction, identifier?.entity.rawValue ?? 0, rowID, identifier?.uuid ?? "", kind.rawValue, client])
+    }
+
+    // MARK: - Pruning
+
+    /// Moves the horizon to `target` (never back); returns whether it moved.
+    /// Tokens older than the horizon expire from this moment.
+    static func advanceHorizon(_ db: Database, to target: Int64) throws -> Bool {
+        let target = min(target, try lastTransaction(db))
+        guard target > (try prunedThrough(db)) else { return false }
+        try db.execute(sql: "INSERT OR REPLACE INTO library_metadata (key, value) VALUES (?, ?)", arguments: [prunedKey, String(target)])
+        return true
+    }
+
+    /// Deletes up to `limit` forgotten rows; returns how many it deleted, 0
+    /// when nothing is left to delete. Entries go first, then the blocks
+    /// before the horizon; the block at the horizon stays, so a token naming
+    /// it can still be checked.
+    static func deleteForgottenRows(_ db: Database, limit: Int) throws -> Int {
+        let horizon = try prunedThrough(db)
+        try db.execute(sql: """
+            DELETE FROM change_entry WHERE rowid IN (
+                SELECT rowid FROM change_entry WHERE transaction_id <= ? ORDER BY transaction_id LIMIT ?)
+            """, arguments: [horizon, limit])
+        var deleted = db.changesCount
+        if deleted < limit {
+            try db.execute(sql: "DELETE FROM change_transaction WHERE id IN (SELECT id FROM change_transaction WHERE id < ? ORDER BY id LIMIT ?)",
+                           arguments: [horizon, limit - deleted])
+            deleted += db.changesCount
+        }
+        return deleted
+    }
+}

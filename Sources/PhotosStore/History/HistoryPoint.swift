@@ -1,0 +1,39 @@
+import Foundation
+
+/// A state of the library: the change block that made it, and that block's
+/// random stamp, which tells this library's block N from block N of a copy
+/// that went its own way (a library restored from a backup).
+package struct HistoryPoint: Sendable, Hashable {
+    /// 0 names the library before any change block.
+    package var transaction: Int64
+    /// 0 for transaction 0.
+    package var stamp: Int64
+
+    package init(transaction: Int64, stamp: Int64) {
+        self.transaction = transaction
+        self.stamp = stamp
+    }
+}
+
+/// One committed change block as persistent history lists it.
+package struct PersistentChangeRecord: Sendable, Hashable {
+    /// Whether the block's object changes can be read.
+    package enum Details: Sendable, Hashable {
+        case kept
+        /// The block touched more objects than the library kept details for.
+        case dropped(objectCount: Int)
+        /// The owner changed the reader's own access in this block: what it
+        /// may see changed wholesale, which object changes cannot describe.
+        case accessChanged
+    }
+
+    package var point: HistoryPoint
+    package var committedAt: Date
+    package var details: Details
+
+    package init(point: HistoryPoint, committedAt: Date, details: Details) {
+        self.point = point
+        self.committedAt = committedAt
+        self.details = details
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// Persistent history: tokens, the change blocks since one, their object
+/// changes as this process may see them, and the retention that prunes them.
+extension SQLitePhotoStore {
+    package func currentHistoryPoint() throws(StoreError) -> HistoryPoint {
+        try read { db in try HistoryLog.currentPoint(db) }
+    }
+
+    /// The change blocks after `point` that this process may see something
+    /// of, in commit order. Throws `historyExpired` when the point is older
+    /// than the kept history or from another history of this library, and
+    /// `accessDenied` for a client that may not read.
+    package func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord] {
+        try readObjects { db, scope in
+            let last = try HistoryLog.validate(point, db)
+            return try HistoryLog.changes(db, after: point.transaction, through: last, scope: scope, client: client)
+        }
+    }
+
+    /// The object changes of the change blocks after `after`, up to
+    /// `through`, that this process may see, and whether the blocks'
+    /// details are still all kept (pruning may have overtaken a reader).
+    package func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistorySpan {
+        try readObjects { db, scope in try HistoryLog.span(db, after: after, through: through, scope: scope, client: client) }
+    }
+
+    package func historyRetention() throws(StoreError) -> HistoryRetention {
+        try read { db in try HistoryRetention.load(db) }
+    }
+
+    /// Stores the retention setting; it applies from the next pruning.
+    package func setHistoryRetention(_ retention: HistoryRetention) throws(StoreError) {
+        try write { db in
+            try requireOwner("change the history retention")
+            try retention.save(db)
+        }
+    }
+
+    /// Forgets the change blocks the retention setting no longer keeps,
+    /// or, with `target`, every block up to and including it (owner only).
+    /// Returns whether tokens expired. The horizon moves in one short
+    /// transaction; the rows go afterwards, a few thousand per transaction,
+    /// so writers never wait long.
+    @discardableResult
+    package func pruneHistory(through target: Int64? = nil, now: Date = Date()) throws(StoreError) -> Bool {
+        let moved = try write { db in
+            if target != nil { try requireOwner("purge the change history") }
+            let horizon = try target ?? HistoryRetention.load(db).pruneTarget(db, now: now)
+            return try HistoryLog.advanceHorizon(db, to: horizon)
+        }
+        while try write({ db in try HistoryLog.deleteForgottenRows(db, limit: 5_000) }) > 0 {}
+        return moved
+    }
+}
