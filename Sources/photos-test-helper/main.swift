@@ -6,6 +6,11 @@
 //   photos-test-helper observe LIBRARY TOTAL             prints "ready", then a line per change
 //                                                        received, until the library shows TOTAL
 //                                                        assets and albums in all
+//   photos-test-helper hike LIBRARY TOKEN                one launch of seed 001's hiking app: reads
+//                                                        the archived token (a first launch stores
+//                                                        the current one), prints the asset changes
+//                                                        since as JSON, stores the last change's token
+// PHOTOS_CLIENT_ID, when set, makes the helper a client of the library.
 import Foundation
 import Photos
 
@@ -53,6 +58,8 @@ case "observe" where arguments.count == 4:
     library.register(observer)
     say("ready")
     guard observer.wait(untilShowing: total, seconds: 30) else { fail("the library never showed \(total) objects") }
+case "hike" where arguments.count == 4:
+    HikingApp(library: library, tokenFile: URL(fileURLWithPath: arguments[3])).launch()
 case "count":
     library.withCurrentLibrary {
         let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count
@@ -101,5 +108,71 @@ final class LineObserver: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sen
             guard arrived.wait(timeout: deadline) == .success else { return false }
         }
         return true
+    }
+}
+
+/// Seed 001's hiking app, one launch at a time: what changed since the
+/// stored token, processed, then the last change's token stored.
+struct HikingApp {
+    let library: PHPhotoLibrary
+    let tokenFile: URL
+
+    struct Report: Encodable {
+        /// "bootstrapped", "changes", or "refetch" after an expired token or unavailable details.
+        var outcome: String
+        var changes: [[String: [String]]] = []
+        var error: String?
+    }
+
+    func launch() {
+        guard let data = try? Data(contentsOf: tokenFile) else {
+            store(library.currentChangeToken)
+            report(Report(outcome: "bootstrapped"))
+            return
+        }
+        do {
+            guard let lastStoredToken = try NSKeyedUnarchiver.unarchivedObject(ofClass: PHPersistentChangeToken.self, from: data) else {
+                fail("the token file holds no token")
+            }
+            var result = Report(outcome: "changes")
+            var lastPersistentChange: PHPersistentChange?
+            let persistentChanges = try library.fetchPersistentChanges(since: lastStoredToken)
+            for persistentChange in persistentChanges {
+                let changeDetails = try persistentChange.changeDetails(for: PHObjectType.asset)
+                result.changes.append([
+                    "inserted": changeDetails.insertedLocalIdentifiers.sorted(),
+                    "updated": changeDetails.updatedLocalIdentifiers.sorted(),
+                    "deleted": changeDetails.deletedLocalIdentifiers.sorted(),
+                ])
+                lastPersistentChange = persistentChange
+            }
+            // Processing: the inserted assets are fetched in one request, as the seed advises.
+            let inserted = result.changes.flatMap { $0["inserted"] ?? [] }
+            _ = library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: inserted, options: nil).count }
+            if let lastPersistentChange {
+                store(lastPersistentChange.changeToken)
+            }
+            report(result)
+        } catch PHPhotosError.persistentChangeTokenExpired, PHPhotosError.persistentChangeDetailsUnavailable {
+            store(library.currentChangeToken)
+            report(Report(outcome: "refetch"))
+        } catch {
+            report(Report(outcome: "error", error: "\((error as NSError).domain) \((error as NSError).code): \(error.localizedDescription)"))
+        }
+    }
+
+    private func store(_ token: PHPersistentChangeToken) {
+        do {
+            let data = try NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)
+            try data.write(to: tokenFile, options: .atomic)
+        } catch {
+            fail("cannot store the token: \(error.localizedDescription)")
+        }
+    }
+
+    private func report(_ report: Report) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        say(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
     }
 }

@@ -1,9 +1,14 @@
 import Foundation
+import PhotosStore
 
 /// Reports failures that PhotoKit's API has no way to return (a fetch whose
-/// database read fails returns an empty result), on standard error.
+/// database read fails returns an empty result), on standard error. A
+/// client without read access is told once per process, not at every fetch.
 enum Diagnostics {
+    private static let accessDenial = Throttle()
+
     static func report(_ error: any Error, while activity: String) {
+        if case StoreError.accessDenied = error, !accessDenial.claim(interval: .infinity) { return }
         FileHandle.standardError.write(Data("Photos: error while \(activity): \(error)\n".utf8))
     }
 }

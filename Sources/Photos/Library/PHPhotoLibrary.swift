@@ -13,6 +13,10 @@ import PhotosStore
 /// shared library; ``withCurrentLibrary(_:)`` runs them against another one.
 /// Methods taking an object (`fetchAssets(in: album)`) read the object's
 /// own library.
+///
+/// A process opens a library either as its owner, with full access, or as
+/// a client (`PHOTOS_CLIENT_ID`, or ``init(url:options:clientIdentifier:)``)
+/// whose access the owner grants: see ``authorizationStatus(for:)``.
 public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// How to open a library.
     public struct OpenOptions: OptionSet, Sendable {
@@ -34,6 +38,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
 
     /// The library's directory.
     public let url: URL
+    /// The client this process acts for, or nil for the library's owner.
+    public let clientIdentifier: String?
     /// Why the library cannot be used, or nil when it can. Set when the
     /// shared library failed to open; fetches then return empty results and
     /// change blocks fail with this error.
@@ -44,10 +50,13 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     private let changeQueueKey = DispatchSpecificKey<ObjectIdentifier>()
     /// Registered change observers and their delivery.
     let changeObservers = ChangeObservers()
+    /// When this object last pruned the change history.
+    let historyMaintenance = Throttle()
 
-    private init(url: URL, store: (any PhotoStore)?, unavailabilityReason: PHPhotosError?) {
+    private init(url: URL, store: (any PhotoStore)?, clientIdentifier: String?, unavailabilityReason: PHPhotosError?) {
         self.url = url
         self.store = store
+        self.clientIdentifier = clientIdentifier
         self.unavailabilityReason = unavailabilityReason
         changeQueue = DispatchQueue(label: "photos.changes")
         super.init()
@@ -56,25 +65,37 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     }
 
     /// Opens the library at `url`, creating it when the directory is missing
-    /// or empty (unless `.mustExist`).
+    /// or empty (unless `.mustExist`), as the client `clientIdentifier`, or
+    /// as the library's owner when it is nil. The client defaults to the
+    /// process's (``processClientIdentifier``); the owner has full access, a
+    /// client what the owner granted it.
     ///
     /// Throws `PHPhotosError.libraryInFileProviderSyncRoot` when the directory
     /// is on a network or FUSE file system or inside a synced folder (unless
     /// `.allowUnsafeLocation`), and a `PHPhotosError` saying why for a library
     /// written by a newer version, a damaged one, or a directory that holds
-    /// something else. Nothing on disk is changed when it throws.
+    /// something else, and `accessUserDenied` for a malformed client
+    /// identifier. Nothing on disk is changed when it throws.
     /// Cost: opening SQLite and, for a new library, creating it.
-    public convenience init(url: URL, options: OpenOptions = []) throws {
+    public convenience init(url: URL, options: OpenOptions = [],
+                            clientIdentifier: String? = PHPhotoLibrary.processClientIdentifier) throws {
         let store: SQLitePhotoStore
         do {
             store = try SQLitePhotoStore(url: url, options: .init(
                 createIfNeeded: !options.contains(.mustExist),
-                allowsUnsafeLocation: options.contains(.allowUnsafeLocation)))
+                allowsUnsafeLocation: options.contains(.allowUnsafeLocation),
+                client: clientIdentifier))
         } catch {
             throw PHPhotosError(storeError: error)
         }
-        self.init(url: store.layout.root, store: store, unavailabilityReason: nil)
-        purgeExpiredDeletedAssetsInBackground()
+        self.init(url: store.layout.root, store: store, clientIdentifier: clientIdentifier, unavailabilityReason: nil)
+        performMaintenanceInBackground()
+    }
+
+    /// The client identifier of this process: the environment variable
+    /// `PHOTOS_CLIENT_ID`, or nil (the library's owner) when it is unset or empty.
+    public static var processClientIdentifier: String? {
+        ProcessInfo.processInfo.environment["PHOTOS_CLIENT_ID"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private static let sharedLibrary: PHPhotoLibrary = {
@@ -86,7 +107,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         } catch {
             let reason = error as? PHPhotosError ?? PHPhotosError(.internalError, "\(error)")
             FileHandle.standardError.write(Data("Photos: the library at \(url.path) is unavailable: \(reason.localizedDescription)\n".utf8))
-            return PHPhotoLibrary(url: url, store: nil, unavailabilityReason: reason)
+            return PHPhotoLibrary(url: url, store: nil, clientIdentifier: processClientIdentifier, unavailabilityReason: reason)
         }
     }()
 
@@ -199,6 +220,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         }
         if let result = try block.commit(to: store) {
             changeObservers.committed(through: result.transaction)
+            pruneHistoryInBackground()
         }
     }
 
@@ -228,11 +250,15 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         }
     }
 
-    private func purgeExpiredDeletedAssetsInBackground() {
+    /// Applies the retention rules on opening: Recently Deleted keeps 30
+    /// days, the change history what its setting says. Runs off the change
+    /// queue's critical path, in short transactions.
+    private func performMaintenanceInBackground() {
         let cutoff = Date().addingTimeInterval(-RetentionWindows.recentlyDeleted)
         changeQueue.async { [weak self] in
             _ = try? self?.store?.purgeDeletedAssets(before: cutoff)
         }
+        pruneHistoryInBackground()
     }
 }
 

@@ -74,6 +74,9 @@ final class ChangeObservers: @unchecked Sendable {
         lastDelivered = transaction
         let observers = entries.compactMap(\.observer)
         lock.unlock()
+        // A client that may not read hears of no change, not even that one happened.
+        let grant = try? library.store?.grant()
+        guard grant == .readWrite || grant == .limited else { return }
         let change = PHChange(library: library, from: from, to: transaction)
         for observer in observers where isRegistered(observer) {
             observer.photoLibraryDidChange(change)

@@ -28,10 +28,13 @@ package struct HistorySpan: Sendable {
     /// details for, or the owner changed the reader's access. Whoever needs
     /// the whole story then compares states instead.
     package var isComplete: Bool
+    /// The newest change block whose details were pruned when the span was read.
+    package var prunedThrough: Int64
 
-    package init(entries: [HistoryEntry], isComplete: Bool) {
+    package init(entries: [HistoryEntry], isComplete: Bool, prunedThrough: Int64) {
         self.entries = entries
         self.isComplete = isComplete
+        self.prunedThrough = prunedThrough
     }
 }
 

@@ -36,16 +36,17 @@ enum HistoryLog {
 
     /// What the change blocks after `after`, up to `through`, did, as `scope` may see it.
     static func span(_ db: Database, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> HistorySpan {
-        guard through > after else { return HistorySpan(entries: [], isComplete: true) }
+        let pruned = try prunedThrough(db)
+        guard through > after else { return HistorySpan(entries: [], isComplete: after >= pruned, prunedThrough: pruned) }
         let entries = try self.entries(db, after: after, through: through, scope: scope, client: client)
-        var complete = try after >= prunedThrough(db)
+        var complete = after >= pruned
         if complete {
             complete = try !(Bool.fetchOne(db.cachedStatement(sql: """
                 SELECT EXISTS (SELECT 1 FROM change_transaction WHERE id > ?1 AND id <= ?2 AND details = 0)
                     OR EXISTS (SELECT 1 FROM change_entry WHERE transaction_id > ?1 AND transaction_id <= ?2 AND entity = 0 AND client = ?3)
                 """), arguments: [after, through, client]) ?? false)
         }
-        return HistorySpan(entries: entries, isComplete: complete)
+        return HistorySpan(entries: entries, isComplete: complete, prunedThrough: pruned)
     }
 
     /// The object changes of the blocks after `after`, up to `through`, that

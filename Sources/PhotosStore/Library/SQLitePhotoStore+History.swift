@@ -26,6 +26,14 @@ extension SQLitePhotoStore {
         try readObjects { db, scope in try HistoryLog.span(db, after: after, through: through, scope: scope, client: client) }
     }
 
+    /// The last change block committed before `date`; 0 when none was.
+    package func lastChangeBlock(before date: Date) throws(StoreError) -> Int64 {
+        try read { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM change_transaction WHERE committed_at < ?"),
+                               arguments: [date.timeIntervalSince1970]) ?? 0
+        }
+    }
+
     package func historyRetention() throws(StoreError) -> HistoryRetention {
         try read { db in try HistoryRetention.load(db) }
     }

@@ -12,7 +12,13 @@ final class TestLibrary {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-test-\(UUID().uuidString)")
         files = directory.appendingPathComponent("files")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        library = try PHPhotoLibrary(url: directory.appendingPathComponent("Test.photoslibrary"), options: options)
+        library = try PHPhotoLibrary(url: directory.appendingPathComponent("Test.photoslibrary"), options: options,
+                                     clientIdentifier: nil)
+    }
+
+    /// The same library opened by a client, whose access the owner (`library`) grants.
+    func client(_ identifier: String) throws -> PHPhotoLibrary {
+        try PHPhotoLibrary(url: library.url, clientIdentifier: identifier)
     }
 
     deinit {

@@ -1,0 +1,55 @@
+import Foundation
+import PhotosStore
+
+/// One committed change block of a library's history, from any process:
+/// the token of the state it made, and what it did to each type of object.
+public final class PHPersistentChange: NSObject, @unchecked Sendable {
+    /// The state of the library right after this change. Store the last
+    /// change's token once its changes are processed.
+    public let changeToken: PHPersistentChangeToken
+    /// When the change block was committed.
+    let committedAt: Date
+    private let contents: Result<[HistoryEntry], PHPhotosError>
+
+    init(changeToken: PHPersistentChangeToken, committedAt: Date, contents: Result<[HistoryEntry], PHPhotosError>) {
+        self.changeToken = changeToken
+        self.committedAt = committedAt
+        self.contents = contents
+    }
+
+    /// The local identifiers of the objects of `objectType` this change
+    /// inserted, updated and deleted; empty sets when it touched none.
+    ///
+    /// Throws `PHPhotosError.persistentChangeDetailsUnavailable` when the
+    /// details were not kept: the change block touched more objects than the
+    /// library's retention keeps details for, the history was pruned while
+    /// it was read, or the library's owner changed this client's access in
+    /// it. The error's message says which. Refetch what you track then.
+    /// Cost: none; the details were read with the change.
+    public func changeDetails(for objectType: PHObjectType) throws -> PHPersistentObjectChangeDetails {
+        let entries = try contents.get()
+        var inserted = Set<String>(), updated = Set<String>(), deleted = Set<String>()
+        for entry in entries where entry.identifier.entity.rawValue == objectType.rawValue {
+            let identifier = entry.identifier.description
+            switch entry.kind {
+            case .inserted:
+                inserted.insert(identifier)
+            case .deleted:
+                deleted.insert(identifier)
+            case .updated where entry.attributes.contains("trashed"):
+                deleted.insert(identifier)
+            case .updated where entry.attributes.contains("restored"):
+                inserted.insert(identifier)
+            case .updated:
+                updated.insert(identifier)
+            }
+        }
+        updated.subtract(inserted)
+        updated.subtract(deleted)
+        return PHPersistentObjectChangeDetails(objectType: objectType, inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    public override var description: String {
+        "<PHPersistentChange> change block \(changeToken.point.transaction), committed \(committedAt)"
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import PhotosStore
+
+/// The changes of a library since a token, oldest first: a sequence of
+/// ``PHPersistentChange``, one per committed change block, from every
+/// process. A limited client gets only the changes that concern its
+/// selection.
+///
+/// The list of changes is fixed when it is fetched; their details are read
+/// as the sequence is iterated, a page of change blocks at a time, so
+/// iterating a long history costs memory for one page only.
+public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable {
+    let library: PHPhotoLibrary
+    let records: [PersistentChangeRecord]
+
+    init(library: PHPhotoLibrary, records: [PersistentChangeRecord]) {
+        self.library = library
+        self.records = records
+    }
+
+    /// Change blocks whose details are read in one query.
+    static let pageSize = 512
+
+    /// The changes of `records[range]`, with their details.
+    func changes(in range: Range<Int>) -> [PHPersistentChange] {
+        let page = records[range]
+        guard let first = page.first, let last = page.last else { return [] }
+        let span: Result<HistorySpan, PHPhotosError>
+        if let store = library.store {
+            do {
+                span = .success(try store.persistentChangeEntries(after: first.point.transaction - 1, through: last.point.transaction))
+            } catch {
+                span = .failure(PHPhotosError(storeError: error))
+            }
+        } else {
+            span = .failure(PHPhotosError(.libraryVolumeOffline, "the library is unavailable"))
+        }
+        var byTransaction: [Int64: [HistoryEntry]] = [:]
+        if case .success(let span) = span {
+            for entry in span.entries {
+                byTransaction[entry.transaction, default: []].append(entry)
+            }
+        }
+        return page.map { record in
+            let token = PHPersistentChangeToken(libraryUUID: library.store?.libraryUUID ?? "", point: record.point)
+            let contents: Result<[HistoryEntry], PHPhotosError>
+            switch (record.details, span) {
+            case (_, .failure(let error)):
+                contents = .failure(error)
+            case (.dropped(let count), _):
+                contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
+                    change block \(record.point.transaction) touched \(count) objects, more than the library keeps details \
+                    for; refetch the objects you track
+                    """))
+            case (.accessChanged, _):
+                contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
+                    in change block \(record.point.transaction) the library's owner changed this client's access, so what \
+                    it can see changed wholesale; refetch the objects you track
+                    """))
+            case (.kept, .success(let span)) where record.point.transaction <= span.prunedThrough:
+                contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
+                    the details of change block \(record.point.transaction) were pruned while the changes were read; \
+                    refetch the objects you track
+                    """))
+            case (.kept, .success):
+                contents = .success(byTransaction[record.point.transaction] ?? [])
+            }
+            return PHPersistentChange(changeToken: token, committedAt: record.committedAt, contents: contents)
+        }
+    }
+}
+
+extension PHPersistentChangeFetchResult: Sequence {
+    /// Steps through a fetch result's changes, reading their details a page at a time.
+    public final class Iterator: IteratorProtocol {
+        /// The type of the changes.
+        public typealias Element = PHPersistentChange
+
+        private let fetchResult: PHPersistentChangeFetchResult
+        private var page: [PHPersistentChange] = []
+        private var pageStart = 0
+        private var position = 0
+
+        /// An iterator from the first change of `fetchResult`.
+        public init(fetchResult: PHPersistentChangeFetchResult) {
+            self.fetchResult = fetchResult
+        }
+
+        /// The next change, or nil after the last.
+        public func next() -> PHPersistentChange? {
+            guard position < fetchResult.records.count else { return nil }
+            if position >= pageStart + page.count {
+                pageStart = position
+                page = fetchResult.changes(in: position..<Swift.min(position + PHPersistentChangeFetchResult.pageSize,
+                                                               fetchResult.records.count))
+            }
+            defer { position += 1 }
+            return page[position - pageStart]
+        }
+    }
+
+    /// The type of the changes.
+    public typealias Element = PHPersistentChange
+
+    /// An iterator over the changes, oldest first.
+    public func makeIterator() -> Iterator {
+        Iterator(fetchResult: self)
+    }
+
+    /// How many changes there are, without reading their details.
+    public var underestimatedCount: Int { records.count }
+}

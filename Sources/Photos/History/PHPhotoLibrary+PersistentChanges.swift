@@ -1,0 +1,141 @@
+import Foundation
+import PhotosStore
+
+/// Persistent change history: what changed since a token, across launches
+/// and processes, and how long the library keeps it.
+extension PHPhotoLibrary {
+    /// The state of the library now. Take it before working through the
+    /// library, so that changes made meanwhile are fetched next time.
+    /// Cost: one indexed query. For an unavailable library, a token that
+    /// fetching refuses.
+    public var currentChangeToken: PHPersistentChangeToken {
+        guard let store else { return PHPersistentChangeToken(libraryUUID: "", point: HistoryPoint(transaction: -1, stamp: 0)) }
+        do {
+            return PHPersistentChangeToken(libraryUUID: store.libraryUUID, point: try store.currentHistoryPoint())
+        } catch {
+            Diagnostics.report(error, while: "reading the current change token")
+            return PHPersistentChangeToken(libraryUUID: store.libraryUUID, point: HistoryPoint(transaction: -1, stamp: 0))
+        }
+    }
+
+    /// The change blocks committed since `token`, by any process, oldest
+    /// first; empty when nothing changed. Each change has its own token:
+    /// after processing, store the last one's.
+    ///
+    /// Throws, as `PHPhotosError`:
+    /// - `persistentChangeTokenExpired` when the token is older than the
+    ///   history the library keeps (see ``PersistentChangeRetention``), or
+    ///   names a state the library no longer has because it was restored
+    ///   from a copy; refetch what you track.
+    /// - `identifierNotFound` for a token of another library, or one
+    ///   damaged in storage.
+    /// - `accessUserDenied` for a client without read access.
+    ///
+    /// Cost: one query over the change blocks since the token (about a
+    /// microsecond each); details are read as the result is iterated.
+    public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult {
+        guard let store else {
+            throw unavailabilityReason as? PHPhotosError ?? PHPhotosError(.libraryVolumeOffline, "the library is unavailable")
+        }
+        if let damage = token.damage {
+            throw PHPhotosError(.identifierNotFound, damage)
+        }
+        guard token.libraryUUID == store.libraryUUID else {
+            throw PHPhotosError(.identifierNotFound, """
+                the change token belongs to library \(token.libraryUUID), not to this one (\(store.libraryUUID)) at \(url.path)
+                """)
+        }
+        do {
+            return PHPersistentChangeFetchResult(library: self, records: try store.persistentChanges(since: token.point))
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+    }
+
+    // MARK: - Retention
+
+    /// How much change history a library keeps. The library's owner sets it
+    /// (``setPersistentChangeRetention(_:)``); it is stored in the library
+    /// and applies to every process.
+    public struct PersistentChangeRetention: Sendable, Equatable {
+        /// Change blocks older than this many seconds are forgotten; nil
+        /// keeps them whatever their age. Default: 30 days.
+        public var maximumAge: TimeInterval?
+        /// At most this many of the latest change blocks are kept; nil sets
+        /// no limit (the default).
+        public var maximumChangeCount: Int?
+        /// A change block that touches more objects keeps only its count,
+        /// and its details are reported as unavailable; nil keeps details
+        /// of any size. Default: 100,000.
+        public var maximumObjectsPerChange: Int?
+
+        /// A retention setting; the defaults are the library's own.
+        public init(maximumAge: TimeInterval? = 30 * 86_400, maximumChangeCount: Int? = nil,
+                    maximumObjectsPerChange: Int? = 100_000) {
+            self.maximumAge = maximumAge
+            self.maximumChangeCount = maximumChangeCount
+            self.maximumObjectsPerChange = maximumObjectsPerChange
+        }
+
+        init(_ retention: HistoryRetention) {
+            self.init(maximumAge: retention.maximumAge, maximumChangeCount: retention.maximumChangeCount,
+                      maximumObjectsPerChange: retention.maximumObjectsPerChange)
+        }
+
+        var stored: HistoryRetention {
+            HistoryRetention(maximumAge: maximumAge.map { max(0, $0) }, maximumChangeCount: maximumChangeCount.map { max(0, $0) },
+                             maximumObjectsPerChange: maximumObjectsPerChange.map { max(0, $0) })
+        }
+    }
+
+    /// The library's history retention. Cost: one query.
+    public func persistentChangeRetention() throws -> PersistentChangeRetention {
+        try withStore { store throws(StoreError) in PersistentChangeRetention(try store.historyRetention()) }
+    }
+
+    /// Changes the library's history retention and prunes by it at once.
+    /// Only the owner may; a client gets `accessRestricted`.
+    public func setPersistentChangeRetention(_ retention: PersistentChangeRetention) throws {
+        try withStore { store throws(StoreError) in
+            try store.setHistoryRetention(retention.stored)
+            try store.pruneHistory(through: nil, now: Date())
+        }
+    }
+
+    /// Forgets every change block committed before `date`, whatever the
+    /// retention says; tokens from before then expire. Returns whether any
+    /// token expired. Only the owner may; a client gets `accessRestricted`.
+    /// Cost: short transactions of a few thousand rows each, so other
+    /// processes' change blocks are never held up long.
+    @discardableResult
+    public func purgePersistentChanges(before date: Date) throws -> Bool {
+        try withStore { store throws(StoreError) in
+            try store.pruneHistory(through: try store.lastChangeBlock(before: date), now: Date())
+        }
+    }
+
+    /// Applies the retention setting in the background, at most every ten
+    /// minutes per library object: on opening, and after change blocks.
+    func pruneHistoryInBackground() {
+        guard historyMaintenance.claim(interval: 600) else { return }
+        DispatchQueue.global(qos: .utility).async { [weak self] in
+            do {
+                try self?.store?.pruneHistory(through: nil, now: Date())
+            } catch {
+                Diagnostics.report(error, while: "pruning the change history")
+            }
+        }
+    }
+
+    /// Runs `body` with the store, mapping its errors to `PHPhotosError`.
+    func withStore<Result>(_ body: (any PhotoStore) throws(StoreError) -> Result) throws(PHPhotosError) -> Result {
+        guard let store else {
+            throw unavailabilityReason as? PHPhotosError ?? PHPhotosError(.libraryVolumeOffline, "the library is unavailable")
+        }
+        do {
+            return try body(store)
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+    }
+}
