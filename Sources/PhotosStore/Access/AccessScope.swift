@@ -59,7 +59,7 @@ package enum AccessScope: Sendable, Equatable {
     private static func refusal(client: String, grant: AccessGrant?) -> String {
         grant == .denied
             ? "the library's owner denied client \(client) access to the library"
-            : "client \(client) has no access to the library yet: it must request authorization and the owner grant it (photos access grant \(client))"
+            : "client \(client) has no access to the library yet: it must request authorization, and the owner grant it (PHPhotoLibrary.setAccess(_:forClient:))"
     }
 
     // MARK: - SQL

@@ -67,12 +67,19 @@ enum FetchRefresher {
             return try refetch(db, plan: FetchSQL.collectionIDs(query, scope: scope), previous: previous, now: now)
         }
         let touched = NetChanges(span.entries).touched(.assetCollection)
-        guard !touched.isEmpty else { return nil }
+        // A limited reader's selection decides which albums it sees, and what they count.
+        let reselected = span.entries.filter { $0.identifier.entity == .asset && $0.attributes.contains("access") }.map(\.rowID)
+        guard !touched.isEmpty || !reselected.isEmpty else { return nil }
         // Moving a collection changes where it is shown, not the collection.
-        let changed = Set(touched.compactMap { id, change -> Int64? in
+        var changed = Set(touched.compactMap { id, change -> Int64? in
             if case .updated(let attributes) = change, !attributes.subtracting(["parent", "position"]).isEmpty { return id }
             return nil
         })
+        if !reselected.isEmpty {
+            changed.formUnion(try Int64.fetchAll(db.cachedStatement(sql: """
+                SELECT DISTINCT collection_id FROM collection_asset WHERE asset_id IN (SELECT value FROM json_each(?))
+                """), arguments: [FetchSQL.json(reselected)]))
+        }
         let fragment = FetchSQL.collectionIDs(query, scope: scope)
         let ids = try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments)
         let difference = IdentityDifference.between(previous.ids, ids, changed: changed)

@@ -1,0 +1,410 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+@testable import Photos
+
+private func identifiers<T>(_ result: PHFetchResult<T>) -> [String] {
+    (0..<result.count).map { (result.object(at: $0) as! PHObject).localIdentifier }
+}
+
+/// A library with two albums in two folders, and a client limited to some of its assets:
+///
+///     Trail (folder) / Summit (album: selected[0], others[0])
+///     Town (folder)  / Cafe (album: others[1])
+///     selected[1] and others[2] are favorites
+final class LimitedFixture {
+    static let clientID = "com.example.limited"
+    let test: TestLibrary
+    let selected: [String]
+    let others: [String]
+    let summit: String, cafe: String, trail: String, town: String
+    let client: PHPhotoLibrary
+
+    init() throws {
+        test = try TestLibrary()
+        let ids = try test.importDays(5)
+        selected = [ids[0], ids[3]]
+        others = [ids[1], ids[2], ids[4]]
+        var made: [String] = []
+        let assets = { (ids: [String]) in PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil) }
+        let (selected, others) = (selected, others)
+        try test.library.performChangesAndWait {
+            let summit = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Summit")
+            summit.addAssets(assets([selected[0], others[0]]))
+            let cafe = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Cafe")
+            cafe.addAssets(assets([others[1]]))
+            let trail = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Trail")
+            trail.addChildCollections([summit.placeholderForCreatedAssetCollection] as NSArray)
+            let town = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Town")
+            town.addChildCollections([cafe.placeholderForCreatedAssetCollection] as NSArray)
+            made = [summit.placeholderForCreatedAssetCollection.localIdentifier, cafe.placeholderForCreatedAssetCollection.localIdentifier,
+                    trail.placeholderForCreatedCollectionList.localIdentifier, town.placeholderForCreatedCollectionList.localIdentifier]
+            for id in [selected[1], others[2]] {
+                PHAssetChangeRequest(for: assets([id])[0]).isFavorite = true
+            }
+        }
+        (summit, cafe, trail, town) = (made[0], made[1], made[2], made[3])
+        try test.library.setAccess(.limited, forClient: Self.clientID)
+        try test.library.addToLimitedSelection(selected, ofClient: Self.clientID)
+        client = try test.client(Self.clientID)
+    }
+
+    func fetch<T>(_ body: () throws -> T) rethrows -> T {
+        try client.withCurrentLibrary(body)
+    }
+
+    /// Every identifier a limited client may see now.
+    var allowed: Set<String> {
+        Set(selected + [summit, trail] + test.fetch {
+            identifiers(PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: nil))
+        })
+    }
+}
+
+@Suite struct AuthorizationTests {
+    @Test func theOwnerIsAlwaysAuthorized() async throws {
+        let test = try TestLibrary()
+        #expect(test.library.clientIdentifier == nil)
+        test.fetch {
+            #expect(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .authorized)
+            #expect(PHPhotoLibrary.authorizationStatus(for: .addOnly) == .authorized)
+            #expect(PHPhotoLibrary.authorizationStatus() == .authorized)
+        }
+        let status = await test.library.withCurrentLibrary { await PHPhotoLibrary.requestAuthorization(for: .readWrite) }
+        #expect(status == .authorized)
+        #expect(try test.library.clientAccess().isEmpty, "asking records nothing for the owner")
+    }
+
+    @Test func aClientAsksAndTheOwnerDecides() throws {
+        let test = try TestLibrary()
+        try test.importDays(2)
+        let client = try test.client("org.example.viewer")
+        #expect(client.clientIdentifier == "org.example.viewer")
+        #expect(client.authorizationStatus(for: .readWrite) == .notDetermined)
+        let answered = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var answer: PHAuthorizationStatus?
+        client.withCurrentLibrary {
+            PHPhotoLibrary.requestAuthorization(for: .readWrite) { status in
+                answer = status
+                answered.signal()
+            }
+        }
+        #expect(answered.wait(timeout: .now() + 5) == .success)
+        #expect(answer == .notDetermined, "no decision yet")
+        let request = try #require(try test.library.clientAccess().first)
+        #expect(request.clientIdentifier == "org.example.viewer" && request.grant == nil)
+        #expect(request.requestedAccessLevel == .readWrite && request.requestDate != nil)
+        expectPhotosError(.accessRestricted) { try client.clientAccess() }
+        expectPhotosError(.accessRestricted) { try client.setAccess(.readWrite, forClient: "org.example.viewer") }
+
+        let table: [(PHPhotoLibrary.ClientAccessGrant, PHAuthorizationStatus, PHAuthorizationStatus)] = [
+            (.readWrite, .authorized, .authorized), (.limited, .limited, .authorized),
+            (.addOnly, .denied, .authorized), (.denied, .denied, .denied),
+        ]
+        for (grant, readWrite, addOnly) in table {
+            try test.library.setAccess(grant, forClient: "org.example.viewer")
+            #expect(client.authorizationStatus(for: .readWrite) == readWrite, "\(grant)")
+            #expect(client.authorizationStatus(for: .addOnly) == addOnly, "\(grant)")
+            #expect(client.requestAuthorization(for: .readWrite) == readWrite, "\(grant)")
+            client.withCurrentLibrary {
+                #expect(PHPhotoLibrary.authorizationStatus() == (readWrite == .limited ? .authorized : readWrite), "legacy, \(grant)")
+            }
+        }
+        try test.library.setAccess(nil, forClient: "org.example.viewer")
+        #expect(client.authorizationStatus(for: .readWrite) == .notDetermined)
+        try test.library.removeClient("org.example.viewer")
+        #expect(try test.library.clientAccess().isEmpty)
+    }
+
+    @Test func malformedClientIdentifiersAreRefused() throws {
+        let test = try TestLibrary()
+        for bad in ["", "has space", "quote'", String(repeating: "x", count: 256)] {
+            expectPhotosError(.accessUserDenied) { try test.client(bad) }
+            expectPhotosError(.accessUserDenied) { try test.library.setAccess(.readWrite, forClient: bad) }
+        }
+    }
+}
+
+@Suite struct RestrictedClientTests {
+    /// What a client that may not read gets from every read path.
+    private func expectNothingReadable(_ client: PHPhotoLibrary, _ test: TestLibrary, ids: [String]) throws {
+        client.withCurrentLibrary {
+            #expect(PHAsset.fetchAssets(with: nil).count == 0)
+            #expect(PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil).count == 0)
+            #expect(PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: nil).count == 0)
+            #expect(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count == 0)
+            #expect(PHAssetCollection.fetchMoments(with: nil).count == 0)
+            #expect(PHCollectionList.fetchTopLevelUserCollections(with: nil).count == 0)
+        }
+        expectPhotosError(.accessUserDenied) { try client.fetchPersistentChanges(since: client.currentChangeToken) }
+        let owned = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil)[0] }
+        expectPhotosError(.accessUserDenied) {
+            try client.performChangesAndWait { PHAssetChangeRequest(for: owned).isFavorite = true }
+        }
+        #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil)[0] }.isFavorite == false)
+    }
+
+    /// Observers of a client that may not read hear of nothing.
+    private func expectNoNotifications(_ client: PHPhotoLibrary, _ test: TestLibrary) throws {
+        let observer = RecordingObserver()
+        client.register(observer)
+        try test.importDays(1)
+        #expect(!observer.wait(seconds: 3))
+        client.unregisterChangeObserver(observer)
+    }
+
+    @Test func undecidedAndDeniedClientsReadNothingAndChangeNothing() throws {
+        let test = try TestLibrary()
+        let ids = try test.importDays(2)
+        let undecided = try test.client("org.example.undecided")
+        try expectNothingReadable(undecided, test, ids: ids)
+        try test.library.setAccess(.denied, forClient: "org.example.denied")
+        let denied = try test.client("org.example.denied")
+        try expectNothingReadable(denied, test, ids: ids)
+        try expectNoNotifications(denied, test)
+    }
+
+    @Test func anAddOnlyClientCreatesAndSeesNothing() throws {
+        let test = try TestLibrary()
+        let ids = try test.importDays(2)
+        try test.library.setAccess(.addOnly, forClient: "org.example.camera")
+        let camera = try test.client("org.example.camera")
+        var created = ""
+        try camera.performChangesAndWait {
+            created = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: try! test.jpeg())!
+                .placeholderForCreatedAsset!.localIdentifier
+        }
+        #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [created], options: nil) }.count == 1, "the owner sees it")
+        try expectNothingReadable(camera, test, ids: ids + [created])
+        expectPhotosError(.accessUserDenied) {
+            try camera.performChangesAndWait {
+                _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Not allowed")
+            }
+        }
+        try expectNoNotifications(camera, test)
+    }
+}
+
+@Suite struct LimitedAccessTests {
+    @Test func everyFetchShowsOnlyTheSelection() throws {
+        let fixture = try LimitedFixture()
+        let (selected, others) = (fixture.selected, fixture.others)
+        fixture.fetch {
+            #expect(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .limited)
+            #expect(identifiers(PHAsset.fetchAssets(with: nil)) == selected)
+            #expect(identifiers(PHAsset.fetchAssets(with: .image, options: nil)) == selected)
+            #expect(identifiers(PHAsset.fetchAssets(withLocalIdentifiers: selected + others, options: nil)) == selected)
+            let options = PHFetchOptions()
+            options.predicate = NSPredicate(format: "isFavorite == YES")
+            #expect(identifiers(PHAsset.fetchAssets(with: options)) == [selected[1]])
+
+            let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)
+            #expect(identifiers(albums) == [fixture.summit])
+            let summit = albums[0]
+            #expect(summit.estimatedAssetCount == 1, "counts only what the client sees")
+            #expect(identifiers(PHAsset.fetchAssets(in: summit, options: nil)) == [selected[0]])
+            #expect(identifiers(PHAsset.fetchKeyAssets(in: summit, options: nil)!) == [selected[0]])
+            #expect(identifiers(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit, fixture.cafe], options: nil))
+                == [fixture.summit])
+            let first = PHAsset.fetchAssets(withLocalIdentifiers: [selected[0]], options: nil)[0]
+            #expect(identifiers(PHAssetCollection.fetchAssetCollectionsContaining(first, with: .album, options: nil)) == [fixture.summit])
+
+            let favorites = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumFavorites, options: nil)[0]
+            #expect(identifiers(PHAsset.fetchAssets(in: favorites, options: nil)) == [selected[1]])
+
+            #expect(identifiers(PHCollectionList.fetchTopLevelUserCollections(with: nil)) == [fixture.trail])
+            #expect(identifiers(PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [fixture.trail, fixture.town], options: nil))
+                == [fixture.trail])
+            let trail = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [fixture.trail], options: nil)[0]
+            #expect(identifiers(PHCollection.fetchCollections(in: trail, options: nil)) == [fixture.summit])
+            #expect(identifiers(PHCollectionList.fetchCollectionListsContaining(summit, options: nil)) == [fixture.trail])
+
+            let moments = PHAssetCollection.fetchMoments(with: nil)
+            let momentAssets = (0..<moments.count).flatMap { identifiers(PHAsset.fetchAssets(in: moments[$0], options: nil)) }
+            #expect(momentAssets == selected)
+            for subtype: PHCollectionListSubtype in [.momentListCluster, .momentListYear] {
+                let lists = PHCollectionList.fetchMomentLists(with: subtype, options: nil)
+                let inLists = (0..<lists.count).flatMap { index in
+                    let moments = PHAssetCollection.fetchMoments(inMomentList: lists[index], options: nil)
+                    return (0..<moments.count).flatMap { identifiers(PHAsset.fetchAssets(in: moments[$0], options: nil)) }
+                }
+                #expect(inLists == selected)
+            }
+        }
+    }
+
+    @Test func changesReachOnlyTheSelection() throws {
+        let fixture = try LimitedFixture()
+        let (test, client, selected, others) = (fixture.test, fixture.client, fixture.selected, fixture.others)
+        let owned = { (id: String) in test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil)[0] } }
+
+        // An object of the owner's cannot smuggle an unselected asset into the client's change block.
+        expectPhotosError(.identifierNotFound) {
+            try client.performChangesAndWait { PHAssetChangeRequest(for: owned(others[0])).isFavorite = true }
+        }
+        #expect(owned(others[0]).isFavorite == false)
+
+        let visible = fixture.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [selected[0]], options: nil)[0] }
+        var created: [String] = []
+        try client.performChangesAndWait {
+            PHAssetChangeRequest(for: visible).isFavorite = true
+            let photo = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: try! test.jpeg())!
+            let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Mine")
+            album.addAssets([photo.placeholderForCreatedAsset!] as NSArray)
+            created = [photo.placeholderForCreatedAsset!.localIdentifier, album.placeholderForCreatedAssetCollection.localIdentifier]
+        }
+        #expect(owned(selected[0]).isFavorite)
+        #expect(try test.library.limitedSelection(ofClient: LimitedFixture.clientID).contains(created[0]), "what it creates joins its selection")
+        fixture.fetch {
+            #expect(identifiers(PHAsset.fetchAssets(with: nil)).contains(created[0]))
+            #expect(identifiers(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)).contains(created[1]))
+        }
+        // Removing unseen members by index would reach what it cannot see: indexes count only what it sees.
+        try client.performChangesAndWait {
+            let summit = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit], options: nil)[0]
+            PHAssetCollectionChangeRequest(for: summit)!.removeAssets(at: IndexSet(integer: 0))
+        }
+        let summitMembers = test.fetch {
+            identifiers(PHAsset.fetchAssets(in: PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit], options: nil)[0],
+                                            options: nil))
+        }
+        #expect(summitMembers == [others[0]], "the client removed its own asset, not the unseen one")
+    }
+
+    @Test func observersSeeOnlyTheSelection() throws {
+        let fixture = try LimitedFixture()
+        let (test, client, selected, others) = (fixture.test, fixture.client, fixture.selected, fixture.others)
+        let assets = fixture.fetch { PHAsset.fetchAssets(with: nil) }
+        let albums = fixture.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }
+        let observer = RecordingObserver()
+        client.register(observer)
+        defer { client.unregisterChangeObserver(observer) }
+        let owned = { (id: String) in test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil)[0] } }
+
+        try test.library.performChangesAndWait { PHAssetChangeRequest(for: owned(others[0])).isFavorite = true }
+        #expect(observer.wait())
+        let unseen = observer.received.last!
+        #expect(unseen.changeDetails(for: assets) == nil)
+        #expect(unseen.changeDetails(for: albums) == nil)
+
+        try test.library.performChangesAndWait { PHAssetChangeRequest(for: owned(selected[1])).isHidden = true }
+        #expect(observer.wait())
+        let hidden = try #require(observer.received.last!.changeDetails(for: assets))
+        #expect(identifiers(hidden.fetchResultAfterChanges) == [selected[0]])
+
+        try test.library.addToLimitedSelection([others[1]], ofClient: LimitedFixture.clientID)
+        #expect(observer.wait())
+        let grown = try #require(observer.received.last!.changeDetails(for: hidden.fetchResultAfterChanges))
+        #expect(grown.hasIncrementalChanges && grown.insertedIndexes == IndexSet(integer: 1))
+        #expect(identifiers(grown.fetchResultAfterChanges) == [selected[0], others[1]])
+        let albumDetails = try #require(observer.received.last!.changeDetails(for: albums))
+        #expect(Set(identifiers(albumDetails.fetchResultAfterChanges)) == [fixture.summit, fixture.cafe])
+
+        // Full access arrives as a change to reload.
+        try test.library.setAccess(.readWrite, forClient: LimitedFixture.clientID)
+        #expect(observer.wait())
+        let full = try #require(observer.received.last!.changeDetails(for: grown.fetchResultAfterChanges))
+        #expect(!full.hasIncrementalChanges)
+        #expect(full.fetchResultAfterChanges.count == 4, "every visible asset; one is hidden")
+    }
+
+    @Test func historyShowsOnlyTheSelection() throws {
+        let fixture = try LimitedFixture()
+        let (test, client) = (fixture.test, fixture.client)
+        let token = client.currentChangeToken
+        let owned = { (id: String) in test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil)[0] } }
+        try test.library.performChangesAndWait {
+            for id in fixture.selected + fixture.others { PHAssetChangeRequest(for: owned(id)).isFavorite.toggle() }
+        }
+        try test.library.performChangesAndWait { PHAssetChangeRequest(for: owned(fixture.others[0])).isHidden = true }
+        try test.library.performChangesAndWait {
+            let cafe = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.cafe], options: nil)[0]
+            PHAssetCollectionChangeRequest(for: cafe)!.title = "Renamed"
+        }
+        let changes = try client.fetchPersistentChanges(since: token).map { $0 }
+        #expect(changes.count == 2, "the favorites, and Summit's summary when its unseen member was hidden; not the rename")
+        var seen = Set<String>()
+        for change in changes {
+            for type: PHObjectType in [.asset, .assetCollection, .collectionList] {
+                let details = try change.changeDetails(for: type)
+                seen.formUnion(details.insertedLocalIdentifiers)
+                seen.formUnion(details.updatedLocalIdentifiers)
+                seen.formUnion(details.deletedLocalIdentifiers)
+            }
+        }
+        #expect(seen.isSubset(of: fixture.allowed) && seen.isSuperset(of: fixture.selected))
+
+        // A change of grant cannot be told object by object.
+        let beforeGrant = client.currentChangeToken
+        try test.library.setAccess(.readWrite, forClient: LimitedFixture.clientID)
+        let grant = try client.fetchPersistentChanges(since: beforeGrant).map { $0 }
+        #expect(grant.count == 1)
+        expectPhotosError(.persistentChangeDetailsUnavailable) { try grant[0].changeDetails(for: .asset) }
+        #expect(try test.library.fetchPersistentChanges(since: beforeGrant).map { $0 }.isEmpty,
+                "another client's access is not the owner's history")
+    }
+}
+
+/// Random libraries and selections: a limited client's fetch is the owner's
+/// fetch with the unselected assets taken out, in the same order, for every
+/// shape of fetch.
+@Suite struct LimitedAccessPropertyTests {
+    @Test(arguments: 0..<12) func limitedFetchesAreOwnerFetchesFiltered(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let test = try TestLibrary()
+        let start = Date(timeIntervalSince1970: 1_500_000_000)
+        let records = (0..<40).map { _ in
+            TestLibrary.record(created: start.addingTimeInterval(Double(Int.random(in: 0..<2_000_000, using: &random))),
+                               mediaType: random.chance(0.2) ? 2 : 1, favorite: random.chance(0.3), hidden: random.chance(0.1))
+        }
+        let ids = try test.insert(records)
+        var albums: [String] = []
+        try test.library.performChangesAndWait {
+            for index in 0..<4 {
+                let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Album \(index)")
+                album.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: ids.filter { _ in random.chance(0.25) }, options: nil))
+                albums.append(album.placeholderForCreatedAssetCollection.localIdentifier)
+            }
+        }
+        let selection = Set(ids.filter { _ in random.chance(0.3) })
+        try test.library.setAccess(.limited, forClient: "org.example.random")
+        try test.library.addToLimitedSelection(Array(selection), ofClient: "org.example.random")
+        let client = try test.client("org.example.random")
+        let context = "seed \(seed)"
+
+        let descending = PHFetchOptions()
+        descending.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+        let favoriteVideos = PHFetchOptions()
+        favoriteVideos.predicate = NSPredicate(format: "isFavorite == YES OR mediaType == %d", PHAssetMediaType.video.rawValue)
+        favoriteVideos.includeHiddenAssets = true
+        let shuffled = ids.shuffled(using: &random)
+        let fetches: [(String, () -> PHFetchResult<PHAsset>)] = [
+            ("all", { PHAsset.fetchAssets(with: nil) }),
+            ("descending", { PHAsset.fetchAssets(with: descending) }),
+            ("favorites or videos", { PHAsset.fetchAssets(with: favoriteVideos) }),
+            ("videos", { PHAsset.fetchAssets(with: .video, options: nil) }),
+            ("by identifier", { PHAsset.fetchAssets(withLocalIdentifiers: shuffled, options: nil) }),
+        ]
+        for (name, fetch) in fetches {
+            let owner = identifiers(test.fetch(fetch)).filter(selection.contains)
+            #expect(identifiers(client.withCurrentLibrary(fetch)) == owner, "\(name), \(context)")
+        }
+
+        // An album shows when it holds a selected asset, hidden or not, with only those.
+        let withHidden = PHFetchOptions()
+        withHidden.includeHiddenAssets = true
+        let album = { (id: String) in PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [id], options: nil).firstObject }
+        let shown = albums.filter { id in
+            !selection.isDisjoint(with: identifiers(test.fetch { PHAsset.fetchAssets(in: album(id)!, options: withHidden) }))
+        }
+        let clientAlbums = client.withCurrentLibrary {
+            identifiers(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil))
+        }
+        #expect(clientAlbums == shown, "\(context)")
+        for id in shown {
+            let owner = identifiers(test.fetch { PHAsset.fetchAssets(in: album(id)!, options: nil) }).filter(selection.contains)
+            let seen = client.withCurrentLibrary { identifiers(PHAsset.fetchAssets(in: album(id)!, options: nil)) }
+            #expect(seen == owner, "album, \(context)")
+        }
+    }
+}
