@@ -4,7 +4,7 @@ import Photos
 
 // The seeds' Swift snippets, as written, run against a temporary library.
 // Only what the seeds leave undefined (their app's properties) is declared
-// here. Observation and change history snippets belong to later issues.
+// here. Seed 000's observation snippets run in ChangeObservationTests.
 
 /// The identifiers of a fetch result, through the public API only.
 private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
@@ -87,19 +87,75 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
         #expect(hikesWithNewAssets == 1 && edited == 0)
     }
 
-    /// Seed 001's error handling compiles against PhotoKit's error codes.
-    @Test func handleHistoryErrors() {
-        func fetchChanges() throws { throw PHPhotosError(.persistentChangeTokenExpired) }
-        var refetched = false
-        do {
-            try fetchChanges()
-        } catch PHPhotosError.persistentChangeTokenExpired,
-                PHPhotosError.persistentChangeDetailsUnavailable {
-            refetched = true
-        } catch {
-            Issue.record("unexpected \(error)")
+    /// Seeds 001 and 004, "Fetching persistent changes using persistent change
+    /// token", "Identifying important changes" and "Handling errors".
+    ///
+    /// One line departs from the seeds: they write
+    /// `if let changeDetails = persistentChange.changeDetails(for: PHObjectType.asset)`,
+    /// which compiles against no SDK, Apple's included, because
+    /// `changeDetails(for:)` throws and returns a non-optional value; `try?`
+    /// is the smallest change that makes it Swift.
+    @Test func trackPersistentChanges() throws {
+        final class HikingApp {
+            var lastStoredToken: PHPersistentChangeToken
+            init(token: PHPersistentChangeToken) { lastStoredToken = token }
         }
-        #expect(refetched)
+        let app = HikingApp(token: test.library.currentChangeToken)
+        let added = try test.importDays(1)
+        var inserted: Set<String> = []
+        try test.library.withCurrentLibrary {
+            let persistentChanges = try! PHPhotoLibrary.shared().fetchPersistentChanges(since: app.lastStoredToken)
+            var lastPersistentChange: PHPersistentChange?
+            for persistentChange in persistentChanges {
+                if let changeDetails = try? persistentChange.changeDetails(for: PHObjectType.asset) {
+                    let updatedIdentifiers = changeDetails.updatedLocalIdentifiers
+                    let deletedIdentifiers = changeDetails.deletedLocalIdentifiers
+                    let insertedIdentifiers = changeDetails.insertedLocalIdentifiers
+                    #expect(updatedIdentifiers.isEmpty && deletedIdentifiers.isEmpty)
+                    inserted.formUnion(insertedIdentifiers)
+                }
+                lastPersistentChange = persistentChange
+            }
+            // After processing change details
+            app.lastStoredToken = try #require(lastPersistentChange).changeToken
+
+            let library = PHPhotoLibrary.shared()
+            // Get last stored change token
+            let changeToken = app.lastStoredToken
+            // Fetch persistent changes
+            let nothingNew = try! library.fetchPersistentChanges(since: changeToken)
+            for persistentChange in nothingNew {
+                // Grab change details and process updates
+                Issue.record("nothing changed since the stored token, yet \(persistentChange)")
+            }
+        }
+        #expect(inserted == Set(added))
+    }
+
+    /// Seed 001's error handling: an expired token is caught and the tracked
+    /// objects refetched.
+    @Test func handleHistoryErrors() throws {
+        let library = test.library
+        let changeToken = library.currentChangeToken
+        let trackedIdentifiers = try test.importDays(1)
+        try library.purgePersistentChanges(before: Date().addingTimeInterval(60))
+        try test.importDays(1)
+        let options = PHFetchOptions()
+        var refetched = 0
+        library.withCurrentLibrary {
+            do {
+                let persistentChanges = try library.fetchPersistentChanges(since: changeToken)
+                Issue.record("the token should have expired, yet \(persistentChanges.underestimatedCount) changes came")
+            } catch PHPhotosError.persistentChangeTokenExpired,
+                    PHPhotosError.persistentChangeDetailsUnavailable {
+                let fetchResult = PHAsset.fetchAssets(with: trackedIdentifiers, options: options)
+                // Use fetch result
+                refetched = fetchResult.count
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+        #expect(refetched == 1)
     }
 
     /// Seed 002, section 2: fetch options, smart albums, user collections.

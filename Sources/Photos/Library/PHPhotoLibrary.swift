@@ -112,9 +112,12 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     }()
 
     /// The library named by `PHOTOS_LIBRARY` (else the XDG default), opened
-    /// on first use. When it cannot be opened, `unavailabilityReason` says why.
+    /// on first use, as the client `PHOTOS_CLIENT_ID` names (the owner when
+    /// unset). When it cannot be opened, `unavailabilityReason` says why.
+    /// Inside ``withCurrentLibrary(_:)`` and change blocks, the library bound
+    /// there stands in for it.
     public class func shared() -> PHPhotoLibrary {
-        sharedLibrary
+        scoped ?? sharedLibrary
     }
 
     /// Where `shared()` looks: `PHOTOS_LIBRARY`, else
@@ -138,12 +141,13 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
 
     /// The library class fetch methods read: the one bound by
     /// `withCurrentLibrary(_:)` or by a running change block, else the shared one.
-    static var current: PHPhotoLibrary { scoped ?? shared() }
+    static var current: PHPhotoLibrary { shared() }
 
     /// Runs `body` with this library standing in for `shared()`, so that
-    /// PhotoKit's class methods (`PHAsset.fetchAssets(with:)`, the change
-    /// requests' class methods...) act on it. The binding follows the task
-    /// and nested calls; it ends when `body` returns.
+    /// `PHPhotoLibrary.shared()` and PhotoKit's class methods
+    /// (`PHAsset.fetchAssets(with:)`, the change requests' class methods,
+    /// `authorizationStatus(for:)`...) act on it. The binding follows the
+    /// task and nested calls; it ends when `body` returns.
     public func withCurrentLibrary<Result>(_ body: () throws -> Result) rethrows -> Result {
         try Self.$scoped.withValue(self, operation: body)
     }
