@@ -51,6 +51,15 @@ enum BenchLibrary {
             cameraMake: "Apple", cameraModel: "iPhone")
     }
 
+    /// A new library location under `scratch/`, which the run deletes at the end.
+    static func scratch(in workdir: URL) -> URL {
+        workdir.appendingPathComponent("scratch/\(UUID().uuidString).photoslibrary")
+    }
+
+    static func removeScratch(in workdir: URL) {
+        try? FileManager.default.removeItem(at: workdir.appendingPathComponent("scratch"))
+    }
+
     static let insertSQL = """
         INSERT INTO asset (uuid, media_type, media_subtypes, pixel_width, pixel_height, creation_date, modification_date,
             added_date, duration, latitude, longitude, altitude, location_date, horizontal_accuracy, course, speed,

@@ -108,12 +108,12 @@ struct FetchBenchmarks {
         let oursCommit = try Measure.best(prepare: { () throws -> (SQLitePhotoStore, ChangeSet) in
             var changes = ChangeSet()
             changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
-            return (try SQLitePhotoStore(url: try scratchLibrary()), changes)
+            return (try SQLitePhotoStore(url: BenchLibrary.scratch(in: workdir)), changes)
         }, measure: { store, changes in
             _ = try store.commit(changes, staging: nil)
         })
         let baseCommit = try Measure.best(prepare: { () throws -> DatabasePool in
-            let url = try scratchLibrary()
+            let url = BenchLibrary.scratch(in: workdir)
             _ = try SQLitePhotoStore(url: url)
             return try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
         }, measure: { pool in
@@ -123,7 +123,7 @@ struct FetchBenchmarks {
             }
         })
         Measure.report("one change block creating 10,000 assets (metadata path)", ours: oursCommit, baseline: baseCommit, target: 2)
-        try? FileManager.default.removeItem(at: workdir.appendingPathComponent("scratch"))
+        BenchLibrary.removeScratch(in: workdir)
         if sink == 42 { print("") }
     }
 
@@ -132,11 +132,6 @@ struct FetchBenchmarks {
     private func randomIndexes(upTo count: Int) -> [Int] {
         var random = SplitMix(state: 7)
         return count == 0 ? [] : (0..<100).map { _ in Int(random.next() % UInt64(count)) }
-    }
-
-    /// A new library location under `scratch/`, which the run deletes at the end.
-    private func scratchLibrary() throws -> URL {
-        workdir.appendingPathComponent("scratch/\(UUID().uuidString).photoslibrary")
     }
 
     // MARK: - Memory

@@ -2,6 +2,7 @@
 //
 //   swift run -c release photos-bench fetch [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench observe [--assets N] [--workdir DIR]
+//   swift run -c release photos-bench history [--assets N] [--workdir DIR]
 //
 // Each benchmark prints `name: ours X ms, baseline Y ms, ratio R`, the best of
 // several runs of each side.
@@ -16,10 +17,12 @@ func option(_ name: String) -> String? {
 
 func usage() -> Never {
     print("""
-        usage: photos-bench fetch|observe [--assets N] [--workdir DIR]
+        usage: photos-bench fetch|observe|history [--assets N] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000)
           observe   change details on that library, the general diff, cross-process delivery
+          history   reading 100,000 change blocks, asking with nothing new on that library,
+                    the cost of writing history, commits while pruning
         """)
     exit(2)
 }
@@ -35,6 +38,9 @@ do {
     case "observe":
         let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
         try ObserveBenchmarks(assetCount: assets, workdir: workdir).run()
+    case "history":
+        let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
+        try HistoryBenchmarks(assetCount: assets, workdir: workdir).run()
     case "commit-child":
         // Commits from a second process for the cross-process latency benchmark.
         guard let path = option("--library"), let count = option("--count").flatMap(Int.init) else { usage() }

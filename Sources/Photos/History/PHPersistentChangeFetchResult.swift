@@ -35,13 +35,13 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
         } else {
             span = .failure(PHPhotosError(.libraryVolumeOffline, "the library is unavailable"))
         }
-        var byTransaction: [Int64: [HistoryEntry]] = [:]
-        if case .success(let span) = span {
-            for entry in span.entries {
-                byTransaction[entry.transaction, default: []].append(entry)
-            }
-        }
+        // Entries come in commit order, so each change's are the next run of them.
+        let entries = (try? span.get().entries) ?? []
+        var next = 0
         return page.map { record in
+            let start = next
+            while next < entries.count && entries[next].transaction <= record.point.transaction { next += 1 }
+            let own = entries[start..<next].filter { $0.transaction == record.point.transaction }
             let token = PHPersistentChangeToken(libraryUUID: library.store?.libraryUUID ?? "", point: record.point)
             let contents: Result<[HistoryEntry], PHPhotosError>
             switch (record.details, span) {
@@ -63,7 +63,7 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
                     refetch the objects you track
                     """))
             case (.kept, .success):
-                contents = .success(byTransaction[record.point.transaction] ?? [])
+                contents = .success(own)
             }
             return PHPersistentChange(changeToken: token, committedAt: record.committedAt, contents: contents)
         }

@@ -55,7 +55,7 @@ enum HistoryLog {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT e.transaction_id, e.entity, e.row_id, e.uuid, e.kind, e.attributes FROM change_entry e
             WHERE e.transaction_id > ? AND e.transaction_id <= ? AND e.entity > 0 AND \(scope.entryCondition("e", client: client))
-            ORDER BY e.transaction_id, e.rowid
+            ORDER BY e.transaction_id, e.position
             """), arguments: [after, through])
         var entries: [HistoryEntry] = []
         while let row = try rows.next() {
@@ -141,29 +141,33 @@ enum HistoryLog {
     /// larger than the retention keeps details for (then only its size), or
     /// `writesEntries` is off (benchmarks measuring what history costs).
     static func record(_ result: CommitResult, _ db: Database, writesEntries: Bool = true) throws {
-        let limit = try HistoryRetention.load(db).maximumObjectsPerChange
-        let kept = limit.map { result.changes.count <= $0 } ?? true
-        try db.cachedStatement(sql: "UPDATE change_transaction SET details = ?, object_count = ? WHERE id = ?")
-            .execute(arguments: [kept ? 1 : 0, result.changes.count, result.transaction])
-        guard kept, writesEntries else { return }
+        guard writesEntries else { return }
+        if let limit = try HistoryRetention.maximumObjectsPerChange(db), result.changes.count > limit {
+            try db.cachedStatement(sql: "UPDATE change_transaction SET details = 0, object_count = ? WHERE id = ?")
+                .execute(arguments: [result.changes.count, result.transaction])
+            return
+        }
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO change_entry (transaction_id, entity, row_id, uuid, kind, attributes) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO change_entry (transaction_id, position, entity, row_id, uuid, kind, attributes) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
-        for change in result.changes {
+        for (position, change) in result.changes.enumerated() {
             try statement.execute(arguments: [
-                result.transaction, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
+                result.transaction, position, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
                 change.kind.rawValue, change.changedAttributes.sorted().joined(separator: ","),
             ])
         }
     }
 
-    /// Writes an entry only `client` reads: a change of its access. Without
-    /// an object (`identifier` nil) the change is to the client's grant.
-    static func recordAccessChange(_ db: Database, transaction: Int64, client: String,
+    /// Writes the `position`-th entry of a change block, one only `client`
+    /// reads: a change of its access. Without an object (`identifier` nil)
+    /// the change is to the client's grant.
+    static func recordAccessChange(_ db: Database, transaction: Int64, position: Int, client: String,
                                    identifier: LocalIdentifier? = nil, rowID: Int64 = 0, kind: ObjectChange.Kind = .updated) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO change_entry (transaction_id, entity, row_id, uuid, kind, attributes, client) VALUES (?, ?, ?, ?, ?, 'access', ?)
-            """).execute(arguments: [transaction, identifier?.entity.rawValue ?? 0, rowID, identifier?.uuid ?? "", kind.rawValue, client])
+            INSERT INTO change_entry (transaction_id, position, entity, row_id, uuid, kind, attributes, client)
+            VALUES (?, ?, ?, ?, ?, ?, 'access', ?)
+            """).execute(arguments: [transaction, position, identifier?.entity.rawValue ?? 0, rowID, identifier?.uuid ?? "",
+                                     kind.rawValue, client])
     }
 
     // MARK: - Pruning
@@ -184,8 +188,8 @@ enum HistoryLog {
     static func deleteForgottenRows(_ db: Database, limit: Int) throws -> Int {
         let horizon = try prunedThrough(db)
         try db.execute(sql: """
-            DELETE FROM change_entry WHERE rowid IN (
-                SELECT rowid FROM change_entry WHERE transaction_id <= ? ORDER BY transaction_id LIMIT ?)
+            DELETE FROM change_entry WHERE (transaction_id, position) IN (
+                SELECT transaction_id, position FROM change_entry WHERE transaction_id <= ? ORDER BY transaction_id LIMIT ?)
             """, arguments: [horizon, limit])
         var deleted = db.changesCount
         if deleted < limit {

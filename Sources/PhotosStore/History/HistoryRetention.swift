@@ -8,7 +8,7 @@ import GRDB
 /// The default keeps 30 days and caps nothing else, but a block touching
 /// more than 100,000 objects (emptying a large Recently Deleted, say) keeps
 /// only its count: its changes are reported as unavailable, never as empty.
-package struct HistoryRetention: Sendable, Equatable, Codable {
+package struct HistoryRetention: Sendable, Equatable {
     /// Seconds; nil keeps change blocks whatever their age.
     package var maximumAge: TimeInterval?
     /// Nil keeps any number of change blocks.
@@ -25,21 +25,39 @@ package struct HistoryRetention: Sendable, Equatable, Codable {
         self.maximumObjectsPerChange = maximumObjectsPerChange
     }
 
-    private static let key = "history_retention"
+    // Each limit is its own metadata row, so that a commit reads the one it
+    // needs as a number: absent means the standard value, "none" no limit.
+    private static let ageKey = "history_maximum_age"
+    private static let countKey = "history_maximum_change_count"
+    private static let objectsKey = "history_maximum_objects_per_change"
 
-    /// The library's setting, or the standard one.
+    /// The library's setting.
     static func load(_ db: Database) throws -> HistoryRetention {
-        guard let json = try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM library_metadata WHERE key = ?"),
-                                             arguments: [key]),
-              let retention = try? JSONDecoder().decode(HistoryRetention.self, from: Data(json.utf8)) else {
-            return .standard
-        }
-        return retention
+        HistoryRetention(maximumAge: try limit(db, ageKey, standard: standard.maximumAge),
+                         maximumChangeCount: try limit(db, countKey, standard: standard.maximumChangeCount.map(Double.init)).map { Int($0) },
+                         maximumObjectsPerChange: try maximumObjectsPerChange(db))
+    }
+
+    /// The one limit every commit checks.
+    static func maximumObjectsPerChange(_ db: Database) throws -> Int? {
+        try limit(db, objectsKey, standard: standard.maximumObjectsPerChange.map(Double.init)).map { Int($0) }
     }
 
     func save(_ db: Database) throws {
-        let json = String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
-        try db.execute(sql: "INSERT OR REPLACE INTO library_metadata (key, value) VALUES (?, ?)", arguments: [Self.key, json])
+        let limits: [(String, Double?)] = [
+            (Self.ageKey, maximumAge), (Self.countKey, maximumChangeCount.map(Double.init)),
+            (Self.objectsKey, maximumObjectsPerChange.map(Double.init)),
+        ]
+        for (key, value) in limits {
+            try db.execute(sql: "INSERT OR REPLACE INTO library_metadata (key, value) VALUES (?, ?)",
+                           arguments: [key, value.map { String($0) } ?? "none"])
+        }
+    }
+
+    private static func limit(_ db: Database, _ key: String, standard: Double?) throws -> Double? {
+        guard let text = try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM library_metadata WHERE key = ?"),
+                                             arguments: [key]) else { return standard }
+        return Double(text)
     }
 
     /// The newest change block this setting forgets, as of `now`; 0 when none.

@@ -59,7 +59,7 @@ extension SQLitePhotoStore {
                 ON CONFLICT (client) DO UPDATE SET access = excluded.access, decided_at = excluded.decided_at
                 """, arguments: [target, grant?.rawValue, grant == nil ? nil : now.timeIntervalSince1970])
             let transaction = try HistoryLog.begin(db, at: now, author: nil)
-            try HistoryLog.recordAccessChange(db, transaction: transaction, client: target)
+            try HistoryLog.recordAccessChange(db, transaction: transaction, position: 0, client: target)
             return transaction
         }
     }
@@ -74,7 +74,7 @@ extension SQLitePhotoStore {
             try db.execute(sql: "DELETE FROM client_access WHERE client = ?", arguments: [target])
             guard db.changesCount > 0 else { return nil }
             let transaction = try HistoryLog.begin(db, at: Date(), author: nil)
-            try HistoryLog.recordAccessChange(db, transaction: transaction, client: target)
+            try HistoryLog.recordAccessChange(db, transaction: transaction, position: 0, client: target)
             return transaction
         }
     }
@@ -115,8 +115,8 @@ extension SQLitePhotoStore {
             }
             guard !changes.isEmpty else { return nil }
             let transaction = try HistoryLog.begin(db, at: Date(), author: nil)
-            for change in changes {
-                try HistoryLog.recordAccessChange(db, transaction: transaction, client: target,
+            for (position, change) in changes.enumerated() {
+                try HistoryLog.recordAccessChange(db, transaction: transaction, position: position, client: target,
                                                   identifier: LocalIdentifier(uuid: change.uuid, entity: .asset),
                                                   rowID: rowIDs[change.uuid] ?? 0, kind: change.kind)
             }

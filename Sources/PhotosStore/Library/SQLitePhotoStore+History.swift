@@ -49,8 +49,9 @@ extension SQLitePhotoStore {
     /// Forgets the change blocks the retention setting no longer keeps,
     /// or, with `target`, every block up to and including it (owner only).
     /// Returns whether tokens expired. The horizon moves in one short
-    /// transaction; the rows go afterwards, a few thousand per transaction,
-    /// so writers never wait long.
+    /// transaction; the rows go afterwards, a thousand per transaction, with
+    /// a pause after each as long as it took, so other writers wait a few
+    /// milliseconds at most and pruning takes at most half the write time.
     @discardableResult
     package func pruneHistory(through target: Int64? = nil, now: Date = Date()) throws(StoreError) -> Bool {
         let moved = try write { db in
@@ -58,7 +59,11 @@ extension SQLitePhotoStore {
             let horizon = try target ?? HistoryRetention.load(db).pruneTarget(db, now: now)
             return try HistoryLog.advanceHorizon(db, to: horizon)
         }
-        while try write({ db in try HistoryLog.deleteForgottenRows(db, limit: 5_000) }) > 0 {}
+        while true {
+            let started = Date()
+            guard try write({ db in try HistoryLog.deleteForgottenRows(db, limit: 1_000) }) > 0 else { break }
+            Thread.sleep(forTimeInterval: max(0.001, Date().timeIntervalSince(started)))
+        }
         return moved
     }
 }

@@ -62,7 +62,13 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
 
         var configuration = Configuration()
-        configuration.busyMode = .timeout(options.busyTimeout)
+        // SQLite's own timeout sleeps up to 100 ms between tries, so a writer
+        // can wait far longer than the lock was held; retry every millisecond.
+        let tries = Int(options.busyTimeout * 1000)
+        configuration.busyMode = .callback { attempt in
+            usleep(1000)
+            return attempt < tries
+        }
         configuration.foreignKeysEnabled = true
         configuration.label = "photos"
         configuration.prepareDatabase { db in

@@ -68,22 +68,34 @@ enum StoreSchema {
 
     /// Persistent history: each change block gets a random stamp, so a token
     /// names one library state even across copies and restores, and says
-    /// whether its details were kept. Client access: the owner's grant to each
-    /// client and a limited client's selection. Access changes are history
-    /// entries (entity 0, or with a client) that only their client reads.
+    /// whether its details were kept. History entries are clustered by
+    /// change block (one b-tree, written once per block) and may be meant
+    /// for one client: a change of its access. Client access: the owner's
+    /// grant to each client and a limited client's selection.
     private static func createVersion3(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE change_transaction ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0;
             -- 1: every object change is in change_entry; 0: the block touched more
-            -- objects than the retention keeps details for (object_count says how many).
+            -- objects than the retention keeps details for, object_count of them.
             ALTER TABLE change_transaction ADD COLUMN details INTEGER NOT NULL DEFAULT 1;
             ALTER TABLE change_transaction ADD COLUMN object_count INTEGER NOT NULL DEFAULT 0;
-            UPDATE change_transaction SET stamp = (random() & 9223372036854775807) | 1,
-                object_count = (SELECT COUNT(*) FROM change_entry e WHERE e.transaction_id = change_transaction.id);
-            CREATE INDEX change_transaction_by_date ON change_transaction(committed_at);
+            UPDATE change_transaction SET stamp = (random() & 9223372036854775807) | 1;
 
-            -- Non-null: the entry tells this client about a change of its own access.
-            ALTER TABLE change_entry ADD COLUMN client TEXT;
+            CREATE TABLE history_entry (
+                transaction_id INTEGER NOT NULL REFERENCES change_transaction(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,    -- order within the change block
+                entity INTEGER NOT NULL,      -- StoreEntity; 0: a client's grant changed
+                row_id INTEGER NOT NULL,
+                uuid TEXT NOT NULL,
+                kind INTEGER NOT NULL,        -- 1 inserted, 2 updated, 3 deleted
+                attributes TEXT NOT NULL DEFAULT '',  -- what an update changed, comma-separated
+                client TEXT,                  -- non-null: only this client reads the entry
+                PRIMARY KEY (transaction_id, position)
+            ) WITHOUT ROWID;
+            INSERT INTO history_entry (transaction_id, position, entity, row_id, uuid, kind, attributes)
+                SELECT transaction_id, rowid, entity, row_id, uuid, kind, attributes FROM change_entry;
+            DROP TABLE change_entry;
+            ALTER TABLE history_entry RENAME TO change_entry;
 
             CREATE TABLE client_access (
                 client TEXT PRIMARY KEY,
