@@ -181,6 +181,28 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
         expectPhotosError(.accessRestricted) { try client.setPersistentChangeRetention(.init()) }
     }
 
+    @Test func historyPrunedWhileReadIsReportedNotSkipped() throws {
+        let test = try TestLibrary()
+        let token = test.library.currentChangeToken
+        let fetchResult = test.fetch { PHAsset.fetchAssets(with: nil) }
+        for _ in 0..<3 { try test.importDays(1) }
+        let changes = try test.library.fetchPersistentChanges(since: token)
+        try test.library.purgePersistentChanges(before: Date().addingTimeInterval(60))
+        let read = changes.map { change in Result { try change.changeDetails(for: .asset) } }
+        #expect(read.count == 3)
+        for result in read {
+            #expect(throws: PHPhotosError.self) { try result.get() }
+            #expect((try? result.get()) == nil)
+            if case .failure(let error as PHPhotosError) = result {
+                #expect(error.code == .persistentChangeDetailsUnavailable && error.localizedDescription.contains("pruned"))
+            }
+        }
+        // A fetch result older than the kept history still comes up to date, as a reload.
+        let details = try #require(PHChange(library: test.library, from: 0, to: test.library.store!.lastTransaction())
+            .changeDetails(for: fetchResult))
+        #expect(!details.hasIncrementalChanges && details.fetchResultAfterChanges.count == 3)
+    }
+
     @Test func largeChangeBlocksReportTheirDetailsAsUnavailable() throws {
         let test = try TestLibrary()
         try test.library.setPersistentChangeRetention(.init(maximumObjectsPerChange: 2))

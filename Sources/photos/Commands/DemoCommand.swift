@@ -44,7 +44,7 @@ struct DemoCommand: ParsableCommand {
             }
         }
 
-        let photoLibrary = try PHPhotoLibrary(url: libraryURL)
+        let photoLibrary = try PHPhotoLibrary(url: libraryURL, clientIdentifier: nil)
         var tour = Tour(library: photoLibrary)
         tour.title("OpenPhotoKit demo")
         print("Library: \(photoLibrary.url.path)")
@@ -69,6 +69,7 @@ struct DemoCommand: ParsableCommand {
         print(String(format: "   %d assets in %.1f s (%.0f per second); each block stored all of its photos or none",
                      identifiers.count, seconds, Double(identifiers.count) / seconds))
 
+        let afterImport = photoLibrary.currentChangeToken
         try tour.organise(identifiers: identifiers, shots: shots)
         try photoLibrary.withCurrentLibrary {
             try tour.showFetches()
@@ -76,6 +77,8 @@ struct DemoCommand: ParsableCommand {
             tour.showSmartAlbums()
             tour.showMoments()
             try tour.showRecentlyDeleted()
+            try tour.showHistory(since: afterImport)
+            try tour.showLimitedClient()
         }
         tour.section("Done")
         if keep {
@@ -315,5 +318,43 @@ struct Tour {
         print("   after restoring one: \(PHAsset.fetchAssets(with: nil).count) assets")
         let purged = try library.emptyRecentlyDeleted()
         print("   emptyRecentlyDeleted() removed \(purged) assets and their files")
+    }
+
+    func showHistory(since token: PHPersistentChangeToken) throws {
+        section("9. Persistent change history since the import, as an app would read it at its next launch")
+        let archived = try NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)
+        print("   the token, archived with NSKeyedArchiver: \(archived.count) bytes")
+        for (number, change) in try library.fetchPersistentChanges(since: token).enumerated() {
+            let parts = try [(PHObjectType.asset, "assets"), (.assetCollection, "albums"), (.collectionList, "folders")].compactMap { type, noun in
+                let details = try change.changeDetails(for: type)
+                let counts = [("+", details.insertedLocalIdentifiers), ("~", details.updatedLocalIdentifiers), ("-", details.deletedLocalIdentifiers)]
+                    .filter { !$0.1.isEmpty }.map { "\($0.0)\($0.1.count)" }
+                return counts.isEmpty ? nil : "\(noun) " + counts.joined(separator: " ")
+            }
+            print("   change \(number + 1): \(parts.joined(separator: ", "))")
+        }
+    }
+
+    func showLimitedClient() throws {
+        section("10. A client with limited access: the owner grants it five photos")
+        let client = "org.example.hiking"
+        let chosen = PHAsset.fetchAssets(with: nil).objects(at: IndexSet(integersIn: 0..<5)).map(\.localIdentifier)
+        try library.setAccess(.limited, forClient: client)
+        try library.addToLimitedSelection(chosen, ofClient: client)
+        let limited = try PHPhotoLibrary(url: library.url, clientIdentifier: client)
+        limited.withCurrentLibrary {
+            let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)
+            print("   authorizationStatus(for: .readWrite) = .limited: \(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .limited)")
+            print("   it sees \(PHAsset.fetchAssets(with: nil).count) assets and \(albums.count) of the albums; the owner sees "
+                  + "\(library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).count }) assets")
+        }
+        let before = limited.currentChangeToken
+        try library.performChangesAndWait {
+            for asset in PHAsset.fetchAssets(with: nil).objects(at: IndexSet(integersIn: 3..<8)) {
+                PHAssetChangeRequest(for: asset).isFavorite.toggle()
+            }
+        }
+        let seen = try limited.fetchPersistentChanges(since: before).reduce(0) { $0 + (try $1.changeDetails(for: .asset).updatedLocalIdentifiers.count) }
+        print("   the owner edits five photos, two of them chosen: the client's history shows \(seen) updated")
     }
 }
