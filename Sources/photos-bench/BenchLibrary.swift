@@ -8,15 +8,30 @@ enum BenchLibrary {
     static let start = Date(timeIntervalSince1970: 1_400_000_000)
     static let span: TimeInterval = 10 * 365 * 86_400
 
-    /// A library of `assetCount` assets in `workdir`, made on first use.
-    static func prepare(assetCount: Int, in workdir: URL) throws -> URL {
-        let url = workdir.appendingPathComponent("library-\(assetCount).photoslibrary")
+    /// The library `name` in `workdir`, built by `build` on first use and
+    /// reused once a build completed.
+    static func cached(_ name: String, in workdir: URL, holding contents: String, build: (URL) throws -> Void) throws -> URL {
+        let url = workdir.appendingPathComponent(name)
         let marker = url.appendingPathComponent("bench-complete")
         if FileManager.default.fileExists(atPath: marker.path) { return url }
         try? FileManager.default.removeItem(at: url)
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-        print("setting up \(assetCount) assets in \(url.path) (once; later runs reuse it)...")
+        print("setting up \(contents) in \(url.path) (once; later runs reuse it)...")
         let started = Date()
+        try build(url)
+        try Data().write(to: marker)
+        print(String(format: "set up in %.0f s", Date().timeIntervalSince(started)))
+        return url
+    }
+
+    /// A library of `assetCount` assets in `workdir`, made on first use.
+    static func prepare(assetCount: Int, in workdir: URL) throws -> URL {
+        try cached("library-\(assetCount).photoslibrary", in: workdir, holding: "\(assetCount) assets") { url in
+            try load(assetCount: assetCount, into: url)
+        }
+    }
+
+    private static func load(assetCount: Int, into url: URL) throws {
         _ = try SQLitePhotoStore(url: url)
         let pool = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
         var random = SplitMix(state: 99)
@@ -27,9 +42,6 @@ enum BenchLibrary {
             }
         }
         try pool.writeWithoutTransaction { try $0.execute(sql: "ANALYZE") }
-        try Data().write(to: marker)
-        print(String(format: "set up in %.0f s", Date().timeIntervalSince(started)))
-        return url
     }
 
     /// A plausible asset: ten years of photos, some videos, favorites, bursts, hidden and deleted ones.

@@ -196,12 +196,11 @@ struct HistoryBenchmarks {
     /// writes them, and reused while complete. `bench-start-token` holds the
     /// archived token of the empty library.
     private func prepareHistory() throws -> URL {
-        let url = workdir.appendingPathComponent("history-\(changeCount).photoslibrary")
-        let marker = url.appendingPathComponent("bench-complete")
-        if FileManager.default.fileExists(atPath: marker.path) { return url }
-        try? FileManager.default.removeItem(at: url)
-        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-        print("setting up \(changeCount) change blocks in \(url.path) (once; later runs reuse it)...")
+        try BenchLibrary.cached("history-\(changeCount).photoslibrary", in: workdir, holding: "\(changeCount) change blocks",
+                                build: loadHistory)
+    }
+
+    private func loadHistory(into url: URL) throws {
         let library = try PHPhotoLibrary(url: url, clientIdentifier: nil)
         try NSKeyedArchiver.archivedData(withRootObject: library.currentChangeToken, requiringSecureCoding: true)
             .write(to: url.appendingPathComponent("bench-start-token"))
@@ -231,8 +230,6 @@ struct HistoryBenchmarks {
             }
         }
         try pool.writeWithoutTransaction { try $0.execute(sql: "ANALYZE") }
-        try Data().write(to: marker)
-        return url
     }
 
 }
