@@ -75,7 +75,9 @@ import Testing
     @Test func refusesALibraryWithUnknownMigrations() throws {
         let url = directory.appendingPathComponent("Migrated.photoslibrary")
         try closedAfterCreating(url)
-        let queue = try DatabaseQueue(path: url.appendingPathComponent("database/Photos.sqlite").path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: url.appendingPathComponent("database/Photos.sqlite").path, configuration: configuration)
         try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')") }
         #expect(throws: PHPhotosError.self) { _ = try PHPhotoLibrary(url: url) }
     }

@@ -181,10 +181,20 @@ enum HistoryLog {
         return true
     }
 
+    /// Whether rows the horizon forgot are still stored.
+    static func hasForgottenRows(_ db: Database) throws -> Bool {
+        let horizon = try prunedThrough(db)
+        return try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM change_entry WHERE transaction_id <= ?1)
+                OR EXISTS (SELECT 1 FROM change_transaction WHERE id < ?1)
+            """), arguments: [horizon]) ?? false
+    }
+
     /// Deletes up to `limit` forgotten rows; returns how many it deleted, 0
     /// when nothing is left to delete. Entries go first, then the blocks
     /// before the horizon; the block at the horizon stays, so a token naming
     /// it can still be checked.
+    @discardableResult
     static func deleteForgottenRows(_ db: Database, limit: Int) throws -> Int {
         let horizon = try prunedThrough(db)
         try db.execute(sql: """

@@ -54,14 +54,15 @@ extension SQLitePhotoStore {
     /// milliseconds at most and pruning takes at most half the write time.
     @discardableResult
     package func pruneHistory(through target: Int64? = nil, now: Date = Date()) throws(StoreError) -> Bool {
-        let moved = try write { db in
-            if target != nil { try requireOwner("purge the change history") }
-            let horizon = try target ?? HistoryRetention.load(db).pruneTarget(db, now: now)
-            return try HistoryLog.advanceHorizon(db, to: horizon)
+        if target != nil { try requireOwner("purge the change history") }
+        // Decided in a read, so that a library with nothing to prune takes no write lock.
+        let (horizon, pruned) = try read { db in
+            (try target ?? HistoryRetention.load(db).pruneTarget(db, now: now), try HistoryLog.prunedThrough(db))
         }
-        while true {
+        let moved = horizon > pruned ? try write { db in try HistoryLog.advanceHorizon(db, to: horizon) } : false
+        while try read({ db in try HistoryLog.hasForgottenRows(db) }) {
             let started = Date()
-            guard try write({ db in try HistoryLog.deleteForgottenRows(db, limit: 1_000) }) > 0 else { break }
+            try write { db in try HistoryLog.deleteForgottenRows(db, limit: 1_000) }
             Thread.sleep(forTimeInterval: max(0.001, Date().timeIntervalSince(started)))
         }
         return moved

@@ -445,15 +445,20 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     }
 
     package func purgeDeletedAssets(before cutoff: Date?) throws(StoreError) -> CommitResult? {
-        let staging = try makeStagingArea()
-        defer { staging.discard() }
         let condition = cutoff == nil ? "trashed_date IS NOT NULL" : "trashed_date < ?"
         let arguments: StatementArguments = cutoff.map { [$0.timeIntervalSince1970] } ?? []
-        let purge = try write { db -> (CommitResult, [String])? in
+        // Checked in a read first, so that opening a library takes no write lock for nothing.
+        let anyDoomed = try read { db in
             // Retention applies whoever opens the library; emptying it on demand needs full access.
             if cutoff == nil, try AccessScope.resolve(db, client: client) != .full {
                 throw StoreError.accessDenied("emptying Recently Deleted needs read-write access to the whole library")
             }
+            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE \(condition))", arguments: arguments) ?? false
+        }
+        guard anyDoomed else { return nil }
+        let staging = try makeStagingArea()
+        defer { staging.discard() }
+        let purge = try write { db -> (CommitResult, [String])? in
             let doomed = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, uuid FROM asset WHERE \(condition)"), arguments: arguments)
             guard !doomed.isEmpty else { return nil }
             let ids = doomed.map { $0[0] as Int64 }
