@@ -76,6 +76,8 @@ package protocol PhotoStore: AnyObject, Sendable {
     func lastChangeBlock(before date: Date) throws(StoreError) -> Int64
     func historyRetention() throws(StoreError) -> HistoryRetention
     func setHistoryRetention(_ retention: HistoryRetention) throws(StoreError)
+    /// Whether the retention setting leaves anything to prune now.
+    func historyNeedsPruning(now: Date) throws(StoreError) -> Bool
     /// Forgets what the retention no longer keeps, or everything through `target`.
     @discardableResult
     func pruneHistory(through target: Int64?, now: Date) throws(StoreError) -> Bool

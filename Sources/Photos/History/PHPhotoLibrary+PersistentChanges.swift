@@ -115,14 +115,25 @@ extension PHPhotoLibrary {
     }
 
     /// Applies the retention setting in the background, at most every ten
-    /// minutes per library object: on opening, and after change blocks.
+    /// minutes per library object: on opening, and after change blocks. The
+    /// check runs on the change queue, in order with change blocks; the
+    /// pruning, when there is any, on a utility queue, so change blocks
+    /// never wait for it.
     func pruneHistoryInBackground() {
         guard historyMaintenance.claim(interval: 600) else { return }
-        DispatchQueue.global(qos: .utility).async { [weak self] in
+        changeQueue.async { [weak self] in
+            guard let store = self?.store else { return }
             do {
-                try self?.store?.pruneHistory(through: nil, now: Date())
+                guard try store.historyNeedsPruning(now: Date()) else { return }
             } catch {
-                Diagnostics.report(error, while: "pruning the change history")
+                return Diagnostics.report(error, while: "checking the change history's retention")
+            }
+            DispatchQueue.global(qos: .utility).async {
+                do {
+                    try store.pruneHistory(through: nil, now: Date())
+                } catch {
+                    Diagnostics.report(error, while: "pruning the change history")
+                }
             }
         }
     }

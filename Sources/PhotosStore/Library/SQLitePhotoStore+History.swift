@@ -56,9 +56,7 @@ extension SQLitePhotoStore {
     package func pruneHistory(through target: Int64? = nil, now: Date = Date()) throws(StoreError) -> Bool {
         if target != nil { try requireOwner("purge the change history") }
         // Decided in a read, so that a library with nothing to prune takes no write lock.
-        let (horizon, pruned) = try read { db in
-            (try target ?? HistoryRetention.load(db).pruneTarget(db, now: now), try HistoryLog.prunedThrough(db))
-        }
+        let (horizon, pruned) = try read { db in try Self.horizons(db, target: target, now: now) }
         let moved = horizon > pruned ? try write { db in try HistoryLog.advanceHorizon(db, to: horizon) } : false
         while try read({ db in try HistoryLog.hasForgottenRows(db) }) {
             let started = Date()
@@ -66,5 +64,18 @@ extension SQLitePhotoStore {
             Thread.sleep(forTimeInterval: max(0.001, Date().timeIntervalSince(started)))
         }
         return moved
+    }
+
+    /// Whether the retention setting leaves anything to prune now. Cost: a few reads.
+    package func historyNeedsPruning(now: Date = Date()) throws(StoreError) -> Bool {
+        try read { db in
+            let (horizon, pruned) = try Self.horizons(db, target: nil, now: now)
+            return try horizon > pruned || HistoryLog.hasForgottenRows(db)
+        }
+    }
+
+    /// Where the horizon should be, and where it is.
+    private static func horizons(_ db: Database, target: Int64?, now: Date) throws -> (wanted: Int64, current: Int64) {
+        (try target ?? HistoryRetention.load(db).pruneTarget(db, now: now), try HistoryLog.prunedThrough(db))
     }
 }
