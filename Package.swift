@@ -25,10 +25,12 @@ let package = Package(
             pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]
         ),
-        // The variadic libvips calls Swift cannot make, and EXIF reading/writing with libexif.
+        // The variadic libvips calls Swift cannot make, EXIF reading/writing with
+        // libexif, and content hashes with xxHash (libxxhash-dev).
         .target(
             name: "CPhotosMedia",
-            dependencies: ["CVips", "CExif"]
+            dependencies: ["CVips", "CExif"],
+            linkerSettings: [.linkedLibrary("xxhash"), .linkedLibrary("m")]
         ),
         // Decoding, metadata and encoding of image and video files.
         .target(

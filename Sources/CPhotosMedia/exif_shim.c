@@ -68,6 +68,46 @@ static int read_degrees(ExifEntry *e, ExifByteOrder order, double *out) {
     return 1;
 }
 
+// Apple's MakerNote: "Apple iOS\0", a 2-byte version, the byte order ("MM"
+// or "II") at offset 12, an entry count at 14, entries from 16, and values
+// larger than 4 bytes at offsets from the start of the MakerNote.
+enum { APPLE_HEADER = 16, APPLE_CONTENT_IDENTIFIER = 0x0011 };
+
+static void read_apple_content_identifier(ExifEntry *note, char *out, size_t capacity) {
+    out[0] = 0;
+    if (note == NULL || note->data == NULL || note->size < APPLE_HEADER ||
+        memcmp(note->data, "Apple iOS", 10) != 0) return;
+    const unsigned char *bytes = note->data;
+    ExifByteOrder order;
+    if (bytes[12] == 'M' && bytes[13] == 'M') order = EXIF_BYTE_ORDER_MOTOROLA;
+    else if (bytes[12] == 'I' && bytes[13] == 'I') order = EXIF_BYTE_ORDER_INTEL;
+    else return;
+    unsigned count = exif_get_short(bytes + 14, order);
+    for (unsigned i = 0; i < count; i++) {
+        size_t at = APPLE_HEADER + 12 * (size_t) i;
+        if (at + 12 > note->size) return;
+        if (exif_get_short(bytes + at, order) != APPLE_CONTENT_IDENTIFIER ||
+            exif_get_short(bytes + at + 2, order) != EXIF_FORMAT_ASCII) continue;
+        size_t length = exif_get_long(bytes + at + 4, order);
+        size_t offset = length > 4 ? exif_get_long(bytes + at + 8, order) : at + 8;
+        if (length == 0 || offset + length > note->size) return;
+        size_t copied = length < capacity - 1 ? length : capacity - 1;
+        memcpy(out, bytes + offset, copied);
+        out[copied] = 0;
+        return;
+    }
+}
+
+// EXIF's UserComment: an 8-byte character code, then the text.
+static void read_user_comment(ExifEntry *e, char *out, size_t capacity) {
+    out[0] = 0;
+    if (e == NULL || e->data == NULL || e->size <= 8 || memcmp(e->data, "ASCII\0\0\0", 8) != 0) return;
+    size_t length = e->size - 8 < capacity - 1 ? e->size - 8 : capacity - 1;
+    memcpy(out, e->data + 8, length);
+    out[length] = 0;
+    for (size_t i = strlen(out); i > 0 && (out[i - 1] == ' ' || out[i - 1] == 0); i--) out[i - 1] = 0;
+}
+
 int pm_exif_parse(const void *bytes, size_t length, pm_exif *out) {
     memset(out, 0, sizeof(*out));
     out->custom_rendered = -1;
@@ -93,6 +133,9 @@ int pm_exif_parse(const void *bytes, size_t length, pm_exif *out) {
     }
     read_short(entry(data, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION), order, &out->pixel_x_dimension);
     read_short(entry(data, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION), order, &out->pixel_y_dimension);
+    read_user_comment(entry(data, EXIF_IFD_EXIF, EXIF_TAG_USER_COMMENT), out->user_comment, sizeof(out->user_comment));
+    read_apple_content_identifier(entry(data, EXIF_IFD_EXIF, EXIF_TAG_MAKER_NOTE),
+                                  out->content_identifier, sizeof(out->content_identifier));
 
     double latitude = 0, longitude = 0;
     if (read_degrees(entry(data, EXIF_IFD_GPS, GPS_LATITUDE), order, &latitude) &&
@@ -212,6 +255,29 @@ int pm_exif_build(const pm_exif *in, void **out, size_t *length) {
     put_ascii(data, EXIF_IFD_EXIF, EXIF_TAG_OFFSET_TIME, in->offset_time);
     put_ascii(data, EXIF_IFD_EXIF, EXIF_TAG_LENS_MODEL, in->lens_model);
     if (in->custom_rendered >= 0) put_short(data, EXIF_IFD_EXIF, EXIF_TAG_CUSTOM_RENDERED, in->custom_rendered);
+    if (in->user_comment[0] != 0) {
+        size_t text = strlen(in->user_comment);
+        ExifEntry *e = new_entry(data, EXIF_IFD_EXIF, EXIF_TAG_USER_COMMENT, EXIF_FORMAT_UNDEFINED, 8 + text);
+        memcpy(e->data, "ASCII\0\0\0", 8);
+        memcpy(e->data + 8, in->user_comment, text);
+    }
+    if (in->content_identifier[0] != 0) {
+        // One entry, big-endian, its string after the entry and the next-IFD link.
+        size_t text = strlen(in->content_identifier) + 1;
+        size_t value_at = APPLE_HEADER + 12 + 4;
+        ExifEntry *e = new_entry(data, EXIF_IFD_EXIF, EXIF_TAG_MAKER_NOTE, EXIF_FORMAT_UNDEFINED, value_at + text);
+        memset(e->data, 0, e->size);
+        memcpy(e->data, "Apple iOS", 10);
+        e->data[11] = 1;
+        e->data[12] = 'M';
+        e->data[13] = 'M';
+        exif_set_short(e->data + 14, EXIF_BYTE_ORDER_MOTOROLA, 1);
+        exif_set_short(e->data + 16, EXIF_BYTE_ORDER_MOTOROLA, APPLE_CONTENT_IDENTIFIER);
+        exif_set_short(e->data + 18, EXIF_BYTE_ORDER_MOTOROLA, EXIF_FORMAT_ASCII);
+        exif_set_long(e->data + 20, EXIF_BYTE_ORDER_MOTOROLA, (ExifLong) text);
+        exif_set_long(e->data + 24, EXIF_BYTE_ORDER_MOTOROLA, (ExifLong) value_at);
+        memcpy(e->data + value_at, in->content_identifier, text);
+    }
 
     if (in->has_location) {
         put_ascii(data, EXIF_IFD_GPS, GPS_LATITUDE_REF, in->latitude < 0 ? "S" : "N");

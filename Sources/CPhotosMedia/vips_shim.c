@@ -1,8 +1,11 @@
 #include "CPhotosMedia.h"
 
+#include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <vips/vips.h>
+#include <xxhash.h>
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result = -1;
@@ -196,4 +199,169 @@ int pm_render_gradient_jpeg(int width, int height,
     }
     g_object_unref(scope);
     return result;
+}
+
+// ---------------------------------------------------------------- rendering
+
+// The upright size of an image file or buffer, from its header.
+static int upright_size(const char *path, const void *buffer, size_t length, int *width, int *height) {
+    VipsImage *image = path != NULL ? vips_image_new_from_file(path, NULL)
+                                    : vips_image_new_from_buffer(buffer, length, "", NULL);
+    if (image == NULL) return -1;
+    int orientation = vips_image_get_orientation(image);
+    int swaps = orientation >= 5 && orientation <= 8;
+    *width = swaps ? vips_image_get_height(image) : vips_image_get_width(image);
+    *height = swaps ? vips_image_get_width(image) : vips_image_get_height(image);
+    g_object_unref(image);
+    return 0;
+}
+
+// vips_thumbnail on a file or a buffer: shrink-on-load, orientation applied,
+// fitting inside width x height.
+static int thumbnail(const char *path, const void *buffer, size_t length, VipsImage **out,
+                     int width, int height, VipsSize size, VipsInteresting crop) {
+    return path != NULL
+        ? vips_thumbnail(path, out, width, "height", height, "size", size, "crop", crop,
+                         "fail_on", VIPS_FAIL_ON_ERROR, NULL)
+        : vips_thumbnail_buffer((void *) buffer, length, out, width, "height", height, "size", size,
+                                "crop", crop, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+}
+
+static int ceil_positive(double value) {
+    int rounded = (int) value;
+    if (rounded < value) rounded++;
+    return rounded < 1 ? 1 : rounded;
+}
+
+// Renders into `*out` (a reference the caller releases with `scope`).
+static int render_image(VipsObject *scope, const char *path, const void *buffer, size_t length,
+                        const pm_render_spec *spec, VipsImage **out) {
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 4);
+    int source_width = spec->source_width, source_height = spec->source_height;
+    if ((source_width <= 0 || source_height <= 0) &&
+        upright_size(path, buffer, length, &source_width, &source_height) != 0) return -1;
+    int target_width = spec->target_width, target_height = spec->target_height;
+    if (target_width <= 0 || target_height <= 0) {
+        target_width = source_width;
+        target_height = source_height;
+    }
+
+    if (spec->crop_width > 0 && spec->crop_height > 0) {
+        // Decode just large enough that the crop can be scaled down to the target.
+        double crop_width = spec->crop_width * source_width, crop_height = spec->crop_height * source_height;
+        double scale = fmax((double) target_width / crop_width, (double) target_height / crop_height);
+        if (scale > 1) scale = 1;
+        if (thumbnail(path, buffer, length, &t[0], ceil_positive(source_width * scale),
+                      ceil_positive(source_height * scale), VIPS_SIZE_DOWN, VIPS_INTERESTING_NONE) != 0) return -1;
+        int width = vips_image_get_width(t[0]), height = vips_image_get_height(t[0]);
+        int left = (int) (spec->crop_x * width), top = (int) (spec->crop_y * height);
+        int area_width = ceil_positive(spec->crop_width * width), area_height = ceil_positive(spec->crop_height * height);
+        if (left < 0) left = 0;
+        if (top < 0) top = 0;
+        if (left >= width) left = width - 1;
+        if (top >= height) top = height - 1;
+        if (left + area_width > width) area_width = width - left;
+        if (top + area_height > height) area_height = height - top;
+        if (vips_extract_area(t[0], &t[1], left, top, area_width, area_height, NULL) != 0) return -1;
+        if (vips_thumbnail_image(t[1], &t[2], target_width, "height", target_height, "size", VIPS_SIZE_BOTH,
+                                 "crop", spec->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, NULL) != 0) return -1;
+        *out = t[2];
+        return 0;
+    }
+    if (spec->exact) {
+        if (thumbnail(path, buffer, length, &t[0], target_width, target_height, VIPS_SIZE_BOTH,
+                      spec->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE) != 0) return -1;
+        *out = t[0];
+        return 0;
+    }
+    // The size that covers the target (fill) or fits in it (fit), never larger than the source.
+    double scale = spec->fill
+        ? fmax((double) target_width / source_width, (double) target_height / source_height)
+        : fmin((double) target_width / source_width, (double) target_height / source_height);
+    if (scale > 1) scale = 1;
+    if (thumbnail(path, buffer, length, &t[0], ceil_positive(source_width * scale), ceil_positive(source_height * scale),
+                  VIPS_SIZE_DOWN, VIPS_INTERESTING_NONE) != 0) return -1;
+    *out = t[0];
+    return 0;
+}
+
+int pm_render(const char *path, const void *buffer, size_t length, const pm_render_spec *spec,
+              unsigned char **pixels, int *width, int *height) {
+    if (pm_init() != 0) return -1;
+    VipsObject *scope = VIPS_OBJECT(vips_image_new());
+    VipsImage *rendered = NULL, *rgba = NULL;
+    int result = -1;
+    if (render_image(scope, path, buffer, length, spec, &rendered) == 0 && to_rgba8(scope, rendered, &rgba) == 0) {
+        size_t size = 0;
+        void *memory = vips_image_write_to_memory(rgba, &size);
+        if (memory != NULL) {
+            *pixels = memory;
+            *width = vips_image_get_width(rgba);
+            *height = vips_image_get_height(rgba);
+            result = 0;
+        }
+    }
+    g_object_unref(scope);
+    return result;
+}
+
+int pm_make_derivative(const char *path, int source_width, int source_height, int short_edge, int quality,
+                       void **jpeg, size_t *jpeg_length, int *width, int *height) {
+    if (pm_init() != 0) return -1;
+    if ((source_width <= 0 || source_height <= 0) &&
+        upright_size(path, NULL, 0, &source_width, &source_height) != 0) return -1;
+    int shortest = source_width < source_height ? source_width : source_height;
+    double scale = shortest > short_edge ? (double) short_edge / shortest : 1;
+    VipsImage *image = NULL;
+    if (thumbnail(path, NULL, 0, &image, ceil_positive(source_width * scale), ceil_positive(source_height * scale),
+                  VIPS_SIZE_DOWN, VIPS_INTERESTING_NONE) != 0) return -1;
+    VipsObject *scope = VIPS_OBJECT(vips_image_new());
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 2);
+    int result = -1;
+    // JPEG holds no alpha: flatten onto white first, as a viewer would show it.
+    VipsImage *opaque = image;
+    if (vips_image_hasalpha(image)) {
+        double white[1] = {255};
+        VipsArrayDouble *background = vips_array_double_new(white, 1);
+        int flattened = vips_flatten(image, &t[0], "background", background, NULL);
+        vips_area_unref(VIPS_AREA(background));
+        opaque = flattened == 0 ? t[0] : NULL;
+    }
+    if (opaque != NULL && vips_colourspace(opaque, &t[1], VIPS_INTERPRETATION_sRGB, NULL) == 0 &&
+        vips_jpegsave_buffer(t[1], jpeg, jpeg_length, "Q", quality, "strip", TRUE, NULL) == 0) {
+        *width = vips_image_get_width(t[1]);
+        *height = vips_image_get_height(t[1]);
+        result = 0;
+    }
+    g_object_unref(scope);
+    g_object_unref(image);
+    return result;
+}
+
+// ---------------------------------------------------------------- hashing
+
+int pm_hash_file(const char *path, char hex[33]) {
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) return -1;
+    XXH3_state_t *state = XXH3_createState();
+    if (state == NULL || XXH3_128bits_reset(state) != XXH_OK) {
+        if (state != NULL) XXH3_freeState(state);
+        fclose(file);
+        return -1;
+    }
+    static const size_t chunk = 1 << 20;
+    unsigned char *buffer = g_malloc(chunk);
+    size_t read;
+    int failed = 0;
+    while ((read = fread(buffer, 1, chunk, file)) > 0) {
+        if (XXH3_128bits_update(state, buffer, read) != XXH_OK) { failed = 1; break; }
+    }
+    if (ferror(file)) failed = 1;
+    XXH128_hash_t hash = XXH3_128bits_digest(state);
+    XXH3_freeState(state);
+    g_free(buffer);
+    fclose(file);
+    if (failed) return -1;
+    g_snprintf(hex, 33, "%016llx%016llx", (unsigned long long) hash.high64, (unsigned long long) hash.low64);
+    return 0;
 }

@@ -27,6 +27,11 @@ package struct ExifFields: Sendable, Equatable {
     package var gpsSpeed: Double?
     package var gpsDirection: Double?
     package var horizontalError: Double?
+    /// EXIF's UserComment, when written in ASCII; iOS writes "Screenshot" in screenshots.
+    package var userComment: String?
+    /// The identifier Apple's cameras write in their MakerNote to pair a Live
+    /// Photo's still with its video.
+    package var contentIdentifier: String?
 
     package init() {}
 
@@ -68,6 +73,8 @@ package struct ExifFields: Sendable, Equatable {
         }
         gpsDirection = raw.has_gps_direction != 0 ? raw.gps_direction : nil
         horizontalError = raw.has_horizontal_error != 0 ? raw.horizontal_error : nil
+        userComment = Self.string(raw.user_comment)
+        contentIdentifier = Self.string(raw.content_identifier)
     }
 
     /// When the picture was taken, and the UTC offset it was recorded in when
@@ -102,6 +109,8 @@ package struct ExifFields: Sendable, Equatable {
         Self.copy(model, into: &raw.model)
         Self.copy(lensModel, into: &raw.lens_model)
         Self.copy(software, into: &raw.software)
+        Self.copy(userComment, into: &raw.user_comment)
+        Self.copy(contentIdentifier, into: &raw.content_identifier)
         raw.orientation = Int32(orientation ?? 0)
         raw.custom_rendered = Int32(customRendered ?? -1)
         if let latitude, let longitude {

@@ -1,21 +1,6 @@
 import CPhotosMedia
 import Foundation
 
-/// 8-bit RGBA pixels, upright (orientation applied), rows top to bottom.
-package struct RGBAPixels: Sendable, Equatable {
-    package var width: Int
-    package var height: Int
-    /// width × height × 4 bytes.
-    package var bytes: [UInt8]
-
-    package init(width: Int, height: Int, bytes: [UInt8]) {
-        precondition(bytes.count == width * height * 4, "RGBA pixels need width × height × 4 bytes")
-        self.width = width
-        self.height = height
-        self.bytes = bytes
-    }
-}
-
 /// Whole-image decoding and encoding with libvips.
 package enum ImageCodec {
     /// An encoded format to write.
@@ -52,10 +37,10 @@ package enum ImageCodec {
         guard Vips.isReady else { throw MediaError(file: "image", reason: "libvips failed to initialise") }
         var output: UnsafeMutableRawPointer?
         var length = 0
-        let status = pixels.bytes.withUnsafeBufferPointer { bytes in
+        let status = pixels.withUnsafeBytes { bytes in
             (exif ?? Data()).withUnsafeBytes { exifBytes in
-                pm_encode(bytes.baseAddress, Int32(pixels.width), Int32(pixels.height), 4, format.suffix,
-                          exifBytes.baseAddress, exifBytes.count, &output, &length)
+                pm_encode(bytes.bindMemory(to: UInt8.self).baseAddress, Int32(pixels.width), Int32(pixels.height), 4,
+                          format.suffix, exifBytes.baseAddress, exifBytes.count, &output, &length)
             }
         }
         guard status == 0, let output else { throw MediaError(file: "image", reason: Vips.takeError()) }
@@ -67,17 +52,7 @@ package enum ImageCodec {
         label: String,
         _ call: (inout UnsafeMutablePointer<UInt8>?, inout Int32, inout Int32) -> Int32
     ) throws(MediaError) -> RGBAPixels {
-        guard Vips.isReady else { throw MediaError(file: label, reason: "libvips failed to initialise") }
-        var pixels: UnsafeMutablePointer<UInt8>?
-        var width: Int32 = 0
-        var height: Int32 = 0
-        guard call(&pixels, &width, &height) == 0, let pixels else {
-            throw MediaError(file: label, reason: "the image cannot be decoded: \(Vips.takeError())")
-        }
-        defer { pm_free(pixels) }
-        let count = Int(width) * Int(height) * 4
-        return RGBAPixels(width: Int(width), height: Int(height),
-                          bytes: Array(UnsafeBufferPointer(start: pixels, count: count)))
+        try RGBAPixels.receive(label: label, call)
     }
 }
 
@@ -87,17 +62,30 @@ package enum SampleImage {
     package static func jpeg(width: Int, height: Int, from: (Double, Double, Double), to: (Double, Double, Double),
                              exif: ExifFields? = nil, quality: Int = 85) throws(MediaError) -> Data {
         guard Vips.isReady else { throw MediaError(file: "sample", reason: "libvips failed to initialise") }
-        let block = exif?.encoded() ?? Data()
         let start = [from.0, from.1, from.2]
         let end = [to.0, to.1, to.2]
         var output: UnsafeMutableRawPointer?
         var length = 0
-        let status = block.withUnsafeBytes { exifBytes in
-            pm_render_gradient_jpeg(Int32(width), Int32(height), start, end,
-                                    exifBytes.baseAddress, exifBytes.count, Int32(quality), &output, &length)
+        guard pm_render_gradient_jpeg(Int32(width), Int32(height), start, end, nil, 0, Int32(quality), &output, &length) == 0,
+              let output else {
+            throw MediaError(file: "sample", reason: Vips.takeError())
         }
-        guard status == 0, let output else { throw MediaError(file: "sample", reason: Vips.takeError()) }
         defer { pm_free(output) }
-        return Data(bytes: output, count: length)
+        let jpeg = Data(bytes: output, count: length)
+        guard let block = exif?.encoded() else { return jpeg }
+        return insertingEXIF(block, into: jpeg)
+    }
+
+    /// The JPEG with an APP1 segment holding `block` (which starts with
+    /// "Exif\0\0") right after its start marker. Written here rather than
+    /// by libvips, whose encoder rewrites EXIF through libexif and drops
+    /// Apple's MakerNote on the way.
+    private static func insertingEXIF(_ block: Data, into jpeg: Data) -> Data {
+        let segmentLength = block.count + 2
+        var result = Data(jpeg.prefix(2))
+        result.append(contentsOf: [0xFF, 0xE1, UInt8(segmentLength >> 8), UInt8(segmentLength & 0xFF)])
+        result.append(block)
+        result.append(jpeg.dropFirst(2))
+        return result
     }
 }

@@ -92,6 +92,8 @@ typedef struct {
     int custom_rendered;           // -1 when absent
     int pixel_x_dimension;
     int pixel_y_dimension;
+    char user_comment[128];        // ASCII user comment ("Screenshot" on iOS screenshots)
+    char content_identifier[64];   // Apple MakerNote tag 17: pairs a Live Photo's still and video
 } pm_exif;
 
 /// Parses an EXIF block (with or without its "Exif\0\0" header).
@@ -101,5 +103,38 @@ int pm_exif_parse(const void *data, size_t length, pm_exif *out);
 /// Builds an EXIF block from the non-empty fields of `in`; free the result
 /// with pm_free. Returns 0 on success.
 int pm_exif_build(const pm_exif *in, void **data, size_t *length);
+
+/// How to render an image for display. Sizes are pixels of the upright
+/// image (its EXIF orientation applied).
+typedef struct {
+    int source_width;     // upright size of the source, 0 when unknown (then read from its header)
+    int source_height;
+    int target_width;     // <= 0: the full size
+    int target_height;
+    int fill;             // 1: aspect fill, 0: aspect fit
+    int exact;            // 1: exactly the fitted size, or the target filled and cropped, scaling up if
+                          // needed; 0: the cheapest size that covers the target, never scaled up or cropped
+    double crop_x;        // a crop in unit coordinates of the upright source, applied before
+    double crop_y;        // fitting or filling; crop_width <= 0 means none
+    double crop_width;
+    double crop_height;
+} pm_render_spec;
+
+/// Renders an image file (path != NULL) or encoded buffer into 8-bit RGBA
+/// pixels as `spec` says, decoding at the smallest scale that serves it
+/// (shrink-on-load). `*pixels` is freed with pm_free. Returns 0 on success.
+int pm_render(const char *path, const void *buffer, size_t length, const pm_render_spec *spec,
+              unsigned char **pixels, int *width, int *height);
+
+/// Makes a derivative of an image file: a JPEG of the upright image scaled
+/// down so that its short edge is `short_edge` (never scaled up), without
+/// metadata. Fails on any decode error, so it also proves the file decodes.
+/// `*jpeg` is freed with pm_free. Returns 0 on success.
+int pm_make_derivative(const char *path, int source_width, int source_height, int short_edge, int quality,
+                       void **jpeg, size_t *jpeg_length, int *width, int *height);
+
+/// The 128-bit XXH3 hash of a file's bytes, as 32 lowercase hex digits and
+/// a NUL. Returns 0 on success, -1 when the file cannot be read.
+int pm_hash_file(const char *path, char hex[33]);
 
 #endif

@@ -53,7 +53,7 @@ open class UIImage: NSObject, @unchecked Sendable {
 
     /// Whether any pixel is not fully opaque.
     var hasTransparency: Bool {
-        stride(from: 3, to: pixels.bytes.count, by: 4).contains { pixels.bytes[$0] != 255 }
+        pixels.withUnsafeBytes { bytes in stride(from: 3, to: bytes.count, by: 4).contains { bytes[$0] != 255 } }
     }
 
     /// The encoding a creation request stores: PNG when transparent, JPEG otherwise.
