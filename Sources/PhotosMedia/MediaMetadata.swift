@@ -30,18 +30,27 @@ package struct MediaMetadata: Sendable, Equatable {
     package var duration: Double
     /// Video frames per second; nil for still images.
     package var frameRate: Double?
+    /// The rate a video was captured at, when it differs from its playback
+    /// rate (Android records it for slow motion and time-lapse); nil otherwise.
+    package var captureFrameRate: Double?
     /// Frames of an animated image; 1 otherwise.
     package var frameCount: Int
     package var hasAlpha: Bool
     /// The uniform type identifier of the file's format, such as `public.jpeg`.
     package var uniformTypeIdentifier: String
+    /// The identifier Apple's cameras write in a Live Photo's still and video alike.
+    package var contentIdentifier: String?
+    /// Whether the file says it is a screenshot (iOS's EXIF user comment, or
+    /// a camera-less image named as screenshot tools name them).
+    package var isScreenshot: Bool
 
     package init(kind: Kind, pixelWidth: Int, pixelHeight: Int, orientation: Int = 1,
                  captureDate: Date? = nil, captureTimeZoneOffset: Int? = nil,
                  location: MediaLocation? = nil, cameraMake: String? = nil,
                  cameraModel: String? = nil, lensModel: String? = nil, software: String? = nil,
                  customRendered: Int? = nil, duration: Double = 0, frameRate: Double? = nil,
-                 frameCount: Int = 1, hasAlpha: Bool = false, uniformTypeIdentifier: String) {
+                 captureFrameRate: Double? = nil, frameCount: Int = 1, hasAlpha: Bool = false,
+                 uniformTypeIdentifier: String, contentIdentifier: String? = nil, isScreenshot: Bool = false) {
         self.kind = kind
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
@@ -56,9 +65,36 @@ package struct MediaMetadata: Sendable, Equatable {
         self.customRendered = customRendered
         self.duration = duration
         self.frameRate = frameRate
+        self.captureFrameRate = captureFrameRate
         self.frameCount = frameCount
         self.hasAlpha = hasAlpha
         self.uniformTypeIdentifier = uniformTypeIdentifier
+        self.contentIdentifier = contentIdentifier
+        self.isScreenshot = isScreenshot
+    }
+
+    /// `PHAssetMediaSubtype` bits the file itself shows: HDR and panoramas
+    /// as cameras mark them in EXIF (or a panorama's 2:1 or wider aspect from
+    /// a camera), screenshots, and slow-motion (at least 100 frames per
+    /// second, or captured faster than played) and time-lapse video
+    /// (captured slower than played).
+    package var mediaSubtypeBits: UInt {
+        var bits: UInt = 0
+        switch kind {
+        case .image:
+            if customRendered == 2 || customRendered == 3 { bits |= 1 << 1 }  // photoHDR
+            let long = max(pixelWidth, pixelHeight), short = max(1, min(pixelWidth, pixelHeight))
+            if customRendered == 6 || (cameraMake != nil && Double(long) / Double(short) >= 2) { bits |= 1 << 0 }  // photoPanorama
+            if isScreenshot { bits |= 1 << 2 }  // photoScreenshot
+        case .video:
+            if let captureFrameRate, let frameRate {
+                if captureFrameRate > frameRate * 1.5 { bits |= 1 << 17 }  // videoHighFrameRate
+                if captureFrameRate < frameRate / 1.5 { bits |= 1 << 18 }  // videoTimelapse
+            } else if let frameRate, frameRate >= 100 {
+                bits |= 1 << 17
+            }
+        }
+        return bits
     }
 }
 

@@ -10,7 +10,9 @@ package enum MediaProbe {
     ///
     /// Cost: one header read, a shrink-on-load decode (a few milliseconds
     /// for a camera JPEG); for videos, one ffprobe process.
-    package static func probe(fileAt url: URL) throws(MediaError) -> MediaMetadata {
+    /// `verifiesDecoding: false` skips the trial decode, for callers that
+    /// decode the image anyway (making its derivative proves it decodes).
+    package static func probe(fileAt url: URL, verifiesDecoding: Bool = true) throws(MediaError) -> MediaMetadata {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
@@ -22,7 +24,7 @@ package enum MediaProbe {
         if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 {
             throw MediaError(file: path, reason: "the file is empty")
         }
-        if let image = try probeImage(path: path) {
+        if let image = try probeImage(path: path, verifiesDecoding: verifiesDecoding) {
             return image
         }
         if let video = try VideoProbe.probe(path: path) {
@@ -32,7 +34,7 @@ package enum MediaProbe {
     }
 
     /// nil when libvips does not recognise the file as an image.
-    private static func probeImage(path: String) throws(MediaError) -> MediaMetadata? {
+    private static func probeImage(path: String, verifiesDecoding: Bool) throws(MediaError) -> MediaMetadata? {
         guard Vips.isReady else { throw MediaError(file: path, reason: "libvips failed to initialise") }
         var header = pm_image_header()
         var exifBytes: UnsafeMutableRawPointer?
@@ -43,7 +45,7 @@ package enum MediaProbe {
         }
         defer { pm_free(exifBytes) }
         let loader = withUnsafeBytes(of: header.loader) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-        guard pm_verify_decodes(path) == 0 else {
+        guard !verifiesDecoding || pm_verify_decodes(path) == 0 else {
             throw MediaError(file: path, reason: "the image cannot be decoded: \(Vips.takeError())")
         }
         let exif = exifBytes.flatMap { ExifFields(block: UnsafeRawBufferPointer(start: $0, count: exifLength)) }
@@ -73,6 +75,14 @@ package enum MediaProbe {
             customRendered: exif?.customRendered,
             frameCount: max(1, Int(header.pages)),
             hasAlpha: header.has_alpha != 0,
-            uniformTypeIdentifier: UniformType.forImage(loader: loader, pathExtension: URL(fileURLWithPath: path).pathExtension))
+            uniformTypeIdentifier: UniformType.forImage(loader: loader, pathExtension: URL(fileURLWithPath: path).pathExtension),
+            contentIdentifier: exif?.contentIdentifier,
+            isScreenshot: exif?.userComment == "Screenshot" || (exif?.make == nil && Self.isScreenshotName(path)))
+    }
+
+    /// Names screenshot tools give: "Screenshot 2024-...", "Screen Shot ...", "Screenshot_...".
+    private static func isScreenshotName(_ path: String) -> Bool {
+        let name = URL(fileURLWithPath: path).lastPathComponent.lowercased()
+        return name.hasPrefix("screenshot") || name.hasPrefix("screen shot")
     }
 }

@@ -24,23 +24,11 @@ enum VideoProbe {
         var format: Format?
     }
 
-    private static let executable: URL? = {
-        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-            .split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("ffprobe") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    private static let ffprobe = ExternalTool(name: "ffprobe", package: "ffmpeg")
 
     /// nil when ffprobe finds no video stream in the file.
     static func probe(path: String) throws(MediaError) -> MediaMetadata? {
-        guard let executable else {
-            throw MediaError(file: path, reason: "reading video needs ffprobe (Debian package ffmpeg), which is not installed")
-        }
-        let output: Data
-        do {
-            output = try run(executable, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path])
-        } catch {
-            throw MediaError(file: path, reason: "ffprobe failed: \(error)")
-        }
+        let output = try ffprobe.run(["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], about: path)
         guard let report = try? JSONDecoder().decode(Report.self, from: output),
               let video = report.streams?.first(where: { $0.codec_type == "video" }),
               let width = video.width, let height = video.height, width > 0, height > 0 else {
@@ -66,20 +54,9 @@ enum VideoProbe {
             software: tags["com.apple.quicktime.software"] ?? tags["encoder"],
             duration: duration,
             frameRate: frameRate(video.avg_frame_rate) ?? frameRate(video.r_frame_rate),
-            uniformTypeIdentifier: UniformType.forVideo(pathExtension: URL(fileURLWithPath: path).pathExtension))
-    }
-
-    private static func run(_ executable: URL, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+            captureFrameRate: tags["com.android.capture.fps"].flatMap(Double.init),
+            uniformTypeIdentifier: UniformType.forVideo(pathExtension: URL(fileURLWithPath: path).pathExtension),
+            contentIdentifier: tags["com.apple.quicktime.content.identifier"])
     }
 
     private static func frameRate(_ text: String?) -> Double? {

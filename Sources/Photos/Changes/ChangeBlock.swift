@@ -38,13 +38,20 @@ final class ChangeBlock: @unchecked Sendable {
     func commit(to store: any PhotoStore) throws(PHPhotosError) -> CommitResult? {
         let builder = ChangeSetBuilder(library: library, store: store)
         defer { builder.discardStaging() }
-        for contribution in contributions {
-            try contribution.contribute(to: builder)
+        do {
+            for contribution in contributions {
+                try contribution.contribute(to: builder)
+            }
+            try builder.prepareNewAssets()
+        } catch {
+            builder.discardDerivatives()
+            throw error
         }
         guard !builder.changeSet.isEmpty else { return nil }
         do {
             return try store.commit(builder.changeSet, staging: builder.stagingIfCreated)
         } catch {
+            builder.discardDerivatives()
             throw PHPhotosError(storeError: error)
         }
     }
@@ -77,6 +84,44 @@ final class ChangeSetBuilder {
 
     func discardStaging() {
         stagingIfCreated?.discard()
+    }
+
+    private var pendingAssets: [(preparation: NewAssetPreparation, finish: (inout NewAsset) -> Void)] = []
+
+    /// Queues a new asset to prepare; `finish` applies the request's own
+    /// property values to what the files say.
+    func prepareNewAsset(_ preparation: NewAssetPreparation, finish: @escaping (inout NewAsset) -> Void) {
+        pendingAssets.append((preparation, finish))
+    }
+
+    /// Prepares the queued new assets, as many at once as there are cores,
+    /// and adds them to the change set in the order they were requested. The
+    /// first failure, in that order, fails the block.
+    func prepareNewAssets() throws(PHPhotosError) {
+        let pending = pendingAssets
+        pendingAssets = []
+        guard !pending.isEmpty else { return }
+        let preparations = UncheckedSendable(pending.map(\.preparation))
+        let prepared = ConcurrentResults<Result<NewAsset, PHPhotosError>>(count: pending.count)
+        DispatchQueue.concurrentPerform(iterations: pending.count) { index in
+            prepared.set(index, Result { () throws(PHPhotosError) in try preparations.value[index].prepare() })
+        }
+        preparedUUIDs = pending.map(\.preparation.uuid)
+        for (index, result) in prepared.values.enumerated() {
+            var asset = try result.get()
+            pending[index].finish(&asset)
+            changeSet.newAssets.append(asset)
+        }
+    }
+
+    /// The new assets whose derivatives exist on disk.
+    private var preparedUUIDs: [String] = []
+
+    /// Removes the derivatives made for new assets of a block that failed.
+    func discardDerivatives() {
+        for uuid in preparedUUIDs {
+            library.derivatives.removeRenditions(assetUUID: uuid)
+        }
     }
 
     /// Merges property edits of one asset made by several requests; later ones win.
@@ -139,5 +184,24 @@ final class ObjectRemoval: ChangeContribution {
         case .restoreAssets: builder.changeSet.restoredAssets += uuids
         case .deleteCollections: builder.changeSet.deletedCollections += uuids
         }
+    }
+}
+
+/// Results filled in by concurrent workers, one slot each.
+final class ConcurrentResults<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Value?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ value: Value) {
+        lock.withLock { slots[index] = value }
+    }
+
+    /// Every slot's value, in order; call once all workers are done.
+    var values: [Value] {
+        lock.withLock { slots.map { $0! } }
     }
 }

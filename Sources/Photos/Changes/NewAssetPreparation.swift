@@ -3,24 +3,29 @@ import PhotosMedia
 import PhotosStore
 
 /// Stages and reads the resources of an asset a change block creates, and
-/// builds the row to insert. Everything here happens before the commit, so a
-/// bad file fails the block with nothing stored.
+/// builds the row to insert: metadata, content hash, and the thumbnail (or a
+/// video's first frame) made at once, whose decoding also proves the file
+/// sound. Everything here happens before the commit, so a bad file fails the
+/// block with nothing stored; the thumbnails of a failed block are removed.
+/// Preparations of one block run in parallel, one per core.
 struct NewAssetPreparation {
     let uuid: String
     let resources: [PHAssetChangeRequest.PendingResource]
     let staging: StagingArea
+    let derivatives: DerivativeCache
 
     private static let photoTypes: Set<PHAssetResourceType> = [.photo, .alternatePhoto, .fullSizePhoto, .adjustmentBasePhoto, .photoProxy]
     private static let videoTypes: Set<PHAssetResourceType> = [.video, .pairedVideo, .fullSizeVideo, .fullSizePairedVideo,
                                                               .adjustmentBasePairedVideo, .adjustmentBaseVideo]
 
-    init(uuid: String, resources: [PHAssetChangeRequest.PendingResource], staging: StagingArea) {
+    init(uuid: String, resources: [PHAssetChangeRequest.PendingResource], staging: StagingArea, derivatives: DerivativeCache) {
         self.uuid = uuid
         self.resources = resources
         self.staging = staging
+        self.derivatives = derivatives
     }
 
-    mutating func prepare() throws(PHPhotosError) -> NewAsset {
+    func prepare() throws(PHPhotosError) -> NewAsset {
         let identifier = LocalIdentifier(uuid: uuid, entity: .asset).description
         guard let primaryIndex = resources.firstIndex(where: { [.photo, .video].contains($0.type) })
                 ?? resources.firstIndex(where: { [.fullSizePhoto, .fullSizeVideo].contains($0.type) }) else {
@@ -30,21 +35,31 @@ struct NewAssetPreparation {
         var staged: [NewResource] = []
         var primary: MediaMetadata?
         var fileDate: Date?
+        var contentHash: String?
         for (index, resource) in resources.enumerated() {
             let file = try stage(resource)
             let expected: MediaMetadata.Kind? = Self.photoTypes.contains(resource.type) ? .image
                 : Self.videoTypes.contains(resource.type) ? .video : nil
             var metadata: MediaMetadata?
-            if let expected {
-                do {
-                    metadata = try MediaProbe.probe(fileAt: file.url)
-                } catch {
-                    throw PHPhotosError(.invalidResource, "\(describe(resource)): \(error.reason)", identifiers: [identifier])
+            do {
+                if let expected {
+                    // The primary image's thumbnail decodes it below, which proves it sound.
+                    metadata = try MediaProbe.probe(fileAt: file.url, verifiesDecoding: index != primaryIndex)
+                    guard metadata?.kind == expected else {
+                        throw PHPhotosError(.invalidResource, "\(describe(resource)) is not \(expected == .image ? "an image" : "a video")",
+                                            identifiers: [identifier])
+                    }
                 }
-                guard metadata?.kind == expected else {
-                    throw PHPhotosError(.invalidResource, "\(describe(resource)) is not \(expected == .image ? "an image" : "a video")",
-                                        identifiers: [identifier])
+                if index == primaryIndex, let metadata {
+                    try makeDerivatives(of: file.url, metadata)
+                    contentHash = try ContentHash.ofFile(at: file.url)
                 }
+            } catch let error as MediaError {
+                derivatives.removeRenditions(assetUUID: uuid)
+                throw PHPhotosError(.invalidResource, "\(describe(resource)): \(error.reason)", identifiers: [identifier])
+            } catch {
+                derivatives.removeRenditions(assetUUID: uuid)
+                throw PHPhotosError(storeError: error)
             }
             if index == primaryIndex {
                 primary = metadata
@@ -63,12 +78,8 @@ struct NewAssetPreparation {
         let metadata = primary!
         let now = Date()
         let hasPairedVideo = resources.contains { $0.type == .pairedVideo }
-        var subtypes = PHAssetMediaSubtype()
-        if metadata.kind == .image {
-            if hasPairedVideo { subtypes.insert(.photoLive) }
-            if metadata.customRendered == 2 || metadata.customRendered == 3 { subtypes.insert(.photoHDR) }
-            if metadata.customRendered == 6 { subtypes.insert(.photoPanorama) }
-        }
+        var subtypes = PHAssetMediaSubtype(rawValue: metadata.mediaSubtypeBits)
+        if metadata.kind == .image && hasPairedVideo { subtypes.insert(.photoLive) }
         let playbackStyle: PHAsset.PlaybackStyle = metadata.kind == .video ? .video
             : hasPairedVideo ? .livePhoto : metadata.frameCount > 1 ? .imageAnimated : .image
         let record = AssetRecord(
@@ -94,8 +105,23 @@ struct NewAssetPreparation {
             timeZoneOffset: metadata.captureTimeZoneOffset,
             cameraMake: metadata.cameraMake,
             cameraModel: metadata.cameraModel,
-            lensModel: metadata.lensModel)
+            lensModel: metadata.lensModel,
+            contentHash: contentHash)
         return NewAsset(record: record, resources: staged)
+    }
+
+    /// The thumbnail of a new image, or the first frame and thumbnail of a
+    /// new video, as content version 0.
+    private func makeDerivatives(of url: URL, _ metadata: MediaMetadata) throws {
+        var source = url
+        var size = (metadata.pixelWidth, metadata.pixelHeight)
+        if metadata.kind == .video {
+            source = try derivatives.store(try VideoFrame.poster(ofVideoAt: url), assetUUID: uuid, version: 0, kind: .poster)
+            size = (0, 0)
+        }
+        let thumbnail = try ImageRenderer.derivative(fileAt: source, sourceWidth: size.0, sourceHeight: size.1,
+                                                     shortEdge: DerivativeCache.Kind.thumbnail.shortEdge!)
+        try derivatives.store(thumbnail.jpeg, assetUUID: uuid, version: 0, kind: .thumbnail)
     }
 
     private func stage(_ resource: PHAssetChangeRequest.PendingResource) throws(PHPhotosError) -> StagedFile {

@@ -137,13 +137,15 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 if let newHidden { edit.isHidden = newHidden }
             }
         case .creation(let uuid):
-            var preparation = NewAssetPreparation(uuid: uuid, resources: resources, staging: try builder.staging())
-            var asset = try preparation.prepare()
-            if let newCreationDate { asset.record.creationDate = newCreationDate }
-            if let newLocation { asset.record.location = newLocation.map(StoredLocation.init) }
-            if let newFavorite { asset.record.isFavorite = newFavorite }
-            if let newHidden { asset.record.isHidden = newHidden }
-            builder.changeSet.newAssets.append(asset)
+            let preparation = NewAssetPreparation(uuid: uuid, resources: resources, staging: try builder.staging(),
+                                                  derivatives: builder.library.derivatives)
+            let (creationDate, location, favorite, hidden) = (newCreationDate, newLocation, newFavorite, newHidden)
+            builder.prepareNewAsset(preparation) { asset in
+                if let creationDate { asset.record.creationDate = creationDate }
+                if let location { asset.record.location = location.map(StoredLocation.init) }
+                if let favorite { asset.record.isFavorite = favorite }
+                if let hidden { asset.record.isHidden = hidden }
+            }
         }
     }
 }

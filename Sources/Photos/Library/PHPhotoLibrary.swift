@@ -1,4 +1,5 @@
 import Foundation
+import PhotosMedia
 import PhotosStore
 
 /// A photo library on disk: assets, albums and folders, the change blocks
@@ -52,11 +53,14 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     let changeObservers = ChangeObservers()
     /// When this object last pruned the change history.
     let historyMaintenance = Throttle()
+    /// Thumbnails, previews and video frames on disk.
+    let derivatives: DerivativeCache
 
     private init(url: URL, store: (any PhotoStore)?, clientIdentifier: String?, unavailabilityReason: PHPhotosError?) {
         self.url = url
         self.store = store
         self.clientIdentifier = clientIdentifier
+        derivatives = DerivativeCache(root: LibraryLayout(root: url).derivatives)
         self.unavailabilityReason = unavailabilityReason
         changeQueue = DispatchQueue(label: "photos.changes")
         super.init()

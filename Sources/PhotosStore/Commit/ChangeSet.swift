@@ -64,15 +64,46 @@ package struct AssetEdit: Sendable {
     package var location: StoredLocation??
     package var isFavorite: Bool?
     package var isHidden: Bool?
+    /// A new rendering of the content, or a return to the original.
+    package var content: ContentEdit?
 
     package init(uuid: String, creationDate: Date?? = nil, location: StoredLocation?? = nil,
-                 isFavorite: Bool? = nil, isHidden: Bool? = nil) {
+                 isFavorite: Bool? = nil, isHidden: Bool? = nil, content: ContentEdit? = nil) {
         self.uuid = uuid
         self.creationDate = creationDate
         self.location = location
         self.isFavorite = isFavorite
         self.isHidden = isHidden
+        self.content = content
     }
+}
+
+/// An edit of an asset's content. The original is always kept.
+package enum ContentEdit: Sendable {
+    /// The content as an editor rendered it, with the data that lets the
+    /// editor reopen the edit.
+    case adjust(AdjustedContent)
+    /// Back to the original: the rendering and the adjustment data go.
+    case revert
+}
+
+/// A rendering of an asset's content and the adjustment data behind it.
+package struct AdjustedContent: Sendable {
+    /// The rendered file: a full-size photo (`PHAssetResourceType` 5) or video (6).
+    package var rendered: NewResource
+    /// The adjustment data, as a file (`PHAssetResourceType` 7).
+    package var adjustmentData: NewResource
+    package var formatIdentifier: String
+    package var formatVersion: String
+
+    package init(rendered: NewResource, adjustmentData: NewResource, formatIdentifier: String, formatVersion: String) {
+        self.rendered = rendered
+        self.adjustmentData = adjustmentData
+        self.formatIdentifier = formatIdentifier
+        self.formatVersion = formatVersion
+    }
+
+    var resources: [NewResource] { [rendered, adjustmentData] }
 }
 
 /// A user album (asset collection) or folder (collection list) to create at the top level.
@@ -133,6 +164,11 @@ package enum MembershipOperation: Sendable, Hashable {
 package struct CommitResult: Sendable {
     package var transaction: Int64
     package var changes: [ObjectChange]
+
+    package init(transaction: Int64, changes: [ObjectChange]) {
+        self.transaction = transaction
+        self.changes = changes
+    }
 }
 
 /// One object a commit inserted, updated or deleted.

@@ -25,17 +25,16 @@ struct ChangeSetCommitter {
         self.scope = scope
     }
 
-    /// Applies the change set for `client` (nil: the owner).
-    /// `resourcePaths[i][j]` is where the j-th resource of the i-th new asset
-    /// now lies, relative to the library root.
-    mutating func apply(_ set: ChangeSet, resourcePaths: [[String]], client: String?, writesHistoryEntries: Bool) throws -> CommitResult {
+    /// Applies the change set for `client` (nil: the owner). `placement`
+    /// says where the files of new assets and content edits now lie.
+    mutating func apply(_ set: ChangeSet, placement: FilePlacement, client: String?, writesHistoryEntries: Bool) throws -> CommitResult {
         if let denial = scope.writeDenial(set) { throw denial }
         if case .limited(let client) = scope {
             try checkVisibility(of: set, client: client)
         }
         let transaction = try HistoryLog.begin(db, at: now, author: client)
 
-        for (asset, paths) in zip(set.newAssets, resourcePaths) {
+        for (asset, paths) in zip(set.newAssets, placement.newAssets) {
             try insert(asset, paths: paths)
         }
         for collection in set.newCollections {
@@ -46,7 +45,7 @@ struct ChangeSetCommitter {
                 + set.newCollections.map { LocalIdentifier(uuid: $0.uuid, entity: $0.kind.entity) }, for: client)
         }
         for edit in set.assetEdits {
-            try apply(edit)
+            try apply(edit, contentPaths: placement.contentEdits[edit.uuid] ?? [])
         }
         try setTrashed(set.trashedAssets, trashed: true)
         try setTrashed(set.restoredAssets, trashed: false)
@@ -143,23 +142,66 @@ struct ChangeSetCommitter {
     private mutating func insert(_ asset: NewAsset, paths: [String]) throws {
         try db.cachedStatement(sql: AssetRecord.insertSQL).execute(arguments: asset.record.insertArguments)
         let rowID = db.lastInsertedRowID
-        let resourceInsert = try db.cachedStatement(sql: """
-            INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier,
-                                  pixel_width, pixel_height, file_size)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for (resource, path) in zip(asset.resources, paths) {
-            try resourceInsert.execute(arguments: [
-                rowID, resource.type, path, resource.originalFilename, resource.uniformTypeIdentifier,
-                resource.pixelWidth, resource.pixelHeight, resource.file.size,
-            ])
-        }
+        try insertResources(asset.resources, paths: paths, assetID: rowID)
         record(.init(identifier: LocalIdentifier(uuid: asset.record.uuid, entity: .asset),
                      rowID: rowID, kind: .inserted, changedAttributes: []))
     }
 
-    private mutating func apply(_ edit: AssetEdit) throws {
+    private func insertResources(_ resources: [NewResource], paths: [String], assetID: Int64) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier,
+                                  pixel_width, pixel_height, file_size)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (resource, path) in zip(resources, paths) {
+            try statement.execute(arguments: [
+                assetID, resource.type, path, resource.originalFilename, resource.uniformTypeIdentifier,
+                resource.pixelWidth, resource.pixelHeight, resource.file.size,
+            ])
+        }
+    }
+
+    /// `PHAssetResourceType` raw values of what an edit adds and a revert
+    /// removes: renderings, adjustment data and adjustment bases.
+    static let editResourceTypes = [5, 6, 7, 8, 10, 11, 12]
+
+    /// Replaces the rendering of an asset's content, or reverts it to the
+    /// original; the original's resources are never touched.
+    private mutating func apply(_ content: ContentEdit, to rowID: Int64, uuid: String, paths: [String]) throws {
+        let types = Self.editResourceTypes.map(String.init).joined(separator: ", ")
+        let hadEdits = try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM resource WHERE asset_id = ? AND type IN (\(types)))
+            """), arguments: [rowID]) ?? false
+        if case .revert = content, !hadEdits { return }
+        try db.execute(sql: "DELETE FROM resource WHERE asset_id = ? AND type IN (\(types))", arguments: [rowID])
+        switch content {
+        case .adjust(let adjusted):
+            try insertResources(adjusted.resources, paths: paths, assetID: rowID)
+            try db.execute(sql: """
+                UPDATE asset SET adjustment_format_identifier = ?, adjustment_format_version = ?,
+                    pixel_width = ?, pixel_height = ?, content_version = content_version + 1, modification_date = ?
+                WHERE id = ?
+                """, arguments: [adjusted.formatIdentifier, adjusted.formatVersion, adjusted.rendered.pixelWidth,
+                                 adjusted.rendered.pixelHeight, now.timeIntervalSince1970, rowID])
+        case .revert:
+            // The original's size is the primary photo's or video's.
+            try db.execute(sql: """
+                UPDATE asset SET adjustment_format_identifier = NULL, adjustment_format_version = NULL,
+                    pixel_width = COALESCE((SELECT pixel_width FROM resource WHERE asset_id = ?1 AND type IN (1, 2) ORDER BY id LIMIT 1), pixel_width),
+                    pixel_height = COALESCE((SELECT pixel_height FROM resource WHERE asset_id = ?1 AND type IN (1, 2) ORDER BY id LIMIT 1), pixel_height),
+                    content_version = content_version + 1, modification_date = ?2
+                WHERE id = ?1
+                """, arguments: [rowID, now.timeIntervalSince1970])
+        }
+        record(.init(identifier: LocalIdentifier(uuid: uuid, entity: .asset), rowID: rowID, kind: .updated,
+                     changedAttributes: ["content"]))
+    }
+
+    private mutating func apply(_ edit: AssetEdit, contentPaths: [String]) throws {
         let rowID = try assetRowID(edit.uuid)
+        if let content = edit.content {
+            try apply(content, to: rowID, uuid: edit.uuid, paths: contentPaths)
+        }
         var assignments: [String] = []
         var arguments = StatementArguments()
         var attributes = Set<String>()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +25,8 @@ package final class StagingArea: @unchecked Sendable {
     package let directory: URL
     private let lockDescriptor: Int32
     private var isOpen = true
-    private var stagedCount = 0
+    /// Files staged so far; locked, since a change block prepares its new assets in parallel.
+    private let stagedCount = Mutex(0)
 
     private static let lockName = "lock"
     private static let journalName = "journal"
@@ -104,8 +106,11 @@ package final class StagingArea: @unchecked Sendable {
     }
 
     private func nextURL(pathExtension: String) -> URL {
-        stagedCount += 1
-        let name = pathExtension.isEmpty ? "\(stagedCount)" : "\(stagedCount).\(pathExtension)"
+        let number = stagedCount.withLock { count in
+            count += 1
+            return count
+        }
+        let name = pathExtension.isEmpty ? "\(number)" : "\(number).\(pathExtension)"
         return directory.appendingPathComponent(name)
     }
 

@@ -34,4 +34,16 @@ package struct LibraryLayout: Sendable {
         let ext = pathExtension.isEmpty ? "" : "." + pathExtension.lowercased()
         return "originals/\(assetUUID.prefix(1))/\(name)\(ext)"
     }
+
+    /// Where a file of an edit of an asset is stored: next to its originals,
+    /// under a name no earlier edit used.
+    package func editRelativePath(assetUUID: String, pathExtension: String) -> String {
+        let ext = pathExtension.isEmpty ? "" : "." + pathExtension.lowercased()
+        return "originals/\(assetUUID.prefix(1))/\(assetUUID)_edit_\(UUID().uuidString.prefix(8))\(ext)"
+    }
+
+    /// The folder of an asset's derivatives (thumbnails and previews).
+    package func derivativeFolder(assetUUID: String) -> URL {
+        derivatives.appendingPathComponent(String(assetUUID.prefix(2)), isDirectory: true)
+    }
 }

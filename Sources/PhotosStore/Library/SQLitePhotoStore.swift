@@ -382,31 +382,28 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     package func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult {
         defer { staging?.discard() }
-        var paths: [[String]] = []
-        for asset in changeSet.newAssets {
-            paths.append(asset.resources.enumerated().map { index, resource in
-                layout.originalRelativePath(assetUUID: asset.record.uuid, index: index,
-                                            pathExtension: resource.file.url.pathExtension)
-            })
-        }
-        let files = zip(changeSet.newAssets.flatMap(\.resources), paths.flatMap { $0 }).map { ($0.file, $1) }
+        let placement = FilePlacement(changeSet, layout: layout)
         var placed: [URL] = []
         do {
-            if !files.isEmpty {
+            // Files an edit replaces are journalled with the new ones: whichever the
+            // database no longer names after a crash, recovery removes.
+            let replaced = try editResourcePaths(changeSet.assetEdits.filter { $0.content != nil }.map(\.uuid))
+            if !placement.files.isEmpty || !replaced.isEmpty {
                 guard let staging else { throw StoreError.fileSystem("new files need a staging area") }
-                try staging.recordJournal(files.map(\.1))
-                placed = try place(files)
+                try staging.recordJournal(placement.files.map(\.path) + replaced)
+                placed = try place(placement.files)
             }
             let now = Date()
             let result = try write { db in
                 var committer = ChangeSetCommitter(db: db, now: now, scope: try AccessScope.resolve(db, client: client))
-                return try committer.apply(changeSet, resourcePaths: paths, client: client,
+                return try committer.apply(changeSet, placement: placement, client: client,
                                            writesHistoryEntries: writesHistoryEntries)
             }
             momentCache.withLock { $0 = nil }
-            for source in files.compactMap(\.0.sourceToRemove) {
+            for source in placement.files.compactMap(\.file.sourceToRemove) {
                 try? FileManager.default.removeItem(at: source)
             }
+            try? removeUnreferenced(replaced)
             return result
         } catch {
             for url in placed {
@@ -416,8 +413,33 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
+    /// The files of the edits (renderings, adjustment data) of these assets.
+    private func editResourcePaths(_ uuids: [String]) throws(StoreError) -> [String] {
+        guard !uuids.isEmpty else { return [] }
+        let types = ChangeSetCommitter.editResourceTypes.map(String.init).joined(separator: ", ")
+        return try read { db in
+            try String.fetchAll(db.cachedStatement(sql: """
+                SELECT r.relative_path FROM resource r JOIN asset a ON a.id = r.asset_id
+                WHERE a.uuid IN (SELECT value FROM json_each(?)) AND r.type IN (\(types))
+                """), arguments: [FetchSQL.json(uuids)])
+        }
+    }
+
+    /// Deletes those of the files the database no longer names.
+    private func removeUnreferenced(_ relativePaths: [String]) throws(StoreError) {
+        guard !relativePaths.isEmpty else { return }
+        let named = try read { db in
+            try Set(String.fetchAll(db.cachedStatement(sql: """
+                SELECT relative_path FROM resource WHERE relative_path IN (SELECT value FROM json_each(?))
+                """), arguments: [FetchSQL.json(relativePaths)]))
+        }
+        for path in relativePaths where !named.contains(path) {
+            try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
+        }
+    }
+
     /// Moves staged files to their places in `originals/` and flushes the folders.
-    private func place(_ files: [(StagedFile, String)]) throws -> [URL] {
+    private func place(_ files: [(file: StagedFile, path: String)]) throws -> [URL] {
         var placed: [URL] = []
         var folders = Set<URL>()
         do {

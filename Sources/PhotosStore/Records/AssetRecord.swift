@@ -57,6 +57,13 @@ package struct AssetRecord: Sendable, Equatable {
     package var cameraMake: String?
     package var cameraModel: String?
     package var lensModel: String?
+    /// The XXH3-128 hash of the original's bytes, to recognise duplicates.
+    package var contentHash: String?
+    /// Counts edits of the asset's content (and reverts): derivatives made
+    /// for one version are stale for the next.
+    package var contentVersion: Int
+    /// The version of the adjustment format of the current edit.
+    package var adjustmentFormatVersion: String?
 
     package init(id: Int64 = 0, uuid: String, mediaType: Int, mediaSubtypes: Int = 0,
                  pixelWidth: Int = 0, pixelHeight: Int = 0, creationDate: Date? = nil,
@@ -67,7 +74,8 @@ package struct AssetRecord: Sendable, Equatable {
                  trashedDate: Date? = nil, isFrontCamera: Bool = false, isLongExposure: Bool = false,
                  hasRAWOriginal: Bool = false, originalFilename: String? = nil,
                  uniformTypeIdentifier: String? = nil, timeZoneOffset: Int? = nil,
-                 cameraMake: String? = nil, cameraModel: String? = nil, lensModel: String? = nil) {
+                 cameraMake: String? = nil, cameraModel: String? = nil, lensModel: String? = nil,
+                 contentHash: String? = nil, contentVersion: Int = 0, adjustmentFormatVersion: String? = nil) {
         self.id = id
         self.uuid = uuid
         self.mediaType = mediaType
@@ -97,6 +105,9 @@ package struct AssetRecord: Sendable, Equatable {
         self.cameraMake = cameraMake
         self.cameraModel = cameraModel
         self.lensModel = lensModel
+        self.contentHash = contentHash
+        self.contentVersion = contentVersion
+        self.adjustmentFormatVersion = adjustmentFormatVersion
     }
 
     /// The stored columns, in the order `init(row:)` reads and `insertArguments` writes them.
@@ -108,6 +119,7 @@ package struct AssetRecord: Sendable, Equatable {
         "represents_burst", "playback_style", "adjustment_format_identifier", "trashed_date",
         "is_front_camera", "is_long_exposure", "has_raw_original", "original_filename",
         "uniform_type_identifier", "time_zone_offset", "camera_make", "camera_model", "lens_model",
+        "content_hash", "content_version", "adjustment_format_version",
     ]
 
     static let selection = columns.map { "a." + $0 }.joined(separator: ", ")
@@ -150,6 +162,9 @@ package struct AssetRecord: Sendable, Equatable {
         cameraMake = row[32]
         cameraModel = row[33]
         lensModel = row[34]
+        contentHash = row[35]
+        contentVersion = row[36]
+        adjustmentFormatVersion = row[37]
     }
 
     /// Values for every column but `id`, in `columns` order.
@@ -164,6 +179,7 @@ package struct AssetRecord: Sendable, Equatable {
             representsBurst, playbackStyle, adjustmentFormatIdentifier, trashedDate?.timeIntervalSince1970,
             isFrontCamera, isLongExposure, hasRAWOriginal, originalFilename,
             uniformTypeIdentifier, timeZoneOffset, cameraMake, cameraModel, lensModel,
+            contentHash, contentVersion, adjustmentFormatVersion,
         ]
         return StatementArguments(values)
     }

@@ -8,7 +8,7 @@ import GRDB
 /// know is refused as newer.
 enum StoreSchema {
     /// The library format this build writes, recorded in the VERSION file.
-    static let formatVersion = 3
+    static let formatVersion = 4
 
     /// The smart albums every library has, in the order they are listed.
     /// Raw values are PhotoKit's `PHAssetCollectionSubtype`.
@@ -45,6 +45,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("v3: persistent history and client access") { db in
             try createVersion3(db)
+        }
+        migrator.registerMigration("v4: content hashes and edits") { db in
+            try createVersion4(db)
         }
         return migrator
     }
@@ -117,6 +120,18 @@ enum StoreSchema {
 
             -- Summaries depend on who reads them now; FetchSQL.collectionSource computes them.
             DROP VIEW collection_summary;
+            """)
+    }
+
+    /// Content: each asset's original has a hash, to recognise duplicates at
+    /// import, and a content version that edits bump, so that derivatives of
+    /// an older version are never served.
+    private static func createVersion4(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE asset ADD COLUMN content_hash TEXT;
+            ALTER TABLE asset ADD COLUMN content_version INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE asset ADD COLUMN adjustment_format_version TEXT;
+            CREATE INDEX asset_by_content_hash ON asset(content_hash) WHERE content_hash IS NOT NULL;
             """)
     }
 

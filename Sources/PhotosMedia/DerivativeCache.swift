@@ -1,0 +1,128 @@
+import Foundation
+
+/// Renditions of assets' images kept on disk so that requests are served
+/// without decoding originals: thumbnails, previews, and the first frame of
+/// each video. A cache: a missing or stale rendition is remade from the
+/// original, so losing any of them loses nothing.
+///
+/// Files are named by asset, content version and kind
+/// (`derivatives/AB/UUID_v2_thumbnail.jpg`), so an edit, which bumps the
+/// version, never gets an older rendition. Each use refreshes the file's
+/// modification time; past `byteLimit`, the least recently used files go.
+package final class DerivativeCache: @unchecked Sendable {
+    /// The renditions kept.
+    package enum Kind: String, Sendable, CaseIterable {
+        /// Short edge 360 pixels: grid thumbnails up to about 360 points at scale 1.
+        case thumbnail
+        /// Short edge 1,440 pixels: detail views.
+        case preview
+        /// A video's first frame at full size, which the others are made from.
+        case poster
+
+        /// The short edge of the rendition; nil for full size.
+        package var shortEdge: Int? {
+            switch self {
+            case .thumbnail: 360
+            case .preview: 1440
+            case .poster: nil
+            }
+        }
+    }
+
+    package let root: URL
+    package let byteLimit: Int64
+    private let lock = NSLock()
+    /// Bytes stored, counted from a scan at the first store and kept up to date since.
+    private var storedBytes: Int64?
+    private let evictionQueue = DispatchQueue(label: "photos.derivative-eviction", qos: .utility)
+    private var evictionPending = false
+
+    package init(root: URL, byteLimit: Int64 = 2 << 30) {
+        self.root = root
+        self.byteLimit = byteLimit
+    }
+
+    /// Where a rendition lives, whether or not it exists.
+    package func url(assetUUID: String, version: Int, kind: Kind) -> URL {
+        root.appendingPathComponent(String(assetUUID.prefix(2)), isDirectory: true)
+            .appendingPathComponent("\(assetUUID)_v\(version)_\(kind.rawValue).jpg")
+    }
+
+    /// The rendition when it exists, marked as just used. Cost: one system call.
+    package func existing(assetUUID: String, version: Int, kind: Kind) -> URL? {
+        let url = url(assetUUID: assetUUID, version: version, kind: kind)
+        // Setting the times doubles as the existence check.
+        return utimes(url.path, nil) == 0 ? url : nil
+    }
+
+    /// Stores a rendition (atomically: readers never see half a file) and
+    /// returns where. Cost: one small write; an eviction runs in the
+    /// background when the cache is over its limit.
+    @discardableResult
+    package func store(_ jpeg: Data, assetUUID: String, version: Int, kind: Kind) throws(MediaError) -> URL {
+        let url = url(assetUUID: assetUUID, version: version, kind: kind)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try jpeg.write(to: url, options: .atomic)
+        } catch {
+            throw MediaError(file: url.path, reason: "cannot store a derivative: \(error.localizedDescription)")
+        }
+        added(Int64(jpeg.count))
+        return url
+    }
+
+    /// Removes every rendition of an asset but those of `version` (all of
+    /// them when nil): after an edit, or when the asset is gone.
+    package func removeRenditions(assetUUID: String, keeping version: Int? = nil) {
+        let folder = root.appendingPathComponent(String(assetUUID.prefix(2)), isDirectory: true)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let kept = version.map { "\(assetUUID)_v\($0)_" }
+        for name in names where name.hasPrefix(assetUUID + "_") && !(kept.map(name.hasPrefix) ?? false) {
+            removeFile(folder.appendingPathComponent(name))
+        }
+    }
+
+    /// Deletes the least recently used renditions until the cache holds at
+    /// most 90% of its limit. Cost: a scan of the cache folder.
+    package func evict() {
+        var files: [(url: URL, size: Int64, used: Date)] = []
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        if let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys) {
+            for case let url as URL in enumerator {
+                guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+                files.append((url, Int64(values.fileSize ?? 0), values.contentModificationDate ?? .distantPast))
+            }
+        }
+        var total = files.reduce(0) { $0 + $1.size }
+        let goal = byteLimit / 10 * 9
+        for file in files.sorted(by: { $0.used < $1.used }) where total > goal {
+            try? FileManager.default.removeItem(at: file.url)
+            total -= file.size
+        }
+        lock.withLock { storedBytes = total }
+    }
+
+    private func removeFile(_ url: URL) {
+        let size = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize).flatMap { $0 } ?? 0
+        if (try? FileManager.default.removeItem(at: url)) != nil {
+            added(-Int64(size))
+        }
+    }
+
+    private func added(_ bytes: Int64) {
+        let overLimit = lock.withLock { () -> Bool in
+            if let stored = storedBytes {
+                storedBytes = stored + bytes
+            }
+            guard !evictionPending, storedBytes.map({ $0 > byteLimit }) ?? true else { return false }
+            evictionPending = true
+            return true
+        }
+        guard overLimit else { return }
+        evictionQueue.async { [self] in
+            // The first store of a process counts what is there; later ones scan only when over the limit.
+            if lock.withLock({ storedBytes.map { $0 > byteLimit } ?? true }) { evict() }
+            lock.withLock { evictionPending = false }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A program from a Debian package that PhotosMedia runs: ffprobe and
+/// ffmpeg for video, exiftool for what libvips cannot read.
+struct ExternalTool: Sendable {
+    let name: String
+    /// The Debian package that provides it, for the error message.
+    let package: String
+    private let executable: URL?
+
+    init(name: String, package: String) {
+        self.name = name
+        self.package = package
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        executable = directories.map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    var isInstalled: Bool { executable != nil }
+
+    /// Runs the tool and returns its standard output; standard error is
+    /// dropped. Throws when it is missing or cannot start, not when it exits
+    /// with a failure: callers judge the output.
+    func run(_ arguments: [String], about file: String) throws(MediaError) -> Data {
+        guard let executable else {
+            throw MediaError(file: file, reason: "\(name) (Debian package \(package)) is not installed")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw MediaError(file: file, reason: "\(name) cannot run: \(error.localizedDescription)")
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+}
