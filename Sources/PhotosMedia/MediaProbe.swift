@@ -33,6 +33,21 @@ package enum MediaProbe {
         throw MediaError(file: path, reason: "not an image or video file that can be read")
     }
 
+    /// The EXIF orientation (1...8) of an image file's stored pixels; nil
+    /// when it is not an image libvips reads. Cost: a header read.
+    package static func orientation(ofImageAt url: URL) -> Int? {
+        guard Vips.isReady else { return nil }
+        var header = pm_image_header()
+        var exif: UnsafeMutableRawPointer?
+        var length = 0
+        guard pm_probe_file(url.path, &header, &exif, &length) == 0 else {
+            _ = Vips.takeError()
+            return nil
+        }
+        pm_free(exif)
+        return Int(header.orientation)
+    }
+
     /// nil when libvips does not recognise the file as an image.
     private static func probeImage(path: String, verifiesDecoding: Bool) throws(MediaError) -> MediaMetadata? {
         guard Vips.isReady else { throw MediaError(file: path, reason: "libvips failed to initialise") }

@@ -32,6 +32,35 @@ open class UIImage: NSObject, @unchecked Sendable {
         pixels = RGBAPixels(width: width, height: height, bytes: rgbaPixels)
     }
 
+    /// How an image's pixels are turned for display, as UIKit numbers it.
+    public enum Orientation: Int, Sendable {
+        case up = 0
+        case down = 1
+        case left = 2
+        case right = 3
+        case upMirrored = 4
+        case downMirrored = 5
+        case leftMirrored = 6
+        case rightMirrored = 7
+
+        /// The UIKit orientation of an EXIF one.
+        public init(_ orientation: CGImagePropertyOrientation) {
+            switch orientation {
+            case .up: self = .up
+            case .upMirrored: self = .upMirrored
+            case .down: self = .down
+            case .downMirrored: self = .downMirrored
+            case .leftMirrored: self = .leftMirrored
+            case .right: self = .right
+            case .rightMirrored: self = .rightMirrored
+            case .left: self = .left
+            }
+        }
+    }
+
+    /// Always `.up`: the pixels are stored upright, orientation applied.
+    public var imageOrientation: Orientation { .up }
+
     /// The size in points, which at scale 1 is the size in pixels.
     public var size: CGSize { CGSize(width: pixels.width, height: pixels.height) }
     /// Always 1: Linux has no display scale.

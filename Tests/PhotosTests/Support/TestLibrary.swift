@@ -120,3 +120,45 @@ extension TestLibrary {
                     playbackStyle: mediaType == 2 ? 4 : 1)
     }
 }
+
+extension TestLibrary {
+    /// Makes a short video with ffmpeg's test pattern; `tags` become
+    /// container metadata, `rotation` the display rotation in degrees.
+    func video(seconds: Double = 1, width: Int = 160, height: Int = 120, fps: Int = 30, rotation: Int = 0,
+               tags: [String: String] = [:], name: String = UUID().uuidString + ".mp4") throws -> URL {
+        let url = files.appendingPathComponent(name)
+        let encoded = rotation == 0 ? url : files.appendingPathComponent("unrotated-" + name)
+        var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(width)x\(height):rate=\(fps)",
+                         "-t", String(seconds), "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"]
+        for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
+            arguments += ["-metadata", "\(key)=\(value)"]
+        }
+        try Self.ffmpeg(arguments + ["-movflags", "use_metadata_tags", encoded.path])
+        if rotation != 0 {
+            // ffmpeg records a rotation only when it copies the stream, not when it encodes it.
+            try Self.ffmpeg(["-v", "error", "-y", "-i", encoded.path, "-c", "copy", "-map_metadata", "0",
+                             "-metadata:s:v:0", "rotate=\(rotation)", "-movflags", "use_metadata_tags", url.path])
+        }
+        return url
+    }
+
+    private static func ffmpeg(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    /// Imports one file as a new asset; returns it.
+    func importAsset(_ url: URL, video: Bool = false) throws -> PHAsset {
+        var identifier = ""
+        try library.performChangesAndWait {
+            let request = video ? PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: url)
+                : PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: url)
+            identifier = request!.placeholderForCreatedAsset!.localIdentifier
+        }
+        return fetch { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil)[0] }
+    }
+}

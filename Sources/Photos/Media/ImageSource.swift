@@ -1,0 +1,113 @@
+import Foundation
+import PhotosMedia
+import PhotosStore
+
+/// Where the pixels of an asset's image come from: the full-size file of the
+/// version asked (the original, the rendering of an edit, or a video's first
+/// frame) and, for the current version, the derivatives that stand in for
+/// it at smaller sizes, made on first use.
+struct ImageSource {
+    let asset: PHAsset
+    let library: PHPhotoLibrary
+    /// Whether the request wants the current version; derivatives exist only for it.
+    let isCurrent: Bool
+    /// The upright size of the version asked.
+    let width: Int
+    let height: Int
+    private let resources: [ResourceRecord]
+
+    /// Reads the asset's resources. Throws `missingResource` when the asset
+    /// has no file to show.
+    init(asset: PHAsset, version: PHImageRequestOptionsVersion) throws(PHPhotosError) {
+        guard let library = asset.library, let store = library.store else {
+            throw PHPhotosError(.identifierNotFound, "\(asset.localIdentifier) belongs to no open library", identifiers: [asset.localIdentifier])
+        }
+        self.asset = asset
+        self.library = library
+        do {
+            resources = try store.resources(assetID: asset.record.id)
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+        isCurrent = version == .current || !asset.hasAdjustments
+        if isCurrent {
+            (width, height) = (asset.pixelWidth, asset.pixelHeight)
+        } else {
+            let original = resources.first { [1, 2].contains($0.type) }
+            (width, height) = (original?.pixelWidth ?? asset.pixelWidth, original?.pixelHeight ?? asset.pixelHeight)
+        }
+        guard primaryResource != nil else {
+            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no \(asset.mediaType == .video ? "video" : "photo") resource",
+                                identifiers: [asset.localIdentifier])
+        }
+    }
+
+    /// The photo or video resource the version asked is: the rendering of an
+    /// edit for the current version, else the original.
+    var primaryResource: ResourceRecord? {
+        let (original, rendered) = asset.mediaType == .video ? (2, 6) : (1, 5)
+        if isCurrent, let rendering = resources.first(where: { $0.type == rendered }) { return rendering }
+        return resources.first { $0.type == original } ?? resources.first { $0.type == rendered }
+    }
+
+    /// The primary resource's file. Throws `missingResource` when it is gone from disk.
+    func primaryFile() throws(PHPhotosError) -> URL {
+        let resource = primaryResource!
+        let url = library.url.appendingPathComponent(resource.relativePath)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw PHPhotosError(.missingResource, "the file of \(asset.localIdentifier) is missing: \(url.path)",
+                                identifiers: [asset.localIdentifier])
+        }
+        return url
+    }
+
+    /// The full-size image file: the primary file, or for a video its first
+    /// frame, extracted once. The size is 0 × 0 when it must be read from the file.
+    func fullSizeImage() throws(PHPhotosError) -> (url: URL, width: Int, height: Int) {
+        guard asset.mediaType == .video else { return (try primaryFile(), width, height) }
+        let version = isCurrent ? asset.record.contentVersion : -1
+        if let poster = library.derivatives.existing(assetUUID: asset.record.uuid, version: version, kind: .poster) {
+            return (poster, 0, 0)
+        }
+        do {
+            let frame = try VideoFrame.poster(ofVideoAt: try primaryFile())
+            return (try library.derivatives.store(frame, assetUUID: asset.record.uuid, version: version, kind: .poster), 0, 0)
+        } catch let error as MediaError {
+            throw PHPhotosError(.invalidResource, error.description, identifiers: [asset.localIdentifier])
+        } catch {
+            throw error as? PHPhotosError ?? PHPhotosError(.internalError, "\(error)")
+        }
+    }
+
+    /// The smallest derivative kind whose short edge serves `neededShortEdge`,
+    /// or nil when only the full-size image does (or for other versions than the current one).
+    func derivativeKind(servingShortEdge neededShortEdge: Double) -> DerivativeCache.Kind? {
+        guard isCurrent else { return nil }
+        let shortest = Double(max(1, min(width, height)))
+        for kind in [DerivativeCache.Kind.thumbnail, .preview] {
+            let edge = Double(kind.shortEdge!)
+            // A derivative of an image smaller than its class is the image itself: it serves anything.
+            if neededShortEdge <= edge || shortest <= edge { return kind }
+        }
+        return nil
+    }
+
+    /// The derivative's file, when it exists.
+    func existingDerivative(_ kind: DerivativeCache.Kind) -> URL? {
+        library.derivatives.existing(assetUUID: asset.record.uuid, version: asset.record.contentVersion, kind: kind)
+    }
+
+    /// Makes and stores a derivative from the full-size image; returns its JPEG.
+    func makeDerivative(_ kind: DerivativeCache.Kind) throws(PHPhotosError) -> Data {
+        let full = try fullSizeImage()
+        do {
+            let derivative = try ImageRenderer.derivative(fileAt: full.url, sourceWidth: full.width, sourceHeight: full.height,
+                                                          shortEdge: kind.shortEdge!)
+            try library.derivatives.store(derivative.jpeg, assetUUID: asset.record.uuid,
+                                          version: asset.record.contentVersion, kind: kind)
+            return derivative.jpeg
+        } catch {
+            throw PHPhotosError(.invalidResource, error.description, identifiers: [asset.localIdentifier])
+        }
+    }
+}
