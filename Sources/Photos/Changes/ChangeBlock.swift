@@ -48,12 +48,18 @@ final class ChangeBlock: @unchecked Sendable {
             throw error
         }
         guard !builder.changeSet.isEmpty else { return nil }
+        let result: CommitResult
         do {
-            return try store.commit(builder.changeSet, staging: builder.stagingIfCreated)
+            result = try store.commit(builder.changeSet, staging: builder.stagingIfCreated)
         } catch {
             builder.discardDerivatives()
             throw PHPhotosError(storeError: error)
         }
+        // Edited content has a new version: renditions of the old one are of no more use.
+        for uuid in builder.contentEditedUUIDs {
+            library.derivatives.removeRenditions(assetUUID: uuid)
+        }
+        return result
     }
 }
 
@@ -85,6 +91,9 @@ final class ChangeSetBuilder {
     func discardStaging() {
         stagingIfCreated?.discard()
     }
+
+    /// Assets whose content the block edits or reverts.
+    var contentEditedUUIDs: [String] = []
 
     private var pendingAssets: [(preparation: NewAssetPreparation, finish: (inout NewAsset) -> Void)] = []
 

@@ -32,6 +32,10 @@ struct NewAssetPreparation {
             throw PHPhotosError(.invalidResource, "a new asset needs a photo or video resource", identifiers: [identifier])
         }
 
+        // What the asset shows: the rendering when it is created edited, else the primary resource.
+        let shownIndex = resources.firstIndex { resource in
+            [.fullSizePhoto, .fullSizeVideo].contains(resource.type) && resources[primaryIndex].type != resource.type
+        } ?? primaryIndex
         var staged: [NewResource] = []
         var primary: MediaMetadata?
         var fileDate: Date?
@@ -43,15 +47,17 @@ struct NewAssetPreparation {
             var metadata: MediaMetadata?
             do {
                 if let expected {
-                    // The primary image's thumbnail decodes it below, which proves it sound.
-                    metadata = try MediaProbe.probe(fileAt: file.url, verifiesDecoding: index != primaryIndex)
+                    // The shown image's thumbnail decodes it below, which proves it sound.
+                    metadata = try MediaProbe.probe(fileAt: file.url, verifiesDecoding: index != shownIndex)
                     guard metadata?.kind == expected else {
                         throw PHPhotosError(.invalidResource, "\(describe(resource)) is not \(expected == .image ? "an image" : "a video")",
                                             identifiers: [identifier])
                     }
                 }
-                if index == primaryIndex, let metadata {
+                if index == shownIndex, let metadata {
                     try makeDerivatives(of: file.url, metadata)
+                }
+                if index == primaryIndex {
                     contentHash = try ContentHash.ofFile(at: file.url)
                 }
             } catch let error as MediaError {

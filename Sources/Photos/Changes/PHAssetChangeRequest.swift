@@ -28,6 +28,13 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     private var newLocation: CLLocation??
     private var newFavorite: Bool?
     private var newHidden: Bool?
+    private var contentChange: ContentChange?
+
+    /// What the request does to the asset's content.
+    private enum ContentChange {
+        case output(PHContentEditingOutput)
+        case revert
+    }
 
     /// Registers the request with the running change block.
     required init(target: Target, api: String) {
@@ -121,6 +128,30 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         set { newHidden = newValue }
     }
 
+    /// The result of an edit of the asset's content: its rendering replaces
+    /// what is shown, its adjustment data is kept to reopen the edit, and
+    /// the original stays. The block fails with `invalidResource` when the
+    /// output has no adjustment data or its rendered file cannot be read.
+    public var contentEditingOutput: PHContentEditingOutput? {
+        get {
+            if case .output(let output) = contentChange { return output }
+            return nil
+        }
+        set {
+            precondition(existingAsset?.canPerform(.content) ?? true,
+                         "\(existingAsset?.localIdentifier ?? "") does not allow content edits: check canPerform(.content) first")
+            contentChange = newValue.map(ContentChange.output)
+        }
+    }
+
+    /// Goes back to the asset's original content: the rendering and
+    /// adjustment data of its edit are removed. Nothing happens to an asset
+    /// that has no edit.
+    public func revertAssetContentToOriginal() {
+        precondition(existingAsset != nil, "revertAssetContentToOriginal() needs a request for an existing asset")
+        contentChange = .revert
+    }
+
     private var existingAsset: PHAsset? {
         if case .existing(let asset) = target { return asset }
         return nil
@@ -129,14 +160,32 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     override func contribute(to builder: ChangeSetBuilder) throws(PHPhotosError) {
         switch target {
         case .existing(let asset):
-            guard newCreationDate != nil || newLocation != nil || newFavorite != nil || newHidden != nil else { return }
+            let content = try contentChange.map { change throws(PHPhotosError) -> ContentEdit in
+                switch change {
+                case .output(let output): .adjust(try EditedContent(output, asset: asset).staged(in: try builder.staging()))
+                case .revert: .revert
+                }
+            }
+            guard newCreationDate != nil || newLocation != nil || newFavorite != nil || newHidden != nil || content != nil else { return }
             builder.editAsset(asset.record.uuid) { edit in
                 if let newCreationDate { edit.creationDate = .some(newCreationDate) }
                 if let newLocation { edit.location = .some(newLocation.map(StoredLocation.init)) }
                 if let newFavorite { edit.isFavorite = newFavorite }
                 if let newHidden { edit.isHidden = newHidden }
+                if let content { edit.content = content }
+            }
+            if content != nil {
+                builder.contentEditedUUIDs.append(asset.record.uuid)
             }
         case .creation(let uuid):
+            var resources = self.resources
+            var edit: EditedContent?
+            if case .output(let output) = contentChange {
+                // Created already edited: the rendering and adjustment data are resources from the start.
+                let edited = try EditedContent(output, asset: nil)
+                resources += edited.pendingResources
+                edit = edited
+            }
             let preparation = NewAssetPreparation(uuid: uuid, resources: resources, staging: try builder.staging(),
                                                   derivatives: builder.library.derivatives)
             let (creationDate, location, favorite, hidden) = (newCreationDate, newLocation, newFavorite, newHidden)
@@ -145,6 +194,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 if let location { asset.record.location = location.map(StoredLocation.init) }
                 if let favorite { asset.record.isFavorite = favorite }
                 if let hidden { asset.record.isHidden = hidden }
+                if let edit { edit.apply(to: &asset) }
             }
         }
     }

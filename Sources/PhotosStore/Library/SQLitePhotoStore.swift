@@ -381,16 +381,22 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     }
 
     package func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult {
-        defer { staging?.discard() }
         let placement = FilePlacement(changeSet, layout: layout)
         var placed: [URL] = []
+        // Lives until the commit is over: its journal covers a crash in between.
+        var journal = staging
+        defer { journal?.discard() }
         do {
             // Files an edit replaces are journalled with the new ones: whichever the
             // database no longer names after a crash, recovery removes.
             let replaced = try editResourcePaths(changeSet.assetEdits.filter { $0.content != nil }.map(\.uuid))
             if !placement.files.isEmpty || !replaced.isEmpty {
-                guard let staging else { throw StoreError.fileSystem("new files need a staging area") }
-                try staging.recordJournal(placement.files.map(\.path) + replaced)
+                if journal == nil {
+                    // A revert brings no file but still journals those it removes.
+                    guard placement.files.isEmpty else { throw StoreError.fileSystem("new files need a staging area") }
+                    journal = try makeStagingArea()
+                }
+                try journal?.recordJournal(placement.files.map(\.path) + replaced)
                 placed = try place(placement.files)
             }
             let now = Date()

@@ -1,0 +1,55 @@
+import Foundation
+import PhotosStore
+
+/// One file stored for an asset: the original photo or video, a Live
+/// Photo's paired video, the rendering and adjustment data of an edit...
+public final class PHAssetResource: NSObject, @unchecked Sendable {
+    /// What the file is to the asset.
+    public let type: PHAssetResourceType
+    /// The local identifier of the asset it belongs to.
+    public let assetLocalIdentifier: String
+    /// The name the file had when it was added.
+    public let originalFilename: String
+    /// The file's format, such as `public.jpeg`.
+    public let uniformTypeIdentifier: String
+    /// Width in pixels, upright; 0 when not an image or video.
+    public let pixelWidth: Int
+    /// Height in pixels, upright; 0 when not an image or video.
+    public let pixelHeight: Int
+
+    let record: ResourceRecord
+    let library: PHPhotoLibrary
+
+    init(record: ResourceRecord, asset: PHAsset, library: PHPhotoLibrary) {
+        type = PHAssetResourceType(rawValue: record.type) ?? .photo
+        assetLocalIdentifier = asset.localIdentifier
+        originalFilename = record.originalFilename
+        uniformTypeIdentifier = record.uniformTypeIdentifier
+        pixelWidth = record.pixelWidth
+        pixelHeight = record.pixelHeight
+        self.record = record
+        self.library = library
+    }
+
+    /// The file's format, as a type.
+    public var contentType: UTType { UTType(uniformTypeIdentifier) ?? .data }
+
+    /// The resources of an asset, the original first; empty for an asset
+    /// this process may not read. Cost: one query.
+    public class func assetResources(for asset: PHAsset) -> [PHAssetResource] {
+        guard let library = asset.library, let store = library.store else { return [] }
+        do {
+            return try store.resources(assetID: asset.record.id).map { PHAssetResource(record: $0, asset: asset, library: library) }
+        } catch {
+            Diagnostics.report(error, while: "reading the resources of \(asset.localIdentifier)")
+            return []
+        }
+    }
+
+    /// Where the file lies in the library.
+    var fileURL: URL { library.url.appendingPathComponent(record.relativePath) }
+
+    public override var description: String {
+        "<PHAssetResource> \(type) \(originalFilename) (\(uniformTypeIdentifier)) of \(assetLocalIdentifier)"
+    }
+}
