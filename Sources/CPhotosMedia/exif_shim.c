@@ -71,9 +71,10 @@ static int read_degrees(ExifEntry *e, ExifByteOrder order, double *out) {
 // Apple's MakerNote: "Apple iOS\0", a 2-byte version, the byte order ("MM"
 // or "II") at offset 12, an entry count at 14, entries from 16, and values
 // larger than 4 bytes at offsets from the start of the MakerNote.
-enum { APPLE_HEADER = 16, APPLE_CONTENT_IDENTIFIER = 0x0011 };
+enum { APPLE_HEADER = 16, APPLE_BURST_UUID = 0x000b, APPLE_CONTENT_IDENTIFIER = 0x0011 };
 
-static void read_apple_content_identifier(ExifEntry *note, char *out, size_t capacity) {
+// Copies the ASCII value of one tag of Apple's MakerNote into `out` (empty when absent).
+static void read_apple_tag(ExifEntry *note, int tag, char *out, size_t capacity) {
     out[0] = 0;
     if (note == NULL || note->data == NULL || note->size < APPLE_HEADER ||
         memcmp(note->data, "Apple iOS", 10) != 0) return;
@@ -86,7 +87,7 @@ static void read_apple_content_identifier(ExifEntry *note, char *out, size_t cap
     for (unsigned i = 0; i < count; i++) {
         size_t at = APPLE_HEADER + 12 * (size_t) i;
         if (at + 12 > note->size) return;
-        if (exif_get_short(bytes + at, order) != APPLE_CONTENT_IDENTIFIER ||
+        if (exif_get_short(bytes + at, order) != tag ||
             exif_get_short(bytes + at + 2, order) != EXIF_FORMAT_ASCII) continue;
         size_t length = exif_get_long(bytes + at + 4, order);
         size_t offset = length > 4 ? exif_get_long(bytes + at + 8, order) : at + 8;
@@ -134,8 +135,9 @@ int pm_exif_parse(const void *bytes, size_t length, pm_exif *out) {
     read_short(entry(data, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION), order, &out->pixel_x_dimension);
     read_short(entry(data, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION), order, &out->pixel_y_dimension);
     read_user_comment(entry(data, EXIF_IFD_EXIF, EXIF_TAG_USER_COMMENT), out->user_comment, sizeof(out->user_comment));
-    read_apple_content_identifier(entry(data, EXIF_IFD_EXIF, EXIF_TAG_MAKER_NOTE),
-                                  out->content_identifier, sizeof(out->content_identifier));
+    ExifEntry *note = entry(data, EXIF_IFD_EXIF, EXIF_TAG_MAKER_NOTE);
+    read_apple_tag(note, APPLE_CONTENT_IDENTIFIER, out->content_identifier, sizeof(out->content_identifier));
+    read_apple_tag(note, APPLE_BURST_UUID, out->burst_identifier, sizeof(out->burst_identifier));
 
     double latitude = 0, longitude = 0;
     if (read_degrees(entry(data, EXIF_IFD_GPS, GPS_LATITUDE), order, &latitude) &&
@@ -261,22 +263,36 @@ int pm_exif_build(const pm_exif *in, void **out, size_t *length) {
         memcpy(e->data, "ASCII\0\0\0", 8);
         memcpy(e->data + 8, in->user_comment, text);
     }
-    if (in->content_identifier[0] != 0) {
-        // One entry, big-endian, its string after the entry and the next-IFD link.
-        size_t text = strlen(in->content_identifier) + 1;
-        size_t value_at = APPLE_HEADER + 12 + 4;
-        ExifEntry *e = new_entry(data, EXIF_IFD_EXIF, EXIF_TAG_MAKER_NOTE, EXIF_FORMAT_UNDEFINED, value_at + text);
+    // Apple's MakerNote: big-endian entries, sorted by tag, their strings after the next-IFD link.
+    const struct { int tag; const char *value; } apple[] = {
+        {APPLE_BURST_UUID, in->burst_identifier}, {APPLE_CONTENT_IDENTIFIER, in->content_identifier},
+    };
+    unsigned count = 0;
+    size_t strings = 0;
+    for (unsigned i = 0; i < 2; i++) {
+        if (apple[i].value[0] != 0) { count++; strings += strlen(apple[i].value) + 1; }
+    }
+    if (count > 0) {
+        size_t value_at = APPLE_HEADER + 12 * count + 4;
+        ExifEntry *e = new_entry(data, EXIF_IFD_EXIF, EXIF_TAG_MAKER_NOTE, EXIF_FORMAT_UNDEFINED, value_at + strings);
         memset(e->data, 0, e->size);
         memcpy(e->data, "Apple iOS", 10);
         e->data[11] = 1;
         e->data[12] = 'M';
         e->data[13] = 'M';
-        exif_set_short(e->data + 14, EXIF_BYTE_ORDER_MOTOROLA, 1);
-        exif_set_short(e->data + 16, EXIF_BYTE_ORDER_MOTOROLA, APPLE_CONTENT_IDENTIFIER);
-        exif_set_short(e->data + 18, EXIF_BYTE_ORDER_MOTOROLA, EXIF_FORMAT_ASCII);
-        exif_set_long(e->data + 20, EXIF_BYTE_ORDER_MOTOROLA, (ExifLong) text);
-        exif_set_long(e->data + 24, EXIF_BYTE_ORDER_MOTOROLA, (ExifLong) value_at);
-        memcpy(e->data + value_at, in->content_identifier, text);
+        exif_set_short(e->data + 14, EXIF_BYTE_ORDER_MOTOROLA, (ExifShort) count);
+        size_t at = APPLE_HEADER;
+        for (unsigned i = 0; i < 2; i++) {
+            if (apple[i].value[0] == 0) continue;
+            size_t text = strlen(apple[i].value) + 1;
+            exif_set_short(e->data + at, EXIF_BYTE_ORDER_MOTOROLA, (ExifShort) apple[i].tag);
+            exif_set_short(e->data + at + 2, EXIF_BYTE_ORDER_MOTOROLA, EXIF_FORMAT_ASCII);
+            exif_set_long(e->data + at + 4, EXIF_BYTE_ORDER_MOTOROLA, (ExifLong) text);
+            exif_set_long(e->data + at + 8, EXIF_BYTE_ORDER_MOTOROLA, (ExifLong) value_at);
+            memcpy(e->data + value_at, apple[i].value, text);
+            at += 12;
+            value_at += text;
+        }
     }
 
     if (in->has_location) {

@@ -32,6 +32,8 @@ package struct ExifFields: Sendable, Equatable {
     /// The identifier Apple's cameras write in their MakerNote to pair a Live
     /// Photo's still with its video.
     package var contentIdentifier: String?
+    /// The burst Apple's cameras record a photo as part of, in their MakerNote.
+    package var burstIdentifier: String?
 
     package init() {}
 
@@ -75,6 +77,7 @@ package struct ExifFields: Sendable, Equatable {
         horizontalError = raw.has_horizontal_error != 0 ? raw.horizontal_error : nil
         userComment = Self.string(raw.user_comment)
         contentIdentifier = Self.string(raw.content_identifier)
+        burstIdentifier = Self.string(raw.burst_identifier)
     }
 
     /// When the picture was taken, and the UTC offset it was recorded in when
@@ -111,6 +114,7 @@ package struct ExifFields: Sendable, Equatable {
         Self.copy(software, into: &raw.software)
         Self.copy(userComment, into: &raw.user_comment)
         Self.copy(contentIdentifier, into: &raw.content_identifier)
+        Self.copy(burstIdentifier, into: &raw.burst_identifier)
         raw.orientation = Int32(orientation ?? 0)
         raw.custom_rendered = Int32(customRendered ?? -1)
         if let latitude, let longitude {

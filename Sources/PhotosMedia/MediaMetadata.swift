@@ -40,6 +40,8 @@ package struct MediaMetadata: Sendable, Equatable {
     package var uniformTypeIdentifier: String
     /// The identifier Apple's cameras write in a Live Photo's still and video alike.
     package var contentIdentifier: String?
+    /// The burst the photo belongs to, when the camera says so.
+    package var burstIdentifier: String?
     /// Whether the file says it is a screenshot (iOS's EXIF user comment, or
     /// a camera-less image named as screenshot tools name them).
     package var isScreenshot: Bool
@@ -50,7 +52,8 @@ package struct MediaMetadata: Sendable, Equatable {
                  cameraModel: String? = nil, lensModel: String? = nil, software: String? = nil,
                  customRendered: Int? = nil, duration: Double = 0, frameRate: Double? = nil,
                  captureFrameRate: Double? = nil, frameCount: Int = 1, hasAlpha: Bool = false,
-                 uniformTypeIdentifier: String, contentIdentifier: String? = nil, isScreenshot: Bool = false) {
+                 uniformTypeIdentifier: String, contentIdentifier: String? = nil, burstIdentifier: String? = nil,
+                 isScreenshot: Bool = false) {
         self.kind = kind
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
@@ -70,6 +73,7 @@ package struct MediaMetadata: Sendable, Equatable {
         self.hasAlpha = hasAlpha
         self.uniformTypeIdentifier = uniformTypeIdentifier
         self.contentIdentifier = contentIdentifier
+        self.burstIdentifier = burstIdentifier
         self.isScreenshot = isScreenshot
     }
 

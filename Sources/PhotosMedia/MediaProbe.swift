@@ -92,6 +92,7 @@ package enum MediaProbe {
             hasAlpha: header.has_alpha != 0,
             uniformTypeIdentifier: UniformType.forImage(loader: loader, pathExtension: URL(fileURLWithPath: path).pathExtension),
             contentIdentifier: exif?.contentIdentifier,
+            burstIdentifier: exif?.burstIdentifier,
             isScreenshot: exif?.userComment == "Screenshot" || (exif?.make == nil && Self.isScreenshotName(path)))
     }
 

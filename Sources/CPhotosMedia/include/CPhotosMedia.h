@@ -94,6 +94,7 @@ typedef struct {
     int pixel_y_dimension;
     char user_comment[128];        // ASCII user comment ("Screenshot" on iOS screenshots)
     char content_identifier[64];   // Apple MakerNote tag 17: pairs a Live Photo's still and video
+    char burst_identifier[64];     // Apple MakerNote tag 11: the burst a photo belongs to
 } pm_exif;
 
 /// Parses an EXIF block (with or without its "Exif\0\0" header).

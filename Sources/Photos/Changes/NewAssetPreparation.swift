@@ -103,6 +103,7 @@ struct NewAssetPreparation {
                                timestamp: $0.timestamp, horizontalAccuracy: $0.horizontalAccuracy,
                                course: $0.course, speed: $0.speed)
             },
+            burstIdentifier: metadata.burstIdentifier,
             playbackStyle: playbackStyle.rawValue,
             isFrontCamera: metadata.lensModel?.lowercased().contains("front") ?? false,
             hasRAWOriginal: staged.contains { UniformType.isRAW($0.uniformTypeIdentifier) },
@@ -113,7 +114,7 @@ struct NewAssetPreparation {
             cameraModel: metadata.cameraModel,
             lensModel: metadata.lensModel,
             contentHash: contentHash)
-        return NewAsset(record: record, resources: staged)
+        return NewAsset(record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil)
     }
 
     /// The thumbnail of a new image, or the first frame and thumbnail of a

@@ -27,10 +27,15 @@ package struct ChangeSet: Sendable {
 package struct NewAsset: Sendable {
     package var record: AssetRecord
     package var resources: [NewResource]
+    /// Whether the asset becomes its burst's representative when the burst
+    /// has none yet: for photos whose file names a burst, so that the first
+    /// of a burst to arrive shows and the others stay behind it.
+    package var representsNewBurst: Bool
 
-    package init(record: AssetRecord, resources: [NewResource]) {
+    package init(record: AssetRecord, resources: [NewResource], representsNewBurst: Bool = false) {
         self.record = record
         self.resources = resources
+        self.representsNewBurst = representsNewBurst
     }
 }
 

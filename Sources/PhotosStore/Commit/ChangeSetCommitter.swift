@@ -140,7 +140,14 @@ struct ChangeSetCommitter {
     // MARK: - Assets
 
     private mutating func insert(_ asset: NewAsset, paths: [String]) throws {
-        try db.cachedStatement(sql: AssetRecord.insertSQL).execute(arguments: asset.record.insertArguments)
+        var row = asset.record
+        if asset.representsNewBurst, let burst = row.burstIdentifier, !row.representsBurst, try !Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM asset WHERE burst_identifier = ? AND represents_burst = 1)
+            """), arguments: [burst])! {
+            // The first photo of a burst to arrive stands for it; the others stay behind it.
+            row.representsBurst = true
+        }
+        try db.cachedStatement(sql: AssetRecord.insertSQL).execute(arguments: row.insertArguments)
         let rowID = db.lastInsertedRowID
         try insertResources(asset.resources, paths: paths, assetID: rowID)
         record(.init(identifier: LocalIdentifier(uuid: asset.record.uuid, entity: .asset),

@@ -315,6 +315,18 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
+    package func assetUUIDs(withContentHashes hashes: [String]) throws(StoreError) -> [String: String] {
+        guard !hashes.isEmpty else { return [:] }
+        return try readObjects { db, scope in
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT a.content_hash, a.uuid FROM asset a
+                WHERE a.content_hash IN (SELECT value FROM json_each(?))\(scope.assetCondition("a").map { " AND \($0)" } ?? "")
+                ORDER BY a.id
+                """), arguments: [FetchSQL.json(hashes)])
+            return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     package func filterCollectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
                                       sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int] {
         guard !rows.isEmpty else { return [] }

@@ -1,0 +1,189 @@
+import Foundation
+import PhotosMedia
+import PhotosStore
+
+/// Importing folders of camera files: an OpenPhotoKit addition that the
+/// `photos` command builds on. PhotoKit's creation requests take one asset at
+/// a time and fail a whole change block on one bad file; an import reads
+/// every file first, reports each file it refuses, recognises duplicates and
+/// Live Photos, and creates the rest in change blocks of `batchSize`.
+extension PHPhotoLibrary {
+    /// How an import treats what it finds.
+    public struct ImportOptions: Sendable {
+        /// What to do with a file whose content the library already holds.
+        public enum DuplicatePolicy: Sendable {
+            /// Leave it out, and report the asset that has it.
+            case skip
+            /// Import it again as a new asset.
+            case keep
+        }
+
+        /// Default: skip duplicates.
+        public var duplicates: DuplicatePolicy
+        /// Pair a photo and a video that carry the same content identifier
+        /// (as Apple's cameras write for a Live Photo) into one Live Photo asset.
+        public var pairsLivePhotos: Bool
+        /// Assets per change block. Each block stores all of its assets or none.
+        public var batchSize: Int
+
+        /// Options with the defaults: skip duplicates, pair Live Photos, 50 assets per block.
+        public init(duplicates: DuplicatePolicy = .skip, pairsLivePhotos: Bool = true, batchSize: Int = 50) {
+            self.duplicates = duplicates
+            self.pairsLivePhotos = pairsLivePhotos
+            self.batchSize = max(1, batchSize)
+        }
+    }
+
+    /// What an import did, file by file.
+    public struct ImportResult: Sendable {
+        /// A file imported, with the asset that now holds it (a Live Photo's
+        /// video reports its photo's asset).
+        public var imported: [(file: URL, localIdentifier: String)] = []
+        /// A file left out because the library already had its content, with
+        /// the asset that has it.
+        public var duplicates: [(file: URL, localIdentifier: String)] = []
+        /// A file refused, with why: not a photo or video that can be read,
+        /// truncated, missing...
+        public var failed: [(file: URL, error: PHPhotosError)] = []
+    }
+
+    /// Imports image and video files. Files are read in parallel, one per
+    /// core; every file is accounted for in the result, and a file refused
+    /// never stops the others. Throws only when the library cannot be
+    /// written at all.
+    /// Cost: per photo, a header read, a content hash and a thumbnail (a
+    /// shrink-on-load decode); per video, an ffprobe and an ffmpeg run.
+    public func importFiles(_ urls: [URL], options: ImportOptions = ImportOptions()) throws -> ImportResult {
+        guard let store else {
+            throw unavailabilityReason as? PHPhotosError ?? PHPhotosError(.libraryVolumeOffline, "the library is unavailable")
+        }
+        var result = ImportResult()
+        let candidates = Self.inspect(urls)
+        var readable: [ImportCandidate] = []
+        for (url, candidate) in zip(urls, candidates) {
+            switch candidate {
+            case .success(let candidate): readable.append(candidate)
+            case .failure(let error): result.failed.append((url, error))
+            }
+        }
+
+        // Duplicates of the library, then of files earlier in this import.
+        let existing: [String: String]
+        do {
+            existing = options.duplicates == .skip ? try store.assetUUIDs(withContentHashes: readable.map(\.hash)) : [:]
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+        var firstFileByHash: [String: URL] = [:]
+        var duplicateOf: [URL: URL] = [:]
+        readable = readable.filter { candidate in
+            if let uuid = existing[candidate.hash] {
+                result.duplicates.append((candidate.url, LocalIdentifier(uuid: uuid, entity: .asset).description))
+                return false
+            }
+            guard options.duplicates == .skip else { return true }
+            if let first = firstFileByHash[candidate.hash] {
+                duplicateOf[candidate.url] = first
+                return false
+            }
+            firstFileByHash[candidate.hash] = candidate.url
+            return true
+        }
+
+        var assets = Self.group(readable, pairingLivePhotos: options.pairsLivePhotos)
+        assets.sort { ($0.files.first?.metadata.captureDate ?? .distantFuture) < ($1.files.first?.metadata.captureDate ?? .distantFuture) }
+        var identifierByFile: [URL: String] = [:]
+        for start in stride(from: 0, to: assets.count, by: options.batchSize) {
+            let batch = Array(assets[start..<min(start + options.batchSize, assets.count)])
+            var identifiers: [String] = []
+            do {
+                try performChangesAndWait {
+                    for asset in batch {
+                        let request = PHAssetCreationRequest.forAsset()
+                        for file in asset.files {
+                            request.addResource(with: file.type, fileURL: file.url, options: nil)
+                        }
+                        identifiers.append(request.placeholderForCreatedAsset!.localIdentifier)
+                    }
+                }
+            } catch {
+                let reason = error as? PHPhotosError ?? PHPhotosError(.internalError, "\(error)")
+                result.failed += batch.flatMap(\.files).map { ($0.url, reason) }
+                continue
+            }
+            for (asset, identifier) in zip(batch, identifiers) {
+                for file in asset.files {
+                    result.imported.append((file.url, identifier))
+                    identifierByFile[file.url] = identifier
+                }
+            }
+        }
+        for (file, first) in duplicateOf {
+            if let identifier = identifierByFile[first] {
+                result.duplicates.append((file, identifier))
+            } else {
+                result.failed.append((file, PHPhotosError(.invalidResource, "\(file.path) duplicates \(first.path), which failed")))
+            }
+        }
+        return result
+    }
+
+    /// A file read for import.
+    private struct ImportCandidate: @unchecked Sendable {
+        var url: URL
+        var metadata: MediaMetadata
+        var hash: String
+        var type: PHAssetResourceType = .photo
+    }
+
+    /// The resources of one asset to create.
+    private struct ImportedAsset {
+        var files: [ImportCandidate]
+    }
+
+    /// Reads every file's metadata and content hash, one file per core.
+    private static func inspect(_ urls: [URL]) -> [Result<ImportCandidate, PHPhotosError>] {
+        let results = ConcurrentResults<Result<ImportCandidate, PHPhotosError>>(count: urls.count)
+        DispatchQueue.concurrentPerform(iterations: urls.count) { index in
+            let url = urls[index]
+            do throws(MediaError) {
+                let metadata = try MediaProbe.probe(fileAt: url, verifiesDecoding: false)
+                let hash = try ContentHash.ofFile(at: url)
+                results.set(index, .success(ImportCandidate(url: url, metadata: metadata, hash: hash,
+                                                            type: metadata.kind == .video ? .video : .photo)))
+            } catch {
+                results.set(index, .failure(PHPhotosError(.invalidResource, error.description)))
+            }
+        }
+        return results.values
+    }
+
+    /// One asset per file, except that a photo and a video sharing a content
+    /// identifier become one Live Photo.
+    private static func group(_ candidates: [ImportCandidate], pairingLivePhotos: Bool) -> [ImportedAsset] {
+        guard pairingLivePhotos else { return candidates.map { ImportedAsset(files: [$0]) } }
+        var videosByIdentifier: [String: Int] = [:]
+        for (index, candidate) in candidates.enumerated() where candidate.metadata.kind == .video {
+            if let identifier = candidate.metadata.contentIdentifier, videosByIdentifier[identifier] == nil {
+                videosByIdentifier[identifier] = index
+            }
+        }
+        var paired = Set<Int>()
+        var assets: [ImportedAsset] = []
+        for candidate in candidates where candidate.metadata.kind == .image {
+            guard let identifier = candidate.metadata.contentIdentifier, let video = videosByIdentifier[identifier],
+                  !paired.contains(video) else {
+                assets.append(ImportedAsset(files: [candidate]))
+                continue
+            }
+            paired.insert(video)
+            var pairedVideo = candidates[video]
+            pairedVideo.type = .pairedVideo
+            assets.append(ImportedAsset(files: [candidate, pairedVideo]))
+        }
+        for (index, candidate) in candidates.enumerated() where candidate.metadata.kind == .video && !paired.contains(index) {
+            assets.append(ImportedAsset(files: [candidate]))
+        }
+        return assets
+    }
+}
