@@ -12,7 +12,9 @@ package enum MediaProbe {
     /// for a camera JPEG); for videos, one ffprobe process.
     /// `verifiesDecoding: false` skips the trial decode, for callers that
     /// decode the image anyway (making its derivative proves it decodes).
-    package static func probe(fileAt url: URL, verifiesDecoding: Bool = true) throws(MediaError) -> MediaMetadata {
+    /// `originalName` is the name the file had before it was copied, which
+    /// screenshot tools choose; the file's own name otherwise.
+    package static func probe(fileAt url: URL, verifiesDecoding: Bool = true, originalName: String? = nil) throws(MediaError) -> MediaMetadata {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
@@ -24,7 +26,8 @@ package enum MediaProbe {
         if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 {
             throw MediaError(file: path, reason: "the file is empty")
         }
-        if let image = try probeImage(path: path, verifiesDecoding: verifiesDecoding) {
+        if let image = try probeImage(path: path, verifiesDecoding: verifiesDecoding,
+                                      name: originalName ?? url.lastPathComponent) {
             return image
         }
         if let video = try VideoProbe.probe(path: path) {
@@ -49,7 +52,7 @@ package enum MediaProbe {
     }
 
     /// nil when libvips does not recognise the file as an image.
-    private static func probeImage(path: String, verifiesDecoding: Bool) throws(MediaError) -> MediaMetadata? {
+    private static func probeImage(path: String, verifiesDecoding: Bool, name: String) throws(MediaError) -> MediaMetadata? {
         guard Vips.isReady else { throw MediaError(file: path, reason: "libvips failed to initialise") }
         var header = pm_image_header()
         var exifBytes: UnsafeMutableRawPointer?
@@ -93,12 +96,12 @@ package enum MediaProbe {
             uniformTypeIdentifier: UniformType.forImage(loader: loader, pathExtension: URL(fileURLWithPath: path).pathExtension),
             contentIdentifier: exif?.contentIdentifier,
             burstIdentifier: exif?.burstIdentifier,
-            isScreenshot: exif?.userComment == "Screenshot" || (exif?.make == nil && Self.isScreenshotName(path)))
+            isScreenshot: exif?.userComment == "Screenshot" || (exif?.make == nil && Self.isScreenshotName(name)))
     }
 
     /// Names screenshot tools give: "Screenshot 2024-...", "Screen Shot ...", "Screenshot_...".
-    private static func isScreenshotName(_ path: String) -> Bool {
-        let name = URL(fileURLWithPath: path).lastPathComponent.lowercased()
+    private static func isScreenshotName(_ name: String) -> Bool {
+        let name = name.lowercased()
         return name.hasPrefix("screenshot") || name.hasPrefix("screen shot")
     }
 }

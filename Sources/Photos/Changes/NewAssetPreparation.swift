@@ -48,7 +48,8 @@ struct NewAssetPreparation {
             do {
                 if let expected {
                     // The shown image's thumbnail decodes it below, which proves it sound.
-                    metadata = try MediaProbe.probe(fileAt: file.url, verifiesDecoding: index != shownIndex)
+                    metadata = try MediaProbe.probe(fileAt: file.url, verifiesDecoding: index != shownIndex,
+                                                    originalName: originalFilename(resource, uti: ""))
                     guard metadata?.kind == expected else {
                         throw PHPhotosError(.invalidResource, "\(describe(resource)) is not \(expected == .image ? "an image" : "a video")",
                                             identifiers: [identifier])

@@ -94,28 +94,38 @@ extension PHPhotoLibrary {
         assets.sort { ($0.files.first?.metadata.captureDate ?? .distantFuture) < ($1.files.first?.metadata.captureDate ?? .distantFuture) }
         var identifierByFile: [URL: String] = [:]
         for start in stride(from: 0, to: assets.count, by: options.batchSize) {
-            let batch = Array(assets[start..<min(start + options.batchSize, assets.count)])
-            var identifiers: [String] = []
-            do {
-                try performChangesAndWait {
-                    for asset in batch {
-                        let request = PHAssetCreationRequest.forAsset()
-                        for file in asset.files {
-                            request.addResource(with: file.type, fileURL: file.url, options: nil)
+            var batch = Array(assets[start..<min(start + options.batchSize, assets.count)])
+            // A file that reads but does not decode fails its block: the block
+            // is tried again without it, so one bad file costs one retry, not its neighbours.
+            while !batch.isEmpty {
+                var identifiers: [String] = []
+                do {
+                    try performChangesAndWait {
+                        for asset in batch {
+                            let request = PHAssetCreationRequest.forAsset()
+                            for file in asset.files {
+                                request.addResource(with: file.type, fileURL: file.url, options: nil)
+                            }
+                            identifiers.append(request.placeholderForCreatedAsset!.localIdentifier)
                         }
-                        identifiers.append(request.placeholderForCreatedAsset!.localIdentifier)
+                    }
+                } catch {
+                    let reason = error as? PHPhotosError ?? PHPhotosError(.internalError, "\(error)")
+                    let culprits = Set(reason.localIdentifiers)
+                    let blamed = zip(batch, identifiers).filter { culprits.contains($0.1) }.map(\.0)
+                    let failing = blamed.isEmpty ? batch : blamed
+                    result.failed += failing.flatMap(\.files).map { ($0.url, reason) }
+                    let failingFiles = Set(failing.flatMap(\.files).map(\.url))
+                    batch.removeAll { $0.files.contains { failingFiles.contains($0.url) } }
+                    continue
+                }
+                for (asset, identifier) in zip(batch, identifiers) {
+                    for file in asset.files {
+                        result.imported.append((file.url, identifier))
+                        identifierByFile[file.url] = identifier
                     }
                 }
-            } catch {
-                let reason = error as? PHPhotosError ?? PHPhotosError(.internalError, "\(error)")
-                result.failed += batch.flatMap(\.files).map { ($0.url, reason) }
-                continue
-            }
-            for (asset, identifier) in zip(batch, identifiers) {
-                for file in asset.files {
-                    result.imported.append((file.url, identifier))
-                    identifierByFile[file.url] = identifier
-                }
+                break
             }
         }
         for (file, first) in duplicateOf {

@@ -28,8 +28,10 @@ final class TestLibrary {
     /// Writes a small JPEG with the given EXIF and returns its URL.
     func jpeg(_ name: String = UUID().uuidString + ".jpg", width: Int = 48, height: Int = 32, taken: Date? = nil,
               utcOffset: Int = 0, latitude: Double? = nil, longitude: Double? = nil, orientation: Int? = nil,
-              make: String? = nil, model: String? = nil, lens: String? = nil) throws -> URL {
+              make: String? = nil, model: String? = nil, lens: String? = nil,
+              configure: (inout ExifFields) -> Void = { _ in }) throws -> URL {
         var exif = ExifFields()
+        configure(&exif)
         if let taken {
             let (dateTime, offset) = ExifFields.exifDateTime(taken, utcOffset: utcOffset)
             exif.dateTimeOriginal = dateTime
@@ -79,8 +81,11 @@ final class TestLibrary {
     }
 
     /// Every file under originals/, relative to the library.
-    var originalFiles: [String] {
-        let root = library.url.appendingPathComponent("originals")
+    var originalFiles: [String] { files(under: "originals") }
+
+    /// Every file under a folder of the library, relative to that folder.
+    func files(under folder: String) -> [String] {
+        let root = library.url.appendingPathComponent(folder)
         let enumerator = FileManager.default.enumerator(atPath: root.path)
         var files: [String] = []
         while let path = enumerator?.nextObject() as? String {

@@ -1,0 +1,237 @@
+import Foundation
+import PhotosMedia
+import Testing
+@testable import Photos
+
+/// Files made with libvips, ffmpeg and exiftool, imported through the public
+/// API: what the library reads from them.
+@Suite struct MediaImportTests {
+    let test: TestLibrary
+
+    init() throws {
+        test = try TestLibrary()
+    }
+
+    private func fullSize(_ asset: PHAsset) -> [Int] {
+        let options = PHImageRequestOptions()
+        options.isSynchronous = true
+        var size: [Int] = []
+        PHImageManager.default().requestImage(for: asset, targetSize: PHImageManagerMaximumSize, contentMode: .default,
+                                              options: options) { image, _ in
+            size = image.map { [Int($0.size.width), Int($0.size.height)] } ?? []
+        }
+        return size
+    }
+
+    /// Runs a command-line tool from the Debian packages the tests use.
+    private func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(tool) \(arguments)")
+    }
+
+    @Test(arguments: 1...8) func everyOrientationIsAppliedToTheSize(orientation: Int) throws {
+        let asset = try test.importAsset(try test.jpeg(width: 80, height: 40, orientation: orientation))
+        let upright = orientation >= 5 ? [40, 80] : [80, 40]
+        #expect([asset.pixelWidth, asset.pixelHeight] == upright)
+        #expect(fullSize(asset) == upright)
+    }
+
+    @Test func gpsInEveryHemisphereAndTheCaptureTimeZone() throws {
+        let places: [(Double, Double)] = [(48.8584, 2.2945), (40.6892, -74.0445), (-33.8568, 151.2153), (-22.9519, -43.2105)]
+        for (latitude, longitude) in places {
+            let asset = try test.importAsset(try test.jpeg(latitude: latitude, longitude: longitude))
+            let location = try #require(asset.location)
+            #expect(abs(location.coordinate.latitude - latitude) < 1e-4 && abs(location.coordinate.longitude - longitude) < 1e-4)
+        }
+        let instant = Date(timeIntervalSince1970: 1_577_880_000)  // 2020-01-01 12:00 UTC
+        for offset in [19_800, -28_800, 0, 45 * 60 * 13] {
+            let asset = try test.importAsset(try test.jpeg(taken: instant, utcOffset: offset))
+            #expect(asset.creationDate == instant, "offset \(offset)")
+            #expect(asset.record.timeZoneOffset == offset)
+        }
+        let camera = try test.importAsset(try test.jpeg(make: "FUJIFILM", model: "X100V", lens: "23mm f/2"))
+        #expect(camera.record.cameraMake == "FUJIFILM" && camera.record.cameraModel == "X100V" && camera.record.lensModel == "23mm f/2")
+    }
+
+    @Test func otherImageFormats() throws {
+        let jpeg = try test.jpeg(width: 64, height: 48)
+        var expected: [(String, String)] = []
+        for (ext, type) in [("png", "public.png"), ("webp", "org.webmproject.webp"), ("tif", "public.tiff"),
+                            ("gif", "com.compuserve.gif"), ("heic", "public.heic")] {
+            let url = test.files.appendingPathComponent("converted.\(ext)")
+            try run("vips", ["copy", jpeg.path, url.path])
+            let asset = try test.importAsset(url)
+            #expect(asset.mediaType == .image && asset.pixelWidth == 64 && asset.pixelHeight == 48, "\(ext)")
+            #expect(asset.contentType.identifier == type, "\(ext): \(asset.contentType.identifier)")
+            #expect(fullSize(asset) == [64, 48], "\(ext)")
+            expected.append((ext, type))
+        }
+        #expect(expected.count == 5)
+    }
+
+    @Test func heifIgnoresTheOrientationItsEXIFRepeats() throws {
+        // HEIF records rotation in its container, which libheif applies; an
+        // EXIF orientation inside repeats it and must not be applied again.
+        let rotated = try test.jpeg(width: 80, height: 40, orientation: 6)
+        let heic = test.files.appendingPathComponent("rotated.heic")
+        try run("vips", ["copy", rotated.path + "[autorotate=false]", heic.path])
+        let asset = try test.importAsset(heic)
+        #expect(asset.pixelWidth == 80 && asset.pixelHeight == 40)
+        #expect(fullSize(asset) == [80, 40])
+    }
+
+    @Test func animatedImages() throws {
+        let frames = test.files.appendingPathComponent("frames.gif")
+        try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=20x20:rate=5", "-t", "1", frames.path])
+        let asset = try test.importAsset(frames)
+        #expect(asset.playbackStyle == .imageAnimated)
+        #expect(asset.pixelWidth == 20 && asset.pixelHeight == 20)
+    }
+
+    @Test func videoMetadata() throws {
+        let clip = try test.video(seconds: 2, width: 320, height: 240, fps: 25, rotation: 90,
+                                  tags: ["creation_time": "2021-06-01T10:20:30Z"])
+        let video = try test.importAsset(clip, video: true)
+        #expect(video.mediaType == .video && video.playbackStyle == .video)
+        #expect(abs(video.duration - 2) < 0.1)
+        #expect(video.pixelWidth == 240 && video.pixelHeight == 320)
+        #expect(video.creationDate == ISO8601DateFormatter().date(from: "2021-06-01T10:20:30Z"))
+        #expect(video.mediaSubtypes.isEmpty)
+
+        let slowMotion = try test.importAsset(try test.video(seconds: 0.5, fps: 120), video: true)
+        #expect(slowMotion.mediaSubtypes.contains(.videoHighFrameRate))
+        let timeLapse = try test.importAsset(try test.video(seconds: 0.5, fps: 30, tags: ["com.android.capture.fps": "2.0"]), video: true)
+        #expect(timeLapse.mediaSubtypes.contains(.videoTimelapse))
+    }
+
+    @Test func subtypesTheFileDeclares() throws {
+        let screenshot = try test.importAsset(try test.jpeg { $0.userComment = "Screenshot" })
+        #expect(screenshot.mediaSubtypes == .photoScreenshot)
+        let named = try test.importAsset(try test.file("Screenshot 2024-03-01 at 10.00.00.png", Data(contentsOf: {
+            let url = test.files.appendingPathComponent("s.png")
+            try run("vips", ["copy", try test.jpeg().path, url.path])
+            return url
+        }())))
+        #expect(named.mediaSubtypes == .photoScreenshot)
+        let panorama = try test.importAsset(try test.jpeg(width: 400, height: 100, make: "Apple"))
+        #expect(panorama.mediaSubtypes == .photoPanorama)
+        let marked = try test.importAsset(try test.jpeg { $0.customRendered = 6 })
+        #expect(marked.mediaSubtypes == .photoPanorama)
+        let hdr = try test.importAsset(try test.jpeg { $0.customRendered = 3 })
+        #expect(hdr.mediaSubtypes == .photoHDR)
+        let plain = try test.importAsset(try test.jpeg(width: 400, height: 100))
+        #expect(plain.mediaSubtypes.isEmpty, "a wide image from no camera is no panorama")
+    }
+
+    @Test func livePhotosFromAPairedVideo() throws {
+        let still = try test.jpeg(width: 64, height: 48) { $0.contentIdentifier = "A1B2C3D4-0000-4000-8000-000000000001" }
+        let motion = try test.video(seconds: 1, width: 64, height: 48,
+                                    tags: ["com.apple.quicktime.content.identifier": "A1B2C3D4-0000-4000-8000-000000000001"])
+        var identifier = ""
+        try test.library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, fileURL: still, options: nil)
+            request.addResource(with: .pairedVideo, fileURL: motion, options: nil)
+            identifier = request.placeholderForCreatedAsset!.localIdentifier
+        }
+        let live = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil)[0] }
+        #expect(live.mediaSubtypes.contains(.photoLive) && live.playbackStyle == .livePhoto)
+        #expect(PHAssetResource.assetResources(for: live).map(\.type) == [.photo, .pairedVideo])
+
+        // An import pairs them by their shared content identifier.
+        let other = try test.jpeg { $0.contentIdentifier = "A1B2C3D4-0000-4000-8000-000000000002" }
+        let otherMotion = try test.video(seconds: 1, tags: ["com.apple.quicktime.content.identifier": "A1B2C3D4-0000-4000-8000-000000000002"])
+        let lone = try test.video(seconds: 1)
+        let result = try test.library.importFiles([otherMotion, lone, other])
+        #expect(result.failed.isEmpty && result.imported.count == 3)
+        let assets = Set(result.imported.map(\.localIdentifier))
+        #expect(assets.count == 2, "the photo and its video are one asset")
+        let pairedID = try #require(result.imported.first { $0.file == other }?.localIdentifier)
+        #expect(result.imported.first { $0.file == otherMotion }?.localIdentifier == pairedID)
+        let paired = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [pairedID], options: nil)[0] }
+        #expect(paired.mediaSubtypes.contains(.photoLive))
+    }
+
+    @Test func burstsShowTheirFirstPhoto() throws {
+        let shots = try (0..<3).map { index in
+            try test.jpeg(taken: Date(timeIntervalSince1970: 1_600_000_000 + Double(index))) {
+                $0.burstIdentifier = "BURST-0001"
+            }
+        }
+        let result = try test.library.importFiles(shots)
+        #expect(result.imported.count == 3)
+        test.fetch {
+            #expect(PHAsset.fetchAssets(with: nil).count == 1)
+            let shown = PHAsset.fetchAssets(with: nil)[0]
+            #expect(shown.representsBurst && shown.burstIdentifier == "BURST-0001")
+            #expect(PHAsset.fetchAssets(withBurstIdentifier: "BURST-0001", options: nil).count == 1)
+            let all = PHFetchOptions()
+            all.includeAllBurstAssets = true
+            #expect(PHAsset.fetchAssets(withBurstIdentifier: "BURST-0001", options: all).count == 3)
+            #expect(PHAsset.fetchAssets(with: all).count == 3)
+        }
+    }
+
+    @Test func duplicatesAreSkippedOrKept() throws {
+        let photo = try test.jpeg()
+        let first = try test.library.importFiles([photo])
+        let original = try #require(first.imported.first?.localIdentifier)
+        let copy = test.files.appendingPathComponent("copy.jpg")
+        try FileManager.default.copyItem(at: photo, to: copy)
+
+        let again = try test.library.importFiles([copy, photo])
+        #expect(again.imported.isEmpty)
+        #expect(again.duplicates.map(\.localIdentifier) == [original, original])
+
+        let fresh = try test.jpeg(width: 50)
+        let freshCopy = test.files.appendingPathComponent("fresh-copy.jpg")
+        try FileManager.default.copyItem(at: fresh, to: freshCopy)
+        let within = try test.library.importFiles([fresh, freshCopy])
+        #expect(within.imported.count == 1 && within.duplicates.count == 1)
+        #expect(within.duplicates.first?.localIdentifier == within.imported.first?.localIdentifier)
+
+        let kept = try test.library.importFiles([photo], options: .init(duplicates: .keep))
+        #expect(kept.imported.count == 1 && kept.imported.first?.localIdentifier != original)
+        #expect(test.fetch { PHAsset.fetchAssets(with: nil).count } == 3)
+    }
+
+    @Test func brokenFilesFailTheirBlockAndLeaveNothing() throws {
+        let jpeg = try Data(contentsOf: try test.jpeg(width: 600, height: 400))
+        let broken = [
+            try test.file("truncated.jpg", jpeg.prefix(jpeg.count / 2)),
+            try test.file("empty.jpg", Data()),
+            try test.file("notes.jpg", Data("shopping list: milk, eggs".utf8)),
+        ]
+        for file in broken {
+            expectPhotosError(.invalidResource, "\(file.lastPathComponent)") {
+                try test.library.performChangesAndWait {
+                    _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: try! test.jpeg())
+                    _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: file)
+                }
+            }
+        }
+        #expect(test.fetch { PHAsset.fetchAssets(with: nil).count } == 0)
+        #expect(test.originalFiles.isEmpty && test.files(under: "derivatives").isEmpty && test.files(under: "staging").isEmpty)
+
+        let result = try test.library.importFiles(broken + [try test.jpeg()])
+        #expect(result.imported.count == 1 && Set(result.failed.map(\.file)) == Set(broken), "\(result)")
+        #expect(result.failed.allSatisfy { $0.error.code == .invalidResource })
+    }
+
+    @Test func anInMemoryImage() throws {
+        let pixels = [UInt8](repeating: 200, count: 30 * 20 * 4)
+        let image = try #require(UIImage(rgbaPixels: pixels, width: 30, height: 20))
+        var identifier = ""
+        try test.library.performChangesAndWait {
+            identifier = PHAssetChangeRequest.creationRequestForAsset(from: image).placeholderForCreatedAsset!.localIdentifier
+        }
+        let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil)[0] }
+        #expect(asset.pixelWidth == 30 && asset.pixelHeight == 20 && fullSize(asset) == [30, 20])
+    }
+}
