@@ -59,9 +59,14 @@ let package = Package(
         .executableTarget(
             name: "photos-bench",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosMedia",
+                "Photos", "PhotosStore", "PhotosMedia", "CBenchVips",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        // The media benchmark's baseline: libvips called directly.
+        .target(
+            name: "CBenchVips",
+            dependencies: ["CVips"]
         ),
         // Drives a library from a separate process, for the multi-process tests.
         .executableTarget(

@@ -35,6 +35,13 @@ enum Measure {
         return ratio
     }
 
+    /// The resident memory of this process now, in megabytes.
+    static var currentResidentMegabytes: Double {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    }
+
     /// The peak resident memory of this process, in megabytes.
     static var peakResidentMegabytes: Double {
         var usage = rusage()

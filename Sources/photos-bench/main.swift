@@ -3,6 +3,7 @@
 //   swift run -c release photos-bench fetch [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench observe [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench history [--assets N] [--workdir DIR]
+//   swift run -c release photos-bench media [--workdir DIR]
 //
 // Each benchmark prints `name: ours X ms, baseline Y ms, ratio R`, the best of
 // several runs of each side.
@@ -17,12 +18,13 @@ func option(_ name: String) -> String? {
 
 func usage() -> Never {
     print("""
-        usage: photos-bench fetch|observe|history [--assets N] [--workdir DIR]
+        usage: photos-bench fetch|observe|history|media [--assets N] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000)
           observe   change details on that library, the general diff, cross-process delivery
           history   reading 100,000 change blocks, asking with nothing new on that library,
                     the cost of writing history, commits while pruning
+          media     thumbnails from originals and from derivatives, importing 24 MP photos
         """)
     exit(2)
 }
@@ -41,6 +43,12 @@ do {
     case "history":
         let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
         try HistoryBenchmarks(assetCount: assets, workdir: workdir).run()
+    case "media":
+        try MediaBenchmarks(workdir: workdir).run()
+    case "import-child":
+        // Runs in a child process so that its peak memory is the import's alone.
+        guard let path = option("--library"), let list = option("--list") else { usage() }
+        try MediaBenchmarks.importForMemory(library: URL(fileURLWithPath: path), list: URL(fileURLWithPath: list))
     case "commit-child":
         // Commits from a second process for the cross-process latency benchmark.
         guard let path = option("--library"), let count = option("--count").flatMap(Int.init) else { usage() }

@@ -1,0 +1,242 @@
+import CBenchVips
+import Foundation
+import Photos
+
+/// Thumbnails and imports against libvips called directly in this process
+/// (`vips_thumbnail` with shrink-on-load, nothing around it), on generated
+/// camera-like JPEGs of 12 and 24 megapixels, and on real camera photos when
+/// `PHOTOS_BENCH_CAMERA_DIR` names a folder of them.
+struct MediaBenchmarks {
+    let workdir: URL
+
+    func run() throws {
+        print("photos-bench media: \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        guard bench_vips_init() == 0 else { throw BenchError("libvips failed to initialise") }
+        let twelve = try fixtures(width: 4000, height: 3000, count: 10)
+        let twentyFour = try fixtures(width: 6000, height: 4000, count: 200)
+        try thumbnailsFromOriginals(twelve, label: "12 MP")
+        try thumbnailsFromOriginals(Array(twentyFour.prefix(10)), label: "24 MP")
+        if let folder = ProcessInfo.processInfo.environment["PHOTOS_BENCH_CAMERA_DIR"] {
+            let photos = (try FileManager.default.contentsOfDirectory(atPath: folder))
+                .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted().prefix(10)
+                .map { URL(fileURLWithPath: folder).appendingPathComponent($0) }
+            try thumbnailsFromOriginals(photos, label: "camera photos from \(folder)")
+        } else {
+            print("(no real camera photos: set PHOTOS_BENCH_CAMERA_DIR to a folder of JPEGs to measure them too)")
+        }
+        context(twelve[0])
+        try derivativeRequests()
+        try importing(twentyFour)
+        BenchLibrary.removeScratch(in: workdir)
+    }
+
+    // MARK: - Thumbnails from originals
+
+    /// A 256 × 256 aspect-fill thumbnail of each photo through
+    /// `requestImage`, with no derivative made yet (the request makes one),
+    /// against `vips_thumbnail` of the same files.
+    private func thumbnailsFromOriginals(_ photos: [URL], label: String) throws {
+        guard !photos.isEmpty else { return }
+        let library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
+        let assets = try importAll(photos, into: library)
+        let options = PHImageRequestOptions()
+        options.isSynchronous = true
+        options.deliveryMode = .highQualityFormat
+        options.resizeMode = .exact
+        var failures = 0
+        let ours = try Measure.best(prepare: {
+            try removeDerivatives(of: library)
+            return PHImageManager()
+        }, measure: { manager in
+            for asset in assets {
+                manager.requestImage(for: asset, targetSize: CGSize(width: 256, height: 256), contentMode: .aspectFill,
+                                     options: options) { image, _ in if image?.size.width != 256 { failures += 1 } }
+            }
+        })
+        let baseline = Measure.best {
+            // The same bytes as the library's copies of them.
+            for photo in photos where bench_thumbnail(photo.path, 256, 1) != 0 { failures += 1 }
+        }
+        if failures > 0 { print("  \(failures) thumbnails failed") }
+        Measure.report("256-px aspectFill thumbnail from the original, \(label) (\(photos.count) photos, per photo)",
+                       ours: ours / Double(photos.count), baseline: baseline / Double(photos.count), target: 1.15)
+    }
+
+    /// The command-line tools' times for context: they include starting a process.
+    private func context(_ photo: URL) {
+        for (tool, arguments) in [("vipsthumbnail", [photo.path, "--size", "256x256", "--smartcrop", "centre",
+                                                     "-o", workdir.appendingPathComponent("context.jpg").path]),
+                                  ("djpeg", ["-scale", "1/8", "-outfile", "/dev/null", photo.path])] {
+            guard let path = ["/usr/bin/", "/usr/local/bin/"].map({ $0 + tool }).first(where: FileManager.default.isExecutableFile)
+            else {
+                print("(context: \(tool) is not installed)")
+                continue
+            }
+            let time = Measure.best {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: path)
+                process.arguments = arguments
+                try? process.run()
+                process.waitUntilExit()
+            }
+            print(String(format: "  context: %@ on one 12 MP photo, process start included: %.1f ms", tool, time))
+        }
+    }
+
+    // MARK: - Derivatives
+
+    /// Requests served from thumbnails already on disk: the latency of one
+    /// synchronous request, and the throughput of asynchronous ones over
+    /// 1,000 assets on every core.
+    private func derivativeRequests() throws {
+        let library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
+        let source = try fixtures(width: 1600, height: 1200, count: 1)[0]
+        for _ in 0..<10 {
+            try library.performChangesAndWait {
+                for _ in 0..<100 { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: source) }
+            }
+        }
+        let assets = library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).objects(at: IndexSet(integersIn: 0..<1000)) }
+        let target = CGSize(width: 256, height: 256)
+        let synchronous = PHImageRequestOptions()
+        synchronous.isSynchronous = true
+        // Each asset once, so that no request is served from the memory cache.
+        var latencies: [Double] = []
+        let manager = PHImageManager()
+        for asset in assets.prefix(300) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            manager.requestImage(for: asset, targetSize: target, contentMode: .aspectFill, options: synchronous) { _, _ in }
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+        }
+        latencies.sort()
+        print(String(format: "requestImage 256-px from a thumbnail on disk: median %.2f ms, p90 %.2f ms (target under 2 ms)",
+                     latencies[latencies.count / 2], latencies[latencies.count * 9 / 10]))
+
+        let throughput = Measure.best {
+            let manager = PHImageManager()
+            let done = DispatchGroup()
+            for asset in assets {
+                done.enter()
+                let options = PHImageRequestOptions()
+                options.deliveryMode = .highQualityFormat
+                manager.requestImage(for: asset, targetSize: target, contentMode: .aspectFill, options: options) { _, _ in done.leave() }
+            }
+            done.wait()
+        }
+        print(String(format: "  %d asynchronous requests from thumbnails on disk: %.0f per second on %d cores",
+                     assets.count, Double(assets.count) / throughput * 1000, ProcessInfo.processInfo.activeProcessorCount))
+    }
+
+    // MARK: - Import
+
+    /// 200 photos created in one change block (metadata, hash, copy and
+    /// thumbnail each), against `vips_thumbnail` of the same files on as many
+    /// threads; the memory is measured in a child process.
+    private func importing(_ photos: [URL]) throws {
+        let ours = try Measure.best(runs: 2, prepare: {
+            try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
+        }, measure: { library in
+            try library.performChangesAndWait {
+                for photo in photos { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: photo) }
+            }
+        })
+        let baseline = Measure.best(runs: 2) {
+            DispatchQueue.concurrentPerform(iterations: photos.count) { index in
+                _ = bench_thumbnail(photos[index].path, 540, 0)
+            }
+        }
+        Measure.report("import of \(photos.count) 24 MP photos in one change block", ours: ours, baseline: baseline, target: 1.5)
+        print(String(format: "  %.1f photos per second (bare thumbnails: %.1f per second)",
+                     Double(photos.count) / ours * 1000, Double(photos.count) / baseline * 1000))
+        print(String(format: "  peak memory above idle while importing them: %.0f MB (target under 150 MB, measured in a child process)",
+                     try childImportMemory(photos)))
+    }
+
+    private func childImportMemory(_ photos: [URL]) throws -> Double {
+        let list = workdir.appendingPathComponent("import-list.txt")
+        try photos.map(\.path).joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["import-child", "--library", BenchLibrary.scratch(in: workdir).path, "--list", list.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let megabytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw BenchError("the import child printed \(text)")
+        }
+        return megabytes
+    }
+
+    /// Runs in a child process: imports the listed files in one change block
+    /// and prints the peak resident memory above what it used before, in MB.
+    static func importForMemory(library url: URL, list: URL) throws {
+        let photos = try String(contentsOf: list, encoding: .utf8).split(separator: "\n").map { URL(fileURLWithPath: String($0)) }
+        let library = try PHPhotoLibrary(url: url, clientIdentifier: nil)
+        _ = bench_vips_init()
+        let idle = Measure.currentResidentMegabytes
+        try library.performChangesAndWait {
+            for photo in photos { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: photo) }
+        }
+        print(String(format: "%.1f", Measure.peakResidentMegabytes - idle))
+    }
+
+    // MARK: - Fixtures
+
+    /// `count` camera-like JPEGs of one size, made once and reused.
+    private func fixtures(width: Int, height: Int, count: Int) throws -> [URL] {
+        let folder = workdir.appendingPathComponent("photos-\(width)x\(height)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let urls = (0..<count).map { folder.appendingPathComponent(String(format: "IMG_%04d.JPG", $0)) }
+        let missing = urls.enumerated().filter { !FileManager.default.fileExists(atPath: $0.element.path) }
+        if !missing.isEmpty {
+            print("making \(missing.count) \(width)x\(height) photos in \(folder.path) (once; later runs reuse them)...")
+            let failures = ConcurrentCounter()
+            DispatchQueue.concurrentPerform(iterations: missing.count) { index in
+                let (seed, url) = missing[index]
+                if bench_write_photo(url.path + ".partial", Int32(width), Int32(height), Int32(seed)) != 0
+                    || rename(url.path + ".partial", url.path) != 0 {
+                    failures.increment()
+                }
+            }
+            guard failures.value == 0 else { throw BenchError("could not make the sample photos in \(folder.path)") }
+        }
+        return urls
+    }
+
+    private func importAll(_ photos: [URL], into library: PHPhotoLibrary) throws -> [PHAsset] {
+        var identifiers: [String] = []
+        try library.performChangesAndWait {
+            for photo in photos {
+                identifiers.append(PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: photo)!.placeholderForCreatedAsset!.localIdentifier)
+            }
+        }
+        let assets = library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: nil) }
+        return assets.objects(at: IndexSet(integersIn: 0..<assets.count))
+    }
+
+    private func removeDerivatives(of library: PHPhotoLibrary) throws {
+        try FileManager.default.removeItem(at: library.url.appendingPathComponent("derivatives"))
+    }
+}
+
+/// A counter that concurrent workers bump.
+final class ConcurrentCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() {
+        lock.withLock { count += 1 }
+    }
+
+    var value: Int { lock.withLock { count } }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
