@@ -30,7 +30,7 @@ let package = Package(
         .target(
             name: "CPhotosMedia",
             dependencies: ["CVips", "CExif"],
-            linkerSettings: [.linkedLibrary("xxhash"), .linkedLibrary("m")]
+            linkerSettings: [.linkedLibrary("xxhash"), .linkedLibrary("jpeg"), .linkedLibrary("m")]
         ),
         // Decoding, metadata and encoding of image and video files.
         .target(

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Renditions of assets' images kept on disk so that requests are served
-/// without decoding originals: thumbnails, previews, and the first frame of
-/// each video. A cache: a missing or stale rendition is remade from the
+/// without decoding originals: thumbnails, previews, and the full-size
+/// image of files libvips cannot show directly (videos, camera raw files). A cache: a missing or stale rendition is remade from the
 /// original, so losing any of them loses nothing.
 ///
 /// Files are named by asset, content version and kind
@@ -16,7 +16,8 @@ package final class DerivativeCache: @unchecked Sendable {
         case thumbnail
         /// Short edge 1,440 pixels: detail views.
         case preview
-        /// A video's first frame at full size, which the others are made from.
+        /// The full-size image the others are made from, when the original is
+        /// not one: a video's first frame, a camera raw file's embedded JPEG.
         case poster
 
         /// The short edge of the rendition; nil for full size.

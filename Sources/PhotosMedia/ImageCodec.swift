@@ -7,11 +7,13 @@ package enum ImageCodec {
     package enum Format: Sendable {
         case jpeg(quality: Int)
         case png
+        case tiff
 
         var suffix: String {
             switch self {
             case .jpeg(let quality): ".jpg[Q=\(min(100, max(1, quality)))]"
             case .png: ".png"
+            case .tiff: ".tif"
             }
         }
     }
@@ -73,19 +75,48 @@ package enum SampleImage {
         defer { pm_free(output) }
         let jpeg = Data(bytes: output, count: length)
         guard let block = exif?.encoded() else { return jpeg }
-        return insertingEXIF(block, into: jpeg)
+        return JPEGSegments.insertingEXIF(block, into: jpeg)
     }
+}
 
+/// Reading and adding the APP1 segment that holds a JPEG's EXIF block.
+enum JPEGSegments {
     /// The JPEG with an APP1 segment holding `block` (which starts with
     /// "Exif\0\0") right after its start marker. Written here rather than
     /// by libvips, whose encoder rewrites EXIF through libexif and drops
     /// Apple's MakerNote on the way.
-    private static func insertingEXIF(_ block: Data, into jpeg: Data) -> Data {
+    static func insertingEXIF(_ block: Data, into jpeg: Data) -> Data {
         let segmentLength = block.count + 2
         var result = Data(jpeg.prefix(2))
         result.append(contentsOf: [0xFF, 0xE1, UInt8(segmentLength >> 8), UInt8(segmentLength & 0xFF)])
         result.append(block)
         result.append(jpeg.dropFirst(2))
         return result
+    }
+
+    /// The EXIF block (starting with "Exif\0\0") of the first EXIF segment
+    /// before the image data, and the range of that whole segment.
+    static func exif(in jpeg: Data) -> (block: Data, segment: Range<Int>)? {
+        let bytes = [UInt8](jpeg.prefix(1 << 20))
+        var offset = 2
+        while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
+            let marker = bytes[offset + 1]
+            let end = offset + 2 + (Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
+            if marker == 0xDA || end > bytes.count { return nil }
+            if marker == 0xE1, end >= offset + 10, Array(bytes[offset + 4..<offset + 10]) == Array("Exif\0\0".utf8) {
+                return (Data(bytes[offset + 4..<end]), offset..<end)
+            }
+            offset = end
+        }
+        return nil
+    }
+
+    /// The JPEG with `block` as its only EXIF segment.
+    static func replacingEXIF(with block: Data, in jpeg: Data) -> Data {
+        var jpeg = jpeg
+        if let existing = exif(in: jpeg) {
+            jpeg.removeSubrange(existing.segment.lowerBound + jpeg.startIndex..<existing.segment.upperBound + jpeg.startIndex)
+        }
+        return insertingEXIF(block, into: jpeg)
     }
 }

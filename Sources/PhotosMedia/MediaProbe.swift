@@ -2,7 +2,7 @@ import CPhotosMedia
 import Foundation
 
 /// Reads a media file's metadata: images with libvips (and libexif for their
-/// EXIF block), videos with ffprobe.
+/// EXIF block), camera raw files with exiftool, videos with ffprobe.
 package enum MediaProbe {
     /// Reads the metadata of the file at `url`, fully decoding a small
     /// rendition of images so that a truncated or corrupt file is refused
@@ -26,8 +26,11 @@ package enum MediaProbe {
         if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 {
             throw MediaError(file: path, reason: "the file is empty")
         }
-        if let image = try probeImage(path: path, verifiesDecoding: verifiesDecoding,
-                                      name: originalName ?? url.lastPathComponent) {
+        let name = originalName ?? url.lastPathComponent
+        if CameraRaw.isCandidate(url) {
+            return try CameraRaw.probe(fileAt: url, name: name)
+        }
+        if let image = try probeImage(path: path, verifiesDecoding: verifiesDecoding, name: name) {
             return image
         }
         if let video = try VideoProbe.probe(path: path) {
@@ -69,6 +72,15 @@ package enum MediaProbe {
         let exif = exifBytes.flatMap { ExifFields(block: UnsafeRawBufferPointer(start: $0, count: exifLength)) }
         // libheif applies HEIF rotation itself, so its pixels are already upright.
         let orientation = loader.hasPrefix("heif") ? 1 : Int(header.orientation)
+        return stillImage(storedWidth: Int(header.width), storedHeight: Int(header.height), orientation: orientation,
+                          exif: exif, frameCount: max(1, Int(header.pages)), hasAlpha: header.has_alpha != 0,
+                          uniformTypeIdentifier: UniformType.forImage(loader: loader, pathExtension: URL(fileURLWithPath: path).pathExtension),
+                          name: name)
+    }
+
+    /// The metadata of a still image from its stored size, orientation and EXIF fields.
+    static func stillImage(storedWidth: Int, storedHeight: Int, orientation: Int, exif: ExifFields?, frameCount: Int,
+                           hasAlpha: Bool, uniformTypeIdentifier: String, name: String) -> MediaMetadata {
         let swapsAxes = (5...8).contains(orientation)
         let capture = exif?.captureDate
         let location = exif.flatMap { fields -> MediaLocation? in
@@ -80,8 +92,8 @@ package enum MediaProbe {
         }
         return MediaMetadata(
             kind: .image,
-            pixelWidth: Int(swapsAxes ? header.height : header.width),
-            pixelHeight: Int(swapsAxes ? header.width : header.height),
+            pixelWidth: swapsAxes ? storedHeight : storedWidth,
+            pixelHeight: swapsAxes ? storedWidth : storedHeight,
             orientation: orientation,
             captureDate: capture?.date,
             captureTimeZoneOffset: capture?.utcOffset,
@@ -91,9 +103,9 @@ package enum MediaProbe {
             lensModel: exif?.lensModel,
             software: exif?.software,
             customRendered: exif?.customRendered,
-            frameCount: max(1, Int(header.pages)),
-            hasAlpha: header.has_alpha != 0,
-            uniformTypeIdentifier: UniformType.forImage(loader: loader, pathExtension: URL(fileURLWithPath: path).pathExtension),
+            frameCount: frameCount,
+            hasAlpha: hasAlpha,
+            uniformTypeIdentifier: uniformTypeIdentifier,
             contentIdentifier: exif?.contentIdentifier,
             burstIdentifier: exif?.burstIdentifier,
             isScreenshot: exif?.userComment == "Screenshot" || (exif?.make == nil && Self.isScreenshotName(name)))

@@ -2,11 +2,17 @@ import Foundation
 
 /// Uniform type identifiers for the formats the library reads.
 package enum UniformType {
-    /// RAW formats keyed by file extension; libvips reads some of them as TIFF.
+    /// Camera raw formats keyed by file extension, which is also exiftool's
+    /// name for the format, lowercased.
     private static let rawByExtension: [String: String] = [
         "dng": "com.adobe.raw-image", "cr2": "com.canon.cr2-raw-image", "cr3": "com.canon.cr3-raw-image",
-        "nef": "com.nikon.raw-image", "arw": "com.sony.arw-raw-image", "orf": "com.olympus.raw-image",
-        "raf": "com.fuji.raw-image", "rw2": "com.panasonic.rw2-raw-image", "pef": "com.pentax.raw-image",
+        "crw": "com.canon.crw-raw-image", "nef": "com.nikon.raw-image", "nrw": "com.nikon.nrw-raw-image",
+        "arw": "com.sony.arw-raw-image", "sr2": "com.sony.sr2-raw-image", "srf": "com.sony.raw-image",
+        "orf": "com.olympus.raw-image", "raf": "com.fuji.raw-image", "rw2": "com.panasonic.rw2-raw-image",
+        "raw": "com.panasonic.raw-image", "rwl": "com.leica.rwl-raw-image", "pef": "com.pentax.raw-image",
+        "srw": "com.samsung.raw-image", "3fr": "com.hasselblad.3fr-raw-image", "iiq": "com.phaseone.raw-image",
+        "erf": "com.epson.raw-image", "mrw": "com.konicaminolta.raw-image", "x3f": "com.sigma.raw-image",
+        "dcr": "com.kodak.raw-image",
     ]
 
     private static let imageByLoader: [String: String] = [
@@ -31,7 +37,6 @@ package enum UniformType {
     /// The type of an image read by the given libvips loader.
     package static func forImage(loader: String, pathExtension: String) -> String {
         let ext = pathExtension.lowercased()
-        if let raw = rawByExtension[ext] { return raw }
         // heifload serves HEIC, HEIF and AVIF alike; the extension tells them apart.
         if loader.hasPrefix("heifload"), let byExtension = imageByExtension[ext] { return byExtension }
         let base = loader.replacingOccurrences(of: "_source", with: "").replacingOccurrences(of: "_buffer", with: "")
@@ -41,6 +46,12 @@ package enum UniformType {
     /// The type of a video file with the given extension.
     package static func forVideo(pathExtension: String) -> String {
         videoByExtension[pathExtension.lowercased()] ?? "public.movie"
+    }
+
+    /// The type of a camera raw format, from exiftool's name for it ("CR2")
+    /// or a file extension; nil when it is not a camera raw format.
+    package static func forCameraRaw(_ format: String) -> String? {
+        rawByExtension[format.lowercased()]
     }
 
     /// Whether the type is a camera RAW format.

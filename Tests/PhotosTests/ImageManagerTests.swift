@@ -59,8 +59,9 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
     @Test func everyResizeModeAndContentModeGivesPhotoKitsSizes() throws {
         let asset = try test.importAsset(try test.jpeg(width: 1600, height: 1200))
         let cases: [(PHImageRequestOptionsResizeMode, PHImageContentMode, CGSize, [Int])] = [
-            (.fast, .aspectFill, CGSize(width: 200, height: 200), [267, 200]),
-            (.fast, .aspectFit, CGSize(width: 200, height: 200), [200, 150]),
+            // Fast: the 480 × 360 thumbnail decoded at the smallest n/8 scale that covers the target.
+            (.fast, .aspectFill, CGSize(width: 200, height: 200), [300, 225]),
+            (.fast, .aspectFit, CGSize(width: 200, height: 200), [240, 180]),
             (.exact, .aspectFill, CGSize(width: 200, height: 200), [200, 200]),
             (.exact, .aspectFit, CGSize(width: 200, height: 200), [200, 150]),
             (.exact, .aspectFill, CGSize(width: 300, height: 100), [300, 100]),

@@ -234,4 +234,59 @@ import Testing
         let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil)[0] }
         #expect(asset.pixelWidth == 30 && asset.pixelHeight == 20 && fullSize(asset) == [30, 20])
     }
+
+    /// A camera raw file as exiftool reads it and libvips cannot: a TIFF whose
+    /// header says Panasonic RAW, with the camera's tags and, optionally,
+    /// an embedded JPEG preview. exiftool writes into such a file only when
+    /// its pixels are one strip: 128 rows at most.
+    private func cameraRaw(width: Int, height: Int, preview: (width: Int, height: Int)?, tags: [String]) throws -> URL {
+        let tiff = try ImageCodec.encode(try ImageCodec.decode(data: try SampleImage.jpeg(width: width, height: height,
+                                                                                       from: (0, 0, 0), to: (255, 255, 255))),
+                                         as: .tiff)
+        var bytes = [UInt8](tiff)
+        bytes[2] = 0x55  // "IIU\0": Panasonic's raw header, which libtiff refuses
+        let url = test.files.appendingPathComponent(UUID().uuidString + ".rw2")
+        try Data(bytes).write(to: url)
+        var arguments = ["-q", "-overwrite_original"] + tags
+        if let preview {
+            let jpeg = try test.jpeg(width: preview.width, height: preview.height)
+            arguments.append("-JpgFromRaw<=" + jpeg.path)
+        }
+        try run("exiftool", arguments + [url.path])
+        return url
+    }
+
+    @Test func cameraRawFilesShowTheirEmbeddedPreview() throws {
+        let raw = try cameraRaw(width: 160, height: 120, preview: (80, 60), tags: [
+            "-ExifImageWidth=160", "-ExifImageHeight=120", "-Make=Panasonic", "-Model=DMC-GH4", "-DateTimeOriginal=2021:05:04 10:11:12", "-OffsetTimeOriginal=-04:00",
+            "-GPSLatitude=33.5", "-GPSLatitudeRef=S", "-GPSLongitude=70.25", "-GPSLongitudeRef=W", "-Orientation#=6",
+        ])
+        let asset = try test.importAsset(raw)
+        #expect(asset.mediaType == .image && asset.pixelWidth == 120 && asset.pixelHeight == 160, "the raw's size, upright")
+        #expect(asset.creationDate == ISO8601DateFormatter().date(from: "2021-05-04T14:11:12Z"))
+        #expect(asset.location.map { [$0.coordinate.latitude, $0.coordinate.longitude] } == [-33.5, -70.25])
+        #expect(PHAssetResource.assetResources(for: asset).map(\.uniformTypeIdentifier) == ["com.panasonic.raw-image"])
+        #expect(fullSize(asset) == [60, 80], "the embedded preview, turned upright")
+        #expect(test.library.derivatives.existing(assetUUID: asset.record.uuid, version: 0, kind: .thumbnail) != nil)
+
+        // No preview: kept with its metadata and file; image requests say why there is nothing to show.
+        let bare = try test.importAsset(try cameraRaw(width: 64, height: 48, preview: nil,
+                                                           tags: ["-Make=Panasonic", "-ExifImageWidth=64", "-ExifImageHeight=48"]))
+        #expect(bare.pixelWidth == 64 && bare.pixelHeight == 48)
+        let options = PHImageRequestOptions()
+        options.isSynchronous = true
+        var error: PHPhotosError?
+        PHImageManager.default().requestImage(for: bare, targetSize: CGSize(width: 100, height: 100), contentMode: .aspectFit,
+                                              options: options) { image, info in
+            #expect(image == nil)
+            error = info?[PHImageErrorKey] as? PHPhotosError
+        }
+        #expect(error?.code == .invalidResource)
+
+        // A file named like a raw that is not one fails its block.
+        let fake = try test.file("IMG_1.CR2", Data("not a raw file".utf8))
+        expectPhotosError(.invalidResource) {
+            try test.library.performChangesAndWait { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: fake) }
+        }
+    }
 }

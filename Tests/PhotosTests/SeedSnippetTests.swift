@@ -238,4 +238,156 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
             request?.addAssets([PHAsset.fetchAssets(in: album, options: nil)[0]] as NSFastEnumeration)
         }
     }
+
+    /// Seed 002, section 4.2: a 160×160 cell image, the original, and a full-screen image.
+    @Test func requestImages() throws {
+        let photo = try test.importAsset(try test.jpeg(width: 1600, height: 1200))
+        let manager = PHImageManager.default()
+        final class Cell: @unchecked Sendable {
+            var images: [UIImage] = []
+            func setImage(_ image: UIImage) { images.append(image) }
+        }
+        let cell = Cell()
+        let results = ImageResults()
+        let record = results.handler()
+        manager.requestImage(for: photo,
+                             targetSize: CGSize(width: 160, height: 160),
+                             contentMode: .aspectFill,
+                             options: nil,
+                             resultHandler: { result, info in
+            if let result {
+                cell.setImage(result)
+            }
+            record(result, info)
+        })
+        #expect(results.wait(for: 1))
+        // Opportunistic by default: a degraded image may come first; the last one is final.
+        while results.all.last?.info[PHImageResultIsDegradedKey] as? Bool == true {
+            #expect(results.wait(for: 1))
+        }
+        let final = try #require(cell.images.last)
+        #expect(min(final.size.width, final.size.height) >= 160, "fast resizing may give more, never less")
+
+        // Download the original.
+        let options = PHImageRequestOptions()
+        options.deliveryMode = .highQualityFormat
+        options.resizeMode = .exact
+        options.progressHandler = { progress, _, _, _ in #expect(progress >= 0 && progress <= 1) }
+        options.isSynchronous = true
+        var targetSize = PHImageManagerMaximumSize
+        var contentMode = PHImageContentMode.default
+        var delivered: [UIImage?] = []
+        manager.requestImage(for: photo, targetSize: targetSize, contentMode: contentMode, options: options) { image, _ in
+            delivered.append(image)
+        }
+        #expect(delivered.count == 1 && delivered[0]?.size == CGSize(width: 1600, height: 1200))
+
+        // Full screen (`UIScreen.main.bounds.size` in the seed).
+        targetSize = CGSize(width: 390, height: 844)
+        contentMode = .aspectFit
+        delivered = []
+        manager.requestImage(for: photo, targetSize: targetSize, contentMode: contentMode, options: options) { image, info in
+            #expect(info?[PHImageResultIsDegradedKey] as? Bool == false, "synchronous: one high-quality result")
+            delivered.append(image)
+        }
+        #expect(delivered.count == 1 && delivered[0]?.size.width == 390)
+        #expect((292...293).contains(delivered[0]?.size.height ?? 0))
+    }
+
+    /// Seed 002, section 4.3: a video at its best quality (our file-URL form of `requestAVAsset`).
+    @Test func requestVideo() throws {
+        let video = try test.importAsset(try test.video(seconds: 1), video: true)
+        let manager = PHImageManager.default()
+        let options = PHVideoRequestOptions()
+        options.deliveryMode = .highQualityFormat
+        options.isNetworkAccessAllowed = true
+        options.progressHandler = { progress, error, stop, info in
+            DispatchQueue.main.async { _ = (progress, error) }
+        }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var delivered: URL?
+        manager.requestVideoFileURL(forVideo: video, options: options) { url, info in
+            delivered = url
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(delivered.map { FileManager.default.fileExists(atPath: $0.path) } == true)
+    }
+
+    /// Seed 002, section 5: a grid that caches around its visible window as it scrolls,
+    /// with the preheat-rectangle difference from Apple's sample.
+    @Test func cacheAroundTheVisibleWindow() throws {
+        var assets: [PHAsset] = []
+        for row in 0..<12 {
+            assets.append(try test.importAsset(try test.jpeg(width: 400, height: 300 + row)))
+        }
+        let imageManager = PHCachingImageManager()
+        let targetSize = CGSize(width: 100, height: 100)
+        let rowHeight: CGFloat = 100
+        func gridAssets(in rect: CGRect) -> [PHAsset] {
+            let first = max(0, Int(rect.minY / rowHeight))
+            let last = min(assets.count, Int((rect.maxY / rowHeight).rounded(.up)))
+            return first < last ? Array(assets[first..<last]) : []
+        }
+        func computeDifferenceBetweenRect(_ oldRect: CGRect, andRect newRect: CGRect,
+                                          removedHandler: (CGRect) -> Void, addedHandler: (CGRect) -> Void) {
+            if newRect.intersects(oldRect) {
+                let oldMaxY = oldRect.maxY
+                let oldMinY = oldRect.minY
+                let newMaxY = newRect.maxY
+                let newMinY = newRect.minY
+                if newMaxY > oldMaxY {
+                    addedHandler(CGRect(x: newRect.origin.x, y: oldMaxY, width: newRect.size.width, height: newMaxY - oldMaxY))
+                }
+                if oldMinY > newMinY {
+                    addedHandler(CGRect(x: newRect.origin.x, y: newMinY, width: newRect.size.width, height: oldMinY - newMinY))
+                }
+                if newMaxY < oldMaxY {
+                    removedHandler(CGRect(x: newRect.origin.x, y: newMaxY, width: newRect.size.width, height: oldMaxY - newMaxY))
+                }
+                if oldMinY < newMinY {
+                    removedHandler(CGRect(x: newRect.origin.x, y: oldMinY, width: newRect.size.width, height: newMinY - oldMinY))
+                }
+            } else {
+                addedHandler(newRect)
+                removedHandler(oldRect)
+            }
+        }
+
+        var previousPreheatRect = CGRect.zero
+        for top in stride(from: CGFloat(0), through: 800, by: 200) {
+            let preheatRect = CGRect(x: 0, y: max(0, top - 200), width: 300, height: 600)
+            var addedAssets: [PHAsset] = []
+            var removedAssets: [PHAsset] = []
+            computeDifferenceBetweenRect(previousPreheatRect, andRect: preheatRect,
+                                         removedHandler: { removedAssets += gridAssets(in: $0) },
+                                         addedHandler: { addedAssets += gridAssets(in: $0) })
+            imageManager.startCachingImages(for: addedAssets, targetSize: targetSize, contentMode: .aspectFill, options: nil)
+            imageManager.stopCachingImages(for: removedAssets, targetSize: targetSize, contentMode: .aspectFill, options: nil)
+            previousPreheatRect = preheatRect
+
+            // The visible rows ask the caching manager for their thumbnails.
+            for asset in gridAssets(in: CGRect(x: 0, y: top, width: 300, height: 200)) {
+                final class GridCell: @unchecked Sendable {
+                    var representedAssetIdentifier: String!
+                    var thumbnailImage: UIImage?
+                }
+                let cell = GridCell()
+                cell.representedAssetIdentifier = asset.localIdentifier
+                let results = ImageResults()
+                let record = results.handler()
+                imageManager.requestImage(for: asset, targetSize: targetSize, contentMode: .aspectFill, options: nil,
+                                          resultHandler: { image, info in
+                    // Set the cell's thumbnail image if it's still showing the same asset.
+                    if cell.representedAssetIdentifier == asset.localIdentifier {
+                        cell.thumbnailImage = image
+                    }
+                    record(image, info)
+                })
+                #expect(results.wait(for: 1))
+                #expect(cell.thumbnailImage != nil)
+            }
+        }
+        imageManager.stopCachingImagesForAllAssets()
+    }
 }

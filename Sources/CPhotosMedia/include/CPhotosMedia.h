@@ -46,6 +46,14 @@ int pm_verify_decodes(const char *path);
 int pm_decode_rgba(const char *path, const void *buffer, size_t length,
                    unsigned char **pixels, int *width, int *height);
 
+/// Decodes a JPEG the library wrote itself (upright, no EXIF) into 8-bit
+/// RGBA at the smallest n/8 scale that still covers the target (fill) or
+/// fits around it (fit): no resampling beyond libjpeg's DCT scaling, so the
+/// result may be up to an eighth larger than needed. `*pixels` is freed with
+/// pm_free. Returns 0 on success; the error is left in libvips' error buffer.
+int pm_decode_jpeg_covering(const char *path, int target_width, int target_height, int fill,
+                            unsigned char **pixels, int *width, int *height);
+
 /// Encodes 8-bit pixels (3 or 4 bands) to a format named by a libvips
 /// suffix (".jpg[Q=90]", ".png"...), with an optional EXIF block.
 int pm_encode(const unsigned char *pixels, int width, int height, int bands,

@@ -118,13 +118,19 @@ struct NewAssetPreparation {
         return NewAsset(record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil)
     }
 
-    /// The thumbnail of a new image, or the first frame and thumbnail of a
-    /// new video, as content version 0.
+    /// The thumbnail of a new image, or the poster and thumbnail of a new
+    /// video or camera raw file, as content version 0. A raw file that
+    /// embeds no preview is stored without them: it keeps its metadata and
+    /// file, and image requests report that it cannot be shown.
     private func makeDerivatives(of url: URL, _ metadata: MediaMetadata) throws {
         var source = url
         var size = (metadata.pixelWidth, metadata.pixelHeight)
         if metadata.kind == .video {
             source = try derivatives.store(try VideoFrame.poster(ofVideoAt: url), assetUUID: uuid, version: 0, kind: .poster)
+            size = (0, 0)
+        } else if UniformType.isRAW(metadata.uniformTypeIdentifier) {
+            guard let preview = try? CameraRaw.preview(ofFileAt: url) else { return }
+            source = try derivatives.store(preview, assetUUID: uuid, version: 0, kind: .poster)
             size = (0, 0)
         }
         let thumbnail = try ImageRenderer.derivative(fileAt: source, sourceWidth: size.0, sourceHeight: size.1,

@@ -115,8 +115,8 @@ struct ImageRequest {
         }
     }
 
-    private func render(_ url: URL, _ spec: RenderSpec) throws(PHPhotosError) -> UIImage {
-        UIImage(pixels: try pixels { () throws(MediaError) in try ImageRenderer.render(fileAt: url, spec) })
+    private func render(_ derivative: URL, _ spec: RenderSpec) throws(PHPhotosError) -> UIImage {
+        UIImage(pixels: try pixels { () throws(MediaError) in try ImageRenderer.render(derivativeAt: derivative, spec) })
     }
 
     /// Runs a libvips render, reporting a failure as an invalid resource of the asset.

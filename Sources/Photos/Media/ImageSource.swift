@@ -61,17 +61,21 @@ struct ImageSource {
         return url
     }
 
-    /// The full-size image file: the primary file, or for a video its first
-    /// frame, extracted once. The size is 0 × 0 when it must be read from the file.
+    /// The full-size image file: the primary file, or its poster when the
+    /// primary file is not an image libvips shows (a video's first frame, a
+    /// camera raw file's embedded JPEG), extracted once. The size is 0 × 0
+    /// when it must be read from the file.
     func fullSizeImage() throws(PHPhotosError) -> (url: URL, width: Int, height: Int) {
-        guard asset.mediaType == .video else { return (try primaryFile(), width, height) }
+        let file = try primaryFile()
+        let isRaw = UniformType.isRAW(primaryResource!.uniformTypeIdentifier)
+        guard asset.mediaType == .video || isRaw else { return (file, width, height) }
         let version = isCurrent ? asset.record.contentVersion : -1
         if let poster = library.derivatives.existing(assetUUID: asset.record.uuid, version: version, kind: .poster) {
             return (poster, 0, 0)
         }
         do {
-            let frame = try VideoFrame.poster(ofVideoAt: try primaryFile())
-            return (try library.derivatives.store(frame, assetUUID: asset.record.uuid, version: version, kind: .poster), 0, 0)
+            let image = isRaw ? try CameraRaw.preview(ofFileAt: file) : try VideoFrame.poster(ofVideoAt: file)
+            return (try library.derivatives.store(image, assetUUID: asset.record.uuid, version: version, kind: .poster), 0, 0)
         } catch let error as MediaError {
             throw PHPhotosError(.invalidResource, error.description, identifiers: [asset.localIdentifier])
         } catch {
