@@ -56,20 +56,49 @@ package final class DerivativeCache: @unchecked Sendable {
         return utimes(url.path, nil) == 0 ? url : nil
     }
 
-    /// Stores a rendition (atomically: readers never see half a file) and
-    /// returns where. Cost: one small write; an eviction runs in the
-    /// background when the cache is over its limit.
+    /// Stores a rendition and returns where. Written to a temporary name and
+    /// renamed, so readers never see half a file, but not synced to disk: a
+    /// rendition a crash damages fails to decode and is made again
+    /// (`discard`), which costs less than a sync on every thumbnail.
+    /// Cost: one small write; an eviction runs in the background when the
+    /// cache is over its limit.
     @discardableResult
     package func store(_ jpeg: Data, assetUUID: String, version: Int, kind: Kind) throws(MediaError) -> URL {
         let url = url(assetUUID: assetUUID, version: version, kind: kind)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).partial")
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try jpeg.write(to: url, options: .atomic)
+            guard Self.write(jpeg, to: temporary), rename(temporary.path, url.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown)
+            }
         } catch {
+            try? FileManager.default.removeItem(at: temporary)
             throw MediaError(file: url.path, reason: "cannot store a derivative: \(error.localizedDescription)")
         }
         added(Int64(jpeg.count))
         return url
+    }
+
+    /// Writes a new file with plain POSIX calls: Foundation's writes sync.
+    private static func write(_ data: Data, to url: URL) -> Bool {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        return close(descriptor) == 0 && written
+    }
+
+    /// Removes a rendition that could not be read, so that it is made again.
+    package func discard(_ url: URL) {
+        removeFile(url)
     }
 
     /// Removes every rendition of an asset but those of `version` (all of

@@ -42,10 +42,13 @@ enum Measure {
         return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
     }
 
-    /// The peak resident memory of this process, in megabytes.
+    /// The peak resident memory of this process, in megabytes: VmHWM, which
+    /// starts afresh at exec. (getrusage's ru_maxrss does not: a child
+    /// started by fork keeps its parent's peak.)
     static var peakResidentMegabytes: Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_maxrss) / 1024
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+        return kilobytes / 1024
     }
 }

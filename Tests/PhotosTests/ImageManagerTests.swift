@@ -156,6 +156,13 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
         try FileManager.default.removeItem(at: thumbnail)
         #expect(size(image(asset, 200, 200, .aspectFill).0) == [267, 200])
         #expect(derivatives.existing(assetUUID: asset.record.uuid, version: 0, kind: .thumbnail) != nil, "made again on use")
+
+        // A thumbnail a crash cut short is made again too.
+        let remade = try #require(derivatives.existing(assetUUID: asset.record.uuid, version: 0, kind: .thumbnail))
+        let intact = try Data(contentsOf: remade)
+        try intact.prefix(intact.count / 3).write(to: remade)
+        #expect(size(image(asset, 150, 150, .aspectFill).0) == [200, 150], "rendered from a thumbnail made again")
+        #expect(UIImage(contentsOfFile: remade.path).map { [Int($0.size.width), Int($0.size.height)] } == [480, 360])
     }
 
     @Test func cancelledRequestsNeverCallTheirHandlersAndLeaveNoWork() throws {

@@ -85,20 +85,16 @@ struct ImageRequest {
                 return Result(image: image, degraded: false)
             }
             let finalIsReady = kind.map { source.existingDerivative($0) != nil } ?? false
-            if (fastOnly || degradedFirst) && kind != .thumbnail && !finalIsReady, let thumbnail = source.existingDerivative(.thumbnail) {
-                let standIn: UIImage
-                if let cached = cache.image(for: key(.thumbnail, standInSpec, true)) {
-                    standIn = cached
-                } else {
-                    standIn = try render(thumbnail, standInSpec)
-                    cache.store(standIn, for: key(.thumbnail, standInSpec, true))
-                }
+            if (fastOnly || degradedFirst) && kind != .thumbnail && !finalIsReady,
+               let standIn = cache.image(for: key(.thumbnail, standInSpec, true))
+                ?? renderExisting(.thumbnail, of: source, standInSpec) {
+                cache.store(standIn, for: key(.thumbnail, standInSpec, true))
                 if fastOnly { return Result(image: standIn, degraded: true) }
                 degraded?(Result(image: standIn, degraded: true))
             }
             let image: UIImage
-            if let kind, let url = source.existingDerivative(kind) {
-                image = try render(url, spec)
+            if let kind, let rendered = renderExisting(kind, of: source, spec) {
+                image = rendered
             } else if let kind {
                 let jpeg = try source.makeDerivative(kind)
                 image = UIImage(pixels: try pixels { () throws(MediaError) in try ImageRenderer.render(data: jpeg, spec) })
@@ -115,8 +111,17 @@ struct ImageRequest {
         }
     }
 
-    private func render(_ derivative: URL, _ spec: RenderSpec) throws(PHPhotosError) -> UIImage {
-        UIImage(pixels: try pixels { () throws(MediaError) in try ImageRenderer.render(derivativeAt: derivative, spec) })
+    /// Renders a derivative on disk; nil when there is none, or when it
+    /// cannot be read (damaged by a crash, say), which also discards it so
+    /// that it is made again.
+    private func renderExisting(_ kind: DerivativeCache.Kind, of source: ImageSource, _ spec: RenderSpec) -> UIImage? {
+        guard let url = source.existingDerivative(kind) else { return nil }
+        do {
+            return UIImage(pixels: try ImageRenderer.render(derivativeAt: url, spec))
+        } catch {
+            source.library.derivatives.discard(url)
+            return nil
+        }
     }
 
     /// Runs a libvips render, reporting a failure as an invalid resource of the asset.

@@ -76,10 +76,8 @@ struct ImageSource {
         do {
             let image = isRaw ? try CameraRaw.preview(ofFileAt: file) : try VideoFrame.poster(ofVideoAt: file)
             return (try library.derivatives.store(image, assetUUID: asset.record.uuid, version: version, kind: .poster), 0, 0)
-        } catch let error as MediaError {
-            throw PHPhotosError(.invalidResource, error.description, identifiers: [asset.localIdentifier])
         } catch {
-            throw error as? PHPhotosError ?? PHPhotosError(.internalError, "\(error)")
+            throw PHPhotosError(.invalidResource, error.description, identifiers: [asset.localIdentifier])
         }
     }
 
