@@ -74,6 +74,9 @@ package protocol PhotoStore: AnyObject, Sendable {
     func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord]
     /// The object changes of a run of change blocks, as this store's client may see them.
     func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistorySpan
+    /// The change blocks whose details are kept: how many, and when the
+    /// oldest and newest were committed.
+    func keptHistory() throws(StoreError) -> KeptHistory
     /// The last change block committed before `date`; 0 when none was.
     func lastChangeBlock(before date: Date) throws(StoreError) -> Int64
     func historyRetention() throws(StoreError) -> HistoryRetention

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct PhotosCommand: ParsableCommand {
@@ -6,12 +7,63 @@ struct PhotosCommand: ParsableCommand {
         commandName: "photos",
         abstract: "Manage an OpenPhotoKit photo library from the terminal.",
         discussion: """
-            Commands work on the library named by $PHOTOS_LIBRARY, else
-            $XDG_DATA_HOME/photos/Photos Library.photoslibrary (~/.local/share by default).
+            Commands work on the library given with --library, else the one named by
+            $PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Photos Library.photoslibrary
+            (~/.local/share by default). Listing commands print JSON with --json.
+            Exit codes: 0 success, 1 bad input or unknown identifier, 2 library error.
 
             Examples:
+              photos init ~/Pictures/Main.photoslibrary
+              photos import ~/DCIM --duplicates keep
+              photos ls --where 'favorite == YES' --sort creationDate:desc --limit 20
+              photos album create Summer && photos album add Summer 3F2A...
+              photos changes --since "$(cat token.txt)"
               photos demo                      build a sample library and tour it
-              photos demo --keep --assets 500  keep the sample library afterwards
             """,
-        subcommands: [DemoCommand.self])
+        subcommands: [
+            InitCommand.self, InfoCommand.self, ImportCommand.self, ListCommand.self, ShowCommand.self,
+            AlbumCommand.self, FolderCommand.self,
+            FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
+            DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
+            ChangesCommand.self, WatchCommand.self, ThumbCommand.self, ExportCommand.self,
+            AccessCommand.self, DemoCommand.self,
+        ])
+
+    /// Parses and runs, with the exit codes the tool documents: a command's
+    /// failure prints one line on standard error; usage errors exit 1.
+    static func main() {
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exitWithUsageError(error)
+        }
+        do {
+            try command.run()
+        } catch let error as ExitCode {
+            Foundation.exit(error.rawValue)
+        } catch let error as CLIError {
+            fail(error)
+        } catch let error as ValidationError {
+            fail(.user(error.message))
+        } catch {
+            fail(.library(error))
+        }
+    }
+
+    private static func fail(_ error: CLIError) -> Never {
+        FileHandle.standardError.write(Data("photos: \(error.description)\n".utf8))
+        Foundation.exit(error.exitCode)
+    }
+
+    private static func exitWithUsageError(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if code == .success {
+            print(message)
+            Foundation.exit(0)
+        }
+        FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+        Foundation.exit(1)
+    }
 }

@@ -88,6 +88,25 @@ extension PHPhotoLibrary {
         }
     }
 
+    /// What the change history holds: an OpenPhotoKit addition.
+    public struct PersistentChangeHistory: Sendable, Equatable {
+        /// The change blocks whose details are kept.
+        public var changeCount: Int
+        /// When the oldest kept change block was committed; nil when none is kept.
+        public var oldestChangeDate: Date?
+        /// When the newest change block was committed; nil when none is kept.
+        public var newestChangeDate: Date?
+    }
+
+    /// The range of change blocks the history keeps: tokens from before the
+    /// oldest expire. Cost: one query over the kept change blocks.
+    public func persistentChangeHistory() throws -> PersistentChangeHistory {
+        try withStore { store throws(StoreError) in
+            let kept = try store.keptHistory()
+            return PersistentChangeHistory(changeCount: kept.changeBlocks, oldestChangeDate: kept.oldest, newestChangeDate: kept.newest)
+        }
+    }
+
     /// The library's history retention. Cost: one query.
     public func persistentChangeRetention() throws -> PersistentChangeRetention {
         try withStore { store throws(StoreError) in PersistentChangeRetention(try store.historyRetention()) }

@@ -45,6 +45,9 @@ extension PHPhotoLibrary {
         /// A file refused, with why: not a photo or video that can be read,
         /// truncated, missing...
         public var failed: [(file: URL, error: PHPhotosError)] = []
+
+        /// An empty result, to gather several imports' results in.
+        public init() {}
     }
 
     /// Imports image and video files. Files are read in parallel, one per

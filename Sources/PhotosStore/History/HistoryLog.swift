@@ -32,6 +32,17 @@ enum HistoryLog {
             .flatMap { Int64($0) } ?? 0
     }
 
+    /// The change blocks past the pruning horizon.
+    static func kept(_ db: Database) throws -> KeptHistory {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT COUNT(*), MIN(committed_at), MAX(committed_at) FROM change_transaction WHERE id > ?
+            """), arguments: [try prunedThrough(db)])
+        let oldest: Double? = row?[1]
+        let newest: Double? = row?[2]
+        return KeptHistory(changeBlocks: row?[0] ?? 0, oldest: oldest.map(Date.init(timeIntervalSince1970:)),
+                           newest: newest.map(Date.init(timeIntervalSince1970:)))
+    }
+
     // MARK: - Reading
 
     /// What the change blocks after `after`, up to `through`, did, as `scope` may see it.
@@ -209,4 +220,11 @@ enum HistoryLog {
         }
         return deleted
     }
+}
+
+/// The change blocks the history keeps the details of.
+package struct KeptHistory: Sendable, Equatable {
+    package var changeBlocks: Int
+    package var oldest: Date?
+    package var newest: Date?
 }

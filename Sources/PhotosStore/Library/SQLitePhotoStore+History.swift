@@ -8,6 +8,10 @@ extension SQLitePhotoStore {
         try read { db in try HistoryLog.currentPoint(db) }
     }
 
+    package func keptHistory() throws(StoreError) -> KeptHistory {
+        try read { db in try HistoryLog.kept(db) }
+    }
+
     /// The change blocks after `point` that this process may see something
     /// of, in commit order. Throws `historyExpired` when the point is older
     /// than the kept history or from another history of this library, and

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Photos
+
+/// `photos export ID... --to DIR`: copies of assets' files.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Copy assets' files into a folder: the current version (edits applied) or the original.",
+        discussion: """
+            Files keep their original names; a name already taken gets a number.
+            A Live Photo exports its photo and its video.
+
+            Examples:
+              photos export ID1 ID2 --to ~/Export
+              photos export ID1 --to ~/Export --original
+            """)
+
+    @Argument(help: "The assets' local identifiers.")
+    var identifiers: [String]
+
+    @Option(help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
+    var to: String
+
+    @Flag(help: "Export the original files, without edits.")
+    var original = false
+
+    @Flag(help: "Export the current version, edits applied (the default).")
+    var current = false
+
+    @OptionGroup var options: LibraryOptions
+
+    func validate() throws {
+        guard !identifiers.isEmpty else { throw ValidationError("name at least one asset") }
+        guard !(original && current) else { throw ValidationError("--original and --current cannot be used together") }
+    }
+
+    func run() throws {
+        let library = try options.open()
+        let assets = try library.withCurrentLibrary { try Lookup.assets(identifiers, includingTrashed: true) }
+        let folder = URL(fileURLWithPath: to, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.user("cannot create \(to): \(error.localizedDescription)")
+        }
+        var written: [[String: String]] = []
+        for asset in assets {
+            for resource in Self.resources(of: asset, original: original) {
+                let destination = Self.freeName(for: resource.originalFilename, in: folder)
+                let done = DispatchSemaphore(value: 0)
+                nonisolated(unsafe) var failure: (any Error)?
+                PHAssetResourceManager.default().writeData(for: resource, toFile: destination, options: nil) { error in
+                    failure = error
+                    done.signal()
+                }
+                done.wait()
+                if let failure { throw CLIError.library(failure) }
+                written.append(["localIdentifier": asset.localIdentifier, "file": destination.path])
+                options.say("\(asset.localIdentifier) -> \(destination.path)")
+            }
+        }
+        if options.json { Output.json(written) }
+    }
+
+    /// The files that make up the version asked: photo and paired video,
+    /// edited renderings in place of originals for the current version.
+    static func resources(of asset: PHAsset, original: Bool) -> [PHAssetResource] {
+        let all = PHAssetResource.assetResources(for: asset)
+        let pairs: [(original: PHAssetResourceType, edited: PHAssetResourceType)] = [(.photo, .fullSizePhoto), (.video, .fullSizeVideo),
+                                                                                   (.pairedVideo, .fullSizePairedVideo)]
+        return pairs.compactMap { pair in
+            let originalFile = all.first { $0.type == pair.original }
+            if original { return originalFile }
+            return all.first { $0.type == pair.edited } ?? originalFile
+        }
+    }
+
+    /// `name` in `folder`, or "name 2", "name 3"... when taken.
+    static func freeName(for name: String, in folder: URL) -> URL {
+        let base = (name as NSString).deletingPathExtension
+        let ext = (name as NSString).pathExtension
+        var candidate = folder.appendingPathComponent(name)
+        var number = 2
+        while FileManager.default.fileExists(atPath: candidate.path) {
+            candidate = folder.appendingPathComponent("\(base) \(number)" + (ext.isEmpty ? "" : ".\(ext)"))
+            number += 1
+        }
+        return candidate
+    }
+}

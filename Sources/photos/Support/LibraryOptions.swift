@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Photos
+
+/// The options every command that works on a library takes.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The library to use.", discussion: "Default: $PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Photos Library.photoslibrary.",
+                                            valueName: "path"))
+    var library: String?
+
+    @Flag(name: .long, help: "Print machine-readable JSON instead of text.")
+    var json = false
+
+    @Flag(name: .long, help: "Print nothing but errors (and what --json asks for).")
+    var quiet = false
+
+    /// The library's directory.
+    var url: URL {
+        library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultURL()
+    }
+
+    /// Opens the library; `creating` allows making a new one.
+    func open(creating: Bool = false) throws -> PHPhotoLibrary {
+        if !creating && !FileManager.default.fileExists(atPath: url.appendingPathComponent("VERSION").path) {
+            throw CLIError.user("no library at \(url.path) (create one with: photos init \(shellQuoted(url.path)))")
+        }
+        do {
+            var options: PHPhotoLibrary.OpenOptions = creating ? [] : [.mustExist]
+            if ProcessInfo.processInfo.environment["PHOTOS_ALLOW_UNSAFE_LOCATION"] == "1" {
+                options.insert(.allowUnsafeLocation)
+            }
+            return try PHPhotoLibrary(url: url, options: options)
+        } catch {
+            throw CLIError.library(error)
+        }
+    }
+
+    /// Prints a line of text unless `--quiet` or `--json`.
+    func say(_ line: String) {
+        if !quiet && !json { print(line) }
+    }
+}
+
+/// Quotes a path for a shell command line when it needs quoting.
+func shellQuoted(_ text: String) -> String {
+    text.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Photos
+
+/// Finding what the user names on the command line: assets by local
+/// identifier (or the UUID before its first slash), albums and folders by
+/// identifier or title. Runs inside `withCurrentLibrary`.
+enum Lookup {
+    /// The full local identifier for what the user typed.
+    private static func identifier(_ text: String, suffix: String) -> String {
+        text.contains("/") ? text : text + suffix
+    }
+
+    /// Assets in the order given, trashed ones included when `includingTrashed`.
+    static func assets(_ identifiers: [String], includingTrashed: Bool = false) throws -> [PHAsset] {
+        let wanted = identifiers.map { identifier($0, suffix: "/L0/001") }
+        var found: [String: PHAsset] = [:]
+        PHAsset.fetchAssets(withLocalIdentifiers: wanted, options: nil).enumerateObjects { asset, _, _ in
+            found[asset.localIdentifier] = asset
+        }
+        if includingTrashed && found.count < Set(wanted).count {
+            trashedAssets().enumerateObjects { asset, _, _ in
+                if wanted.contains(asset.localIdentifier) { found[asset.localIdentifier] = asset }
+            }
+        }
+        let missing = zip(identifiers, wanted).filter { found[$0.1] == nil }.map(\.0)
+        guard missing.isEmpty else {
+            throw CLIError.user("no asset with the identifier\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
+        }
+        return wanted.map { found[$0]! }
+    }
+
+    /// The assets in Recently Deleted, most recently deleted first.
+    static func trashedAssets() -> PHFetchResult<PHAsset> {
+        guard let trash = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil).firstObject else {
+            return PHAsset.fetchAssets(withLocalIdentifiers: [], options: nil)
+        }
+        return PHAsset.fetchAssets(in: trash, options: nil)
+    }
+
+    /// The album with this identifier, or the one album with this title.
+    static func album(_ nameOrIdentifier: String) throws -> PHAssetCollection {
+        let byIdentifier = PHAssetCollection.fetchAssetCollections(
+            withLocalIdentifiers: [identifier(nameOrIdentifier, suffix: "/L0/040")], options: nil)
+        if let album = byIdentifier.firstObject { return album }
+        let options = PHFetchOptions()
+        options.predicate = NSPredicate(format: "title == %@", nameOrIdentifier)
+        let byTitle = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options)
+        return try single(byTitle.objects(at: IndexSet(integersIn: 0..<byTitle.count)), kind: "album", name: nameOrIdentifier)
+    }
+
+    /// The folder with this identifier, or the one folder with this title.
+    static func folder(_ nameOrIdentifier: String) throws -> PHCollectionList {
+        let byIdentifier = PHCollectionList.fetchCollectionLists(
+            withLocalIdentifiers: [identifier(nameOrIdentifier, suffix: "/L0/020")], options: nil)
+        if let folder = byIdentifier.firstObject { return folder }
+        let options = PHFetchOptions()
+        options.predicate = NSPredicate(format: "title == %@", nameOrIdentifier)
+        let byTitle = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
+        return try single(byTitle.objects(at: IndexSet(integersIn: 0..<byTitle.count)), kind: "folder", name: nameOrIdentifier)
+    }
+
+    /// An album or a folder, for moving things into folders.
+    static func collection(_ nameOrIdentifier: String) throws -> PHCollection {
+        if let album = try? album(nameOrIdentifier) { return album }
+        if let folder = try? folder(nameOrIdentifier) { return folder }
+        throw CLIError.user("no album or folder is named or identified \(nameOrIdentifier)")
+    }
+
+    private static func single<T: PHCollection>(_ matches: [T], kind: String, name: String) throws -> T {
+        switch matches.count {
+        case 0: throw CLIError.user("no \(kind) is named or identified \(name)")
+        case 1: return matches[0]
+        default:
+            throw CLIError.user("\(matches.count) \(kind)s are named \(name); use an identifier: "
+                                + matches.map(\.localIdentifier).joined(separator: ", "))
+        }
+    }
+}
