@@ -86,6 +86,11 @@ let package = Package(
             name: "PhotosStoreTests",
             dependencies: ["PhotosStore", "PhotosTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The `photos` command run as a process, end to end.
+        .testTarget(
+            name: "PhotosCommandTests",
+            dependencies: ["photos", "Photos", "PhotosMedia"]
+        ),
         .testTarget(
             name: "PhotosMediaTests",
             dependencies: ["PhotosMedia"]

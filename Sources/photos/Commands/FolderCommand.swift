@@ -66,7 +66,7 @@ struct FolderCommand: ParsableCommand {
     }
 
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete folders (what they hold moves to the top level).",
+        static let configuration = CommandConfiguration(abstract: "Delete folders with the albums and folders in them (the assets stay in the library).",
                                                         discussion: "Example: photos folder delete Trips")
         @Argument(help: "The folders.") var folders: [String]
         @OptionGroup var options: LibraryOptions

@@ -5,7 +5,9 @@ import Photos
 /// token's Codable form, base64url-encoded.
 enum ChangeTokenText {
     static func encode(_ token: PHPersistentChangeToken) -> String {
-        guard let data = try? JSONEncoder().encode(token) else { return "" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys  // the same token always reads the same
+        guard let data = try? encoder.encode(token) else { return "" }
         return data.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

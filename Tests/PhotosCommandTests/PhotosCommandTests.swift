@@ -1,0 +1,323 @@
+import Foundation
+import Photos
+import Testing
+
+/// The `photos` command end to end: the built binary, run as a process
+/// against a temporary library, with its output parsed back.
+@Suite struct PhotosCommandTests {
+    let tool: CommandLineTool
+
+    init() throws {
+        tool = try CommandLineTool()
+    }
+
+    private func identifiers(_ run: CommandLineTool.Run) -> [String] {
+        (run.json as? [[String: Any]])?.compactMap { $0["localIdentifier"] as? String } ?? []
+    }
+
+    /// A library with three photos: a.jpg oldest, c.jpg newest.
+    private func libraryWithThreePhotos() throws -> [String] {
+        try tool.run("init")
+        for (index, name) in ["a.jpg", "b.jpg", "c.jpg"].enumerated() {
+            try tool.photo(name, taken: Date(timeIntervalSince1970: 1_600_000_000 + Double(index) * 86_400), shade: Double(index) * 50)
+        }
+        let imported = try tool.run("import", "card", "--json")
+        #expect(imported.status == 0, "\(imported.errors)")
+        return identifiers(try tool.run("ls", "--json"))
+    }
+
+    @Test func initAndInfo() throws {
+        let missing = try tool.run("info")
+        #expect(missing.status == 1 && missing.errors.contains("no library at") && missing.errors.contains("photos init"))
+        #expect(try tool.run("init").output.contains("Created a library"))
+        #expect(try tool.run("init").output.contains("already"))
+        try tool.photo("a.jpg")
+        try tool.run("import", "card")
+        let info = try #require(try tool.run("info", "--json").json as? [String: Any])
+        #expect((info["assets"] as? [String: Int])?["images"] == 1)
+        #expect((info["history"] as? [String: Any])?["changeCount"] as? Int == 1)
+        #expect((info["bytesOnDisk"] as? Int ?? 0) > 0)
+        let text = try tool.run("info").output
+        #expect(text.contains("1 images") && text.contains("History:  1 change blocks") && text.contains("Token:"))
+    }
+
+    @Test func aDamagedLibraryIsALibraryError() throws {
+        try tool.run("init")
+        let database = tool.library.appendingPathComponent("database/Photos.sqlite")
+        try Data(repeating: 0x41, count: 8192).write(to: database)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+        let run = try tool.run("ls")
+        #expect(run.status == 2 && run.errors.hasPrefix("photos: ") && run.errors.split(separator: "\n").count == 1)
+    }
+
+    @Test func importAccountsForEveryFile() throws {
+        try tool.run("init")
+        try tool.photo("IMG_1.JPG")
+        try tool.photo("IMG_2.JPG", in: "card/sub", shade: 90)
+        try FileManager.default.copyItem(at: tool.directory.appendingPathComponent("card/IMG_1.JPG"),
+                                         to: tool.directory.appendingPathComponent("card/sub/copy.jpg"))
+        try Data("notes".utf8).write(to: tool.directory.appendingPathComponent("card/notes.txt"))
+        try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: tool.directory.appendingPathComponent("card/broken.jpg"))
+
+        let run = try tool.run("import", "card")
+        #expect(run.status == 0)
+        #expect(run.output.contains("Imported 2 files; 1 duplicates skipped; 2 could not be read"))
+        #expect(run.errors.contains("skipped \(tool.directory.path)/card/notes.txt: "))
+        #expect(run.errors.contains("/card/broken.jpg: "))
+        // Not a terminal: plain progress lines, the last one complete.
+        #expect(run.errors.split(separator: "\n").contains { $0.hasPrefix("progress: 5/5 files") })
+
+        let again = try #require(try tool.run("import", "card", "--json", "--duplicates", "keep").json as? [String: Any])
+        #expect((again["imported"] as? [[String: Any]])?.count == 3)
+        #expect((again["failed"] as? [[String: Any]])?.compactMap { $0["code"] as? Int } == [3302, 3302])
+        #expect(again["interrupted"] as? Bool == false)
+        let quiet = try tool.run("import", "card", "--quiet")
+        #expect(quiet.output.isEmpty && !quiet.errors.contains("progress"))
+
+        #expect(try tool.run("import", "nowhere").status == 1)
+        #expect(try tool.run("import", "card", "--batch", "0").status == 1)
+        #expect(try tool.run("import", "card", "--duplicates", "sometimes").status == 1)
+        #expect(try tool.run("import").status == 1)
+    }
+
+    @Test func listFiltersSortsAndLimits() throws {
+        let all = try libraryWithThreePhotos()
+        #expect(all.count == 3)
+        let newestFirst = identifiers(try tool.run("ls", "--sort", "creationDate:desc", "--json"))
+        #expect(newestFirst == all.reversed())
+        #expect(identifiers(try tool.run("ls", "--limit", "2", "--json")) == Array(all.prefix(2)))
+
+        try tool.run("favorite", all[1])
+        #expect(identifiers(try tool.run("ls", "--where", "favorite == YES", "--json")) == [all[1]])
+        try tool.run("hide", all[2])
+        #expect(identifiers(try tool.run("ls", "--json")) == Array(all.prefix(2)))
+        #expect(identifiers(try tool.run("ls", "--hidden", "--json")) == all)
+
+        let table = try tool.run("ls", "--hidden")
+        #expect(table.lines.first?.hasPrefix("IDENTIFIER") == true && table.lines.count == 4)
+        #expect(table.lines.contains { $0.contains(all[1]) && $0.contains("  F  ") && $0.hasSuffix("b.jpg") })
+
+        let bad = try tool.run("ls", "--where", "favorite == YES AND")
+        #expect(bad.status == 1 && bad.errors.contains("position") && bad.errors.contains("^"))
+        let badKey = try tool.run("ls", "--where", "colour == 'red'")
+        #expect(badKey.status == 1 && badKey.errors.contains("colour"))
+        #expect(try tool.run("ls", "--sort", "colour").status == 1)
+        #expect(try tool.run("ls", "--limit", "-1").status == 1)
+        #expect(try tool.run("ls", "--album", "Nothing").status == 1)
+        #expect(try tool.run("ls", "--trash", "--album", "X").status == 1)
+    }
+
+    @Test func showEverything() throws {
+        let all = try libraryWithThreePhotos()
+        let shown = try #require(try tool.run("show", all[0], "--json").json as? [String: Any])
+        #expect(shown["localIdentifier"] as? String == all[0] && shown["pixelWidth"] as? Int == 64)
+        #expect((shown["resources"] as? [[String: Any]])?.first?["originalFilename"] as? String == "a.jpg")
+        let uuidOnly = try tool.run("show", String(all[0].prefix(36)))
+        #expect(uuidOnly.status == 0 && uuidOnly.output.contains("creationDate") && uuidOnly.output.contains("resources:"))
+        let unknown = try tool.run("show", "00000000-0000-0000-0000-000000000000")
+        #expect(unknown.status == 1 && unknown.errors.contains("no asset"))
+        #expect(try tool.run("show").status == 1)
+    }
+
+    @Test func albumsAndFolders() throws {
+        let all = try libraryWithThreePhotos()
+        let album = try #require(try tool.run("album", "create", "Summer", "--json").json as? [String: Any])["localIdentifier"] as? String
+        try tool.run("folder", "create", "Trips")
+        try tool.run("folder", "create", "2020", "--in", "Trips")
+        #expect(try tool.run("album", "add", "Summer", all[0], all[1]).status == 0)
+        #expect(try tool.run("album", "remove", "Summer", all[0]).status == 0)
+        #expect(identifiers(try tool.run("ls", "--album", "Summer", "--json")) == [all[1]])
+        #expect(try tool.run("album", "rename", album!, "Summer 2020").status == 0)
+        #expect(try tool.run("album", "move", "Summer 2020", "--to", "2020").status == 0)
+
+        let tree = try #require(try tool.run("folder", "ls", "--json").json as? [[String: Any]])
+        let trips = try #require(tree.first)
+        let year = try #require((trips["children"] as? [[String: Any]])?.first)
+        #expect(trips["title"] as? String == "Trips" && year["title"] as? String == "2020")
+        #expect((year["children"] as? [[String: Any]])?.first?["title"] as? String == "Summer 2020")
+        #expect(try tool.run("folder", "ls").output.contains("\n    Summer 2020 [album"))
+
+        let albums = try #require(try tool.run("album", "ls", "--json").json as? [[String: Any]])
+        #expect(albums.map { $0["count"] as? Int } == [1])
+        #expect(try tool.run("album", "move", "Summer 2020", "--top").status == 0)
+        #expect((try tool.run("folder", "ls", "--json").json as? [[String: Any]])?.count == 2)
+
+        // Two albums with one title: names are ambiguous, identifiers are not.
+        try tool.run("album", "create", "Twin")
+        try tool.run("album", "create", "Twin")
+        let ambiguous = try tool.run("album", "add", "Twin", all[0])
+        #expect(ambiguous.status == 1 && ambiguous.errors.contains("2 albums are named Twin"))
+        #expect(try tool.run("album", "add", "Summer 2020", "no-such-asset").status == 1)
+        #expect(try tool.run("album", "move", "Summer 2020").status == 1)
+        #expect(try tool.run("folder", "add", "Trips", "Nothing").status == 1)
+
+        #expect(try tool.run("folder", "rename", "Trips", "Travels").status == 0)
+        #expect(try tool.run("folder", "add", "Travels", "Summer 2020").status == 0)
+        #expect(try tool.run("album", "delete", "Twin", "Twin").status == 1, "ambiguous")
+        #expect(try tool.run("folder", "delete", "Travels").status == 0)
+        #expect(try tool.run("ls", "--album", "Summer 2020").status == 1, "deleted with its folder")
+        #expect((try tool.run("album", "ls", "--json").json as? [[String: Any]])?.count == 2)
+        #expect(identifiers(try tool.run("ls", "--json")).count == 3, "deleting albums keeps their assets")
+    }
+
+    @Test func favoritesHiddenAndRecentlyDeleted() throws {
+        let all = try libraryWithThreePhotos()
+        #expect(try tool.run("favorite", all[0], all[1]).output.contains("Favorited 2 assets"))
+        try tool.run("unfavorite", all[1])
+        #expect(identifiers(try tool.run("ls", "--where", "favorite == YES", "--json")) == [all[0]])
+        try tool.run("hide", all[0])
+        try tool.run("unhide", all[0])
+        #expect(identifiers(try tool.run("ls", "--json")) == all)
+
+        try tool.run("delete", all[2])
+        #expect(identifiers(try tool.run("trash", "ls", "--json")) == [all[2]])
+        #expect(identifiers(try tool.run("ls", "--trash", "--json")) == [all[2]])
+        try tool.run("restore", all[2])
+        #expect(identifiers(try tool.run("ls", "--json")) == all)
+        try tool.run("delete", all[2])
+        #expect((try tool.run("trash", "empty", "--json").json as? [String: Int])?["deleted"] == 1)
+        #expect(try tool.run("restore", all[2]).status == 1, "gone for good")
+        #expect(try tool.run("favorite").status == 1)
+    }
+
+    @Test func changesSinceAToken() throws {
+        let all = try libraryWithThreePhotos()
+        let token = try #require(try tool.run("changes").lines.last)
+        #expect(try tool.run("changes", "--since", token).output.hasPrefix("no changes"))
+        try tool.run("favorite", all[0])
+        try tool.run("album", "create", "Later")
+        let changes = try #require(try tool.run("changes", "--since", token, "--json").json as? [String: Any])
+        let list = try #require(changes["changes"] as? [[String: Any]])
+        #expect(list.count == 2)
+        #expect((list[0]["assets"] as? [String: [String]])?["updated"] == [all[0]])
+        #expect(((list[1]["albums"] as? [String: [String]])?["inserted"])?.count == 1)
+        let next = try #require(changes["token"] as? String)
+        #expect(try tool.run("changes", "--since", next).output.hasPrefix("no changes"))
+        let text = try tool.run("changes", "--since", token)
+        #expect(text.output.contains("~ asset \(all[0])") && text.lines.last == next)
+
+        let garbage = try tool.run("changes", "--since", "not-a-token")
+        #expect(garbage.status == 1 && garbage.errors.contains("not a change token"))
+        // A token of another library names nothing here.
+        let other = try CommandLineTool()
+        defer { other.remove() }
+        try other.run("init")
+        let foreign = try #require(try other.run("changes").lines.last)
+        #expect(try tool.run("changes", "--since", foreign).status == 1)
+    }
+
+    @Test func watchSeesAnotherProcessesChanges() throws {
+        let all = try libraryWithThreePhotos()
+        let (watcher, output, errors) = try tool.start(["watch", "--json", "--count", "1"])
+        // Ready once it says what it watches.
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("watching") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said.append(chunk)
+        }
+        #expect(String(decoding: said, as: UTF8.self).contains("watching 3 assets"))
+        try tool.run("favorite", all[1])
+        let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 0)
+        let change = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(change["changed"] as? [Int] == [1] && change["changedObjects"] as? [String] == [all[1]])
+        #expect(change["incremental"] as? Bool == true && change["count"] as? Int == 3)
+
+        #expect(try tool.run("watch", "--count", "0").status == 1)
+        #expect(try tool.run("watch", "--where", "favorite ==").status == 1)
+    }
+
+    @Test func thumbnailsAndExports() throws {
+        let all = try libraryWithThreePhotos()
+        let fill = try tool.run("thumb", all[0], "--size", "32x32", "-o", "fill.jpg", "--json")
+        #expect((fill.json as? [String: Any]).map { [$0["width"] as? Int, $0["height"] as? Int] } == [32, 32])
+        let written = UIImage(contentsOfFile: tool.directory.appendingPathComponent("fill.jpg").path)
+        #expect(written?.size == CGSize(width: 32, height: 32))
+        #expect(try tool.run("thumb", all[0], "--size", "40x40", "--mode", "fit", "-o", "fit.png").output.contains("40x30"))
+        #expect(UIImage(contentsOfFile: tool.directory.appendingPathComponent("fit.png").path)?.size == CGSize(width: 40, height: 30))
+        #expect(try tool.run("thumb", all[0], "--size", "20x20", "--crop", "0.5,0.5,0.5,0.5", "-o", "crop.jpg").status == 0)
+        #expect(try tool.run("thumb", all[0], "--size", "big", "-o", "x.jpg").status == 1)
+        #expect(try tool.run("thumb", all[0], "--size", "20x20", "--crop", "0.5,0.5,0.9,0.5", "-o", "x.jpg").status == 1)
+        #expect(try tool.run("thumb", all[0], "--size", "20x20", "--mode", "stretch", "-o", "x.jpg").status == 1)
+        #expect(try tool.run("thumb", all[0], "--size", "20x20").status == 1)
+        #expect(try tool.run("thumb", all[0], "--size", "20x20", "-o", "/no/such/dir/x.jpg").status == 1)
+
+        let exported = try tool.run("export", all[0], all[1], "--to", "out", "--original", "--json")
+        #expect((exported.json as? [[String: String]])?.compactMap { $0["file"].map { URL(fileURLWithPath: $0).lastPathComponent } } == ["a.jpg", "b.jpg"])
+        let original = try Data(contentsOf: tool.directory.appendingPathComponent("card/a.jpg"))
+        #expect(try Data(contentsOf: tool.directory.appendingPathComponent("out/a.jpg")) == original)
+        #expect(try tool.run("export", all[0], "--to", "out").output.contains("out/a 2.jpg"))
+        #expect(try tool.run("export", all[0], "--to", "out", "--original", "--current").status == 1)
+        #expect(try tool.run("export", "--to", "out").status == 1)
+    }
+
+    @Test func clientAccess() throws {
+        let all = try libraryWithThreePhotos()
+        #expect(try tool.run("access", "grant", "com.example.picker", "--limited", all[0], all[1]).output.contains("limited to 2 assets"))
+        try tool.run("access", "grant", "com.example.viewer", "--full")
+        try tool.run("access", "grant", "com.example.camera", "--add-only")
+        try tool.run("access", "revoke", "com.example.viewer")
+        let clients = try #require(try tool.run("access", "ls", "--json").json as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: clients.map { ($0["client"] as! String, $0["access"] as! String) })
+        #expect(byName == ["com.example.picker": "limited", "com.example.viewer": "denied", "com.example.camera": "add-only"])
+        // The client sees its selection.
+        let picker = try tool.run(["ls", "--json"], environment: ["PHOTOS_CLIENT_ID": "com.example.picker"])
+        #expect(identifiers(picker) == Array(all.prefix(2)))
+        #expect(try tool.run("access", "grant", "com.example.x").status == 1)
+        #expect(try tool.run("access", "grant", "com.example.x", "--full", "--add-only").status == 1)
+        #expect(try tool.run("access", "grant", "com.example.x", "--limited", "nope").status == 1)
+    }
+
+    @Test func helpEverywhereWithExamples() throws {
+        for command in [[], ["import"], ["ls"], ["album"], ["album", "create"], ["folder"], ["changes"], ["watch"], ["thumb"],
+                        ["export"], ["access"], ["trash"], ["demo"]] {
+            let help = try tool.run(command + ["--help"])
+            #expect(help.status == 0 && help.output.contains("USAGE"), "\(command)")
+            #expect(help.output.contains("Example"), "\(command) shows examples")
+        }
+        let unknown = try tool.run("frobnicate")
+        #expect(unknown.status == 1 && !unknown.errors.isEmpty)
+    }
+
+    /// The README's walkthrough, command for command (the camera folder and
+    /// the identifier are the test's own).
+    @Test func readmeWalkthrough() throws {
+        #expect(try tool.run("init").status == 0)
+        try tool.photo("IMG_0001.JPG", in: "DCIM")
+        try tool.photo("IMG_0002.JPG", in: "DCIM/100APPLE", shade: 80)
+        #expect(try tool.run("import", "DCIM").status == 0)
+        #expect(try tool.run("ls", "--limit", "5").lines.count == 3)
+        let listed = identifiers(try tool.run("ls", "--where", "favorite == NO AND mediaType == 1", "--sort", "creationDate:desc", "--json"))
+        #expect(listed.count == 2)
+        let identifier = listed[0]
+        #expect(try tool.run("album", "create", "Summer").status == 0)
+        #expect(try tool.run("album", "add", "Summer", identifier).status == 0)
+        let token = try #require(try tool.run("changes").lines.last)
+
+        let (watcher, output, errors) = try tool.start(["watch"])
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("watching") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said.append(chunk)
+        }
+        #expect(try tool.run("favorite", identifier).status == 0)
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("~ \(identifier)") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        watcher.interrupt()
+        watcher.waitUntilExit()
+        #expect(String(decoding: seen, as: UTF8.self).contains("change: 2 assets"))
+        #expect(watcher.terminationStatus == 0, "Ctrl-C stops watch cleanly")
+
+        let changes = try tool.run("changes", "--since", token)
+        #expect(changes.output.contains("~ asset \(identifier)"))
+        #expect(try tool.run("thumb", identifier, "--size", "256x256", "-o", "thumb.jpg").status == 0)
+        #expect(try tool.run("info").output.contains("2 images"))
+    }
+}
