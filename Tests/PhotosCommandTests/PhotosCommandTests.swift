@@ -320,4 +320,26 @@ import Testing
         #expect(try tool.run("thumb", identifier, "--size", "256x256", "-o", "thumb.jpg").status == 0)
         #expect(try tool.run("info").output.contains("2 images"))
     }
+
+    @Test func ctrlCStopsAnImportBetweenChangeBlocks() throws {
+        try tool.run("init")
+        for index in 0..<60 {
+            try tool.photo(String(format: "IMG_%04d.JPG", index), width: 800, height: 600, shade: Double(index * 4 % 200))
+        }
+        let (importer, output, _) = try tool.start(["import", "card", "--batch", "1", "--json"])
+        Thread.sleep(forTimeInterval: 0.8)
+        importer.interrupt()
+        let report = try #require(try JSONSerialization.jsonObject(with: output.fileHandleForReading.readDataToEndOfFile()) as? [String: Any])
+        importer.waitUntilExit()
+        let imported = (report["imported"] as? [[String: Any]])?.count ?? -1
+        if report["interrupted"] as? Bool == true {
+            #expect(importer.terminationStatus == 130)
+            #expect(imported + (report["notAttempted"] as? Int ?? 0) == 60)
+        } else {
+            #expect(importer.terminationStatus == 0 && imported == 60, "finished before the interrupt")
+        }
+        #expect(identifiers(try tool.run("ls", "--json")).count == imported, "every committed block stays, nothing else")
+        let staging = (try? FileManager.default.contentsOfDirectory(atPath: tool.library.appendingPathComponent("staging").path)) ?? []
+        #expect(staging.filter { !$0.hasPrefix(".") }.isEmpty, "nothing half-imported")
+    }
 }

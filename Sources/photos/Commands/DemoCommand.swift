@@ -79,6 +79,7 @@ struct DemoCommand: ParsableCommand {
             try tour.showRecentlyDeleted()
             try tour.showHistory(since: afterImport)
             try tour.showLimitedClient()
+            try tour.showImages()
         }
         tour.section("Done")
         if keep {
@@ -356,5 +357,55 @@ struct Tour {
         }
         let seen = try limited.fetchPersistentChanges(since: before).reduce(0) { $0 + (try $1.changeDetails(for: .asset).updatedLocalIdentifiers.count) }
         print("   the owner edits five photos, two of them chosen: the client's history shows \(seen) updated")
+    }
+
+    func showImages() throws {
+        section("11. Images: a grid's thumbnails through PHCachingImageManager, then an edit and its revert")
+        let manager = PHCachingImageManager()
+        let assets = PHAsset.fetchAssets(with: nil).objects(at: IndexSet(integersIn: 0..<40))
+        let cell = CGSize(width: 256, height: 256)
+        let started = Date()
+        let delivered = DispatchGroup()
+        for asset in assets {
+            delivered.enter()
+            let options = PHImageRequestOptions()
+            options.deliveryMode = .highQualityFormat
+            manager.requestImage(for: asset, targetSize: cell, contentMode: .aspectFill, options: options) { _, _ in delivered.leave() }
+        }
+        delivered.wait()
+        print(String(format: "   40 cell images from the thumbnails made at import: %.0f ms in all", Date().timeIntervalSince(started) * 1000))
+
+        let photo = assets[0]
+        let exact = PHImageRequestOptions()
+        exact.isSynchronous = true
+        exact.resizeMode = .exact
+        manager.requestImage(for: photo, targetSize: cell, contentMode: .aspectFill, options: exact) { image, info in
+            let degraded = info?[PHImageResultIsDegradedKey] as? Bool ?? false
+            print("   an exact 256 x 256 fill of a \(photo.pixelWidth) x \(photo.pixelHeight) photo: \(image.map { "\(Int($0.size.width)) x \(Int($0.size.height))" } ?? "none"), degraded: \(degraded)")
+        }
+
+        let input = try contentEditingInput(of: photo)
+        let output = PHContentEditingOutput(contentEditingInput: input)
+        output.adjustmentData = PHAdjustmentData(formatIdentifier: "org.openphotokit.demo", formatVersion: "1", data: Data("grey".utf8))
+        guard let image = input.displaySizeImage, let jpeg = image.jpegData(compressionQuality: 0.9) else { return }
+        try jpeg.write(to: output.renderedContentURL)
+        try library.performChangesAndWait { PHAssetChangeRequest(for: photo).contentEditingOutput = output }
+        let edited = PHAsset.fetchAssets(withLocalIdentifiers: [photo.localIdentifier], options: nil)[0]
+        print("   after an edit: hasAdjustments \(edited.hasAdjustments), \(edited.pixelWidth) x \(edited.pixelHeight), by \(edited.adjustmentFormatIdentifier ?? "-")")
+        try library.performChangesAndWait { PHAssetChangeRequest(for: edited).revertAssetContentToOriginal() }
+        let reverted = PHAsset.fetchAssets(withLocalIdentifiers: [photo.localIdentifier], options: nil)[0]
+        print("   after revertAssetContentToOriginal(): hasAdjustments \(reverted.hasAdjustments), the original kept")
+    }
+
+    private func contentEditingInput(of asset: PHAsset) throws -> PHContentEditingInput {
+        let ready = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var input: PHContentEditingInput?
+        asset.requestContentEditingInput(with: nil) { received, _ in
+            input = received
+            ready.signal()
+        }
+        ready.wait()
+        guard let input else { throw CLIError.library(PHPhotosError(.invalidResource)) }
+        return input
     }
 }
