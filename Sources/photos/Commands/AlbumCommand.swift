@@ -17,6 +17,17 @@ struct AlbumCommand: ParsableCommand {
             """,
         subcommands: [Create.self, Rename.self, Delete.self, Add.self, Remove.self, Move.self, List.self])
 
+    /// Adds assets to an album or removes them, in one change block.
+    static func editMembers(of album: String, _ identifiers: [String], options: LibraryOptions, verb: String, preposition: String,
+                            _ edit: @escaping (PHAssetCollectionChangeRequest, NSArray) -> Void) throws {
+        let library = try options.open()
+        let (collection, assets) = try library.withCurrentLibrary { (try Lookup.album(album), try Lookup.assets(identifiers)) }
+        try library.performChangesAndWait {
+            if let request = PHAssetCollectionChangeRequest(for: collection) { edit(request, assets as NSArray) }
+        }
+        options.say("\(verb) \(assets.count) asset\(assets.count == 1 ? "" : "s") \(preposition) \(collection.localizedTitle ?? album)")
+    }
+
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an album.",
                                                         discussion: "Example: photos album create Summer --in Trips")
@@ -25,17 +36,7 @@ struct AlbumCommand: ParsableCommand {
         @OptionGroup var options: LibraryOptions
 
         func run() throws {
-            let library = try options.open()
-            let parent = try folder.map { name in try library.withCurrentLibrary { try Lookup.folder(name) } }
-            var identifier = ""
-            try library.performChangesAndWait {
-                let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
-                identifier = request.placeholderForCreatedAssetCollection.localIdentifier
-                if let parent {
-                    PHCollectionListChangeRequest(for: parent)?.addChildCollections([request.placeholderForCreatedAssetCollection] as NSArray)
-                }
-            }
-            if options.json { Output.json(["localIdentifier": identifier, "title": title]) } else { options.say(identifier) }
+            try CollectionEditing.create(.album, title: title, in: folder, options: options)
         }
     }
 
@@ -47,10 +48,7 @@ struct AlbumCommand: ParsableCommand {
         @OptionGroup var options: LibraryOptions
 
         func run() throws {
-            let library = try options.open()
-            let collection = try library.withCurrentLibrary { try Lookup.album(album) }
-            try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: collection)?.title = title }
-            options.say("Renamed \(collection.localIdentifier) to \(title)")
+            try CollectionEditing.rename(.album, album, to: title, options: options)
         }
     }
 
@@ -65,10 +63,7 @@ struct AlbumCommand: ParsableCommand {
         }
 
         func run() throws {
-            let library = try options.open()
-            let collections = try library.withCurrentLibrary { try albums.map(Lookup.album) }
-            try library.performChangesAndWait { PHAssetCollectionChangeRequest.deleteAssetCollections(collections as NSArray) }
-            options.say("Deleted \(collections.count) album\(collections.count == 1 ? "" : "s")")
+            try CollectionEditing.delete(.album, albums, options: options)
         }
     }
 
@@ -84,10 +79,9 @@ struct AlbumCommand: ParsableCommand {
         }
 
         func run() throws {
-            let library = try options.open()
-            let (collection, assets) = try library.withCurrentLibrary { (try Lookup.album(album), try Lookup.assets(identifiers)) }
-            try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: collection)?.addAssets(assets as NSArray) }
-            options.say("Added \(assets.count) asset\(assets.count == 1 ? "" : "s") to \(collection.localizedTitle ?? album)")
+            try AlbumCommand.editMembers(of: album, identifiers, options: options, verb: "Added", preposition: "to") {
+                $0.addAssets($1)
+            }
         }
     }
 
@@ -103,10 +97,9 @@ struct AlbumCommand: ParsableCommand {
         }
 
         func run() throws {
-            let library = try options.open()
-            let (collection, assets) = try library.withCurrentLibrary { (try Lookup.album(album), try Lookup.assets(identifiers)) }
-            try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: collection)?.removeAssets(assets as NSArray) }
-            options.say("Removed \(assets.count) asset\(assets.count == 1 ? "" : "s") from \(collection.localizedTitle ?? album)")
+            try AlbumCommand.editMembers(of: album, identifiers, options: options, verb: "Removed", preposition: "from") {
+                $0.removeAssets($1)
+            }
         }
     }
 

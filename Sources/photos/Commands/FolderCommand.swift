@@ -37,17 +37,7 @@ struct FolderCommand: ParsableCommand {
         @OptionGroup var options: LibraryOptions
 
         func run() throws {
-            let library = try options.open()
-            let parent = try folder.map { name in try library.withCurrentLibrary { try Lookup.folder(name) } }
-            var identifier = ""
-            try library.performChangesAndWait {
-                let request = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: title)
-                identifier = request.placeholderForCreatedCollectionList.localIdentifier
-                if let parent {
-                    PHCollectionListChangeRequest(for: parent)?.addChildCollections([request.placeholderForCreatedCollectionList] as NSArray)
-                }
-            }
-            if options.json { Output.json(["localIdentifier": identifier, "title": title]) } else { options.say(identifier) }
+            try CollectionEditing.create(.folder, title: title, in: folder, options: options)
         }
     }
 
@@ -58,10 +48,7 @@ struct FolderCommand: ParsableCommand {
         @OptionGroup var options: LibraryOptions
 
         func run() throws {
-            let library = try options.open()
-            let list = try library.withCurrentLibrary { try Lookup.folder(folder) }
-            try library.performChangesAndWait { PHCollectionListChangeRequest(for: list)?.title = title }
-            options.say("Renamed \(list.localIdentifier) to \(title)")
+            try CollectionEditing.rename(.folder, folder, to: title, options: options)
         }
     }
 
@@ -76,10 +63,7 @@ struct FolderCommand: ParsableCommand {
         }
 
         func run() throws {
-            let library = try options.open()
-            let lists = try library.withCurrentLibrary { try folders.map(Lookup.folder) }
-            try library.performChangesAndWait { PHCollectionListChangeRequest.deleteCollectionLists(lists as NSArray) }
-            options.say("Deleted \(lists.count) folder\(lists.count == 1 ? "" : "s")")
+            try CollectionEditing.delete(.folder, folders, options: options)
         }
     }
 

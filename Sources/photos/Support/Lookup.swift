@@ -39,24 +39,16 @@ enum Lookup {
 
     /// The album with this identifier, or the one album with this title.
     static func album(_ nameOrIdentifier: String) throws -> PHAssetCollection {
-        let byIdentifier = PHAssetCollection.fetchAssetCollections(
-            withLocalIdentifiers: [identifier(nameOrIdentifier, suffix: "/L0/040")], options: nil)
-        if let album = byIdentifier.firstObject { return album }
-        let options = PHFetchOptions()
-        options.predicate = NSPredicate(format: "title == %@", nameOrIdentifier)
-        let byTitle = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options)
-        return try single(byTitle.objects(at: IndexSet(integersIn: 0..<byTitle.count)), kind: "album", name: nameOrIdentifier)
+        try named(nameOrIdentifier, kind: "album", suffix: "/L0/040",
+                  byIdentifier: { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: $0, options: nil) },
+                  byTitle: { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: $0) })
     }
 
     /// The folder with this identifier, or the one folder with this title.
     static func folder(_ nameOrIdentifier: String) throws -> PHCollectionList {
-        let byIdentifier = PHCollectionList.fetchCollectionLists(
-            withLocalIdentifiers: [identifier(nameOrIdentifier, suffix: "/L0/020")], options: nil)
-        if let folder = byIdentifier.firstObject { return folder }
-        let options = PHFetchOptions()
-        options.predicate = NSPredicate(format: "title == %@", nameOrIdentifier)
-        let byTitle = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
-        return try single(byTitle.objects(at: IndexSet(integersIn: 0..<byTitle.count)), kind: "folder", name: nameOrIdentifier)
+        try named(nameOrIdentifier, kind: "folder", suffix: "/L0/020",
+                  byIdentifier: { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: $0, options: nil) },
+                  byTitle: { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: $0) })
     }
 
     /// An album or a folder, for moving things into folders.
@@ -66,12 +58,20 @@ enum Lookup {
         throw CLIError.user("no album or folder is named or identified \(nameOrIdentifier)")
     }
 
-    private static func single<T: PHCollection>(_ matches: [T], kind: String, name: String) throws -> T {
+    /// The collection a fetch by identifier finds, else the only one a fetch by title finds.
+    private static func named<T: PHCollection>(_ text: String, kind: String, suffix: String,
+                                               byIdentifier: ([String]) -> PHFetchResult<T>,
+                                               byTitle: (PHFetchOptions) -> PHFetchResult<T>) throws -> T {
+        if let found = byIdentifier([identifier(text, suffix: suffix)]).firstObject { return found }
+        let options = PHFetchOptions()
+        options.predicate = NSPredicate(format: "title == %@", text)
+        let result = byTitle(options)
+        let matches = result.objects(at: IndexSet(integersIn: 0..<result.count))
         switch matches.count {
-        case 0: throw CLIError.user("no \(kind) is named or identified \(name)")
+        case 0: throw CLIError.user("no \(kind) is named or identified \(text)")
         case 1: return matches[0]
         default:
-            throw CLIError.user("\(matches.count) \(kind)s are named \(name); use an identifier: "
+            throw CLIError.user("\(matches.count) \(kind)s are named \(text); use an identifier: "
                                 + matches.map(\.localIdentifier).joined(separator: ", "))
         }
     }
