@@ -32,11 +32,15 @@ open class PHContentEditingInputRequestOptions: NSObject, @unchecked Sendable {
 open class PHContentEditingInput: NSObject, @unchecked Sendable {
     /// Image or video.
     public let mediaType: PHAssetMediaType
+    /// The asset's subtypes (Live Photo, panorama...), as the asset has them.
     public let mediaSubtypes: PHAssetMediaSubtype
+    /// When the asset was taken.
     public let creationDate: Date?
+    /// Where the asset was taken.
     public let location: CLLocation?
     /// The format of the full-size file, such as `public.jpeg`.
     public let uniformTypeIdentifier: String?
+    /// How the asset plays back (image, Live Photo, video...).
     public let playbackStyle: PHAsset.PlaybackStyle
     /// The edit to resume, when the options said the editor handles it.
     public let adjustmentData: PHAdjustmentData?
