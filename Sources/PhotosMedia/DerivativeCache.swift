@@ -79,6 +79,37 @@ package final class DerivativeCache: @unchecked Sendable {
         return url
     }
 
+    /// Writes a rendition of an asset that is not committed yet into
+    /// `directory` (a change block's staging area) under its final name;
+    /// `adopt(from:)` moves it into the cache once the block commits, and a
+    /// block that never commits leaves nothing here.
+    package func stage(_ jpeg: Data, assetUUID: String, version: Int, kind: Kind, in directory: URL) throws(MediaError) -> URL {
+        let url = directory.appendingPathComponent(url(assetUUID: assetUUID, version: version, kind: kind).lastPathComponent)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw MediaError(file: url.path, reason: "cannot stage a derivative: \(error.localizedDescription)")
+        }
+        guard Self.write(jpeg, to: url) else {
+            throw MediaError(file: url.path, reason: "cannot stage a derivative: \(String(cString: strerror(errno)))")
+        }
+        return url
+    }
+
+    /// Moves the renditions `stage` wrote in `directory` into the cache.
+    /// One that cannot be moved is left to be made again on first use.
+    package func adopt(from directory: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names {
+            let destination = root.appendingPathComponent(String(name.prefix(2)), isDirectory: true).appendingPathComponent(name)
+            try? FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let size = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0
+            if rename(directory.appendingPathComponent(name).path, destination.path) == 0 {
+                added(Int64(size))
+            }
+        }
+    }
+
     /// Writes a new file with plain POSIX calls: Foundation's writes sync.
     private static func write(_ data: Data, to url: URL) -> Bool {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

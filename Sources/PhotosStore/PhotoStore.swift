@@ -43,7 +43,8 @@ package protocol PhotoStore: AnyObject, Sendable {
 
     /// A place to stage the files of a change block.
     func makeStagingArea() throws(StoreError) -> StagingArea
-    /// Applies a change set atomically, files included, and discards the staging area.
+    /// Applies a change set atomically, files included. The caller discards
+    /// the staging area it passed, once it has taken what it staged beside the files.
     func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult
     /// Permanently deletes assets in Recently Deleted that were deleted before
     /// `cutoff` (all of them when nil), with their files. Nil when there were none.

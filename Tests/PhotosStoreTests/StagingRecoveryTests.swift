@@ -28,6 +28,7 @@ import Testing
         var changes = ChangeSet()
         changes.newAssets = [Self.newPhoto(uuid: uuid, file: file)]
         _ = try store.commit(changes, staging: staging)
+        staging.discard()
         let kept = layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg")
 
         // A dead process's staging area: files placed but never committed.
@@ -60,6 +61,7 @@ import Testing
         changes.newAssets = [Self.newPhoto(uuid: uuid, file: file)]
         changes.assetEdits = [AssetEdit(uuid: UUID().uuidString, isFavorite: true)]
         #expect(throws: StoreError.self) { try store.commit(changes, staging: staging) }
+        staging.discard()
         let placed = store.layout.url(forRelativePath: store.layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg"))
         #expect(!FileManager.default.fileExists(atPath: placed.path))
         #expect(try store.fetchAssets(AssetQuery(scope: .library)).ids.isEmpty)

@@ -38,22 +38,19 @@ final class ChangeBlock: @unchecked Sendable {
     func commit(to store: any PhotoStore) throws(PHPhotosError) -> CommitResult? {
         let builder = ChangeSetBuilder(library: library, store: store)
         defer { builder.discardStaging() }
-        do {
-            for contribution in contributions {
-                try contribution.contribute(to: builder)
-            }
-            try builder.prepareNewAssets()
-        } catch {
-            builder.discardDerivatives()
-            throw error
+        for contribution in contributions {
+            try contribution.contribute(to: builder)
         }
+        try builder.prepareNewAssets()
         guard !builder.changeSet.isEmpty else { return nil }
         let result: CommitResult
         do {
             result = try store.commit(builder.changeSet, staging: builder.stagingIfCreated)
         } catch {
-            builder.discardDerivatives()
             throw PHPhotosError(storeError: error)
+        }
+        if let staging = builder.stagingIfCreated {
+            library.derivatives.adopt(from: staging.derivatives)
         }
         // Edited content has a new version: renditions of the old one are of no more use.
         for uuid in builder.contentEditedUUIDs {
@@ -115,21 +112,10 @@ final class ChangeSetBuilder {
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
             prepared.set(index, Result { () throws(PHPhotosError) in try preparations.value[index].prepare() })
         }
-        preparedUUIDs = pending.map(\.preparation.uuid)
         for (index, result) in prepared.values.enumerated() {
             var asset = try result.get()
             pending[index].finish(&asset)
             changeSet.newAssets.append(asset)
-        }
-    }
-
-    /// The new assets whose derivatives exist on disk.
-    private var preparedUUIDs: [String] = []
-
-    /// Removes the derivatives made for new assets of a block that failed.
-    func discardDerivatives() {
-        for uuid in preparedUUIDs {
-            library.derivatives.removeRenditions(assetUUID: uuid)
         }
     }
 

@@ -6,7 +6,8 @@ import PhotosStore
 /// builds the row to insert: metadata, content hash, and the thumbnail (or a
 /// video's first frame) made at once, whose decoding also proves the file
 /// sound. Everything here happens before the commit, so a bad file fails the
-/// block with nothing stored; the thumbnails of a failed block are removed.
+/// block with nothing stored. The thumbnails wait in the staging area with
+/// the files, and join the cache only once the block commits.
 /// Preparations of one block run in parallel, one per core.
 struct NewAssetPreparation {
     let uuid: String
@@ -62,10 +63,8 @@ struct NewAssetPreparation {
                     contentHash = try ContentHash.ofFile(at: file.url)
                 }
             } catch let error as MediaError {
-                derivatives.removeRenditions(assetUUID: uuid)
                 throw PHPhotosError(.invalidResource, "\(describe(resource)): \(error.reason)", identifiers: [identifier])
             } catch {
-                derivatives.removeRenditions(assetUUID: uuid)
                 throw PHPhotosError(storeError: error)
             }
             if index == primaryIndex {
@@ -126,16 +125,17 @@ struct NewAssetPreparation {
         var source = url
         var size = (metadata.pixelWidth, metadata.pixelHeight)
         if metadata.kind == .video {
-            source = try derivatives.store(try VideoFrame.poster(ofVideoAt: url), assetUUID: uuid, version: 0, kind: .poster)
+            source = try derivatives.stage(try VideoFrame.poster(ofVideoAt: url), assetUUID: uuid, version: 0, kind: .poster,
+                                           in: staging.derivatives)
             size = (0, 0)
         } else if UniformType.isRAW(metadata.uniformTypeIdentifier) {
             guard let preview = try? CameraRaw.preview(ofFileAt: url) else { return }
-            source = try derivatives.store(preview, assetUUID: uuid, version: 0, kind: .poster)
+            source = try derivatives.stage(preview, assetUUID: uuid, version: 0, kind: .poster, in: staging.derivatives)
             size = (0, 0)
         }
         let thumbnail = try ImageRenderer.derivative(fileAt: source, sourceWidth: size.0, sourceHeight: size.1,
                                                      shortEdge: DerivativeCache.Kind.thumbnail.shortEdge!)
-        try derivatives.store(thumbnail.jpeg, assetUUID: uuid, version: 0, kind: .thumbnail)
+        try derivatives.stage(thumbnail.jpeg, assetUUID: uuid, version: 0, kind: .thumbnail, in: staging.derivatives)
     }
 
     private func stage(_ resource: PHAssetChangeRequest.PendingResource) throws(PHPhotosError) -> StagedFile {

@@ -23,6 +23,9 @@ package struct StagedFile: Sendable, Hashable {
 /// deletes the others: a crash leaves neither orphans nor dangling rows.
 package final class StagingArea: @unchecked Sendable {
     package let directory: URL
+
+    /// Where a block's new derivatives wait for its commit (see `DerivativeCache.stage`).
+    package var derivatives: URL { directory.appendingPathComponent("derivatives", isDirectory: true) }
     private let lockDescriptor: Int32
     private var isOpen = true
     /// Files staged so far; locked, since a change block prepares its new assets in parallel.

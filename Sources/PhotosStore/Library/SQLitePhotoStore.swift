@@ -396,8 +396,11 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         let placement = FilePlacement(changeSet, layout: layout)
         var placed: [URL] = []
         // Lives until the commit is over: its journal covers a crash in between.
+        // The caller discards a staging area it passed (after taking what it
+        // staged beside the files); one made here is discarded here.
         var journal = staging
-        defer { journal?.discard() }
+        var madeHere: StagingArea?
+        defer { madeHere?.discard() }
         do {
             // Files an edit replaces are journalled with the new ones: whichever the
             // database no longer names after a crash, recovery removes.
@@ -406,7 +409,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 if journal == nil {
                     // A revert brings no file but still journals those it removes.
                     guard placement.files.isEmpty else { throw StoreError.fileSystem("new files need a staging area") }
-                    journal = try makeStagingArea()
+                    madeHere = try makeStagingArea()
+                    journal = madeHere
                 }
                 try journal?.recordJournal(placement.files.map(\.path) + replaced)
                 placed = try place(placement.files)
