@@ -22,6 +22,13 @@ package protocol PhotoStore: AnyObject, Sendable {
     func countAssets(ids: [Int64], mediaType: Int) throws(StoreError) -> Int
     /// The files stored for an asset.
     func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord]
+    /// Every file the database names, library-relative: the check that
+    /// nothing on disk is orphaned and nothing named is missing.
+    func allResourcePaths() throws(StoreError) -> Set<String>
+    /// The UUIDs of every asset, Recently Deleted included.
+    func allAssetUUIDs() throws(StoreError) -> Set<String>
+    /// SQLite's integrity check: "ok", or what it found.
+    func integrityCheck() throws(StoreError) -> String
 
     /// The ids of the collections a query selects, in order, and the change block they reflect.
     func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot

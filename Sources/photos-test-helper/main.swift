@@ -10,6 +10,16 @@
 //                                                        the archived token (a first launch stores
 //                                                        the current one), prints the asset changes
 //                                                        since as JSON, stores the last change's token
+//   photos-test-helper crash-writer LIBRARY IMAGES N  commits change blocks until killed: block i
+//                                                        creates N assets from the JPEGs in IMAGES and
+//                                                        the album "block-i" holding them; every third
+//                                                        block also deletes the assets of block i-1 and
+//                                                        renames its album "emptied-(i-1)". Prints
+//                                                        "committed i" after each block.
+//   photos-test-helper observe-history LIBRARY TOTAL   observes as "observe" does while reading the
+//                                                        history from the state at start, again and
+//                                                        again, until it lists TOTAL change blocks;
+//                                                        then prints "history COUNT in order|out of order"
 // PHOTOS_CLIENT_ID, when set, makes the helper a client of the library.
 import Foundation
 import Photos
@@ -58,8 +68,63 @@ case "observe" where arguments.count == 4:
     library.register(observer)
     say("ready")
     guard observer.wait(untilShowing: total, seconds: 30) else { fail("the library never showed \(total) objects") }
+case "observe-history" where arguments.count == 4:
+    guard let total = Int(arguments[3]) else { fail("TOTAL must be a number") }
+    let start = library.currentChangeToken
+    let observer = LineObserver(library: library)
+    library.register(observer)
+    say("ready")
+    let deadline = Date().addingTimeInterval(300)
+    var tokens: [PHPersistentChangeToken] = []
+    while tokens.count < total && Date() < deadline {
+        do {
+            tokens = try library.fetchPersistentChanges(since: start).map(\.changeToken)
+        } catch {
+            fail("reading history failed: \(error.localizedDescription)")
+        }
+        if tokens.count < total { Thread.sleep(forTimeInterval: 0.05) }
+    }
+    guard observer.wait(untilShowing: total, seconds: 60) else { fail("the library never showed \(total) objects") }
+    // A fetch result can show everything before the last notices arrive:
+    // details bring it up to the library as it is when asked.
+    observer.waitUntilQuiet(seconds: 5)  // longer than the 2-second safety poll for other processes' commits
+    say("history \(tokens.count) \(zip(tokens, tokens.dropFirst()).allSatisfy { $0 < $1 } ? "in order" : "out of order")")
 case "hike" where arguments.count == 4:
     HikingApp(library: library, tokenFile: URL(fileURLWithPath: arguments[3])).launch()
+case "crash-writer" where arguments.count == 5:
+    guard let perBlock = Int(arguments[4]) else { fail("N must be a number") }
+    let images = ((try? FileManager.default.contentsOfDirectory(atPath: arguments[3])) ?? []).sorted()
+        .map { URL(fileURLWithPath: arguments[3]).appendingPathComponent($0) }
+    guard !images.isEmpty else { fail("no images in \(arguments[3])") }
+    var block = library.withCurrentLibrary { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count }
+    while true {
+        let previous = library.withCurrentLibrary { () -> (PHAssetCollection, [PHAsset])? in
+            guard block % 3 == 2 else { return nil }
+            let options = PHFetchOptions()
+            options.predicate = NSPredicate(format: "title == %@", "block-\(block - 1)")
+            guard let album = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options).firstObject else { return nil }
+            let members = PHAsset.fetchAssets(in: album, options: nil)
+            return (album, members.objects(at: IndexSet(integersIn: 0..<members.count)))
+        }
+        do {
+            try library.performChangesAndWait {
+                let placeholders = (0..<perBlock).map { index in
+                    PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: images[(block * perBlock + index) % images.count])!
+                        .placeholderForCreatedAsset!
+                }
+                let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "block-\(block)")
+                album.addAssets(placeholders as NSArray)
+                if let (emptied, members) = previous {
+                    PHAssetChangeRequest.deleteAssets(members as NSArray)
+                    PHAssetCollectionChangeRequest(for: emptied)?.title = "emptied-\(block - 1)"
+                }
+            }
+        } catch {
+            fail("change block \(block) failed: \(error.localizedDescription)")
+        }
+        say("committed \(block)")
+        block += 1
+    }
 case "count":
     library.withCurrentLibrary {
         let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count
@@ -99,6 +164,11 @@ final class LineObserver: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sen
         }
         say(line)
         arrived.signal()
+    }
+
+    /// Waits until no change has arrived for `seconds`.
+    func waitUntilQuiet(seconds: Double) {
+        while arrived.wait(timeout: .now() + seconds) == .success {}
     }
 
     /// Waits until the fetch results it follows show `total` objects.

@@ -168,6 +168,18 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     // MARK: - Reading
 
+    package func allResourcePaths() throws(StoreError) -> Set<String> {
+        try read { db in Set(try String.fetchAll(db, sql: "SELECT relative_path FROM resource")) }
+    }
+
+    package func allAssetUUIDs() throws(StoreError) -> Set<String> {
+        try read { db in Set(try String.fetchAll(db, sql: "SELECT uuid FROM asset")) }
+    }
+
+    package func integrityCheck() throws(StoreError) -> String {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+    }
+
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try pool.read(body)
