@@ -20,6 +20,9 @@ package enum MediaProbe {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw MediaError(file: path, reason: "no such file")
         }
+        guard isRegularFile(url) else {
+            throw MediaError(file: path, reason: "not a regular file")
+        }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw MediaError(file: path, reason: "the file is not readable")
         }
@@ -38,6 +41,16 @@ package enum MediaProbe {
         }
         throw MediaError(file: path, reason: "not an image or video file that can be read")
     }
+
+    /// Whether the file, symbolic links followed, is a regular file: a pipe
+    /// or a device would block a read or never end it.
+    package static func isRegularFile(_ url: URL) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType) == .typeRegular
+    }
+
+    /// The largest image accepted, in megapixels: above the largest camera
+    /// sensors (200 MP), far below what would exhaust memory to decode.
+    package static let maximumMegapixels = 250.0
 
     /// The EXIF orientation (1...8) of an image file's stored pixels; nil
     /// when it is not an image libvips reads. Cost: a header read.
@@ -66,6 +79,12 @@ package enum MediaProbe {
         }
         defer { pm_free(exifBytes) }
         let loader = withUnsafeBytes(of: header.loader) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        // Checked from the header, before anything is decoded: a small file can claim an enormous image.
+        let megapixels = Double(header.width) * Double(header.height) / 1_000_000
+        guard megapixels <= maximumMegapixels else {
+            throw MediaError(file: path, reason: "the image claims \(header.width) × \(header.height) pixels, "
+                             + "over the \(Int(maximumMegapixels))-megapixel limit")
+        }
         guard !verifiesDecoding || pm_verify_decodes(path) == 0 else {
             throw MediaError(file: path, reason: "the image cannot be decoded: \(Vips.takeError())")
         }

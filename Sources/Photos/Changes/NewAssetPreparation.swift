@@ -149,6 +149,9 @@ struct NewAssetPreparation {
                 guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                     throw PHPhotosError(.invalidResource, "\(url.path): no such file")
                 }
+                guard MediaProbe.isRegularFile(url) else {
+                    throw PHPhotosError(.invalidResource, "\(url.path): not a regular file")
+                }
                 return try staging.stage(fileAt: url, move: resource.options?.shouldMoveFile ?? false)
             case .data(let data):
                 let ext = resource.options?.originalFilename.map { URL(fileURLWithPath: $0).pathExtension }.flatMap { $0.isEmpty ? nil : $0 }
