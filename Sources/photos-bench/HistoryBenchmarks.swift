@@ -10,7 +10,7 @@ struct HistoryBenchmarks {
     let assetCount: Int
     let workdir: URL
     /// Change blocks in the long history.
-    let changeCount = 100_000
+    var changeCount = 100_000
 
     func run() throws {
         print("photos-bench history: \(changeCount) change blocks; \(assetCount) assets for the idle query; "

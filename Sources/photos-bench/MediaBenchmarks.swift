@@ -8,14 +8,17 @@ import Photos
 /// `PHOTOS_BENCH_CAMERA_DIR` names a folder of them.
 struct MediaBenchmarks {
     let workdir: URL
+    /// Small photos and few of them: checks that every benchmark runs (for
+    /// CI), without saying anything about speed.
+    var quick = false
 
     func run() throws {
         print("photos-bench media: \(ProcessInfo.processInfo.activeProcessorCount) cores")
         guard bench_vips_init() == 0 else { throw BenchError("libvips failed to initialise") }
-        let twelve = try fixtures(width: 4000, height: 3000, count: 10)
-        let twentyFour = try fixtures(width: 6000, height: 4000, count: 200)
-        try thumbnailsFromOriginals(twelve, label: "12 MP")
-        try thumbnailsFromOriginals(Array(twentyFour.prefix(10)), label: "24 MP")
+        let twelve = quick ? try fixtures(width: 1600, height: 1200, count: 2) : try fixtures(width: 4000, height: 3000, count: 10)
+        let twentyFour = quick ? try fixtures(width: 1600, height: 1200, count: 10) : try fixtures(width: 6000, height: 4000, count: 200)
+        try thumbnailsFromOriginals(twelve, label: quick ? "2 MP (quick)" : "12 MP")
+        try thumbnailsFromOriginals(Array(twentyFour.prefix(10)), label: quick ? "2 MP (quick)" : "24 MP")
         if let folder = ProcessInfo.processInfo.environment["PHOTOS_BENCH_CAMERA_DIR"] {
             let photos = (try FileManager.default.contentsOfDirectory(atPath: folder))
                 .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted().prefix(10)
@@ -96,19 +99,20 @@ struct MediaBenchmarks {
     private func derivativeRequests() throws {
         let library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
         let source = try fixtures(width: 1600, height: 1200, count: 1)[0]
-        for _ in 0..<10 {
+        let blocks = quick ? 1 : 10
+        for _ in 0..<blocks {
             try library.performChangesAndWait {
                 for _ in 0..<100 { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: source) }
             }
         }
-        let assets = library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).objects(at: IndexSet(integersIn: 0..<1000)) }
+        let assets = library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).objects(at: IndexSet(integersIn: 0..<blocks * 100)) }
         let target = CGSize(width: 256, height: 256)
         let synchronous = PHImageRequestOptions()
         synchronous.isSynchronous = true
         // Each asset once, so that no request is served from the memory cache.
         var latencies: [Double] = []
         let manager = PHImageManager()
-        for asset in assets.prefix(300) {
+        for asset in assets.prefix(quick ? 50 : 300) {
             let start = DispatchTime.now().uptimeNanoseconds
             manager.requestImage(for: asset, targetSize: target, contentMode: .aspectFill, options: synchronous) { _, _ in }
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
@@ -150,7 +154,7 @@ struct MediaBenchmarks {
                 _ = bench_thumbnail(photos[index].path, 540, 0)
             }
         }
-        Measure.report("import of \(photos.count) 24 MP photos in one change block", ours: ours, baseline: baseline, target: 1.5)
+        Measure.report("import of \(photos.count) \(quick ? "2 MP (quick)" : "24 MP") photos in one change block", ours: ours, baseline: baseline, target: 1.5)
         print(String(format: "  %.1f photos per second (bare thumbnails: %.1f per second)",
                      Double(photos.count) / ours * 1000, Double(photos.count) / baseline * 1000))
         print(String(format: "  peak memory above idle while importing them: %.0f MB (target under 150 MB, measured in a child process)",

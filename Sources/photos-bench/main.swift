@@ -3,7 +3,8 @@
 //   swift run -c release photos-bench fetch [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench observe [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench history [--assets N] [--workdir DIR]
-//   swift run -c release photos-bench media [--workdir DIR]
+//   swift run -c release photos-bench media [--quick] [--workdir DIR]
+//   swift run -c release photos-bench all [--quick] [--report FILE] [--workdir DIR]
 //
 // Each benchmark prints `name: ours X ms, baseline Y ms, ratio R`, the best of
 // several runs of each side.
@@ -18,13 +19,16 @@ func option(_ name: String) -> String? {
 
 func usage() -> Never {
     print("""
-        usage: photos-bench fetch|observe|history|media [--assets N] [--workdir DIR]
+        usage: photos-bench fetch|observe|history|media|all [--assets N] [--changes N] [--quick] [--report FILE] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000)
           observe   change details on that library, the general diff, cross-process delivery
           history   reading 100,000 change blocks, asking with nothing new on that library,
                     the cost of writing history, commits while pruning
           media     thumbnails from originals and from derivatives, importing 24 MP photos
+          all       every suite above, each in a child process, then the report: BENCHMARKS.md
+                    (or --report FILE); --quick runs them small, to check they run, and
+                    writes no report unless --report is given
         """)
     exit(2)
 }
@@ -42,9 +46,15 @@ do {
         try ObserveBenchmarks(assetCount: assets, workdir: workdir).run()
     case "history":
         let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
-        try HistoryBenchmarks(assetCount: assets, workdir: workdir).run()
+        var benchmarks = HistoryBenchmarks(assetCount: assets, workdir: workdir)
+        if let changes = option("--changes").flatMap(Int.init) { benchmarks.changeCount = changes }
+        try benchmarks.run()
     case "media":
-        try MediaBenchmarks(workdir: workdir).run()
+        try MediaBenchmarks(workdir: workdir, quick: arguments.contains("--quick")).run()
+    case "all":
+        let quick = arguments.contains("--quick")
+        let report = option("--report").map { URL(fileURLWithPath: $0) } ?? (quick ? nil : URL(fileURLWithPath: "BENCHMARKS.md"))
+        try BenchmarkReport(workdir: workdir, quick: quick, report: report).run()
     case "import-child":
         // Runs in a child process so that its peak memory is the import's alone.
         guard let path = option("--library"), let list = option("--list") else { usage() }
