@@ -33,14 +33,13 @@ struct FetchBenchmarks {
         let sorted = PHFetchOptions()
         sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
         let indexes = randomIndexes(upTo: try baseline.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM asset a WHERE \(Self.visible)") } ?? 0)
-        let oursSorted = Measure.best {
+        let (oursSorted, baseSorted) = try Measure.alternating(ours: {
             library.withCurrentLibrary {
                 let result = PHAsset.fetchAssets(with: sorted)
                 sink &+= result.count
                 for index in indexes { sink &+= result.object(at: index).pixelWidth }
             }
-        }
-        let baseSorted = try Measure.best {
+        }, baseline: {
             try baseline.read { db in
                 let ids = try Int64.fetchAll(db, sql: "SELECT a.id FROM asset a WHERE \(Self.visible) ORDER BY a.creation_date ASC, a.id ASC")
                 sink &+= ids.count
@@ -49,7 +48,7 @@ struct FetchBenchmarks {
                     sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [ids[index]])!).pixelWidth
                 }
             }
-        }
+        })
         Measure.report("fetchAssets sorted by creationDate, count + 100 random object(at:)", ours: oursSorted, baseline: baseSorted, target: 1.3)
 
         // 2. A predicate fetch, newest first.
@@ -63,14 +62,13 @@ struct FetchBenchmarks {
                              arguments: [since.timeIntervalSince1970])
         } ?? 0
         let predicateIndexes = randomIndexes(upTo: predicateCount)
-        let oursPredicate = Measure.best {
+        let (oursPredicate, basePredicate) = try Measure.alternating(ours: {
             library.withCurrentLibrary {
                 let result = PHAsset.fetchAssets(with: predicate)
                 sink &+= result.count
                 for index in predicateIndexes { sink &+= result.object(at: index).pixelWidth }
             }
-        }
-        let basePredicate = try Measure.best {
+        }, baseline: {
             try baseline.read { db in
                 let ids = try Int64.fetchAll(db, sql: """
                     SELECT a.id FROM asset a WHERE \(Self.visible)
@@ -83,7 +81,7 @@ struct FetchBenchmarks {
                     sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [ids[index]])!).pixelWidth
                 }
             }
-        }
+        })
         Measure.report("predicate fetch (mediaType, creationDate, favorite), newest first", ours: oursPredicate, baseline: basePredicate, target: 1.3)
 
         // 3. enumerateObjects over everything, against a cursor over the same columns.

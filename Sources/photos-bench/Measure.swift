@@ -25,6 +25,21 @@ enum Measure {
         return fastest
     }
 
+    /// The fastest of `runs` timings of each side, the two sides taking
+    /// turns, so that drift in the machine's speed (other load, background
+    /// work, frequency) reaches both alike. `prepare` runs, untimed, before
+    /// each turn of ours.
+    static func alternating(runs: Int = 5, prepare: () throws -> Void = {}, ours: () throws -> Void,
+                            baseline: () throws -> Void) rethrows -> (ours: Double, baseline: Double) {
+        var fastest = (ours: Double.infinity, baseline: Double.infinity)
+        for _ in 0..<runs {
+            try prepare()
+            fastest.ours = min(fastest.ours, try best(runs: 1, ours))
+            fastest.baseline = min(fastest.baseline, try best(runs: 1, baseline))
+        }
+        return fastest
+    }
+
     /// Prints one comparison line and returns the ratio.
     @discardableResult
     static func report(_ name: String, ours: Double, baseline: Double, target: Double) -> Double {

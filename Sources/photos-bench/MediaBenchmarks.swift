@@ -47,24 +47,19 @@ struct MediaBenchmarks {
         options.deliveryMode = .highQualityFormat
         options.resizeMode = .exact
         var failures = 0
-        // Runs alternate between the two sides, so that drift in the
-        // machine's speed (other load, frequency) reaches both alike.
-        var ours = Double.infinity
-        var baseline = Double.infinity
-        for _ in 0..<5 {
+        var manager = PHImageManager()
+        let (ours, baseline) = try Measure.alternating(prepare: {
             try removeDerivatives(of: library)
-            let manager = PHImageManager()
-            ours = min(ours, Measure.best(runs: 1) {
-                for asset in assets {
-                    manager.requestImage(for: asset, targetSize: CGSize(width: 256, height: 256), contentMode: .aspectFill,
-                                         options: options) { image, _ in if image?.size.width != 256 { failures += 1 } }
-                }
-            })
-            baseline = min(baseline, Measure.best(runs: 1) {
-                // The same bytes as the library's copies of them.
-                for photo in photos where bench_thumbnail(photo.path, 256, 1) != 0 { failures += 1 }
-            })
-        }
+            manager = PHImageManager()
+        }, ours: {
+            for asset in assets {
+                manager.requestImage(for: asset, targetSize: CGSize(width: 256, height: 256), contentMode: .aspectFill,
+                                     options: options) { image, _ in if image?.size.width != 256 { failures += 1 } }
+            }
+        }, baseline: {
+            // The same bytes as the library's copies of them.
+            for photo in photos where bench_thumbnail(photo.path, 256, 1) != 0 { failures += 1 }
+        })
         if failures > 0 { print("  \(failures) thumbnails failed") }
         Measure.report("256-px aspectFill thumbnail from the original, \(label) (\(photos.count) photos, per photo)",
                        ours: ours / Double(photos.count), baseline: baseline / Double(photos.count), target: 1.15)

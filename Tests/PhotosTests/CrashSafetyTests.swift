@@ -32,8 +32,9 @@ import Testing
             writer.standardOutput = output
             writer.standardError = output
             try writer.run()
-            // Somewhere from the first block's preparation to a few blocks in.
-            Thread.sleep(forTimeInterval: Double.random(in: 0.05...1.5, using: &generator))
+            // Somewhere from the first block's preparation to a few blocks in; larger blocks take longer.
+            let window = 0.2 + Double(Self.perBlock) * 0.03
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...window, using: &generator))
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
             let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -55,6 +55,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(2))) func hundredThousandGeneratedFormats() throws {
         var random = SplitMix(state: 0x5EED)
+        let memoryBefore = HostileInputTests.residentMegabytes
         var rejected = 0
         var accepted = 0
         for number in 0..<100_000 {
@@ -75,6 +76,7 @@ import Testing
                         "position \(position) outside \(format.debugDescription)")
             }
         }
+        #expect(HostileInputTests.residentMegabytes - memoryBefore < 200, "memory stays bounded")
         #expect(rejected > 50_000 && accepted > 1_000, "the generator reaches both sides: \(accepted) accepted, \(rejected) rejected")
     }
 }
