@@ -103,19 +103,19 @@ struct FetchBenchmarks {
         // 4. One commit creating 10,000 assets, against plain inserts of the same rows.
         var random = SplitMix(state: 2024)
         let records = (0..<10_000).map { BenchLibrary.record(index: $0, random: &random) }
-        let oursCommit = try Measure.best(prepare: { () throws -> (SQLitePhotoStore, ChangeSet) in
-            var changes = ChangeSet()
-            changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
-            return (try SQLitePhotoStore(url: BenchLibrary.scratch(in: workdir)), changes)
-        }, measure: { store, changes in
-            _ = try store.commit(changes, staging: nil)
-        })
-        let baseCommit = try Measure.best(prepare: { () throws -> DatabasePool in
+        var changes = ChangeSet()
+        changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
+        var store: SQLitePhotoStore?
+        var pool: DatabasePool?
+        let (oursCommit, baseCommit) = try Measure.alternating(prepare: {
+            store = try SQLitePhotoStore(url: BenchLibrary.scratch(in: workdir))
             let url = BenchLibrary.scratch(in: workdir)
             _ = try SQLitePhotoStore(url: url)
-            return try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
-        }, measure: { pool in
-            try pool.write { db in
+            pool = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
+        }, ours: {
+            _ = try store!.commit(changes, staging: nil)
+        }, baseline: {
+            try pool!.write { db in
                 let statement = try db.makeStatement(sql: BenchLibrary.insertSQL)
                 for record in records { try statement.execute(arguments: BenchLibrary.arguments(record)) }
             }
