@@ -8,23 +8,12 @@ import Testing
 @Suite struct ConcurrentWritersTests {
     static let blocksPerWriter = ProcessInfo.processInfo.environment["PHOTOS_CONCURRENCY_BLOCKS"].flatMap(Int.init) ?? 100
 
-    private func start(_ arguments: [String]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = MultiProcessTests.helper
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        return (process, output)
-    }
-
     @Test func fourWritersTwoWatchersNothingLostOrDuplicated() throws {
         let test = try TestLibrary()
         let path = test.library.url.path
         let total = 4 * Self.blocksPerWriter
         let origin = test.library.currentChangeToken
-        let watchers = try (0..<2).map { _ in try start(["observe-history", path, String(total)]) }
+        let watchers = try (0..<2).map { _ in try MultiProcessTests.start(["observe-history", path, String(total)]) }
         // Drained all along, so that a full pipe never holds a watcher up.
         let transcripts = watchers.map { _, output in
             let transcript = Transcript()
@@ -36,7 +25,7 @@ import Testing
         }
         // Each watcher says "ready" once its observer is registered.
         for transcript in transcripts { #expect(transcript.wait(for: "ready", seconds: 30)) }
-        let writers = try (0..<4).map { try start(["albums", path, String(Self.blocksPerWriter), "writer\($0)"]) }
+        let writers = try (0..<4).map { try MultiProcessTests.start(["albums", path, String(Self.blocksPerWriter), "writer\($0)"]) }
         for (process, output) in writers {
             let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()

@@ -7,7 +7,8 @@ import Testing
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("photos-test-helper")
     }
 
-    private func start(_ arguments: [String]) throws -> (Process, Pipe) {
+    /// Starts the helper with `arguments`, its output and errors on one pipe.
+    static func start(_ arguments: [String]) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = Self.helper
         process.arguments = arguments
@@ -23,9 +24,9 @@ import Testing
         let image = try test.jpeg()
         let path = test.library.url.path
         let writers = try [
-            start(["albums", path, "40", "first"]),
-            start(["albums", path, "40", "second"]),
-            start(["assets", path, "15", image.path]),
+            Self.start(["albums", path, "40", "first"]),
+            Self.start(["albums", path, "40", "second"]),
+            Self.start(["assets", path, "15", image.path]),
         ]
         for index in 0..<20 {
             try test.library.performChangesAndWait {
@@ -44,7 +45,7 @@ import Testing
         #expect(test.fetch { PHAsset.fetchAssets(with: nil) }.count == 15)
         #expect(test.originalFiles.count == 15)
 
-        let (counter, output) = try start(["count", path])
+        let (counter, output) = try Self.start(["count", path])
         counter.waitUntilExit()
         let counts = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(counts.trimmingCharacters(in: .whitespacesAndNewlines) == "100 15", "another process sees every commit")
