@@ -63,7 +63,7 @@ extension PHAsset {
         let isVideo = mediaType == .video
         return PHContentEditingInput(
             asset: self, adjustmentData: resumes ? stored : nil,
-            imageURL: isVideo ? nil : copy, imageType: isVideo ? nil : source.primaryResource?.uniformTypeIdentifier,
+            imageURL: isVideo ? nil : copy, imageType: isVideo ? nil : (try? source.primaryResource())?.uniformTypeIdentifier,
             orientation: Int32(isVideo ? 1 : MediaProbe.orientation(ofImageAt: copy) ?? 1),
             displaySizeImage: displayImage, videoURL: isVideo ? copy : nil, folder: folder)
     }

@@ -14,45 +14,49 @@ struct ImageSource {
     /// The upright size of the version asked.
     let width: Int
     let height: Int
-    private let resources: [ResourceRecord]
+    private let resources: ResourceRows
 
-    /// Reads the asset's resources. Throws `missingResource` when the asset
-    /// has no file to show.
+    /// Reads what the request needs of the asset; its resource rows only on
+    /// first need, since a request a derivative serves never needs them.
     init(asset: PHAsset, version: PHImageRequestOptionsVersion) throws(PHPhotosError) {
         guard let library = asset.library, let store = library.store else {
             throw PHPhotosError(.identifierNotFound, "\(asset.localIdentifier) belongs to no open library", identifiers: [asset.localIdentifier])
         }
         self.asset = asset
         self.library = library
-        do {
-            resources = try store.resources(assetID: asset.record.id)
-        } catch {
-            throw PHPhotosError(storeError: error)
+        resources = ResourceRows { () throws(PHPhotosError) in
+            do {
+                return try store.resources(assetID: asset.record.id)
+            } catch {
+                throw PHPhotosError(storeError: error)
+            }
         }
         isCurrent = version == .current || !asset.hasAdjustments
         if isCurrent {
             (width, height) = (asset.pixelWidth, asset.pixelHeight)
         } else {
-            let original = resources.first { [1, 2].contains($0.type) }
+            let original = try resources.get().first { [1, 2].contains($0.type) }
             (width, height) = (original?.pixelWidth ?? asset.pixelWidth, original?.pixelHeight ?? asset.pixelHeight)
-        }
-        guard primaryResource != nil else {
-            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no \(asset.mediaType == .video ? "video" : "photo") resource",
-                                identifiers: [asset.localIdentifier])
         }
     }
 
     /// The photo or video resource the version asked is: the rendering of an
-    /// edit for the current version, else the original.
-    var primaryResource: ResourceRecord? {
+    /// edit for the current version, else the original. Throws
+    /// `missingResource` when the asset has none.
+    func primaryResource() throws(PHPhotosError) -> ResourceRecord {
+        let rows = try resources.get()
         let (original, rendered) = asset.mediaType == .video ? (2, 6) : (1, 5)
-        if isCurrent, let rendering = resources.first(where: { $0.type == rendered }) { return rendering }
-        return resources.first { $0.type == original } ?? resources.first { $0.type == rendered }
+        if isCurrent, let rendering = rows.first(where: { $0.type == rendered }) { return rendering }
+        guard let resource = rows.first(where: { $0.type == original }) ?? rows.first(where: { $0.type == rendered }) else {
+            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no \(asset.mediaType == .video ? "video" : "photo") resource",
+                                identifiers: [asset.localIdentifier])
+        }
+        return resource
     }
 
     /// The primary resource's file. Throws `missingResource` when it is gone from disk.
     func primaryFile() throws(PHPhotosError) -> URL {
-        let resource = primaryResource!
+        let resource = try primaryResource()
         let url = library.url.appendingPathComponent(resource.relativePath)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw PHPhotosError(.missingResource, "the file of \(asset.localIdentifier) is missing: \(url.path)",
@@ -67,7 +71,7 @@ struct ImageSource {
     /// when it must be read from the file.
     func fullSizeImage() throws(PHPhotosError) -> (url: URL, width: Int, height: Int) {
         let file = try primaryFile()
-        let isRaw = UniformType.isRAW(primaryResource!.uniformTypeIdentifier)
+        let isRaw = UniformType.isRAW(try primaryResource().uniformTypeIdentifier)
         guard asset.mediaType == .video || isRaw else { return (file, width, height) }
         let version = isCurrent ? asset.record.contentVersion : -1
         if let poster = library.derivatives.existing(assetUUID: asset.record.uuid, version: version, kind: .poster) {
@@ -111,5 +115,22 @@ struct ImageSource {
         } catch {
             throw PHPhotosError(.invalidResource, error.description, identifiers: [asset.localIdentifier])
         }
+    }
+}
+
+/// An asset's resource rows, read at most once.
+private final class ResourceRows {
+    private let load: () throws(PHPhotosError) -> [ResourceRecord]
+    private var loaded: [ResourceRecord]?
+
+    init(_ load: @escaping () throws(PHPhotosError) -> [ResourceRecord]) {
+        self.load = load
+    }
+
+    func get() throws(PHPhotosError) -> [ResourceRecord] {
+        if let loaded { return loaded }
+        let rows = try load()
+        loaded = rows
+        return rows
     }
 }

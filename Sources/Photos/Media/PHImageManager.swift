@@ -123,7 +123,7 @@ open class PHImageManager: NSObject, @unchecked Sendable {
                 let url = try source.primaryFile()
                 let data = try Data(contentsOf: url)
                 let orientation = MediaProbe.orientation(ofImageAt: url).flatMap { CGImagePropertyOrientation(rawValue: UInt32($0)) } ?? .up
-                return (data, source.primaryResource?.uniformTypeIdentifier, orientation, info)
+                return (data, (try? source.primaryResource())?.uniformTypeIdentifier, orientation, info)
             } catch {
                 info[PHImageErrorKey] = error as? PHPhotosError ?? PHPhotosError(.missingResource, error.localizedDescription)
                 return (nil, nil, .up, info)
