@@ -132,6 +132,7 @@ int pm_exif_parse(const void *bytes, size_t length, pm_exif *out) {
     if (!read_short(entry(data, EXIF_IFD_EXIF, EXIF_TAG_CUSTOM_RENDERED), order, &out->custom_rendered)) {
         out->custom_rendered = -1;
     }
+    out->has_exposure_time = read_rational(entry(data, EXIF_IFD_EXIF, EXIF_TAG_EXPOSURE_TIME), order, 0, &out->exposure_time);
     read_short(entry(data, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION), order, &out->pixel_x_dimension);
     read_short(entry(data, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION), order, &out->pixel_y_dimension);
     read_user_comment(entry(data, EXIF_IFD_EXIF, EXIF_TAG_USER_COMMENT), out->user_comment, sizeof(out->user_comment));
@@ -257,6 +258,11 @@ int pm_exif_build(const pm_exif *in, void **out, size_t *length) {
     put_ascii(data, EXIF_IFD_EXIF, EXIF_TAG_OFFSET_TIME, in->offset_time);
     put_ascii(data, EXIF_IFD_EXIF, EXIF_TAG_LENS_MODEL, in->lens_model);
     if (in->custom_rendered >= 0) put_short(data, EXIF_IFD_EXIF, EXIF_TAG_CUSTOM_RENDERED, in->custom_rendered);
+    if (in->has_exposure_time) {
+        // Seconds as a fraction: 1/250 for short exposures, tenths of a second for long ones.
+        ExifLong denominator = in->exposure_time > 0 && in->exposure_time < 1 ? (ExifLong) (1 / in->exposure_time + 0.5) : 10;
+        put_rationals(data, EXIF_IFD_EXIF, EXIF_TAG_EXPOSURE_TIME, &in->exposure_time, 1, denominator);
+    }
     if (in->user_comment[0] != 0) {
         size_t text = strlen(in->user_comment);
         ExifEntry *e = new_entry(data, EXIF_IFD_EXIF, EXIF_TAG_USER_COMMENT, EXIF_FORMAT_UNDEFINED, 8 + text);

@@ -21,7 +21,7 @@ package enum CameraRaw {
     static func probe(fileAt url: URL, name: String) throws(MediaError) -> MediaMetadata {
         let fields = try read(url, ["-n", "-FileType", "-ExifImageWidth", "-ExifImageHeight", "-ImageSize", "-Orientation", "-DateTimeOriginal",
                                     "-OffsetTimeOriginal", "-SubSecTimeOriginal", "-CreateDate", "-OffsetTimeDigitized",
-                                    "-ModifyDate", "-OffsetTime", "-Make", "-Model", "-LensModel", "-Software",
+                                    "-ModifyDate", "-OffsetTime", "-Make", "-Model", "-LensModel", "-Software", "-ExposureTime",
                                     "-Composite:GPSLatitude", "-Composite:GPSLongitude", "-Composite:GPSAltitude"])
         guard let format = fields["FileType"].map(text), let uniformType = UniformType.forCameraRaw(format) else {
             throw MediaError(file: url.path, reason: "not a camera raw file that can be read")
@@ -46,6 +46,7 @@ package enum CameraRaw {
         exif.model = fields["Model"].map(text)
         exif.lensModel = fields["LensModel"].map(text)
         exif.software = fields["Software"].map(text)
+        exif.exposureTime = fields["ExposureTime"] as? Double
         exif.latitude = fields["GPSLatitude"] as? Double
         exif.longitude = fields["GPSLongitude"] as? Double
         exif.altitude = fields["GPSAltitude"] as? Double

@@ -18,6 +18,8 @@ package struct ExifFields: Sendable, Equatable {
     package var software: String?
     package var orientation: Int?
     package var customRendered: Int?
+    /// ExposureTime, in seconds.
+    package var exposureTime: Double?
     package var latitude: Double?
     package var longitude: Double?
     package var altitude: Double?
@@ -58,6 +60,7 @@ package struct ExifFields: Sendable, Equatable {
         software = Self.string(raw.software)
         orientation = raw.orientation > 0 ? Int(raw.orientation) : nil
         customRendered = raw.custom_rendered >= 0 ? Int(raw.custom_rendered) : nil
+        exposureTime = raw.has_exposure_time != 0 && raw.exposure_time > 0 ? raw.exposure_time : nil
         if raw.has_location != 0 {
             latitude = raw.latitude
             longitude = raw.longitude
@@ -117,6 +120,10 @@ package struct ExifFields: Sendable, Equatable {
         Self.copy(burstIdentifier, into: &raw.burst_identifier)
         raw.orientation = Int32(orientation ?? 0)
         raw.custom_rendered = Int32(customRendered ?? -1)
+        if let exposureTime {
+            raw.has_exposure_time = 1
+            raw.exposure_time = exposureTime
+        }
         if let latitude, let longitude {
             raw.has_location = 1
             raw.latitude = latitude

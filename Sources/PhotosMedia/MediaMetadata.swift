@@ -26,6 +26,8 @@ package struct MediaMetadata: Sendable, Equatable {
     package var software: String?
     /// The EXIF CustomRendered value, which cameras use to mark HDR and panoramas.
     package var customRendered: Int?
+    /// How long the shutter was open, in seconds, when the file says so.
+    package var exposureTime: Double?
     /// Video duration in seconds; 0 for still images.
     package var duration: Double
     /// Video frames per second; nil for still images.
@@ -50,7 +52,7 @@ package struct MediaMetadata: Sendable, Equatable {
                  captureDate: Date? = nil, captureTimeZoneOffset: Int? = nil,
                  location: MediaLocation? = nil, cameraMake: String? = nil,
                  cameraModel: String? = nil, lensModel: String? = nil, software: String? = nil,
-                 customRendered: Int? = nil, duration: Double = 0, frameRate: Double? = nil,
+                 customRendered: Int? = nil, exposureTime: Double? = nil, duration: Double = 0, frameRate: Double? = nil,
                  captureFrameRate: Double? = nil, frameCount: Int = 1, hasAlpha: Bool = false,
                  uniformTypeIdentifier: String, contentIdentifier: String? = nil, burstIdentifier: String? = nil,
                  isScreenshot: Bool = false) {
@@ -66,6 +68,7 @@ package struct MediaMetadata: Sendable, Equatable {
         self.lensModel = lensModel
         self.software = software
         self.customRendered = customRendered
+        self.exposureTime = exposureTime
         self.duration = duration
         self.frameRate = frameRate
         self.captureFrameRate = captureFrameRate
@@ -76,6 +79,17 @@ package struct MediaMetadata: Sendable, Equatable {
         self.burstIdentifier = burstIdentifier
         self.isScreenshot = isScreenshot
     }
+
+    /// Whether the photo is a long exposure: the shutter stayed open at
+    /// least a second, as for night scenes, light trails and silky water.
+    /// Apple's Long Exposure album holds Live Photos given that effect on
+    /// the device; from a file, the exposure time is what tells.
+    package var isLongExposure: Bool {
+        kind == .image && (exposureTime ?? 0) >= Self.longExposureThreshold
+    }
+
+    /// The shortest exposure, in seconds, that counts as a long exposure.
+    package static let longExposureThreshold = 1.0
 
     /// `PHAssetMediaSubtype` bits the file itself shows: HDR and panoramas
     /// as cameras mark them in EXIF (or a panorama's 2:1 or wider aspect from

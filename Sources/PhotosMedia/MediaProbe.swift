@@ -122,6 +122,7 @@ package enum MediaProbe {
             lensModel: exif?.lensModel,
             software: exif?.software,
             customRendered: exif?.customRendered,
+            exposureTime: exif?.exposureTime,
             frameCount: frameCount,
             hasAlpha: hasAlpha,
             uniformTypeIdentifier: uniformTypeIdentifier,

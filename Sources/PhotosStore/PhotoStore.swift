@@ -56,9 +56,12 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// Permanently deletes assets in Recently Deleted that were deleted before
     /// `cutoff` (all of them when nil), with their files. Nil when there were none.
     func purgeDeletedAssets(before cutoff: Date?) throws(StoreError) -> CommitResult?
-    /// The UUIDs of deleted objects by row id, for fetch results made before
-    /// the deletion. Collections of both kinds share `.assetCollection`.
-    func deletedUUIDs(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String]
+    /// The identifiers of deleted objects by row id, for fetch results made
+    /// before the deletion. Collections of both kinds share one key space:
+    /// ask with `.assetCollection` for either; each identifier says which
+    /// kind the deletion recorded (asset collection for deletions made
+    /// before OpenPhotoKit recorded the kind).
+    func deletedIdentifiers(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: LocalIdentifier]
     /// The row ids of stored objects by UUID; collections of both kinds share one table.
     func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64]
     /// The UUID of an asset (the oldest) whose original has each content hash, for those that one has.

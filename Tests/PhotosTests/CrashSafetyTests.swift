@@ -54,7 +54,7 @@ import Testing
     private func check(_ library: PHPhotoLibrary, test: TestLibrary, round: Int) throws {
         let store = try #require(library.store)
         #expect(try store.integrityCheck() == "ok", "round \(round)")
-        try library.withCurrentLibrary {
+        library.withCurrentLibrary {
             let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).allObjects
             var visible = 0
             for album in albums {

@@ -60,7 +60,39 @@ import PhotosStore
         let set: Set<String> = [ids[0], ids[1]]
         let sorted = PHFetchOptions()
         sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+        #expect(test.fetch { PHAsset.fetchAssets(with: set, options: sorted) }.identifiers == [ids[0]], "given options leave hidden assets out")
+        sorted.includeHiddenAssets = true
         #expect(test.fetch { PHAsset.fetchAssets(with: set, options: sorted) }.identifiers == [ids[1], ids[0]])
+    }
+
+    @Test func identifierFetchesHonourGivenOptionsOnHiddenAssets() throws {
+        let test = try TestLibrary()
+        let ids = try test.insert([TestLibrary.record(created: start), TestLibrary.record(created: start, hidden: true)])
+        #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil) }.identifiers == ids, "nil options include hidden assets")
+        let visibleOnly = PHFetchOptions()
+        visibleOnly.includeHiddenAssets = false
+        #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: visibleOnly) }.identifiers == [ids[0]])
+        visibleOnly.includeHiddenAssets = true
+        #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: visibleOnly) }.identifiers == ids)
+    }
+
+    @Test func bareUUIDsNameTheirObjects() throws {
+        let test = try TestLibrary()
+        let ids = try test.insert([TestLibrary.record(created: start)])
+        let bare = String(ids[0].prefix(36))
+        #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [bare.lowercased()], options: nil) }.identifiers == ids)
+        var album = "", folder = ""
+        try test.library.performChangesAndWait {
+            album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "A").placeholderForCreatedAssetCollection.localIdentifier
+            folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "F").placeholderForCreatedCollectionList.localIdentifier
+        }
+        let albums = test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [String(album.prefix(36))], options: nil) }
+        #expect(albums.identifiers == [album])
+        let folders = test.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [String(folder.prefix(36))], options: nil) }
+        #expect(folders.identifiers == [folder])
+        #expect(test.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [String(album.prefix(36))], options: nil) }.count == 0,
+                "a bare UUID names an object of the kind fetched")
+        #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [String(bare.dropLast())], options: nil) }.count == 0)
     }
 
     @Test func mediaTypeFetchAndCounts() throws {

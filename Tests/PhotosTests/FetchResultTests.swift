@@ -37,6 +37,33 @@ import Testing
         #expect(iterator.next() as? PHAsset == result[0])
     }
 
+    @Test func deletedCollectionsKeepTheirClassInOlderResults() throws {
+        let test = try TestLibrary()
+        var folderID = "", albumID = ""
+        try test.library.performChangesAndWait {
+            folderID = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "F").placeholderForCreatedCollectionList.localIdentifier
+            albumID = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "A").placeholderForCreatedAssetCollection.localIdentifier
+        }
+        let folders = test.fetch { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: nil) }
+        let topLevel = test.fetch { PHCollection.fetchTopLevelUserCollections(with: nil) }
+        let observer = RecordingObserver()
+        test.library.register(observer)
+        try test.library.performChangesAndWait {
+            PHCollectionListChangeRequest.deleteCollectionLists(folders as NSFastEnumeration)
+            PHAssetCollectionChangeRequest.deleteAssetCollections([topLevel.allObjects.first { $0.localIdentifier == albumID }!] as NSArray)
+        }
+        // Read only now, from the results made before the deletion.
+        let folder: PHCollectionList = folders[0]
+        #expect(type(of: folder) == PHCollectionList.self && folder.localIdentifier == folderID)
+        #expect(topLevel.allObjects.map { "\(type(of: $0))" }.sorted() == ["PHAssetCollection", "PHCollectionList"])
+        #expect(topLevel.allObjects.map(\.localIdentifier).sorted() == [albumID, folderID].sorted())
+        #expect(observer.wait())
+        let change = try #require(observer.received.last)
+        let details = try #require(change.changeDetails(for: folders))
+        #expect(details.removedObjects.map { "\(type(of: $0)) \($0.localIdentifier)" } == ["PHCollectionList \(folderID)"])
+        test.library.unregisterChangeObserver(observer)
+    }
+
     @Test func emptyResults() throws {
         let test = try TestLibrary()
         let empty = test.fetch { PHAsset.fetchAssets(with: nil) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Photos
 
@@ -46,5 +47,33 @@ import Testing
         let newestFirst = PHFetchOptions()
         newestFirst.sortDescriptors = [NSSortDescriptor(key: "startDate", ascending: false)]
         #expect(test.fetch { PHAssetCollection.fetchMoments(with: newestFirst) }.firstObject?.localIdentifier == moments[3].localIdentifier)
+    }
+
+    /// Moments are cached per change block; readers must get them whole
+    /// while commits keep clearing the cache.
+    @available(*, deprecated)
+    @Test func momentsStayReadableWhileChangeBlocksCommit() throws {
+        let test = try TestLibrary()
+        try test.importDays(3)
+        let library = test.library
+        let assets = test.fetch { PHAsset.fetchAssets(with: nil) }.allObjects
+        let writing = Mutex(true)
+        let written = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            for round in 0..<150 {
+                try? library.performChangesAndWait { PHAssetChangeRequest(for: assets[round % assets.count]).isFavorite = round % 2 == 0 }
+            }
+            writing.withLock { $0 = false }
+            written.signal()
+        }
+        let counts = Mutex<Set<Int>>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            while writing.withLock({ $0 }) {
+                let count = library.withCurrentLibrary { PHAssetCollection.fetchMoments(with: nil) }.count
+                counts.withLock { _ = $0.insert(count) }
+            }
+        }
+        written.wait()
+        #expect(counts.withLock { $0 } == [3])
     }
 }

@@ -62,6 +62,18 @@ import PhotosStore
         #expect(PHAsset.fetchKeyAssets(in: favorites, options: nil) == nil)
     }
 
+    @Test func longExposuresAreThePhotosExposedASecondOrMore() throws {
+        let test = try TestLibrary()
+        let ids = try test.importImages([
+            try test.jpeg(make: "Canon") { $0.exposureTime = 4 },
+            try test.jpeg(make: "Canon") { $0.exposureTime = 1.0 / 250 },
+            try test.jpeg(make: "Canon") { $0.exposureTime = 1 },
+            try test.jpeg(),
+        ])
+        let album = try smartAlbum(test, .smartAlbumLongExposures)
+        #expect(Set(test.fetch { PHAsset.fetchAssets(in: album, options: nil) }.identifiers) == [ids[0], ids[2]])
+    }
+
     @Test func deletedAssetsGoToRecentlyDeletedAndCanComeBack() throws {
         let test = try TestLibrary()
         let ids = try test.importDays(3)

@@ -98,6 +98,8 @@ typedef struct {
     int has_horizontal_error;
     double horizontal_error;       // metres
     int custom_rendered;           // -1 when absent
+    int has_exposure_time;
+    double exposure_time;          // seconds
     int pixel_x_dimension;
     int pixel_y_dimension;
     char user_comment[128];        // ASCII user comment ("Screenshot" on iOS screenshots)

@@ -106,6 +106,7 @@ struct NewAssetPreparation {
             burstIdentifier: metadata.burstIdentifier,
             playbackStyle: playbackStyle.rawValue,
             isFrontCamera: metadata.lensModel?.lowercased().contains("front") ?? false,
+            isLongExposure: metadata.isLongExposure,
             hasRAWOriginal: staged.contains { UniformType.isRAW($0.uniformTypeIdentifier) },
             originalFilename: staged[primaryIndex].originalFilename,
             uniformTypeIdentifier: staged[primaryIndex].uniformTypeIdentifier,
@@ -135,7 +136,7 @@ struct NewAssetPreparation {
         }
         let thumbnail = try ImageRenderer.derivative(fileAt: source, sourceWidth: size.0, sourceHeight: size.1,
                                                      shortEdge: DerivativeCache.Kind.thumbnail.shortEdge!)
-        try derivatives.stage(thumbnail.jpeg, assetUUID: uuid, version: 0, kind: .thumbnail, in: staging.derivatives)
+        _ = try derivatives.stage(thumbnail.jpeg, assetUUID: uuid, version: 0, kind: .thumbnail, in: staging.derivatives)
     }
 
     private func stage(_ resource: PHAssetChangeRequest.PendingResource) throws(PHPhotosError) -> StagedFile {

@@ -6,9 +6,20 @@ import Synchronization
 /// objects on demand in batches, with a bounded cache; or objects already in
 /// memory (moments, transient collections).
 final class FetchedObjects: @unchecked Sendable {
-    enum RowKind {
+    /// What the rows are, and so which class each object is built as.
+    enum RowKind: Equatable {
         case assets
-        case collections
+        /// Collections of one kind, when the result's element type says
+        /// which (`PHAssetCollection`, `PHCollectionList`); nil when it holds
+        /// both (`PHCollection`).
+        case collections(CollectionKind?)
+
+        /// The row kind of a fetch result of collections of type `T`.
+        static func collections<T: PHCollection>(of type: T.Type) -> RowKind {
+            if type is PHCollectionList.Type { return .collections(.collectionList) }
+            if type is PHAssetCollection.Type { return .collections(.assetCollection) }
+            return .collections(nil)
+        }
     }
 
     enum Source {
@@ -71,7 +82,7 @@ final class FetchedObjects: @unchecked Sendable {
     }
 
     /// Loads one batch; rows deleted since the fetch come back as objects that
-    /// keep only their identifier.
+    /// keep only their identifier, of the class the result's rows are.
     private func load(_ range: Range<Int>) -> [PHObject] {
         guard case .rows(let library, let kind, let allIDs) = source, let store = library.store else { return [] }
         let ids = Array(allIDs[range])
@@ -83,28 +94,47 @@ final class FetchedObjects: @unchecked Sendable {
                     return records.map { PHAsset(record: $0, library: library) }
                 }
                 let byID = Dictionary(uniqueKeysWithValues: records.map { ($0.id, $0) })
-                let deleted = try store.deletedUUIDs(entity: .asset, rowIDs: ids.filter { byID[$0] == nil })
+                let deleted = try store.deletedIdentifiers(entity: .asset, rowIDs: ids.filter { byID[$0] == nil })
                 return ids.map { id in
                     if let record = byID[id] { return PHAsset(record: record, library: library) }
-                    return PHAsset(deletedUUID: deleted[id] ?? Self.unknownUUID, rowID: id, library: library)
+                    return PHAsset(deletedUUID: deleted[id]?.uuid ?? Self.unknownUUID, rowID: id, library: library)
                 }
-            case .collections:
+            case .collections(let elementKind):
                 let records = Dictionary(uniqueKeysWithValues: try store.collections(ids: ids).map { ($0.id, $0) })
                 let deleted = records.count < ids.count
-                    ? try store.deletedUUIDs(entity: .assetCollection, rowIDs: ids.filter { records[$0] == nil }) : [:]
+                    ? try store.deletedIdentifiers(entity: .assetCollection, rowIDs: ids.filter { records[$0] == nil }) : [:]
                 return ids.map { id in
                     if let record = records[id] {
                         return record.kind == .assetCollection
                             ? PHAssetCollection(record: record, library: library)
                             : PHCollectionList(record: record, library: library)
                     }
-                    let identifier = LocalIdentifier(uuid: deleted[id] ?? Self.unknownUUID, entity: .assetCollection)
-                    return PHAssetCollection(content: .deleted(rowID: id), localIdentifier: identifier.description, library: library)
+                    return Self.deletedCollection(rowID: id, identifier: deleted[id], elementKind: elementKind, library: library)
                 }
             }
         } catch {
             Diagnostics.report(error, while: "loading fetched objects")
-            return ids.map { PHAsset(deletedUUID: Self.unknownUUID, rowID: $0, library: library) }
+            return ids.map { unreadable(rowID: $0, kind: kind, library: library) }
+        }
+    }
+
+    /// A collection deleted since the fetch: of the result's element kind
+    /// when it has one, else of the kind the deletion recorded.
+    private static func deletedCollection(rowID: Int64, identifier: LocalIdentifier?, elementKind: CollectionKind?,
+                                          library: PHPhotoLibrary) -> PHObject {
+        let kind = elementKind ?? (identifier?.entity == .collectionList ? .collectionList : .assetCollection)
+        let localIdentifier = LocalIdentifier(uuid: identifier?.uuid ?? unknownUUID, entity: kind.entity).description
+        return kind == .collectionList
+            ? PHCollectionList(content: .deleted(rowID: rowID), localIdentifier: localIdentifier, library: library)
+            : PHAssetCollection(content: .deleted(rowID: rowID), localIdentifier: localIdentifier, library: library)
+    }
+
+    /// Stands for a row that could not be read, as the class the result's rows are.
+    private func unreadable(rowID: Int64, kind: RowKind, library: PHPhotoLibrary) -> PHObject {
+        switch kind {
+        case .assets: PHAsset(deletedUUID: Self.unknownUUID, rowID: rowID, library: library)
+        case .collections(let elementKind):
+            Self.deletedCollection(rowID: rowID, identifier: nil, elementKind: elementKind, library: library)
         }
     }
 
@@ -122,7 +152,7 @@ final class FetchedObjects: @unchecked Sendable {
     private func rowID(of object: PHObject, library: PHPhotoLibrary, kind: RowKind) -> Int64? {
         if object.library === library {
             if kind == .assets, let asset = object as? PHAsset { return asset.record.id }
-            if kind == .collections, let collection = object as? PHCollection, let id = collection.storedRowID { return id }
+            if kind != .assets, let collection = object as? PHCollection, let id = collection.storedRowID { return id }
         }
         // A placeholder, or an object from another fetch of the same library: look it up.
         guard let identifier = object.parsedIdentifier, (identifier.entity == .asset) == (kind == .assets) else { return nil }

@@ -24,7 +24,7 @@ extension PHPhotoLibrary {
             scope: scope, filter: filter,
             sort: Self.translated { () throws(PHPredicateError) in try rules.sort(options?.sortDescriptors) },
             limit: max(0, options?.fetchLimit ?? 0),
-            includeHiddenAssets: options?.includeHiddenAssets ?? false,
+            includeHiddenAssets: options?.includeHiddenAssets ?? scope.includesHiddenAssetsByDefault,
             includeAllBurstAssets: options?.includeAllBurstAssets ?? false,
             sourceTypes: Int(options?.includeAssetSourceTypes.rawValue ?? 0))
         guard let store else { return PHFetchResult(contents: .empty) }
@@ -52,7 +52,7 @@ extension PHPhotoLibrary {
         guard let store else { return PHFetchResult(contents: .empty) }
         do {
             let snapshot = try store.fetchCollections(query)
-            return PHFetchResult(contents: FetchedObjects(.rows(self, .collections, snapshot.ids)),
+            return PHFetchResult(contents: FetchedObjects(.rows(self, .collections(of: T.self), snapshot.ids)),
                                  tracking: FetchTracking(library: self, origin: .collections(query),
                                                          transaction: snapshot.transaction, options: options))
         } catch {
@@ -62,12 +62,13 @@ extension PHPhotoLibrary {
     }
 
     /// Collections by identifier, stored and computed ones (moments, moment
-    /// lists) alike, in the order given unless the options sort them.
+    /// lists) alike, in the order given unless the options sort them. A
+    /// bare UUID names a collection of `entity` too.
     /// `computed` returns the computed collections among the UUIDs that no
     /// stored collection has; when there are none, the fetch is one query.
     func fetchCollections<T: PHCollection>(identifiers: [String], entity: StoreEntity, options: PHFetchOptions?,
                                            computed: @escaping @Sendable (Set<String>) -> [T]) -> PHFetchResult<T> {
-        let uuids = identifiers.compactMap { LocalIdentifier($0) }.filter { $0.entity == entity }.map(\.uuid)
+        let uuids = identifiers.compactMap { LocalIdentifier($0, fetching: entity) }.filter { $0.entity == entity }.map(\.uuid)
         let kind: CollectionKind = entity == .collectionList ? .collectionList : .assetCollection
         let stored = fetchCollections(scope: .uuids(uuids, kind: kind), options: nil, as: T.self).allObjects
         let missing = Set(uuids).subtracting(stored.compactMap { $0.parsedIdentifier?.uuid })
@@ -166,6 +167,15 @@ extension PHPhotoLibrary {
             Diagnostics.report(error, while: "computing moment lists")
             return []
         }
+    }
+}
+
+extension AssetScope {
+    /// Whether a fetch without options includes hidden assets: those by
+    /// identifier do, as PhotoKit's header says; the others leave them out.
+    var includesHiddenAssetsByDefault: Bool {
+        if case .uuids = self { return true }
+        return false
     }
 }
 

@@ -25,8 +25,10 @@ extension PHAsset {
     }
 
     /// The assets with these local identifiers, in the order given unless
-    /// the options sort them. Hidden assets are included; identifiers that
-    /// name nothing (or an asset in Recently Deleted) are skipped.
+    /// the options sort them. Hidden assets are included unless options are
+    /// given that leave them out (`includeHiddenAssets` false); identifiers
+    /// that name nothing (or an asset in Recently Deleted) are skipped. A
+    /// bare UUID, without its `/L0/001` suffix, names the asset too.
     public class func fetchAssets(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
         fetchAssets(with: identifiers, options: options)
     }
@@ -35,7 +37,7 @@ extension PHAsset {
     /// `Set` from change history, say); see ``fetchAssets(withLocalIdentifiers:options:)``.
     public class func fetchAssets<Identifiers: Sequence>(with identifiers: Identifiers, options: PHFetchOptions?) -> PHFetchResult<PHAsset>
     where Identifiers.Element == String {
-        let uuids = identifiers.compactMap { LocalIdentifier($0) }.filter { $0.entity == .asset }.map(\.uuid)
+        let uuids = identifiers.compactMap { LocalIdentifier($0, fetching: .asset) }.filter { $0.entity == .asset }.map(\.uuid)
         return PHPhotoLibrary.current.fetchAssets(scope: .uuids(uuids), options: options)
     }
 

@@ -3,7 +3,8 @@ import PhotosStore
 
 extension PHAssetCollection {
     /// The asset collections with these identifiers (albums, smart albums
-    /// and moments), in the order given unless the options sort them.
+    /// and moments), in the order given unless the options sort them. A bare
+    /// UUID, without its `/L0/040` suffix, names the collection too.
     public class func fetchAssetCollections(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
         let library = PHPhotoLibrary.current
         return library.fetchCollections(identifiers: identifiers, entity: .assetCollection, options: options) { wanted in

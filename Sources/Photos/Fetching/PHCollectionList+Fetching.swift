@@ -18,7 +18,8 @@ extension PHCollectionList {
     }
 
     /// The collection lists with these identifiers (folders and moment
-    /// lists), in the order given unless the options sort them.
+    /// lists), in the order given unless the options sort them. A bare
+    /// UUID, without its `/L0/020` suffix, names the list too.
     public class func fetchCollectionLists(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
         let library = PHPhotoLibrary.current
         return library.fetchCollections(identifiers: identifiers, entity: .collectionList, options: options) { wanted in

@@ -30,12 +30,15 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
         return Self.typed(contents.object(at: index))
     }
 
-    /// The object as the result's element type. Fetches build the contents
-    /// of that type, so the check is a debug assertion rather than a dynamic
-    /// cast on every access.
+    /// The object as the result's element type. Fetches build every object,
+    /// deleted ones included, as the class their rows are, so the checked
+    /// conversion never fails; if it ever did, it would stop here, naming
+    /// both types, rather than hand out an object of the wrong class.
     private static func typed(_ object: PHObject) -> ObjectType {
-        assert(object is ObjectType, "\(type(of: object)) in a fetch result of \(ObjectType.self)")
-        return unsafeDowncast(object, to: ObjectType.self)
+        guard let typed = object as? ObjectType else {
+            preconditionFailure("internal error: a \(type(of: object)) in a PHFetchResult<\(ObjectType.self)>")
+        }
+        return typed
     }
 
     /// The object at `idx`; see ``object(at:)``.

@@ -8,8 +8,8 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
         case stored(CollectionRecord)
         case momentList(MomentListRecord)
         case transient(collections: [PHCollection], title: String?)
-        /// Deleted since the fetch that named it.
-        case deleted
+        /// Deleted since the fetch that named it; the row id it had.
+        case deleted(rowID: Int64)
     }
 
     let content: Content
@@ -83,8 +83,11 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
     }
 
     override var storedRowID: Int64? {
-        if case .stored(let record) = content { return record.id }
-        return nil
+        switch content {
+        case .stored(let record): record.id
+        case .deleted(let rowID): rowID
+        case .momentList, .transient: nil
+        }
     }
 
     open override var description: String {

@@ -70,15 +70,15 @@ public final class PHChange: NSObject, @unchecked Sendable {
         do {
             switch tracking.origin {
             case .assets(let query):
-                guard case .rows(_, _, let ids) = fetchResult.contents.source,
+                guard case .rows(_, let kind, let ids) = fetchResult.contents.source,
                       let refresh = try store.refreshAssets(query, from: FetchSnapshot(ids: ids, transaction: tracking.transaction))
                 else { return nil }
-                return details(fetchResult, refresh, kind: .assets, tracking: tracking)
+                return details(fetchResult, refresh, kind: kind, tracking: tracking)
             case .collections(let query):
-                guard case .rows(_, _, let ids) = fetchResult.contents.source,
+                guard case .rows(_, let kind, let ids) = fetchResult.contents.source,
                       let refresh = try store.refreshCollections(query, from: FetchSnapshot(ids: ids, transaction: tracking.transaction))
                 else { return nil }
-                return details(fetchResult, refresh, kind: .collections, tracking: tracking)
+                return details(fetchResult, refresh, kind: kind, tracking: tracking)
             case .computed(let compute):
                 let now = try store.lastTransaction()
                 let span = try store.history(after: tracking.transaction, through: now)

@@ -465,8 +465,8 @@ struct ChangeSetCommitter {
         try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [target.rowID])
         for row in doomed {
             let kind = CollectionKind(rawValue: row[2]) ?? .assetCollection
-            // Both kinds of collection share one table, so one key space.
-            try Self.recordDeletion(db, entity: .assetCollection, rowID: row[0], uuid: row[1], at: now)
+            // Both kinds of collection share one table, so one key space; the entity says which kind it was.
+            try Self.recordDeletion(db, entity: kind.entity, rowID: row[0], uuid: row[1], at: now)
             record(.init(identifier: LocalIdentifier(uuid: row[1], entity: kind.entity),
                          rowID: row[0], kind: .deleted, changedAttributes: []))
         }

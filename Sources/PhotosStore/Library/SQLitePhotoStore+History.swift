@@ -64,7 +64,8 @@ extension SQLitePhotoStore {
         let moved = horizon > pruned ? try write { db in try HistoryLog.advanceHorizon(db, to: horizon) } : false
         while try read({ db in try HistoryLog.hasForgottenRows(db) }) {
             let started = Date()
-            try write { db in try HistoryLog.deleteForgottenRows(db, limit: 1_000) }
+            let deleted = try write { db in try HistoryLog.deleteForgottenRows(db, limit: 1_000) }
+            guard deleted > 0 else { break }
             Thread.sleep(forTimeInterval: max(0.001, Date().timeIntervalSince(started)))
         }
         return moved

@@ -303,15 +303,18 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    package func deletedUUIDs(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String] {
+    package func deletedIdentifiers(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: LocalIdentifier] {
         guard !rowIDs.isEmpty else { return [:] }
+        let entities = entity == .asset ? [StoreEntity.asset] : [.assetCollection, .collectionList]
         return try readObjects { db, scope in
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT row_id, uuid FROM deleted_object WHERE entity = ? AND row_id IN (SELECT value FROM json_each(?))\(
+                SELECT row_id, uuid, entity FROM deleted_object
+                WHERE entity IN (SELECT value FROM json_each(?)) AND row_id IN (SELECT value FROM json_each(?))\(
                     scope.deletedObjectCondition("uuid").map { " AND \($0)" } ?? "")
-                """), arguments: [entity == .asset ? StoreEntity.asset.rawValue : StoreEntity.assetCollection.rawValue,
-                                 FetchSQL.json(rowIDs)])
-            return Dictionary(rows.map { ($0[0] as Int64, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+                """), arguments: [FetchSQL.json(entities.map(\.rawValue)), FetchSQL.json(rowIDs)])
+            return Dictionary(rows.map { row in
+                (row[0] as Int64, LocalIdentifier(uuid: row[1], entity: StoreEntity(rawValue: row[2]) ?? entity))
+            }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -352,11 +355,15 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     // MARK: - Moments
 
+    /// The moments as of the latest change block: computed once per block,
+    /// then served from the cache. The cached value is taken in the same
+    /// step that checks it, so a commit clearing the cache meanwhile cannot
+    /// leave this without one.
     package func moments() throws(StoreError) -> [MomentRecord] {
-        let (transaction, assets) = try readObjects { db, scope -> (Int64, [MomentClustering.Asset]?) in
+        let lookup = try readObjects { db, scope -> MomentLookup in
             let transaction = try HistoryLog.lastTransaction(db)
             if let cached = momentCache.withLock({ $0 }), cached.transaction == transaction {
-                return (transaction, nil)
+                return .cached(cached.moments)
             }
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT a.uuid, a.creation_date, a.latitude, a.longitude FROM asset a
@@ -369,12 +376,23 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 assets.append(.init(uuid: row[0], creationDate: Date(timeIntervalSince1970: row[1]),
                                     latitude: row[2], longitude: row[3]))
             }
-            return (transaction, assets)
+            return .uncached(transaction: transaction, assets: assets)
         }
-        guard let assets else { return momentCache.withLock { $0!.moments } }
-        let moments = MomentClustering(libraryUUID: libraryUUID).moments(of: assets)
-        momentCache.withLock { $0 = (transaction, moments) }
-        return moments
+        switch lookup {
+        case .cached(let moments):
+            return moments
+        case .uncached(let transaction, let assets):
+            let moments = MomentClustering(libraryUUID: libraryUUID).moments(of: assets)
+            momentCache.withLock { $0 = (transaction, moments) }
+            return moments
+        }
+    }
+
+    /// What a read for moments found: the cached moments of the latest
+    /// change block, or the assets to compute them from, as of `transaction`.
+    private enum MomentLookup {
+        case cached([MomentRecord])
+        case uncached(transaction: Int64, assets: [MomentClustering.Asset])
     }
 
     package func momentLists(subtype: Int) throws(StoreError) -> [MomentListRecord] {

@@ -25,6 +25,9 @@ enum FetchSQL {
         var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)]
         var visibility = SmartAlbumRule.Visibility.visible
         var appliesDefaultExclusions = true
+        // Fetches by identifier name the assets they want: burst members
+        // come whatever the options say, hidden ones unless the options leave them out.
+        var excludesHidden = !query.includeHiddenAssets
         var defaultSourceTypes = 1
 
         switch query.scope {
@@ -39,6 +42,7 @@ enum FetchSQL {
             from += builder.join(ids, on: "a.id")
             naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
             appliesDefaultExclusions = false
+            excludesHidden = false
             defaultSourceTypes = allSourceTypes
         case .album(let rowID):
             from += " JOIN collection_asset m ON m.asset_id = a.id"
@@ -69,7 +73,7 @@ enum FetchSQL {
             builder.conditions.append("a.is_hidden = 1")
         case .visible:
             builder.conditions.append("a.trashed_date IS NULL")
-            if appliesDefaultExclusions && !query.includeHiddenAssets {
+            if excludesHidden {
                 builder.conditions.append("a.is_hidden = 0")
             }
         }

@@ -8,7 +8,8 @@ package enum CollectionKind: Int, Sendable {
     /// A folder (PhotoKit's `PHCollectionList`).
     case collectionList = 2
 
-    var entity: StoreEntity {
+    /// The kind of object this kind of collection is.
+    package var entity: StoreEntity {
         switch self {
         case .assetCollection: .assetCollection
         case .collectionList: .collectionList

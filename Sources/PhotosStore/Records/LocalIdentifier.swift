@@ -36,6 +36,19 @@ package struct LocalIdentifier: Hashable, Sendable, CustomStringConvertible {
         self.init(uuid: uuid.uuidString, entity: entity)
     }
 
+    /// Parses an identifier a client hands to a fetch of `entity` objects:
+    /// a whole one, or its bare UUID, as some clients strip the suffix
+    /// before passing identifiers through scripts. Nil for anything else.
+    package init?(_ text: String, fetching entity: StoreEntity) {
+        if let whole = LocalIdentifier(text) {
+            self = whole
+        } else if text.utf8.count == 36, let uuid = UUID(uuidString: text) {
+            self.init(uuid: uuid.uuidString, entity: entity)
+        } else {
+            return nil
+        }
+    }
+
     /// A new identifier with a random UUID.
     package static func make(_ entity: StoreEntity) -> LocalIdentifier {
         LocalIdentifier(uuid: UUID().uuidString, entity: entity)
