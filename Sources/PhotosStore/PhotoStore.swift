@@ -29,6 +29,8 @@ package protocol PhotoStore: AnyObject, Sendable {
     func allAssetUUIDs() throws(StoreError) -> Set<String>
     /// SQLite's integrity check: "ok", or what it found.
     func integrityCheck() throws(StoreError) -> String
+    /// Checks the whole library, database and files (owner only); see `SQLitePhotoStore.checkIntegrity`.
+    func checkIntegrity() throws(StoreError) -> IntegrityReport
 
     /// The ids of the collections a query selects, in order, and the change block they reflect.
     func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot
@@ -74,8 +76,16 @@ package protocol PhotoStore: AnyObject, Sendable {
     func lastTransaction() throws(StoreError) -> Int64
     /// Watches for change blocks committed by any process after
     /// `transaction`; `onCommit` gets the latest number, on the watcher's
-    /// own thread, until the watcher is stopped.
-    func watchCommits(after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void) throws(StoreError) -> CommitWatcher
+    /// own thread, until the watcher is stopped. `onUnavailable` is called
+    /// once if the library stops being usable (see `availabilityProblem`),
+    /// and the watcher stops.
+    func watchCommits(after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+                      onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> CommitWatcher
+    /// Why the library cannot be used as it was opened (damage found, its
+    /// database removed or replaced); nil when it can. Cost: a few `stat`s.
+    func availabilityProblem() -> StoreError?
+    /// Why nothing can be written, when the library is read-only to this process.
+    var readOnlyReason: String? { get }
 
     // MARK: Persistent history
 

@@ -13,7 +13,7 @@ import Testing
     }
 
     private func write(_ relativePath: String, in layout: LibraryLayout) throws {
-        let url = layout.url(forRelativePath: relativePath)
+        let url = try #require(layout.url(forRelativePath: relativePath))
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: url)
     }
@@ -44,8 +44,8 @@ import Testing
         _ = try live.stage(data: Data("in flight".utf8), pathExtension: "jpg")
 
         _ = try SQLitePhotoStore(url: root)
-        #expect(!FileManager.default.fileExists(atPath: layout.url(forRelativePath: orphan).path))
-        #expect(FileManager.default.fileExists(atPath: layout.url(forRelativePath: kept).path))
+        #expect(!FileManager.default.fileExists(atPath: try #require(layout.url(forRelativePath: orphan)).path))
+        #expect(FileManager.default.fileExists(atPath: try #require(layout.url(forRelativePath: kept)).path))
         #expect(!FileManager.default.fileExists(atPath: dead.path))
         #expect(FileManager.default.fileExists(atPath: live.directory.path))
         live.discard()
@@ -62,10 +62,19 @@ import Testing
         changes.assetEdits = [AssetEdit(uuid: UUID().uuidString, isFavorite: true)]
         #expect(throws: StoreError.self) { try store.commit(changes, staging: staging) }
         staging.discard()
-        let placed = store.layout.url(forRelativePath: store.layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg"))
+        let placed = try #require(store.layout.url(forRelativePath: store.layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg")))
         #expect(!FileManager.default.fileExists(atPath: placed.path))
         #expect(try store.fetchAssets(AssetQuery(scope: .library)).ids.isEmpty)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: store.layout.staging.path)) == [])
+    }
+
+    @Test func storedPathsNeverLeadOutOfTheLibrary() {
+        let layout = LibraryLayout(root: root)
+        #expect(layout.url(forRelativePath: "originals/A/A.jpg") == root.appendingPathComponent("originals/A/A.jpg"))
+        for hostile in ["../x.jpg", "originals/../../x.jpg", "/etc/passwd", "originals//x.jpg", "originals/./x", "derivatives/x.jpg",
+                        "originals", "", "originals/A/\0.jpg"] {
+            #expect(layout.url(forRelativePath: hostile) == nil, "\(hostile)")
+        }
     }
 
     @Test func mountTableNamesTheRootFileSystem() {

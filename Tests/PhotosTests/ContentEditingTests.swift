@@ -99,7 +99,7 @@ private func size(_ image: UIImage?) -> [Int] {
         let fresh = try input(edited, handles: false)
         #expect(fresh.adjustmentData == nil && size(fresh.displaySizeImage) == [300, 300])
 
-        let editFiles = PHAssetResource.assetResources(for: edited).filter { $0.type != .photo }.map(\.fileURL)
+        let editFiles = try PHAssetResource.assetResources(for: edited).filter { $0.type != .photo }.map { try $0.storedFile() }
         try test.library.performChangesAndWait { PHAssetChangeRequest(for: edited).revertAssetContentToOriginal() }
         let reverted = refetched(asset)
         #expect(!reverted.hasAdjustments && reverted.adjustmentFormatIdentifier == nil)
@@ -227,7 +227,7 @@ private func size(_ image: UIImage?) -> [Int] {
         _ = gate.wait(timeout: .now())
         #expect((cancelled as? PHPhotosError)?.code == .userCancelled || cancelled == nil)
 
-        try FileManager.default.removeItem(at: resource.fileURL)
+        try FileManager.default.removeItem(at: try resource.storedFile())
         let missing: (any Error)? = await withCheckedContinuation { continuation in
             manager.requestData(for: resource, options: nil, dataReceivedHandler: { _ in },
                                 completionHandler: { continuation.resume(returning: $0) })

@@ -46,7 +46,8 @@ extension PHAsset {
         }
         let resources = try store.resources(assetID: record.id)
         let stored = resources.first { $0.type == PHAssetResourceType.adjustmentData.rawValue }
-            .flatMap { try? Data(contentsOf: library.url.appendingPathComponent($0.relativePath)) }
+            .flatMap { library.layout.url(forRelativePath: $0.relativePath) }
+            .flatMap { try? Data(contentsOf: $0) }
             .flatMap { PHAdjustmentData(propertyList: $0) }
         // Resuming an edit starts from the original; otherwise from what is shown now.
         let resumes = stored.map(canHandle) ?? false
@@ -55,9 +56,8 @@ extension PHAsset {
         let file = try source.primaryFile()
         let copy = folder.appendingPathComponent("original." + (file.pathExtension.isEmpty ? "dat" : file.pathExtension))
         try FileManager.default.copyItem(at: file, to: copy)
-        let display = try? source.fullSizeImage()
-        let displayImage = display.flatMap { full in
-            try? ImageRenderer.render(fileAt: full.url, sourceWidth: full.width, sourceHeight: full.height,
+        let displayImage = try? source.withFullSizeImage { url, width, height in
+            try? ImageRenderer.render(fileAt: url, sourceWidth: width, sourceHeight: height,
                                       RenderSpec(targetWidth: 2048, targetHeight: 2048, mode: .fit, exact: false))
         }.map { UIImage(pixels: $0) }
         let isVideo = mediaType == .video

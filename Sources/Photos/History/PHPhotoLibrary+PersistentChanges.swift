@@ -34,9 +34,7 @@ extension PHPhotoLibrary {
     /// Cost: one query over the change blocks since the token (about a
     /// microsecond each); details are read as the result is iterated.
     public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult {
-        guard let store else {
-            throw unavailabilityReason as? PHPhotosError ?? PHPhotosError(.libraryVolumeOffline, "the library is unavailable")
-        }
+        let store = try requireStore()
         if let damage = token.damage {
             throw PHPhotosError(.identifierNotFound, damage)
         }
@@ -139,7 +137,7 @@ extension PHPhotoLibrary {
     /// pruning, when there is any, on a utility queue, so change blocks
     /// never wait for it.
     func pruneHistoryInBackground() {
-        guard historyMaintenance.claim(interval: 600) else { return }
+        guard store?.readOnlyReason == nil, historyMaintenance.claim(interval: 600) else { return }
         changeQueue.async { [weak self] in
             guard let store = self?.store else { return }
             do {
@@ -159,9 +157,7 @@ extension PHPhotoLibrary {
 
     /// Runs `body` with the store, mapping its errors to `PHPhotosError`.
     func withStore<Result>(_ body: (any PhotoStore) throws(StoreError) -> Result) throws(PHPhotosError) -> Result {
-        guard let store else {
-            throw unavailabilityReason as? PHPhotosError ?? PHPhotosError(.libraryVolumeOffline, "the library is unavailable")
-        }
+        let store = try requireStore()
         do {
             return try body(store)
         } catch {

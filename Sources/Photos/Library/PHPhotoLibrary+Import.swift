@@ -57,9 +57,7 @@ extension PHPhotoLibrary {
     /// Cost: per photo, a header read, a content hash and a thumbnail (a
     /// shrink-on-load decode); per video, an ffprobe and an ffmpeg run.
     public func importFiles(_ urls: [URL], options: ImportOptions = ImportOptions()) throws -> ImportResult {
-        guard let store else {
-            throw unavailabilityReason as? PHPhotosError ?? PHPhotosError(.libraryVolumeOffline, "the library is unavailable")
-        }
+        let store = try requireStore()
         var result = ImportResult()
         let candidates = Self.inspect(urls)
         var readable: [ImportCandidate] = []

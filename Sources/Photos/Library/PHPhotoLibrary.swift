@@ -39,12 +39,23 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
 
     /// The library's directory.
     public let url: URL
+    /// Where the library keeps its parts.
+    let layout: LibraryLayout
     /// The client this process acts for, or nil for the library's owner.
     public let clientIdentifier: String?
-    /// Why the library cannot be used, or nil when it can. Set when the
-    /// shared library failed to open; fetches then return empty results and
-    /// change blocks fail with this error.
-    public let unavailabilityReason: (any Error)?
+    /// Why the library cannot be used, or nil when it can: the shared
+    /// library failed to open (fetches then return empty results and change
+    /// blocks fail with this error), or, since it opened, damage was found
+    /// in its database, its write-ahead log was deleted under a writer, or
+    /// its database was removed (change blocks then fail with this error;
+    /// what can still be read is read). Availability observers are told
+    /// when it changes. Cost: a few `stat`s.
+    public var unavailabilityReason: (any Error)? {
+        openFailure ?? store?.availabilityProblem().map { PHPhotosError(storeError: $0) }
+    }
+
+    /// Why the shared library could not be opened.
+    private let openFailure: PHPhotosError?
 
     let store: (any PhotoStore)?
     let changeQueue: DispatchQueue
@@ -56,12 +67,13 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// Thumbnails, previews and video frames on disk.
     let derivatives: DerivativeCache
 
-    private init(url: URL, store: (any PhotoStore)?, clientIdentifier: String?, unavailabilityReason: PHPhotosError?) {
+    private init(url: URL, store: (any PhotoStore)?, clientIdentifier: String?, openFailure: PHPhotosError?) {
         self.url = url
         self.store = store
         self.clientIdentifier = clientIdentifier
-        derivatives = DerivativeCache(root: LibraryLayout(root: url).derivatives)
-        self.unavailabilityReason = unavailabilityReason
+        layout = LibraryLayout(root: url)
+        derivatives = DerivativeCache(root: layout.derivatives)
+        self.openFailure = openFailure
         changeQueue = DispatchQueue(label: "photos.changes")
         super.init()
         changeQueue.setSpecific(key: changeQueueKey, value: ObjectIdentifier(self))
@@ -92,7 +104,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         } catch {
             throw PHPhotosError(storeError: error)
         }
-        self.init(url: store.layout.root, store: store, clientIdentifier: clientIdentifier, unavailabilityReason: nil)
+        self.init(url: store.layout.root, store: store, clientIdentifier: clientIdentifier, openFailure: nil)
         performMaintenanceInBackground()
     }
 
@@ -111,7 +123,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         } catch {
             let reason = error as? PHPhotosError ?? PHPhotosError(.internalError, "\(error)")
             FileHandle.standardError.write(Data("Photos: the library at \(url.path) is unavailable: \(reason.localizedDescription)\n".utf8))
-            return PHPhotoLibrary(url: url, store: nil, clientIdentifier: processClientIdentifier, unavailabilityReason: reason)
+            return PHPhotoLibrary(url: url, store: nil, clientIdentifier: processClientIdentifier, openFailure: reason)
         }
     }()
 
@@ -219,17 +231,29 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     }
 
     private func runChangeBlock(_ changeBlock: () -> Void) throws(PHPhotosError) {
-        guard let store else {
-            throw unavailabilityReason as? PHPhotosError ?? PHPhotosError(.libraryVolumeOffline, "the library is unavailable")
-        }
+        let store = try requireStore()
         let block = ChangeBlock(library: self)
         ChangeBlock.$current.withValue(block) {
             Self.$scoped.withValue(self, operation: changeBlock)
         }
-        if let result = try block.commit(to: store) {
-            changeObservers.committed(through: result.transaction)
-            pruneHistoryInBackground()
+        do {
+            if let result = try block.commit(to: store) {
+                changeObservers.committed(through: result.transaction)
+                pruneHistoryInBackground()
+            }
+        } catch {
+            changeObservers.checkAvailability()
+            throw error
         }
+    }
+
+    /// The library's store; throws why there is none (the shared library
+    /// could not be opened).
+    func requireStore() throws(PHPhotosError) -> any PhotoStore {
+        guard let store else {
+            throw openFailure ?? PHPhotosError(.libraryVolumeOffline, "the library at \(url.path) is unavailable")
+        }
+        return store
     }
 
     // MARK: - Recently Deleted
@@ -244,9 +268,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     }
 
     private func purgeDeletedAssets(before cutoff: Date?) throws(PHPhotosError) -> Int {
-        guard let store else {
-            throw unavailabilityReason as? PHPhotosError ?? PHPhotosError(.libraryVolumeOffline, "the library is unavailable")
-        }
+        let store = try requireStore()
         do {
             return try changeQueue.sync {
                 guard let result = try store.purgeDeletedAssets(before: cutoff) else { return 0 }
@@ -262,6 +284,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// days, the change history what its setting says. Runs off the change
     /// queue's critical path, in short transactions.
     private func performMaintenanceInBackground() {
+        guard store?.readOnlyReason == nil else { return }
         let cutoff = Date().addingTimeInterval(-RetentionWindows.recentlyDeleted)
         changeQueue.async { [weak self] in
             _ = try? self?.store?.purgeDeletedAssets(before: cutoff)

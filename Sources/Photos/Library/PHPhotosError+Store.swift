@@ -34,7 +34,7 @@ extension PHPhotosError {
             self.init(.operationInterrupted, message)
         case .accessDenied:
             self.init(.accessUserDenied, message)
-        case .ownerOnly:
+        case .ownerOnly, .readOnly:
             self.init(.accessRestricted, message)
         case .historyExpired:
             self.init(.persistentChangeTokenExpired, message)

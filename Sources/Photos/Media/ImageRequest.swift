@@ -99,9 +99,10 @@ struct ImageRequest {
                 let jpeg = try source.makeDerivative(kind)
                 image = UIImage(pixels: try pixels { () throws(MediaError) in try ImageRenderer.render(data: jpeg, spec) })
             } else {
-                let full = try source.fullSizeImage()
-                image = UIImage(pixels: try pixels { () throws(MediaError) in
-                    try ImageRenderer.render(fileAt: full.url, sourceWidth: full.width, sourceHeight: full.height, spec)
+                image = UIImage(pixels: try source.withFullSizeImage { url, width, height throws(PHPhotosError) in
+                    try pixels { () throws(MediaError) in
+                        try ImageRenderer.render(fileAt: url, sourceWidth: width, sourceHeight: height, spec)
+                    }
                 })
             }
             cache.store(image, for: key(kind, spec, false))

@@ -54,35 +54,50 @@ struct ImageSource {
         return resource
     }
 
-    /// The primary resource's file. Throws `missingResource` when it is gone from disk.
+    /// The primary resource's file. Throws `missingResource` when it is gone
+    /// from disk, or its stored path would lead outside the library.
     func primaryFile() throws(PHPhotosError) -> URL {
         let resource = try primaryResource()
-        let url = library.url.appendingPathComponent(resource.relativePath)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw PHPhotosError(.missingResource, "the file of \(asset.localIdentifier) is missing: \(url.path)",
+        guard let url = library.layout.url(forRelativePath: resource.relativePath),
+              FileManager.default.fileExists(atPath: url.path) else {
+            throw PHPhotosError(.missingResource, "the file of \(asset.localIdentifier) is missing: \(resource.relativePath)",
                                 identifiers: [asset.localIdentifier])
         }
         return url
     }
 
-    /// The full-size image file: the primary file, or its poster when the
-    /// primary file is not an image libvips shows (a video's first frame, a
-    /// camera raw file's embedded JPEG), extracted once. The size is 0 × 0
-    /// when it must be read from the file.
-    func fullSizeImage() throws(PHPhotosError) -> (url: URL, width: Int, height: Int) {
+    /// Runs `body` with the full-size image file: the primary file, or its
+    /// poster when the primary file is not an image libvips shows (a
+    /// video's first frame, a camera raw file's embedded JPEG), extracted
+    /// once and kept with the derivatives. The size is 0 × 0 when it must be
+    /// read from the file. Where the derivatives cannot be written (a
+    /// read-only library), the poster lives in a temporary file for `body`.
+    func withFullSizeImage<T>(_ body: (_ url: URL, _ width: Int, _ height: Int) throws(PHPhotosError) -> T) throws(PHPhotosError) -> T {
         let file = try primaryFile()
         let isRaw = UniformType.isRAW(try primaryResource().uniformTypeIdentifier)
-        guard asset.mediaType == .video || isRaw else { return (file, width, height) }
+        guard asset.mediaType == .video || isRaw else { return try body(file, width, height) }
         let version = isCurrent ? asset.record.contentVersion : -1
         if let poster = library.derivatives.existing(assetUUID: asset.record.uuid, version: version, kind: .poster) {
-            return (poster, 0, 0)
+            return try body(poster, 0, 0)
         }
+        let image: Data
         do {
-            let image = isRaw ? try CameraRaw.preview(ofFileAt: file) : try VideoFrame.poster(ofVideoAt: file)
-            return (try library.derivatives.store(image, assetUUID: asset.record.uuid, version: version, kind: .poster), 0, 0)
+            image = isRaw ? try CameraRaw.preview(ofFileAt: file) : try VideoFrame.poster(ofVideoAt: file)
         } catch {
             throw PHPhotosError(.invalidResource, error.description, identifiers: [asset.localIdentifier])
         }
+        if let stored = try? library.derivatives.store(image, assetUUID: asset.record.uuid, version: version, kind: .poster) {
+            return try body(stored, 0, 0)
+        }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("photos-poster-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        do {
+            try image.write(to: temporary)
+        } catch {
+            throw PHPhotosError(.internalError, "cannot write a temporary file: \(error.localizedDescription)",
+                                identifiers: [asset.localIdentifier])
+        }
+        return try body(temporary, 0, 0)
     }
 
     /// The smallest derivative kind whose short edge serves `neededShortEdge`,
@@ -103,18 +118,18 @@ struct ImageSource {
         library.derivatives.existing(assetUUID: asset.record.uuid, version: asset.record.contentVersion, kind: kind)
     }
 
-    /// Makes and stores a derivative from the full-size image; returns its JPEG.
+    /// Makes a derivative from the full-size image and keeps it with the
+    /// others, when they can be written; returns its JPEG.
     func makeDerivative(_ kind: DerivativeCache.Kind) throws(PHPhotosError) -> Data {
-        let full = try fullSizeImage()
-        do {
-            let derivative = try ImageRenderer.derivative(fileAt: full.url, sourceWidth: full.width, sourceHeight: full.height,
-                                                          shortEdge: kind.shortEdge!)
-            try library.derivatives.store(derivative.jpeg, assetUUID: asset.record.uuid,
-                                          version: asset.record.contentVersion, kind: kind)
-            return derivative.jpeg
-        } catch {
-            throw PHPhotosError(.invalidResource, error.description, identifiers: [asset.localIdentifier])
+        let derivative = try withFullSizeImage { url, width, height throws(PHPhotosError) in
+            do throws(MediaError) {
+                return try ImageRenderer.derivative(fileAt: url, sourceWidth: width, sourceHeight: height, shortEdge: kind.shortEdge!)
+            } catch {
+                throw PHPhotosError(.invalidResource, error.description, identifiers: [asset.localIdentifier])
+            }
         }
+        _ = try? library.derivatives.store(derivative.jpeg, assetUUID: asset.record.uuid, version: asset.record.contentVersion, kind: kind)
+        return derivative.jpeg
     }
 }
 

@@ -46,8 +46,19 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Where the file lies in the library.
-    var fileURL: URL { library.url.appendingPathComponent(record.relativePath) }
+    /// Where the file lies in the library. Throws `missingResource` when it
+    /// is not there, or when the stored path would lead outside the
+    /// library (a damaged or forged database row).
+    func storedFile() throws(PHPhotosError) -> URL {
+        guard let url = library.layout.url(forRelativePath: record.relativePath) else {
+            throw PHPhotosError(.missingResource, "the stored path of \(self) is not a path inside the library: \(record.relativePath)",
+                                identifiers: [assetLocalIdentifier])
+        }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw PHPhotosError(.missingResource, "the file of \(self) is missing: \(url.path)", identifiers: [assetLocalIdentifier])
+        }
+        return url
+    }
 
     public override var description: String {
         "<PHAssetResource> \(type) \(originalFilename) (\(uniformTypeIdentifier)) of \(assetLocalIdentifier)"

@@ -65,12 +65,18 @@ open class PHAssetResourceManager: NSObject, @unchecked Sendable {
         queue.async { [self] in
             let callbacks = callbacks.value
             defer { lock.withLock { _ = cancelled.remove(id) } }
-            guard let file = FileHandle(forReadingAtPath: resource.fileURL.path) else {
-                return callbacks.completion(PHPhotosError(.missingResource, "the file of \(resource) is missing: \(resource.fileURL.path)",
+            let url: URL
+            do {
+                url = try resource.storedFile()
+            } catch {
+                return callbacks.completion(error)
+            }
+            guard let file = FileHandle(forReadingAtPath: url.path) else {
+                return callbacks.completion(PHPhotosError(.missingResource, "the file of \(resource) cannot be read: \(url.path)",
                                                           identifiers: [resource.assetLocalIdentifier]))
             }
             defer { try? file.close() }
-            let total = max(1, (try? resource.fileURL.resourceValues(forKeys: [.fileSizeKey]).fileSize).flatMap { $0 } ?? 1)
+            let total = max(1, (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize).flatMap { $0 } ?? 1)
             var read = 0
             while true {
                 if lock.withLock({ cancelled.contains(id) }) {
@@ -80,7 +86,7 @@ open class PHAssetResourceManager: NSObject, @unchecked Sendable {
                 do {
                     chunk = try file.read(upToCount: Self.chunkSize) ?? Data()
                 } catch {
-                    return callbacks.completion(PHPhotosError(.missingResource, "\(resource.fileURL.path): \(error.localizedDescription)"))
+                    return callbacks.completion(PHPhotosError(.missingResource, "\(url.path): \(error.localizedDescription)"))
                 }
                 if chunk.isEmpty { break }
                 read += chunk.count
@@ -98,8 +104,10 @@ open class PHAssetResourceManager: NSObject, @unchecked Sendable {
         lock.withLock { _ = cancelled.insert(requestID) }
     }
 
-    /// Copies a resource to `fileURL`, which must not exist yet, then calls
-    /// `completionHandler` with nil or the error. Cost: one file copy.
+    /// Copies a resource to `fileURL`, which must not exist yet (not even as
+    /// a symbolic link, which is never followed), then calls
+    /// `completionHandler` with nil or the error. A failed copy leaves no
+    /// partial file. Cost: one file copy.
     open func writeData(for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
                         completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         let progress = UncheckedSendable(options?.progressHandler)
@@ -121,16 +129,38 @@ open class PHAssetResourceManager: NSObject, @unchecked Sendable {
         guard destination.isFileURL else {
             return PHPhotosError(.invalidResource, "\(destination) is not a file URL")
         }
-        guard !FileManager.default.fileExists(atPath: destination.path) else {
-            return CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: destination.path])
+        let source: URL
+        do {
+            source = try resource.storedFile()
+        } catch {
+            return error
         }
-        guard FileManager.default.fileExists(atPath: resource.fileURL.path) else {
-            return PHPhotosError(.missingResource, "the file of \(resource) is missing: \(resource.fileURL.path)",
+        guard let input = FileHandle(forReadingAtPath: source.path) else {
+            return PHPhotosError(.missingResource, "the file of \(resource) cannot be read: \(source.path)",
                                  identifiers: [resource.assetLocalIdentifier])
         }
+        defer { try? input.close() }
+        // O_EXCL: fails on anything already at the path, a symbolic link included, instead of writing through it.
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == EEXIST { return CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: destination.path]) }
+            return CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path,
+                                                           NSLocalizedDescriptionKey: "cannot create \(destination.path): \(String(cString: strerror(code)))"])
+        }
+        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let total = max(1, (try? source.resourceValues(forKeys: [.fileSizeKey]).fileSize).flatMap { $0 } ?? 1)
+        var written = 0
         do {
-            try FileManager.default.copyItem(at: resource.fileURL, to: destination)
+            while let chunk = try input.read(upToCount: chunkSize), !chunk.isEmpty {
+                try output.write(contentsOf: chunk)
+                written += chunk.count
+                progress?(min(1, Double(written) / Double(total)))
+            }
+            try output.close()
         } catch {
+            try? output.close()
+            try? FileManager.default.removeItem(at: destination)
             return error
         }
         progress?(1)

@@ -1,16 +1,22 @@
 import Foundation
 import PhotosStore
 
-/// A library's registered observers, and the delivery of changes to them.
+/// A library's registered observers, of changes and of availability, and
+/// the delivery of what they hear.
 ///
 /// While at least one observer is registered, a commit watcher reports
-/// change blocks committed by any process; commits made through this
-/// library are reported at once. Each delivery covers every change block
-/// since the previous one, so a burst may arrive as one `PHChange`, but
-/// none is split or lost.
+/// change blocks committed by any process, and the library becoming
+/// unavailable; commits made through this library are reported at once.
+/// Each delivery covers every change block since the previous one, so a
+/// burst may arrive as one `PHChange`, but none is split or lost.
 final class ChangeObservers: @unchecked Sendable {
     private struct Entry {
         weak var observer: (any PHPhotoLibraryChangeObserver)?
+        let identity: ObjectIdentifier
+    }
+
+    private struct AvailabilityEntry {
+        weak var observer: (any PHPhotoLibraryAvailabilityObserver)?
         let identity: ObjectIdentifier
     }
 
@@ -19,8 +25,11 @@ final class ChangeObservers: @unchecked Sendable {
     private weak var library: PHPhotoLibrary?
     private let lock = NSLock()
     private var entries: [Entry] = []
+    private var availabilityEntries: [AvailabilityEntry] = []
     private var watcher: CommitWatcher?
     private var lastDelivered: Int64 = 0
+    /// Whether availability observers were told the library became unavailable.
+    private var reportedUnavailable = false
 
     /// Binds the registry to its library, once, as the library is made.
     func attach(to library: PHPhotoLibrary) {
@@ -38,15 +47,7 @@ final class ChangeObservers: @unchecked Sendable {
         entries.removeAll { $0.observer == nil }
         guard !entries.contains(where: { $0.identity == identity }) else { return }
         entries.append(Entry(observer: observer, identity: identity))
-        guard watcher == nil, let store = library?.store else { return }
-        do {
-            lastDelivered = try store.lastTransaction()
-            watcher = try store.watchCommits(after: lastDelivered) { [weak self] latest in
-                self?.committed(through: latest)
-            }
-        } catch {
-            Diagnostics.report(error, while: "starting to watch for changes")
-        }
+        startWatching()
     }
 
     func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
@@ -55,6 +56,64 @@ final class ChangeObservers: @unchecked Sendable {
         let identity = ObjectIdentifier(observer)
         entries.removeAll { $0.identity == identity || $0.observer == nil }
         stopWatchingIfUnobserved()
+    }
+
+    func register(_ observer: any PHPhotoLibraryAvailabilityObserver) {
+        lock.lock()
+        defer { lock.unlock() }
+        let identity = ObjectIdentifier(observer)
+        availabilityEntries.removeAll { $0.observer == nil }
+        guard !availabilityEntries.contains(where: { $0.identity == identity }) else { return }
+        availabilityEntries.append(AvailabilityEntry(observer: observer, identity: identity))
+        startWatching()
+    }
+
+    func unregister(_ observer: any PHPhotoLibraryAvailabilityObserver) {
+        lock.lock()
+        defer { lock.unlock() }
+        let identity = ObjectIdentifier(observer)
+        availabilityEntries.removeAll { $0.identity == identity || $0.observer == nil }
+        stopWatchingIfUnobserved()
+    }
+
+    /// Tells availability observers, once, when the library has become
+    /// unavailable (a change block just failed on damage, say).
+    func checkAvailability() {
+        guard library?.unavailabilityReason != nil else { return }
+        deliveryQueue.async { [self] in deliverUnavailability() }
+    }
+
+    /// Call with the lock held.
+    private func startWatching() {
+        guard watcher == nil, !reportedUnavailable, let store = library?.store else { return }
+        do {
+            lastDelivered = try store.lastTransaction()
+            watcher = try store.watchCommits(after: lastDelivered, onCommit: { [weak self] latest in
+                self?.committed(through: latest)
+            }, onUnavailable: { [weak self] _ in
+                guard let self else { return }
+                deliveryQueue.async { self.deliverUnavailability() }
+            })
+        } catch {
+            Diagnostics.report(error, while: "starting to watch for changes")
+        }
+    }
+
+    private func deliverUnavailability() {
+        lock.lock()
+        availabilityEntries.removeAll { $0.observer == nil }
+        guard !reportedUnavailable, let library else {
+            lock.unlock()
+            return
+        }
+        reportedUnavailable = true
+        watcher?.stop()
+        watcher = nil
+        let observers = availabilityEntries.compactMap(\.observer)
+        lock.unlock()
+        for observer in observers {
+            observer.photoLibraryDidBecomeUnavailable(library)
+        }
     }
 
     /// Reports that the change blocks up to `transaction` are committed.
@@ -93,7 +152,7 @@ final class ChangeObservers: @unchecked Sendable {
 
     /// Call with the lock held.
     private func stopWatchingIfUnobserved() {
-        if entries.isEmpty {
+        if entries.isEmpty && availabilityEntries.isEmpty {
             watcher?.stop()
             watcher = nil
         }

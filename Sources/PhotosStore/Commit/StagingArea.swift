@@ -65,11 +65,18 @@ package final class StagingArea: @unchecked Sendable {
     package func stage(fileAt source: URL, move: Bool) throws(StoreError) -> StagedFile {
         let destination = nextURL(pathExtension: source.pathExtension)
         if move, link(source.path, destination.path) == 0 {
+            // The caller's file may have been written just now: its bytes must
+            // be on disk before the source is deleted after the commit.
+            do {
+                try DurableFiles.synchronize(destination)
+            } catch {
+                throw .fileSystem(error.localizedDescription)
+            }
             return StagedFile(url: destination, sourceToRemove: source, size: Self.size(of: destination))
         }
         do {
             try FileManager.default.copyItem(at: source, to: destination)
-            try Self.synchronize(destination)
+            try DurableFiles.synchronize(destination)
         } catch {
             throw .invalidFile(path: source.path, reason: "cannot be copied into the library: \(error.localizedDescription)")
         }
@@ -81,19 +88,24 @@ package final class StagingArea: @unchecked Sendable {
         let destination = nextURL(pathExtension: pathExtension)
         do {
             try data.write(to: destination)
-            try Self.synchronize(destination)
+            try DurableFiles.synchronize(destination)
         } catch {
             throw .fileSystem("cannot write into \(directory.path): \(error.localizedDescription)")
         }
         return StagedFile(url: destination, sourceToRemove: nil, size: Int64(data.count))
     }
 
-    /// Records, durably, the library-relative paths whose fate the next commit decides.
+    /// Records, durably, the library-relative paths whose fate the next
+    /// commit decides: the journal, its entry in the area and the area's
+    /// entry in `staging/` all reach the disk, so recovery finds it after a
+    /// power cut too.
     func recordJournal(_ relativePaths: [String]) throws(StoreError) {
         let journal = directory.appendingPathComponent(Self.journalName)
         do {
             try Data(relativePaths.joined(separator: "\n").utf8).write(to: journal)
-            try Self.synchronize(journal)
+            try DurableFiles.synchronize(journal)
+            try DurableFiles.synchronize(directory)
+            try DurableFiles.synchronize(directory.deletingLastPathComponent())
         } catch {
             throw .fileSystem("cannot write the staging journal: \(error.localizedDescription)")
         }
@@ -117,32 +129,57 @@ package final class StagingArea: @unchecked Sendable {
         return directory.appendingPathComponent(name)
     }
 
+    /// Whether processes that died mid-change left staging areas behind.
+    /// Cost: a listing of `staging/` and a lock attempt per area in it.
+    static func hasAbandoned(layout: LibraryLayout) -> Bool {
+        candidates(layout).contains { area in withAbandoned(area) { true } ?? false }
+    }
+
     /// Cleans up the staging areas of processes that died mid-change:
     /// journalled files the database does not name are deleted.
     static func recoverAbandoned(layout: LibraryLayout, isReferenced: (String) throws -> Bool) rethrows {
-        let areas = (try? FileManager.default.contentsOfDirectory(
-            at: layout.staging, includingPropertiesForKeys: nil)) ?? []
-        for area in areas where !area.lastPathComponent.hasPrefix(".") || isStale(area) {
-            let descriptor = open(area.appendingPathComponent(lockName).path, O_RDWR | O_CLOEXEC)
-            if descriptor >= 0 {
-                guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                    close(descriptor)
-                    continue  // a live process owns it
-                }
+        for area in candidates(layout) {
+            try withAbandoned(area) {
+                try recover(area, layout: layout, isReferenced: isReferenced)
             }
-            defer {
-                if descriptor >= 0 {
-                    flock(descriptor, LOCK_UN)
-                    close(descriptor)
-                }
-            }
-            if let journal = try? String(contentsOf: area.appendingPathComponent(journalName), encoding: .utf8) {
-                for path in journal.split(separator: "\n").map(String.init) where try !isReferenced(path) {
-                    try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
-                }
-            }
-            try? FileManager.default.removeItem(at: area)
         }
+    }
+
+    /// The areas in `staging/` that may be abandoned: named ones, and
+    /// those still under a temporary name long enough to be stale.
+    private static func candidates(_ layout: LibraryLayout) -> [URL] {
+        let areas = (try? FileManager.default.contentsOfDirectory(at: layout.staging, includingPropertiesForKeys: nil)) ?? []
+        return areas.filter { !$0.lastPathComponent.hasPrefix(".") || isStale($0) }
+    }
+
+    /// Runs `body` holding the area's lock when no live process holds it;
+    /// nil when one does.
+    private static func withAbandoned<T>(_ area: URL, _ body: () throws -> T) rethrows -> T? {
+        let descriptor = open(area.appendingPathComponent(lockName).path, O_RDWR | O_CLOEXEC)
+        if descriptor >= 0 {
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                close(descriptor)
+                return nil  // a live process owns it
+            }
+        }
+        defer {
+            if descriptor >= 0 {
+                flock(descriptor, LOCK_UN)
+                close(descriptor)
+            }
+        }
+        return try body()
+    }
+
+    /// Deletes the journalled files of an abandoned area that the database
+    /// does not name, then the area.
+    private static func recover(_ area: URL, layout: LibraryLayout, isReferenced: (String) throws -> Bool) rethrows {
+        if let journal = try? String(contentsOf: area.appendingPathComponent(journalName), encoding: .utf8) {
+            for path in journal.split(separator: "\n").map(String.init) where try !isReferenced(path) {
+                if let url = layout.url(forRelativePath: path) { try? FileManager.default.removeItem(at: url) }
+            }
+        }
+        try? FileManager.default.removeItem(at: area)
     }
 
     /// A folder still under its temporary name is abandoned once it is old:
@@ -150,18 +187,6 @@ package final class StagingArea: @unchecked Sendable {
     private static func isStale(_ area: URL) -> Bool {
         let modified = (try? FileManager.default.attributesOfItem(atPath: area.path)[.modificationDate]) as? Date
         return modified.map { Date().timeIntervalSince($0) > 60 } ?? true
-    }
-
-    /// Flushes a file (or directory) to stable storage.
-    static func synchronize(_ url: URL) throws {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
     }
 
     private static func size(of url: URL) -> Int64 {

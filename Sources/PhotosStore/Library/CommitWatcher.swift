@@ -4,11 +4,14 @@ import Glibc
 #endif
 
 /// Notices change blocks committed by any process and reports the number of
-/// the latest one.
+/// the latest one; notices too when the library stops being usable (its
+/// database removed, its write-ahead log deleted under a writer, damage
+/// found) and reports that once, then stops.
 ///
 /// A commit appends to the database's write-ahead log, so the watcher waits
 /// on inotify for writes to `Photos.sqlite-wal` (and the database file, for
-/// checkpoints), then reads the last transaction number. Readers only touch
+/// checkpoints), and for either being deleted or renamed, then checks the
+/// library and reads the last transaction number. Readers only touch
 /// `-shm`, which is ignored, so an idle library costs nothing. A poll every
 /// `safetyInterval` catches anything inotify could miss (an exhausted watch
 /// limit, a file system without it). Runs on its own thread until stopped.
@@ -18,6 +21,7 @@ package final class CommitWatcher: @unchecked Sendable {
 
     private let store: SQLitePhotoStore
     private let onCommit: @Sendable (Int64) -> Void
+    private let onUnavailable: @Sendable (StoreError) -> Void
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let state = NSLock()
@@ -25,10 +29,13 @@ package final class CommitWatcher: @unchecked Sendable {
     private var stopped = false
 
     /// Starts watching; `onCommit` is called on the watcher's thread with the
-    /// number of the latest change block each time it is past `transaction`.
-    init(store: SQLitePhotoStore, after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void) throws(StoreError) {
+    /// number of the latest change block each time it is past `transaction`,
+    /// `onUnavailable` once if the library stops being usable.
+    init(store: SQLitePhotoStore, after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+         onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {
         self.store = store
         self.onCommit = onCommit
+        self.onUnavailable = onUnavailable
         lastSeen = transaction
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw .fileSystem("cannot create the commit watcher's wake-up pipe") }
@@ -66,7 +73,8 @@ package final class CommitWatcher: @unchecked Sendable {
         let watched: Set<String> = [database + "-wal", database]
         let notifications = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         if notifications >= 0 {
-            _ = inotify_add_watch(notifications, directory, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO))
+            _ = inotify_add_watch(notifications, directory, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM
+                                                                   | IN_DELETE_SELF | IN_MOVE_SELF))
         }
         defer {
             if notifications >= 0 { close(notifications) }
@@ -93,12 +101,18 @@ package final class CommitWatcher: @unchecked Sendable {
     }
 
     private func report() {
+        if let problem = store.availabilityProblem() {
+            stop()
+            onUnavailable(problem)
+            return
+        }
         guard let latest = try? store.lastTransaction(), latest > lastSeen else { return }
         lastSeen = latest
         onCommit(latest)
     }
 
-    /// Reads every pending event; true when one concerns a watched file.
+    /// Reads every pending event; true when one concerns a watched file or
+    /// the watched folder itself (deleted or moved).
     private static func drain(_ descriptor: Int32, into buffer: inout [UInt8], touching names: Set<String>) -> Bool {
         var relevant = false
         while true {
@@ -107,9 +121,13 @@ package final class CommitWatcher: @unchecked Sendable {
             var offset = 0
             // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[]; }
             while offset + 16 <= count {
-                let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
+                let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
                 let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-                if names.contains(String(decoding: nameBytes, as: UTF8.self)) { relevant = true }
+                if names.contains(String(decoding: nameBytes, as: UTF8.self))
+                    || mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                    relevant = true
+                }
                 offset += 16 + length
             }
         }

@@ -22,9 +22,16 @@ package struct LibraryLayout: Sendable {
     package var derivatives: URL { root.appendingPathComponent("derivatives", isDirectory: true) }
     package var staging: URL { root.appendingPathComponent("staging", isDirectory: true) }
 
-    /// The URL of a file the database names by its path relative to the root.
-    package func url(forRelativePath path: String) -> URL {
-        root.appendingPathComponent(path)
+    /// The URL of a file the database names by its path relative to the
+    /// root; nil for a path the library never writes, which could lead
+    /// outside its own folders (absolute, with `.` or `..` or empty parts, a
+    /// NUL, or outside `originals/`), so that a damaged or forged row cannot
+    /// make the library read or delete another file.
+    package func url(forRelativePath path: String) -> URL? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0] == "originals",
+              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") }) else { return nil }
+        return root.appendingPathComponent(path)
     }
 
     /// Where an original of an asset is stored: `originals/X/UUID[_n].ext`,

@@ -4,6 +4,11 @@ import Synchronization
 
 /// A library stored in SQLite (WAL) and plain files, shared safely by any
 /// number of processes.
+///
+/// Durability: the writer connection syncs the write-ahead log at every
+/// commit (`synchronous = FULL`), and a change block's files and the
+/// directories they enter are synced before that commit, so a change block
+/// that returned survives a power cut or an OS crash, files included.
 package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// Options for opening a library.
     package struct OpenOptions: Sendable {
@@ -29,14 +34,24 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     package let layout: LibraryLayout
     package let libraryUUID: String
     package let client: String?
+    /// Why nothing can be written, when the library's database is read-only
+    /// to this process; nil when it can be written.
+    package let readOnlyReason: String?
     private let writesHistoryEntries: Bool
     private let pool: DatabasePool
     private let momentCache = Mutex<(transaction: Int64, moments: [MomentRecord])?>(nil)
+    let damage: LibraryDamage
+    /// The database file as opened: a file put in its place is another library.
+    private let databaseIdentity: FileIdentity?
+    /// The write-ahead log the writer appends to, for writable libraries.
+    private let writeAheadLog: (url: URL, identity: FileIdentity)?
 
     /// Opens the library at `url`, creating it first when allowed. Refuses,
     /// without writing anything, a library from a newer version, a damaged
-    /// one, a non-empty directory that is not a library, and (unless allowed)
-    /// an unsafe location.
+    /// one (a database missing or emptied beside its originals, a truncated
+    /// or unreadable one), a non-empty directory that is not a library, and
+    /// (unless allowed) an unsafe location. A library whose database this
+    /// process cannot write opens read-only, without writing anything.
     package init(url: URL, options: OpenOptions = OpenOptions()) throws(StoreError) {
         let layout = LibraryLayout(root: url)
         self.layout = layout
@@ -46,19 +61,29 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
         client = options.client
         writesHistoryEntries = options.writesHistoryEntries
-        try Self.checkDirectory(layout, options: options)
+        damage = LibraryDamage(layout: layout)
+        let isNew = try Self.checkDirectory(layout, options: options)
         if !options.allowsUnsafeLocation, let problem = LibraryLocationCheck.problem(with: layout.root) {
             throw .unsafeLocation(path: path, reason: problem)
         }
         if let found = Self.formatVersion(layout), found > StoreSchema.formatVersion {
             throw .newerLibraryVersion(path: path, found: found, supported: StoreSchema.formatVersion)
         }
-        do {
-            for directory in [layout.databaseDirectory, layout.originals, layout.derivatives, layout.staging] {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let readOnlyReason = isNew ? nil : Self.readOnlyReason(layout)
+        self.readOnlyReason = readOnlyReason
+        if readOnlyReason == nil {
+            do {
+                for directory in [layout.databaseDirectory, layout.originals, layout.derivatives, layout.staging] {
+                    try DurableFiles.createDirectory(directory)
+                }
+            } catch {
+                throw .fileSystem("cannot create the library at \(path): \(error.localizedDescription)")
             }
-        } catch {
-            throw .fileSystem("cannot create the library at \(path): \(error.localizedDescription)")
+        }
+        let walURL = URL(fileURLWithPath: layout.databaseFile.path + "-wal")
+        let hasWriteAheadLog = ((try? FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? Int) ?? 0) > 0
+        if !isNew, let problem = OpeningCheck.fileProblem(at: layout.databaseFile, hasWriteAheadLog: hasWriteAheadLog) {
+            throw .damaged(path: path, reason: problem)
         }
 
         var configuration = Configuration()
@@ -71,22 +96,44 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
         configuration.foreignKeysEnabled = true
         configuration.label = "photos"
+        configuration.readonly = readOnlyReason != nil
         configuration.prepareDatabase { db in
             db.add(function: TextMatching.sqlFunction)
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Checks each cell's size as pages are read: a damaged page fails
+            // with SQLITE_CORRUPT instead of yielding wrong rows.
+            try db.execute(sql: "PRAGMA cell_size_check = ON")
         }
+        // Read-only and without a log to replay, the file is the whole
+        // database: opened immutable, SQLite needs no -shm it could not create.
+        let immutable = readOnlyReason != nil && !hasWriteAheadLog
         do {
-            pool = try DatabasePool(path: layout.databaseFile.path, configuration: configuration)
+            pool = try DatabasePool(path: immutable ? Self.immutableURI(layout.databaseFile) : layout.databaseFile.path,
+                                    configuration: configuration)
+            if readOnlyReason == nil {
+                // GRDB sets NORMAL on the writer as it turns WAL on, after
+                // prepareDatabase: a commit would then not be synced. FULL
+                // syncs the log at every commit.
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+            }
             let migrator = StoreSchema.migrator
             if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw StoreError.newerLibraryVersion(path: path, found: StoreSchema.formatVersion + 1,
                                                      supported: StoreSchema.formatVersion)
             }
-            try migrator.migrate(pool)
+            if let readOnlyReason {
+                guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else {
+                    throw StoreError.readOnly(path: path, reason: readOnlyReason + ", and the library needs upgrading to this version's format")
+                }
+            } else {
+                try migrator.migrate(pool)
+            }
             guard let uuid = try pool.read({
                 try String.fetchOne($0, sql: "SELECT value FROM library_metadata WHERE key = 'uuid'")
             }) else {
                 throw StoreError.damaged(path: path, reason: "the database has no library identity")
+            }
+            if let problem = try pool.read(OpeningCheck.tableProblem) {
+                throw StoreError.damaged(path: path, reason: problem)
             }
             libraryUUID = uuid
         } catch let error as StoreError {
@@ -96,35 +143,77 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         } catch {
             throw .damaged(path: path, reason: error.localizedDescription)
         }
-        try Self.writeFormatVersion(layout)
+        databaseIdentity = FileIdentity(of: layout.databaseFile)
+        writeAheadLog = readOnlyReason == nil ? FileIdentity(of: walURL).map { (walURL, $0) } : nil
+        guard readOnlyReason == nil else { return }
         do {
-            try StagingArea.recoverAbandoned(layout: layout) { relativePath in
-                try pool.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE relative_path = ?)",
-                                                 arguments: [relativePath]) ?? false }
+            if isNew {
+                // The new database's entry, and the library's folders', must last as VERSION will.
+                try DurableFiles.synchronize(layout.databaseDirectory)
+                try DurableFiles.synchronize(layout.root)
             }
+            try Self.writeFormatVersion(layout)
+        } catch let error as StoreError {
+            throw error
         } catch {
-            throw Self.storeError(error)
+            throw .fileSystem("cannot set up the library at \(path): \(error.localizedDescription)")
         }
+        try recoverAbandonedChangeBlocks()
     }
 
     // MARK: - Opening
 
-    private static func checkDirectory(_ layout: LibraryLayout, options: OpenOptions) throws(StoreError) {
+    /// Checks what the directory holds; true when a new library is to be
+    /// made there. A directory with the parts of a library but no database,
+    /// or an emptied one, is damaged: refused, and left as it is.
+    private static func checkDirectory(_ layout: LibraryLayout, options: OpenOptions) throws(StoreError) -> Bool {
         let path = layout.root.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             if !options.createIfNeeded { throw .notALibrary(path: path, reason: "it does not exist") }
-            return
+            return true
         }
         guard isDirectory.boolValue else { throw .notALibrary(path: path, reason: "it is a file, not a directory") }
-        let isLibrary = FileManager.default.fileExists(atPath: layout.databaseFile.path)
-            || FileManager.default.fileExists(atPath: layout.versionFile.path)
-        if isLibrary { return }
-        let contents = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        guard contents.isEmpty else {
+        let manager = FileManager.default
+        let databaseSize = (try? manager.attributesOfItem(atPath: layout.databaseFile.path)[.size] as? Int) ?? nil
+        let hasVersion = manager.fileExists(atPath: layout.versionFile.path)
+        let originals = manager.enumerator(at: layout.originals, includingPropertiesForKeys: [.isRegularFileKey])
+        let hasOriginals = originals?.contains { ((try? ($0 as? URL)?.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile) == true } ?? false
+        switch databaseSize {
+        case let size? where size > 0:
+            return false
+        case .some where hasVersion || hasOriginals:
+            throw .damaged(path: path, reason: "its database (database/Photos.sqlite) is empty\(hasOriginals ? " while originals/ holds files" : "")")
+        case nil where hasVersion || hasOriginals:
+            throw .damaged(path: path, reason: "its database (database/Photos.sqlite) is missing\(hasOriginals ? " while originals/ holds files" : "")")
+        default:
+            break
+        }
+        // No database worth the name: a new library, in an empty directory or
+        // in one that holds only the empty folders of an interrupted creation.
+        let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
+        let libraryParts = Set([layout.databaseDirectory, layout.originals, layout.derivatives, layout.staging].map(\.lastPathComponent))
+        guard contents.allSatisfy(libraryParts.contains) else {
             throw .notALibrary(path: path, reason: "the directory is not empty and holds no library")
         }
         if !options.createIfNeeded { throw .notALibrary(path: path, reason: "the directory is empty") }
+        return true
+    }
+
+    /// Why this process cannot write the library's database; nil when it can.
+    private static func readOnlyReason(_ layout: LibraryLayout) -> String? {
+        for url in [layout.databaseDirectory, layout.databaseFile] where access(url.path, W_OK) != 0 {
+            return errno == EROFS ? "it is on a read-only file system" : "this user cannot write \(url.path)"
+        }
+        return nil
+    }
+
+    /// An SQLite URI opening `url` as an immutable file.
+    private static func immutableURI(_ url: URL) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let path = url.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? url.path
+        return "file:\(path)?immutable=1"
     }
 
     /// The format version recorded in VERSION, as "OpenPhotoKit library N".
@@ -136,9 +225,35 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     private static func writeFormatVersion(_ layout: LibraryLayout) throws(StoreError) {
         guard formatVersion(layout) != StoreSchema.formatVersion else { return }
         do {
-            try Data("OpenPhotoKit library \(StoreSchema.formatVersion)\n".utf8).write(to: layout.versionFile, options: .atomic)
+            try DurableFiles.write(Data("OpenPhotoKit library \(StoreSchema.formatVersion)\n".utf8), to: layout.versionFile)
         } catch {
             throw .fileSystem("cannot write \(layout.versionFile.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Cleans up after processes that died inside a change block. Files are
+    /// deleted only on what the database says, and only once the tables
+    /// that say it are known to be whole: a damaged table could otherwise
+    /// make a stored original look like an orphan.
+    private func recoverAbandonedChangeBlocks() throws(StoreError) {
+        guard StagingArea.hasAbandoned(layout: layout) else { return }
+        do {
+            let problems = try pool.read { db in
+                try ["asset", "resource"].flatMap { table in
+                    try String.fetchAll(db, sql: "PRAGMA quick_check(\(table))").filter { $0 != "ok" }
+                }
+            }
+            if let problem = problems.first {
+                damage.record("the database's asset or resource table is damaged (\(problem))")
+                throw StoreError.damaged(path: layout.root.path, reason: "an interrupted change block needs recovering, "
+                                         + "but the tables that say which files are stored are damaged: \(problem)")
+            }
+            try StagingArea.recoverAbandoned(layout: layout) { relativePath in
+                try pool.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE relative_path = ?)",
+                                                 arguments: [relativePath]) ?? false }
+            }
+        } catch {
+            throw storeError(error)
         }
     }
 
@@ -153,17 +268,64 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    static func storeError(_ error: any Error) -> StoreError {
+    /// The engine's error for what a read or write threw. Damage SQLite
+    /// reports is remembered, so that nothing more is written into it.
+    func storeError(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? DatabaseError {
             switch error.resultCode {
-            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .damaged(path: "", reason: error.message ?? "corrupt database")
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+                let reason = "SQLite reports \(error.message ?? "a corrupt database") (\(error.resultCode))"
+                damage.record(reason)
+                return .damaged(path: layout.root.path, reason: reason)
             case .SQLITE_FULL: return .fileSystem("the disk is full")
+            case .SQLITE_READONLY where readOnlyReason != nil:
+                return .readOnly(path: layout.root.path, reason: readOnlyReason!)
             case .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN: return .fileSystem(error.message ?? "\(error.resultCode)")
             default: return .database(error.description)
             }
         }
         return .database(String(describing: error))
+    }
+
+    // MARK: - Availability
+
+    /// Why the library cannot be used as it was opened: damage found in its
+    /// database, its write-ahead log deleted or replaced under this
+    /// process's writer, or its database removed or replaced; nil when it
+    /// can. Cost: two or three `stat`s.
+    package func availabilityProblem() -> StoreError? {
+        if let log = writeAheadLog, FileIdentity(of: log.url) != log.identity {
+            damage.record("""
+                the write-ahead log (database/Photos.sqlite-wal) was deleted or replaced while a process wrote to the library; \
+                the change blocks committed since then are lost when that process ends
+                """)
+        }
+        if let reason = damage.reason { return .damaged(path: layout.root.path, reason: reason) }
+        guard FileIdentity(of: layout.databaseFile) == databaseIdentity else {
+            return .damaged(path: layout.root.path, reason: "its database was removed or replaced while this process had it open")
+        }
+        return nil
+    }
+
+    /// Refuses to write into a library that cannot take it: read-only,
+    /// damaged, or whose write-ahead log is gone. Checked before each commit
+    /// and after it, so that no change block is acknowledged that cannot
+    /// last.
+    private func checkWritable() throws(StoreError) {
+        if let readOnlyReason { throw .readOnly(path: layout.root.path, reason: readOnlyReason) }
+        if let problem = availabilityProblem() { throw problem }
+    }
+
+    /// SQLite's `synchronous` setting on the writer connection: 2 (FULL),
+    /// where each commit is synced before it returns; 0 for a read-only library.
+    package func writerSynchronousLevel() throws(StoreError) -> Int {
+        guard readOnlyReason == nil else { return 0 }
+        do {
+            return try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? 0 }
+        } catch {
+            throw storeError(error)
+        }
     }
 
     // MARK: - Reading
@@ -184,7 +346,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         do {
             return try pool.read(body)
         } catch {
-            throw Self.storeError(error)
+            throw storeError(error)
         }
     }
 
@@ -221,8 +383,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    package func watchCommits(after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void) throws(StoreError) -> CommitWatcher {
-        try CommitWatcher(store: self, after: transaction, onCommit: onCommit)
+    package func watchCommits(after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+                              onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> CommitWatcher {
+        try CommitWatcher(store: self, after: transaction, onCommit: onCommit, onUnavailable: onUnavailable)
     }
 
     package func history(after: Int64, through: Int64) throws(StoreError) -> HistorySpan {
@@ -406,8 +569,10 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     }
 
     /// Writes with retries: SQLite can report a busy database even with a
-    /// timeout (another process recovering the WAL, for one).
+    /// timeout (another process recovering the WAL, for one). Refuses a
+    /// library that cannot take a write (see `checkWritable`).
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        try checkWritable()
         var attempt = 0
         while true {
             do {
@@ -417,7 +582,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 attempt += 1
                 Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
             } catch {
-                throw Self.storeError(error)
+                throw storeError(error)
             }
         }
     }
@@ -431,10 +596,12 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         var journal = staging
         var madeHere: StagingArea?
         defer { madeHere?.discard() }
+        try checkWritable()
+        let result: CommitResult
+        // Files an edit replaces are journalled with the new ones: whichever the
+        // database no longer names after a crash, recovery removes.
+        let replaced = try editResourcePaths(changeSet.assetEdits.filter { $0.content != nil }.map(\.uuid))
         do {
-            // Files an edit replaces are journalled with the new ones: whichever the
-            // database no longer names after a crash, recovery removes.
-            let replaced = try editResourcePaths(changeSet.assetEdits.filter { $0.content != nil }.map(\.uuid))
             if !placement.files.isEmpty || !replaced.isEmpty {
                 if journal == nil {
                     // A revert brings no file but still journals those it removes.
@@ -446,23 +613,26 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 placed = try place(placement.files)
             }
             let now = Date()
-            let result = try write { db in
+            result = try write { db in
                 var committer = ChangeSetCommitter(db: db, now: now, scope: try AccessScope.resolve(db, client: client))
                 return try committer.apply(changeSet, placement: placement, client: client,
                                            writesHistoryEntries: writesHistoryEntries)
             }
-            momentCache.withLock { $0 = nil }
-            for source in placement.files.compactMap(\.file.sourceToRemove) {
-                try? FileManager.default.removeItem(at: source)
-            }
-            try? removeUnreferenced(replaced)
-            return result
         } catch {
             for url in placed {
                 try? FileManager.default.removeItem(at: url)
             }
-            throw Self.storeError(error)
+            throw storeError(error)
         }
+        momentCache.withLock { $0 = nil }
+        // Acknowledged only if it can last: a write-ahead log deleted during
+        // the commit took it along. The caller's files then stay where they were.
+        try checkWritable()
+        for source in placement.files.compactMap(\.file.sourceToRemove) {
+            try? FileManager.default.removeItem(at: source)
+        }
+        try? removeUnreferenced(replaced)
+        return result
     }
 
     /// The files of the edits (renderings, adjustment data) of these assets.
@@ -486,20 +656,24 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 """), arguments: [FetchSQL.json(relativePaths)]))
         }
         for path in relativePaths where !named.contains(path) {
-            try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
+            if let url = layout.url(forRelativePath: path) { try? FileManager.default.removeItem(at: url) }
         }
     }
 
-    /// Moves staged files to their places in `originals/` and flushes the folders.
+    /// Moves staged files to their places in `originals/` and flushes the
+    /// folders whose entries changed (those created included), so that the
+    /// files are where the commit says, even after a power cut.
     private func place(_ files: [(file: StagedFile, path: String)]) throws -> [URL] {
         var placed: [URL] = []
         var folders = Set<URL>()
         do {
             for (file, relativePath) in files {
-                let destination = layout.url(forRelativePath: relativePath)
+                guard let destination = layout.url(forRelativePath: relativePath) else {
+                    throw StoreError.fileSystem("internal error: \(relativePath) is not a path inside originals/")
+                }
                 let folder = destination.deletingLastPathComponent()
                 if folders.insert(folder).inserted {
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try DurableFiles.createDirectory(folder)
                 }
                 guard rename(file.url.path, destination.path) == 0 else {
                     throw StoreError.fileSystem("cannot move \(file.url.path) into the library: \(String(cString: strerror(errno)))")
@@ -507,7 +681,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 placed.append(destination)
             }
             for folder in folders {
-                try StagingArea.synchronize(folder)
+                try DurableFiles.synchronize(folder)
             }
         } catch {
             for url in placed {
@@ -565,7 +739,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         guard let (result, files) = purge else { return nil }
         momentCache.withLock { $0 = nil }
         for path in files {
-            try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
+            if let url = layout.url(forRelativePath: path) { try? FileManager.default.removeItem(at: url) }
         }
         return result
     }

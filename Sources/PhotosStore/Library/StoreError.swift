@@ -19,6 +19,9 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case damaged(path: String, reason: String)
     /// The library sits where SQLite's locking cannot be trusted.
     case unsafeLocation(path: String, reason: String)
+    /// The library can be read but not changed: its directory or its
+    /// medium is read-only to this process.
+    case readOnly(path: String, reason: String)
     /// Reading or writing the library's files failed.
     case fileSystem(String)
     /// The database reported an error.
@@ -47,7 +50,9 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .newerLibraryVersion(let path, let found, let supported):
             "the library at \(path) has format version \(found), newer than this OpenPhotoKit supports (\(supported)); it was left untouched"
         case .damaged(let path, let reason):
-            "the library at \(path) is damaged and was left untouched: \(reason)"
+            "the library at \(path) is damaged and was left as it is: \(reason); photos check tells what is wrong"
+        case .readOnly(let path, let reason):
+            "the library at \(path) is read-only (\(reason)): it can be read but not changed"
         case .unsafeLocation(let path, let reason):
             "the library at \(path) \(reason); SQLite needs reliable local file locks there"
         }
