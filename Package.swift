@@ -73,9 +73,11 @@ let package = Package(
             name: "photos-test-helper",
             dependencies: ["Photos"]
         ),
-        // Test support: a batch-update replay for change details, a seeded random generator.
+        // Test support: a batch-update replay for change details, a seeded random generator,
+        // and the database surgery that damage tests do.
         .target(
             name: "PhotosTestSupport",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/PhotosTestSupport"
         ),
         .testTarget(
@@ -89,7 +91,7 @@ let package = Package(
         // The `photos` command run as a process, end to end.
         .testTarget(
             name: "PhotosCommandTests",
-            dependencies: ["photos", "Photos", "PhotosMedia"]
+            dependencies: ["photos", "Photos", "PhotosMedia", "PhotosStore", "PhotosTestSupport"]
         ),
         .testTarget(
             name: "PhotosMediaTests",

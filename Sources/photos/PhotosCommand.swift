@@ -18,6 +18,7 @@ struct PhotosCommand: ParsableCommand {
               photos ls --where 'favorite == YES' --sort creationDate:desc --limit 20
               photos album create Summer && photos album add Summer 3F2A...
               photos changes --since "$(cat token.txt)"
+              photos check                     verify the database and every file
               photos demo                      build a sample library and tour it
             """,
         subcommands: [
@@ -26,7 +27,7 @@ struct PhotosCommand: ParsableCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             ChangesCommand.self, WatchCommand.self, ThumbCommand.self, ExportCommand.self,
-            AccessCommand.self, DemoCommand.self,
+            AccessCommand.self, CheckCommand.self, DemoCommand.self,
         ])
 
     /// Parses and runs, with the exit codes the tool documents: a command's
@@ -54,7 +55,7 @@ struct PhotosCommand: ParsableCommand {
     }
 
     private static func fail(_ error: CLIError) -> Never {
-        FileHandle.standardError.write(Data("photos: \(error.description)\n".utf8))
+        Output.errorLine("photos: \(error.description)")
         Foundation.exit(error.exitCode)
     }
 
@@ -65,7 +66,9 @@ struct PhotosCommand: ParsableCommand {
             print(message)
             Foundation.exit(0)
         }
-        FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false).dropLast(message.hasSuffix("\n") ? 1 : 0) {
+            Output.errorLine(String(line))
+        }
         Foundation.exit(1)
     }
 }

@@ -25,11 +25,18 @@ struct CommandLineTool {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    /// Starts `photos arguments...` with PHOTOS_LIBRARY set to the test library.
-    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+    /// Starts `photos arguments...` with PHOTOS_LIBRARY set to the test
+    /// library; under `launcher` (a command and its arguments, such as
+    /// strace or setpriv) when given.
+    func start(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = Array(launcher.dropFirst()) + [Self.executable.path] + arguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["PHOTOS_LIBRARY"] = library.path
@@ -51,8 +58,8 @@ struct CommandLineTool {
     }
 
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let (process, output, errors) = try start(arguments, environment: environment)
+    func run(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> Run {
+        let (process, output, errors) = try start(arguments, environment: environment, launcher: launcher)
         // Read both pipes while the process runs, so that neither fills up.
         nonisolated(unsafe) var errorData = Data()
         let errorsRead = DispatchSemaphore(value: 0)

@@ -28,6 +28,8 @@ extension PHPhotosError {
             self.init(.invalidResource, message)
         case .unsafeLocation:
             self.init(.libraryInFileProviderSyncRoot, message)
+        case .removed:
+            self.init(.relinquishingLibraryBundleToWriter, message)
         case .fileSystem(let reason) where reason.contains("disk is full") || reason.contains("No space left"):
             self.init(.notEnoughSpace, message)
         case .database(let reason) where reason.contains("SQLITE_BUSY") || reason.contains("database is locked"):

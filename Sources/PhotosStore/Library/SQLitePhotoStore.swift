@@ -139,6 +139,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
+            // Damage another process recorded explains the failure better than SQLite's code.
+            if let reason = damage.reason { throw .damaged(path: path, reason: reason) }
             throw Self.openError(error, path: path)
         } catch {
             throw .damaged(path: path, reason: error.localizedDescription)
@@ -239,8 +241,10 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         guard StagingArea.hasAbandoned(layout: layout) else { return }
         do {
             let problems = try pool.read { db in
+                // The integrity check, not the quick one: it also finds an index
+                // that has lost rows, which would make a stored file look unnamed.
                 try ["asset", "resource"].flatMap { table in
-                    try String.fetchAll(db, sql: "PRAGMA quick_check(\(table))").filter { $0 != "ok" }
+                    try String.fetchAll(db, sql: "PRAGMA integrity_check(\(table))").filter { $0 != "ok" }
                 }
             }
             if let problem = problems.first {
@@ -290,22 +294,19 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     // MARK: - Availability
 
-    /// Why the library cannot be used as it was opened: damage found in its
-    /// database, its write-ahead log deleted or replaced under this
-    /// process's writer, or its database removed or replaced; nil when it
-    /// can. Cost: two or three `stat`s.
+    /// Why the library cannot be used as it was opened: its database
+    /// removed, moved or replaced, its write-ahead log deleted or replaced
+    /// under this process's writer, or damage found in it; nil when it can.
+    /// Cost: two or three `stat`s.
     package func availabilityProblem() -> StoreError? {
+        guard FileIdentity(of: layout.databaseFile) == databaseIdentity else { return .removed(path: layout.root.path) }
         if let log = writeAheadLog, FileIdentity(of: log.url) != log.identity {
             damage.record("""
                 the write-ahead log (database/Photos.sqlite-wal) was deleted or replaced while a process wrote to the library; \
                 the change blocks committed since then are lost when that process ends
                 """)
         }
-        if let reason = damage.reason { return .damaged(path: layout.root.path, reason: reason) }
-        guard FileIdentity(of: layout.databaseFile) == databaseIdentity else {
-            return .damaged(path: layout.root.path, reason: "its database was removed or replaced while this process had it open")
-        }
-        return nil
+        return damage.reason.map { .damaged(path: layout.root.path, reason: $0) }
     }
 
     /// Refuses to write into a library that cannot take it: read-only,

@@ -22,6 +22,9 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The library can be read but not changed: its directory or its
     /// medium is read-only to this process.
     case readOnly(path: String, reason: String)
+    /// The library's database was removed, moved or replaced while this
+    /// process had it open.
+    case removed(path: String)
     /// Reading or writing the library's files failed.
     case fileSystem(String)
     /// The database reported an error.
@@ -53,6 +56,8 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the library at \(path) is damaged and was left as it is: \(reason); photos check tells what is wrong"
         case .readOnly(let path, let reason):
             "the library at \(path) is read-only (\(reason)): it can be read but not changed"
+        case .removed(let path):
+            "the library at \(path) was removed, moved or replaced while this process had it open"
         case .unsafeLocation(let path, let reason):
             "the library at \(path) \(reason); SQLite needs reliable local file locks there"
         }

@@ -140,6 +140,7 @@ struct AlbumCommand: ParsableCommand {
             } else if !options.quiet {
                 Output.table(["IDENTIFIER", "ASSETS", "TITLE"], albums.map { [$0.0.localIdentifier, "\($0.1)", $0.0.localizedTitle ?? ""] })
             }
+            try options.requireAvailable(library)
         }
     }
 }

@@ -97,6 +97,7 @@ struct TrashCommand: ParsableCommand {
             } else if !options.quiet {
                 Output.table(AssetDescription.header, assets.map(AssetDescription.row))
             }
+            try options.requireAvailable(library)
         }
     }
 

@@ -49,20 +49,22 @@ struct ChangesCommand: ParsableCommand {
                 },
                 "token": next,
             ] as [String: Any])
+            try options.requireAvailable(library)
             return
         }
         if !options.quiet {
             for (index, change) in changes.enumerated() {
-                print("change \(index + 1):")
+                Output.line("change \(index + 1):")
                 for (name, details) in change.details {
                     for (sign, identifiers) in [("+", details.insertedLocalIdentifiers), ("~", details.updatedLocalIdentifiers),
                                                 ("-", details.deletedLocalIdentifiers)] {
-                        for identifier in identifiers.sorted() { print("  \(sign) \(name.dropLast()) \(identifier)") }
+                        for identifier in identifiers.sorted() { Output.line("  \(sign) \(name.dropLast()) \(identifier)") }
                     }
                 }
             }
-            if token != nil && changes.isEmpty { print("no changes") }
+            if token != nil && changes.isEmpty { Output.line("no changes") }
         }
-        print(next)
+        Output.line(next)
+        try options.requireAvailable(library)
     }
 }

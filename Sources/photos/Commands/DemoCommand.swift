@@ -47,12 +47,12 @@ struct DemoCommand: ParsableCommand {
         let photoLibrary = try PHPhotoLibrary(url: libraryURL, clientIdentifier: nil)
         var tour = Tour(library: photoLibrary)
         tour.title("OpenPhotoKit demo")
-        print("Library: \(photoLibrary.url.path)")
+        Output.line("Library: \(photoLibrary.url.path)")
 
         let shots = Trip.schedule(count: assets)
         tour.section("1. Generate \(shots.count) photos with EXIF dates and GPS, as a camera card would hold them")
         let files = try shots.enumerated().map { index, shot in try shot.write(to: card, index: index) }
-        print("   \(files.count) JPEGs in \(card.path)")
+        Output.line("   \(files.count) JPEGs in \(card.path)")
 
         tour.section("2. Import them in atomic change blocks of 50")
         let started = Date()
@@ -66,7 +66,7 @@ struct DemoCommand: ParsableCommand {
             }
         }
         let seconds = Date().timeIntervalSince(started)
-        print(String(format: "   %d assets in %.1f s (%.0f per second); each block stored all of its photos or none",
+        Output.line(String(format: "   %d assets in %.1f s (%.0f per second); each block stored all of its photos or none",
                      identifiers.count, seconds, Double(identifiers.count) / seconds))
 
         let afterImport = photoLibrary.currentChangeToken
@@ -83,10 +83,10 @@ struct DemoCommand: ParsableCommand {
         }
         tour.section("Done")
         if keep {
-            print("   The library stays at \(photoLibrary.url.path)")
-            print("   Try: PHOTOS_LIBRARY=\"\(photoLibrary.url.path)\" photos --help")
+            Output.line("   The library stays at \(photoLibrary.url.path)")
+            Output.line("   Try: PHOTOS_LIBRARY=\"\(photoLibrary.url.path)\" photos --help")
         } else {
-            print("   The demo library is deleted; run with --keep to keep it.")
+            Output.line("   The demo library is deleted; run with --keep to keep it.")
         }
     }
 }
@@ -189,12 +189,12 @@ struct Tour {
     }
 
     func title(_ text: String) {
-        print(text)
-        print(String(repeating: "=", count: text.count))
+        Output.line(text)
+        Output.line(String(repeating: "=", count: text.count))
     }
 
     func section(_ text: String) {
-        print("\n\(text)")
+        Output.line("\n\(text)")
     }
 
     func date(_ date: Date?) -> String {
@@ -225,14 +225,14 @@ struct Tour {
                 best.addAssets(stride(from: 3, to: assets.count, by: 21).map { assets[$0] } as NSArray)
             }
         }
-        print("   one change block: favorites, hidden, 6 albums, a folder holding them, and \"Best of\"")
+        Output.line("   one change block: favorites, hidden, 6 albums, a folder holding them, and \"Best of\"")
     }
 
     func showFetches() throws {
         section("4. Fetches")
         let all = PHAsset.fetchAssets(with: nil)
-        print("   PHAsset.fetchAssets(with: nil)                    \(all.count) assets (hidden ones left out)")
-        print("   countOfAssets(with: .image) / (with: .video)      \(all.countOfAssets(with: .image)) / \(all.countOfAssets(with: .video))")
+        Output.line("   PHAsset.fetchAssets(with: nil)                    \(all.count) assets (hidden ones left out)")
+        Output.line("   countOfAssets(with: .image) / (with: .video)      \(all.countOfAssets(with: .image)) / \(all.countOfAssets(with: .video))")
         var years: [String] = []
         for year in 2019...2024 {
             let options = PHFetchOptions()
@@ -242,8 +242,8 @@ struct Tour {
             options.predicate = NSPredicate(format: "creationDate >= %@ AND creationDate < %@", from as CVarArg, start.date! as CVarArg)
             years.append("\(year): \(PHAsset.fetchAssets(with: options).count)")
         }
-        print("   per year (creationDate >= %@ AND creationDate < %@)")
-        print("     " + years.joined(separator: "   "))
+        Output.line("   per year (creationDate >= %@ AND creationDate < %@)")
+        Output.line("     " + years.joined(separator: "   "))
 
         let options = PHFetchOptions()
         let since = ISO8601DateFormatter().date(from: "2022-01-01T00:00:00Z")!
@@ -252,14 +252,14 @@ struct Tour {
         options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
         options.fetchLimit = 5
         let recent = PHAsset.fetchAssets(with: options)
-        print("   favorites since 2022, newest first, limit 5:")
+        Output.line("   favorites since 2022, newest first, limit 5:")
         recent.enumerateObjects { asset, _, _ in
             let place = asset.location.map { String(format: "%8.4f, %9.4f", $0.coordinate.latitude, $0.coordinate.longitude) } ?? "no location"
-            print("     \(date(asset.creationDate))  \(asset.pixelWidth)x\(asset.pixelHeight)  \(place)  \(asset.localIdentifier)")
+            Output.line("     \(date(asset.creationDate))  \(asset.pixelWidth)x\(asset.pixelHeight)  \(place)  \(asset.localIdentifier)")
         }
         let portraits = PHFetchOptions()
         portraits.predicate = NSPredicate(format: "pixelHeight > pixelWidth")
-        print("   portrait photos (EXIF orientation applied): \(PHAsset.fetchAssets(with: portraits).count)")
+        Output.line("   portrait photos (EXIF orientation applied): \(PHAsset.fetchAssets(with: portraits).count)")
     }
 
     func showAlbums() {
@@ -268,11 +268,11 @@ struct Tour {
             collections.enumerateObjects { collection, _, _ in
                 let indent = String(repeating: "  ", count: depth + 1)
                 if let list = collection as? PHCollectionList {
-                    print("\(indent)\(list.localizedTitle ?? "")/")
+                    Output.line("\(indent)\(list.localizedTitle ?? "")/")
                     show(PHCollection.fetchCollections(in: list, options: nil), depth: depth + 1)
                 } else if let album = collection as? PHAssetCollection {
                     let range = "\(date(album.startDate).prefix(10)) to \(date(album.endDate).prefix(10))"
-                    print("\(indent)\(album.localizedTitle ?? ""): \(album.estimatedAssetCount) photos, \(range)")
+                    Output.line("\(indent)\(album.localizedTitle ?? ""): \(album.estimatedAssetCount) photos, \(range)")
                 }
             }
         }
@@ -289,7 +289,7 @@ struct Tour {
                 lines.append("\(album.localizedTitle ?? "?") \(count)")
             }
         }
-        print("   " + lines.joined(separator: " · "))
+        Output.line("   " + lines.joined(separator: " · "))
     }
 
     func showMoments() {
@@ -299,11 +299,11 @@ struct Tour {
         let largest = PHFetchOptions()
         largest.sortDescriptors = [NSSortDescriptor(key: "estimatedAssetCount", ascending: false)]
         largest.fetchLimit = 3
-        print("   \(moments.count) moments in \(years.count) years; the three largest:")
+        Output.line("   \(moments.count) moments in \(years.count) years; the three largest:")
         PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: largest).enumerateObjects { moment, _, _ in
             let place = moment.approximateLocation.map { String(format: "around %.3f, %.3f", $0.coordinate.latitude, $0.coordinate.longitude) }
                 ?? "no location"
-            print("     \(date(moment.startDate)) to \(date(moment.endDate).suffix(9)): \(moment.estimatedAssetCount) photos, \(place)")
+            Output.line("     \(date(moment.startDate)) to \(date(moment.endDate).suffix(9)): \(moment.estimatedAssetCount) photos, \(place)")
         }
     }
 
@@ -314,17 +314,17 @@ struct Tour {
         let doomed = [all[0], all[1], all[2]]
         try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(doomed as NSArray) }
         let trash = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil)[0]
-        print("   after deleteAssets: \(PHAsset.fetchAssets(with: nil).count) assets, \(PHAsset.fetchAssets(in: trash, options: nil).count) in Recently Deleted")
+        Output.line("   after deleteAssets: \(PHAsset.fetchAssets(with: nil).count) assets, \(PHAsset.fetchAssets(in: trash, options: nil).count) in Recently Deleted")
         try library.performChangesAndWait { PHAssetChangeRequest.restoreDeletedAssets([doomed[0]] as NSArray) }
-        print("   after restoring one: \(PHAsset.fetchAssets(with: nil).count) assets")
+        Output.line("   after restoring one: \(PHAsset.fetchAssets(with: nil).count) assets")
         let purged = try library.emptyRecentlyDeleted()
-        print("   emptyRecentlyDeleted() removed \(purged) assets and their files")
+        Output.line("   emptyRecentlyDeleted() removed \(purged) assets and their files")
     }
 
     func showHistory(since token: PHPersistentChangeToken) throws {
         section("9. Persistent change history since the import, as an app would read it at its next launch")
         let archived = try NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)
-        print("   the token, archived with NSKeyedArchiver: \(archived.count) bytes")
+        Output.line("   the token, archived with NSKeyedArchiver: \(archived.count) bytes")
         for (number, change) in try library.fetchPersistentChanges(since: token).enumerated() {
             let parts = try [(PHObjectType.asset, "assets"), (.assetCollection, "albums"), (.collectionList, "folders")].compactMap { type, noun in
                 let details = try change.changeDetails(for: type)
@@ -332,7 +332,7 @@ struct Tour {
                     .filter { !$0.1.isEmpty }.map { "\($0.0)\($0.1.count)" }
                 return counts.isEmpty ? nil : "\(noun) " + counts.joined(separator: " ")
             }
-            print("   change \(number + 1): \(parts.joined(separator: ", "))")
+            Output.line("   change \(number + 1): \(parts.joined(separator: ", "))")
         }
     }
 
@@ -345,8 +345,8 @@ struct Tour {
         let limited = try PHPhotoLibrary(url: library.url, clientIdentifier: client)
         limited.withCurrentLibrary {
             let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)
-            print("   authorizationStatus(for: .readWrite) = .limited: \(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .limited)")
-            print("   it sees \(PHAsset.fetchAssets(with: nil).count) assets and \(albums.count) of the albums; the owner sees "
+            Output.line("   authorizationStatus(for: .readWrite) = .limited: \(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .limited)")
+            Output.line("   it sees \(PHAsset.fetchAssets(with: nil).count) assets and \(albums.count) of the albums; the owner sees "
                   + "\(library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).count }) assets")
         }
         let before = limited.currentChangeToken
@@ -356,7 +356,7 @@ struct Tour {
             }
         }
         let seen = try limited.fetchPersistentChanges(since: before).reduce(0) { $0 + (try $1.changeDetails(for: .asset).updatedLocalIdentifiers.count) }
-        print("   the owner edits five photos, two of them chosen: the client's history shows \(seen) updated")
+        Output.line("   the owner edits five photos, two of them chosen: the client's history shows \(seen) updated")
     }
 
     func showImages() throws {
@@ -373,7 +373,7 @@ struct Tour {
             manager.requestImage(for: asset, targetSize: cell, contentMode: .aspectFill, options: options) { _, _ in delivered.leave() }
         }
         delivered.wait()
-        print(String(format: "   40 cell images from the thumbnails made at import: %.0f ms in all", Date().timeIntervalSince(started) * 1000))
+        Output.line(String(format: "   40 cell images from the thumbnails made at import: %.0f ms in all", Date().timeIntervalSince(started) * 1000))
 
         let photo = assets[0]
         let exact = PHImageRequestOptions()
@@ -381,7 +381,7 @@ struct Tour {
         exact.resizeMode = .exact
         manager.requestImage(for: photo, targetSize: cell, contentMode: .aspectFill, options: exact) { image, info in
             let degraded = info?[PHImageResultIsDegradedKey] as? Bool ?? false
-            print("   an exact 256 x 256 fill of a \(photo.pixelWidth) x \(photo.pixelHeight) photo: \(image.map { "\(Int($0.size.width)) x \(Int($0.size.height))" } ?? "none"), degraded: \(degraded)")
+            Output.line("   an exact 256 x 256 fill of a \(photo.pixelWidth) x \(photo.pixelHeight) photo: \(image.map { "\(Int($0.size.width)) x \(Int($0.size.height))" } ?? "none"), degraded: \(degraded)")
         }
 
         let input = try contentEditingInput(of: photo)
@@ -391,10 +391,10 @@ struct Tour {
         try jpeg.write(to: output.renderedContentURL)
         try library.performChangesAndWait { PHAssetChangeRequest(for: photo).contentEditingOutput = output }
         let edited = PHAsset.fetchAssets(withLocalIdentifiers: [photo.localIdentifier], options: nil)[0]
-        print("   after an edit: hasAdjustments \(edited.hasAdjustments), \(edited.pixelWidth) x \(edited.pixelHeight), by \(edited.adjustmentFormatIdentifier ?? "-")")
+        Output.line("   after an edit: hasAdjustments \(edited.hasAdjustments), \(edited.pixelWidth) x \(edited.pixelHeight), by \(edited.adjustmentFormatIdentifier ?? "-")")
         try library.performChangesAndWait { PHAssetChangeRequest(for: edited).revertAssetContentToOriginal() }
         let reverted = PHAsset.fetchAssets(withLocalIdentifiers: [photo.localIdentifier], options: nil)[0]
-        print("   after revertAssetContentToOriginal(): hasAdjustments \(reverted.hasAdjustments), the original kept")
+        Output.line("   after revertAssetContentToOriginal(): hasAdjustments \(reverted.hasAdjustments), the original kept")
     }
 
     private func contentEditingInput(of asset: PHAsset) throws -> PHContentEditingInput {

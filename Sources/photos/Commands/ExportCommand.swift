@@ -61,6 +61,7 @@ struct ExportCommand: ParsableCommand {
             }
         }
         if options.json { Output.json(written) }
+        try options.requireAvailable(library)
     }
 
     /// The files that make up the version asked: photo and paired video,

@@ -103,6 +103,7 @@ struct FolderCommand: ParsableCommand {
             } else if !options.quiet {
                 for node in tree { node.print(indent: "") }
             }
+            try options.requireAvailable(library)
         }
 
         struct Node {
@@ -118,7 +119,7 @@ struct FolderCommand: ParsableCommand {
 
             func print(indent: String) {
                 let kind = collection is PHCollectionList ? "folder" : "album"
-                Swift.print("\(indent)\(collection.localizedTitle ?? "") [\(kind) \(collection.localIdentifier)]")
+                Output.line("\(indent)\(collection.localizedTitle ?? "") [\(kind) \(collection.localIdentifier)]")
                 for child in children { child.print(indent: indent + "  ") }
             }
         }

@@ -71,7 +71,7 @@ struct ImportCommand: ParsableCommand {
             for failure in result.failed {
                 var reason = failure.error.localizedDescription
                 if reason.hasPrefix(failure.file.path + ": ") { reason.removeFirst(failure.file.path.count + 2) }
-                FileHandle.standardError.write(Data("skipped \(failure.file.path): \(reason)\n".utf8))
+                Output.errorLine("skipped \(failure.file.path): \(reason)")
             }
             options.say("Imported \(result.imported.count) files; \(result.duplicates.count) duplicates "
                         + "\(duplicates == .skip ? "skipped" : "kept"); \(result.failed.count) could not be read"
@@ -118,7 +118,8 @@ final class Interruption: @unchecked Sendable {
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler { [weak self] in
             self?.lock.withLock { self?.flag = true }
-            FileHandle.standardError.write(Data("\nphotos: stopping after the change block in progress...\n".utf8))
+            FileHandle.standardError.write(Data("\n".utf8))
+            Output.errorLine("photos: stopping after the change block in progress...")
         }
         source.resume()
     }

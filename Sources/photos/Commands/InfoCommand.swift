@@ -45,16 +45,16 @@ struct InfoCommand: ParsableCommand {
             return
         }
         guard !options.quiet else { return }
-        print("Library:  \(library.url.path)")
-        print("Assets:   \(counts[0].1) images, \(counts[1].1) videos, \(counts[2].1) audio (\(counts[3].1) hidden); \(counts[4].1) in Recently Deleted")
-        print("Albums:   \(counts[5].1) in \(counts[6].1) folders")
-        print("On disk:  \(Output.bytes(bytes))")
+        Output.line("Library:  \(library.url.path)")
+        Output.line("Assets:   \(counts[0].1) images, \(counts[1].1) videos, \(counts[2].1) audio (\(counts[3].1) hidden); \(counts[4].1) in Recently Deleted")
+        Output.line("Albums:   \(counts[5].1) in \(counts[6].1) folders")
+        Output.line("On disk:  \(Output.bytes(bytes))")
         if history.changeCount > 0 {
-            print("History:  \(history.changeCount) change blocks, \(Output.date(history.oldestChangeDate)) to \(Output.date(history.newestChangeDate))")
+            Output.line("History:  \(history.changeCount) change blocks, \(Output.date(history.oldestChangeDate)) to \(Output.date(history.newestChangeDate))")
         } else {
-            print("History:  no change blocks kept")
+            Output.line("History:  no change blocks kept")
         }
-        print("Token:    \(token)")
+        Output.line("Token:    \(token)")
     }
 
     /// The bytes of every file in the library's directory.

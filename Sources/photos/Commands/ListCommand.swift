@@ -67,6 +67,7 @@ struct ListCommand: ParsableCommand {
         } else if !options.quiet {
             Output.table(AssetDescription.header, assets.map(AssetDescription.row))
         }
+        try options.requireAvailable(library)
     }
 
     /// Fetch options from the command line, checked: a bad predicate or

@@ -63,13 +63,14 @@ struct ShowCommand: ParsableCommand {
             let width = properties.map(\.0.count).max() ?? 0
             for (name, value) in properties {
                 let text = value is NSNull ? "-" : value is [String: Any] ? Self.describe(value as! [String: Any]) : "\(value)"
-                print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + text)
+                Output.line(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + text)
             }
-            print("resources:")
+            Output.line("resources:")
             for resource in resourceList {
-                print("  " + Self.describe(resource))
+                Output.line("  " + Self.describe(resource))
             }
         }
+        try options.requireAvailable(library)
     }
 
     private static func describe(_ values: [String: Any]) -> String {

@@ -42,12 +42,16 @@ struct WatchCommand: ParsableCommand {
         let result = try library.withCurrentLibrary {
             try album.map { PHAsset.fetchAssets(in: try Lookup.album($0), options: fetchOptions) } ?? PHAsset.fetchAssets(with: fetchOptions)
         }
-        let printer = ChangePrinter(result: result, json: options.json, limit: count)
-        library.register(printer)
-        if !options.quiet {
-            FileHandle.standardError.write(Data("watching \(result.count) assets; Ctrl-C stops\n".utf8))
-        }
         let stop = DispatchSemaphore(value: 0)
+        let printer = ChangePrinter(result: result, json: options.json, limit: count)
+        printer.onLimit = { stop.signal() }
+        let availability = AvailabilityWatcher()
+        availability.onUnavailable = { stop.signal() }
+        library.register(printer)
+        library.register(availability)
+        if !options.quiet {
+            Output.errorLine("watching \(result.count) assets; Ctrl-C stops")
+        }
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
@@ -55,9 +59,20 @@ struct WatchCommand: ParsableCommand {
             source.setEventHandler { stop.signal() }
             source.resume()
         }
-        printer.onLimit = { stop.signal() }
         stop.wait()
         library.unregisterChangeObserver(printer)
+        library.unregisterAvailabilityObserver(availability)
+        try options.requireAvailable(library)
+    }
+}
+
+/// Stops `watch` when its library becomes unavailable (removed, damaged),
+/// rather than going on silently with nothing to watch.
+final class AvailabilityWatcher: NSObject, PHPhotoLibraryAvailabilityObserver, @unchecked Sendable {
+    var onUnavailable: (() -> Void)?
+
+    func photoLibraryDidBecomeUnavailable(_ photoLibrary: PHPhotoLibrary) {
+        onUnavailable?()
     }
 }
 
@@ -91,13 +106,13 @@ final class ChangePrinter: NSObject, PHPhotoLibraryChangeObserver, @unchecked Se
                 "removedObjects": details.removedObjects.map(\.localIdentifier), "changedObjects": changed,
             ] as [String: Any])
         } else if details.hasIncrementalChanges {
-            print("change: \(result.count) assets; removed \(indexes(details.removedIndexes)), inserted \(indexes(details.insertedIndexes)), "
+            Output.line("change: \(result.count) assets; removed \(indexes(details.removedIndexes)), inserted \(indexes(details.insertedIndexes)), "
                   + "changed \(indexes(details.changedIndexes)), moves \(moves.map { "\($0[0])->\($0[1])" })")
-            for asset in details.insertedObjects { print("  + \(asset.localIdentifier)") }
-            for asset in details.removedObjects { print("  - \(asset.localIdentifier)") }
-            for identifier in changed { print("  ~ \(identifier)") }
+            for asset in details.insertedObjects { Output.line("  + \(asset.localIdentifier)") }
+            for asset in details.removedObjects { Output.line("  - \(asset.localIdentifier)") }
+            for identifier in changed { Output.line("  ~ \(identifier)") }
         } else {
-            print("change: \(result.count) assets; too large to describe item by item")
+            Output.line("change: \(result.count) assets; too large to describe item by item")
         }
         fflush(nil)  // each change reaches a pipe as it happens
         printed += 1

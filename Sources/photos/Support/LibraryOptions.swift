@@ -14,6 +14,10 @@ struct LibraryOptions: ParsableArguments {
     @Flag(name: .long, help: "Print nothing but errors (and what --json asks for).")
     var quiet = false
 
+    func validate() throws {
+        if let library, library.isEmpty { throw ValidationError("--library needs a path; leave it out to use the default library") }
+    }
+
     /// The library's directory.
     var url: URL {
         library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultURL()
@@ -35,9 +39,16 @@ struct LibraryOptions: ParsableArguments {
         }
     }
 
+    /// Fails when the library turned out unusable while it was read (damage
+    /// met in its database, its files removed): what was printed may be
+    /// incomplete. Read commands call it last.
+    func requireAvailable(_ library: PHPhotoLibrary) throws {
+        if let reason = library.unavailabilityReason { throw CLIError.library(reason) }
+    }
+
     /// Prints a line of text unless `--quiet` or `--json`.
     func say(_ line: String) {
-        if !quiet && !json { print(line) }
+        if !quiet && !json { Output.line(line) }
     }
 }
 

@@ -1,13 +1,61 @@
 import Foundation
 
-/// Writing what commands print: aligned text tables and JSON.
+/// Writing what commands print: lines of text, aligned tables and JSON.
+///
+/// Text carries names others chose (titles, file names, paths, a client's
+/// adjustment format), so every line goes through ``escaped(_:)``: no
+/// name can move the cursor, clear or recolour the terminal, or reorder
+/// what it shows. JSON escapes control characters itself.
 enum Output {
+    /// A line of text on standard output, escaped.
+    static func line(_ text: String) {
+        print(escaped(text))
+    }
+
+    /// A line of text on standard error, escaped.
+    static func errorLine(_ text: String) {
+        FileHandle.standardError.write(Data((escaped(text) + "\n").utf8))
+    }
+
+    /// `text` with control characters (C0, DEL, C1) and Unicode's
+    /// bidirectional controls shown as escapes: `\n`, `\t`, `\e`,
+    /// `\x7F`, `\u{202E}`. Other text, accents and emoji included, is kept.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case "\u{1B}": result += "\\e"
+            case _ where scalar.value <= 0xFF: result += String(format: "\\x%02X", scalar.value)
+            default: result += String(format: "\\u{%04X}", scalar.value)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        // Bidirectional embeddings, overrides and isolates, and the marks.
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
     /// Prints rows under a header, each column as wide as its widest cell.
     static func table(_ header: [String], _ rows: [[String]]) {
+        let lines = ([header] + rows).map { $0.map(escaped) }
         let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
+            lines.map { $0[column].count }.max() ?? 0
         }
-        for row in [header] + rows {
+        for row in lines {
             let cells = row.enumerated().map { column, cell in
                 column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }
@@ -19,7 +67,7 @@ enum Output {
     /// NSNull) with sorted keys, one document per call.
     static func json(_ value: Any) {
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed]) else {
-            FileHandle.standardError.write(Data("photos: cannot encode the output as JSON\n".utf8))
+            errorLine("photos: cannot encode the output as JSON")
             return
         }
         print(String(decoding: data, as: UTF8.self))
