@@ -56,7 +56,9 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// the staging area it passed, once it has taken what it staged beside the files.
     func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult
     /// Permanently deletes assets in Recently Deleted that were deleted before
-    /// `cutoff` (all of them when nil), with their files. Nil when there were none.
+    /// `cutoff` (all of them when nil), with every file of theirs (originals,
+    /// edits, thumbnails and previews), journalled so that a crash midway is
+    /// finished by the next opening. Nil when there were none.
     func purgeDeletedAssets(before cutoff: Date?) throws(StoreError) -> CommitResult?
     /// The identifiers of deleted objects by row id, for fetch results made
     /// before the deletion. Collections of both kinds share one key space:

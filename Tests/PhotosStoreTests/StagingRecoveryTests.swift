@@ -52,6 +52,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: live.directory.path))
     }
 
+    @Test func recoveryDeletesTheRenditionsOfAssetsThatAreGone() throws {
+        let store = try SQLitePhotoStore(url: root)
+        let layout = store.layout
+        let kept = UUID().uuidString, purged = UUID().uuidString
+        var changes = ChangeSet()
+        changes.newAssets = [NewAsset(record: AssetRecord(uuid: kept, mediaType: 1, modificationDate: Date(), addedDate: Date(),
+                                                          playbackStyle: 1), resources: [])]
+        _ = try store.commit(changes, staging: nil)
+        for uuid in [kept, purged] {
+            let folder = layout.derivativeFolder(assetUUID: uuid)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("jpeg".utf8).write(to: folder.appendingPathComponent("\(uuid)_v0_thumbnail.jpg"))
+        }
+        // A purge that committed, then died before deleting the files.
+        let dead = layout.staging.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: dead, withIntermediateDirectories: true)
+        try Data().write(to: dead.appendingPathComponent("lock"))
+        try Data("renditions-of \(purged)\nrenditions-of \(kept)".utf8).write(to: dead.appendingPathComponent("journal"))
+        _ = try SQLitePhotoStore(url: root)
+        #expect(layout.renditionFiles(assetUUID: purged).isEmpty)
+        #expect(layout.renditionFiles(assetUUID: kept).count == 1)
+    }
+
     @Test func aFailedCommitRemovesThePlacedFiles() throws {
         let store = try SQLitePhotoStore(url: root)
         let staging = try store.makeStagingArea()

@@ -110,6 +110,25 @@ import PhotosStore
         #expect(try test.library.emptyRecentlyDeleted() == 0)
     }
 
+    @Test func emptyingRecentlyDeletedDeletesEveryFileOfTheAssets() throws {
+        let test = try TestLibrary()
+        let ids = try test.importImages([try test.jpeg(width: 2_000, height: 1_500), try test.jpeg()])
+        let gone = String(ids[0].prefix(36))
+        let assets = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil) }
+        // A preview as well as the thumbnail made at import.
+        let options = PHImageRequestOptions()
+        options.isSynchronous = true
+        PHImageManager.default().requestImage(for: assets[0], targetSize: CGSize(width: 1_200, height: 1_200),
+                                              contentMode: .aspectFit, options: options) { _, _ in }
+        #expect(test.files(under: "derivatives").filter { $0.contains(gone) }.count == 2)
+        try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([assets[0]] as NSArray) }
+        #expect(test.files(under: "derivatives").filter { $0.contains(gone) }.count == 2, "Recently Deleted keeps everything")
+        #expect(try test.library.emptyRecentlyDeleted() == 1)
+        #expect(test.files(under: "derivatives").filter { $0.contains(gone) }.isEmpty, "thumbnails and previews go too")
+        #expect(test.originalFiles.filter { $0.contains(gone) }.isEmpty)
+        #expect(test.files(under: "derivatives").contains { $0.contains(ids[1].prefix(36)) }, "other assets keep theirs")
+    }
+
     @Test func oldDeletionsArePurgedWhenTheLibraryOpens() throws {
         let test = try TestLibrary()
         let ids = try test.importDays(2)

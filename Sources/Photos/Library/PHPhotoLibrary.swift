@@ -258,8 +258,9 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
 
     // MARK: - Recently Deleted
 
-    /// Permanently deletes the assets in Recently Deleted, with their files,
-    /// and returns how many there were. Assets deleted more than 30 days ago
+    /// Permanently deletes the assets in Recently Deleted, with every file
+    /// of theirs (originals, edits, thumbnails and previews), and returns
+    /// how many there were. Assets deleted more than 30 days ago
     /// are purged this way automatically when the library is opened.
     /// Cost: one transaction, plus deleting the files.
     @discardableResult

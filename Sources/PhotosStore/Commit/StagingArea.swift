@@ -4,6 +4,32 @@ import Synchronization
 import Glibc
 #endif
 
+/// What a staging area's journal lists: the files, and the assets' renditions,
+/// whose fate the next commit decides. Whatever the database no longer names
+/// after a crash, recovery deletes.
+package enum JournalEntry: Sendable, Hashable {
+    /// A file, by its path relative to the library's root.
+    case file(String)
+    /// Every thumbnail and preview of an asset (`derivatives/`): they go
+    /// when the asset is gone.
+    case renditions(assetUUID: String)
+
+    private static let renditionsPrefix = "renditions-of "
+
+    /// One line of the journal. Stored paths start with `originals/`, so
+    /// the two kinds never read alike.
+    var line: String {
+        switch self {
+        case .file(let path): path
+        case .renditions(let uuid): Self.renditionsPrefix + uuid
+        }
+    }
+
+    init(line: String) {
+        self = line.hasPrefix(Self.renditionsPrefix) ? .renditions(assetUUID: String(line.dropFirst(Self.renditionsPrefix.count))) : .file(line)
+    }
+}
+
 /// A file copied (or linked) into a staging area, ready to be placed in the library.
 package struct StagedFile: Sendable, Hashable {
     /// Where the staged copy is.
@@ -95,14 +121,14 @@ package final class StagingArea: @unchecked Sendable {
         return StagedFile(url: destination, sourceToRemove: nil, size: Int64(data.count))
     }
 
-    /// Records, durably, the library-relative paths whose fate the next
+    /// Records, durably, the files and renditions whose fate the next
     /// commit decides: the journal, its entry in the area and the area's
     /// entry in `staging/` all reach the disk, so recovery finds it after a
     /// power cut too.
-    func recordJournal(_ relativePaths: [String]) throws(StoreError) {
+    func recordJournal(_ entries: [JournalEntry]) throws(StoreError) {
         let journal = directory.appendingPathComponent(Self.journalName)
         do {
-            try Data(relativePaths.joined(separator: "\n").utf8).write(to: journal)
+            try Data(entries.map(\.line).joined(separator: "\n").utf8).write(to: journal)
             try DurableFiles.synchronize(journal)
             try DurableFiles.synchronize(directory)
             try DurableFiles.synchronize(directory.deletingLastPathComponent())
@@ -136,8 +162,9 @@ package final class StagingArea: @unchecked Sendable {
     }
 
     /// Cleans up the staging areas of processes that died mid-change:
-    /// journalled files the database does not name are deleted.
-    static func recoverAbandoned(layout: LibraryLayout, isReferenced: (String) throws -> Bool) rethrows {
+    /// journalled files the database does not name are deleted, and the
+    /// renditions of journalled assets it no longer has.
+    static func recoverAbandoned(layout: LibraryLayout, isReferenced: (JournalEntry) throws -> Bool) rethrows {
         for area in candidates(layout) {
             try withAbandoned(area) {
                 try recover(area, layout: layout, isReferenced: isReferenced)
@@ -171,12 +198,12 @@ package final class StagingArea: @unchecked Sendable {
         return try body()
     }
 
-    /// Deletes the journalled files of an abandoned area that the database
-    /// does not name, then the area.
-    private static func recover(_ area: URL, layout: LibraryLayout, isReferenced: (String) throws -> Bool) rethrows {
+    /// Deletes what an abandoned area's journal lists and the database no
+    /// longer names, then the area.
+    private static func recover(_ area: URL, layout: LibraryLayout, isReferenced: (JournalEntry) throws -> Bool) rethrows {
         if let journal = try? String(contentsOf: area.appendingPathComponent(journalName), encoding: .utf8) {
-            for path in journal.split(separator: "\n").map(String.init) where try !isReferenced(path) {
-                if let url = layout.url(forRelativePath: path) { try? FileManager.default.removeItem(at: url) }
+            for entry in journal.split(separator: "\n").map({ JournalEntry(line: String($0)) }) where try !isReferenced(entry) {
+                layout.remove(entry)
             }
         }
         try? FileManager.default.removeItem(at: area)

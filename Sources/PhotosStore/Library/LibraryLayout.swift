@@ -53,4 +53,22 @@ package struct LibraryLayout: Sendable {
     package func derivativeFolder(assetUUID: String) -> URL {
         derivatives.appendingPathComponent(String(assetUUID.prefix(2)), isDirectory: true)
     }
+
+    /// Every rendition of an asset on disk: `derivatives/XX/UUID_…`.
+    func renditionFiles(assetUUID: String) -> [URL] {
+        let folder = derivativeFolder(assetUUID: assetUUID)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasPrefix(assetUUID + "_") }.map { folder.appendingPathComponent($0) }
+    }
+
+    /// Deletes a journal entry's files: a stored file (when its path is one
+    /// the library writes) or an asset's renditions.
+    func remove(_ entry: JournalEntry) {
+        switch entry {
+        case .file(let path):
+            if let url = url(forRelativePath: path) { try? FileManager.default.removeItem(at: url) }
+        case .renditions(let uuid):
+            for url in renditionFiles(assetUUID: uuid) { try? FileManager.default.removeItem(at: url) }
+        }
+    }
 }

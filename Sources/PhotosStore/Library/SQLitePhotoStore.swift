@@ -252,9 +252,15 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 throw StoreError.damaged(path: layout.root.path, reason: "an interrupted change block needs recovering, "
                                          + "but the tables that say which files are stored are damaged: \(problem)")
             }
-            try StagingArea.recoverAbandoned(layout: layout) { relativePath in
-                try pool.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE relative_path = ?)",
-                                                 arguments: [relativePath]) ?? false }
+            try StagingArea.recoverAbandoned(layout: layout) { entry in
+                try pool.read { db in
+                    switch entry {
+                    case .file(let path):
+                        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE relative_path = ?)", arguments: [path]) ?? false
+                    case .renditions(let uuid):
+                        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE uuid = ?)", arguments: [uuid]) ?? false
+                    }
+                }
             }
         } catch {
             throw storeError(error)
@@ -610,7 +616,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                     madeHere = try makeStagingArea()
                     journal = madeHere
                 }
-                try journal?.recordJournal(placement.files.map(\.path) + replaced)
+                try journal?.recordJournal((placement.files.map(\.path) + replaced).map(JournalEntry.file))
                 placed = try place(placement.files)
             }
             let now = Date()
@@ -657,7 +663,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 """), arguments: [FetchSQL.json(relativePaths)]))
         }
         for path in relativePaths where !named.contains(path) {
-            if let url = layout.url(forRelativePath: path) { try? FileManager.default.removeItem(at: url) }
+            layout.remove(.file(path))
         }
     }
 
@@ -707,13 +713,15 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         guard anyDoomed else { return nil }
         let staging = try makeStagingArea()
         defer { staging.discard() }
-        let purge = try write { db -> (CommitResult, [String])? in
+        let purge = try write { db -> (CommitResult, [JournalEntry])? in
             let doomed = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, uuid FROM asset WHERE \(condition)"), arguments: arguments)
             guard !doomed.isEmpty else { return nil }
             let ids = doomed.map { $0[0] as Int64 }
+            // Every file of the assets goes: their originals and edits, and their thumbnails and previews.
             let files = try String.fetchAll(db.cachedStatement(sql: """
                 SELECT relative_path FROM resource WHERE asset_id IN (SELECT value FROM json_each(?))
-                """), arguments: [FetchSQL.json(ids)])
+                """), arguments: [FetchSQL.json(ids)]).map(JournalEntry.file)
+                + doomed.map { JournalEntry.renditions(assetUUID: $0[1]) }
             try staging.recordJournal(files)
             let now = Date()
             let transaction = try HistoryLog.begin(db, at: now, author: client)
@@ -739,8 +747,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
         guard let (result, files) = purge else { return nil }
         momentCache.withLock { $0 = nil }
-        for path in files {
-            if let url = layout.url(forRelativePath: path) { try? FileManager.default.removeItem(at: url) }
+        for entry in files {
+            layout.remove(entry)
         }
         return result
     }
