@@ -96,11 +96,16 @@ package final class DerivativeCache: @unchecked Sendable {
         return url
     }
 
-    /// Moves the renditions `stage` wrote in `directory` into the cache.
-    /// One that cannot be moved is left to be made again on first use.
-    package func adopt(from directory: URL) {
+    /// Moves the renditions `stage` wrote in `directory` into the cache,
+    /// but those of `excludedAssets` (not created after all), which are
+    /// deleted. One that cannot be moved is left to be made again on first use.
+    package func adopt(from directory: URL, excluding excludedAssets: Set<String> = []) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names {
+            guard !excludedAssets.contains(String(name.prefix(36))) else {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+                continue
+            }
             let destination = root.appendingPathComponent(String(name.prefix(2)), isDirectory: true).appendingPathComponent(name)
             try? FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             let size = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0

@@ -39,13 +39,15 @@ package enum ImageCodec {
         guard Vips.isReady else { throw MediaError(file: "image", reason: "libvips failed to initialise") }
         var output: UnsafeMutableRawPointer?
         var length = 0
-        let status = pixels.withUnsafeBytes { bytes in
-            (exif ?? Data()).withUnsafeBytes { exifBytes in
-                pm_encode(bytes.bindMemory(to: UInt8.self).baseAddress, Int32(pixels.width), Int32(pixels.height), 4,
-                          format.suffix, exifBytes.baseAddress, exifBytes.count, &output, &length)
+        let failure = Vips.run {
+            pixels.withUnsafeBytes { bytes in
+                (exif ?? Data()).withUnsafeBytes { exifBytes in
+                    pm_encode(bytes.bindMemory(to: UInt8.self).baseAddress, Int32(pixels.width), Int32(pixels.height), 4,
+                              format.suffix, exifBytes.baseAddress, exifBytes.count, &output, &length)
+                }
             }
         }
-        guard status == 0, let output else { throw MediaError(file: "image", reason: Vips.takeError()) }
+        guard failure == nil, let output else { throw MediaError(file: "image", reason: failure ?? "libvips returned no image") }
         defer { pm_free(output) }
         return Data(bytes: output, count: length)
     }
@@ -68,10 +70,8 @@ package enum SampleImage {
         let end = [to.0, to.1, to.2]
         var output: UnsafeMutableRawPointer?
         var length = 0
-        guard pm_render_gradient_jpeg(Int32(width), Int32(height), start, end, nil, 0, Int32(quality), &output, &length) == 0,
-              let output else {
-            throw MediaError(file: "sample", reason: Vips.takeError())
-        }
+        let failure = Vips.run { pm_render_gradient_jpeg(Int32(width), Int32(height), start, end, nil, 0, Int32(quality), &output, &length) }
+        guard failure == nil, let output else { throw MediaError(file: "sample", reason: failure ?? "libvips returned no image") }
         defer { pm_free(output) }
         let jpeg = Data(bytes: output, count: length)
         guard let block = exif?.encoded() else { return jpeg }

@@ -112,10 +112,13 @@ package enum ImageRenderer {
         var length = 0
         var width: Int32 = 0
         var height: Int32 = 0
-        guard pm_make_derivative(url.path, Int32(sourceWidth), Int32(sourceHeight), Int32(shortEdge), Int32(quality),
-                                 &output, &length, &width, &height) == 0, let output else {
-            throw MediaError(file: url.path, reason: "the image cannot be decoded: \(Vips.takeError())")
+        if let failure = Vips.run({
+            pm_make_derivative(url.path, Int32(sourceWidth), Int32(sourceHeight), Int32(shortEdge), Int32(quality),
+                               &output, &length, &width, &height)
+        }) {
+            throw MediaError(file: url.path, reason: "the image cannot be decoded: \(failure)")
         }
+        guard let output else { throw MediaError(file: url.path, reason: "the image cannot be decoded: libvips returned no image") }
         defer { pm_free(output) }
         return (Data(bytes: output, count: length), Int(width), Int(height))
     }

@@ -59,10 +59,7 @@ package enum MediaProbe {
         var header = pm_image_header()
         var exif: UnsafeMutableRawPointer?
         var length = 0
-        guard pm_probe_file(url.path, &header, &exif, &length) == 0 else {
-            _ = Vips.takeError()
-            return nil
-        }
+        guard Vips.succeeds({ pm_probe_file(url.path, &header, &exif, &length) }) else { return nil }
         pm_free(exif)
         return Int(header.orientation)
     }
@@ -73,10 +70,7 @@ package enum MediaProbe {
         var header = pm_image_header()
         var exifBytes: UnsafeMutableRawPointer?
         var exifLength = 0
-        guard pm_probe_file(path, &header, &exifBytes, &exifLength) == 0 else {
-            _ = Vips.takeError()
-            return nil
-        }
+        guard Vips.succeeds({ pm_probe_file(path, &header, &exifBytes, &exifLength) }) else { return nil }
         defer { pm_free(exifBytes) }
         let loader = withUnsafeBytes(of: header.loader) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
         // Checked from the header, before anything is decoded: a small file can claim an enormous image.
@@ -85,8 +79,8 @@ package enum MediaProbe {
             throw MediaError(file: path, reason: "the image claims \(header.width) × \(header.height) pixels, "
                              + "over the \(Int(maximumMegapixels))-megapixel limit")
         }
-        guard !verifiesDecoding || pm_verify_decodes(path) == 0 else {
-            throw MediaError(file: path, reason: "the image cannot be decoded: \(Vips.takeError())")
+        if verifiesDecoding, let failure = Vips.run({ pm_verify_decodes(path) }) {
+            throw MediaError(file: path, reason: "the image cannot be decoded: \(failure)")
         }
         let exif = exifBytes.flatMap { ExifFields(block: UnsafeRawBufferPointer(start: $0, count: exifLength)) }
         // libheif applies HEIF rotation itself, so its pixels are already upright.

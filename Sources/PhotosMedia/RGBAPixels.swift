@@ -47,9 +47,10 @@ package struct RGBAPixels: Sendable, Equatable {
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0
         var height: Int32 = 0
-        guard call(&pixels, &width, &height) == 0, let pixels else {
-            throw MediaError(file: label, reason: "the image cannot be decoded: \(Vips.takeError())")
+        if let failure = Vips.run({ call(&pixels, &width, &height) }) {
+            throw MediaError(file: label, reason: "the image cannot be decoded: \(failure)")
         }
+        guard let pixels else { throw MediaError(file: label, reason: "the image cannot be decoded: libvips returned no pixels") }
         return RGBAPixels(width: Int(width), height: Int(height),
                           storage: Storage(taking: pixels, count: Int(width) * Int(height) * 4))
     }

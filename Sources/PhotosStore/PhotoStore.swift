@@ -68,7 +68,8 @@ package protocol PhotoStore: AnyObject, Sendable {
     func deletedIdentifiers(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: LocalIdentifier]
     /// The row ids of stored objects by UUID; collections of both kinds share one table.
     func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64]
-    /// The UUID of an asset (the oldest) whose original has each content hash, for those that one has.
+    /// The UUID of an asset (the oldest, outside Recently Deleted) whose
+    /// original has each content hash, for those that one has.
     func assetUUIDs(withContentHashes hashes: [String]) throws(StoreError) -> [String: String]
     /// Filters and orders collections held in memory (moments, transient
     /// lists) with the same SQL semantics as stored ones; returns indexes into `rows`.

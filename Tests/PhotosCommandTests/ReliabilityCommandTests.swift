@@ -90,6 +90,36 @@ import Testing
         #expect(try snapshot(tool.library) == before, "nothing in the library was written")
     }
 
+    @Test func twoImportsOfOneFolderAtOnceStoreEachPhotoOnce() throws {
+        try tool.run("init")
+        for index in 0..<24 { try tool.photo("IMG_\(index).JPG", shade: Double(index * 9)) }
+        let runs = try (0..<2).map { _ in try tool.start(["import", "card", "--batch", "6", "--json"]) }
+        var imported = 0, duplicates = 0
+        for (process, output, _) in runs {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let report = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            imported += (report?["imported"] as? [Any])?.count ?? 0
+            duplicates += (report?["duplicates"] as? [Any])?.count ?? 0
+        }
+        #expect(imported == 24 && duplicates == 24, "imported \(imported), duplicates \(duplicates)")
+        #expect((try tool.run("ls", "--json").json as? [Any])?.count == 24)
+    }
+
+    @Test func anAddOnlyClientImportsWithTheDefaults() throws {
+        _ = try libraryWithPhotos(2)
+        try tool.photo("new.jpg", in: "more", shade: 200)
+        try FileManager.default.copyItem(at: tool.directory.appendingPathComponent("card/IMG_0.JPG"),
+                                         to: tool.directory.appendingPathComponent("more/again.jpg"))
+        #expect(try tool.run("access", "grant", "org.example.camera", "--add-only").status == 0)
+        let run = try tool.run(["import", "more", "--json"], environment: ["PHOTOS_CLIENT_ID": "org.example.camera"])
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try #require(run.json as? [String: Any])
+        #expect((report["imported"] as? [Any])?.count == 2 && (report["duplicates"] as? [Any])?.isEmpty == true)
+        #expect((try tool.run("ls", "--json").json as? [Any])?.count == 3, "the duplicate is stored once")
+    }
+
     @Test(.timeLimit(.minutes(1))) func watchStopsWhenItsLibraryIsRemoved() throws {
         _ = try libraryWithPhotos(1)
         let (process, _, errors) = try tool.start(["watch"])

@@ -34,9 +34,10 @@ final class ChangeBlock: @unchecked Sendable {
     }
 
     /// Turns the requests into one change set and commits it; nil when the
-    /// block asked for nothing.
-    func commit(to store: any PhotoStore) throws(PHPhotosError) -> CommitResult? {
+    /// block asked for nothing. `skipsDuplicates`: see `ChangeSet.skipsDuplicates`.
+    func commit(to store: any PhotoStore, skipsDuplicates: Bool = false) throws(PHPhotosError) -> CommitResult? {
         let builder = ChangeSetBuilder(library: library, store: store)
+        builder.changeSet.skipsDuplicates = skipsDuplicates
         defer { builder.discardStaging() }
         for contribution in contributions {
             try contribution.contribute(to: builder)
@@ -50,7 +51,7 @@ final class ChangeBlock: @unchecked Sendable {
             throw PHPhotosError(storeError: error)
         }
         if let staging = builder.stagingIfCreated {
-            library.derivatives.adopt(from: staging.derivatives)
+            library.derivatives.adopt(from: staging.derivatives, excluding: Set(result.duplicates.keys))
         }
         // Edited content has a new version: renditions of the old one are of no more use.
         for uuid in builder.contentEditedUUIDs {

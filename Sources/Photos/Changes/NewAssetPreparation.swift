@@ -26,7 +26,17 @@ struct NewAssetPreparation {
         self.derivatives = derivatives
     }
 
+    /// The asset to insert, or the error that keeps it out, about this asset
+    /// (so that an import knows which file failed, a vanished one included).
     func prepare() throws(PHPhotosError) -> NewAsset {
+        do {
+            return try build()
+        } catch {
+            throw error.concerning([LocalIdentifier(uuid: uuid, entity: .asset).description])
+        }
+    }
+
+    private func build() throws(PHPhotosError) -> NewAsset {
         let identifier = LocalIdentifier(uuid: uuid, entity: .asset).description
         guard let primaryIndex = resources.firstIndex(where: { [.photo, .video].contains($0.type) })
                 ?? resources.firstIndex(where: { [.fullSizePhoto, .fullSizeVideo].contains($0.type) }) else {

@@ -37,10 +37,13 @@ extension PHPhotoLibrary {
     /// What an import did, file by file.
     public struct ImportResult: Sendable {
         /// A file imported, with the asset that now holds it (a Live Photo's
-        /// video reports its photo's asset).
+        /// video reports its photo's asset). A client that may not read the
+        /// library (add-only) finds its duplicates here too, with the asset
+        /// that holds their content: it may not learn what the library held.
         public var imported: [(file: URL, localIdentifier: String)] = []
         /// A file left out because the library already had its content, with
-        /// the asset that has it.
+        /// the asset that has it. Assets in Recently Deleted do not count; a
+        /// client with limited access counts only the assets it may see.
         public var duplicates: [(file: URL, localIdentifier: String)] = []
         /// A file refused, with why: not a photo or video that can be read,
         /// truncated, missing...
@@ -52,8 +55,11 @@ extension PHPhotoLibrary {
 
     /// Imports image and video files. Files are read in parallel, one per
     /// core; every file is accounted for in the result, and a file refused
-    /// never stops the others. Throws only when the library cannot be
-    /// written at all.
+    /// never stops the others. Duplicates are recognised in each change
+    /// block's own transaction, so that imports of the same files running at
+    /// once, in any number of processes, store each file once. Throws only
+    /// when the library cannot be written at all (read-only, damaged, no
+    /// access), naming why.
     /// Cost: per photo, a header read, a content hash and a thumbnail (a
     /// shrink-on-load decode); per video, an ffprobe and an ffmpeg run.
     public func importFiles(_ urls: [URL], options: ImportOptions = ImportOptions()) throws -> ImportResult {
@@ -68,18 +74,32 @@ extension PHPhotoLibrary {
             }
         }
 
-        // Duplicates of the library, then of files earlier in this import.
-        let existing: [String: String]
+        // A client that may not read learns nothing of the library: its
+        // duplicates are reported as imported, with the asset that holds them.
+        let readsLibrary: Bool
         do {
-            existing = options.duplicates == .skip ? try store.assetUUIDs(withContentHashes: readable.map(\.hash)) : [:]
+            readsLibrary = try store.grant().map { $0 == .readWrite || $0 == .limited } ?? false
         } catch {
             throw PHPhotosError(storeError: error)
         }
         var firstFileByHash: [String: URL] = [:]
         var duplicateOf: [URL: URL] = [:]
+        func reportDuplicate(_ file: URL, of uuid: String) {
+            let identifier = LocalIdentifier(uuid: uuid, entity: .asset).description
+            if readsLibrary { result.duplicates.append((file, identifier)) } else { result.imported.append((file, identifier)) }
+        }
+
+        // Duplicates of what the library holds are found now, to spare
+        // reading them again; the commit decides, in its own transaction.
+        let existing: [String: String]
+        do {
+            existing = options.duplicates == .skip && readsLibrary ? try store.assetUUIDs(withContentHashes: readable.map(\.hash)) : [:]
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
         readable = readable.filter { candidate in
             if let uuid = existing[candidate.hash] {
-                result.duplicates.append((candidate.url, LocalIdentifier(uuid: uuid, entity: .asset).description))
+                reportDuplicate(candidate.url, of: uuid)
                 return false
             }
             guard options.duplicates == .skip else { return true }
@@ -100,8 +120,9 @@ extension PHPhotoLibrary {
             // is tried again without it, so one bad file costs one retry, not its neighbours.
             while !batch.isEmpty {
                 var identifiers: [String] = []
+                let committed: CommitResult?
                 do {
-                    try performChangesAndWait {
+                    committed = try performChangesAndWait(skippingDuplicates: options.duplicates == .skip) {
                         for asset in batch {
                             let request = PHAssetCreationRequest.forAsset()
                             for file in asset.files {
@@ -111,19 +132,24 @@ extension PHPhotoLibrary {
                         }
                     }
                 } catch {
-                    let reason = error as? PHPhotosError ?? PHPhotosError(.internalError, "\(error)")
-                    let culprits = Set(reason.localIdentifiers)
-                    let blamed = zip(batch, identifiers).filter { culprits.contains($0.1) }.map(\.0)
-                    let failing = blamed.isEmpty ? batch : blamed
-                    result.failed += failing.flatMap(\.files).map { ($0.url, reason) }
-                    let failingFiles = Set(failing.flatMap(\.files).map(\.url))
+                    let blamed = zip(batch, identifiers).filter { Set(error.localIdentifiers).contains($0.1) }.map(\.0)
+                    // An error about no file is about the library: the other files would fail the same way.
+                    guard !blamed.isEmpty else { throw error }
+                    result.failed += blamed.flatMap(\.files).map { ($0.url, error) }
+                    let failingFiles = Set(blamed.flatMap(\.files).map(\.url))
                     batch.removeAll { $0.files.contains { failingFiles.contains($0.url) } }
                     continue
                 }
                 for (asset, identifier) in zip(batch, identifiers) {
+                    let uuid = String(identifier.prefix(36))
+                    let holder = committed?.duplicates[uuid]
                     for file in asset.files {
-                        result.imported.append((file.url, identifier))
-                        identifierByFile[file.url] = identifier
+                        if let holder {
+                            reportDuplicate(file.url, of: holder)
+                        } else {
+                            result.imported.append((file.url, identifier))
+                        }
+                        identifierByFile[file.url] = holder.map { LocalIdentifier(uuid: $0, entity: .asset).description } ?? identifier
                     }
                 }
                 break
@@ -131,7 +157,7 @@ extension PHPhotoLibrary {
         }
         for (file, first) in duplicateOf {
             if let identifier = identifierByFile[first] {
-                result.duplicates.append((file, identifier))
+                reportDuplicate(file, of: String(identifier.prefix(36)))
             } else {
                 result.failed.append((file, PHPhotosError(.invalidResource, "\(file.path) duplicates \(first.path), which failed")))
             }

@@ -219,28 +219,39 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// `PHPhotosError` that stopped it. Calling it inside a change block
     /// throws `changeNotSupported`: nesting is not allowed.
     public func performChangesAndWait(_ changeBlock: @escaping () -> Void) throws {
+        _ = try performChangesAndWait(skippingDuplicates: false, changeBlock)
+    }
+
+    /// Runs a change block synchronously, and returns what it committed (nil
+    /// when it asked for nothing). `skippingDuplicates`: new assets whose
+    /// content the library holds are left out (`ChangeSet.skipsDuplicates`).
+    func performChangesAndWait(skippingDuplicates: Bool, _ changeBlock: @escaping () -> Void) throws(PHPhotosError) -> CommitResult? {
         if ChangeBlock.current != nil {
             throw PHPhotosError(.changeNotSupported, "performChangesAndWait was called inside a change block; nesting change blocks is not allowed")
         }
         if DispatchQueue.getSpecific(key: changeQueueKey) == ObjectIdentifier(self) {
-            try runChangeBlock(changeBlock)
-        } else {
-            let block = UncheckedSendable(changeBlock)
-            try changeQueue.sync { try runChangeBlock(block.value) }
+            return try runChangeBlock(changeBlock, skippingDuplicates: skippingDuplicates)
+        }
+        let block = UncheckedSendable(changeBlock)
+        do {
+            return try changeQueue.sync { try runChangeBlock(block.value, skippingDuplicates: skippingDuplicates) }
+        } catch {
+            throw PHPhotosError(storeError: error)
         }
     }
 
-    private func runChangeBlock(_ changeBlock: () -> Void) throws(PHPhotosError) {
+    @discardableResult
+    private func runChangeBlock(_ changeBlock: () -> Void, skippingDuplicates: Bool = false) throws(PHPhotosError) -> CommitResult? {
         let store = try requireStore()
         let block = ChangeBlock(library: self)
         ChangeBlock.$current.withValue(block) {
             Self.$scoped.withValue(self, operation: changeBlock)
         }
         do {
-            if let result = try block.commit(to: store) {
-                changeObservers.committed(through: result.transaction)
-                pruneHistoryInBackground()
-            }
+            guard let result = try block.commit(to: store, skipsDuplicates: skippingDuplicates) else { return nil }
+            changeObservers.committed(through: result.transaction)
+            pruneHistoryInBackground()
+            return result
         } catch {
             changeObservers.checkAvailability()
             throw error

@@ -106,6 +106,14 @@ public struct PHPhotosError: _BridgedStoredNSError, Sendable {
 }
 
 extension PHPhotosError {
+    /// The same error, about `identifiers` when it names no object yet.
+    func concerning(_ identifiers: [String]) -> PHPhotosError {
+        guard localIdentifiers.isEmpty else { return self }
+        var info = userInfo
+        info[PHLocalIdentifiersErrorKey] = identifiers
+        return PHPhotosError(code, userInfo: info)
+    }
+
     /// An error with a message, and the identifiers it concerns.
     init(_ code: Code, _ message: String, identifiers: [String] = []) {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]

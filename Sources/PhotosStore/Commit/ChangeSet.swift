@@ -14,6 +14,15 @@ package struct ChangeSet: Sendable {
     package var collectionEdits: [CollectionEdit] = []
     /// Collections to delete, with their children.
     package var deletedCollections: [String] = []
+    /// Leave out each new asset whose original's content (by hash) an asset
+    /// already holds, in the library or earlier in this set; the commit
+    /// reports which asset holds it (`CommitResult.duplicates`). Decided in
+    /// the commit's own transaction, so that processes importing the same
+    /// files at once store each of them once. Assets in Recently Deleted do
+    /// not count. A limited client's duplicates are those of assets it may
+    /// see; any other content it stores anew, so that it learns nothing of
+    /// what it may not see.
+    package var skipsDuplicates = false
 
     package init() {}
 
@@ -169,10 +178,14 @@ package enum MembershipOperation: Sendable, Hashable {
 package struct CommitResult: Sendable {
     package var transaction: Int64
     package var changes: [ObjectChange]
+    /// New assets left out as duplicates (`ChangeSet.skipsDuplicates`): the
+    /// UUID each would have had, and the UUID of the asset holding its content.
+    package var duplicates: [String: String]
 
-    package init(transaction: Int64, changes: [ObjectChange]) {
+    package init(transaction: Int64, changes: [ObjectChange], duplicates: [String: String] = [:]) {
         self.transaction = transaction
         self.changes = changes
+        self.duplicates = duplicates
     }
 }
 

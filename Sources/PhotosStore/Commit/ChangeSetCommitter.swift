@@ -18,6 +18,10 @@ struct ChangeSetCommitter {
     private let scope: AccessScope
     private var changes: [LocalIdentifier: ObjectChange] = [:]
     private var order: [LocalIdentifier] = []
+    /// New assets left out as duplicates, and the assets holding their content.
+    private var duplicates: [String: String] = [:]
+    /// The content hashes of the new assets inserted so far.
+    private var insertedHashes: [String: String] = [:]
 
     init(db: Database, now: Date, scope: AccessScope) {
         self.db = db
@@ -35,13 +39,17 @@ struct ChangeSetCommitter {
         let transaction = try HistoryLog.begin(db, at: now, author: client)
 
         for (asset, paths) in zip(set.newAssets, placement.newAssets) {
+            if set.skipsDuplicates, let hash = asset.record.contentHash, let holder = try storedAsset(holding: hash) {
+                duplicates[asset.record.uuid] = holder
+                continue
+            }
             try insert(asset, paths: paths)
         }
         for collection in set.newCollections {
             try insert(collection)
         }
         if case .limited(let client) = scope {
-            try select(set.newAssets.map { LocalIdentifier(uuid: $0.record.uuid, entity: .asset) }
+            try select(set.newAssets.filter { duplicates[$0.record.uuid] == nil }.map { LocalIdentifier(uuid: $0.record.uuid, entity: .asset) }
                 + set.newCollections.map { LocalIdentifier(uuid: $0.uuid, entity: $0.kind.entity) }, for: client)
         }
         for edit in set.assetEdits {
@@ -56,7 +64,7 @@ struct ChangeSetCommitter {
             try deleteCollection(uuid)
         }
         try touchAlbumsOfChangedAssets()
-        let result = CommitResult(transaction: transaction, changes: order.compactMap { changes[$0] })
+        let result = CommitResult(transaction: transaction, changes: order.compactMap { changes[$0] }, duplicates: duplicates)
         try HistoryLog.record(result, db, writesEntries: writesHistoryEntries)
         return result
     }
@@ -139,6 +147,20 @@ struct ChangeSetCommitter {
 
     // MARK: - Assets
 
+    /// The asset that already holds content with this hash, outside Recently
+    /// Deleted: one inserted earlier in this change set, or the oldest in
+    /// the library that this writer may see; a client that may read nothing
+    /// (add-only) is matched against the whole library, since it learns
+    /// nothing from an identifier it cannot read.
+    private func storedAsset(holding hash: String) throws -> String? {
+        if let inserted = insertedHashes[hash] { return inserted }
+        let visible: String? = if case .limited = scope { scope.assetCondition("a") } else { nil }
+        return try String.fetchOne(db.cachedStatement(sql: """
+            SELECT a.uuid FROM asset a WHERE a.content_hash = ? AND a.trashed_date IS NULL\(visible.map { " AND \($0)" } ?? "")
+            ORDER BY a.id LIMIT 1
+            """), arguments: [hash])
+    }
+
     private mutating func insert(_ asset: NewAsset, paths: [String]) throws {
         var row = asset.record
         if asset.representsNewBurst, let burst = row.burstIdentifier, !row.representsBurst, try !Bool.fetchOne(db.cachedStatement(sql: """
@@ -149,6 +171,7 @@ struct ChangeSetCommitter {
         }
         try db.cachedStatement(sql: AssetRecord.insertSQL).execute(arguments: row.insertArguments)
         let rowID = db.lastInsertedRowID
+        if let hash = row.contentHash, insertedHashes[hash] == nil { insertedHashes[hash] = row.uuid }
         try insertResources(asset.resources, paths: paths, assetID: rowID)
         record(.init(identifier: LocalIdentifier(uuid: asset.record.uuid, entity: .asset),
                      rowID: rowID, kind: .inserted, changedAttributes: []))

@@ -505,7 +505,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         return try readObjects { db, scope in
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT a.content_hash, a.uuid FROM asset a
-                WHERE a.content_hash IN (SELECT value FROM json_each(?))\(scope.assetCondition("a").map { " AND \($0)" } ?? "")
+                WHERE a.content_hash IN (SELECT value FROM json_each(?)) AND a.trashed_date IS NULL\(
+                    scope.assetCondition("a").map { " AND \($0)" } ?? "")
                 ORDER BY a.id
                 """), arguments: [FetchSQL.json(hashes)])
             return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
@@ -639,6 +640,10 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             try? FileManager.default.removeItem(at: source)
         }
         try? removeUnreferenced(replaced)
+        // New assets left out as duplicates: their files were placed (and journalled) in case they were not.
+        for (asset, paths) in zip(changeSet.newAssets, placement.newAssets) where result.duplicates[asset.record.uuid] != nil {
+            paths.forEach { layout.remove(.file($0)) }
+        }
         return result
     }
 
