@@ -290,16 +290,85 @@ final class LimitedFixture {
             #expect(identifiers(PHAsset.fetchAssets(with: nil)).contains(created[0]))
             #expect(identifiers(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)).contains(created[1]))
         }
-        // Removing unseen members by index would reach what it cannot see: indexes count only what it sees.
-        try client.performChangesAndWait {
-            let summit = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit], options: nil)[0]
-            PHAssetCollectionChangeRequest(for: summit)!.removeAssets(at: IndexSet(integer: 0))
+        // Summit holds a photo the client cannot see: the client may not change it.
+        expectPhotosError(.accessUserDenied) {
+            try client.performChangesAndWait {
+                let summit = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit], options: nil)[0]
+                PHAssetCollectionChangeRequest(for: summit)!.removeAssets(at: IndexSet(integer: 0))
+            }
         }
         let summitMembers = test.fetch {
             identifiers(PHAsset.fetchAssets(in: PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit], options: nil)[0],
                                             options: nil))
         }
-        #expect(summitMembers == [others[0]], "the client removed its own asset, not the unseen one")
+        #expect(summitMembers == [selected[0], others[0]])
+        // In its own album, indexes count only what it sees.
+        let mine = fixture.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [created[1]], options: nil)[0] }
+        try client.performChangesAndWait {
+            PHAssetCollectionChangeRequest(for: mine)!.insertAssets(PHAsset.fetchAssets(withLocalIdentifiers: [selected[0]], options: nil),
+                                                                    at: IndexSet(integer: 0))
+        }
+        try test.library.performChangesAndWait {
+            let theirs = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [created[1]], options: nil)[0]
+            PHAssetCollectionChangeRequest(for: theirs)!.insertAssets(PHAsset.fetchAssets(withLocalIdentifiers: [others[2]], options: nil),
+                                                                      at: IndexSet(integer: 0))
+        }
+        try client.performChangesAndWait {
+            PHAssetCollectionChangeRequest(for: mine)!.removeAssets(at: IndexSet(integer: 0))
+        }
+        let mineMembers = test.fetch {
+            identifiers(PHAsset.fetchAssets(in: PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [created[1]], options: nil)[0],
+                                            options: nil))
+        }
+        #expect(mineMembers == [others[2], created[0]], "the client removed the first photo it sees, not the owner's before it")
+    }
+
+    @Test func aClientChangesOnlyCollectionsItMadeOrWhollyWithinItsGrant() throws {
+        let fixture = try LimitedFixture()
+        let (test, client, selected) = (fixture.test, fixture.client, fixture.selected)
+        var onlySelected = ""
+        try test.library.performChangesAndWait {
+            let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Best")
+            album.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: [selected[1]], options: nil))
+            onlySelected = album.placeholderForCreatedAssetCollection.localIdentifier
+        }
+        let summit = fixture.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit], options: nil)[0] }
+        let trail = fixture.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [fixture.trail], options: nil)[0] }
+        let refused: [(String, () -> Void)] = [
+            ("rename an album holding others' photos", { PHAssetCollectionChangeRequest(for: summit)!.title = "Mine now" }),
+            ("delete it", { PHAssetCollectionChangeRequest.deleteAssetCollections([summit] as NSArray) }),
+            ("rename the folder above it", { PHCollectionListChangeRequest(for: trail)!.title = "Mine now" }),
+            ("delete the folder, and the album with it", { PHCollectionListChangeRequest.deleteCollectionLists([trail] as NSArray) }),
+            ("move the album out of its folder", { PHCollectionListChangeRequest(for: trail)!.removeChildCollections([summit] as NSArray) }),
+        ]
+        for (attempt, change) in refused {
+            let error = expectPhotosError(.accessUserDenied, "\(attempt)") { try client.performChangesAndWait(change) }
+            #expect(error?.localizedDescription.contains("outside the client's limited selection") == true, "\(attempt)")
+        }
+        // Its own folder may not swallow the owner's album either: the album's place would change.
+        var folder = ""
+        try client.performChangesAndWait {
+            folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Mine").placeholderForCreatedCollectionList.localIdentifier
+        }
+        let own = fixture.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [folder], options: nil)[0] }
+        expectPhotosError(.accessUserDenied) {
+            try client.performChangesAndWait { PHCollectionListChangeRequest(for: own)!.addChildCollections([summit] as NSArray) }
+        }
+        test.fetch {
+            let albums = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit], options: nil)
+            #expect(albums.count == 1 && albums[0].localizedTitle == "Summit")
+            #expect(identifiers(PHCollection.fetchCollections(in: PHCollectionList.fetchCollectionLists(
+                withLocalIdentifiers: [fixture.trail], options: nil)[0], options: nil)) == [fixture.summit])
+        }
+        // An album holding only what the client may see, and what it made, it may change.
+        let best = fixture.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [onlySelected], options: nil)[0] }
+        try client.performChangesAndWait {
+            PHAssetCollectionChangeRequest(for: best)!.title = "Favourites"
+            PHCollectionListChangeRequest(for: own)!.title = "Ours"
+            PHCollectionListChangeRequest(for: own)!.addChildCollections([best] as NSArray)
+        }
+        try client.performChangesAndWait { PHCollectionListChangeRequest.deleteCollectionLists([own] as NSArray) }
+        #expect(test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [onlySelected], options: nil).count } == 0)
     }
 
     @Test func observersSeeOnlyTheSelection() throws {

@@ -85,6 +85,15 @@ package enum AccessScope: Sendable, Equatable {
         }
     }
 
+    /// The condition a collection row (`alias`) meets when this limited
+    /// client created it; nil for other scopes.
+    func createdCollectionCondition(_ alias: String) -> String? {
+        guard case .limited(let client) = self else { return nil }
+        return """
+            \(alias).uuid IN (SELECT uuid FROM client_selection WHERE client = \(Self.quoted(client)) AND entity <> \(StoreEntity.asset.rawValue))
+            """
+    }
+
     /// The condition a deleted object's UUID (`column`) must meet to be
     /// told; nil when all are. A limited client hears of what its selection
     /// held, which outlives deletions.

@@ -11,7 +11,9 @@ import GRDB
 /// The writer's access scope is checked first: a client without read-write
 /// access gets nothing applied, and a limited client may touch only what it
 /// can see (anything else is reported as not found, as it would be by a
-/// fetch). What a limited client creates joins its selection.
+/// fetch). A limited client changes or deletes a collection only when it
+/// created it, or when everything inside it is within its grant (see
+/// `requireModifiable`). What a limited client creates joins its selection.
 struct ChangeSetCommitter {
     private let db: Database
     private let now: Date
@@ -117,6 +119,37 @@ struct ChangeSetCommitter {
         return try Set(String.fetchAll(db.cachedStatement(sql: """
             SELECT \(alias).uuid FROM \(table) WHERE \(alias).uuid IN (SELECT value FROM json_each(?))\(condition.map { " AND \($0)" } ?? "")
             """), arguments: [FetchSQL.json(Array(uuids))]))
+    }
+
+    /// Refuses a limited client's change to a collection unless it created
+    /// the collection or everything inside it, assets and collections all
+    /// the way down, is within its grant: renaming, refilling, moving or
+    /// deleting it would otherwise change what the owner keeps out of the
+    /// client's view. Other scopes pass.
+    private func requireModifiable(_ collection: StoredCollection, _ change: String) throws {
+        try requireModifiable(rowID: collection.rowID, identifier: collection.identifier, change)
+    }
+
+    private func requireModifiable(rowID: Int64, identifier: LocalIdentifier, _ change: String) throws {
+        guard case .limited(let client) = scope, try !isModifiable(rowID) else { return }
+        throw StoreError.accessDenied("""
+            client \(client) cannot \(change) \(identifier): it holds photos or collections outside the client's \
+            limited selection, and the client did not create it
+            """)
+    }
+
+    private func isModifiable(_ rowID: Int64) throws -> Bool {
+        guard let created = scope.createdCollectionCondition("c"), let granted = scope.assetCondition("a") else { return true }
+        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM collection c WHERE c.id = ? AND \(created))"),
+                             arguments: [rowID]) ?? false {
+            return true
+        }
+        let holdsOthers = try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE m.collection_id = ? AND NOT \(granted))
+            """), arguments: [rowID]) ?? true
+        guard !holdsOthers else { return false }
+        let children = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM collection WHERE parent_id = ?"), arguments: [rowID])
+        return try children.allSatisfy(isModifiable)
     }
 
     /// Adds what a limited client created to what it may see.
@@ -342,6 +375,7 @@ struct ChangeSetCommitter {
         switch edit.target {
         case .collection(let uuid):
             let target = try editableCollection(uuid)
+            try requireModifiable(target, edit.title != nil ? "rename" : "change")
             if let title = edit.title {
                 try db.execute(sql: "UPDATE collection SET title = ?, modification_date = ? WHERE id = ?",
                                arguments: [title, now.timeIntervalSince1970, target.rowID])
@@ -432,6 +466,9 @@ struct ChangeSetCommitter {
         let storedPositions = Dictionary(uniqueKeysWithValues: stored.enumerated().map { ($1, $0) })
         for (position, uuid) in final.enumerated() {
             let child = children[uuid]!
+            if child.parentID != folder?.rowID || (folder == nil && storedPositions[uuid] != position) {
+                try requireModifiable(child, "move")
+            }
             if child.parentID != folder?.rowID, let formerParent = child.parentID {
                 formerParents.insert(formerParent)
             }
@@ -447,6 +484,7 @@ struct ChangeSetCommitter {
         // Collections taken out of a folder go back to the top level, at its end.
         for uuid in removed {
             let child = children[uuid]!
+            try requireModifiable(child, "move")
             try db.execute(sql: "UPDATE collection SET parent_id = NULL, position = ? WHERE id = ?",
                            arguments: [try nextPosition(parent: nil), child.rowID])
             record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: ["parent"]))
@@ -478,12 +516,10 @@ struct ChangeSetCommitter {
                 SELECT ? UNION SELECT c.id FROM collection c JOIN doomed d ON c.parent_id = d.id)
             SELECT c.id, c.uuid, c.kind FROM collection c JOIN doomed d ON c.id = d.id
             """), arguments: [target.rowID])
-        if scope.collectionCondition("c") != nil {
-            let uuids = Set(doomed.map { $0[1] as String })
-            let visible = try self.visible(uuids, table: "collection c", condition: scope.collectionCondition("c"))
-            guard visible.count == uuids.count else {
-                throw StoreError.editNotAllowed("\(target.identifier) holds collections this client cannot see, so it cannot delete it")
-            }
+        for row in doomed {
+            let kind = CollectionKind(rawValue: row[2]) ?? .assetCollection
+            try requireModifiable(rowID: row[0], identifier: LocalIdentifier(uuid: row[1], entity: kind.entity),
+                                  row[0] as Int64 == target.rowID ? "delete" : "delete, with \(target.identifier),")
         }
         try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [target.rowID])
         for row in doomed {
