@@ -22,6 +22,8 @@ package protocol PhotoStore: AnyObject, Sendable {
     func countAssets(ids: [Int64], mediaType: Int) throws(StoreError) -> Int
     /// The files stored for an asset.
     func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord]
+    /// The bytes of the files stored for the assets this store's client may see.
+    func storedBytes() throws(StoreError) -> Int64
     /// Every file the database names, library-relative: the check that
     /// nothing on disk is orphaned and nothing named is missing.
     func allResourcePaths() throws(StoreError) -> Set<String>
@@ -92,14 +94,15 @@ package protocol PhotoStore: AnyObject, Sendable {
 
     // MARK: Persistent history
 
-    /// The state of the library now, for a change token.
+    /// The state of the library now, as this store's client's change token
+    /// names it (opaque without read-write access).
     func currentHistoryPoint() throws(StoreError) -> HistoryPoint
     /// The change blocks since a state, in commit order (see `SQLitePhotoStore`).
     func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord]
     /// The object changes of a run of change blocks, as this store's client may see them.
     func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistorySpan
-    /// The change blocks whose details are kept: how many, and when the
-    /// oldest and newest were committed.
+    /// The kept change blocks this store's client may see something of: how
+    /// many, and when the oldest and newest were committed.
     func keptHistory() throws(StoreError) -> KeptHistory
     /// The last change block committed before `date`; 0 when none was.
     func lastChangeBlock(before date: Date) throws(StoreError) -> Int64

@@ -270,6 +270,28 @@ import Testing
         #expect(try tool.run("access", "grant", "com.example.x", "--limited", "nope").status == 1)
     }
 
+    @Test func infoAndChangesTellEachClientOnlyWhatItsGrantCovers() throws {
+        let all = try libraryWithThreePhotos()
+        try tool.run("access", "grant", "com.example.picker", "--limited", all[0])
+        try tool.run("access", "grant", "com.example.camera", "--add-only")
+        try tool.run("favorite", all[2])
+        let owner = try #require(try tool.run("info", "--json").json as? [String: Any])
+        let picker = try #require(try tool.run(["info", "--json"], environment: ["PHOTOS_CLIENT_ID": "com.example.picker"]).json as? [String: Any])
+        #expect((owner["assets"] as? [String: Int])?["images"] == 3 && (picker["assets"] as? [String: Int])?["images"] == 1)
+        #expect(owner["bytesOnDisk"] != nil && picker["bytesOnDisk"] == nil, "the library's size on disk is the owner's to know")
+        #expect((picker["storedBytes"] as? Int ?? 0) < (owner["storedBytes"] as? Int ?? 0))
+        let ownerHistory = (owner["history"] as? [String: Any])?["changeCount"] as? Int ?? 0
+        let pickerHistory = (picker["history"] as? [String: Any])?["changeCount"] as? Int ?? 0
+        #expect(pickerHistory < ownerHistory + 2, "the picker's history leaves out the favorite of a photo it cannot see")
+        let tokens = try [owner, picker].map { try ChangeToken(text: try #require($0["currentToken"] as? String)) }
+        #expect(tokens[0].opaque == nil && tokens[1].opaque == true && tokens[1].transaction != tokens[0].transaction)
+
+        let camera = try tool.run(["info", "--json"], environment: ["PHOTOS_CLIENT_ID": "com.example.camera"])
+        #expect(camera.status == 0 && (camera.json as? [String: Any])?.keys.sorted() == ["access", "library"], "\(camera.output)")
+        let changes = try tool.run(["changes", "--since", tokens[0].text], environment: ["PHOTOS_CLIENT_ID": "com.example.camera"])
+        #expect(changes.status == 2 && changes.errors.contains("add-only"), "\(changes.errors)")
+    }
+
     @Test func helpEverywhereWithExamples() throws {
         for command in [[], ["import"], ["ls"], ["album"], ["album", "create"], ["folder"], ["changes"], ["watch"], ["thumb"],
                         ["export"], ["access"], ["trash"], ["demo"]] {
@@ -341,5 +363,21 @@ import Testing
         #expect(identifiers(try tool.run("ls", "--json")).count == imported, "every committed block stays, nothing else")
         let staging = (try? FileManager.default.contentsOfDirectory(atPath: tool.library.appendingPathComponent("staging").path)) ?? []
         #expect(staging.filter { !$0.hasPrefix(".") }.isEmpty, "nothing half-imported")
+    }
+}
+
+/// A change token as `photos` prints it: base64url of its JSON.
+struct ChangeToken {
+    let text: String
+    let transaction: Int64?
+    let opaque: Bool?
+
+    init(text: String) throws {
+        self.text = text
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let json = try JSONSerialization.jsonObject(with: Data(base64Encoded: base64) ?? Data()) as? [String: Any]
+        transaction = (json?["transaction"] as? NSNumber)?.int64Value
+        opaque = json?["opaque"] as? Bool
     }
 }

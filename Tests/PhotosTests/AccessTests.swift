@@ -323,6 +323,54 @@ final class LimitedFixture {
         #expect(mineMembers == [others[2], created[0]], "the client removed the first photo it sees, not the owner's before it")
     }
 
+    @Test func aLimitedClientLearnsOnlyWhatConcernsItsSelection() throws {
+        let fixture = try LimitedFixture()
+        let (test, client, selected) = (fixture.test, fixture.client, fixture.selected)
+        let (ownerBefore, seenBefore) = (try test.library.persistentChangeHistory(), try client.persistentChangeHistory())
+        let other = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [fixture.others[1]], options: nil)[0] }
+        for round in 0..<3 {
+            try test.library.performChangesAndWait { PHAssetChangeRequest(for: other).isFavorite = round % 2 == 0 }
+        }
+        #expect(try test.library.persistentChangeHistory().changeCount == ownerBefore.changeCount + 3)
+        #expect(try client.persistentChangeHistory() == seenBefore, "change blocks about others' photos are not counted for it")
+        let own = fixture.fetch { PHAsset.fetchAssets(with: nil).allObjects }
+        let ownBytes = own.flatMap { PHAssetResource.assetResources(for: $0) }.map(\.record.fileSize)
+        #expect(try client.storedBytes() == ownBytes.reduce(0, +) && own.count == selected.count)
+        #expect(try client.storedBytes() < test.library.storedBytes())
+
+        // Its tokens name states without the library's numbering of change blocks.
+        let token = client.currentChangeToken
+        let ownerToken = test.library.currentChangeToken
+        #expect(token.point.isOpaque && !ownerToken.point.isOpaque && token.point.stamp == ownerToken.point.stamp)
+        #expect(token.point.transaction != ownerToken.point.transaction)
+        let encoded = String(decoding: try JSONEncoder().encode(token), as: UTF8.self)
+        #expect(!encoded.contains("\"transaction\":\(ownerToken.point.transaction),"), Comment(rawValue: encoded))
+        let archived = try NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)
+        let restored = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: PHPersistentChangeToken.self, from: archived))
+        #expect(restored == token)
+        let visible = fixture.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [selected[0]], options: nil)[0] }
+        try test.library.performChangesAndWait { PHAssetChangeRequest(for: visible).isFavorite = true }
+        let changes = Array(try client.fetchPersistentChanges(since: restored))
+        #expect(changes.count == 1)
+        for change in changes {
+            #expect(try change.changeDetails(for: .asset).updatedLocalIdentifiers == [selected[0]])
+            let number = test.library.currentChangeToken.point.transaction
+            #expect(change.changeToken.point.isOpaque && !change.description.contains("change block \(number)"))
+        }
+        // What is wrong with a token is said without numbers.
+        try test.library.purgePersistentChanges(before: Date().addingTimeInterval(60))
+        let expired = expectPhotosError(.persistentChangeTokenExpired) { try client.fetchPersistentChanges(since: token) }
+        #expect(expired?.localizedDescription.contains(where: \.isNumber) == false, "\(String(describing: expired))")
+    }
+
+    @Test func aClientThatMayNotReadLearnsNothingOfTheLibrary() throws {
+        let fixture = try LimitedFixture()
+        try fixture.test.library.setAccess(.addOnly, forClient: LimitedFixture.clientID)
+        expectPhotosError(.accessUserDenied) { try fixture.client.persistentChangeHistory() }
+        expectPhotosError(.accessUserDenied) { try fixture.client.storedBytes() }
+        #expect(fixture.client.currentChangeToken.point.isOpaque)
+    }
+
     @Test func aClientChangesOnlyCollectionsItMadeOrWhollyWithinItsGrant() throws {
         let fixture = try LimitedFixture()
         let (test, client, selected) = (fixture.test, fixture.client, fixture.selected)

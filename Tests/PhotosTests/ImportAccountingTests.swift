@@ -95,7 +95,7 @@ import Testing
 
     @Test func eachFailureNamesItsOwnFileAndCause() throws {
         let jpeg = try Data(contentsOf: try test.jpeg(width: 900, height: 600))
-        var png = try ImageCodec.encode(try ImageCodec.decode(data: jpeg), as: .png)
+        let png = try ImageCodec.encode(try ImageCodec.decode(data: jpeg), as: .png)
         let data = try #require(png.range(of: Data("IDAT".utf8)))
         var files: [URL] = []
         for index in 0..<6 {

@@ -50,6 +50,7 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
     }
 
     public override var description: String {
-        "<PHPersistentChange> change block \(changeToken.point.transaction), committed \(committedAt)"
+        changeToken.point.isOpaque ? "<PHPersistentChange> a change block committed \(committedAt)"
+            : "<PHPersistentChange> change block \(changeToken.point.transaction), committed \(committedAt)"
     }
 }

@@ -42,24 +42,26 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
             let start = next
             while next < entries.count && entries[next].transaction <= record.point.transaction { next += 1 }
             let own = entries[start..<next].filter { $0.transaction == record.point.transaction }
-            let token = PHPersistentChangeToken(libraryUUID: library.store?.libraryUUID ?? "", point: record.point)
+            let token = PHPersistentChangeToken(libraryUUID: library.store?.libraryUUID ?? "", point: record.tokenPoint)
+            // A reader whose tokens are opaque is not told the block's number either.
+            let block = record.tokenPoint.isOpaque ? "the change block committed \(record.committedAt)" : "change block \(record.point.transaction)"
             let contents: Result<[HistoryEntry], PHPhotosError>
             switch (record.details, span) {
             case (_, .failure(let error)):
                 contents = .failure(error)
             case (.dropped(let count), _):
                 contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
-                    change block \(record.point.transaction) touched \(count) objects, more than the library keeps details \
+                    \(block) touched \(count) objects, more than the library keeps details \
                     for; refetch the objects you track
                     """))
             case (.accessChanged, _):
                 contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
-                    in change block \(record.point.transaction) the library's owner changed this client's access, so what \
+                    in \(block) the library's owner changed this client's access, so what \
                     it can see changed wholesale; refetch the objects you track
                     """))
             case (.kept, .success(let span)) where record.point.transaction <= span.prunedThrough:
                 contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
-                    the details of change block \(record.point.transaction) were pruned while the changes were read; \
+                    the details of \(block) were pruned while the changes were read; \
                     refetch the objects you track
                     """))
             case (.kept, .success):

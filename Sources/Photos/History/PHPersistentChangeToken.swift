@@ -15,7 +15,9 @@ import PhotosStore
 /// A token whose stored form was altered still decodes, but fetching
 /// changes with it throws `PHPhotosError.identifierNotFound`, as does a
 /// token of another library. Data that is not an archive at all fails in
-/// the unarchiver or decoder, with their own errors.
+/// the unarchiver or decoder, with their own errors. A client without
+/// read-write access gets opaque tokens, which name their state without
+/// revealing how many change blocks the library has seen.
 public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding, Codable, Comparable, @unchecked Sendable {
     /// The version of the stored form this build writes.
     private static let currentVersion: Int64 = 1
@@ -37,15 +39,17 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
     }
 
     /// A token from decoded fields, damaged when any is missing or they do not match their checksum.
-    private convenience init(decodedLibrary library: String?, transaction: Int64?, stamp: Int64?, version: Int64?, check: Int64?) {
+    private convenience init(decodedLibrary library: String?, transaction: Int64?, stamp: Int64?, opaque: Bool,
+                             version: Int64?, check: Int64?) {
         let damage: String?
         if let library, let transaction, let stamp, let version {
+            let point = HistoryPoint(transaction: transaction, stamp: stamp, isOpaque: opaque)
             if version != Self.currentVersion {
                 damage = "the change token has version \(version), which this build of Photos does not know"
-            } else if check != Self.checksum(library, transaction, stamp) {
+            } else if check != Self.checksum(library, point) {
                 damage = "the change token is damaged: its contents do not match their checksum"
             } else {
-                self.init(libraryUUID: library, point: HistoryPoint(transaction: transaction, stamp: stamp), damage: nil)
+                self.init(libraryUUID: library, point: point, damage: nil)
                 return
             }
         } else {
@@ -64,8 +68,9 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
         coder.encode(libraryUUID as NSString, forKey: CodingKeys.library.rawValue)
         coder.encode(point.transaction, forKey: CodingKeys.transaction.rawValue)
         coder.encode(point.stamp, forKey: CodingKeys.stamp.rawValue)
+        if point.isOpaque { coder.encode(true, forKey: CodingKeys.opaque.rawValue) }
         coder.encode(Self.currentVersion, forKey: CodingKeys.version.rawValue)
-        coder.encode(Self.checksum(libraryUUID, point.transaction, point.stamp), forKey: CodingKeys.check.rawValue)
+        coder.encode(Self.checksum(libraryUUID, point), forKey: CodingKeys.check.rawValue)
     }
 
     /// Unarchives a token. A damaged one decodes and is refused when used.
@@ -74,13 +79,14 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
             coder.containsValue(forKey: key.rawValue) ? coder.decodeInt64(forKey: key.rawValue) : nil
         }
         self.init(decodedLibrary: coder.decodeObject(of: NSString.self, forKey: CodingKeys.library.rawValue) as String?,
-                  transaction: integer(.transaction), stamp: integer(.stamp), version: integer(.version), check: integer(.check))
+                  transaction: integer(.transaction), stamp: integer(.stamp), opaque: coder.decodeBool(forKey: CodingKeys.opaque.rawValue),
+                  version: integer(.version), check: integer(.check))
     }
 
     // MARK: - Codable
 
     private enum CodingKeys: String, CodingKey {
-        case library, transaction, stamp, version, check
+        case library, transaction, stamp, opaque, version, check
     }
 
     /// Encodes the token's library, state, version and checksum.
@@ -89,8 +95,9 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
         try container.encode(libraryUUID, forKey: .library)
         try container.encode(point.transaction, forKey: .transaction)
         try container.encode(point.stamp, forKey: .stamp)
+        if point.isOpaque { try container.encode(true, forKey: .opaque) }
         try container.encode(Self.currentVersion, forKey: .version)
-        try container.encode(Self.checksum(libraryUUID, point.transaction, point.stamp), forKey: .check)
+        try container.encode(Self.checksum(libraryUUID, point), forKey: .check)
     }
 
     /// Decodes a token. A damaged one decodes and is refused when used.
@@ -99,14 +106,15 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
         self.init(decodedLibrary: try? container.decodeIfPresent(String.self, forKey: .library),
                   transaction: try? container.decodeIfPresent(Int64.self, forKey: .transaction),
                   stamp: try? container.decodeIfPresent(Int64.self, forKey: .stamp),
+                  opaque: (try? container.decodeIfPresent(Bool.self, forKey: .opaque)) == true,
                   version: try? container.decodeIfPresent(Int64.self, forKey: .version),
                   check: try? container.decodeIfPresent(Int64.self, forKey: .check))
     }
 
     /// FNV-1a over the fields, to notice a token altered in storage.
-    private static func checksum(_ library: String, _ transaction: Int64, _ stamp: Int64) -> Int64 {
+    private static func checksum(_ library: String, _ point: HistoryPoint) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array("\(library)|\(transaction)|\(stamp)".utf8) {
+        for byte in Array("\(library)|\(point.transaction)|\(point.stamp)\(point.isOpaque ? "|opaque" : "")".utf8) {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return Int64(bitPattern: hash)
@@ -131,7 +139,10 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
     }
 
     /// Orders tokens of one library by the state they name, earlier first;
-    /// tokens of different libraries order by library.
+    /// tokens of different libraries order by library. The tokens of a
+    /// client without read-write access are opaque, to keep the library's
+    /// numbering of change blocks to itself: they order by an arbitrary,
+    /// fixed value, not by time.
     public static func < (lhs: PHPersistentChangeToken, rhs: PHPersistentChangeToken) -> Bool {
         lhs.libraryUUID == rhs.libraryUUID
             ? lhs.point.transaction < rhs.point.transaction
@@ -140,6 +151,7 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
 
     public override var description: String {
         if let damage { return "<PHPersistentChangeToken> damaged: \(damage)" }
-        return "<PHPersistentChangeToken> library \(libraryUUID), change block \(point.transaction)"
+        return point.isOpaque ? "<PHPersistentChangeToken> library \(libraryUUID), an opaque state"
+            : "<PHPersistentChangeToken> library \(libraryUUID), change block \(point.transaction)"
     }
 }

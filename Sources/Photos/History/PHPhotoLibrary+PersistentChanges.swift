@@ -96,8 +96,11 @@ extension PHPhotoLibrary {
         public var newestChangeDate: Date?
     }
 
-    /// The range of change blocks the history keeps: tokens from before the
-    /// oldest expire. Cost: one query over the kept change blocks.
+    /// The range of change blocks the history keeps that this process may
+    /// see something of: all of them for the owner and read-write clients,
+    /// those that concern its selection for a limited client. Tokens from
+    /// before the oldest kept block expire. A client that may not read gets
+    /// `accessUserDenied`. Cost: one query over the kept change blocks.
     public func persistentChangeHistory() throws -> PersistentChangeHistory {
         try withStore { store throws(StoreError) in
             let kept = try store.keptHistory()

@@ -267,6 +267,17 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         return store
     }
 
+    // MARK: - Size
+
+    /// The bytes of the files the library stores for the assets this process
+    /// may see (originals and edits, Recently Deleted included): the whole
+    /// library's for the owner and read-write clients, a limited client's
+    /// selection's for it. A client that may not read gets `accessUserDenied`.
+    /// An OpenPhotoKit addition. Cost: one query.
+    public func storedBytes() throws -> Int64 {
+        try withStore { store throws(StoreError) in try store.storedBytes() }
+    }
+
     // MARK: - Recently Deleted
 
     /// Permanently deletes the assets in Recently Deleted, with every file

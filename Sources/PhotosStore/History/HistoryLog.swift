@@ -32,10 +32,12 @@ enum HistoryLog {
             .flatMap { Int64($0) } ?? 0
     }
 
-    /// The change blocks past the pruning horizon.
-    static func kept(_ db: Database) throws -> KeptHistory {
+    /// The change blocks past the pruning horizon that `scope` may see
+    /// something of (see `changes`).
+    static func kept(_ db: Database, scope: AccessScope, client: String?) throws -> KeptHistory {
         let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT COUNT(*), MIN(committed_at), MAX(committed_at) FROM change_transaction WHERE id > ?
+            SELECT COUNT(*), MIN(t.committed_at), MAX(t.committed_at) FROM change_transaction t
+            WHERE t.id > ? AND \(visibleBlock("t", scope: scope, client: client))
             """), arguments: [try prunedThrough(db)])
         let oldest: Double? = row?[1]
         let newest: Double? = row?[2]
@@ -80,22 +82,24 @@ enum HistoryLog {
     }
 
     /// Checks that `point` names a state of this library's kept history;
-    /// returns the last committed block.
-    static func validate(_ point: HistoryPoint, _ db: Database) throws -> Int64 {
+    /// returns the last committed block. Block numbers appear in the errors
+    /// only when `revealsNumbers`: for readers with read-write access.
+    static func validate(_ point: HistoryPoint, _ db: Database, revealsNumbers: Bool) throws -> Int64 {
         let last = try lastTransaction(db)
         guard point.transaction >= 0, point.transaction > 0 || point.stamp == 0 else {
             throw StoreError.historyPointUnknown("the change token is damaged: it names no state of any library")
         }
         if point.transaction > last {
+            let names = revealsNumbers ? "change block \(point.transaction) but this library's last is \(last)"
+                : "a state this library has not reached"
             throw StoreError.historyExpired("""
-                the change token names change block \(point.transaction) but this library's last is \(last): \
-                the library was restored from an older copy, or the token comes from another copy of it
+                the change token names \(names): the library was restored from an older copy, or the token comes from another copy of it
                 """)
         }
         let pruned = try prunedThrough(db)
         if point.transaction < pruned {
             throw StoreError.historyExpired("""
-                the change token is older than the kept history: change blocks up to \(pruned) were pruned \
+                the change token is older than the kept history\(revealsNumbers ? ": change blocks up to \(pruned) were pruned" : "") \
                 by the library's retention setting
                 """)
         }
@@ -119,8 +123,7 @@ enum HistoryLog {
             SELECT t.id, t.stamp, t.committed_at, t.details, t.object_count,
                    EXISTS (SELECT 1 FROM change_entry a WHERE a.transaction_id = t.id AND a.entity = 0 AND a.client = ?)
             FROM change_transaction t
-            WHERE t.id > ? AND t.id <= ? AND (t.details = 0 OR EXISTS (
-                SELECT 1 FROM change_entry e WHERE e.transaction_id = t.id AND \(scope.entryCondition("e", client: client))))
+            WHERE t.id > ? AND t.id <= ? AND \(visibleBlock("t", scope: scope, client: client))
             ORDER BY t.id
             """), arguments: [client, after, through])
         var changes: [PersistentChangeRecord] = []
@@ -137,6 +140,16 @@ enum HistoryLog {
                                                   committedAt: Date(timeIntervalSince1970: row[2]), details: details))
         }
         return changes
+    }
+
+    /// The condition a change block (`alias` of `change_transaction`) meets
+    /// when `scope` may see something of it: an entry about what it may see,
+    /// or details that were dropped (whether they concern it is unknown).
+    private static func visibleBlock(_ alias: String, scope: AccessScope, client: String?) -> String {
+        """
+            (\(alias).details = 0 OR EXISTS (
+                SELECT 1 FROM change_entry e WHERE e.transaction_id = \(alias).id AND \(scope.entryCondition("e", client: client))))
+            """
     }
 
     // MARK: - Writing

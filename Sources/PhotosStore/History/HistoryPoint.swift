@@ -3,15 +3,22 @@ import Foundation
 /// A state of the library: the change block that made it, and that block's
 /// random stamp, which tells this library's block N from block N of a copy
 /// that went its own way (a library restored from a backup).
+///
+/// Points handed to clients without read-write access are opaque: their
+/// `transaction` is masked (`TokenCipher`), so that the library's numbering
+/// of change blocks stays its own; the engine unmasks them when they come back.
 package struct HistoryPoint: Sendable, Hashable {
     /// 0 names the library before any change block.
     package var transaction: Int64
     /// 0 for transaction 0.
     package var stamp: Int64
+    /// Whether `transaction` is masked.
+    package var isOpaque: Bool
 
-    package init(transaction: Int64, stamp: Int64) {
+    package init(transaction: Int64, stamp: Int64, isOpaque: Bool = false) {
         self.transaction = transaction
         self.stamp = stamp
+        self.isOpaque = isOpaque
     }
 }
 
@@ -27,12 +34,17 @@ package struct PersistentChangeRecord: Sendable, Hashable {
         case accessChanged
     }
 
+    /// The state the block made.
     package var point: HistoryPoint
+    /// The same state as the reader's change token names it (opaque for a
+    /// reader without read-write access).
+    package var tokenPoint: HistoryPoint
     package var committedAt: Date
     package var details: Details
 
-    package init(point: HistoryPoint, committedAt: Date, details: Details) {
+    package init(point: HistoryPoint, tokenPoint: HistoryPoint? = nil, committedAt: Date, details: Details) {
         self.point = point
+        self.tokenPoint = tokenPoint ?? point
         self.committedAt = committedAt
         self.details = details
     }

@@ -4,23 +4,41 @@ import GRDB
 /// Persistent history: tokens, the change blocks since one, their object
 /// changes as this process may see them, and the retention that prunes them.
 extension SQLitePhotoStore {
+    /// The state of the library now, as this process's change token names
+    /// it: opaque for a client without read-write access, whose tokens do
+    /// not reveal how many change blocks the library has seen.
     package func currentHistoryPoint() throws(StoreError) -> HistoryPoint {
-        try read { db in try HistoryLog.currentPoint(db) }
+        try read { db in tokenPoint(try HistoryLog.currentPoint(db), scope: try AccessScope.resolve(db, client: client)) }
     }
 
+    /// The kept change blocks this process may see something of: all of
+    /// them for the owner and read-write clients, those that concern its
+    /// selection for a limited client; `accessDenied` for one that may not read.
     package func keptHistory() throws(StoreError) -> KeptHistory {
-        try read { db in try HistoryLog.kept(db) }
+        try readObjects { db, scope in try HistoryLog.kept(db, scope: scope, client: client) }
     }
 
-    /// The change blocks after `point` that this process may see something
-    /// of, in commit order. Throws `historyExpired` when the point is older
-    /// than the kept history or from another history of this library, and
-    /// `accessDenied` for a client that may not read.
+    /// The change blocks after `point` (plain or opaque) that this process
+    /// may see something of, in commit order, each with the point its token
+    /// names. Throws `historyExpired` when the point is older than the kept
+    /// history or from another history of this library, and `accessDenied`
+    /// for a client that may not read.
     package func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord] {
         try readObjects { db, scope in
-            let last = try HistoryLog.validate(point, db)
-            return try HistoryLog.changes(db, after: point.transaction, through: last, scope: scope, client: client)
+            let point = point.isOpaque ? tokenCipher.masking(point) : point
+            let last = try HistoryLog.validate(point, db, revealsNumbers: scope == .full)
+            return try HistoryLog.changes(db, after: point.transaction, through: last, scope: scope, client: client).map { record in
+                var record = record
+                record.tokenPoint = tokenPoint(record.point, scope: scope)
+                return record
+            }
         }
+    }
+
+    /// A point as a change token of `scope` names it: plain for read-write
+    /// access, opaque otherwise.
+    private func tokenPoint(_ point: HistoryPoint, scope: AccessScope) -> HistoryPoint {
+        scope == .full ? point : tokenCipher.masking(point)
     }
 
     /// The object changes of the change blocks after `after`, up to

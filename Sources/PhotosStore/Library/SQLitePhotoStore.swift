@@ -45,6 +45,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     private let databaseIdentity: FileIdentity?
     /// The write-ahead log the writer appends to, for writable libraries.
     private let writeAheadLog: (url: URL, identity: FileIdentity)?
+    /// Hides block numbers in restricted clients' change tokens.
+    let tokenCipher: TokenCipher
 
     /// Opens the library at `url`, creating it first when allowed. Refuses,
     /// without writing anything, a library from a newer version, a damaged
@@ -136,6 +138,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 throw StoreError.damaged(path: path, reason: problem)
             }
             libraryUUID = uuid
+            tokenCipher = try Self.tokenCipher(pool, writable: readOnlyReason == nil)
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
@@ -208,6 +211,23 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             return errno == EROFS ? "it is on a read-only file system" : "this user cannot write \(url.path)"
         }
         return nil
+    }
+
+    /// The library's token cipher, its key made the first time a writable
+    /// library opens (a read first, so that later openings write nothing).
+    /// A read-only library made before keys existed gets a key for this
+    /// process only: its restricted clients' tokens then last as long as it.
+    private static func tokenCipher(_ pool: DatabasePool, writable: Bool) throws -> TokenCipher {
+        let select = "SELECT value FROM library_metadata WHERE key = ?"
+        var key = try pool.read { try String.fetchOne($0, sql: select, arguments: [TokenCipher.metadataKey]) }
+        if key == nil, writable {
+            key = try pool.write { db in
+                try db.execute(sql: "INSERT OR IGNORE INTO library_metadata (key, value) VALUES (?, ?)",
+                               arguments: [TokenCipher.metadataKey, TokenCipher.newKeyText()])
+                return try String.fetchOne(db, sql: select, arguments: [TokenCipher.metadataKey])
+            }
+        }
+        return key.flatMap(TokenCipher.init(hex:)) ?? TokenCipher(hex: TokenCipher.newKeyText())!
     }
 
     /// An SQLite URI opening `url` as an immutable file.
@@ -336,6 +356,18 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     }
 
     // MARK: - Reading
+
+    /// The bytes of the files stored for the assets this process may see
+    /// (originals and edits, Recently Deleted included). Cost: one query
+    /// over the visible assets' resources.
+    package func storedBytes() throws(StoreError) -> Int64 {
+        try readObjects { db, scope in
+            try Int64.fetchOne(db, sql: """
+                SELECT COALESCE(SUM(r.file_size), 0) FROM resource r JOIN asset a ON a.id = r.asset_id\(
+                    scope.assetCondition("a").map { " WHERE \($0)" } ?? "")
+                """) ?? 0
+        }
+    }
 
     package func allResourcePaths() throws(StoreError) -> Set<String> {
         try read { db in Set(try String.fetchAll(db, sql: "SELECT relative_path FROM resource")) }
