@@ -40,6 +40,69 @@ void pm_free(void *pointer) {
     g_free(pointer);
 }
 
+// ---------------------------------------------------------------- limits
+
+// Whether the loader must hold the whole image in memory to decode it,
+// and how many bytes a pixel then takes.
+static double whole_decode_bytes_per_pixel(VipsImage *image) {
+    const char *loader = NULL;
+    if (!vips_image_get_typeof(image, VIPS_META_LOADER) ||
+        vips_image_get_string(image, VIPS_META_LOADER, &loader) != 0 || loader == NULL) return 0;
+    int interlaced = 0, multiscan = 0;
+    if (vips_image_get_typeof(image, "interlaced")) vips_image_get_int(image, "interlaced", &interlaced);
+    if (vips_image_get_typeof(image, "jpeg-multiscan")) vips_image_get_int(image, "jpeg-multiscan", &multiscan);
+    double sample = (double) vips_format_sizeof(vips_image_get_format(image)) * vips_image_get_bands(image);
+    if (g_str_has_prefix(loader, "heif") || g_str_has_prefix(loader, "webp") || g_str_has_prefix(loader, "gif")) return sample;
+    if (g_str_has_prefix(loader, "png") && interlaced) return sample;
+    // A progressive JPEG keeps every DCT coefficient, two bytes each, until its last scan.
+    if (g_str_has_prefix(loader, "jpeg") && multiscan) return 2.0 * vips_image_get_bands(image);
+    return 0;
+}
+
+// 0 when the image whose header this is may be decoded; else -1, with why
+// in libvips' error buffer.
+static int check_limits(VipsImage *image) {
+    double width = vips_image_get_width(image), height = vips_image_get_height(image);
+    double megapixels = width * height / 1e6;
+    if (megapixels > PM_MAXIMUM_MEGAPIXELS) {
+        vips_error("photos", "the image claims %.0f × %.0f pixels, over the %d-megapixel limit",
+                   width, height, PM_MAXIMUM_MEGAPIXELS);
+        return -1;
+    }
+    double bytes = width * height * whole_decode_bytes_per_pixel(image);
+    if (bytes > PM_DECODE_BUDGET_BYTES) {
+        vips_error("photos", "decoding this %.0f × %.0f image whole would take %.0f MB of memory, over the %.0f MB limit",
+                   width, height, bytes / 1e6, PM_DECODE_BUDGET_BYTES / 1e6);
+        return -1;
+    }
+    return 0;
+}
+
+// Checks the limits from the file's (or buffer's) header, before any pixel is read.
+static int check_source(const char *path, const void *buffer, size_t length) {
+    VipsImage *image = path != NULL ? vips_image_new_from_file(path, NULL)
+                                    : vips_image_new_from_buffer(buffer, length, "", NULL);
+    if (image == NULL) return -1;
+    int result = check_limits(image);
+    g_object_unref(image);
+    return result;
+}
+
+// Stops an evaluation that has run longer than PM_DECODE_SECONDS.
+static void stop_when_too_long(VipsImage *image, VipsProgress *progress, void *data) {
+    (void) data;
+    if (progress->run >= PM_DECODE_SECONDS && !vips_image_iskilled(image)) {
+        vips_error("photos", "decoding took longer than %d seconds and was stopped", PM_DECODE_SECONDS);
+        vips_image_set_kill(image, TRUE);
+    }
+}
+
+// Puts the time limit on the evaluation of `image`, the image a call writes out.
+static void limit_time(VipsImage *image) {
+    vips_image_set_progress(image, TRUE);
+    g_signal_connect(image, "eval", G_CALLBACK(stop_when_too_long), NULL);
+}
+
 int pm_probe_file(const char *path, pm_image_header *header,
                   void **exif, size_t *exif_length) {
     if (pm_init() != 0) return -1;
@@ -76,6 +139,7 @@ int pm_probe_file(const char *path, pm_image_header *header,
 
 int pm_verify_decodes(const char *path) {
     if (pm_init() != 0) return -1;
+    if (check_source(path, NULL, 0) != 0) return -1;
     VipsImage *thumbnail = NULL;
     if (vips_thumbnail(path, &thumbnail, 64,
                        "size", VIPS_SIZE_DOWN,
@@ -83,6 +147,7 @@ int pm_verify_decodes(const char *path) {
                        NULL) != 0) {
         return -1;
     }
+    limit_time(thumbnail);
     double mean = 0;
     int result = vips_avg(thumbnail, &mean, NULL);
     g_object_unref(thumbnail);
@@ -108,6 +173,7 @@ static int to_rgba8(VipsObject *scope, VipsImage *in, VipsImage **out) {
 int pm_decode_rgba(const char *path, const void *buffer, size_t length,
                    unsigned char **pixels, int *width, int *height) {
     if (pm_init() != 0) return -1;
+    if (check_source(path, buffer, length) != 0) return -1;
     VipsImage *image = path != NULL
         ? vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL)
         : vips_image_new_from_buffer(buffer, length, "", "fail_on", VIPS_FAIL_ON_ERROR, NULL);
@@ -116,6 +182,7 @@ int pm_decode_rgba(const char *path, const void *buffer, size_t length,
     VipsImage *rgba = NULL;
     int result = -1;
     if (to_rgba8(scope, image, &rgba) == 0) {
+        limit_time(rgba);
         size_t size = 0;
         void *memory = vips_image_write_to_memory(rgba, &size);
         if (memory != NULL) {
@@ -288,10 +355,12 @@ static int render_image(VipsObject *scope, const char *path, const void *buffer,
 int pm_render(const char *path, const void *buffer, size_t length, const pm_render_spec *spec,
               unsigned char **pixels, int *width, int *height) {
     if (pm_init() != 0) return -1;
+    if (check_source(path, buffer, length) != 0) return -1;
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
     VipsImage *rendered = NULL, *rgba = NULL;
     int result = -1;
     if (render_image(scope, path, buffer, length, spec, &rendered) == 0 && to_rgba8(scope, rendered, &rgba) == 0) {
+        limit_time(rgba);
         size_t size = 0;
         void *memory = vips_image_write_to_memory(rgba, &size);
         if (memory != NULL) {
@@ -308,6 +377,7 @@ int pm_render(const char *path, const void *buffer, size_t length, const pm_rend
 int pm_make_derivative(const char *path, int source_width, int source_height, int short_edge, int quality,
                        void **jpeg, size_t *jpeg_length, int *width, int *height) {
     if (pm_init() != 0) return -1;
+    if (check_source(path, NULL, 0) != 0) return -1;
     if ((source_width <= 0 || source_height <= 0) &&
         upright_size(path, NULL, 0, &source_width, &source_height) != 0) return -1;
     int shortest = source_width < source_height ? source_width : source_height;
@@ -328,7 +398,7 @@ int pm_make_derivative(const char *path, int source_width, int source_height, in
         opaque = flattened == 0 ? t[0] : NULL;
     }
     if (opaque != NULL && vips_colourspace(opaque, &t[1], VIPS_INTERPRETATION_sRGB, NULL) == 0 &&
-        vips_jpegsave_buffer(t[1], jpeg, jpeg_length, "Q", quality, "strip", TRUE, NULL) == 0) {
+        (limit_time(t[1]), vips_jpegsave_buffer(t[1], jpeg, jpeg_length, "Q", quality, "strip", TRUE, NULL)) == 0) {
         *width = vips_image_get_width(t[1]);
         *height = vips_image_get_height(t[1]);
         result = 0;

@@ -49,8 +49,9 @@ package enum MediaProbe {
     }
 
     /// The largest image accepted, in megapixels: above the largest camera
-    /// sensors (200 MP), far below what would exhaust memory to decode.
-    package static let maximumMegapixels = 250.0
+    /// sensors (200 MP), far below what would exhaust memory to decode. Every
+    /// decode also keeps to a memory budget and a time limit (`PM_DECODE_*`).
+    package static let maximumMegapixels = Double(PM_MAXIMUM_MEGAPIXELS)
 
     /// The EXIF orientation (1...8) of an image file's stored pixels; nil
     /// when it is not an image libvips reads. Cost: a header read.

@@ -56,6 +56,31 @@ import Testing
         expectNothingStored("the bomb")
     }
 
+    @Test func anImageThatMustBeDecodedWholeIsRefusedBeyondTheMemoryBudget() throws {
+        // A PNG whose header claims 16-bit RGBA, interlaced, 12,000 × 12,000: libvips would
+        // hold all 1.15 GB of it to decode. Its few bytes of data never get that far.
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in typed {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            crc ^= 0xFFFF_FFFF
+            let length = UInt32(body.count)
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + typed + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) }
+        }
+        let side: [UInt8] = [0, 0, 0x2E, 0xE0]  // 12,000
+        let header = chunk("IHDR", side + side + [16, 6, 0, 0, 1])
+        let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + header + chunk("IDAT", [0x78, 0x9C, 0x03, 0, 0, 0, 0, 1]) + chunk("IEND", [])
+        let file = try test.file("huge-interlaced.png", Data(png))
+        let before = Self.residentMegabytes
+        let error = expectPhotosError(.invalidResource) { try importOne(file) }
+        #expect(error?.localizedDescription.contains("MB of memory") == true, "\(String(describing: error))")
+        #expect(Self.residentMegabytes - before < 100, "nothing was decoded")
+        expectNothingStored("the interlaced giant")
+    }
+
     @Test func wrongExtensionsGoByContent() throws {
         let png = try ImageCodec.encode(try ImageCodec.decode(data: try Data(contentsOf: try test.jpeg(width: 30, height: 20))), as: .png)
         let asset = try test.importAsset(try test.file("really-a-png.jpg", png))

@@ -7,6 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// The limits every decode keeps to; an image beyond them is refused
+/// before its pixels are read, or its decode is stopped, with an error.
+/// The largest image, in megapixels: above the largest camera sensors.
+#define PM_MAXIMUM_MEGAPIXELS 250
+/// The most memory a decode that must hold the whole image may take (an
+/// interlaced PNG, a progressive JPEG's coefficients, HEIF, WebP, GIF).
+#define PM_DECODE_BUDGET_BYTES (512.0 * 1024 * 1024)
+/// The longest a decode may run, in seconds.
+#define PM_DECODE_SECONDS 30
+
 /// Initialises libvips exactly once per process (concurrent first calls to
 /// vips_init abort, so this goes through pthread_once) and turns the
 /// operation cache off: a file replaced in place would otherwise be served

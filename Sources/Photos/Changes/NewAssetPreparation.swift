@@ -178,9 +178,12 @@ struct NewAssetPreparation {
         }
     }
 
+    /// The name the file keeps: the one the client gave or the file had,
+    /// reduced to a safe last path component (`FileName.safe`), else one
+    /// made from the asset's identifier and the file's type.
     private func originalFilename(_ resource: PHAssetChangeRequest.PendingResource, uti: String) -> String {
-        if let name = resource.options?.originalFilename, !name.isEmpty { return name }
-        if case .file(let url) = resource.source { return url.lastPathComponent }
+        if let name = resource.options?.originalFilename.flatMap(FileName.safe) { return name }
+        if case .file(let url) = resource.source, let name = FileName.safe(url.lastPathComponent) { return name }
         let ext = UniformType.preferredExtension(for: uti).map { "." + $0.uppercased() } ?? ""
         return "IMG_\(uuid.prefix(8))\(ext)"
     }

@@ -63,4 +63,31 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     public override var description: String {
         "<PHAssetResource> \(type) \(originalFilename) (\(uniformTypeIdentifier)) of \(assetLocalIdentifier)"
     }
+
+    // MARK: - Key-value coding
+
+    /// The value of a property by its Objective-C name: the documented
+    /// ones, and the private keys real clients read: `fileSize` (bytes, an
+    /// `NSNumber`), `locallyAvailable` (the file is there), `isCurrent`
+    /// (part of what the asset shows now), `privateFileURL`. An unknown key
+    /// traps, as Apple's `valueForUndefinedKey:` raises. Cost: a property
+    /// read; `locallyAvailable` and the file URLs a `stat`, `isCurrent` a query.
+    public func value(forKey key: String) -> Any? {
+        switch KeyValueCoding.lookup(key, on: self) {
+        case .found(let value): value
+        case .unknown: value(forUndefinedKey: key)
+        }
+    }
+
+    /// Called for a key the resource does not have: traps, as Apple's raises.
+    public func value(forUndefinedKey key: String) -> Any? {
+        KeyValueCoding.undefinedKey(key, of: self)
+    }
+
+    /// Whether the resource answers the property key `aSelector` names.
+    public func responds(to aSelector: Selector?) -> Bool {
+        guard let key = aSelector?.name else { return false }
+        if case .found = KeyValueCoding.lookup(key, on: self) { return true }
+        return false
+    }
 }

@@ -36,6 +36,35 @@ open class PHObject: NSObject, NSCopying, @unchecked Sendable {
 
     /// The identifier parsed, when it has the shape of one.
     var parsedIdentifier: LocalIdentifier? { LocalIdentifier(localIdentifier) }
+
+    // MARK: - Key-value coding
+
+    /// The value of a property by its Objective-C name: every documented
+    /// property, and the private keys real clients read (see
+    /// `KeyValueCoding`). An unknown key calls ``value(forUndefinedKey:)``,
+    /// which traps as Apple's raises. Cost: a property read; `filename`'s
+    /// relatives and a resource's keys read the asset's resources.
+    open func value(forKey key: String) -> Any? {
+        switch KeyValueCoding.lookup(key, on: self) {
+        case .found(let value): value
+        case .unknown: value(forUndefinedKey: key)
+        }
+    }
+
+    /// Called for a key the object does not have: traps, naming the class
+    /// and the key, as Apple's `valueForUndefinedKey:` raises
+    /// `NSUnknownKeyException`. Subclasses may answer instead.
+    open func value(forUndefinedKey key: String) -> Any? {
+        KeyValueCoding.undefinedKey(key, of: self)
+    }
+
+    /// Whether the object answers the method or property key `aSelector`
+    /// names: the guard clients put before ``value(forKey:)``.
+    open func responds(to aSelector: Selector?) -> Bool {
+        guard let key = aSelector?.name else { return false }
+        if case .found = KeyValueCoding.lookup(key, on: self) { return true }
+        return false
+    }
 }
 
 extension PHObject: CVarArg {

@@ -211,6 +211,9 @@ struct ChangeSetCommitter {
     }
 
     private func insertResources(_ resources: [NewResource], paths: [String], assetID: Int64) throws {
+        if let unsafe = resources.first(where: { FileName.safe($0.originalFilename) != $0.originalFilename }) {
+            throw StoreError.invalidFile(path: unsafe.originalFilename, reason: "the file name is not a safe last path component")
+        }
         let statement = try db.cachedStatement(sql: """
             INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier,
                                   pixel_width, pixel_height, file_size)

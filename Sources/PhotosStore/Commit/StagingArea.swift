@@ -146,12 +146,14 @@ package final class StagingArea: @unchecked Sendable {
         close(lockDescriptor)
     }
 
+    /// The next free name in the area, with the extension when it is a safe
+    /// one (`FileName.safeExtension`): it becomes part of the stored path.
     private func nextURL(pathExtension: String) -> URL {
         let number = stagedCount.withLock { count in
             count += 1
             return count
         }
-        let name = pathExtension.isEmpty ? "\(number)" : "\(number).\(pathExtension)"
+        let name = FileName.safeExtension(pathExtension).map { "\(number).\($0)" } ?? "\(number)"
         return directory.appendingPathComponent(name)
     }
 

@@ -8,8 +8,9 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Copy assets' files into a folder: the current version (edits applied) or the original.",
         discussion: """
-            Files keep their original names; a name already taken gets a number.
-            A Live Photo exports its photo and its video.
+            Files keep their original names; a name already taken gets a number, so
+            nothing in the folder is replaced. A Live Photo exports its photo and its
+            video. The folder may not be inside the library.
 
             Examples:
               photos export ID1 ID2 --to ~/Export
@@ -37,17 +38,14 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let library = try options.open()
+        let folder = try OutputPath.prepareFolder(to, library: library)
         let assets = try library.withCurrentLibrary { try Lookup.assets(identifiers, includingTrashed: true) }
-        let folder = URL(fileURLWithPath: to, isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError.user("cannot create \(to): \(error.localizedDescription)")
-        }
         var written: [[String: String]] = []
         for asset in assets {
             for resource in Self.resources(of: asset, original: original) {
-                let destination = Self.freeName(for: resource.originalFilename, in: folder)
+                // The stored name is safe; it is checked again here, where it becomes a path.
+                let fallback = "\(asset.localIdentifier.prefix(8))" + (resource.contentType.preferredFilenameExtension.map { ".\($0)" } ?? "")
+                let destination = OutputPath.freeName(resource.originalFilename, fallback: fallback, in: folder)
                 let done = DispatchSemaphore(value: 0)
                 nonisolated(unsafe) var failure: (any Error)?
                 PHAssetResourceManager.default().writeData(for: resource, toFile: destination, options: nil) { error in
@@ -77,16 +75,4 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    /// `name` in `folder`, or "name 2", "name 3"... when taken.
-    static func freeName(for name: String, in folder: URL) -> URL {
-        let base = (name as NSString).deletingPathExtension
-        let ext = (name as NSString).pathExtension
-        var candidate = folder.appendingPathComponent(name)
-        var number = 2
-        while FileManager.default.fileExists(atPath: candidate.path) {
-            candidate = folder.appendingPathComponent("\(base) \(number)" + (ext.isEmpty ? "" : ".\(ext)"))
-            number += 1
-        }
-        return candidate
-    }
 }

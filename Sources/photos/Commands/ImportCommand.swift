@@ -8,8 +8,10 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import photos and videos from files and folders (recursively).",
         discussion: """
-            Every file is accounted for: imported, left out as a duplicate of what the
-            library holds, or refused with the reason. Files go in in change blocks of
+            Every path named or found is accounted for: imported, left out as a duplicate
+            of what the library holds, refused with the reason, or left out as no file to
+            import (a hidden file, a pipe or device, a link to nothing), said so. Symbolic
+            links are followed, to files and to folders. Files go in in change blocks of
             --batch files, each stored whole or not at all; Ctrl-C stops after the block
             in progress, keeping what was committed. A photo and a video with the same
             content identifier become one Live Photo.
@@ -41,7 +43,8 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let files = try Self.files(in: paths)
+        let found = try Self.files(in: paths)
+        let files = found.files
         let library = try options.open()
         let interruption = Interruption()
         let progress = ProgressBar(total: files.count, label: "files", enabled: !options.quiet)
@@ -64,6 +67,7 @@ struct ImportCommand: ParsableCommand {
                 "imported": result.imported.map { ["file": $0.file.path, "localIdentifier": $0.localIdentifier] },
                 "duplicates": result.duplicates.map { ["file": $0.file.path, "localIdentifier": $0.localIdentifier] },
                 "failed": result.failed.map { ["file": $0.file.path, "error": $0.error.localizedDescription, "code": $0.error.code.rawValue] },
+                "skipped": found.skipped.map { ["file": $0.path.path, "reason": $0.reason] },
                 "interrupted": interrupted,
                 "notAttempted": files.count - done,
             ] as [String: Any])
@@ -73,36 +77,99 @@ struct ImportCommand: ParsableCommand {
                 if reason.hasPrefix(failure.file.path + ": ") { reason.removeFirst(failure.file.path.count + 2) }
                 Output.errorLine("skipped \(failure.file.path): \(reason)")
             }
+            for skipped in found.skipped where !skipped.isHidden {
+                Output.errorLine("skipped \(skipped.path.path): \(skipped.reason)")
+            }
+            let hidden = found.skipped.filter(\.isHidden).count
             options.say("Imported \(result.imported.count) files; \(result.duplicates.count) duplicates "
                         + "\(duplicates == .skip ? "skipped" : "kept"); \(result.failed.count) could not be read"
+                        + (found.skipped.count > hidden ? "; \(found.skipped.count - hidden) not regular files" : "")
+                        + (hidden > 0 ? "; \(hidden) hidden files and folders left out" : "")
                         + (interrupted ? "; interrupted, \(files.count - done) files not attempted" : ""))
         }
         if interrupted { throw ExitCode(130) }
     }
 
-    /// The files named, folders expanded recursively (hidden files left
-    /// out), in order; a missing path is the user's error.
-    static func files(in paths: [String]) throws -> [URL] {
+    /// A path found that is not imported, and why.
+    struct Skipped {
+        var path: URL
+        var reason: String
+        /// Hidden files and folders are left out as a rule; they are counted, not listed.
+        var isHidden = false
+    }
+
+    /// What the paths given name: the files to import, in order, and what
+    /// is left out, with why.
+    struct Found {
         var files: [URL] = []
+        var skipped: [Skipped] = []
+    }
+
+    /// The files the paths name, folders expanded recursively and symbolic
+    /// links followed (to files, and to folders not yet visited, so a loop
+    /// ends). Hidden files and folders, pipes, devices, sockets, links to
+    /// nothing and folders that cannot be read are left out, each with its
+    /// reason. A path given that does not exist is the user's error.
+    static func files(in paths: [String]) throws -> Found {
+        var found = Found()
+        var visited = Set<FileIdentityKey>()
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CLIError.user("no such file or folder: \(path)")
-            }
             let url = URL(fileURLWithPath: path)
-            guard isDirectory.boolValue else {
-                files.append(url)
-                continue
-            }
-            let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey],
-                                                            options: [.skipsHiddenFiles])
-            var found: [URL] = []
-            while let file = enumerator?.nextObject() as? URL {
-                if (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { found.append(file) }
-            }
-            files += found.sorted { $0.path < $1.path }
+            var status = stat()
+            guard lstat(path, &status) == 0 else { throw CLIError.user("no such file or folder: \(path)") }
+            visit(url, status: status, into: &found, visited: &visited)
         }
-        return files
+        return found
+    }
+
+    /// A file's device and inode: a folder reached twice (through a link) is walked once.
+    private struct FileIdentityKey: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private static func visit(_ url: URL, status linkStatus: stat, into found: inout Found, visited: inout Set<FileIdentityKey>) {
+        var status = linkStatus
+        if linkStatus.st_mode & S_IFMT == S_IFLNK {
+            guard stat(url.path, &status) == 0 else {
+                return found.skipped.append(Skipped(path: url, reason: "a symbolic link to nothing"))
+            }
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            found.files.append(url)
+        case S_IFDIR:
+            guard visited.insert(FileIdentityKey(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else {
+                return found.skipped.append(Skipped(path: url, reason: "a folder already imported here (a symbolic link leads back to it)"))
+            }
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+            } catch {
+                return found.skipped.append(Skipped(path: url, reason: "the folder cannot be read: \(error.localizedDescription)"))
+            }
+            for name in names.sorted() {
+                let child = url.appendingPathComponent(name)
+                if name.hasPrefix(".") {
+                    found.skipped.append(Skipped(path: child, reason: "hidden", isHidden: true))
+                    continue
+                }
+                var childStatus = stat()
+                guard lstat(child.path, &childStatus) == 0 else {
+                    found.skipped.append(Skipped(path: child, reason: "it vanished while the folder was read"))
+                    continue
+                }
+                visit(child, status: childStatus, into: &found, visited: &visited)
+            }
+        default:
+            let kind = switch status.st_mode & S_IFMT {
+            case S_IFIFO: "a named pipe"
+            case S_IFSOCK: "a socket"
+            case S_IFCHR, S_IFBLK: "a device"
+            default: "not a regular file"
+            }
+            found.skipped.append(Skipped(path: url, reason: "\(kind), not a file to import"))
+        }
     }
 }
 

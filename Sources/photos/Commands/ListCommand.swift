@@ -39,7 +39,7 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var options: LibraryOptions
 
     func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1; leave it out to list everything") }
         if trash && album != nil { throw ValidationError("--trash and --album cannot be used together") }
     }
 
@@ -78,17 +78,26 @@ struct ListCommand: ParsableCommand {
             if let predicate {
                 options.predicate = try NSPredicate(validatingFormat: predicate, argumentArray: nil)
             }
-            let (key, descending) = sortKey(sort ?? "creationDate")
+            let (key, descending) = try sortKey(sort ?? "creationDate")
             options.sortDescriptors = [NSSortDescriptor(key: key, ascending: !descending)]
             try options.validate(for: PHAsset.self)
+        } catch let error as CLIError {
+            throw error
         } catch {
-            throw CLIError.user(error.description)
+            throw CLIError.user(String(describing: error))
         }
         return options
     }
 
-    private static func sortKey(_ text: String) -> (String, Bool) {
-        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        return (parts.first ?? text, parts.count > 1 && ["desc", "descending"].contains(parts[1].lowercased()))
+    /// `key`, `key:asc` or `key:desc` (or ascending, descending); anything else is refused.
+    private static func sortKey(_ text: String) throws -> (key: String, descending: Bool) {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let key = parts.first, !key.isEmpty else { throw CLIError.user("--sort needs a key, such as creationDate:desc") }
+        guard parts.count == 2 else { return (key, false) }
+        switch parts[1].lowercased() {
+        case "asc", "ascending": return (key, false)
+        case "desc", "descending": return (key, true)
+        default: throw CLIError.user("--sort \(text): the order after ':' must be asc or desc")
+        }
     }
 }

@@ -10,7 +10,9 @@ struct ThumbCommand: ParsableCommand {
         discussion: """
             The image is exactly the size asked (fill crops, fit keeps the whole image
             inside). --crop takes a rectangle in unit coordinates of the image, from its
-            top left, applied before scaling.
+            top left, applied before scaling. An existing file is replaced only with
+            --force; devices, pipes, symbolic links, read-only files and anything inside
+            the library never are.
 
             Examples:
               photos thumb ID --size 256x256 -o thumb.jpg
@@ -37,6 +39,9 @@ struct ThumbCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the image.", valueName: "file"))
     var output: String
 
+    @Flag(help: "Replace the output file when it exists (a regular file that may be written).")
+    var force = false
+
     @OptionGroup var options: LibraryOptions
 
     private var parsedSize: CGSize? {
@@ -62,6 +67,7 @@ struct ThumbCommand: ParsableCommand {
 
     func run() throws {
         let library = try options.open()
+        let url = try OutputPath.checkFile(output, library: library, replacing: force)
         let asset = try library.withCurrentLibrary { try Lookup.assets([identifier], includingTrashed: true)[0] }
         let requestOptions = PHImageRequestOptions()
         requestOptions.isSynchronous = true
@@ -76,7 +82,6 @@ struct ThumbCommand: ParsableCommand {
             failure = info?[PHImageErrorKey] as? any Error
         }
         guard let image else { throw CLIError.library(failure ?? PHPhotosError(.invalidResource)) }
-        let url = URL(fileURLWithPath: output)
         guard let data = url.pathExtension.lowercased() == "png" ? image.pngData() : image.jpegData(compressionQuality: 0.9) else {
             throw CLIError.library(PHPhotosError(.internalError))
         }
@@ -85,10 +90,26 @@ struct ThumbCommand: ParsableCommand {
         } catch {
             throw CLIError.user("cannot write \(output): \(error.localizedDescription)")
         }
+        let warning = Self.missingOriginal(of: asset).map {
+            "the file of \(asset.localIdentifier) (\($0)) is missing from the library: the image was made from its thumbnail; photos check lists what is missing"
+        }
+        if let warning, !options.json { Output.errorLine("warning: \(warning)") }
         if options.json {
-            Output.json(["file": url.path, "width": Int(image.size.width), "height": Int(image.size.height)])
+            var json: [String: Any] = ["file": url.path, "width": Int(image.size.width), "height": Int(image.size.height)]
+            json["warning"] = warning
+            Output.json(json)
         } else {
             options.say("Wrote \(Int(image.size.width))x\(Int(image.size.height)) to \(output)")
         }
+        try options.requireAvailable(library)
+    }
+
+    /// The name of the file the asset shows (its original, or the rendering
+    /// of its edit) when that file is missing; nil when it is there.
+    static func missingOriginal(of asset: PHAsset) -> String? {
+        let shown: Set<PHAssetResourceType> = [.photo, .video, .fullSizePhoto, .fullSizeVideo]
+        return PHAssetResource.assetResources(for: asset)
+            .first { shown.contains($0.type) && ($0.value(forKey: "isCurrent") as? Bool) == true && ($0.value(forKey: "locallyAvailable") as? Bool) == false }?
+            .originalFilename
     }
 }

@@ -15,8 +15,14 @@ enum CollectionEditing {
         }
     }
 
+    /// A title a user typed: not empty, not only spaces.
+    static func checkTitle(_ title: String, _ kind: Kind) throws {
+        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw CLIError.user("give the \(kind.rawValue) a title") }
+    }
+
     /// Creates an album or folder, inside `parent` when given; prints its identifier.
     static func create(_ kind: Kind, title: String, in parent: String?, options: LibraryOptions) throws {
+        try checkTitle(title, kind)
         let library = try options.open()
         let folder = try parent.map { name in try library.withCurrentLibrary { try Lookup.folder(name) } }
         var identifier = ""
@@ -32,6 +38,7 @@ enum CollectionEditing {
     }
 
     static func rename(_ kind: Kind, _ name: String, to title: String, options: LibraryOptions) throws {
+        try checkTitle(title, kind)
         let library = try options.open()
         let collection = try library.withCurrentLibrary { try kind.lookup(name) }
         try library.performChangesAndWait {

@@ -1,0 +1,176 @@
+import Foundation
+import Photos
+import Testing
+
+/// The `photos` command with careless paths and hostile names: nothing
+/// outside what the user asked for is written, every path given or found
+/// is accounted for, and no name reaches the terminal as a command.
+@Suite struct CarefulPathTests {
+    let tool: CommandLineTool
+
+    init() throws {
+        tool = try CommandLineTool()
+    }
+
+    private func onePhoto() throws -> String {
+        try tool.run("init")
+        try tool.photo("IMG_1.JPG")
+        #expect(try tool.run("import", "card").status == 0)
+        return try #require((try tool.run("ls", "--json").json as? [[String: Any]])?.first?["localIdentifier"] as? String)
+    }
+
+    @Test func thumbWritesOnlyWhereItMay() throws {
+        let id = try onePhoto()
+        let out = tool.directory
+        let fifo = out.appendingPathComponent("pipe.jpg")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let target = out.appendingPathComponent("target.jpg")
+        try Data("keep me".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("link.jpg"), withDestinationURL: target)
+        let readOnly = out.appendingPathComponent("read-only.jpg")
+        try Data("keep me".utf8).write(to: readOnly)
+        chmod(readOnly.path, 0o444)
+        let original = try #require(try FileManager.default.subpathsOfDirectory(atPath: tool.library.appendingPathComponent("originals").path)
+            .first { $0.hasSuffix(".jpg") })
+        let refused: [(String, String)] = [
+            ("/dev/null", "not a regular file"), (fifo.path, "not a regular file"), (out.appendingPathComponent("link.jpg").path, "symbolic link"),
+            (readOnly.path, "read-only"), (target.path, "--force"), (out.path, "folder"), ("", "empty"),
+            (tool.library.appendingPathComponent("originals/\(original)").path, "inside the library"),
+            (tool.library.appendingPathComponent("new.jpg").path, "inside the library"),
+            (out.appendingPathComponent("nowhere/x.jpg").path, "no folder"),
+        ]
+        for (path, reason) in refused {
+            for force in [false, true] where !(force && reason == "--force") {
+                let run = try tool.run(["thumb", id, "--size", "64x64", "-o", path] + (force ? ["--force"] : []))
+                #expect(run.status == 1 && run.errors.contains(reason), "\(path) \(force): \(run.errors)")
+            }
+        }
+        #expect(try String(contentsOf: target, encoding: .utf8) == "keep me")
+        #expect(try String(contentsOf: readOnly, encoding: .utf8) == "keep me")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: out.appendingPathComponent("link.jpg").path) == target.path)
+        #expect(try tool.run("check").status == 0, "the originals are untouched")
+        #expect(try tool.run("thumb", id, "--size", "64x64", "-o", target.path, "--force").status == 0)
+        #expect(try Data(contentsOf: target).starts(with: [0xFF, 0xD8]))
+    }
+
+    @Test func exportWritesNoWhereElseAndNamesAreData() throws {
+        try tool.run("init")
+        let library = try PHPhotoLibrary(url: tool.library, clientIdentifier: nil)
+        let hostile = ["../../../escaped.jpg", "sub/dir/../../up.jpg", "\u{1B}[2J\u{1B}[31mred\nline.jpg", "..", "C:\\Users\\me\\win.jpg"]
+        var ids: [String] = []
+        try library.performChangesAndWait {
+            for name in hostile {
+                let request = PHAssetCreationRequest.forAsset()
+                let options = PHAssetResourceCreationOptions()
+                options.originalFilename = name
+                request.addResource(with: .photo, fileURL: try! tool.photo("\(UUID().uuidString).jpg", in: "sources"), options: options)
+                ids.append(request.placeholderForCreatedAsset!.localIdentifier)
+            }
+        }
+        let names = library.withCurrentLibrary {
+            let assets = PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil)
+            return assets.objects(at: IndexSet(integersIn: 0..<assets.count)).map { PHAssetResource.assetResources(for: $0)[0].originalFilename }
+        }
+        #expect(names == ["escaped.jpg", "up.jpg", "redline.jpg", names[3], "win.jpg"], "\(names)")
+        #expect(names[3].hasSuffix(".jpg") && names[3].count == 40, "nothing recognisable: the file keeps its own name")
+
+        let folder = tool.directory.appendingPathComponent("exports/here")
+        let run = try tool.run(["export"] + ids + ["--to", folder.path])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == names.sorted())
+        #expect(!FileManager.default.fileExists(atPath: tool.directory.appendingPathComponent("escaped.jpg").path))
+        #expect(!run.output.contains("\u{1B}") && !run.output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        // A name already taken in the folder gets a number; a dangling link there is not written through.
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("escaped 2.jpg"),
+                                                   withDestinationURL: tool.directory.appendingPathComponent("elsewhere.jpg"))
+        #expect(try tool.run("export", ids[0], "--to", folder.path).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("escaped 3.jpg").path))
+        #expect(!FileManager.default.fileExists(atPath: tool.directory.appendingPathComponent("elsewhere.jpg").path))
+
+        for (to, reason) in [("", "empty"), (tool.library.appendingPathComponent("originals").path, "inside the library"),
+                             (tool.library.path, "inside the library")] {
+            let refused = try tool.run("export", ids[0], "--to", to)
+            #expect(refused.status == 1 && refused.errors.contains(reason), "\(to): \(refused.errors)")
+        }
+    }
+
+    @Test func titlesAndNamesReachTheTerminalEscaped() throws {
+        let id = try onePhoto()
+        let title = "Trip \u{1B}]0;owned\u{07}\u{1B}[2J\u{202E}gpj.exe"
+        #expect(try tool.run("album", "create", title).status == 0)
+        #expect(try tool.run("album", "add", "Trip", id).status == 1, "the title is not a prefix match")
+        let listing = try tool.run("album", "ls")
+        #expect(!listing.output.contains("\u{1B}") && !listing.output.contains("\u{202E}"))
+        #expect(listing.output.contains("Trip \\e]0;owned\\x07\\e[2J\\u{202E}gpj.exe"), "\(listing.output)")
+        let json = try tool.run("album", "ls", "--json")
+        #expect((json.json as? [[String: Any]])?.first?["title"] as? String == title, "JSON keeps the title as it is")
+        let folderRun = try tool.run("folder", "ls")
+        #expect(!folderRun.output.contains("\u{1B}"))
+        let missing = try tool.run("show", "\u{1B}[31mnope")
+        #expect(missing.status == 1 && !missing.errors.contains("\u{1B}") && missing.errors.contains("\\e[31mnope"))
+    }
+
+    @Test func importAccountsForLinksPipesAndHiddenFiles() throws {
+        try tool.run("init")
+        let card = tool.directory.appendingPathComponent("card")
+        try tool.photo("A.JPG")
+        try tool.photo("B.JPG", in: "elsewhere", shade: 80)
+        try tool.photo("C.JPG", in: "elsewhere/deeper", shade: 160)
+        try tool.photo("._A.JPG", shade: 40)
+        let links: [(String, URL)] = [
+            ("to-file.jpg", tool.directory.appendingPathComponent("elsewhere/B.JPG")),
+            ("to-folder", tool.directory.appendingPathComponent("elsewhere/deeper")),
+            ("dangling.jpg", tool.directory.appendingPathComponent("nothing.jpg")),
+            ("loop", card),
+        ]
+        for (name, destination) in links {
+            try FileManager.default.createSymbolicLink(at: card.appendingPathComponent(name), withDestinationURL: destination)
+        }
+        #expect(mkfifo(card.appendingPathComponent("pipe.jpg").path, 0o644) == 0)
+        let run = try tool.run("import", "card", "--json")
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try #require(run.json as? [String: Any])
+        #expect((report["imported"] as? [Any])?.count == 3, "A, B through its link, C through the linked folder")
+        let skipped = Dictionary(uniqueKeysWithValues: ((report["skipped"] as? [[String: String]]) ?? []).map {
+            (URL(fileURLWithPath: $0["file"]!).lastPathComponent, $0["reason"]!)
+        })
+        #expect(skipped["dangling.jpg"]?.contains("link to nothing") == true)
+        #expect(skipped["pipe.jpg"]?.contains("named pipe") == true)
+        #expect(skipped["loop"]?.contains("already imported") == true)
+        #expect(skipped["._A.JPG"] == "hidden")
+
+        // A folder given through a link is walked like the folder itself.
+        try FileManager.default.createSymbolicLink(at: tool.directory.appendingPathComponent("card-link"), withDestinationURL: card)
+        let again = try #require(try tool.run("import", "card-link", "--json", "--duplicates", "keep").json as? [String: Any])
+        #expect((again["imported"] as? [Any])?.count == 3)
+        let text = try tool.run("import", "card")
+        #expect(text.errors.contains("pipe.jpg: a named pipe, not a file to import") && text.output.contains("1 hidden files and folders left out"),
+                "\(text.output)\(text.errors)")
+    }
+
+    @Test func badInputIsRefusedWithAReason() throws {
+        let id = try onePhoto()
+        let refused: [[String]] = [
+            ["ls", "--limit", "0"], ["ls", "--sort", "creationDate:wrong"], ["ls", "--sort", ":desc"], ["watch", "--sort", "creationDate:up"],
+            ["export", id, "--to", ""], ["ls", "--library", ""], ["album", "create", ""], ["folder", "create", "  "],
+            ["album", "rename", "x", ""], ["thumb", id, "--size", "64x64", "-o", ""],
+        ]
+        for arguments in refused {
+            let run = try tool.run(arguments)
+            #expect(run.status == 1 && !run.errors.isEmpty, "\(arguments): \(run.status) \(run.errors)")
+        }
+        #expect(try tool.run("ls", "--sort", "creationDate:DESC").status == 0)
+    }
+
+    @Test func thumbSaysWhenTheOriginalIsMissing() throws {
+        let id = try onePhoto()
+        let originals = tool.library.appendingPathComponent("originals")
+        let original = try #require(try FileManager.default.subpathsOfDirectory(atPath: originals.path).first { $0.hasSuffix(".jpg") })
+        try FileManager.default.removeItem(at: originals.appendingPathComponent(original))
+        let run = try tool.run("thumb", id, "--size", "32x32", "-o", tool.directory.appendingPathComponent("t.jpg").path)
+        #expect(run.status == 0 && run.errors.contains("warning:") && run.errors.contains("IMG_1.JPG") && run.errors.contains("missing"),
+                "\(run.errors)")
+        let json = try tool.run("thumb", id, "--size", "32x32", "-o", tool.directory.appendingPathComponent("u.jpg").path, "--json")
+        #expect(((json.json as? [String: Any])?["warning"] as? String)?.contains("missing") == true)
+    }
+}
