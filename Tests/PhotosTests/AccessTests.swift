@@ -334,7 +334,7 @@ final class LimitedFixture {
         #expect(try test.library.persistentChangeHistory().changeCount == ownerBefore.changeCount + 3)
         #expect(try client.persistentChangeHistory() == seenBefore, "change blocks about others' photos are not counted for it")
         let own = fixture.fetch { PHAsset.fetchAssets(with: nil).allObjects }
-        let ownBytes = own.flatMap { PHAssetResource.assetResources(for: $0) }.map(\.record.fileSize)
+        let ownBytes = own.flatMap { PHAssetResource.assetResources(for: $0) }.compactMap { $0.value(forKey: "fileSize") as? Int64 }
         #expect(try client.storedBytes() == ownBytes.reduce(0, +) && own.count == selected.count)
         #expect(try client.storedBytes() < test.library.storedBytes())
 

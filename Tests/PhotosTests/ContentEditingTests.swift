@@ -16,6 +16,11 @@ private func size(_ image: UIImage?) -> [Int] {
     }
 
     private func input(_ asset: PHAsset, handles: Bool) throws -> PHContentEditingInput {
+        try Self.input(for: asset, handles: handles)
+    }
+
+    /// The editing input of an asset, asked the way an editing extension asks.
+    static func input(for asset: PHAsset, handles: Bool = true) throws -> PHContentEditingInput {
         let options = PHContentEditingInputRequestOptions()
         options.canHandleAdjustmentData = { $0.formatIdentifier == "com.example.crop" && handles }
         let done = DispatchSemaphore(value: 0)
