@@ -73,7 +73,7 @@ package enum AssetAttribute: String, StoreAttribute, CaseIterable {
     case localIdentifier
     case creationDate, modificationDate, addedDate
     case mediaType, mediaSubtypes, duration, pixelWidth, pixelHeight
-    case isFavorite, isHidden, burstIdentifier
+    case isFavorite, isHidden, burstIdentifier, playbackStyle
 
     package func sql(alias a: String) -> String {
         switch self {
@@ -91,6 +91,7 @@ package enum AssetAttribute: String, StoreAttribute, CaseIterable {
         case .isFavorite: "\(a).is_favorite"
         case .isHidden: "\(a).is_hidden"
         case .burstIdentifier: "\(a).burst_identifier"
+        case .playbackStyle: "\(a).playback_style"
         }
     }
 }

@@ -28,7 +28,10 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             keys: [
                 "SELF": (.localIdentifier, .object), "localIdentifier": (.localIdentifier, .identifier),
                 "creationDate": (.creationDate, .date), "modificationDate": (.modificationDate, .date),
+                "addedDate": (.addedDate, .date),
                 "mediaType": (.mediaType, .integer), "mediaSubtypes": (.mediaSubtypes, .integer),
+                // Clients write the singular too (photo_manager, TLPhotoPicker); Apple's store takes it.
+                "mediaSubtype": (.mediaSubtypes, .integer), "playbackStyle": (.playbackStyle, .integer),
                 "duration": (.duration, .real), "pixelWidth": (.pixelWidth, .integer), "pixelHeight": (.pixelHeight, .integer),
                 "favorite": (.isFavorite, .boolean), "isFavorite": (.isFavorite, .boolean),
                 "hidden": (.isHidden, .boolean), "isHidden": (.isHidden, .boolean),
@@ -183,8 +186,11 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             for value in values {
                 switch value {
                 case .text(let text):
-                    if let identifier = LocalIdentifier(text), rules.entities.contains(identifier.entity) {
-                        uuids.append(.text(identifier.uuid))
+                    // As in Apple's store, a bare UUID names the object too.
+                    if let identifier = LocalIdentifier(text) {
+                        if rules.entities.contains(identifier.entity) { uuids.append(.text(identifier.uuid)) }
+                    } else if text.utf8.count == 36, let uuid = UUID(uuidString: text) {
+                        uuids.append(.text(uuid.uuidString))
                     }
                 case .null:
                     includesNull = true

@@ -12,6 +12,7 @@ import Foundation
 ///     comparison := [ANY | ALL | NONE | SOME] expression operator ['[' c|d|cd ']'] expression
 ///     expression := term ( ('&' | '|') term )*
 ///     term       := '(' expression ')' | '{' [expression (',' expression)*] '}'
+///                 | CAST '(' expression ',' string ')'
 ///                 | key ('.' key)* | SELF | string | ['-'] number
 ///                 | YES | NO | TRUE | FALSE | NIL | NULL | %@ | %K | %d | %f ...
 struct PredicateParser {
@@ -238,6 +239,9 @@ struct PredicateParser {
             default:
                 throw error("expected a number after '-'")
             }
+        case .identifier(let name) where name.uppercased() == "CAST" && tokens[index + 1].kind == .symbol("("):
+            advance()
+            return try cast(at: position)
         case .identifier(var name):
             advance()
             while current.kind == .symbol(".") {
@@ -275,6 +279,36 @@ struct PredicateParser {
             throw error("substitution variables such as $\(name) are not supported; pass the value as a format argument")
         default:
             throw error("expected a key or a value but found \(describe(token))")
+        }
+    }
+
+    /// `CAST(value, "NSDate")` (seconds since 2001, as `predicateFormat`
+    /// writes dates), `CAST(value, "NSNumber")` and `CAST(value, "NSString")`.
+    private mutating func cast(at position: Int) throws(PHPredicateError) -> PredicateOperand {
+        try expect(symbol: "(", "'(' after CAST")
+        let operand = try expression()
+        try expect(symbol: ",", "',' and a type name in CAST")
+        guard case .string(let type) = current.kind else { throw error("expected a type name such as \"NSDate\" in CAST") }
+        advance()
+        try expect(symbol: ")", "')' after CAST's type")
+        guard case .value(let value, let valuePosition) = operand else {
+            throw error("CAST converts a value, not a key", at: operand.position)
+        }
+        switch (type, value) {
+        case ("NSDate", .integer(let seconds)): return .value(.date(Date(timeIntervalSinceReferenceDate: Double(seconds))), position: position)
+        case ("NSDate", .real(let seconds)): return .value(.date(Date(timeIntervalSinceReferenceDate: seconds)), position: position)
+        case ("NSDate", .date): return .value(value, position: position)
+        case ("NSNumber", .integer), ("NSNumber", .real): return .value(value, position: position)
+        case ("NSNumber", .string(let text)):
+            if let integer = Int64(text) { return .value(.integer(integer), position: position) }
+            if let real = Double(text) { return .value(.real(real), position: position) }
+            throw error("\"\(text)\" is not a number", at: valuePosition)
+        case ("NSString", .string): return .value(value, position: position)
+        case ("NSString", .integer(let integer)): return .value(.string(String(integer)), position: position)
+        case ("NSString", .real(let real)): return .value(.string(String(real)), position: position)
+        default:
+            throw error("CAST cannot make \(value.typeName) into \(type); it converts numbers to NSDate, and to and from NSNumber and NSString",
+                        at: position)
         }
     }
 
