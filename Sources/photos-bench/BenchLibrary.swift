@@ -24,6 +24,15 @@ enum BenchLibrary {
         return url
     }
 
+    /// A GRDB pool on a library's database that commits as durably as the
+    /// engine: every commit synced (`synchronous = FULL`, which GRDB's WAL
+    /// setup otherwise lowers to NORMAL). Baselines of commits write with it.
+    static func durablePool(_ library: URL) throws -> DatabasePool {
+        let pool = try DatabasePool(path: library.appendingPathComponent("database/Photos.sqlite").path)
+        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+        return pool
+    }
+
     /// A library of `assetCount` assets in `workdir`, made on first use.
     static func prepare(assetCount: Int, in workdir: URL) throws -> URL {
         try cached("library-\(assetCount).photoslibrary", in: workdir, holding: "\(assetCount) assets") { url in

@@ -100,7 +100,7 @@ struct FetchBenchmarks {
         print(String(format: "enumerateObjects peak resident memory: %.0f MB (target < 200 MB, measured in a child process)",
                      try childPeakMemory(library: url)))
 
-        // 4. One commit creating 10,000 assets, against plain inserts of the same rows.
+        // 4. One commit creating 10,000 assets, against plain inserts of the same rows; both synced to disk.
         var random = SplitMix(state: 2024)
         let records = (0..<10_000).map { BenchLibrary.record(index: $0, random: &random) }
         var changes = ChangeSet()
@@ -111,7 +111,7 @@ struct FetchBenchmarks {
             store = try SQLitePhotoStore(url: BenchLibrary.scratch(in: workdir))
             let url = BenchLibrary.scratch(in: workdir)
             _ = try SQLitePhotoStore(url: url)
-            pool = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
+            pool = try BenchLibrary.durablePool(url)
         }, ours: {
             _ = try store!.commit(changes, staging: nil)
         }, baseline: {

@@ -30,7 +30,7 @@ extension PHPhotosError {
             self.init(.libraryInFileProviderSyncRoot, message)
         case .removed:
             self.init(.relinquishingLibraryBundleToWriter, message)
-        case .fileSystem(let reason) where reason.contains("disk is full") || reason.contains("No space left"):
+        case .fileSystem(let reason) where reason.contains("is full") || reason.contains("No space left"):
             self.init(.notEnoughSpace, message)
         case .database(let reason) where reason.contains("SQLITE_BUSY") || reason.contains("database is locked"):
             self.init(.operationInterrupted, message)

@@ -308,14 +308,15 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 let reason = "SQLite reports \(error.message ?? "a corrupt database") (\(error.resultCode))"
                 damage.record(reason)
                 return .damaged(path: layout.root.path, reason: reason)
-            case .SQLITE_FULL: return .fileSystem("the disk is full")
+            case .SQLITE_FULL: return .fileSystem("the disk holding the library at \(layout.root.path) is full")
             case .SQLITE_READONLY where readOnlyReason != nil:
                 return .readOnly(path: layout.root.path, reason: readOnlyReason!)
-            case .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN: return .fileSystem(error.message ?? "\(error.resultCode)")
-            default: return .database(error.description)
+            case .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN:
+                return .fileSystem("the library at \(layout.root.path): \(error.message ?? "\(error.resultCode)")")
+            default: return .database("the library at \(layout.root.path): \(error.description)")
             }
         }
-        return .database(String(describing: error))
+        return .database("the library at \(layout.root.path): \(error)")
     }
 
     // MARK: - Availability
