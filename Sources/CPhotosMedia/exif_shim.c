@@ -258,10 +258,12 @@ int pm_exif_build(const pm_exif *in, void **out, size_t *length) {
     put_ascii(data, EXIF_IFD_EXIF, EXIF_TAG_OFFSET_TIME, in->offset_time);
     put_ascii(data, EXIF_IFD_EXIF, EXIF_TAG_LENS_MODEL, in->lens_model);
     if (in->custom_rendered >= 0) put_short(data, EXIF_IFD_EXIF, EXIF_TAG_CUSTOM_RENDERED, in->custom_rendered);
-    if (in->has_exposure_time) {
-        // Seconds as a fraction: 1/250 for short exposures, tenths of a second for long ones.
-        ExifLong denominator = in->exposure_time > 0 && in->exposure_time < 1 ? (ExifLong) (1 / in->exposure_time + 0.5) : 10;
-        put_rationals(data, EXIF_IFD_EXIF, EXIF_TAG_EXPOSURE_TIME, &in->exposure_time, 1, denominator);
+    if (in->has_exposure_time && in->exposure_time > 0) {
+        // Seconds as a fraction: 1/250 for short exposures, tenths of a second for long ones,
+        // kept within what a 32-bit rational holds.
+        double seconds = in->exposure_time < 1e-6 ? 1e-6 : in->exposure_time > 1e8 ? 1e8 : in->exposure_time;
+        ExifLong denominator = seconds < 1 ? (ExifLong) (1 / seconds + 0.5) : 10;
+        put_rationals(data, EXIF_IFD_EXIF, EXIF_TAG_EXPOSURE_TIME, &seconds, 1, denominator);
     }
     if (in->user_comment[0] != 0) {
         size_t text = strlen(in->user_comment);

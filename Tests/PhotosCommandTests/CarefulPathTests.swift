@@ -104,6 +104,7 @@ import Testing
         #expect(listing.output.contains("Trip \\e]0;owned\\x07\\e[2J\\u{202E}gpj.exe"), "\(listing.output)")
         let json = try tool.run("album", "ls", "--json")
         #expect((json.json as? [[String: Any]])?.first?["title"] as? String == title, "JSON keeps the title as it is")
+        #expect(!json.output.contains("\u{202E}") && !json.output.contains("\u{1B}"), "and escapes what a terminal would act on")
         let folderRun = try tool.run("folder", "ls")
         #expect(!folderRun.output.contains("\u{1B}"))
         let missing = try tool.run("show", "\u{1B}[31mnope")

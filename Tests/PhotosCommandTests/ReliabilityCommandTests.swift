@@ -150,7 +150,8 @@ import Testing
         func synced(_ path: String, after start: Int) -> Int? {
             lines[start...].firstIndex { ($0.contains("fsync(") || $0.contains("fdatasync(")) && $0.contains("<\(path)>") }
         }
-        let journal = lines.firstIndex { $0.contains("fsync(") && $0.contains("/journal>") }
+        // The journal is synced under its temporary name, then renamed into place.
+        let journal = lines.firstIndex { $0.contains("fsync(") && $0.contains("journal") }
         #expect(journal.map { $0 < placed } == true, "the journal is on disk before files move")
         #expect(synced(originals, after: 0).map { $0 < placed } == true, "originals/ synced for the new shard folder")
         let folder = try #require(synced(originals + "/" + shard, after: placed), "the folder the file entered is synced")

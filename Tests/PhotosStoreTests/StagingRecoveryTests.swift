@@ -37,7 +37,9 @@ import Testing
         let dead = layout.staging.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: dead, withIntermediateDirectories: true)
         try Data().write(to: dead.appendingPathComponent("lock"))
-        try Data("\(orphan)\n\(kept)".utf8).write(to: dead.appendingPathComponent("journal"))
+        // The last line names a whole folder of originals, which recovery must not empty.
+        try Data("\(orphan)\n\(kept)\n\(kept.split(separator: "/").prefix(2).joined(separator: "/"))".utf8)
+            .write(to: dead.appendingPathComponent("journal"))
 
         // A live staging area of another writer must be left alone.
         let live = try store.makeStagingArea()
@@ -95,7 +97,7 @@ import Testing
         let layout = LibraryLayout(root: root)
         #expect(layout.url(forRelativePath: "originals/A/A.jpg") == root.appendingPathComponent("originals/A/A.jpg"))
         for hostile in ["../x.jpg", "originals/../../x.jpg", "/etc/passwd", "originals//x.jpg", "originals/./x", "derivatives/x.jpg",
-                        "originals", "", "originals/A/\0.jpg"] {
+                        "originals", "", "originals/A/\0.jpg", "originals/A", "originals/AB/x.jpg", "originals/A/x/y.jpg"] {
             #expect(layout.url(forRelativePath: hostile) == nil, "\(hostile)")
         }
     }

@@ -341,7 +341,7 @@ final class LimitedFixture {
         // Its tokens name states without the library's numbering of change blocks.
         let token = client.currentChangeToken
         let ownerToken = test.library.currentChangeToken
-        #expect(token.point.isOpaque && !ownerToken.point.isOpaque && token.point.stamp == ownerToken.point.stamp)
+        #expect(token.point.isOpaque && !ownerToken.point.isOpaque)
         #expect(token.point.transaction != ownerToken.point.transaction)
         let encoded = String(decoding: try JSONEncoder().encode(token), as: UTF8.self)
         #expect(!encoded.contains("\"transaction\":\(ownerToken.point.transaction),"), Comment(rawValue: encoded))
@@ -360,7 +360,41 @@ final class LimitedFixture {
         // What is wrong with a token is said without numbers.
         try test.library.purgePersistentChanges(before: Date().addingTimeInterval(60))
         let expired = expectPhotosError(.persistentChangeTokenExpired) { try client.fetchPersistentChanges(since: token) }
-        #expect(expired?.localizedDescription.contains(where: \.isNumber) == false, "\(String(describing: expired))")
+        #expect(expired.map { $0.localizedDescription.rangeOfCharacter(from: .decimalDigits) == nil } == true, "\(String(describing: expired))")
+    }
+
+    @Test func aLimitedClientCannotProbeTheNumberingWithTokens() throws {
+        let fixture = try LimitedFixture()
+        let (test, client) = (fixture.test, fixture.client)
+        let token = client.currentChangeToken
+        // The owner changes a photo the client cannot see: the client's token does not move.
+        let other = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [fixture.others[0]], options: nil)[0] }
+        try test.library.performChangesAndWait { PHAssetChangeRequest(for: other).isFavorite = true }
+        #expect(client.currentChangeToken == token)
+        // Tokens it makes up, or the owner's, all get one answer, without numbers.
+        var forged = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(token)) as! [String: Any]
+        forged["transaction"] = ((forged["transaction"] as? NSNumber)?.int64Value ?? 0) ^ 1
+        let owner = test.library.currentChangeToken
+        var messages: Set<String> = []
+        for candidate in [owner, try Self.resealed(forged)] {
+            let error = expectPhotosError(.persistentChangeTokenExpired) { try client.fetchPersistentChanges(since: candidate) }
+            let message = error?.localizedDescription ?? ""
+            #expect(message.rangeOfCharacter(from: .decimalDigits) == nil, "\(message)")
+            messages.insert(message.hasPrefix("the change token was made for a reader") ? "owner's" : message)
+        }
+        #expect(messages.count == 2, "the owner's token is refused as such; any other failure reads the same")
+    }
+
+    /// A token from decoded fields, with its checksum made again: what a client could forge.
+    private static func resealed(_ fields: [String: Any]) throws -> PHPersistentChangeToken {
+        let library = fields["library"] as! String, transaction = (fields["transaction"] as! NSNumber).int64Value
+        let stamp = (fields["stamp"] as! NSNumber).int64Value
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in Array("\(library)|\(transaction)|\(stamp)|opaque".utf8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var sealed = fields
+        sealed["transaction"] = transaction
+        sealed["check"] = Int64(bitPattern: hash)
+        return try JSONDecoder().decode(PHPersistentChangeToken.self, from: try JSONSerialization.data(withJSONObject: sealed))
     }
 
     @Test func aClientThatMayNotReadLearnsNothingOfTheLibrary() throws {
@@ -417,6 +451,36 @@ final class LimitedFixture {
         }
         try client.performChangesAndWait { PHCollectionListChangeRequest.deleteCollectionLists([own] as NSArray) }
         #expect(test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [onlySelected], options: nil).count } == 0)
+    }
+
+    @Test func refusalsNameNothingTheClientCannotSeeAndFoldersLeftAreChecked() throws {
+        let fixture = try LimitedFixture()
+        let (test, client, selected) = (fixture.test, fixture.client, fixture.selected)
+        var ids: [String] = []
+        try test.library.performChangesAndWait {
+            let mine = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Only selected")
+            mine.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: [selected[1]], options: nil))
+            let trail = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [fixture.trail], options: nil)[0]
+            let hidden = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.cafe], options: nil)[0]
+            PHCollectionListChangeRequest(for: trail)!.addChildCollections([mine.placeholderForCreatedAssetCollection, hidden] as NSArray)
+            ids = [mine.placeholderForCreatedAssetCollection.localIdentifier]
+        }
+        // Trail now holds Cafe, which the client cannot see: refusing to delete Trail must not name it.
+        let trail = fixture.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [fixture.trail], options: nil)[0] }
+        let error = expectPhotosError(.accessUserDenied) {
+            try client.performChangesAndWait { PHCollectionListChangeRequest.deleteCollectionLists([trail] as NSArray) }
+        }
+        #expect(error?.localizedDescription.contains(fixture.cafe) == false, "\(String(describing: error))")
+        // An album wholly within its grant may not be taken out of Trail into the client's own folder: Trail would change.
+        var own = ""
+        try client.performChangesAndWait {
+            own = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Mine").placeholderForCreatedCollectionList.localIdentifier
+        }
+        let mine = fixture.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: ids, options: nil)[0] }
+        let folder = fixture.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [own], options: nil)[0] }
+        expectPhotosError(.accessUserDenied) {
+            try client.performChangesAndWait { PHCollectionListChangeRequest(for: folder)!.addChildCollections([mine] as NSArray) }
+        }
     }
 
     @Test func observersSeeOnlyTheSelection() throws {
@@ -482,13 +546,15 @@ final class LimitedFixture {
         }
         #expect(seen.isSubset(of: fixture.allowed) && seen.isSuperset(of: fixture.selected))
 
-        // A change of grant cannot be told object by object.
+        // A change of grant cannot be told object by object. (With read-write access the client
+        // also gets the rename it could not see: its token named the last block about its selection.)
         let beforeGrant = client.currentChangeToken
+        let ownerBeforeGrant = test.library.currentChangeToken
         try test.library.setAccess(.readWrite, forClient: LimitedFixture.clientID)
         let grant = try client.fetchPersistentChanges(since: beforeGrant).map { $0 }
-        #expect(grant.count == 1)
-        expectPhotosError(.persistentChangeDetailsUnavailable) { try grant[0].changeDetails(for: .asset) }
-        #expect(try test.library.fetchPersistentChanges(since: beforeGrant).map { $0 }.isEmpty,
+        #expect(grant.count == 2)
+        expectPhotosError(.persistentChangeDetailsUnavailable) { try grant.last!.changeDetails(for: .asset) }
+        #expect(try test.library.fetchPersistentChanges(since: ownerBeforeGrant).map { $0 }.isEmpty,
                 "another client's access is not the owner's history")
     }
 }

@@ -90,11 +90,20 @@ import Testing
         let test = try TestLibrary()
         try test.importDays(1)
         let marker = test.library.url.appendingPathComponent("database/DAMAGED")
+        let unavailability = UnavailabilityRecorder()
+        let changes = RecordingObserver()
+        test.library.register(unavailability)
+        test.library.register(changes)
         try Data("a disk error that went away\n".utf8).write(to: marker)
         #expect((test.library.unavailabilityReason as? PHPhotosError)?.localizedDescription.contains("went away") == true)
+        #expect(unavailability.wait(), "the watcher notices the marker")
         let report = try test.library.checkIntegrity(verifyingContent: true)
         #expect(report.isWhole && report.assetCount == 1 && report.fileCount == 1, "\(report.problems)")
         #expect(test.library.unavailabilityReason == nil && !FileManager.default.fileExists(atPath: marker.path))
+        // Observers hear other processes' commits again.
+        let other = try PHPhotoLibrary(url: test.library.url, clientIdentifier: nil)
+        try other.performChangesAndWait { _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Again") }
+        #expect(changes.wait(seconds: 10), "watching resumed after the check")
         try test.importDays(1)
     }
 

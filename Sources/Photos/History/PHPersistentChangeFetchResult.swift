@@ -51,7 +51,7 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
                 contents = .failure(error)
             case (.dropped(let count), _):
                 contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
-                    \(block) touched \(count) objects, more than the library keeps details \
+                    \(block) touched \(record.tokenPoint.isOpaque ? "more objects" : "\(count) objects"), more than the library keeps details \
                     for; refetch the objects you track
                     """))
             case (.accessChanged, _):

@@ -77,10 +77,18 @@ final class ChangeObservers: @unchecked Sendable {
     }
 
     /// Tells availability observers, once, when the library has become
-    /// unavailable (a change block just failed on damage, say).
+    /// unavailable (a change block just failed on damage, say); when it is
+    /// available again (a check found it whole), watches again.
     func checkAvailability() {
-        guard library?.unavailabilityReason != nil else { return }
-        deliveryQueue.async { [self] in deliverUnavailability() }
+        guard library?.unavailabilityReason == nil else {
+            deliveryQueue.async { [self] in deliverUnavailability() }
+            return
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard reportedUnavailable else { return }
+        reportedUnavailable = false
+        if !entries.isEmpty || !availabilityEntries.isEmpty { startWatching() }
     }
 
     /// Call with the lock held.

@@ -24,6 +24,8 @@ struct ChangeSetCommitter {
     private var duplicates: [String: String] = [:]
     /// The content hashes of the new assets inserted so far.
     private var insertedHashes: [String: String] = [:]
+    /// The asset insert, prepared once per commit: a block may insert thousands.
+    private var assetInsert: Statement?
 
     init(db: Database, now: Date, scope: AccessScope) {
         self.db = db
@@ -202,7 +204,8 @@ struct ChangeSetCommitter {
             // The first photo of a burst to arrive stands for it; the others stay behind it.
             row.representsBurst = true
         }
-        try db.cachedStatement(sql: AssetRecord.insertSQL).execute(arguments: row.insertArguments)
+        if assetInsert == nil { assetInsert = try db.makeStatement(sql: AssetRecord.insertSQL) }
+        try assetInsert!.execute(arguments: row.insertArguments)
         let rowID = db.lastInsertedRowID
         if let hash = row.contentHash, insertedHashes[hash] == nil { insertedHashes[hash] = row.uuid }
         try insertResources(asset.resources, paths: paths, assetID: rowID)
@@ -211,6 +214,7 @@ struct ChangeSetCommitter {
     }
 
     private func insertResources(_ resources: [NewResource], paths: [String], assetID: Int64) throws {
+        guard !resources.isEmpty else { return }
         if let unsafe = resources.first(where: { FileName.safe($0.originalFilename) != $0.originalFilename }) {
             throw StoreError.invalidFile(path: unsafe.originalFilename, reason: "the file name is not a safe last path component")
         }
@@ -469,7 +473,9 @@ struct ChangeSetCommitter {
         let storedPositions = Dictionary(uniqueKeysWithValues: stored.enumerated().map { ($1, $0) })
         for (position, uuid) in final.enumerated() {
             let child = children[uuid]!
-            if child.parentID != folder?.rowID || (folder == nil && storedPositions[uuid] != position) {
+            // What the edit moves must be the client's to move; collections that only shift
+            // along the top level as others move are not changed themselves.
+            if child.parentID != folder?.rowID || (folder == nil && referenced.contains(uuid) && storedPositions[uuid] != position) {
                 try requireModifiable(child, "move")
             }
             if child.parentID != folder?.rowID, let formerParent = child.parentID {
@@ -494,7 +500,10 @@ struct ChangeSetCommitter {
         }
         for formerParent in formerParents {
             if let uuid = try String.fetchOne(db.cachedStatement(sql: "SELECT uuid FROM collection WHERE id = ?"), arguments: [formerParent]) {
-                try touch(try collection(uuid), attribute: "members")
+                let parent = try collection(uuid)
+                // A folder a collection leaves changes too.
+                try requireModifiable(parent, "take a collection out of")
+                try touch(parent, attribute: "members")
             }
         }
         if let folder, final != stored {
@@ -519,10 +528,10 @@ struct ChangeSetCommitter {
                 SELECT ? UNION SELECT c.id FROM collection c JOIN doomed d ON c.parent_id = d.id)
             SELECT c.id, c.uuid, c.kind FROM collection c JOIN doomed d ON c.id = d.id
             """), arguments: [target.rowID])
+        // The whole subtree goes: each collection in it must be the client's to delete. The
+        // refusal names the collection asked for, never one inside it the client may not see.
         for row in doomed {
-            let kind = CollectionKind(rawValue: row[2]) ?? .assetCollection
-            try requireModifiable(rowID: row[0], identifier: LocalIdentifier(uuid: row[1], entity: kind.entity),
-                                  row[0] as Int64 == target.rowID ? "delete" : "delete, with \(target.identifier),")
+            try requireModifiable(rowID: row[0], identifier: target.identifier, "delete")
         }
         try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [target.rowID])
         for row in doomed {

@@ -122,15 +122,14 @@ package final class StagingArea: @unchecked Sendable {
     }
 
     /// Records, durably, the files and renditions whose fate the next
-    /// commit decides: the journal, its entry in the area and the area's
-    /// entry in `staging/` all reach the disk, so recovery finds it after a
-    /// power cut too.
+    /// commit decides: the journal (written whole or not at all, so that a
+    /// torn line never names another path), its entry in the area and the
+    /// area's entry in `staging/` all reach the disk, so recovery finds it
+    /// after a power cut too.
     func recordJournal(_ entries: [JournalEntry]) throws(StoreError) {
         let journal = directory.appendingPathComponent(Self.journalName)
         do {
-            try Data(entries.map(\.line).joined(separator: "\n").utf8).write(to: journal)
-            try DurableFiles.synchronize(journal)
-            try DurableFiles.synchronize(directory)
+            try DurableFiles.write(Data(entries.map(\.line).joined(separator: "\n").utf8), to: journal)
             try DurableFiles.synchronize(directory.deletingLastPathComponent())
         } catch {
             throw .fileSystem("cannot write the staging journal: \(error.localizedDescription)")

@@ -24,6 +24,21 @@ enum HistoryLog {
         return HistoryPoint(transaction: row[0], stamp: row[1])
     }
 
+    /// The state the last change block `scope` may see something of made:
+    /// a reader without read-write access is not shown blocks about others'
+    /// objects, so its token does not move with them. When no kept block
+    /// concerns it, the state at the pruning horizon (or before any block).
+    static func currentPoint(_ db: Database, scope: AccessScope, client: String?) throws -> HistoryPoint {
+        guard scope != .full else { return try currentPoint(db) }
+        let pruned = try prunedThrough(db)
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT t.id, t.stamp FROM change_transaction t WHERE t.id > ? AND \(visibleBlock("t", scope: scope, client: client))
+            ORDER BY t.id DESC LIMIT 1
+            """), arguments: [pruned])
+            ?? Row.fetchOne(db.cachedStatement(sql: "SELECT id, stamp FROM change_transaction WHERE id = ?"), arguments: [pruned])
+        return row.map { HistoryPoint(transaction: $0[0], stamp: $0[1]) } ?? HistoryPoint(transaction: 0, stamp: 0)
+    }
+
     private static let prunedKey = "history_pruned_through"
 
     /// The newest change block whose details are forgotten; 0 when none is.
@@ -82,24 +97,37 @@ enum HistoryLog {
     }
 
     /// Checks that `point` names a state of this library's kept history;
-    /// returns the last committed block. Block numbers appear in the errors
-    /// only when `revealsNumbers`: for readers with read-write access.
+    /// returns the last committed block. A reader with read-write access
+    /// (`revealsNumbers`) is told exactly what is wrong, block numbers
+    /// included; any other is told one thing whatever it is, so that no
+    /// token it makes up teaches it how many blocks the library holds.
     static func validate(_ point: HistoryPoint, _ db: Database, revealsNumbers: Bool) throws -> Int64 {
+        do {
+            return try checkedLast(point, db)
+        } catch let error as StoreError where !revealsNumbers {
+            guard case .historyExpired = error else { throw error }
+            throw StoreError.historyExpired("""
+                the change token names no state this client can resume from: it is older than the kept history, \
+                from another copy of the library, or altered; refetch what you track
+                """)
+        }
+    }
+
+    private static func checkedLast(_ point: HistoryPoint, _ db: Database) throws -> Int64 {
         let last = try lastTransaction(db)
         guard point.transaction >= 0, point.transaction > 0 || point.stamp == 0 else {
             throw StoreError.historyPointUnknown("the change token is damaged: it names no state of any library")
         }
         if point.transaction > last {
-            let names = revealsNumbers ? "change block \(point.transaction) but this library's last is \(last)"
-                : "a state this library has not reached"
             throw StoreError.historyExpired("""
-                the change token names \(names): the library was restored from an older copy, or the token comes from another copy of it
+                the change token names change block \(point.transaction) but this library's last is \(last): \
+                the library was restored from an older copy, or the token comes from another copy of it
                 """)
         }
         let pruned = try prunedThrough(db)
         if point.transaction < pruned {
             throw StoreError.historyExpired("""
-                the change token is older than the kept history\(revealsNumbers ? ": change blocks up to \(pruned) were pruned" : "") \
+                the change token is older than the kept history: change blocks up to \(pruned) were pruned \
                 by the library's retention setting
                 """)
         }
@@ -177,7 +205,7 @@ enum HistoryLog {
         for (position, change) in result.changes.enumerated() {
             try statement.execute(arguments: [
                 result.transaction, position, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
-                change.kind.rawValue, change.changedAttributes.sorted().joined(separator: ","),
+                change.kind.rawValue, change.changedAttributes.isEmpty ? "" : change.changedAttributes.sorted().joined(separator: ","),
             ])
         }
     }

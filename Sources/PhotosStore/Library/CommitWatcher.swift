@@ -46,6 +46,14 @@ package final class CommitWatcher: @unchecked Sendable {
         thread.start()
     }
 
+    /// The wake-up pipe is closed only once nothing can write to it: the
+    /// thread holds the watcher until it ends, and `stop()` is called by
+    /// holders of it.
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
     /// Checks for new commits now, without waiting for an event.
     package func check() {
         var byte: UInt8 = 1
@@ -78,8 +86,6 @@ package final class CommitWatcher: @unchecked Sendable {
         }
         defer {
             if notifications >= 0 { close(notifications) }
-            close(wakeRead)
-            close(wakeWrite)
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !isStopped {

@@ -13,9 +13,13 @@ import Synchronization
 final class LibraryDamage: Sendable {
     private let marker: URL
     private let finding = Mutex<String?>(nil)
+    /// Whether findings are written to the marker: not by a read-only
+    /// process, which may meet a page another process is changing.
+    private let persists: Bool
 
-    init(layout: LibraryLayout) {
+    init(layout: LibraryLayout, persists: Bool) {
         marker = layout.databaseDirectory.appendingPathComponent("DAMAGED")
+        self.persists = persists
     }
 
     /// What was found, here or by another process; nil while none was.
@@ -35,14 +39,14 @@ final class LibraryDamage: Sendable {
             current = reason
             return true
         }
-        guard isFirst, !FileManager.default.fileExists(atPath: marker.path) else { return }
+        guard isFirst, persists, !FileManager.default.fileExists(atPath: marker.path) else { return }
         try? DurableFiles.write(Data((reason + "\n").utf8), to: marker)
     }
 
     /// Forgets the finding, after a full check found the database whole.
     func clear() {
         finding.withLock { $0 = nil }
-        try? FileManager.default.removeItem(at: marker)
+        if persists { try? FileManager.default.removeItem(at: marker) }
     }
 }
 

@@ -23,13 +23,13 @@ package struct LibraryLayout: Sendable {
     package var staging: URL { root.appendingPathComponent("staging", isDirectory: true) }
 
     /// The URL of a file the database names by its path relative to the
-    /// root; nil for a path the library never writes, which could lead
-    /// outside its own folders (absolute, with `.` or `..` or empty parts, a
-    /// NUL, or outside `originals/`), so that a damaged or forged row cannot
-    /// make the library read or delete another file.
+    /// root; nil for any path but the shape the library writes,
+    /// `originals/X/NAME` (see `originalRelativePath`), so that a damaged or
+    /// forged row can make the library read or delete no other file, nor a
+    /// folder.
     package func url(forRelativePath path: String) -> URL? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0] == "originals",
+        guard parts.count == 3, parts[0] == "originals", parts[1].count == 1,
               parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") }) else { return nil }
         return root.appendingPathComponent(path)
     }
@@ -62,13 +62,14 @@ package struct LibraryLayout: Sendable {
     }
 
     /// Deletes a journal entry's files: a stored file (when its path is one
-    /// the library writes) or an asset's renditions.
+    /// the library writes) or an asset's renditions. Files only: `unlink`
+    /// leaves a folder (and what is in it) where it is.
     func remove(_ entry: JournalEntry) {
         switch entry {
         case .file(let path):
-            if let url = url(forRelativePath: path) { try? FileManager.default.removeItem(at: url) }
+            if let url = url(forRelativePath: path) { unlink(url.path) }
         case .renditions(let uuid):
-            for url in renditionFiles(assetUUID: uuid) { try? FileManager.default.removeItem(at: url) }
+            for url in renditionFiles(assetUUID: uuid) { unlink(url.path) }
         }
     }
 }

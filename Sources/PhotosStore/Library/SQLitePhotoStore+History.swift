@@ -8,7 +8,10 @@ extension SQLitePhotoStore {
     /// it: opaque for a client without read-write access, whose tokens do
     /// not reveal how many change blocks the library has seen.
     package func currentHistoryPoint() throws(StoreError) -> HistoryPoint {
-        try read { db in tokenPoint(try HistoryLog.currentPoint(db), scope: try AccessScope.resolve(db, client: client)) }
+        try read { db in
+            let scope = try AccessScope.resolve(db, client: client)
+            return tokenPoint(try HistoryLog.currentPoint(db, scope: scope, client: client), scope: scope)
+        }
     }
 
     /// The kept change blocks this process may see something of: all of
@@ -25,6 +28,13 @@ extension SQLitePhotoStore {
     /// for a client that may not read.
     package func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord] {
         try readObjects { db, scope in
+            // A reader without read-write access resumes only from the opaque tokens it was given.
+            guard point.isOpaque || scope == .full else {
+                throw StoreError.historyExpired("""
+                    the change token was made for a reader with read-write access; this client resumes from its own \
+                    tokens (currentChangeToken): refetch what you track
+                    """)
+            }
             let point = point.isOpaque ? tokenCipher.masking(point) : point
             let last = try HistoryLog.validate(point, db, revealsNumbers: scope == .full)
             return try HistoryLog.changes(db, after: point.transaction, through: last, scope: scope, client: client).map { record in

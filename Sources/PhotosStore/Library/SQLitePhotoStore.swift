@@ -63,7 +63,6 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
         client = options.client
         writesHistoryEntries = options.writesHistoryEntries
-        damage = LibraryDamage(layout: layout)
         let isNew = try Self.checkDirectory(layout, options: options)
         if !options.allowsUnsafeLocation, let problem = LibraryLocationCheck.problem(with: layout.root) {
             throw .unsafeLocation(path: path, reason: problem)
@@ -73,6 +72,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
         let readOnlyReason = isNew ? nil : Self.readOnlyReason(layout)
         self.readOnlyReason = readOnlyReason
+        damage = LibraryDamage(layout: layout, persists: readOnlyReason == nil)
         if readOnlyReason == nil {
             do {
                 for directory in [layout.databaseDirectory, layout.originals, layout.derivatives, layout.staging] {
@@ -107,6 +107,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
         // Read-only and without a log to replay, the file is the whole
         // database: opened immutable, SQLite needs no -shm it could not create.
+        // (Should a writer with more rights open it meanwhile, this process
+        // may read stale or torn pages; what it finds then stays in memory.)
         let immutable = readOnlyReason != nil && !hasWriteAheadLog
         do {
             pool = try DatabasePool(path: immutable ? Self.immutableURI(layout.databaseFile) : layout.databaseFile.path,
@@ -326,14 +328,23 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// under this process's writer, or damage found in it; nil when it can.
     /// Cost: two or three `stat`s.
     package func availabilityProblem() -> StoreError? {
-        guard FileIdentity(of: layout.databaseFile) == databaseIdentity else { return .removed(path: layout.root.path) }
-        if let log = writeAheadLog, FileIdentity(of: log.url) != log.identity {
-            damage.record("""
-                the write-ahead log (database/Photos.sqlite-wal) was deleted or replaced while a process wrote to the library; \
-                the change blocks committed since then are lost when that process ends
-                """)
-        }
+        if let lost = lostFiles() { return lost }
         return damage.reason.map { .damaged(path: layout.root.path, reason: $0) }
+    }
+
+    /// Why commits made now cannot last: the database or its write-ahead
+    /// log is no longer the file this process writes (deleted, moved or
+    /// replaced); nil while they are. The log's loss is recorded as damage.
+    /// Cost: two `stat`s.
+    private func lostFiles() -> StoreError? {
+        guard FileIdentity(of: layout.databaseFile) == databaseIdentity else { return .removed(path: layout.root.path) }
+        guard let log = writeAheadLog, FileIdentity(of: log.url) != log.identity else { return nil }
+        let reason = """
+            the write-ahead log (database/Photos.sqlite-wal) was deleted or replaced while a process wrote to the library; \
+            the change blocks committed since then are lost when that process ends
+            """
+        damage.record(reason)
+        return .damaged(path: layout.root.path, reason: reason)
     }
 
     /// Refuses to write into a library that cannot take it: read-only,
@@ -668,7 +679,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         momentCache.withLock { $0 = nil }
         // Acknowledged only if it can last: a write-ahead log deleted during
         // the commit took it along. The caller's files then stay where they were.
-        try checkWritable()
+        if let lost = lostFiles() { throw lost }
         for source in placement.files.compactMap(\.file.sourceToRemove) {
             try? FileManager.default.removeItem(at: source)
         }
@@ -725,8 +736,11 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 }
                 placed.append(destination)
             }
+            // The folder's own entry too: another process may have created it
+            // and not yet synced it into originals/.
             for folder in folders {
                 try DurableFiles.synchronize(folder)
+                try DurableFiles.synchronize(folder.deletingLastPathComponent())
             }
         } catch {
             for url in placed {

@@ -76,6 +76,6 @@ package enum FileName {
         while base.utf8.count + suffix.utf8.count > maximumBytes {
             base.removeLast()
         }
-        return base + suffix
+        return (base + suffix).trimmingCharacters(in: .whitespaces)
     }
 }

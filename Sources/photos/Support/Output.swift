@@ -70,13 +70,31 @@ enum Output {
             errorLine("photos: cannot encode the output as JSON")
             return
         }
-        print(String(decoding: data, as: UTF8.self))
+        print(jsonEscaped(String(decoding: data, as: UTF8.self)))
     }
 
     /// Prints a JSON value on one line, for streams of events.
     static func jsonLine(_ value: Any) {
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return }
-        print(String(decoding: data, as: UTF8.self))
+        print(jsonEscaped(String(decoding: data, as: UTF8.self)))
+    }
+
+    /// JSON text with the control characters JSON allows raw (DEL, C1,
+    /// bidirectional controls) written as `\u` escapes: the same document,
+    /// safe on a terminal. JSONSerialization escapes the C0 ones inside
+    /// strings itself; outside them, they are the document's own layout.
+    private static func jsonEscaped(_ text: String) -> String {
+        let needsEscape = { (scalar: Unicode.Scalar) in scalar.value >= 0x7F && isControl(scalar) }
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                result.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
     }
 
     /// A date as ISO 8601 in UTC, or "-".
