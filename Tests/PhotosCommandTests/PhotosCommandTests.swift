@@ -292,6 +292,14 @@ import Testing
         #expect(changes.status == 2 && changes.errors.contains("add-only"), "\(changes.errors)")
     }
 
+    @Test func theDemoToursASmallLibrary() throws {
+        let run = try tool.run("demo", "--assets", "60", "--library", tool.directory.appendingPathComponent("Demo.photoslibrary").path)
+        #expect(run.status == 0, "\(run.errors)")
+        let headings = run.lines.filter { $0.first?.isNumber == true && $0.contains(". ") }
+        #expect(headings.count == 11 && run.output.contains("Done"), "\(run.output)")
+        #expect(!run.output.contains("\\n") && !run.output.contains("\\e"), "the demo's own text needs no escaping")
+    }
+
     @Test func helpEverywhereWithExamples() throws {
         for command in [[], ["import"], ["ls"], ["album"], ["album", "create"], ["folder"], ["changes"], ["watch"], ["thumb"],
                         ["export"], ["access"], ["trash"], ["demo"]] {

@@ -194,7 +194,8 @@ struct Tour {
     }
 
     func section(_ text: String) {
-        Output.line("\n\(text)")
+        Output.line("")
+        Output.line(text)
     }
 
     func date(_ date: Date?) -> String {
