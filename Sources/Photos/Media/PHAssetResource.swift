@@ -73,10 +73,7 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     /// traps, as Apple's `valueForUndefinedKey:` raises. Cost: a property
     /// read; `locallyAvailable` and the file URLs a `stat`, `isCurrent` a query.
     public func value(forKey key: String) -> Any? {
-        switch KeyValueCoding.lookup(key, on: self) {
-        case .found(let value): value
-        case .unknown: value(forUndefinedKey: key)
-        }
+        KeyValueCoding.lookup(key, on: self).value { value(forUndefinedKey: key) }
     }
 
     /// Called for a key the resource does not have: traps, as Apple's raises.
@@ -86,8 +83,6 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
 
     /// Whether the resource answers the property key `aSelector` names.
     public func responds(to aSelector: Selector?) -> Bool {
-        guard let key = aSelector?.name else { return false }
-        if case .found = KeyValueCoding.lookup(key, on: self) { return true }
-        return false
+        aSelector.map { KeyValueCoding.lookup($0.name, on: self).isFound } ?? false
     }
 }

@@ -17,6 +17,21 @@ enum KeyValueCoding {
         case found(Any?)
         /// The object has no such key.
         case unknown
+
+        /// The value found; for an unknown key, what `undefined` answers
+        /// (`value(forUndefinedKey:)`, which traps).
+        func value(orElse undefined: () -> Any?) -> Any? {
+            switch self {
+            case .found(let value): value
+            case .unknown: undefined()
+            }
+        }
+
+        /// Whether the key is known.
+        var isFound: Bool {
+            if case .found = self { return true }
+            return false
+        }
     }
 
     /// The value of `key` on `object`, for the classes PhotoKit defines.

@@ -45,10 +45,7 @@ open class PHObject: NSObject, NSCopying, @unchecked Sendable {
     /// which traps as Apple's raises. Cost: a property read; `filename`'s
     /// relatives and a resource's keys read the asset's resources.
     open func value(forKey key: String) -> Any? {
-        switch KeyValueCoding.lookup(key, on: self) {
-        case .found(let value): value
-        case .unknown: value(forUndefinedKey: key)
-        }
+        KeyValueCoding.lookup(key, on: self).value { value(forUndefinedKey: key) }
     }
 
     /// Called for a key the object does not have: traps, naming the class
@@ -61,9 +58,7 @@ open class PHObject: NSObject, NSCopying, @unchecked Sendable {
     /// Whether the object answers the method or property key `aSelector`
     /// names: the guard clients put before ``value(forKey:)``.
     open func responds(to aSelector: Selector?) -> Bool {
-        guard let key = aSelector?.name else { return false }
-        if case .found = KeyValueCoding.lookup(key, on: self) { return true }
-        return false
+        aSelector.map { KeyValueCoding.lookup($0.name, on: self).isFound } ?? false
     }
 }
 

@@ -10,22 +10,12 @@ import PhotosStore
 /// Each delivery covers every change block since the previous one, so a
 /// burst may arrive as one `PHChange`, but none is split or lost.
 final class ChangeObservers: @unchecked Sendable {
-    private struct Entry {
-        weak var observer: (any PHPhotoLibraryChangeObserver)?
-        let identity: ObjectIdentifier
-    }
-
-    private struct AvailabilityEntry {
-        weak var observer: (any PHPhotoLibraryAvailabilityObserver)?
-        let identity: ObjectIdentifier
-    }
-
     /// Where observers are called: a private serial queue, never the main one.
     let deliveryQueue = DispatchQueue(label: "photos.change-observers")
     private weak var library: PHPhotoLibrary?
     private let lock = NSLock()
-    private var entries: [Entry] = []
-    private var availabilityEntries: [AvailabilityEntry] = []
+    private var entries = WeakObservers<any PHPhotoLibraryChangeObserver>()
+    private var availabilityEntries = WeakObservers<any PHPhotoLibraryAvailabilityObserver>()
     private var watcher: CommitWatcher?
     private var lastDelivered: Int64 = 0
     /// Whether availability observers were told the library became unavailable.
@@ -41,39 +31,27 @@ final class ChangeObservers: @unchecked Sendable {
     }
 
     func register(_ observer: any PHPhotoLibraryChangeObserver) {
-        lock.lock()
-        defer { lock.unlock() }
-        let identity = ObjectIdentifier(observer)
-        entries.removeAll { $0.observer == nil }
-        guard !entries.contains(where: { $0.identity == identity }) else { return }
-        entries.append(Entry(observer: observer, identity: identity))
-        startWatching()
+        changingObservers { entries.insert(observer) }
     }
 
     func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
-        lock.lock()
-        defer { lock.unlock() }
-        let identity = ObjectIdentifier(observer)
-        entries.removeAll { $0.identity == identity || $0.observer == nil }
-        stopWatchingIfUnobserved()
+        changingObservers { entries.remove(observer) }
     }
 
     func register(_ observer: any PHPhotoLibraryAvailabilityObserver) {
-        lock.lock()
-        defer { lock.unlock() }
-        let identity = ObjectIdentifier(observer)
-        availabilityEntries.removeAll { $0.observer == nil }
-        guard !availabilityEntries.contains(where: { $0.identity == identity }) else { return }
-        availabilityEntries.append(AvailabilityEntry(observer: observer, identity: identity))
-        startWatching()
+        changingObservers { availabilityEntries.insert(observer) }
     }
 
     func unregister(_ observer: any PHPhotoLibraryAvailabilityObserver) {
+        changingObservers { availabilityEntries.remove(observer) }
+    }
+
+    /// Changes who is registered, then watches while anyone is.
+    private func changingObservers(_ change: () -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        let identity = ObjectIdentifier(observer)
-        availabilityEntries.removeAll { $0.identity == identity || $0.observer == nil }
-        stopWatchingIfUnobserved()
+        change()
+        if isObserved { startWatching() } else { stopWatchingIfUnobserved() }
     }
 
     /// Tells availability observers, once, when the library has become
@@ -88,7 +66,7 @@ final class ChangeObservers: @unchecked Sendable {
         defer { lock.unlock() }
         guard reportedUnavailable else { return }
         reportedUnavailable = false
-        if !entries.isEmpty || !availabilityEntries.isEmpty { startWatching() }
+        if isObserved { startWatching() }
     }
 
     /// Call with the lock held.
@@ -109,7 +87,6 @@ final class ChangeObservers: @unchecked Sendable {
 
     private func deliverUnavailability() {
         lock.lock()
-        availabilityEntries.removeAll { $0.observer == nil }
         guard !reportedUnavailable, let library else {
             lock.unlock()
             return
@@ -117,7 +94,7 @@ final class ChangeObservers: @unchecked Sendable {
         reportedUnavailable = true
         watcher?.stop()
         watcher = nil
-        let observers = availabilityEntries.compactMap(\.observer)
+        let observers = availabilityEntries.live
         lock.unlock()
         for observer in observers {
             observer.photoLibraryDidBecomeUnavailable(library)
@@ -131,7 +108,6 @@ final class ChangeObservers: @unchecked Sendable {
 
     private func deliver(through transaction: Int64) {
         lock.lock()
-        entries.removeAll { $0.observer == nil }
         guard transaction > lastDelivered, !entries.isEmpty, let library else {
             stopWatchingIfUnobserved()
             lock.unlock()
@@ -139,7 +115,7 @@ final class ChangeObservers: @unchecked Sendable {
         }
         let from = lastDelivered
         lastDelivered = transaction
-        let observers = entries.compactMap(\.observer)
+        let observers = entries.live
         lock.unlock()
         // A client that may not read hears of no change, not even that one happened.
         let grant = try? library.store?.grant()
@@ -155,14 +131,51 @@ final class ChangeObservers: @unchecked Sendable {
     private func isRegistered(_ observer: any PHPhotoLibraryChangeObserver) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return entries.contains { $0.identity == ObjectIdentifier(observer) }
+        return entries.contains(observer)
+    }
+
+    /// Whether any observer, of either kind, is alive. Call with the lock held.
+    private var isObserved: Bool {
+        !entries.isEmpty || !availabilityEntries.isEmpty
     }
 
     /// Call with the lock held.
     private func stopWatchingIfUnobserved() {
-        if entries.isEmpty && availabilityEntries.isEmpty {
+        if !isObserved {
             watcher?.stop()
             watcher = nil
         }
+    }
+}
+
+/// Observers held weakly, each once: one that is deallocated drops out.
+struct WeakObservers<Observer> {
+    private var objects: [(object: Weak, identity: ObjectIdentifier)] = []
+
+    private struct Weak {
+        weak var object: AnyObject?
+    }
+
+    /// The observers still alive, in the order they were registered.
+    var live: [Observer] { objects.compactMap { $0.object.object as? Observer } }
+
+    /// Whether no observer is alive.
+    var isEmpty: Bool { objects.allSatisfy { $0.object.object == nil } }
+
+    mutating func insert(_ observer: Observer) {
+        let object = observer as AnyObject
+        objects.removeAll { $0.object.object == nil }
+        guard !contains(observer) else { return }
+        objects.append((Weak(object: object), ObjectIdentifier(object)))
+    }
+
+    mutating func remove(_ observer: Observer) {
+        let identity = ObjectIdentifier(observer as AnyObject)
+        objects.removeAll { $0.identity == identity || $0.object.object == nil }
+    }
+
+    func contains(_ observer: Observer) -> Bool {
+        let identity = ObjectIdentifier(observer as AnyObject)
+        return objects.contains { $0.identity == identity }
     }
 }
