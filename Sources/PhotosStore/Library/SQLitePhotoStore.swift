@@ -84,8 +84,12 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
         let walURL = URL(fileURLWithPath: layout.databaseFile.path + "-wal")
         let hasWriteAheadLog = ((try? FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? Int) ?? 0) > 0
+        // Damage an earlier process recorded (a lost write-ahead log, say)
+        // explains any failure below better than what SQLite then reports,
+        // and nothing is written into such a library: no upgrade, no recovery.
+        let recordedDamage = isNew ? nil : damage.reason
         if !isNew, let problem = OpeningCheck.fileProblem(at: layout.databaseFile, hasWriteAheadLog: hasWriteAheadLog) {
-            throw .damaged(path: path, reason: problem)
+            throw .damaged(path: path, reason: recordedDamage ?? problem)
         }
 
         var configuration = Configuration()
@@ -128,6 +132,10 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else {
                     throw StoreError.readOnly(path: path, reason: readOnlyReason + ", and the library needs upgrading to this version's format")
                 }
+            } else if let recordedDamage {
+                guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else {
+                    throw StoreError.damaged(path: path, reason: recordedDamage)
+                }
             } else {
                 try migrator.migrate(pool)
             }
@@ -142,9 +150,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             libraryUUID = uuid
             tokenCipher = try Self.tokenCipher(pool, writable: readOnlyReason == nil)
         } catch let error as StoreError {
+            if case .damaged = error, let recordedDamage { throw .damaged(path: path, reason: recordedDamage) }
             throw error
         } catch let error as DatabaseError {
-            // Damage another process recorded explains the failure better than SQLite's code.
             if let reason = damage.reason { throw .damaged(path: path, reason: reason) }
             throw Self.openError(error, path: path)
         } catch {
@@ -152,7 +160,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
         databaseIdentity = FileIdentity(of: layout.databaseFile)
         writeAheadLog = readOnlyReason == nil ? FileIdentity(of: walURL).map { (walURL, $0) } : nil
-        guard readOnlyReason == nil else { return }
+        guard readOnlyReason == nil, recordedDamage == nil else { return }
         do {
             if isNew {
                 // The new database's entry, and the library's folders', must last as VERSION will.
