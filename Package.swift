@@ -12,6 +12,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // libvips and libexif from Debian (libvips-dev, libexif-dev), found through pkg-config.
@@ -45,14 +51,27 @@ let package = Package(
         // The public PhotoKit API (`import Photos`).
         .target(
             name: "Photos",
-            dependencies: ["PhotosStore", "PhotosMedia"]
+            dependencies: ["PhotosStore", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // `photos serve`: the library over HTTP (Hummingbird), on the public Photos API.
+        .target(
+            name: "PhotosServer",
+            dependencies: [
+                "Photos",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // The command-line tool. It uses the public Photos API only; PhotosMedia
         // renders the demo's sample photos.
         .executableTarget(
             name: "photos",
             dependencies: [
-                "Photos", "PhotosMedia",
+                "Photos", "PhotosMedia", "PhotosServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,6 +111,13 @@ let package = Package(
         .testTarget(
             name: "PhotosCommandTests",
             dependencies: ["photos", "Photos", "PhotosMedia", "PhotosStore", "PhotosTestSupport"]
+        ),
+        .testTarget(
+            name: "PhotosServerTests",
+            dependencies: [
+                "PhotosServer", "Photos", "PhotosMedia", "PhotosTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "PhotosMediaTests",

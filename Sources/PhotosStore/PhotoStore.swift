@@ -129,4 +129,15 @@ package protocol PhotoStore: AnyObject, Sendable {
     func selectedAssets(of client: String) throws(StoreError) -> [LocalIdentifier]
     @discardableResult
     func changeSelection(of client: String, adding: [String], removing: [String]) throws(StoreError) -> Int64?
+
+    // MARK: Access tokens (owner only)
+
+    /// Stores a new bearer token.
+    func addAccessToken(_ token: AccessTokenRecord) throws(StoreError)
+    /// Every token, oldest first.
+    func accessTokenRecords() throws(StoreError) -> [AccessTokenRecord]
+    /// The token with this public id, if any. Cost: one primary-key lookup.
+    func accessToken(id: String) throws(StoreError) -> AccessTokenRecord?
+    /// Forgets a token; false when there was none.
+    func removeAccessToken(id: String) throws(StoreError) -> Bool
 }

@@ -155,3 +155,30 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
             : "<PHPersistentChangeToken> library \(libraryUUID), change block \(point.transaction)"
     }
 }
+
+// MARK: - Text
+
+/// Tokens as text, an OpenPhotoKit addition for tools and servers that put
+/// them in files, URLs and event streams: the Codable form, base64url-encoded.
+extension PHPersistentChangeToken {
+    /// The token as URL-safe text; the same token always reads the same.
+    public var textRepresentation: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let data = try? encoder.encode(self) else { return "" }
+        return data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The token `text` names; nil when it is not a token's text at all. An
+    /// altered one decodes and is refused when used, as archives are.
+    public convenience init?(textRepresentation text: String) {
+        var base64 = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard text.utf8.count <= 4096, let data = Data(base64Encoded: base64),
+              let token = try? JSONDecoder().decode(PHPersistentChangeToken.self, from: data) else { return nil }
+        self.init(libraryUUID: token.libraryUUID, point: token.point, damage: token.damage)
+    }
+}

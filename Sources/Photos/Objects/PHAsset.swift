@@ -72,6 +72,10 @@ open class PHAsset: PHObject, @unchecked Sendable {
     public var hasAdjustments: Bool { record.adjustmentFormatIdentifier != nil }
     /// Who made the edits; nil when there are none.
     public var adjustmentFormatIdentifier: String? { record.adjustmentFormatIdentifier }
+    /// The version of what the asset shows, an OpenPhotoKit addition: it
+    /// grows with each edit or revert and never goes back, so it names a
+    /// rendition for caching.
+    public var contentVersion: Int { record.contentVersion }
 
     /// Whether the asset allows an edit. Assets of the user's library allow
     /// every edit; shared and synced assets allow none.

@@ -8,7 +8,7 @@ import GRDB
 /// know is refused as newer.
 enum StoreSchema {
     /// The library format this build writes, recorded in the VERSION file.
-    static let formatVersion = 4
+    static let formatVersion = 5
 
     /// The smart albums every library has, in the order they are listed.
     /// Raw values are PhotoKit's `PHAssetCollectionSubtype`.
@@ -48,6 +48,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("v4: content hashes and edits") { db in
             try createVersion4(db)
+        }
+        migrator.registerMigration("v5: access tokens and placeholders") { db in
+            try createVersion5(db)
         }
         return migrator
     }
@@ -132,6 +135,24 @@ enum StoreSchema {
             ALTER TABLE asset ADD COLUMN content_version INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE asset ADD COLUMN adjustment_format_version TEXT;
             CREATE INDEX asset_by_content_hash ON asset(content_hash) WHERE content_hash IS NOT NULL;
+            """)
+    }
+
+    /// The server's bearer tokens, stored as hashes of their secrets, each
+    /// acting for a client (or the owner) whose grant the engine enforces;
+    /// and each asset's ThumbHash placeholder, computed at import.
+    private static func createVersion5(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE access_token (
+                id TEXT PRIMARY KEY,          -- the public half of the token, shown in listings
+                secret_hash BLOB NOT NULL,    -- SHA-256 of the secret half
+                client TEXT,                  -- NULL: the library's owner
+                read_only INTEGER NOT NULL DEFAULT 0,
+                label TEXT NOT NULL DEFAULT '',
+                created_at REAL NOT NULL,
+                expires_at REAL
+            ) WITHOUT ROWID;
+            ALTER TABLE asset ADD COLUMN thumb_hash BLOB;
             """)
     }
 

@@ -73,31 +73,10 @@ struct ListCommand: ParsableCommand {
     /// Fetch options from the command line, checked: a bad predicate or
     /// sort key is the user's error, with the parser's position.
     static func fetchOptions(predicate: String?, sort: String?) throws -> PHFetchOptions {
-        let options = PHFetchOptions()
         do {
-            if let predicate {
-                options.predicate = try NSPredicate(validatingFormat: predicate, argumentArray: nil)
-            }
-            let (key, descending) = try sortKey(sort ?? "creationDate")
-            options.sortDescriptors = [NSSortDescriptor(key: key, ascending: !descending)]
-            try options.validate(for: PHAsset.self)
-        } catch let error as CLIError {
-            throw error
+            return try PHFetchOptions(predicateFormat: predicate, sortKeys: sort ?? "creationDate", for: PHAsset.self)
         } catch {
             throw CLIError.user(String(describing: error))
-        }
-        return options
-    }
-
-    /// `key`, `key:asc` or `key:desc` (or ascending, descending); anything else is refused.
-    private static func sortKey(_ text: String) throws -> (key: String, descending: Bool) {
-        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let key = parts.first, !key.isEmpty else { throw CLIError.user("--sort needs a key, such as creationDate:desc") }
-        guard parts.count == 2 else { return (key, false) }
-        switch parts[1].lowercased() {
-        case "asc", "ascending": return (key, false)
-        case "desc", "descending": return (key, true)
-        default: throw CLIError.user("--sort \(text): the order after ':' must be asc or desc")
         }
     }
 }

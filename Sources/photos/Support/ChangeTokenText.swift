@@ -1,24 +1,15 @@
 import Foundation
 import Photos
 
-/// Change tokens as text a user can keep in a file or paste back: the
-/// token's Codable form, base64url-encoded.
+/// Change tokens as text a user can keep in a file or paste back
+/// (`PHPersistentChangeToken.textRepresentation`), with the command's error.
 enum ChangeTokenText {
     static func encode(_ token: PHPersistentChangeToken) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys  // the same token always reads the same
-        guard let data = try? encoder.encode(token) else { return "" }
-        return data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        token.textRepresentation
     }
 
     static func decode(_ text: String) throws -> PHPersistentChangeToken {
-        var base64 = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
-              let token = try? JSONDecoder().decode(PHPersistentChangeToken.self, from: data) else {
+        guard let token = PHPersistentChangeToken(textRepresentation: text) else {
             throw CLIError.user("not a change token: \(text.prefix(40))\(text.count > 40 ? "..." : "") (tokens come from photos info or photos changes)")
         }
         return token

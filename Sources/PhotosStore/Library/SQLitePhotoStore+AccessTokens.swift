@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+/// Bearer tokens: kept by the owner, as hashes, beside the grants they carry.
+/// They are administration, not change blocks: no history is written.
+extension SQLitePhotoStore {
+    package func addAccessToken(_ token: AccessTokenRecord) throws(StoreError) {
+        if let client = token.client, !ClientIdentifier.isValid(client) {
+            throw .accessDenied("\"\(client)\" is not a valid client identifier: use 1 to 255 letters, digits, '.', '-' and '_'")
+        }
+        try write { db in
+            try requireOwner("create access tokens")
+            try db.execute(sql: """
+                INSERT INTO access_token (id, secret_hash, client, read_only, label, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [token.id, token.secretHash, token.client, token.isReadOnly, token.label,
+                                 token.createdAt.timeIntervalSince1970, token.expiresAt?.timeIntervalSince1970])
+        }
+    }
+
+    package func accessTokenRecords() throws(StoreError) -> [AccessTokenRecord] {
+        try read { db in
+            try requireOwner("list access tokens")
+            return try Row.fetchAll(db, sql: "SELECT * FROM access_token ORDER BY created_at, id").map(Self.accessToken)
+        }
+    }
+
+    package func accessToken(id: String) throws(StoreError) -> AccessTokenRecord? {
+        try read { db in
+            try requireOwner("read access tokens")
+            return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM access_token WHERE id = ?"), arguments: [id])
+                .map(Self.accessToken)
+        }
+    }
+
+    package func removeAccessToken(id: String) throws(StoreError) -> Bool {
+        try write { db in
+            try requireOwner("revoke access tokens")
+            try db.execute(sql: "DELETE FROM access_token WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    private static func accessToken(_ row: Row) -> AccessTokenRecord {
+        AccessTokenRecord(id: row["id"], secretHash: row["secret_hash"], client: row["client"], isReadOnly: row["read_only"],
+                          label: row["label"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
+                          expiresAt: (row["expires_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+    }
+}
