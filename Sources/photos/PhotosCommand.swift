@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 @main
-struct PhotosCommand: ParsableCommand {
+struct PhotosCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photos",
         abstract: "Manage an OpenPhotoKit photo library from the terminal.",
@@ -27,12 +27,12 @@ struct PhotosCommand: ParsableCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             ChangesCommand.self, WatchCommand.self, ThumbCommand.self, ExportCommand.self,
-            AccessCommand.self, CheckCommand.self, DemoCommand.self,
+            AccessCommand.self, TokenCommand.self, ServeCommand.self, CheckCommand.self, DemoCommand.self,
         ])
 
     /// Parses and runs, with the exit codes the tool documents: a command's
     /// failure prints one line on standard error; usage errors exit 1.
-    static func main() {
+    static func main() async {
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()
@@ -40,7 +40,11 @@ struct PhotosCommand: ParsableCommand {
             exitWithUsageError(error)
         }
         do {
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let error as ExitCode {
             Foundation.exit(error.rawValue)
         } catch let error as CLIError {

@@ -88,33 +88,47 @@ package final class CommitWatcher: @unchecked Sendable {
             if notifications >= 0 { close(notifications) }
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
+        // A commit's last write to the log comes before its sync and the
+        // shared index's update, which make it visible: an event that shows
+        // no new block yet is followed by checks 1, 2, 4 … 256 ms later.
+        var settleDelay: Int32 = 0
         while !isStopped {
             var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: notifications, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, notifications >= 0 ? 2 : 1, Self.safetyInterval)
+            let ready = poll(&descriptors, notifications >= 0 ? 2 : 1, settleDelay > 0 ? settleDelay : Self.safetyInterval)
             var shouldCheck = ready == 0
+            var written = false
             if descriptors[0].revents != 0 {
                 _ = read(wakeRead, &buffer, buffer.count)
                 shouldCheck = true
             }
-            if notifications >= 0, descriptors[1].revents != 0 {
-                shouldCheck = Self.drain(notifications, into: &buffer, touching: watched) || shouldCheck
+            if notifications >= 0, descriptors[1].revents != 0, Self.drain(notifications, into: &buffer, touching: watched) {
+                shouldCheck = true
+                written = true
             }
-            if shouldCheck && !isStopped {
-                report()
+            guard shouldCheck, !isStopped else { continue }
+            if report() {
+                settleDelay = 0
+            } else if written {
+                settleDelay = 1
+            } else if settleDelay > 0 {
+                settleDelay = settleDelay < 256 ? settleDelay * 2 : 0
             }
         }
     }
 
-    private func report() {
+    /// Reports what changed; true when a new change block was seen.
+    @discardableResult
+    private func report() -> Bool {
         if let problem = store.availabilityProblem() {
             stop()
             onUnavailable(problem)
-            return
+            return false
         }
-        guard let latest = try? store.lastTransaction(), latest > lastSeen else { return }
+        guard let latest = try? store.lastTransaction(), latest > lastSeen else { return false }
         lastSeen = latest
         onCommit(latest)
+        return true
     }
 
     /// Reads every pending event; true when one concerns a watched file or

@@ -1,0 +1,90 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Photos
+
+/// Where a request is authorised: every route behind this middleware needs
+/// a bearer token (`Authorization: Bearer …`) or a browser session cookie;
+/// a cookie-borne request that changes state must also carry the session's
+/// CSRF token; a read-only token may only read. The principal it proves is
+/// put in the context, and the engine applies its client's grant to
+/// everything the route does with the library.
+struct AuthenticationMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let libraries: LibraryPool
+    let sessions: BrowserSessions
+    let throttle: SignInThrottle
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let principal = try await authenticate(request, context: context)
+        if principal.isReadOnly, !request.method.isSafe, !Self.isSignOut(request) {
+            throw Problem(.forbidden, "this token may only read", code: .accessRestricted)
+        }
+        context.principal = principal
+        return try await next(request, context)
+    }
+
+    private func authenticate(_ request: Request, context: Context) async throws -> Principal {
+        if let authorization = request.headers[.authorization] {
+            try refuseThrottledPeer(context)
+            guard authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+                throw unauthorized("the Authorization header must be \"Bearer <token>\"")
+            }
+            return try await prove(String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces), context: context)
+        }
+        if let sessionID = request.cookies[BrowserSessions.cookieName]?.value {
+            guard let session = sessions.session(sessionID) else { throw unauthorized("the session has ended; sign in again") }
+            if !request.method.isSafe {
+                guard let presented = request.headers[HTTPField.Name(BrowserSessions.csrfHeader)!],
+                      constantTimeEqual(presented, session.csrfToken) else {
+                    throw Problem(.forbidden, "a browser request that changes something must carry the session's \(BrowserSessions.csrfHeader) header")
+                }
+            }
+            do {
+                return try await prove(session.bearer, context: context)
+            } catch {
+                sessions.end(sessionID)
+                throw error
+            }
+        }
+        throw unauthorized("sign in with a bearer token")
+    }
+
+    /// The principal a bearer token proves, or 401 (counted against the peer).
+    func prove(_ bearer: String, context: Context) async throws -> Principal {
+        let owner = libraries.owner
+        guard let token = try await blocking({ try owner.accessToken(authenticating: bearer) }) else {
+            throttle.recordFailure(context.remoteAddress)
+            throw unauthorized("the token is unknown, revoked or expired")
+        }
+        return Principal(token)
+    }
+
+    func refuseThrottledPeer(_ context: Context) throws {
+        if let seconds = throttle.retryAfter(context.remoteAddress) {
+            throw Problem(.tooManyRequests, "too many failed sign-ins from this address; try again in \(seconds) s",
+                          headers: [.retryAfter: "\(seconds)"])
+        }
+    }
+
+    private func unauthorized(_ detail: String) -> Problem {
+        Problem(.unauthorized, detail, headers: [.wwwAuthenticate: "Bearer realm=\"photos\""])
+    }
+
+    private static func isSignOut(_ request: Request) -> Bool {
+        request.method == .delete && request.uri.path == "/v1/session"
+    }
+}
+
+/// Equal strings compared without an early exit on the first difference.
+func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    let (x, y) = (Array(a.utf8), Array(b.utf8))
+    guard x.count == y.count else { return false }
+    return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+}
+
+extension HTTPRequest.Method {
+    /// GET, HEAD and OPTIONS change nothing.
+    var isSafe: Bool { self == .get || self == .head || self == .options }
+}

@@ -1,0 +1,18 @@
+import Photos
+
+/// Who a request acts for: the token it proved, the client whose grant
+/// the engine applies (nil: the library's owner), and whether it may
+/// only read.
+struct Principal: Sendable, Equatable {
+    let tokenID: String
+    let client: String?
+    let isReadOnly: Bool
+
+    init(_ token: PHPhotoLibrary.AccessToken) {
+        tokenID = token.id
+        client = token.clientIdentifier
+        isReadOnly = token.isReadOnly
+    }
+
+    var isOwner: Bool { client == nil }
+}

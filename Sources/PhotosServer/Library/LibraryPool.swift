@@ -1,0 +1,59 @@
+import Foundation
+import NIOPosix
+import Photos
+import Synchronization
+
+/// The library as each principal sees it: the owner's instance, and one
+/// instance per client identifier, opened on first use and kept, so that
+/// the engine applies that client's grant to every read and write.
+final class LibraryPool: Sendable {
+    let url: URL
+    /// The owner's instance: administration (tokens) and the owner's requests.
+    let owner: PHPhotoLibrary
+    private let clients = Mutex<[String: PHPhotoLibrary]>([:])
+    /// The change broadcasters of the instances, by client ("" for the owner).
+    private let broadcasters = Mutex<[String: ChangeBroadcaster]>([:])
+
+    init(owner: PHPhotoLibrary) {
+        self.owner = owner
+        url = owner.url
+    }
+
+    /// The instance that acts for `principal`. Cost: a dictionary lookup,
+    /// or the opening of the library the first time a client is seen.
+    func library(for principal: Principal) throws -> PHPhotoLibrary {
+        guard let client = principal.client else { return owner }
+        if let library = clients.withLock({ $0[client] }) { return library }
+        let library = try PHPhotoLibrary(url: url, clientIdentifier: client)
+        return clients.withLock { open in
+            if let existing = open[client] { return existing }
+            open[client] = library
+            return library
+        }
+    }
+
+    /// The broadcaster of `principal`'s commits notifications, registered as
+    /// an observer of its instance on first use.
+    func broadcaster(for principal: Principal) throws -> ChangeBroadcaster {
+        let key = principal.client ?? ""
+        if let broadcaster = broadcasters.withLock({ $0[key] }) { return broadcaster }
+        let library = try library(for: principal)
+        return broadcasters.withLock { existing in
+            if let broadcaster = existing[key] { return broadcaster }
+            let broadcaster = ChangeBroadcaster()
+            library.register(broadcaster)
+            existing[key] = broadcaster
+            return broadcaster
+        }
+    }
+
+    /// Stops every stream's subscription, for shutdown.
+    func finishStreams() {
+        for broadcaster in broadcasters.withLock({ Array($0.values) }) { broadcaster.finishAll() }
+    }
+}
+
+/// Runs blocking library work (SQLite, files, decoding) off the event loops.
+func blocking<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await NIOThreadPool.singleton.runIfActive(body)
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Photos
+import ServiceLifecycle
+
+/// `photos serve`: a library over HTTP.
+///
+/// Every route but sign-in sits behind ``AuthenticationMiddleware`` (where
+/// a request is authorised); each route then works through the
+/// `PHPhotoLibrary` instance of the token's client, so the engine applies
+/// that client's grant to every fetch, image, change and event. Routes are
+/// grouped by resource under `Routes/`.
+public struct PhotoServer: Sendable {
+    /// Where and how the server listens.
+    public struct Configuration: Sendable {
+        public var host: String
+        /// 0 picks a free port (see `onListening`).
+        public var port: Int
+        /// A connection with no request for this long is closed, so idle
+        /// and slowloris clients hold nothing for long.
+        public var idleTimeout: Duration
+        /// How often an idle event stream sends a comment.
+        public var heartbeat: Duration
+        /// How long a stalled event-stream reader is waited for.
+        public var streamWriteTimeout: Duration
+        /// Failed sign-ins allowed per address per minute.
+        public var signInFailuresPerMinute: Int
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Duration = .seconds(60),
+                    heartbeat: Duration = .seconds(15), streamWriteTimeout: Duration = .seconds(30),
+                    signInFailuresPerMinute: Int = 10) {
+            self.host = host
+            self.port = port
+            self.idleTimeout = idleTimeout
+            self.heartbeat = heartbeat
+            self.streamWriteTimeout = streamWriteTimeout
+            self.signInFailuresPerMinute = signInFailuresPerMinute
+        }
+    }
+
+    public let configuration: Configuration
+    let libraries: LibraryPool
+    let logger: Logger
+
+    /// A server for the library the owner's instance `library` opened.
+    public init(library: PHPhotoLibrary, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "photos.serve")) {
+        self.configuration = configuration
+        self.libraries = LibraryPool(owner: library)
+        self.logger = logger
+    }
+
+    /// The router with every route, for tests and for ``application(onListening:)``.
+    func router() -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: ProblemMiddleware())
+        let sessions = BrowserSessions()
+        let authentication = AuthenticationMiddleware(
+            libraries: libraries, sessions: sessions,
+            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60))
+        let v1 = router.group("v1")
+        let sessionRoutes = SessionRoutes(authentication: authentication, sessions: sessions)
+        sessionRoutes.addPublic(to: v1)
+        let authenticated = v1.group().add(middleware: authentication)
+        sessionRoutes.addAuthenticated(to: authenticated)
+        LibraryRoutes(libraries: libraries).add(to: authenticated)
+        AssetRoutes(libraries: libraries).add(to: authenticated)
+        ImageRoutes(libraries: libraries).add(to: authenticated)
+        CollectionRoutes(libraries: libraries).add(to: authenticated)
+        ChangeBlockRoutes(libraries: libraries).add(to: authenticated)
+        HistoryRoutes(libraries: libraries, heartbeat: configuration.heartbeat, writeTimeout: configuration.streamWriteTimeout,
+                      streams: StreamCounter()).add(to: authenticated)
+        return router
+    }
+
+    /// The HTTP application; `onListening` gets the port it bound.
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            server: .http1(configuration: .init(idleTimeout: .init(configuration.idleTimeout))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "OpenPhotoKit"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Serves until SIGINT or SIGTERM, then shuts down gracefully: no new
+    /// connections, requests in flight (change blocks included) finish,
+    /// event streams end cleanly.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let libraries = self.libraries
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: application(onListening: onListening),
+                             successTerminationBehavior: .gracefullyShutdownGroup,
+                             failureTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await withGracefulShutdownHandler {
+            try await group.run()
+        } onGracefulShutdown: {
+            libraries.finishStreams()
+        }
+    }
+}
+
+/// Logs every request with its status and duration.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            log(request, context, status: response.status.code, since: start)
+            return response
+        } catch let error as HTTPResponseError {
+            log(request, context, status: error.status.code, since: start)
+            throw error
+        } catch {
+            log(request, context, status: 500, since: start)
+            throw error
+        }
+    }
+
+    private func log(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.info("\(request.method) \(request.uri.path) \(status)",
+                            metadata: ["duration_ms": .stringConvertible((milliseconds * 1000).rounded() / 1000)])
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Photos
+
+/// An error as the client gets it: `application/problem+json` (RFC 9457)
+/// with PhotoKit's error code where there is one.
+struct Problem: HTTPResponseError, Sendable {
+    let status: HTTPResponse.Status
+    let title: String
+    let detail: String
+    /// PhotoKit's `PHPhotosError.Code` raw value, when the problem is one.
+    let code: Int?
+    /// The symbol of that code (`persistentChangeTokenExpired`).
+    let codeName: String?
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, _ detail: String, code: PHPhotosError.Code? = nil, headers: HTTPFields = [:]) {
+        self.status = status
+        self.title = status.reasonPhrase
+        self.detail = detail
+        self.code = code?.rawValue
+        self.codeName = code.map(Self.name)
+        self.headers = headers
+    }
+
+    static func badRequest(_ detail: String) -> Problem { Problem(.badRequest, detail) }
+    static func notFound(_ detail: String) -> Problem { Problem(.notFound, detail, code: .identifierNotFound) }
+
+    /// The problem a PhotoKit error is: its code decides the status.
+    init(_ error: PHPhotosError) {
+        let status: HTTPResponse.Status = switch error.code {
+        case .identifierNotFound: .notFound
+        case .accessRestricted, .accessUserDenied: .forbidden
+        case .persistentChangeTokenExpired: .gone
+        case .invalidResource, .missingResource, .changeNotSupported, .multipleIdentifiersFound,
+             .persistentChangeDetailsUnavailable, .requestNotSupportedForAsset: .unprocessableContent
+        case .limitExceeded: .contentTooLarge
+        case .notEnoughSpace: .init(code: 507, reasonPhrase: "Insufficient Storage")
+        case .libraryVolumeOffline, .operationInterrupted: .serviceUnavailable
+        default: .internalServerError
+        }
+        self.init(status, error.localizedDescription, code: error.code)
+    }
+
+    /// The problem any error thrown by a handler is.
+    static func from(_ error: any Error) -> any Error {
+        switch error {
+        case let problem as Problem: problem
+        case let error as PHPhotosError: Problem(error)
+        case let error as PHPredicateError: Problem.badRequest(error.description)
+        case let error as DecodingError: Problem.badRequest("the request body is not what this endpoint takes: \(Self.describe(error))")
+        case let error as HTTPError: Problem(error.status, error.body ?? error.status.reasonPhrase)
+        default: error
+        }
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var object: [String: Any] = ["type": "about:blank", "title": title, "status": status.code, "detail": detail]
+        if let code { object["code"] = code }
+        if let codeName { object["codeName"] = codeName }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        var fields = headers
+        fields[.contentType] = "application/problem+json"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static func name(_ code: PHPhotosError.Code) -> String {
+        switch code {
+        case .internalError: "internalError"
+        case .userCancelled: "userCancelled"
+        case .libraryVolumeOffline: "libraryVolumeOffline"
+        case .relinquishingLibraryBundleToWriter: "relinquishingLibraryBundleToWriter"
+        case .switchingSystemPhotoLibrary: "switchingSystemPhotoLibrary"
+        case .networkAccessRequired: "networkAccessRequired"
+        case .networkError: "networkError"
+        case .identifierNotFound: "identifierNotFound"
+        case .multipleIdentifiersFound: "multipleIdentifiersFound"
+        case .changeNotSupported: "changeNotSupported"
+        case .operationInterrupted: "operationInterrupted"
+        case .invalidResource: "invalidResource"
+        case .missingResource: "missingResource"
+        case .notEnoughSpace: "notEnoughSpace"
+        case .requestNotSupportedForAsset: "requestNotSupportedForAsset"
+        case .limitExceeded: "limitExceeded"
+        case .accessRestricted: "accessRestricted"
+        case .accessUserDenied: "accessUserDenied"
+        case .persistentChangeTokenExpired: "persistentChangeTokenExpired"
+        case .persistentChangeDetailsUnavailable: "persistentChangeDetailsUnavailable"
+        case .libraryInFileProviderSyncRoot: "libraryInFileProviderSyncRoot"
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context): "\(path(context)) \(context.debugDescription)"
+        case .keyNotFound(let key, let context): "\(path(context))\(key.stringValue) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): "\(path(context)) \(context.debugDescription)"
+        @unknown default: "\(error)"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.isEmpty ? "" : "at \(path):"
+    }
+}
+
+/// Turns whatever a handler throws into a problem response.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            throw Problem.from(error)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import Photos
+
+/// `/v1/assets`: fetches in PhotoKit's predicate language with its sort
+/// keys, paged by cursor; one asset; its resources.
+struct AssetRoutes {
+    let libraries: LibraryPool
+
+    func add(to group: RouterGroup<ServerContext>) {
+        group.get("assets") { request, context -> Response in
+            let library = try libraries.library(for: try context.requirePrincipal())
+            let query = Query(request: request)
+            let options = try Self.fetchOptions(query, for: PHAsset.self, defaultSort: "creationDate")
+            let page = try await blocking {
+                try library.withCurrentLibrary {
+                    try Page.of(PHAsset.fetchAssets(with: options), query: query, AssetRepresentation.init)
+                }
+            }
+            return try JSONBody.response(page)
+        }
+        group.get("assets/:id") { _, context -> Response in
+            let library = try libraries.library(for: try context.requirePrincipal())
+            let asset = try await Self.asset(context.parameters.get("id"), in: library)
+            return try JSONBody.response(AssetRepresentation(asset))
+        }
+        group.get("assets/:id/resources") { _, context -> Response in
+            let library = try libraries.library(for: try context.requirePrincipal())
+            let asset = try await Self.asset(context.parameters.get("id"), in: library)
+            let resources = try await blocking { library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) } }
+            return try JSONBody.response(resources.map(ResourceRepresentation.init))
+        }
+    }
+
+    /// Fetch options from `predicate`, `sort` and `hidden` query parameters;
+    /// a bad predicate is 400 with its position and a caret line.
+    static func fetchOptions(_ query: Query, for objectClass: PHObject.Type, defaultSort: String?) throws -> PHFetchOptions {
+        if let predicate = query.text("predicate"), predicate.utf8.count > 4096 {
+            throw Problem.badRequest("predicate is longer than 4096 bytes")
+        }
+        let options = try PHFetchOptions(predicateFormat: query.text("predicate"), sortKeys: query.text("sort") ?? defaultSort,
+                                         for: objectClass)
+        switch query.text("hidden") {
+        case nil, "false": break
+        case "true": options.includeHiddenAssets = true
+        default: throw Problem.badRequest("hidden must be true or false")
+        }
+        return options
+    }
+
+    /// The asset an id in a URL names, as the caller may see it; 404 otherwise.
+    static func asset(_ id: String?, in library: PHPhotoLibrary) async throws -> PHAsset {
+        guard let id, let identifier = ObjectID.localIdentifier(id, suffix: "001") else {
+            throw Problem.notFound("no asset has the id \(id ?? "")")
+        }
+        guard let asset = try await blocking({
+            library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil).firstObject }
+        }) else {
+            throw Problem.notFound("no asset has the id \(id)")
+        }
+        return asset
+    }
+}

@@ -1,0 +1,145 @@
+import Synchronization
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Photos
+import ServiceLifecycle
+
+/// `GET /v1/changes?since=TOKEN`: persistent history, paged with
+/// `moreComing`; with `Accept: text/event-stream`, the same as Server-Sent
+/// Events whose ids are the change token after each change, so an
+/// `EventSource` resumes with `Last-Event-ID` and loses nothing. Live
+/// events come from the library's change observation, which sees commits
+/// of every process. An expired token is 410 (`persistentChangeTokenExpired`);
+/// a foreign, altered or garbled one is 400.
+struct HistoryRoutes {
+    let libraries: LibraryPool
+    /// How often an idle stream sends a comment, so proxies and the idle
+    /// timeout keep it open, and a vanished client is noticed.
+    let heartbeat: Duration
+    /// How long one write to a stream may wait for a stalled reader before
+    /// the stream is closed (the reader resumes by token).
+    let writeTimeout: Duration
+    let streams: StreamCounter
+
+    func add(to group: RouterGroup<ServerContext>) {
+        group.get("changes") { request, context -> Response in
+            let principal = try context.requirePrincipal()
+            let library = try libraries.library(for: principal)
+            let query = Query(request: request)
+            let wantsStream = request.headers[.accept]?.contains("text/event-stream") == true
+            let resumeFrom = request.headers[HTTPField.Name("Last-Event-ID")!] ?? query.text("since")
+            let since = try resumeFrom.map(Self.token) ?? library.currentChangeToken
+            let limit = try query.integer("limit", default: 100, in: 1...1000)
+            let first = try await blocking { try Self.page(library, since: since, limit: limit) }
+            guard wantsStream else { return try JSONBody.response(first) }
+            let broadcaster = try libraries.broadcaster(for: principal)
+            return stream(library, broadcaster: broadcaster, first: first, limit: limit)
+        }
+    }
+
+    /// The token a client sent; 400 when it is not a token's text.
+    static func token(_ text: String) throws -> PHPersistentChangeToken {
+        guard let token = PHPersistentChangeToken(textRepresentation: text) else {
+            throw Problem.badRequest("the change token is not one this server gave")
+        }
+        return token
+    }
+
+    /// Up to `limit` changes after `since`.
+    static func page(_ library: PHPhotoLibrary, since: PHPersistentChangeToken, limit: Int) throws -> ChangePage {
+        let result: PHPersistentChangeFetchResult
+        do {
+            result = try library.fetchPersistentChanges(since: since)
+        } catch let error as PHPhotosError where error.code == .identifierNotFound {
+            throw Problem(.badRequest, error.localizedDescription, code: .identifierNotFound)
+        }
+        var changes: [ChangeRepresentation] = []
+        var moreComing = false
+        for change in result {
+            if changes.count == limit {
+                moreComing = true
+                break
+            }
+            changes.append(ChangeRepresentation(change))
+        }
+        return ChangePage(changes: changes, token: changes.last?.token ?? since.textRepresentation, moreComing: moreComing)
+    }
+
+    private func stream(_ library: PHPhotoLibrary, broadcaster: ChangeBroadcaster, first: ChangePage, limit: Int) -> Response {
+        let (heartbeat, writeTimeout, streams) = (self.heartbeat, self.writeTimeout, self.streams)
+        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"]
+        let body = ResponseBody { writer in
+            streams.opened()
+            defer { streams.closed() }
+            let (id, wakeUps) = broadcaster.subscribe()
+            defer { broadcaster.cancel(id) }
+            // Heartbeats go through the same wake-ups: each one reads history
+            // (one indexed query) and sends a comment when nothing is new.
+            let ticker = Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: heartbeat)
+                    broadcaster.wake(id)
+                }
+            }
+            defer { ticker.cancel() }
+            try await withGracefulShutdownHandler {
+                var page = first
+                try await Self.write(Self.events(page, retry: true), to: &writer, timeout: writeTimeout)
+                while page.moreComing {
+                    let since = try Self.token(page.token)
+                    page = try await blocking { try Self.page(library, since: since, limit: limit) }
+                    try await Self.write(Self.events(page, retry: false), to: &writer, timeout: writeTimeout)
+                }
+                for await _ in wakeUps {
+                    repeat {
+                        let since = try Self.token(page.token)
+                        page = try await blocking { try Self.page(library, since: since, limit: limit) }
+                        let text = page.changes.isEmpty ? ": keep-alive\n\n" : Self.events(page, retry: false)
+                        try await Self.write(text, to: &writer, timeout: writeTimeout)
+                    } while page.moreComing
+                }
+            } onGracefulShutdown: {
+                broadcaster.cancel(id)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The events of a page; the first of a stream also says how soon to reconnect.
+    private static func events(_ page: ChangePage, retry: Bool) -> String {
+        var text = retry ? "retry: 2000\n\n" : ""
+        for change in page.changes {
+            let data = (try? JSONBody.encode(change)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            text += "id: \(change.token)\nevent: change\ndata: \(data)\n\n"
+        }
+        return text
+    }
+
+    /// Writes, or gives up on a reader that has not taken it within `timeout`.
+    private static func write(_ text: String, to writer: inout any ResponseBodyWriter, timeout: Duration) async throws {
+        guard !text.isEmpty else { return }
+        let buffer = ByteBuffer(string: text)
+        nonisolated(unsafe) var target = writer
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await target.write(buffer) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw Problem(.requestTimeout, "the event stream's reader stalled")
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+        writer = target
+    }
+}
+
+/// How many event streams are open, for `/metrics`.
+final class StreamCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    func opened() { count.add(1, ordering: .relaxed) }
+    func closed() { count.subtract(1, ordering: .relaxed) }
+    var open: Int { count.load(ordering: .relaxed) }
+}

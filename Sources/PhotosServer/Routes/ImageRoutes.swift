@@ -1,0 +1,147 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOPosix
+import Photos
+
+/// `/v1/assets/{id}/thumbnail|preview|original`: an asset's renditions and
+/// its original file. The ETag names the asset's content version and the
+/// rendition; with `?v=VERSION` matching it, the URL is versioned and
+/// immutable, so browsers keep it. `If-None-Match` gets 304; `Range` on an
+/// original (videos in a browser need it) gets 206.
+struct ImageRoutes {
+    let libraries: LibraryPool
+    private static let fileIO = NonBlockingFileIO(threadPool: .singleton)
+
+    func add(to group: RouterGroup<ServerContext>) {
+        for rendition in PHImageManager.Rendition.allCases {
+            group.get(RouterPath(stringLiteral: "assets/:id/\(rendition.rawValue)")) { request, context -> Response in
+                let library = try libraries.library(for: try context.requirePrincipal())
+                let asset = try await AssetRoutes.asset(context.parameters.get("id"), in: library)
+                let tag = Self.entityTag(asset, rendition.rawValue)
+                var headers = try Self.cacheHeaders(request, asset: asset, tag: tag)
+                if Self.matches(request, tag) { return Response(status: .notModified, headers: headers) }
+                let (file, jpeg) = try await blocking { try PHImageManager.default().rendition(rendition, of: asset) }
+                headers[.contentType] = "image/jpeg"
+                if let jpeg { return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jpeg))) }
+                let data = try await blocking { try Data(contentsOf: file!) }
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            }
+        }
+        group.get("assets/:id/original") { request, context -> Response in
+            let library = try libraries.library(for: try context.requirePrincipal())
+            let asset = try await AssetRoutes.asset(context.parameters.get("id"), in: library)
+            let resources = try await blocking { library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) } }
+            guard let original = resources.first(where: { $0.type == .photo || $0.type == .video }) ?? resources.first else {
+                throw Problem(.notFound, "\(asset.localIdentifier) has no original file", code: .missingResource)
+            }
+            let tag = Self.entityTag(asset, "original")
+            var headers = try Self.cacheHeaders(request, asset: asset, tag: tag)
+            headers[.acceptRanges] = "bytes"
+            headers[.contentType] = original.contentType.preferredMIMEType ?? "application/octet-stream"
+            if Self.matches(request, tag) { return Response(status: .notModified, headers: headers) }
+            let url = try original.fileURL()
+            return try await Self.serve(file: url, request: request, headers: headers)
+        }
+    }
+
+    /// The file, whole or the one range asked for, streamed from disk.
+    private static func serve(file url: URL, request: Request, headers: HTTPFields) async throws -> Response {
+        var headers = headers
+        let handle = try await fileIO.openFile(_deprecatedPath: url.path, mode: .read, eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get()
+        let size: Int
+        do {
+            size = Int(try await fileIO.readFileSize(fileHandle: handle, eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get())
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        var served = 0..<size
+        var status = HTTPResponse.Status.ok
+        if let header = request.headers[.range], Self.ifRangeHolds(request, headers) {
+            guard let asked = ByteRange(header, size: size) else {
+                try? handle.close()
+                headers[.contentRange] = "bytes */\(size)"
+                throw Problem(.rangeNotSatisfiable, "the range \(header) is not within the \(size)-byte file", headers: headers)
+            }
+            served = asked.range
+            status = .partialContent
+            headers[.contentRange] = "bytes \(served.lowerBound)-\(served.upperBound - 1)/\(size)"
+        }
+        headers[.contentLength] = "\(served.count)"
+        let range = served
+        let body = ResponseBody(contentLength: range.count) { writer in
+            defer { try? handle.close() }
+            var offset = range.lowerBound
+            let allocator = ByteBufferAllocator()
+            while offset < range.upperBound {
+                let length = min(1 << 18, range.upperBound - offset)
+                let buffer = try await fileIO.read(fileHandle: handle, fromOffset: Int64(offset), byteCount: length,
+                                                   allocator: allocator, eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get()
+                guard buffer.readableBytes > 0 else { break }
+                offset += buffer.readableBytes
+                try await writer.write(buffer)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    static func entityTag(_ asset: PHAsset, _ rendition: String) -> String {
+        "\"\(ObjectID.urlForm(asset.localIdentifier).lowercased())-v\(asset.contentVersion)-\(rendition)\""
+    }
+
+    /// Versioned URLs (`?v=` the current version) are immutable; others revalidate.
+    private static func cacheHeaders(_ request: Request, asset: PHAsset, tag: String) throws -> HTTPFields {
+        var headers: HTTPFields = [.eTag: tag]
+        if let version = Query(request: request).text("v") {
+            guard version == "\(asset.contentVersion)" else {
+                throw Problem(.notFound, "version \(version) of this asset is not its current one (\(asset.contentVersion))",
+                              code: .identifierNotFound)
+            }
+            headers[.cacheControl] = "private, max-age=31536000, immutable"
+        } else {
+            headers[.cacheControl] = "private, no-cache"
+        }
+        return headers
+    }
+
+    static func matches(_ request: Request, _ tag: String) -> Bool {
+        guard let header = request.headers[.ifNoneMatch] else { return false }
+        return header.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }
+    }
+
+    private static func ifRangeHolds(_ request: Request, _ headers: HTTPFields) -> Bool {
+        guard let condition = request.headers[.ifRange] else { return true }
+        return condition == headers[.eTag]
+    }
+}
+
+/// One `bytes=` range of a file (`a-b`, `a-`, `-n`); several ranges are
+/// answered with the first, which RFC 9110 allows.
+struct ByteRange {
+    let range: Range<Int>
+
+    init?(_ header: String, size: Int) {
+        guard header.hasPrefix("bytes="), size > 0 else { return nil }
+        let first = header.dropFirst(6).split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let parts = first.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        if parts[0].isEmpty {
+            guard let suffix = Int(parts[1]), suffix > 0 else { return nil }
+            range = max(0, size - suffix)..<size
+        } else {
+            guard let start = Int(parts[0]), start >= 0, start < size else { return nil }
+            if parts[1].isEmpty {
+                range = start..<size
+            } else {
+                guard let end = Int(parts[1]), end >= start else { return nil }
+                range = start..<min(size, end + 1)
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import Photos
+
+/// Cursor pagination over a fetch result. A cursor names the position
+/// after the last object sent and that object's identifier: when the
+/// result has shifted since (inserts or deletions before it), the next
+/// page starts after wherever that object now is, so nothing is skipped
+/// or repeated because of changes elsewhere.
+struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
+    let items: [Item]
+    /// Pass as `cursor` for the next page; nil on the last page.
+    let nextCursor: String?
+    /// How many objects the whole fetch holds.
+    let total: Int
+
+    static var defaultLimit: Int { 100 }
+    static var maximumLimit: Int { 1000 }
+
+    /// The page of `result` the query asks for (`limit`, `cursor`).
+    static func of<Object: PHObject>(_ result: PHFetchResult<Object>, query: Query, _ represent: (Object) -> Item) throws -> Page {
+        let limit = try query.integer("limit", default: defaultLimit, in: 1...maximumLimit)
+        var start = 0
+        if let cursor = query.text("cursor") {
+            guard let position = Cursor(text: cursor) else { throw Problem.badRequest("cursor is not one this server gave") }
+            start = min(position.offset, result.count)
+            if start == 0 || start > result.count || result.object(at: start - 1).localIdentifier != position.identifier {
+                let previous = result.index(of: position.identifier)
+                if previous != NSNotFound { start = previous + 1 }
+            }
+        }
+        let end = min(result.count, start + limit)
+        let objects = start < end ? result.objects(at: IndexSet(integersIn: start..<end)) : []
+        let next = end < result.count ? objects.last.map { Cursor(offset: end, identifier: $0.localIdentifier).text } : nil
+        return Page(items: objects.map(represent), nextCursor: next, total: result.count)
+    }
+
+    private enum CodingKeys: String, CodingKey { case items, nextCursor, total }
+}
+
+private struct Cursor {
+    let offset: Int
+    let identifier: String
+
+    init(offset: Int, identifier: String) {
+        self.offset = offset
+        self.identifier = identifier
+    }
+
+    init?(text: String) {
+        let parts = text.split(separator: "~", maxSplits: 1)
+        guard parts.count == 2, let offset = Int(parts[0]), offset >= 0,
+              let identifier = String(data: Data(base64URL: String(parts[1])) ?? Data(), encoding: .utf8),
+              !identifier.isEmpty, identifier.count <= 64 else { return nil }
+        self.init(offset: offset, identifier: identifier)
+    }
+
+    var text: String { "\(offset)~" + Data(identifier.utf8).base64URL }
+}
+
+extension PHFetchResult where ObjectType: PHObject {
+    /// The position of the object with this local identifier; NSNotFound when absent.
+    func index(of localIdentifier: String) -> Int {
+        var found = NSNotFound
+        enumerateObjects { object, index, stop in
+            if object.localIdentifier == localIdentifier {
+                found = index
+                stop.pointee = true
+            }
+        }
+        return found
+    }
+}
+
+extension Data {
+    init?(base64URL text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+
+    var base64URL: String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// A request's query parameters, read with clear errors.
+struct Query {
+    let request: Request
+
+    func text(_ name: String) -> String? {
+        request.uri.queryParameters[Substring(name)].map(String.init)
+    }
+
+    func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+        guard let text = text(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw Problem.badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/v1/session`: a browser exchanges a bearer token for an HttpOnly,
+/// SameSite=Strict session cookie, and signs out.
+struct SessionRoutes {
+    let authentication: AuthenticationMiddleware
+    let sessions: BrowserSessions
+
+    private struct SignIn: Decodable {
+        let token: String
+        init(from decoder: any Decoder) throws {
+            try decoder.refuseUnknownKeys(allowed: ["token"])
+            token = try decoder.container(keyedBy: AnyKey.self).decode(String.self, forKey: AnyKey(stringValue: "token"))
+        }
+    }
+
+    private struct Signed: Encodable {
+        let csrfToken: String
+        let expires: Date
+        let client: String?
+        let readOnly: Bool
+    }
+
+    /// Sign-in needs no authentication: it is where authentication starts.
+    func addPublic(to group: RouterGroup<ServerContext>) {
+        group.post("session") { request, context -> Response in
+            try authentication.refuseThrottledPeer(context)
+            let body = try await JSONBody.decode(SignIn.self, from: request, context: context, limit: 4096)
+            let principal = try await authentication.prove(body.token, context: context)
+            let (id, session) = sessions.start(bearer: body.token)
+            var response = try JSONBody.response(Signed(csrfToken: session.csrfToken, expires: session.expires,
+                                                        client: principal.client, readOnly: principal.isReadOnly))
+            response.setCookie(Cookie(name: BrowserSessions.cookieName, value: id, expires: session.expires,
+                                      path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            return response
+        }
+    }
+
+    func addAuthenticated(to group: RouterGroup<ServerContext>) {
+        group.delete("session") { request, _ -> Response in
+            if let id = request.cookies[BrowserSessions.cookieName]?.value { sessions.end(id) }
+            var response = Response(status: .noContent)
+            response.setCookie(Cookie(name: BrowserSessions.cookieName, value: "", expires: Date(timeIntervalSince1970: 0),
+                                      path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            return response
+        }
+    }
+}

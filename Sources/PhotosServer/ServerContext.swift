@@ -1,0 +1,29 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// What a request carries through the router: who made it, once the
+/// authentication middleware has decided, and from where.
+struct ServerContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// Who the request acts for; nil until authenticated.
+    var principal: Principal?
+    /// The peer's address, for throttling failed sign-ins.
+    let remoteAddress: String?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
+        principal = nil
+    }
+
+    /// JSON bodies are small; uploads stream and are not collated.
+    var maxUploadSize: Int { 1 << 20 }
+
+    /// The principal of an authenticated request; the authentication
+    /// middleware runs before every route that reads it.
+    func requirePrincipal() throws -> Principal {
+        guard let principal else { throw Problem(.unauthorized, "sign in with a bearer token") }
+        return principal
+    }
+}

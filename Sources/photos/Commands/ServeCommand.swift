@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Photos
+import PhotosServer
+
+/// `photos serve`: the library over HTTP until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the library over HTTP: JSON under /v1, images, change streams.",
+        discussion: """
+            Every request needs a bearer token (photos token create). Stop with Ctrl-C or
+            SIGTERM: requests in flight finish first.
+
+            Example:
+              photos serve --port 8080 &
+              curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8080/v1/library
+            """)
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on; 0 picks a free one.") var port = 8080
+    @OptionGroup var options: LibraryOptions
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+    }
+
+    func run() async throws {
+        let library = try options.open()
+        try options.requireAvailable(library)
+        var logger = Logger(label: "photos.serve")
+        logger.logLevel = options.quiet ? .warning : .info
+        let server = PhotoServer(library: library, configuration: .init(host: host, port: port), logger: logger)
+        let (json, quiet, path) = (options.json, options.quiet, library.url.path)
+        try await server.run { port in
+            if json {
+                Output.jsonLine(["listening": "http://\(host):\(port)", "library": path])
+            } else if !quiet {
+                Output.line("Serving \(path) on http://\(host):\(port)")
+            }
+        }
+    }
+}
