@@ -105,91 +105,130 @@ struct ChangeBlockRoutes {
     }
 
     private static func perform(_ block: Block, in library: PHPhotoLibrary, ifUnchangedSince expected: PHPersistentChangeToken?) throws -> Committed {
-        let objects = try library.withCurrentLibrary { try ReferencedObjects(block) }
+        // Everything that can fail is decided before the block runs: a
+        // PhotoKit change block cannot be abandoned halfway.
+        let steps = try library.withCurrentLibrary { try plan(block, objects: ReferencedObjects(block)) }
         if let expected, library.currentChangeToken != expected {
             throw Problem(.preconditionFailed, "the library has changed since the token in If-Match")
         }
         nonisolated(unsafe) var placeholders: [String: PHObjectPlaceholder] = [:]
-        nonisolated(unsafe) var failure: (any Error)?
         try library.performChangesAndWait {
-            do {
-                for request in block.requests {
-                    try apply(request, objects: objects, placeholders: &placeholders)
-                }
-            } catch {
-                failure = error
-            }
+            for step in steps { step(&placeholders) }
         }
-        if let failure { throw failure }
         return Committed(created: placeholders.mapValues(\.localIdentifier), token: library.currentChangeToken.textRepresentation)
     }
 
-    private static func apply(_ request: ChangeRequest, objects: ReferencedObjects,
-                              placeholders: inout [String: PHObjectPlaceholder]) throws {
-        func created(_ placeholder: PHObjectPlaceholder) throws {
-            guard let ref = request.ref else { return }
-            guard placeholders[ref] == nil else { throw Problem.badRequest("ref \(ref) is used twice in the block") }
-            placeholders[ref] = placeholder
+    /// A request made ready to run: every object found, every field checked.
+    private typealias Step = (inout [String: PHObjectPlaceholder]) -> Void
+
+    /// One object a request names: an existing one, or one an earlier request of the block creates.
+    private enum Target {
+        case existing(AnyObject)
+        case created(ref: String)
+
+        func resolve(_ placeholders: [String: PHObjectPlaceholder]) -> AnyObject {
+            switch self {
+            case .existing(let object): object
+            case .created(let ref): placeholders[ref]!
+            }
         }
-        func assets(_ ids: [String]?) throws -> [AnyObject] {
+    }
+
+    private static func plan(_ block: Block, objects: ReferencedObjects) throws -> [Step] {
+        var refs: Set<String> = []
+        func define(_ ref: String?) throws {
+            guard let ref else { return }
+            guard !ref.isEmpty, ref.count <= 64 else { throw Problem.badRequest("a ref is 1 to 64 characters") }
+            guard refs.insert(ref).inserted else { throw Problem.badRequest("ref \(ref) is used twice in the block") }
+        }
+        func targets(_ ids: [String]?, _ find: (String) throws -> AnyObject) throws -> [Target] {
             try (ids ?? []).map { id in
-                if id.hasPrefix("$") {
-                    guard let placeholder = placeholders[String(id.dropFirst())] else { throw Problem.badRequest("no earlier request has ref \(id)") }
-                    return placeholder
-                }
-                return try objects.asset(id)
+                guard id.hasPrefix("$") else { return .existing(try find(id)) }
+                let ref = String(id.dropFirst())
+                guard refs.contains(ref) else { throw Problem.badRequest("no earlier request of the block has ref \(ref)") }
+                return .created(ref: ref)
             }
         }
-        func collections(_ ids: [String]?) throws -> [AnyObject] {
-            try (ids ?? []).map { id in
-                if id.hasPrefix("$") {
-                    guard let placeholder = placeholders[String(id.dropFirst())] else { throw Problem.badRequest("no earlier request has ref \(id)") }
-                    return placeholder
-                }
-                return try objects.collection(id)
-            }
+        func all(_ targets: [Target], _ placeholders: [String: PHObjectPlaceholder]) -> NSArray {
+            targets.map { $0.resolve(placeholders) } as NSArray
         }
-        switch request.op {
-        case .updateAsset:
-            let change = PHAssetChangeRequest(for: try objects.asset(request.asset))
-            if let favorite = request.favorite { change.isFavorite = favorite }
-            if let hidden = request.hidden { change.isHidden = hidden }
-            if let date = request.creationDate { change.creationDate = date }
-            if case .some(let location) = request.location {
-                change.location = location.map { CLLocation(coordinate: CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude),
-                                                            altitude: $0.altitude ?? 0, horizontalAccuracy: 0, verticalAccuracy: 0,
-                                                            timestamp: Date()) }
+        return try block.requests.map { request -> Step in
+            switch request.op {
+            case .updateAsset:
+                let change = try objects.asset(request.asset)
+                let location = request.location.map { value in
+                    value.map { CLLocation(coordinate: CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude),
+                                           altitude: $0.altitude ?? 0, horizontalAccuracy: 0, verticalAccuracy: 0, timestamp: Date()) }
+                }
+                if let location = request.location ?? nil {
+                    guard (-90...90).contains(location.latitude), (-180...180).contains(location.longitude) else {
+                        throw Problem.badRequest("a location's latitude is -90 to 90 and its longitude -180 to 180")
+                    }
+                }
+                return { _ in
+                    let asset = PHAssetChangeRequest(for: change)
+                    if let favorite = request.favorite { asset.isFavorite = favorite }
+                    if let hidden = request.hidden { asset.isHidden = hidden }
+                    if let date = request.creationDate { asset.creationDate = date }
+                    if let location { asset.location = location }
+                }
+            case .deleteAssets, .restoreAssets:
+                let assets = try (request.assets ?? []).map { try objects.asset($0) }
+                let restore = request.op == .restoreAssets
+                return { _ in
+                    if restore {
+                        PHAssetChangeRequest.restoreDeletedAssets(assets as NSArray)
+                    } else {
+                        PHAssetChangeRequest.deleteAssets(assets as NSArray)
+                    }
+                }
+            case .createAlbum:
+                let title = try required(request.title, "title")
+                let added = try targets(request.addAssets, objects.asset)
+                try define(request.ref)
+                return { placeholders in
+                    let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+                    album.addAssets(all(added, placeholders))
+                    if let ref = request.ref { placeholders[ref] = album.placeholderForCreatedAssetCollection }
+                }
+            case .updateAlbum:
+                let album = try objects.album(request.album)
+                guard album.canPerform(.addContent) || album.canPerform(.rename) else {
+                    throw Problem(.unprocessableContent, "this album cannot be changed", code: .changeNotSupported)
+                }
+                let (added, removed) = (try targets(request.addAssets, objects.asset), try targets(request.removeAssets, objects.asset))
+                return { placeholders in
+                    guard let change = PHAssetCollectionChangeRequest(for: album) else { return }
+                    if let title = request.title { change.title = title }
+                    change.addAssets(all(added, placeholders))
+                    change.removeAssets(all(removed, placeholders))
+                }
+            case .deleteAlbums:
+                let albums = try (request.albums ?? []).map { try objects.album($0) }
+                return { _ in PHAssetCollectionChangeRequest.deleteAssetCollections(albums as NSArray) }
+            case .createFolder:
+                let title = try required(request.title, "title")
+                let added = try targets(request.addCollections, objects.collection)
+                try define(request.ref)
+                return { placeholders in
+                    let folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: title)
+                    folder.addChildCollections(all(added, placeholders))
+                    if let ref = request.ref { placeholders[ref] = folder.placeholderForCreatedCollectionList }
+                }
+            case .updateFolder:
+                let folder = try objects.folder(request.folder)
+                let (added, removed) = (try targets(request.addCollections, objects.collection),
+                                        try targets(request.removeCollections, objects.collection))
+                return { placeholders in
+                    guard let change = PHCollectionListChangeRequest(for: folder) else { return }
+                    if let title = request.title { change.title = title }
+                    change.addChildCollections(all(added, placeholders))
+                    change.removeChildCollections(all(removed, placeholders))
+                }
+            case .deleteFolders:
+                let folders = try (request.folders ?? []).map { try objects.folder($0) }
+                return { _ in PHCollectionListChangeRequest.deleteCollectionLists(folders as NSArray) }
             }
-        case .deleteAssets:
-            PHAssetChangeRequest.deleteAssets(try (request.assets ?? []).map { try objects.asset($0) } as NSArray)
-        case .restoreAssets:
-            PHAssetChangeRequest.restoreDeletedAssets(try (request.assets ?? []).map { try objects.asset($0) } as NSArray)
-        case .createAlbum:
-            let change = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: try required(request.title, "title"))
-            change.addAssets(try assets(request.addAssets) as NSArray)
-            try created(change.placeholderForCreatedAssetCollection)
-        case .updateAlbum:
-            guard let change = PHAssetCollectionChangeRequest(for: try objects.album(request.album)) else {
-                throw Problem(.unprocessableContent, "this album cannot be changed", code: .changeNotSupported)
-            }
-            if let title = request.title { change.title = title }
-            change.addAssets(try assets(request.addAssets) as NSArray)
-            change.removeAssets(try assets(request.removeAssets) as NSArray)
-        case .deleteAlbums:
-            PHAssetCollectionChangeRequest.deleteAssetCollections(try (request.albums ?? []).map { try objects.album($0) } as NSArray)
-        case .createFolder:
-            let change = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: try required(request.title, "title"))
-            change.addChildCollections(try collections(request.addCollections) as NSArray)
-            try created(change.placeholderForCreatedCollectionList)
-        case .updateFolder:
-            guard let change = PHCollectionListChangeRequest(for: try objects.folder(request.folder)) else {
-                throw Problem(.unprocessableContent, "this folder cannot be changed", code: .changeNotSupported)
-            }
-            if let title = request.title { change.title = title }
-            change.addChildCollections(try collections(request.addCollections) as NSArray)
-            change.removeChildCollections(try collections(request.removeCollections) as NSArray)
-        case .deleteFolders:
-            PHCollectionListChangeRequest.deleteCollectionLists(try (request.folders ?? []).map { try objects.folder($0) } as NSArray)
         }
     }
 

@@ -1,0 +1,101 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Photos
+import Testing
+@testable import PhotosServer
+
+/// Nothing is served without a token the library knows; browsers sign in
+/// for a cookie and must echo its CSRF token to change anything.
+@Suite struct AuthenticationTests {
+    @Test func everyRouteButSignInNeedsAToken() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let asset = urlID(fixture.assets[0])
+        try await fixture.withRouter { client in
+            for uri in ["/v1/library", "/v1/assets", "/v1/assets/\(asset)", "/v1/assets/\(asset)/thumbnail", "/v1/albums",
+                        "/v1/changes", "/v1/folders", "/v1/moments", "/v1/smart-albums"] {
+                let response = try await client.get(uri, token: nil)
+                #expect(response.status == .unauthorized, "\(uri)")
+                #expect(response.headers[.contentType] == "application/problem+json")
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+            }
+            let forged = "opk_abcdefghijkm_" + String(repeating: "A", count: 43)
+            for token in [forged, "garbage", "", fixture.ownerToken + "x", String(fixture.ownerToken.dropLast()) + "B"] {
+                #expect(try await client.get("/v1/library", token: token).status == .unauthorized, "\(token)")
+            }
+            #expect(try await client.get("/v1/library", token: fixture.ownerToken).status == .ok)
+        }
+    }
+
+    @Test func aRevokedOrExpiredTokenStopsAtOnce() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let issued = try fixture.library.createAccessToken(forClient: nil)
+        let expired = try fixture.library.createAccessToken(forClient: nil, expirationDate: Date().addingTimeInterval(-1)).bearer
+        try await fixture.withRouter { client in
+            #expect(try await client.get("/v1/library", token: issued.bearer).status == .ok)
+            try fixture.library.revokeAccessToken(id: issued.token.id)
+            #expect(try await client.get("/v1/library", token: issued.bearer).status == .unauthorized)
+            #expect(try await client.get("/v1/library", token: expired).status == .unauthorized)
+        }
+        #expect(throws: PHPhotosError.self) { try fixture.library.revokeAccessToken(id: issued.token.id) }
+    }
+
+    @Test func theLibraryKeepsOnlyHashesOfTokens() throws {
+        let fixture = try ServerFixture(photos: 0)
+        let database = try Data(contentsOf: fixture.library.url.appendingPathComponent("database/Photos.sqlite"))
+            + ((try? Data(contentsOf: fixture.library.url.appendingPathComponent("database/Photos.sqlite-wal"))) ?? Data())
+        let secret = String(fixture.ownerToken.suffix(43))
+        #expect(database.range(of: Data(secret.utf8)) == nil)
+        #expect(try fixture.library.accessTokens().count == 1)
+    }
+
+    @Test func aClientMayNotManageTokens() throws {
+        let fixture = try ServerFixture(photos: 0)
+        try fixture.library.setAccess(.readWrite, forClient: "org.example.app")
+        let client = try PHPhotoLibrary(url: fixture.library.url, clientIdentifier: "org.example.app")
+        #expect(throws: PHPhotosError.self) { try client.createAccessToken(forClient: nil) }
+        #expect(throws: PHPhotosError.self) { try client.accessTokens() }
+    }
+
+    @Test func aBrowserSignsInForAStrictCookieAndEchoesItsCSRFToken() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.withRouter { client in
+            let signIn = try await client.send(.post, "/v1/session", token: nil, json: ["token": fixture.ownerToken])
+            #expect(signIn.status == .ok)
+            let setCookie = try #require(signIn.headers[.setCookie])
+            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"), "\(setCookie)")
+            let session = String(setCookie.prefix { $0 != ";" })
+            let csrf = try #require(signIn.json["csrfToken"] as? String)
+
+            #expect(try await client.get("/v1/library", token: nil, headers: [.cookie: session]).status == .ok)
+            let block = ["requests": [["op": "createAlbum", "title": "From a browser"]]]
+            let forged = try await client.send(.post, "/v1/changes", token: nil, json: block, headers: [.cookie: session])
+            #expect(forged.status == .forbidden, "no CSRF token: \(forged.text)")
+            let wrong = try await client.send(.post, "/v1/changes", token: nil, json: block,
+                                              headers: [.cookie: session, HTTPField.Name("X-CSRF-Token")!: csrf + "x"])
+            #expect(wrong.status == .forbidden)
+            let allowed = try await client.send(.post, "/v1/changes", token: nil, json: block,
+                                                headers: [.cookie: session, HTTPField.Name("X-CSRF-Token")!: csrf])
+            #expect(allowed.status == .ok, "\(allowed.text)")
+
+            let signOut = try await client.execute(uri: "/v1/session", method: .delete,
+                                                   headers: [.cookie: session, HTTPField.Name("X-CSRF-Token")!: csrf])
+            #expect(signOut.status == .noContent)
+            #expect(try await client.get("/v1/library", token: nil, headers: [.cookie: session]).status == .unauthorized)
+            let refused = try await client.send(.post, "/v1/session", token: nil, json: ["token": "nope"])
+            #expect(refused.status == .unauthorized)
+            let unknownField = try await client.send(.post, "/v1/session", token: nil, json: ["token": fixture.ownerToken, "admin": true])
+            #expect(unknownField.status == .badRequest)
+        }
+    }
+
+    @Test func failedSignInsFromOneAddressAreThrottled() async throws {
+        let fixture = try ServerFixture(photos: 0, configuration: .init(port: 0, signInFailuresPerMinute: 3))
+        try await fixture.withLiveServer { client in
+            for _ in 0..<3 { #expect(try await client.get("/v1/library", token: "wrong").status == .unauthorized) }
+            let throttled = try await client.get("/v1/library", token: fixture.ownerToken)
+            #expect(throttled.status == .tooManyRequests)
+            #expect(throttled.headers[.retryAfter] != nil)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Photos
+import Testing
+@testable import PhotosServer
+
+/// `POST /v1/changes`: a change block over HTTP, atomic as `performChanges`.
+@Suite struct ChangeBlockTests {
+    @Test func aBlockWithPlaceholdersCommitsAsOne() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let (first, second) = (urlID(fixture.assets[0]), urlID(fixture.assets[1]))
+        try await fixture.withRouter { client in
+            let response = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: ["requests": [
+                ["op": "updateAsset", "asset": first, "favorite": true, "hidden": false, "creationDate": "2021-06-01T10:00:00.000Z",
+                 "location": ["latitude": 48.85, "longitude": 2.35]],
+                ["op": "createAlbum", "title": "Paris", "ref": "paris", "addAssets": [first, second]],
+                ["op": "createFolder", "title": "Trips", "ref": "trips", "addCollections": ["$paris"]],
+                ["op": "deleteAssets", "assets": [second]],
+            ] as [[String: Any]]])
+            #expect(response.status == .ok, "\(response.text)")
+            let created = try #require(response.json["created"] as? [String: String])
+            #expect(created["paris"]?.hasSuffix("/L0/040") == true && created["trips"]?.hasSuffix("/L0/020") == true)
+        }
+        let asset = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[0]], options: nil) }[0]
+        #expect(asset.isFavorite)
+        #expect(asset.creationDate == ISO8601DateFormatter().date(from: "2021-06-01T10:00:00Z"))
+        #expect(abs((asset.location?.coordinate.latitude ?? 0) - 48.85) < 1e-9)
+        let albums = fixture.library.withCurrentLibrary { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }
+        #expect(albums.count == 1 && albums[0].localizedTitle == "Paris")
+        #expect(fixture.library.withCurrentLibrary { PHAsset.fetchAssets(with: nil) }.count == 1, "the second went to Recently Deleted")
+    }
+
+    @Test func aBadRequestAnywhereChangesNothing() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = urlID(fixture.assets[0])
+        let before = fixture.library.currentChangeToken
+        try await fixture.withRouter { client in
+            let cases: [(Any, HTTPResponse.Status)] = [
+                (["requests": [["op": "updateAsset", "asset": id, "favorite": true], ["op": "updateAsset", "asset": UUID().uuidString, "favorite": true]]], .notFound),
+                (["requests": [["op": "updateAsset", "asset": id, "favourite": true]]], .badRequest),
+                (["requests": [["op": "renameLibrary"]]], .badRequest),
+                (["requests": []], .badRequest),
+                (["requests": [["op": "createAlbum"]]], .badRequest),
+                (["requests": [["op": "createFolder", "title": "F", "addCollections": ["$nothing"]]]], .badRequest),
+                (["requests": [["op": "updateAsset", "asset": "../../etc", "favorite": true]]], .notFound),
+                (["extra": 1, "requests": [["op": "updateAsset", "asset": id, "favorite": true]]], .badRequest),
+            ]
+            for (body, status) in cases {
+                let response = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: body)
+                #expect(response.status == status, "\(body): \(response.text)")
+                #expect(response.headers[.contentType] == "application/problem+json")
+            }
+            let garbage = try await client.execute(uri: "/v1/changes", method: .post,
+                                                   headers: [.authorization: "Bearer \(fixture.ownerToken)"], body: .init(string: "{nope"))
+            #expect(garbage.status == .badRequest)
+            let huge = try await client.execute(uri: "/v1/changes", method: .post, headers: [.authorization: "Bearer \(fixture.ownerToken)"],
+                                                body: .init(string: "[" + String(repeating: "1,", count: 1 << 20) + "1]"))
+            #expect(huge.status == .contentTooLarge)
+        }
+        #expect(fixture.library.currentChangeToken == before, "no block committed")
+    }
+
+    @Test func aStaleWriteIsRefusedWithIfMatch() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = urlID(fixture.assets[0])
+        let token = fixture.library.currentChangeToken.textRepresentation
+        try await fixture.withRouter { client in
+            let block = ["requests": [["op": "updateAsset", "asset": id, "favorite": true]]]
+            let first = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: block, headers: [.ifMatch: "\"\(token)\""])
+            #expect(first.status == .ok)
+            let stale = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: block, headers: [.ifMatch: "\"\(token)\""])
+            #expect(stale.status == .preconditionFailed)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Photos
+import Testing
+@testable import PhotosServer
+
+/// Renditions and originals: cache validators, immutable versioned URLs, ranges.
+@Suite struct ImageRoutesTests {
+    @Test func renditionsRevalidateWithTheirETag() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = urlID(fixture.assets[0])
+        try await fixture.withRouter { client in
+            for rendition in ["thumbnail", "preview"] {
+                let image = try await client.get("/v1/assets/\(id)/\(rendition)", token: fixture.ownerToken)
+                #expect(image.status == .ok)
+                #expect(image.headers[.contentType] == "image/jpeg")
+                #expect(Array(Data(buffer: image.body).prefix(2)) == [0xFF, 0xD8])
+                #expect(image.headers[.cacheControl] == "private, no-cache")
+                let tag = try #require(image.headers[.eTag])
+                let again = try await client.get("/v1/assets/\(id)/\(rendition)", token: fixture.ownerToken, headers: [.ifNoneMatch: tag])
+                #expect(again.status == .notModified)
+                #expect(again.body.readableBytes == 0)
+                let versioned = try await client.get("/v1/assets/\(id)/\(rendition)?v=0", token: fixture.ownerToken)
+                #expect(versioned.headers[.cacheControl] == "private, max-age=31536000, immutable")
+                #expect(try await client.get("/v1/assets/\(id)/\(rendition)?v=7", token: fixture.ownerToken).status == .notFound)
+            }
+        }
+    }
+
+    @Test func originalsServeRanges() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = urlID(fixture.assets[0])
+        try await fixture.withRouter { client in
+            let whole = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken)
+            #expect(whole.status == .ok)
+            #expect(whole.headers[.acceptRanges] == "bytes")
+            #expect(whole.headers[.contentType] == "image/jpeg")
+            let bytes = Data(buffer: whole.body)
+            let part = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken, headers: [.range: "bytes=10-19"])
+            #expect(part.status == .partialContent)
+            #expect(part.headers[.contentRange] == "bytes 10-19/\(bytes.count)")
+            #expect(Data(buffer: part.body) == bytes[10..<20])
+            let tail = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken, headers: [.range: "bytes=-5"])
+            #expect(Data(buffer: tail.body) == bytes.suffix(5))
+            let outside = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken,
+                                               headers: [.range: "bytes=\(bytes.count + 10)-"])
+            #expect(outside.status == .rangeNotSatisfiable)
+            #expect(outside.headers[.contentRange] == "bytes */\(bytes.count)")
+            let stale = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken,
+                                             headers: [.range: "bytes=0-9", .ifRange: "\"other\""])
+            #expect(stale.status == .ok, "a changed file is sent whole")
+        }
+    }
+}
