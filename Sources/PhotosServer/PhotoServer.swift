@@ -27,27 +27,37 @@ public struct PhotoServer: Sendable {
         public var streamWriteTimeout: Duration
         /// Failed sign-ins allowed per address per minute.
         public var signInFailuresPerMinute: Int
+        /// The largest file an upload may bring.
+        public var maximumUploadLength: Int
 
         public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Duration = .seconds(60),
                     heartbeat: Duration = .seconds(15), streamWriteTimeout: Duration = .seconds(30),
-                    signInFailuresPerMinute: Int = 10) {
+                    signInFailuresPerMinute: Int = 10, maximumUploadLength: Int = 16 << 30) {
             self.host = host
             self.port = port
             self.idleTimeout = idleTimeout
             self.heartbeat = heartbeat
             self.streamWriteTimeout = streamWriteTimeout
             self.signInFailuresPerMinute = signInFailuresPerMinute
+            self.maximumUploadLength = maximumUploadLength
         }
     }
 
     public let configuration: Configuration
     let libraries: LibraryPool
+    let uploads: UploadStore
     let logger: Logger
 
     /// A server for the library the owner's instance `library` opened.
-    public init(library: PHPhotoLibrary, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "photos.serve")) {
+    /// Uploads in progress are kept in the library's `uploads/` folder;
+    /// expired ones are removed now.
+    public init(library: PHPhotoLibrary, configuration: Configuration = Configuration(),
+                logger: Logger = Logger(label: "photos.serve")) throws {
         self.configuration = configuration
-        self.libraries = LibraryPool(owner: library)
+        libraries = LibraryPool(owner: library)
+        uploads = try UploadStore(directory: library.url.appendingPathComponent("uploads"),
+                                  maximumLength: configuration.maximumUploadLength)
+        uploads.removeExpired()
         self.logger = logger
     }
 
@@ -69,7 +79,8 @@ public struct PhotoServer: Sendable {
         AssetRoutes(libraries: libraries).add(to: authenticated)
         ImageRoutes(libraries: libraries).add(to: authenticated)
         CollectionRoutes(libraries: libraries).add(to: authenticated)
-        ChangeBlockRoutes(libraries: libraries).add(to: authenticated)
+        ChangeBlockRoutes(libraries: libraries, uploads: uploads).add(to: authenticated)
+        UploadRoutes(libraries: libraries, uploads: uploads).add(to: authenticated)
         HistoryRoutes(libraries: libraries, heartbeat: configuration.heartbeat, writeTimeout: configuration.streamWriteTimeout,
                       streams: StreamCounter()).add(to: authenticated)
         return router

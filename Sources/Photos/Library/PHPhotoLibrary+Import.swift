@@ -224,3 +224,31 @@ extension PHPhotoLibrary {
         return assets
     }
 }
+
+/// Content hashes, an OpenPhotoKit addition: how the library recognises a
+/// file it already holds, so that a client can ask before sending one.
+extension PHPhotoLibrary {
+    /// The library's content hash of a file: XXH3-128 of its bytes, as 32
+    /// lowercase hex digits. Cost: one read of the file.
+    public static func contentHash(ofFileAt url: URL) throws -> String {
+        do {
+            return try ContentHash.ofFile(at: url)
+        } catch {
+            throw PHPhotosError(.invalidResource, error.description)
+        }
+    }
+
+    /// The asset outside Recently Deleted whose original has this content
+    /// hash, as this process may see it; nil when there is none, or when
+    /// this process may not read the library. Cost: one indexed query.
+    public func localIdentifierOfAsset(withContentHash hash: String) throws -> String? {
+        let store = try requireStore()
+        guard hash.utf8.count == 32, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+        do {
+            guard try store.grant().map({ $0 == .readWrite || $0 == .limited }) ?? false else { return nil }
+            return try store.assetUUIDs(withContentHashes: [hash])[hash].map { LocalIdentifier(uuid: $0, entity: .asset).description }
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+    }
+}

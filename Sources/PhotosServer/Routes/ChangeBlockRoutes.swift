@@ -11,6 +11,7 @@ import Photos
 /// library has changed since that token.
 struct ChangeBlockRoutes {
     let libraries: LibraryPool
+    let uploads: UploadStore
 
     struct Block: Decodable {
         let requests: [ChangeRequest]
@@ -28,13 +29,15 @@ struct ChangeBlockRoutes {
     /// One change request. `op` says which; the other fields are its arguments.
     struct ChangeRequest: Decodable {
         enum Operation: String, Decodable {
-            case updateAsset, deleteAssets, restoreAssets
+            case createAsset, updateAsset, deleteAssets, restoreAssets
             case createAlbum, updateAlbum, deleteAlbums
             case createFolder, updateFolder, deleteFolders
         }
 
         let op: Operation
         let ref: String?
+        /// A finished upload, for `createAsset`.
+        let upload: String?
         let asset: String?
         let assets: [String]?
         let album: String?
@@ -52,7 +55,7 @@ struct ChangeBlockRoutes {
         let removeCollections: [String]?
 
         private static let fields: Set<String> = [
-            "op", "ref", "asset", "assets", "album", "albums", "folder", "folders", "title", "favorite", "hidden",
+            "op", "ref", "upload", "asset", "assets", "album", "albums", "folder", "folders", "title", "favorite", "hidden",
             "creationDate", "location", "addAssets", "removeAssets", "addCollections", "removeCollections",
         ]
 
@@ -64,6 +67,7 @@ struct ChangeBlockRoutes {
             }
             op = try container.decode(Operation.self, forKey: AnyKey(stringValue: "op"))
             ref = try field("ref")
+            upload = try field("upload")
             asset = try field("asset")
             assets = try field("assets")
             album = try field("album")
@@ -94,20 +98,26 @@ struct ChangeBlockRoutes {
 
     func add(to group: RouterGroup<ServerContext>) {
         group.post("changes") { request, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let principal = try context.requirePrincipal()
+            let library = try libraries.library(for: principal)
             let block = try await JSONBody.decode(Block.self, from: request, context: context)
             let expected = try request.headers[.ifMatch].map { text in
                 try HistoryRoutes.token(text.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
             }
-            let committed = try await blocking { try Self.perform(block, in: library, ifUnchangedSince: expected) }
+            let uploads = self.uploads
+            let committed = try await blocking {
+                try Self.perform(block, in: library, uploads: UploadedFiles(store: uploads, tokenID: principal.tokenID),
+                                 ifUnchangedSince: expected)
+            }
             return try JSONBody.response(committed)
         }
     }
 
-    private static func perform(_ block: Block, in library: PHPhotoLibrary, ifUnchangedSince expected: PHPersistentChangeToken?) throws -> Committed {
+    private static func perform(_ block: Block, in library: PHPhotoLibrary, uploads: UploadedFiles,
+                                ifUnchangedSince expected: PHPersistentChangeToken?) throws -> Committed {
         // Everything that can fail is decided before the block runs: a
         // PhotoKit change block cannot be abandoned halfway.
-        let steps = try library.withCurrentLibrary { try plan(block, objects: ReferencedObjects(block)) }
+        let steps = try library.withCurrentLibrary { try plan(block, objects: ReferencedObjects(block), uploads: uploads) }
         if let expected, library.currentChangeToken != expected {
             throw Problem(.preconditionFailed, "the library has changed since the token in If-Match")
         }
@@ -115,6 +125,7 @@ struct ChangeBlockRoutes {
         try library.performChangesAndWait {
             for step in steps { step(&placeholders) }
         }
+        uploads.removeUsed()
         return Committed(created: placeholders.mapValues(\.localIdentifier), token: library.currentChangeToken.textRepresentation)
     }
 
@@ -134,7 +145,7 @@ struct ChangeBlockRoutes {
         }
     }
 
-    private static func plan(_ block: Block, objects: ReferencedObjects) throws -> [Step] {
+    private static func plan(_ block: Block, objects: ReferencedObjects, uploads: UploadedFiles) throws -> [Step] {
         var refs: Set<String> = []
         func define(_ ref: String?) throws {
             guard let ref else { return }
@@ -154,17 +165,25 @@ struct ChangeBlockRoutes {
         }
         return try block.requests.map { request -> Step in
             switch request.op {
+            case .createAsset:
+                let file = try uploads.take(request.upload)
+                let location = try Self.location(request)
+                try define(request.ref)
+                return { placeholders in
+                    let creation = PHAssetCreationRequest.forAsset()
+                    let options = PHAssetResourceCreationOptions()
+                    options.originalFilename = file.filename
+                    options.shouldMoveFile = true
+                    creation.addResource(with: file.isVideo ? .video : .photo, fileURL: file.url, options: options)
+                    if let favorite = request.favorite { creation.isFavorite = favorite }
+                    if let hidden = request.hidden { creation.isHidden = hidden }
+                    if let date = request.creationDate { creation.creationDate = date }
+                    if let location { creation.location = location }
+                    if let ref = request.ref, let placeholder = creation.placeholderForCreatedAsset { placeholders[ref] = placeholder }
+                }
             case .updateAsset:
                 let change = try objects.asset(request.asset)
-                let location = request.location.map { value in
-                    value.map { CLLocation(coordinate: CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude),
-                                           altitude: $0.altitude ?? 0, horizontalAccuracy: 0, verticalAccuracy: 0, timestamp: Date()) }
-                }
-                if let location = request.location ?? nil {
-                    guard (-90...90).contains(location.latitude), (-180...180).contains(location.longitude) else {
-                        throw Problem.badRequest("a location's latitude is -90 to 90 and its longitude -180 to 180")
-                    }
-                }
+                let location = try Self.location(request)
                 return { _ in
                     let asset = PHAssetChangeRequest(for: change)
                     if let favorite = request.favorite { asset.isFavorite = favorite }
@@ -232,6 +251,17 @@ struct ChangeBlockRoutes {
         }
     }
 
+    /// The location a request sets: nil to leave it, `.some(nil)` to clear it.
+    private static func location(_ request: ChangeRequest) throws -> CLLocation?? {
+        guard case .some(let value) = request.location else { return .none }
+        guard let value else { return .some(nil) }
+        guard (-90...90).contains(value.latitude), (-180...180).contains(value.longitude) else {
+            throw Problem.badRequest("a location's latitude is -90 to 90 and its longitude -180 to 180")
+        }
+        return CLLocation(coordinate: CLLocationCoordinate2D(latitude: value.latitude, longitude: value.longitude),
+                          altitude: value.altitude ?? 0, horizontalAccuracy: 0, verticalAccuracy: 0, timestamp: Date())
+    }
+
     private static func required<T>(_ value: T?, _ name: String) throws -> T {
         guard let value else { throw Problem.badRequest("\(name) is required") }
         return value
@@ -292,5 +322,40 @@ private struct ReferencedObjects {
         if let album = albums[id.uppercased()] { return album }
         if let folder = folders[id.uppercased()] { return folder }
         throw Problem.notFound("no album or folder has the id \(id)")
+    }
+}
+
+/// The finished uploads a block turns into assets: each taken once, and
+/// removed after the block commits (the engine has moved its data file).
+private final class UploadedFiles {
+    struct File {
+        let url: URL
+        let filename: String
+        let isVideo: Bool
+    }
+
+    let store: UploadStore
+    let tokenID: String
+    private var used: [String] = []
+
+    init(store: UploadStore, tokenID: String) {
+        self.store = store
+        self.tokenID = tokenID
+    }
+
+    func take(_ id: String?) throws -> File {
+        guard let id, let upload = store.upload(id, tokenID: tokenID) else { throw Problem(.notFound, "there is no such upload") }
+        guard !used.contains(id) else { throw Problem.badRequest("upload \(id) is used twice in the block") }
+        guard store.offset(of: id) == upload.length else {
+            throw Problem(.conflict, "upload \(id) has \(store.offset(of: id)) of its \(upload.length) bytes; finish it first")
+        }
+        used.append(id)
+        let type = UTType(filenameExtension: (upload.filename as NSString).pathExtension.lowercased())
+        let isVideo = type.map { $0.conforms(to: .movie) || $0.conforms(to: .video) } ?? false
+        return File(url: store.dataURL(id), filename: upload.filename, isVideo: isVideo)
+    }
+
+    func removeUsed() {
+        for id in used { store.remove(id) }
     }
 }

@@ -31,7 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
         try options.requireAvailable(library)
         var logger = Logger(label: "photos.serve")
         logger.logLevel = options.quiet ? .warning : .info
-        let server = PhotoServer(library: library, configuration: .init(host: host, port: port), logger: logger)
+        let server = try PhotoServer(library: library, configuration: .init(host: host, port: port), logger: logger)
         let (json, quiet, path) = (options.json, options.quiet, library.url.path)
         try await server.run { port in
             if json {

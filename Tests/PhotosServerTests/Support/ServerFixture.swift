@@ -22,7 +22,7 @@ final class ServerFixture: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         library = try PHPhotoLibrary(url: directory.appendingPathComponent("Test.photoslibrary"))
         ownerToken = try library.createAccessToken(forClient: nil, label: "test owner").bearer
-        server = PhotoServer(library: library, configuration: configuration)
+        server = try PhotoServer(library: library, configuration: configuration)
         assets = try importPhotos(photos)
     }
 

@@ -1,0 +1,160 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOPosix
+import Photos
+
+/// `/v1/uploads`: resumable uploads by the tus 1.0 protocol (core, with
+/// the creation and termination extensions). tus rather than IETF
+/// resumable uploads: it is a finished specification with clients for
+/// every platform, and the draft it inspired still changes. Bytes stream
+/// to disk as they arrive, never held whole in memory.
+///
+/// Creating an upload may first name the file's content hash
+/// (`Upload-Metadata: contentHash <XXH3-128 hex>`, the library's content
+/// hash): with `duplicates skip` (the default), a file the caller can
+/// already see in the library is answered at once with the asset holding
+/// it, and nothing is sent. A finished upload becomes an asset in a change
+/// block (`{"op": "createAsset", "upload": ID}`), atomic with the rest.
+struct UploadRoutes {
+    let libraries: LibraryPool
+    let uploads: UploadStore
+    private static let fileIO = NonBlockingFileIO(threadPool: .singleton)
+    static let version = "1.0.0"
+
+    private struct Duplicate: Encodable {
+        let duplicateOf: String
+    }
+
+    func add(to group: RouterGroup<ServerContext>) {
+        group.on("uploads", method: .options) { _, _ -> Response in
+            Response(status: .noContent, headers: Self.tusHeaders(extra: [
+                HTTPField.Name("Tus-Version")!: Self.version,
+                HTTPField.Name("Tus-Extension")!: "creation,termination",
+                HTTPField.Name("Tus-Max-Size")!: "\(uploads.maximumLength)",
+            ]))
+        }
+        group.post("uploads") { request, context -> Response in
+            let principal = try context.requirePrincipal()
+            try Self.requireTus(request)
+            guard let text = request.headers[HTTPField.Name("Upload-Length")!], let length = Int(text), length > 0 else {
+                throw Problem.badRequest("Upload-Length must give the file's size in bytes (deferred lengths are not supported)")
+            }
+            guard length <= uploads.maximumLength else {
+                throw Problem(.contentTooLarge, "the file is larger than the \(uploads.maximumLength) bytes this server takes")
+            }
+            let metadata = try Self.metadata(request.headers[HTTPField.Name("Upload-Metadata")!])
+            let filename = metadata["filename"].map(Self.safeFilename) ?? "upload"
+            if let hash = metadata["contentHash"], metadata["duplicates"] ?? "skip" == "skip" {
+                let library = try libraries.library(for: principal)
+                if let existing = try await blocking({ try library.localIdentifierOfAsset(withContentHash: hash.lowercased()) }) {
+                    return try JSONBody.response(Duplicate(duplicateOf: existing), headers: Self.tusHeaders())
+                }
+            } else if let policy = metadata["duplicates"], policy != "keep", policy != "skip" {
+                throw Problem.badRequest("duplicates must be skip or keep")
+            }
+            let upload = try await blocking { try uploads.create(tokenID: principal.tokenID, length: length, filename: filename) }
+            return Response(status: .created, headers: Self.tusHeaders(extra: [.location: "/v1/uploads/\(upload.id)",
+                                                                                HTTPField.Name("Upload-Offset")!: "0"]))
+        }
+        group.head("uploads/:id") { _, context -> Response in
+            let upload = try find(context)
+            return Response(status: .ok, headers: Self.tusHeaders(extra: [
+                HTTPField.Name("Upload-Offset")!: "\(uploads.offset(of: upload.id))",
+                HTTPField.Name("Upload-Length")!: "\(upload.length)", .cacheControl: "no-store",
+            ]))
+        }
+        group.patch("uploads/:id") { request, context -> Response in
+            try Self.requireTus(request)
+            let upload = try find(context)
+            guard request.headers[.contentType] == "application/offset+octet-stream" else {
+                throw Problem(.unsupportedMediaType, "an upload's bytes come as application/offset+octet-stream")
+            }
+            guard uploads.beginWriting(upload.id) else { throw Problem(.conflict, "another request is writing this upload") }
+            defer { uploads.endWriting(upload.id) }
+            let offset = uploads.offset(of: upload.id)
+            guard request.headers[HTTPField.Name("Upload-Offset")!] == "\(offset)" else {
+                throw Problem(.conflict, "Upload-Offset must be \(offset), the bytes received so far",
+                              headers: [HTTPField.Name("Upload-Offset")!: "\(offset)"])
+            }
+            let written = try await append(request.body, to: upload, at: offset)
+            return Response(status: .noContent, headers: Self.tusHeaders(extra: [HTTPField.Name("Upload-Offset")!: "\(written)"]))
+        }
+        group.delete("uploads/:id") { _, context -> Response in
+            let upload = try find(context)
+            guard uploads.beginWriting(upload.id) else { throw Problem(.conflict, "another request is writing this upload") }
+            defer { uploads.endWriting(upload.id) }
+            uploads.remove(upload.id)
+            return Response(status: .noContent, headers: Self.tusHeaders())
+        }
+    }
+
+    private func find(_ context: ServerContext) throws -> UploadStore.Upload {
+        let principal = try context.requirePrincipal()
+        guard let id = context.parameters.get("id"), let upload = uploads.upload(id, tokenID: principal.tokenID) else {
+            throw Problem(.notFound, "there is no such upload")
+        }
+        return upload
+    }
+
+    /// Streams the body to the end of the data file; returns the new offset.
+    /// Bytes past the announced length are refused, and what arrived before
+    /// a dropped connection stays, to resume from.
+    private func append(_ body: RequestBody, to upload: UploadStore.Upload, at offset: Int) async throws -> Int {
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let handle = try await Self.fileIO.openFile(_deprecatedPath: uploads.dataURL(upload.id).path, mode: .write,
+                                                    flags: .default, eventLoop: eventLoop).get()
+        defer { try? handle.close() }
+        var position = offset
+        for try await buffer in body {
+            guard position + buffer.readableBytes <= upload.length else {
+                throw Problem(.contentTooLarge, "the upload is \(upload.length) bytes; more were sent")
+            }
+            try await Self.fileIO.write(fileHandle: handle, toOffset: Int64(position), buffer: buffer, eventLoop: eventLoop).get()
+            position += buffer.readableBytes
+        }
+        if position == upload.length {
+            // Complete: durable before the client is told so.
+            try await blocking { try handle.withUnsafeFileDescriptor { descriptor in
+                guard fsync(descriptor) == 0 else { throw Problem(.internalServerError, "the upload could not be synced to disk") }
+            } }
+        }
+        return position
+    }
+
+    private static func requireTus(_ request: Request) throws {
+        guard request.headers[HTTPField.Name("Tus-Resumable")!] == version else {
+            throw Problem(.preconditionFailed, "uploads speak tus \(version): send Tus-Resumable: \(version)",
+                          headers: [HTTPField.Name("Tus-Version")!: version])
+        }
+    }
+
+    private static func tusHeaders(extra: HTTPFields = [:]) -> HTTPFields {
+        var headers: HTTPFields = [HTTPField.Name("Tus-Resumable")!: version]
+        headers.append(contentsOf: extra)
+        return headers
+    }
+
+    /// `key base64, key base64, …` (RFC tus 1.0 Upload-Metadata).
+    private static func metadata(_ header: String?) throws -> [String: String] {
+        guard let header, !header.isEmpty else { return [:] }
+        var values: [String: String] = [:]
+        for pair in header.split(separator: ",") {
+            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            guard let key = parts.first, !key.isEmpty else { throw Problem.badRequest("Upload-Metadata has an empty key") }
+            let value = parts.count == 2 ? Data(base64Encoded: String(parts[1])).flatMap { String(data: $0, encoding: .utf8) } : ""
+            guard let value else { throw Problem.badRequest("Upload-Metadata's \(key) is not base64-encoded UTF-8") }
+            values[String(key)] = value
+        }
+        return values
+    }
+
+    /// A file name as data: its last component, without controls, at most 255 bytes.
+    static func safeFilename(_ name: String) -> String {
+        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        let trimmed = String(cleaned.utf8.prefix(255)).flatMap { $0 } ?? ""
+        return trimmed.isEmpty || trimmed == "." || trimmed == ".." ? "upload" : trimmed
+    }
+}

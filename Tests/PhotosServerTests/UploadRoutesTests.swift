@@ -1,0 +1,138 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Photos
+import PhotosMedia
+import Testing
+@testable import PhotosServer
+
+/// tus uploads: resumable, checksum first, and turned into assets by a change block.
+@Suite struct UploadRoutesTests {
+    private static let tus: HTTPFields = [HTTPField.Name("Tus-Resumable")!: "1.0.0"]
+
+    private static func photo(_ seed: Double) throws -> Data {
+        try SampleImage.jpeg(width: 80, height: 60, from: (seed, 40, 60), to: (220, 180, 90))
+    }
+
+    private static func headers(_ token: String, _ extra: HTTPFields = [:]) -> HTTPFields {
+        var fields = tus
+        fields[.authorization] = "Bearer \(token)"
+        fields.append(contentsOf: extra)
+        return fields
+    }
+
+    private static func metadata(_ pairs: [String: String]) -> String {
+        pairs.map { "\($0.key) \(Data($0.value.utf8).base64EncodedString())" }.joined(separator: ",")
+    }
+
+    @Test func anUploadResumesAndBecomesAnAssetInABlock() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let data = try Self.photo(10)
+        try await fixture.withRouter { client in
+            let created = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(fixture.ownerToken, [
+                HTTPField.Name("Upload-Length")!: "\(data.count)",
+                HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "../../IMG_0001.JPG"]),
+            ]))
+            #expect(created.status == .created, "\(created.text)")
+            let location = try #require(created.headers[.location])
+            let offset = HTTPField.Name("Upload-Offset")!
+            let octets: HTTPFields = [.contentType: "application/offset+octet-stream"]
+
+            // The first half, then the connection drops: the offset says where to go on.
+            let half = data.count / 2
+            let first = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, octets + [offset: "0"]),
+                                                 body: ByteBuffer(bytes: data.prefix(half)))
+            #expect(first.status == .noContent && first.headers[offset] == "\(half)")
+            let head = try await client.execute(uri: location, method: .head, headers: Self.headers(fixture.ownerToken))
+            #expect(head.headers[offset] == "\(half)")
+            let wrong = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, octets + [offset: "0"]),
+                                                 body: ByteBuffer(bytes: data.suffix(from: half)))
+            #expect(wrong.status == .conflict)
+            let early = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
+                "requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]])
+            #expect(early.status == .conflict, "an unfinished upload is not an asset yet")
+            let rest = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, octets + [offset: "\(half)"]),
+                                                body: ByteBuffer(bytes: data.suffix(from: half)))
+            #expect(rest.headers[offset] == "\(data.count)")
+
+            let other = try fixture.library.createAccessToken(forClient: nil).bearer
+            #expect(try await client.execute(uri: location, method: .head, headers: Self.headers(other)).status == .notFound)
+
+            let block = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: ["requests": [
+                ["op": "createAsset", "upload": String(location.split(separator: "/").last!), "ref": "new", "favorite": true],
+                ["op": "createAlbum", "title": "Uploaded", "addAssets": ["$new"]],
+            ] as [[String: Any]]])
+            #expect(block.status == .ok, "\(block.text)")
+            let identifier = try #require((block.json["created"] as? [String: String])?["new"])
+            let asset = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil) }[0]
+            #expect(asset.isFavorite && asset.pixelWidth == 80)
+            let resource = fixture.library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) }[0]
+            #expect(resource.originalFilename == "IMG_0001.JPG", "the name is data: its last component only")
+            #expect(try await client.execute(uri: location, method: .head, headers: Self.headers(fixture.ownerToken)).status == .notFound)
+        }
+    }
+
+    @Test func aDuplicateIsAnsweredBeforeItIsSent() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let data = try Self.photo(99)
+        let file = fixture.directory.appendingPathComponent("existing.jpg")
+        try data.write(to: file)
+        let imported = try fixture.library.importFiles([file]).imported[0].localIdentifier
+        let hash = try PHPhotoLibrary.contentHash(ofFileAt: file)
+        let limited = try fixture.clientToken("org.example.limited", grant: .limited, selection: [])
+        try await fixture.withRouter { client in
+            let fields: HTTPFields = [HTTPField.Name("Upload-Length")!: "\(data.count)",
+                                      HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "a.jpg", "contentHash": hash])]
+            let skipped = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(fixture.ownerToken, fields))
+            #expect(skipped.status == .ok && skipped.json["duplicateOf"] as? String == imported)
+            let hidden = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(limited, fields))
+            #expect(hidden.status == .created, "a client is not told of a duplicate it cannot see")
+            let kept = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(fixture.ownerToken, [
+                HTTPField.Name("Upload-Length")!: "\(data.count)",
+                HTTPField.Name("Upload-Metadata")!: Self.metadata(["contentHash": hash, "duplicates": "keep"])]))
+            #expect(kept.status == .created)
+        }
+    }
+
+    @Test func badUploadsAreRefusedAndCostNothing() async throws {
+        let fixture = try ServerFixture(photos: 0, configuration: .init(port: 0, maximumUploadLength: 1000))
+        try await fixture.withRouter { client in
+            let noTus = try await client.execute(uri: "/v1/uploads", method: .post, headers: [.authorization: "Bearer \(fixture.ownerToken)",
+                                                                                             HTTPField.Name("Upload-Length")!: "10"])
+            #expect(noTus.status == .preconditionFailed)
+            for length in ["", "-1", "abc", "0"] {
+                let response = try await client.execute(uri: "/v1/uploads", method: .post,
+                                                        headers: Self.headers(fixture.ownerToken, [HTTPField.Name("Upload-Length")!: length]))
+                #expect(response.status == .badRequest, "\(length)")
+            }
+            let tooBig = try await client.execute(uri: "/v1/uploads", method: .post,
+                                                  headers: Self.headers(fixture.ownerToken, [HTTPField.Name("Upload-Length")!: "1001"]))
+            #expect(tooBig.status == .contentTooLarge)
+            let created = try await client.execute(uri: "/v1/uploads", method: .post,
+                                                   headers: Self.headers(fixture.ownerToken, [HTTPField.Name("Upload-Length")!: "10"]))
+            let location = try #require(created.headers[.location])
+            let overflow = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, [
+                .contentType: "application/offset+octet-stream", HTTPField.Name("Upload-Offset")!: "0"]),
+                body: ByteBuffer(bytes: [UInt8](repeating: 1, count: 20)))
+            #expect(overflow.status == .contentTooLarge)
+            for id in ["../../database/Photos.sqlite", "0123", String(repeating: "g", count: 32)] {
+                let response = try await client.execute(uri: "/v1/uploads/\(id)", method: .head, headers: Self.headers(fixture.ownerToken))
+                #expect(response.status == .notFound, "\(id)")
+            }
+            let garbage = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
+                "requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]])
+            #expect(garbage.status == .conflict)
+            let deleted = try await client.execute(uri: location, method: .delete, headers: Self.headers(fixture.ownerToken))
+            #expect(deleted.status == .noContent)
+        }
+    }
+}
+
+extension HTTPFields {
+    static func + (lhs: HTTPFields, rhs: HTTPFields) -> HTTPFields {
+        var fields = lhs
+        fields.append(contentsOf: rhs)
+        return fields
+    }
+}
