@@ -79,6 +79,7 @@ public struct PhotoServer: Sendable {
         AssetRoutes(libraries: libraries).add(to: authenticated)
         ImageRoutes(libraries: libraries).add(to: authenticated)
         CollectionRoutes(libraries: libraries).add(to: authenticated)
+        TimelineRoutes(libraries: libraries).add(to: authenticated)
         ChangeBlockRoutes(libraries: libraries, uploads: uploads).add(to: authenticated)
         UploadRoutes(libraries: libraries, uploads: uploads).add(to: authenticated)
         HistoryRoutes(libraries: libraries, heartbeat: configuration.heartbeat, writeTimeout: configuration.streamWriteTimeout,

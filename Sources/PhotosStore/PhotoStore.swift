@@ -130,6 +130,15 @@ package protocol PhotoStore: AnyObject, Sendable {
     @discardableResult
     func changeSelection(of client: String, adding: [String], removing: [String]) throws(StoreError) -> Int64?
 
+    // MARK: Timeline
+
+    /// A query's assets counted by month, or by day of one month, newest first.
+    /// Cost: a scan of the `asset_by_local_day` index entries of the buckets.
+    func timelineBuckets(_ query: AssetQuery, granularity: TimelineGranularity) throws(StoreError) -> [TimelineBucketRecord]
+    /// A page of one bucket's assets, newest first.
+    func timelineRows(_ query: AssetQuery, bucket key: Int, granularity: TimelineGranularity,
+                      offset: Int, limit: Int) throws(StoreError) -> [TimelineRow]
+
     // MARK: Access tokens (owner only)
 
     /// Stores a new bearer token.

@@ -85,6 +85,9 @@ private func size(_ image: UIImage?) -> [Int] {
         #expect(edited.hasAdjustments && edited.adjustmentFormatIdentifier == "com.example.crop")
         #expect(edited.pixelWidth == 300 && edited.pixelHeight == 300)
         #expect(size(fullSizeImage(edited)) == [300, 300])
+        let originalPlaceholder = try #require(asset.thumbHash)
+        #expect(edited.thumbHash != nil && edited.thumbHash != originalPlaceholder, "the placeholder shows the edit")
+        #expect(ThumbHash.aspectRatio(of: edited.thumbHash!) == 1)
         #expect(size(fullSizeImage(edited, version: .unadjusted)) == [400, 300], "the original is kept")
         #expect(Set(PHAssetResource.assetResources(for: edited).map(\.type)) == [.photo, .fullSizePhoto, .adjustmentData])
         #expect(test.library.derivatives.existing(assetUUID: asset.record.uuid, version: 0, kind: .thumbnail) == nil,
@@ -110,6 +113,7 @@ private func size(_ image: UIImage?) -> [Int] {
         #expect(!reverted.hasAdjustments && reverted.adjustmentFormatIdentifier == nil)
         #expect(reverted.pixelWidth == 400 && reverted.pixelHeight == 300)
         #expect(size(fullSizeImage(reverted)) == [400, 300])
+        #expect(reverted.thumbHash == originalPlaceholder, "the original's placeholder is back")
         #expect(PHAssetResource.assetResources(for: reverted).map(\.type) == [.photo])
         #expect(editFiles.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) }, "the edit's files are deleted")
         #expect(observer.wait())

@@ -51,6 +51,7 @@ struct NewAssetPreparation {
         var primary: MediaMetadata?
         var fileDate: Date?
         var contentHash: String?
+        var thumbHash: Data?
         for (index, resource) in resources.enumerated() {
             let file = try stage(resource)
             let expected: MediaMetadata.Kind? = Self.photoTypes.contains(resource.type) ? .image
@@ -67,7 +68,7 @@ struct NewAssetPreparation {
                     }
                 }
                 if index == shownIndex, let metadata {
-                    try makeDerivatives(of: file.url, metadata)
+                    thumbHash = try makeDerivatives(of: file.url, metadata)
                 }
                 if index == primaryIndex {
                     contentHash = try ContentHash.ofFile(at: file.url)
@@ -124,15 +125,17 @@ struct NewAssetPreparation {
             cameraMake: metadata.cameraMake,
             cameraModel: metadata.cameraModel,
             lensModel: metadata.lensModel,
-            contentHash: contentHash)
+            contentHash: contentHash,
+            thumbHash: thumbHash)
         return NewAsset(record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil)
     }
 
     /// The thumbnail of a new image, or the poster and thumbnail of a new
-    /// video or camera raw file, as content version 0. A raw file that
-    /// embeds no preview is stored without them: it keeps its metadata and
-    /// file, and image requests report that it cannot be shown.
-    private func makeDerivatives(of url: URL, _ metadata: MediaMetadata) throws {
+    /// video or camera raw file, as content version 0; returns the ThumbHash
+    /// placeholder, made from the thumbnail. A raw file that embeds no
+    /// preview is stored without them: it keeps its metadata and file, and
+    /// image requests report that it cannot be shown.
+    private func makeDerivatives(of url: URL, _ metadata: MediaMetadata) throws -> Data? {
         var source = url
         var size = (metadata.pixelWidth, metadata.pixelHeight)
         if metadata.kind == .video {
@@ -140,13 +143,14 @@ struct NewAssetPreparation {
                                            in: staging.derivatives)
             size = (0, 0)
         } else if UniformType.isRAW(metadata.uniformTypeIdentifier) {
-            guard let preview = try? CameraRaw.preview(ofFileAt: url) else { return }
+            guard let preview = try? CameraRaw.preview(ofFileAt: url) else { return nil }
             source = try derivatives.stage(preview, assetUUID: uuid, version: 0, kind: .poster, in: staging.derivatives)
             size = (0, 0)
         }
         let thumbnail = try ImageRenderer.derivative(fileAt: source, sourceWidth: size.0, sourceHeight: size.1,
                                                      shortEdge: DerivativeCache.Kind.thumbnail.shortEdge!)
         _ = try derivatives.stage(thumbnail.jpeg, assetUUID: uuid, version: 0, kind: .thumbnail, in: staging.derivatives)
+        return try ThumbHash.ofImage(data: thumbnail.jpeg)
     }
 
     private func stage(_ resource: PHAssetChangeRequest.PendingResource) throws(PHPhotosError) -> StagedFile {

@@ -50,10 +50,20 @@ struct EditedContent {
                 adjustmentData: NewResource(type: PHAssetResourceType.adjustmentData.rawValue, file: adjustmentFile,
                                             originalFilename: "Adjustments.plist", uniformTypeIdentifier: "com.apple.property-list",
                                             pixelWidth: 0, pixelHeight: 0),
-                formatIdentifier: adjustment.formatIdentifier, formatVersion: adjustment.formatVersion)
+                formatIdentifier: adjustment.formatIdentifier, formatVersion: adjustment.formatVersion,
+                thumbHash: placeholder)
         } catch {
             throw PHPhotosError(storeError: error)
         }
+    }
+
+    /// The rendering's ThumbHash placeholder (a video's from its first
+    /// frame); nil when it cannot be made, which leaves the asset without one.
+    private var placeholder: Data? {
+        if metadata.kind == .video {
+            return (try? VideoFrame.poster(ofVideoAt: rendered)).flatMap { try? ThumbHash.ofImage(data: $0) }
+        }
+        return try? ThumbHash.ofImage(fileAt: rendered)
     }
 
     /// The edit as resources of an asset being created.

@@ -14,19 +14,25 @@ extension PHPhotoLibrary {
         }
     }
 
-    func fetchAssets(scope: AssetScope, options: PHFetchOptions?, extraFilter: StoreFilter<AssetAttribute>? = nil) -> PHFetchResult<PHAsset> {
+    /// The engine query fetch options make for assets in `scope`.
+    static func assetQuery(scope: AssetScope, options: PHFetchOptions?,
+                           extraFilter: StoreFilter<AssetAttribute>? = nil) throws(PHPredicateError) -> AssetQuery {
         let rules = FetchTranslation<AssetAttribute>.assets
-        var filter = Self.translated { () throws(PHPredicateError) in try rules.filter(options?.predicate) }
+        var filter = try rules.filter(options?.predicate)
         if let extraFilter {
             filter = .and([extraFilter, filter])
         }
-        let query = AssetQuery(
+        return AssetQuery(
             scope: scope, filter: filter,
-            sort: Self.translated { () throws(PHPredicateError) in try rules.sort(options?.sortDescriptors) },
+            sort: try rules.sort(options?.sortDescriptors),
             limit: max(0, options?.fetchLimit ?? 0),
             includeHiddenAssets: options?.includeHiddenAssets ?? scope.includesHiddenAssetsByDefault,
             includeAllBurstAssets: options?.includeAllBurstAssets ?? false,
             sourceTypes: Int(options?.includeAssetSourceTypes.rawValue ?? 0))
+    }
+
+    func fetchAssets(scope: AssetScope, options: PHFetchOptions?, extraFilter: StoreFilter<AssetAttribute>? = nil) -> PHFetchResult<PHAsset> {
+        let query = Self.translated { () throws(PHPredicateError) in try Self.assetQuery(scope: scope, options: options, extraFilter: extraFilter) }
         guard let store else { return PHFetchResult(contents: .empty) }
         do {
             let snapshot = try store.fetchAssets(query)

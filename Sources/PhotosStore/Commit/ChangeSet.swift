@@ -109,12 +109,16 @@ package struct AdjustedContent: Sendable {
     package var adjustmentData: NewResource
     package var formatIdentifier: String
     package var formatVersion: String
+    /// The rendering's ThumbHash placeholder.
+    package var thumbHash: Data?
 
-    package init(rendered: NewResource, adjustmentData: NewResource, formatIdentifier: String, formatVersion: String) {
+    package init(rendered: NewResource, adjustmentData: NewResource, formatIdentifier: String, formatVersion: String,
+                 thumbHash: Data? = nil) {
         self.rendered = rendered
         self.adjustmentData = adjustmentData
         self.formatIdentifier = formatIdentifier
         self.formatVersion = formatVersion
+        self.thumbHash = thumbHash
     }
 
     var resources: [NewResource] { [rendered, adjustmentData] }

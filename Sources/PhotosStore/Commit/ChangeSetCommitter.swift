@@ -249,17 +249,18 @@ struct ChangeSetCommitter {
             try insertResources(adjusted.resources, paths: paths, assetID: rowID)
             try db.execute(sql: """
                 UPDATE asset SET adjustment_format_identifier = ?, adjustment_format_version = ?,
-                    pixel_width = ?, pixel_height = ?, content_version = content_version + 1, modification_date = ?
+                    pixel_width = ?, pixel_height = ?, content_version = content_version + 1, modification_date = ?,
+                    thumb_hash = ?
                 WHERE id = ?
                 """, arguments: [adjusted.formatIdentifier, adjusted.formatVersion, adjusted.rendered.pixelWidth,
-                                 adjusted.rendered.pixelHeight, now.timeIntervalSince1970, rowID])
+                                 adjusted.rendered.pixelHeight, now.timeIntervalSince1970, adjusted.thumbHash, rowID])
         case .revert:
             // The original's size is the primary photo's or video's.
             try db.execute(sql: """
                 UPDATE asset SET adjustment_format_identifier = NULL, adjustment_format_version = NULL,
                     pixel_width = COALESCE((SELECT pixel_width FROM resource WHERE asset_id = ?1 AND type IN (1, 2) ORDER BY id LIMIT 1), pixel_width),
                     pixel_height = COALESCE((SELECT pixel_height FROM resource WHERE asset_id = ?1 AND type IN (1, 2) ORDER BY id LIMIT 1), pixel_height),
-                    content_version = content_version + 1, modification_date = ?2
+                    content_version = content_version + 1, modification_date = ?2, thumb_hash = original_thumb_hash
                 WHERE id = ?1
                 """, arguments: [rowID, now.timeIntervalSince1970])
         }

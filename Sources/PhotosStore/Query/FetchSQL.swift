@@ -216,6 +216,24 @@ enum FetchSQL {
             return SQLFragment(sql: sql, arguments: StatementArguments(builder.arguments))
         }
 
+        /// The matching rows grouped by `group`: its value, then `aggregates`,
+        /// for the rows that also meet `condition` (with its `arguments`).
+        func grouped(by group: String, aggregates: [String], condition: String? = nil,
+                     arguments: [DatabaseValue] = []) -> SQLFragment {
+            let conditions = ([whereClause.isEmpty ? nil : String(whereClause.dropFirst(7))] + [condition]).compactMap { $0 }
+            let clause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            return SQLFragment(sql: "SELECT \(([group] + aggregates).joined(separator: ", ")) FROM \(from)\(clause) GROUP BY 1 ORDER BY 1 DESC",
+                               arguments: StatementArguments(builder.arguments + arguments))
+        }
+
+        /// `columns` of the matching rows that also meet `condition`, in `orderBy`, a page of them.
+        func page(_ columns: String, condition: String, arguments: [DatabaseValue], orderBy: String,
+                  offset: Int, limit: Int) -> SQLFragment {
+            let clause = (whereClause.isEmpty ? " WHERE " : whereClause + " AND ") + condition
+            return SQLFragment(sql: "SELECT \(columns) FROM \(from)\(clause) ORDER BY \(orderBy) LIMIT \(limit) OFFSET \(offset)",
+                               arguments: StatementArguments(builder.arguments + arguments))
+        }
+
         /// The id and sort key of each of `rowIDs` that matches, unordered.
         func keys(of rowIDs: [Int64]) -> SQLFragment {
             let selection = ([column] + order.map(\.expression)).joined(separator: ", ")

@@ -64,6 +64,8 @@ package struct AssetRecord: Sendable, Equatable {
     package var contentVersion: Int
     /// The version of the adjustment format of the current edit.
     package var adjustmentFormatVersion: String?
+    /// The ThumbHash placeholder of what the asset shows (~25 bytes).
+    package var thumbHash: Data?
 
     package init(id: Int64 = 0, uuid: String, mediaType: Int, mediaSubtypes: Int = 0,
                  pixelWidth: Int = 0, pixelHeight: Int = 0, creationDate: Date? = nil,
@@ -75,7 +77,8 @@ package struct AssetRecord: Sendable, Equatable {
                  hasRAWOriginal: Bool = false, originalFilename: String? = nil,
                  uniformTypeIdentifier: String? = nil, timeZoneOffset: Int? = nil,
                  cameraMake: String? = nil, cameraModel: String? = nil, lensModel: String? = nil,
-                 contentHash: String? = nil, contentVersion: Int = 0, adjustmentFormatVersion: String? = nil) {
+                 contentHash: String? = nil, contentVersion: Int = 0, adjustmentFormatVersion: String? = nil,
+                 thumbHash: Data? = nil) {
         self.id = id
         self.uuid = uuid
         self.mediaType = mediaType
@@ -108,6 +111,7 @@ package struct AssetRecord: Sendable, Equatable {
         self.contentHash = contentHash
         self.contentVersion = contentVersion
         self.adjustmentFormatVersion = adjustmentFormatVersion
+        self.thumbHash = thumbHash
     }
 
     /// The stored columns, in the order `init(row:)` reads and `insertArguments` writes them.
@@ -119,7 +123,7 @@ package struct AssetRecord: Sendable, Equatable {
         "represents_burst", "playback_style", "adjustment_format_identifier", "trashed_date",
         "is_front_camera", "is_long_exposure", "has_raw_original", "original_filename",
         "uniform_type_identifier", "time_zone_offset", "camera_make", "camera_model", "lens_model",
-        "content_hash", "content_version", "adjustment_format_version",
+        "content_hash", "content_version", "adjustment_format_version", "thumb_hash",
     ]
 
     static let selection = columns.map { "a." + $0 }.joined(separator: ", ")
@@ -165,9 +169,11 @@ package struct AssetRecord: Sendable, Equatable {
         contentHash = row[35]
         contentVersion = row[36]
         adjustmentFormatVersion = row[37]
+        thumbHash = row[38]
     }
 
-    /// Values for every column but `id`, in `columns` order.
+    /// Values for every column but `id`, in `columns` order, then the
+    /// original's placeholder (the same at creation), which a revert restores.
     var insertArguments: StatementArguments {
         let values: [(any DatabaseValueConvertible)?] = [
             uuid, mediaType, mediaSubtypes, pixelWidth, pixelHeight,
@@ -179,13 +185,14 @@ package struct AssetRecord: Sendable, Equatable {
             representsBurst, playbackStyle, adjustmentFormatIdentifier, trashedDate?.timeIntervalSince1970,
             isFrontCamera, isLongExposure, hasRAWOriginal, originalFilename,
             uniformTypeIdentifier, timeZoneOffset, cameraMake, cameraModel, lensModel,
-            contentHash, contentVersion, adjustmentFormatVersion,
+            contentHash, contentVersion, adjustmentFormatVersion, thumbHash,
+            thumbHash,
         ]
         return StatementArguments(values)
     }
 
     static let insertSQL = """
-        INSERT INTO asset (\(columns.dropFirst().joined(separator: ", ")))
-        VALUES (\(Array(repeating: "?", count: columns.count - 1).joined(separator: ", ")))
+        INSERT INTO asset (\(columns.dropFirst().joined(separator: ", ")), original_thumb_hash)
+        VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
         """
 }

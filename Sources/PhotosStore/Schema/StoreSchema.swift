@@ -140,7 +140,8 @@ enum StoreSchema {
 
     /// The server's bearer tokens, stored as hashes of their secrets, each
     /// acting for a client (or the owner) whose grant the engine enforces;
-    /// and each asset's ThumbHash placeholder, computed at import.
+    /// each asset's ThumbHash placeholder, computed at import and at each
+    /// edit; and the timeline's day and month of each asset.
     private static func createVersion5(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE access_token (
@@ -152,7 +153,28 @@ enum StoreSchema {
                 created_at REAL NOT NULL,
                 expires_at REAL
             ) WITHOUT ROWID;
-            ALTER TABLE asset ADD COLUMN thumb_hash BLOB;
+            ALTER TABLE asset ADD COLUMN thumb_hash BLOB;           -- what the asset shows
+            ALTER TABLE asset ADD COLUMN original_thumb_hash BLOB;  -- the original's, which a revert restores
+
+            -- The timeline's day and month of each asset (YYYYMMDD, YYYYMM), in
+            -- the time zone it was taken in, kept by triggers (stored, so that
+            -- the index below covers the timeline's counts), and that index.
+            ALTER TABLE asset ADD COLUMN local_day INTEGER;
+            ALTER TABLE asset ADD COLUMN local_month INTEGER;
+            UPDATE asset SET local_day = CAST(strftime('%Y%m%d', creation_date + COALESCE(time_zone_offset, 0), 'unixepoch') AS INTEGER);
+            UPDATE asset SET local_month = local_day / 100;
+            CREATE TRIGGER asset_local_day_on_insert AFTER INSERT ON asset BEGIN
+                UPDATE asset SET local_day = CAST(strftime('%Y%m%d', NEW.creation_date + COALESCE(NEW.time_zone_offset, 0), 'unixepoch') AS INTEGER),
+                                 local_month = CAST(strftime('%Y%m', NEW.creation_date + COALESCE(NEW.time_zone_offset, 0), 'unixepoch') AS INTEGER)
+                WHERE id = NEW.id;
+            END;
+            CREATE TRIGGER asset_local_day_on_update AFTER UPDATE OF creation_date, time_zone_offset ON asset BEGIN
+                UPDATE asset SET local_day = CAST(strftime('%Y%m%d', NEW.creation_date + COALESCE(NEW.time_zone_offset, 0), 'unixepoch') AS INTEGER),
+                                 local_month = CAST(strftime('%Y%m', NEW.creation_date + COALESCE(NEW.time_zone_offset, 0), 'unixepoch') AS INTEGER)
+                WHERE id = NEW.id;
+            END;
+            CREATE INDEX asset_by_local_day ON asset(local_month, local_day, trashed_date, is_hidden, burst_member_hidden,
+                                                      source_type, modification_date);
             """)
     }
 

@@ -1,0 +1,141 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Photos
+
+/// `/v1/timeline`: the library by month (`/v1/timeline`), by day within a
+/// month (`/v1/timeline/2024-05/days`), and a bucket's assets in pages of
+/// at most 2,000 as columnar JSON (`/v1/timeline/2024-05?page=0`). Every
+/// response has an ETag from the buckets' fingerprints: a client
+/// revalidates with `If-None-Match` and refetches only the buckets that
+/// changed. `predicate` filters as on `/v1/assets`.
+struct TimelineRoutes {
+    let libraries: LibraryPool
+    static let pageSize = 2000
+
+    struct Bucket: Encodable, Sendable {
+        /// `2024-05`, `2024-05-17`, or `undated`.
+        let id: String
+        let count: Int
+        let pages: Int
+        let etag: String
+    }
+
+    struct Summary: Encodable, Sendable {
+        let buckets: [Bucket]
+    }
+
+    /// One page of a bucket, one array per field, each the same length.
+    struct Columns: Encodable, Sendable {
+        let bucket: String
+        let page: Int
+        let pages: Int
+        let ids: [String]
+        let aspectRatios: [Double]
+        let creationDates: [Date?]
+        let mediaTypes: [Int]
+        let durations: [Double]
+        let favorites: [Bool]
+        /// Base64 ThumbHash placeholders; null where there is none.
+        let thumbHashes: [String?]
+        let contentVersions: [Int]
+    }
+
+    func add(to group: RouterGroup<ServerContext>) {
+        group.get("timeline") { request, context -> Response in
+            let library = try libraries.library(for: try context.requirePrincipal())
+            let options = try Self.options(Query(request: request))
+            let months = try await blocking { try library.timelineMonths(options: options) }
+            return try Self.respond(Summary(buckets: months.map(Self.bucket)), tag: Self.tag(months), request: request)
+        }
+        group.get("timeline/:bucket/days") { request, context -> Response in
+            let library = try libraries.library(for: try context.requirePrincipal())
+            let options = try Self.options(Query(request: request))
+            let month = try await Self.find(context.parameters.get("bucket"), in: library, options: options)
+            guard month.day == nil else { throw Problem.notFound("a day's bucket has no days") }
+            let days = try await blocking { try library.timelineDays(of: month, options: options) }
+            return try Self.respond(Summary(buckets: days.map(Self.bucket)), tag: Self.tag(days), request: request)
+        }
+        group.get("timeline/:bucket") { request, context -> Response in
+            let library = try libraries.library(for: try context.requirePrincipal())
+            let query = Query(request: request)
+            let options = try Self.options(query)
+            let bucket = try await Self.find(context.parameters.get("bucket"), in: library, options: options)
+            let pages = max(1, (bucket.count + Self.pageSize - 1) / Self.pageSize)
+            let page = try query.integer("page", default: 0, in: 0...(pages - 1))
+            let tag = "\"\(bucket.fingerprint)-\(page)\""
+            if ImageRoutes.matches(request, tag) { return Response(status: .notModified, headers: Self.headers(tag)) }
+            let contents = try await blocking {
+                try library.timelinePage(of: bucket, offset: page * Self.pageSize, limit: Self.pageSize, options: options)
+            }
+            let columns = Columns(
+                bucket: Self.name(bucket), page: page, pages: pages, ids: contents.localIdentifiers.map(ObjectID.urlForm),
+                aspectRatios: contents.aspectRatios.map { ($0 * 10_000).rounded() / 10_000 }, creationDates: contents.creationDates,
+                mediaTypes: contents.mediaTypes.map(\.rawValue), durations: contents.durations, favorites: contents.favorites,
+                thumbHashes: contents.thumbHashes.map { $0?.base64EncodedString() }, contentVersions: contents.contentVersions)
+            return try Self.respond(columns, tag: tag, request: request)
+        }
+    }
+
+    private static func options(_ query: Query) throws -> PHFetchOptions {
+        if query.text("sort") != nil { throw Problem.badRequest("the timeline is ordered newest first; sort is not taken") }
+        return try AssetRoutes.fetchOptions(query, for: PHAsset.self, defaultSort: nil)
+    }
+
+    /// The bucket a URL names (`2024-05`, `2024-05-17`, `undated`), as it is now; 404 when it holds nothing.
+    private static func find(_ name: String?, in library: PHPhotoLibrary, options: PHFetchOptions) async throws -> PHTimelineBucket {
+        guard let name, let key = key(name) else { throw Problem.notFound("no timeline bucket is called \(name ?? "")") }
+        let buckets = try await blocking { () throws -> [PHTimelineBucket] in
+            let months = try library.timelineMonths(options: options)
+            guard key >= 1_000_000 else { return months }
+            guard let month = months.first(where: { $0.id == key / 100 }) else { return [] }
+            return try library.timelineDays(of: month, options: options)
+        }
+        guard let bucket = buckets.first(where: { $0.id == key }) else { throw Problem.notFound("the timeline has nothing in \(name)") }
+        return bucket
+    }
+
+    private static func key(_ name: String) -> Int? {
+        if name == "undated" { return 0 }
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts[0].count == 4, parts.dropFirst().allSatisfy({ $0.count == 2 }),
+              let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else { return nil }
+        guard parts.count == 3 else { return year * 100 + month }
+        guard let day = Int(parts[2]), (1...31).contains(day) else { return nil }
+        return (year * 100 + month) * 100 + day
+    }
+
+    static func name(_ bucket: PHTimelineBucket) -> String {
+        guard let year = bucket.year, let month = bucket.month else { return "undated" }
+        let base = String(format: "%04d-%02d", year, month)
+        return bucket.day.map { base + String(format: "-%02d", $0) } ?? base
+    }
+
+    private static func bucket(_ bucket: PHTimelineBucket) -> Bucket {
+        Bucket(id: name(bucket), count: bucket.count, pages: max(1, (bucket.count + pageSize - 1) / pageSize),
+               etag: "\"\(bucket.fingerprint)\"")
+    }
+
+    private static func tag(_ buckets: [PHTimelineBucket]) -> String {
+        var hasher = FNV()
+        for bucket in buckets { hasher.add("\(bucket.id):\(bucket.fingerprint);") }
+        return "\"\(String(hasher.value, radix: 16))\""
+    }
+
+    private static func headers(_ tag: String) -> HTTPFields {
+        [.eTag: tag, .cacheControl: "private, no-cache"]
+    }
+
+    private static func respond(_ value: some Encodable, tag: String, request: Request) throws -> Response {
+        if ImageRoutes.matches(request, tag) { return Response(status: .notModified, headers: headers(tag)) }
+        return try JSONBody.response(value, headers: headers(tag))
+    }
+}
+
+/// FNV-1a, for ETags over several fingerprints.
+struct FNV {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    mutating func add(_ text: String) {
+        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    }
+}

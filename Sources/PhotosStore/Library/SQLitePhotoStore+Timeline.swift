@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+/// The timeline's queries: counts by month or day from the `asset_by_local_day`
+/// index, and pages of a bucket with what a grid shows.
+extension SQLitePhotoStore {
+    package func timelineBuckets(_ query: AssetQuery, granularity: TimelineGranularity) throws(StoreError) -> [TimelineBucketRecord] {
+        try readObjects { db, scope in
+            guard let plan = FetchSQL.assetPlan(query, scope: scope, now: Date()) else { return [] }
+            let aggregates = ["COUNT(*)", "TOTAL(a.id)", "MAX(a.modification_date)"]
+            let fragment: SQLFragment
+            switch granularity {
+            case .months:
+                fragment = plan.grouped(by: "COALESCE(a.local_month, 0)", aggregates: aggregates)
+            case .days(let month):
+                fragment = plan.grouped(by: "COALESCE(a.local_day, 0)", aggregates: aggregates,
+                                        condition: month == 0 ? "a.local_month IS NULL" : "a.local_month = ?",
+                                        arguments: month == 0 ? [] : [month.databaseValue])
+            }
+            return try Row.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments).map { row in
+                let count: Int = row[1]
+                return TimelineBucketRecord(key: row[0], count: count,
+                                            fingerprint: Self.fingerprint(count, row[2] as Double, (row[3] as Double?) ?? 0))
+            }
+        }
+    }
+
+    package func timelineRows(_ query: AssetQuery, bucket key: Int, granularity: TimelineGranularity,
+                              offset: Int, limit: Int) throws(StoreError) -> [TimelineRow] {
+        try readObjects { db, scope in
+            guard let plan = FetchSQL.assetPlan(query, scope: scope, now: Date()) else { return [] }
+            let condition: String
+            switch granularity {
+            case .months: condition = key == 0 ? "a.local_month IS NULL" : "a.local_month = ?"
+            case .days: condition = key == 0 ? "a.local_day IS NULL" : "a.local_day = ?"
+            }
+            let fragment = plan.page("""
+                a.uuid, a.pixel_width, a.pixel_height, a.creation_date, a.media_type, a.duration, a.is_favorite,
+                a.thumb_hash, a.content_version
+                """, condition: condition, arguments: key == 0 ? [] : [key.databaseValue],
+                orderBy: "a.creation_date DESC, a.id DESC", offset: max(0, offset), limit: max(0, limit))
+            return try Row.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments).map { row in
+                TimelineRow(uuid: row[0], pixelWidth: row[1], pixelHeight: row[2],
+                            creationDate: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
+                            mediaType: row[4], duration: row[5], isFavorite: row[6], thumbHash: row[7], contentVersion: row[8])
+            }
+        }
+    }
+
+    /// FNV-1a over what changes when a bucket's assets do.
+    private static func fingerprint(_ count: Int, _ idTotal: Double, _ lastModified: Double) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for value in [UInt64(count), idTotal.bitPattern, lastModified.bitPattern] {
+            for shift in stride(from: 0, to: 64, by: 8) {
+                hash = (hash ^ ((value >> UInt64(shift)) & 0xff)) &* 0x100_0000_01b3
+            }
+        }
+        return Int64(bitPattern: hash)
+    }
+}

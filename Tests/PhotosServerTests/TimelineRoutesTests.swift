@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Photos
+import PhotosMedia
+import Testing
+@testable import PhotosServer
+
+/// `/v1/timeline`: buckets with ETags, and columnar pages.
+@Suite struct TimelineRoutesTests {
+    @Test func bucketsRevalidateAndPagesAreColumns() async throws {
+        let fixture = try ServerFixture(photos: 3, configuration: .init(port: 0))
+        try await fixture.withRouter { client in
+            let summary = try await client.get("/v1/timeline", token: fixture.ownerToken)
+            #expect(summary.status == .ok)
+            let buckets = try #require(summary.json["buckets"] as? [[String: Any]])
+            #expect(buckets.map { $0["id"] as? String } == ["2020-09"])
+            #expect(buckets.first?["count"] as? Int == 3)
+            let tag = try #require(summary.headers[.eTag])
+            #expect(try await client.get("/v1/timeline", token: fixture.ownerToken, headers: [.ifNoneMatch: tag]).status == .notModified)
+
+            let page = try await client.get("/v1/timeline/2020-09", token: fixture.ownerToken)
+            #expect(page.status == .ok)
+            let ids = try #require(page.json["ids"] as? [String])
+            #expect(ids == fixture.assets.reversed().map(urlID), "newest first")
+            for column in ["aspectRatios", "creationDates", "mediaTypes", "durations", "favorites", "thumbHashes", "contentVersions"] {
+                #expect((page.json[column] as? [Any])?.count == ids.count, "\(column)")
+            }
+            let placeholder = try #require((page.json["thumbHashes"] as? [String])?.first.flatMap { Data(base64Encoded: $0) })
+            #expect(placeholder.count <= 25 && abs(ThumbHash.aspectRatio(of: placeholder)! - 4.0 / 3.0) < 0.5)
+            #expect((page.json["aspectRatios"] as? [Double])?.first == 1.3333)
+            let pageTag = try #require(page.headers[.eTag])
+
+            let days = try await client.get("/v1/timeline/2020-09/days", token: fixture.ownerToken)
+            #expect((days.json["buckets"] as? [[String: Any]])?.count == 3)
+            let day = try #require((days.json["buckets"] as? [[String: Any]])?.first?["id"] as? String)
+            #expect(try await client.get("/v1/timeline/\(day)", token: fixture.ownerToken).json["ids"] as? [String] == [urlID(fixture.assets[2])])
+
+            let asset = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[0]], options: nil) }[0]
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+            #expect(try await client.get("/v1/timeline", token: fixture.ownerToken, headers: [.ifNoneMatch: tag]).status == .ok)
+            let changed = try await client.get("/v1/timeline/2020-09", token: fixture.ownerToken, headers: [.ifNoneMatch: pageTag])
+            #expect(changed.status == .ok && (changed.json["favorites"] as? [Bool])?.last == true)
+
+            for bad in ["2020-13", "2020-9", "20-09", "2020-09-32", "undated", "../x", "2019-01"] {
+                #expect(try await client.get("/v1/timeline/\(bad)", token: fixture.ownerToken).status == .notFound, "\(bad)")
+            }
+            #expect(try await client.get("/v1/timeline/2020-09?page=1", token: fixture.ownerToken).status == .badRequest)
+            #expect(try await client.get("/v1/timeline?sort=creationDate", token: fixture.ownerToken).status == .badRequest)
+        }
+    }
+
+    @Test func aLimitedTokensTimelineHoldsItsSelectionOnly() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        let token = try fixture.clientToken("org.example.grid", grant: .limited, selection: [fixture.assets[1]])
+        try await fixture.withRouter { client in
+            let summary = try await client.get("/v1/timeline", token: token)
+            #expect((summary.json["buckets"] as? [[String: Any]])?.first?["count"] as? Int == 1)
+            let page = try await client.get("/v1/timeline/2020-09", token: token)
+            #expect(page.json["ids"] as? [String] == [urlID(fixture.assets[1])])
+            #expect(!page.text.contains(urlID(fixture.assets[0])) && !page.text.contains(urlID(fixture.assets[2])))
+        }
+    }
+}
