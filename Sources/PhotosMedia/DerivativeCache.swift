@@ -88,10 +88,13 @@ package final class DerivativeCache: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw MediaError(file: url.path, reason: "cannot stage a derivative: \(error.localizedDescription)")
+            let outOfSpace = (error as? CocoaError)?.code == .fileWriteOutOfSpace
+            throw MediaError(file: url.path, reason: "cannot stage a derivative: \(error.localizedDescription)",
+                             systemError: outOfSpace ? ENOSPC : EIO)
         }
         guard Self.write(jpeg, to: url) else {
-            throw MediaError(file: url.path, reason: "cannot stage a derivative: \(String(cString: strerror(errno)))")
+            let number = errno
+            throw MediaError(file: url.path, reason: "cannot stage a derivative: \(String(cString: strerror(number)))", systemError: number)
         }
         return url
     }

@@ -145,11 +145,18 @@ package struct MediaLocation: Sendable, Equatable {
 package struct MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     package var file: String
     package var reason: String
+    /// The system's error number when writing a file failed (ENOSPC, say):
+    /// then the library's storage failed, not the media.
+    package var systemError: Int32?
 
-    package init(file: String, reason: String) {
+    package init(file: String, reason: String, systemError: Int32? = nil) {
         self.file = file
         self.reason = reason
+        self.systemError = systemError
     }
+
+    /// Whether the disk or the user's quota is full.
+    package var isOutOfSpace: Bool { systemError == ENOSPC || systemError == EDQUOT }
 
     package var description: String { "\(file): \(reason)" }
 }

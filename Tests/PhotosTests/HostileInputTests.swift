@@ -192,7 +192,7 @@ import Testing
             }
         }
         #expect(failure != nil, "the disk filled up")
-        #expect([.notEnoughSpace, .internalError].contains(failure?.code), "\(String(describing: failure))")
+        #expect([.notEnoughSpace, .internalError].contains(failure?.code), "\(String(describing: failure)): \(failure?.localizedDescription ?? "")")
         let reopened = try PHPhotoLibrary(url: library.url, clientIdentifier: nil)
         #expect(try reopened.store!.integrityCheck() == "ok")
         #expect(reopened.withCurrentLibrary { PHAsset.fetchAssets(with: nil).count } == stored, "whole blocks only")

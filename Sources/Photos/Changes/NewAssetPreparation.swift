@@ -73,6 +73,9 @@ struct NewAssetPreparation {
                 if index == primaryIndex {
                     contentHash = try ContentHash.ofFile(at: file.url)
                 }
+            } catch let error as MediaError where error.systemError != nil {
+                throw PHPhotosError(error.isOutOfSpace ? .notEnoughSpace : .internalError,
+                                    "storing \(describe(resource)): \(error.reason)", identifiers: [identifier])
             } catch let error as MediaError {
                 throw PHPhotosError(.invalidResource, "\(describe(resource)): \(error.reason)", identifiers: [identifier])
             } catch {

@@ -104,6 +104,8 @@ package final class StagingArea: @unchecked Sendable {
             try FileManager.default.copyItem(at: source, to: destination)
             try DurableFiles.synchronize(destination)
         } catch {
+            try? FileManager.default.removeItem(at: destination)
+            if Self.isOutOfSpace(error) { throw .fileSystem("the disk holding \(directory.path) is full") }
             throw .invalidFile(path: source.path, reason: "cannot be copied into the library: \(error.localizedDescription)")
         }
         return StagedFile(url: destination, sourceToRemove: move ? source : nil, size: Self.size(of: destination))
@@ -116,9 +118,19 @@ package final class StagingArea: @unchecked Sendable {
             try data.write(to: destination)
             try DurableFiles.synchronize(destination)
         } catch {
+            if Self.isOutOfSpace(error) { throw .fileSystem("the disk holding \(directory.path) is full") }
             throw .fileSystem("cannot write into \(directory.path): \(error.localizedDescription)")
         }
         return StagedFile(url: destination, sourceToRemove: nil, size: Int64(data.count))
+    }
+
+    /// Whether a write failed for want of space (the disk or a quota), as
+    /// Foundation reports it or as the system error beneath.
+    static func isOutOfSpace(_ error: any Error) -> Bool {
+        if let cocoa = error as? CocoaError, cocoa.code == .fileWriteOutOfSpace { return true }
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain, error.code == Int(ENOSPC) || error.code == Int(EDQUOT) { return true }
+        return (error.userInfo[NSUnderlyingErrorKey] as? NSError).map(isOutOfSpace) ?? false
     }
 
     /// Records, durably, the files and renditions whose fate the next
