@@ -46,6 +46,7 @@ public struct PhotoServer: Sendable {
     public let configuration: Configuration
     let libraries: LibraryPool
     let uploads: UploadStore
+    let metrics = ServerMetrics()
     let logger: Logger
 
     /// A server for the library the owner's instance `library` opened.
@@ -64,8 +65,8 @@ public struct PhotoServer: Sendable {
     /// The router with every route, for tests and for ``application(onListening:)``.
     func router() -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
-        router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: RequestObservation(metrics: metrics))
+        router.add(middleware: ProblemMiddleware(routes: DocumentedRoutes()))
         let sessions = BrowserSessions()
         let authentication = AuthenticationMiddleware(
             libraries: libraries, sessions: sessions,
@@ -80,10 +81,17 @@ public struct PhotoServer: Sendable {
         ImageRoutes(libraries: libraries).add(to: authenticated)
         CollectionRoutes(libraries: libraries).add(to: authenticated)
         TimelineRoutes(libraries: libraries).add(to: authenticated)
-        ChangeBlockRoutes(libraries: libraries, uploads: uploads).add(to: authenticated)
-        UploadRoutes(libraries: libraries, uploads: uploads).add(to: authenticated)
+        ChangeBlockRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
+        UploadRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         HistoryRoutes(libraries: libraries, heartbeat: configuration.heartbeat, writeTimeout: configuration.streamWriteTimeout,
-                      streams: StreamCounter()).add(to: authenticated)
+                      metrics: metrics).add(to: authenticated)
+        authenticated.get("openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
+        router.group().add(middleware: authentication).get("metrics") { [metrics] _, context -> Response in
+            guard try context.requirePrincipal().isOwner else { throw Problem(.forbidden, "metrics are for the owner's tokens") }
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
+        }
         return router
     }
 
@@ -113,30 +121,5 @@ public struct PhotoServer: Sendable {
         } onGracefulShutdown: {
             libraries.finishStreams()
         }
-    }
-}
-
-/// Logs every request with its status and duration.
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            log(request, context, status: response.status.code, since: start)
-            return response
-        } catch let error as HTTPResponseError {
-            log(request, context, status: error.status.code, since: start)
-            throw error
-        } catch {
-            log(request, context, status: 500, since: start)
-            throw error
-        }
-    }
-
-    private func log(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("\(request.method) \(request.uri.path) \(status)",
-                            metadata: ["duration_ms": .stringConvertible((milliseconds * 1000).rounded() / 1000)])
     }
 }

@@ -107,11 +107,20 @@ struct Problem: HTTPResponseError, Sendable {
     }
 }
 
-/// Turns whatever a handler throws into a problem response.
+/// Turns whatever a handler throws into a problem response; a documented
+/// path asked with a method it does not take is 405 with `Allow`.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: DocumentedRoutes
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            if let allowed = routes.allowedMethods(request.uri.path), !allowed.contains(request.method.rawValue) {
+                throw Problem(.methodNotAllowed, "\(request.uri.path) takes \(allowed.joined(separator: ", "))",
+                              headers: [.allow: allowed.joined(separator: ", ")])
+            }
+            throw Problem.from(error)
         } catch {
             throw Problem.from(error)
         }

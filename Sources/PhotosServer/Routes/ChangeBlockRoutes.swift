@@ -12,6 +12,7 @@ import Photos
 struct ChangeBlockRoutes {
     let libraries: LibraryPool
     let uploads: UploadStore
+    let metrics: ServerMetrics
 
     struct Block: Decodable {
         let requests: [ChangeRequest]
@@ -101,7 +102,7 @@ struct ChangeBlockRoutes {
             let principal = try context.requirePrincipal()
             let library = try libraries.library(for: principal)
             let block = try await JSONBody.decode(Block.self, from: request, context: context)
-            let expected = try request.headers[.ifMatch].map { text in
+            let expected = try Query(request: request).header(.ifMatch).map { text in
                 try HistoryRoutes.token(text.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
             }
             let uploads = self.uploads
@@ -109,6 +110,7 @@ struct ChangeBlockRoutes {
                 try Self.perform(block, in: library, uploads: UploadedFiles(store: uploads, tokenID: principal.tokenID),
                                  ifUnchangedSince: expected)
             }
+            metrics.changeBlockCommitted()
             return try JSONBody.response(committed)
         }
     }

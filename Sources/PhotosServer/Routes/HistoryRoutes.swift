@@ -1,4 +1,3 @@
-import Synchronization
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -21,7 +20,7 @@ struct HistoryRoutes {
     /// How long one write to a stream may wait for a stalled reader before
     /// the stream is closed (the reader resumes by token).
     let writeTimeout: Duration
-    let streams: StreamCounter
+    let metrics: ServerMetrics
 
     func add(to group: RouterGroup<ServerContext>) {
         group.get("changes") { request, context -> Response in
@@ -29,7 +28,7 @@ struct HistoryRoutes {
             let library = try libraries.library(for: principal)
             let query = Query(request: request)
             let wantsStream = request.headers[.accept]?.contains("text/event-stream") == true
-            let resumeFrom = request.headers[HTTPField.Name("Last-Event-ID")!] ?? query.text("since")
+            let resumeFrom = query.header(HTTPField.Name("Last-Event-ID")!) ?? query.text("since")
             let since = try resumeFrom.map(Self.token) ?? library.currentChangeToken
             let limit = try query.integer("limit", default: 100, in: 1...1000)
             let first = try await blocking { try Self.page(library, since: since, limit: limit) }
@@ -68,11 +67,11 @@ struct HistoryRoutes {
     }
 
     private func stream(_ library: PHPhotoLibrary, broadcaster: ChangeBroadcaster, first: ChangePage, limit: Int) -> Response {
-        let (heartbeat, writeTimeout, streams) = (self.heartbeat, self.writeTimeout, self.streams)
+        let (heartbeat, writeTimeout, metrics) = (self.heartbeat, self.writeTimeout, self.metrics)
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"]
         let body = ResponseBody { writer in
-            streams.opened()
-            defer { streams.closed() }
+            metrics.streamOpened()
+            defer { metrics.streamClosed() }
             let (id, wakeUps) = broadcaster.subscribe()
             defer { broadcaster.cancel(id) }
             // Heartbeats go through the same wake-ups: each one reads history
@@ -134,12 +133,4 @@ struct HistoryRoutes {
         }
         writer = target
     }
-}
-
-/// How many event streams are open, for `/metrics`.
-final class StreamCounter: Sendable {
-    private let count = Atomic<Int>(0)
-    func opened() { count.add(1, ordering: .relaxed) }
-    func closed() { count.subtract(1, ordering: .relaxed) }
-    var open: Int { count.load(ordering: .relaxed) }
 }

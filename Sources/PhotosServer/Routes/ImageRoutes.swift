@@ -59,7 +59,7 @@ struct ImageRoutes {
         }
         var served = 0..<size
         var status = HTTPResponse.Status.ok
-        if let header = request.headers[.range], Self.ifRangeHolds(request, headers) {
+        if let header = Query(request: request).header(.range), Self.ifRangeHolds(request, headers) {
             guard let asked = ByteRange(header, size: size) else {
                 try? handle.close()
                 headers[.contentRange] = "bytes */\(size)"

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Photos
 
@@ -89,8 +90,14 @@ extension Data {
 struct Query {
     let request: Request
 
+    /// The parameter's value; an empty one counts as not given.
     func text(_ name: String) -> String? {
-        request.uri.queryParameters[Substring(name)].map(String.init)
+        request.uri.queryParameters[Substring(name)].flatMap { $0.isEmpty ? nil : String($0) }
+    }
+
+    /// A header's value; an empty one counts as not given.
+    func header(_ name: HTTPField.Name) -> String? {
+        request.headers[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {

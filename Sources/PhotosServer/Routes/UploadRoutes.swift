@@ -20,6 +20,7 @@ import Photos
 struct UploadRoutes {
     let libraries: LibraryPool
     let uploads: UploadStore
+    let metrics: ServerMetrics
     private static let fileIO = NonBlockingFileIO(threadPool: .singleton)
     static let version = "1.0.0"
 
@@ -79,6 +80,7 @@ struct UploadRoutes {
                               headers: [HTTPField.Name("Upload-Offset")!: "\(offset)"])
             }
             let written = try await append(request.body, to: upload, at: offset)
+            metrics.uploaded(bytes: written - offset)
             return Response(status: .noContent, headers: Self.tusHeaders(extra: [HTTPField.Name("Upload-Offset")!: "\(written)"]))
         }
         group.delete("uploads/:id") { _, context -> Response in

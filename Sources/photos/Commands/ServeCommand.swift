@@ -20,10 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on; 0 picks a free one.") var port = 8080
+    @Option(help: "Failed sign-ins an address may make per minute before it must wait.") var signInAttempts = 10
     @OptionGroup var options: LibraryOptions
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard signInAttempts > 0 else { throw ValidationError("--sign-in-attempts must be at least 1") }
     }
 
     func run() async throws {
@@ -31,7 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
         try options.requireAvailable(library)
         var logger = Logger(label: "photos.serve")
         logger.logLevel = options.quiet ? .warning : .info
-        let server = try PhotoServer(library: library, configuration: .init(host: host, port: port), logger: logger)
+        let server = try PhotoServer(library: library, configuration: .init(host: host, port: port, signInFailuresPerMinute: signInAttempts), logger: logger)
         let (json, quiet, path) = (options.json, options.quiet, library.url.path)
         try await server.run { port in
             if json {
@@ -39,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
             } else if !quiet {
                 Output.line("Serving \(path) on http://\(host):\(port)")
             }
+            // Whoever started the server waits for this line, through a pipe or a file.
+            fflush(nil)
         }
     }
 }

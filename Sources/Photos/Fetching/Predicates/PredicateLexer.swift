@@ -68,7 +68,7 @@ struct PredicateLexer {
         if character.isLetter || character == "_" || character == "#" {
             return try word(start: start)
         }
-        if character.isNumber {
+        if character.isASCIIDigit {
             return try number(start: start)
         }
         switch character {
@@ -124,14 +124,14 @@ struct PredicateLexer {
         var isReal = false
         while index < characters.count {
             let c = characters[index]
-            if c.isNumber {
+            if c.isASCIIDigit {
                 text.append(c)
-            } else if c == ".", !isReal, index + 1 < characters.count, characters[index + 1].isNumber {
+            } else if c == ".", !isReal, index + 1 < characters.count, characters[index + 1].isASCIIDigit {
                 isReal = true
                 text.append(c)
             } else if c == "e" || c == "E", index + 1 < characters.count,
-                      characters[index + 1].isNumber || ((characters[index + 1] == "-" || characters[index + 1] == "+")
-                          && index + 2 < characters.count && characters[index + 2].isNumber) {
+                      characters[index + 1].isASCIIDigit || ((characters[index + 1] == "-" || characters[index + 1] == "+")
+                          && index + 2 < characters.count && characters[index + 2].isASCIIDigit) {
                 isReal = true
                 text.append(c)
                 text.append(characters[index + 1])
@@ -208,4 +208,9 @@ struct PredicateLexer {
         index += 1
         return PredicateToken(kind: .symbol(symbol), position: start)
     }
+}
+
+private extension Character {
+    /// 0 to 9: numbers in a format are ASCII digits, as Foundation reads them.
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

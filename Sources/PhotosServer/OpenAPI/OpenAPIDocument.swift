@@ -1,0 +1,3587 @@
+/// The OpenAPI 3.1 description of `/v1`, served at `/v1/openapi.json` and
+/// checked against the running server by schemathesis in `script/test`.
+/// Edit it with the routes it describes.
+enum OpenAPIDocument {
+    static let json = #"""
+{
+ "openapi": "3.1.0",
+ "info": {
+  "title": "OpenPhotoKit",
+  "version": "1",
+  "description": "A PhotoKit library over HTTP. Every request needs a bearer token (photos token create) or a browser session; the token's client grant decides what it sees and changes. Errors are application/problem+json."
+ },
+ "servers": [
+  {
+   "url": "/"
+  }
+ ],
+ "security": [
+  {
+   "bearer": []
+  },
+  {
+   "session": []
+  }
+ ],
+ "components": {
+  "securitySchemes": {
+   "bearer": {
+    "type": "http",
+    "scheme": "bearer"
+   },
+   "session": {
+    "type": "apiKey",
+    "in": "cookie",
+    "name": "opk_session"
+   }
+  },
+  "schemas": {
+   "Problem": {
+    "type": "object",
+    "required": [
+     "type",
+     "title",
+     "status",
+     "detail"
+    ],
+    "properties": {
+     "type": {
+      "type": "string"
+     },
+     "title": {
+      "type": "string"
+     },
+     "status": {
+      "type": "integer"
+     },
+     "detail": {
+      "type": "string"
+     },
+     "code": {
+      "type": "integer",
+      "description": "PHPhotosError.Code raw value"
+     },
+     "codeName": {
+      "type": "string"
+     }
+    }
+   },
+   "Library": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "name",
+     "readOnly",
+     "counts",
+     "changeToken"
+    ],
+    "properties": {
+     "name": {
+      "type": "string"
+     },
+     "client": {
+      "type": "string"
+     },
+     "readOnly": {
+      "type": "boolean"
+     },
+     "counts": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+       "photos",
+       "videos",
+       "albums",
+       "folders"
+      ],
+      "properties": {
+       "photos": {
+        "type": "integer",
+        "minimum": 0
+       },
+       "videos": {
+        "type": "integer",
+        "minimum": 0
+       },
+       "albums": {
+        "type": "integer",
+        "minimum": 0
+       },
+       "folders": {
+        "type": "integer",
+        "minimum": 0
+       }
+      }
+     },
+     "changeToken": {
+      "type": "string"
+     }
+    }
+   },
+   "Asset": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "id",
+     "localIdentifier",
+     "mediaType",
+     "mediaSubtypes",
+     "playbackStyle",
+     "contentType",
+     "pixelWidth",
+     "pixelHeight",
+     "addedDate",
+     "duration",
+     "isFavorite",
+     "isHidden",
+     "sourceType",
+     "representsBurst",
+     "burstSelectionTypes",
+     "hasAdjustments",
+     "contentVersion"
+    ],
+    "properties": {
+     "id": {
+      "type": "string",
+      "format": "uuid"
+     },
+     "localIdentifier": {
+      "type": "string"
+     },
+     "mediaType": {
+      "type": "integer",
+      "description": "PHAssetMediaType"
+     },
+     "mediaSubtypes": {
+      "type": "integer"
+     },
+     "playbackStyle": {
+      "type": "integer"
+     },
+     "contentType": {
+      "type": "string"
+     },
+     "pixelWidth": {
+      "type": "integer"
+     },
+     "pixelHeight": {
+      "type": "integer"
+     },
+     "creationDate": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "modificationDate": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "addedDate": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "location": {
+      "type": "object",
+      "required": [
+       "latitude",
+       "longitude"
+      ],
+      "additionalProperties": false,
+      "properties": {
+       "latitude": {
+        "type": "number",
+        "minimum": -90,
+        "maximum": 90
+       },
+       "longitude": {
+        "type": "number",
+        "minimum": -180,
+        "maximum": 180
+       },
+       "altitude": {
+        "type": "number"
+       }
+      }
+     },
+     "duration": {
+      "type": "number"
+     },
+     "isFavorite": {
+      "type": "boolean"
+     },
+     "isHidden": {
+      "type": "boolean"
+     },
+     "sourceType": {
+      "type": "integer"
+     },
+     "burstIdentifier": {
+      "type": "string"
+     },
+     "representsBurst": {
+      "type": "boolean"
+     },
+     "burstSelectionTypes": {
+      "type": "integer"
+     },
+     "hasAdjustments": {
+      "type": "boolean"
+     },
+     "adjustmentFormatIdentifier": {
+      "type": "string"
+     },
+     "contentVersion": {
+      "type": "integer"
+     }
+    }
+   },
+   "Resource": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "type",
+     "originalFilename",
+     "uniformTypeIdentifier",
+     "pixelWidth",
+     "pixelHeight"
+    ],
+    "properties": {
+     "type": {
+      "type": "integer",
+      "description": "PHAssetResourceType"
+     },
+     "originalFilename": {
+      "type": "string"
+     },
+     "uniformTypeIdentifier": {
+      "type": "string"
+     },
+     "pixelWidth": {
+      "type": "integer"
+     },
+     "pixelHeight": {
+      "type": "integer"
+     }
+    }
+   },
+   "Collection": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "id",
+     "localIdentifier",
+     "kind",
+     "type",
+     "subtype",
+     "canContainAssets",
+     "canContainCollections"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "localIdentifier": {
+      "type": "string"
+     },
+     "kind": {
+      "type": "string",
+      "enum": [
+       "assetCollection",
+       "collectionList"
+      ]
+     },
+     "title": {
+      "type": "string"
+     },
+     "type": {
+      "type": "integer"
+     },
+     "subtype": {
+      "type": "integer"
+     },
+     "estimatedAssetCount": {
+      "type": "integer"
+     },
+     "startDate": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "endDate": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "canContainAssets": {
+      "type": "boolean"
+     },
+     "canContainCollections": {
+      "type": "boolean"
+     }
+    }
+   },
+   "AssetPage": {
+    "type": "object",
+    "required": [
+     "items",
+     "total"
+    ],
+    "additionalProperties": false,
+    "properties": {
+     "items": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/Asset"
+      }
+     },
+     "nextCursor": {
+      "type": "string"
+     },
+     "total": {
+      "type": "integer",
+      "minimum": 0
+     }
+    }
+   },
+   "CollectionPage": {
+    "type": "object",
+    "required": [
+     "items",
+     "total"
+    ],
+    "additionalProperties": false,
+    "properties": {
+     "items": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/Collection"
+      }
+     },
+     "nextCursor": {
+      "type": "string"
+     },
+     "total": {
+      "type": "integer",
+      "minimum": 0
+     }
+    }
+   },
+   "Change": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "token",
+     "detailsUnavailable"
+    ],
+    "properties": {
+     "token": {
+      "type": "string"
+     },
+     "assets": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+       "inserted",
+       "updated",
+       "deleted"
+      ],
+      "properties": {
+       "inserted": {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       },
+       "updated": {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       },
+       "deleted": {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "assetCollections": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+       "inserted",
+       "updated",
+       "deleted"
+      ],
+      "properties": {
+       "inserted": {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       },
+       "updated": {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       },
+       "deleted": {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "collectionLists": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+       "inserted",
+       "updated",
+       "deleted"
+      ],
+      "properties": {
+       "inserted": {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       },
+       "updated": {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       },
+       "deleted": {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "detailsUnavailable": {
+      "type": "boolean"
+     }
+    }
+   },
+   "ChangePage": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "changes",
+     "token",
+     "moreComing"
+    ],
+    "properties": {
+     "changes": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/Change"
+      }
+     },
+     "token": {
+      "type": "string"
+     },
+     "moreComing": {
+      "type": "boolean"
+     }
+    }
+   },
+   "ChangeRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "op"
+    ],
+    "properties": {
+     "op": {
+      "type": "string",
+      "enum": [
+       "createAsset",
+       "updateAsset",
+       "deleteAssets",
+       "restoreAssets",
+       "createAlbum",
+       "updateAlbum",
+       "deleteAlbums",
+       "createFolder",
+       "updateFolder",
+       "deleteFolders"
+      ]
+     },
+     "ref": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 64,
+      "description": "Names what this request creates; later requests refer to it as $ref"
+     },
+     "upload": {
+      "type": "string"
+     },
+     "asset": {
+      "type": "string"
+     },
+     "assets": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      },
+      "maxItems": 1000
+     },
+     "album": {
+      "type": "string"
+     },
+     "albums": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      },
+      "maxItems": 1000
+     },
+     "folder": {
+      "type": "string"
+     },
+     "folders": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      },
+      "maxItems": 1000
+     },
+     "title": {
+      "type": "string"
+     },
+     "favorite": {
+      "type": "boolean"
+     },
+     "hidden": {
+      "type": "boolean"
+     },
+     "creationDate": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "location": {
+      "oneOf": [
+       {
+        "type": "object",
+        "required": [
+         "latitude",
+         "longitude"
+        ],
+        "additionalProperties": false,
+        "properties": {
+         "latitude": {
+          "type": "number",
+          "minimum": -90,
+          "maximum": 90
+         },
+         "longitude": {
+          "type": "number",
+          "minimum": -180,
+          "maximum": 180
+         },
+         "altitude": {
+          "type": "number"
+         }
+        }
+       },
+       {
+        "type": "null"
+       }
+      ]
+     },
+     "addAssets": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      },
+      "maxItems": 1000
+     },
+     "removeAssets": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      },
+      "maxItems": 1000
+     },
+     "addCollections": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      },
+      "maxItems": 1000
+     },
+     "removeCollections": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      },
+      "maxItems": 1000
+     }
+    }
+   },
+   "ChangeBlock": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "requests"
+    ],
+    "properties": {
+     "requests": {
+      "type": "array",
+      "minItems": 1,
+      "maxItems": 1000,
+      "items": {
+       "$ref": "#/components/schemas/ChangeRequest"
+      }
+     }
+    }
+   },
+   "Committed": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "created",
+     "token"
+    ],
+    "properties": {
+     "created": {
+      "type": "object",
+      "additionalProperties": {
+       "type": "string"
+      }
+     },
+     "token": {
+      "type": "string"
+     }
+    }
+   },
+   "TimelineSummary": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "buckets"
+    ],
+    "properties": {
+     "buckets": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "additionalProperties": false,
+       "required": [
+        "id",
+        "count",
+        "pages",
+        "etag"
+       ],
+       "properties": {
+        "id": {
+         "type": "string",
+         "description": "2024-05, 2024-05-17 or undated"
+        },
+        "count": {
+         "type": "integer"
+        },
+        "pages": {
+         "type": "integer"
+        },
+        "etag": {
+         "type": "string"
+        }
+       }
+      }
+     }
+    }
+   },
+   "TimelineColumns": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "bucket",
+     "page",
+     "pages",
+     "ids",
+     "aspectRatios",
+     "creationDates",
+     "mediaTypes",
+     "durations",
+     "favorites",
+     "thumbHashes",
+     "contentVersions"
+    ],
+    "properties": {
+     "bucket": {
+      "type": "string"
+     },
+     "page": {
+      "type": "integer"
+     },
+     "pages": {
+      "type": "integer"
+     },
+     "ids": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      }
+     },
+     "aspectRatios": {
+      "type": "array",
+      "items": {
+       "type": "number"
+      }
+     },
+     "creationDates": {
+      "type": "array",
+      "items": {
+       "oneOf": [
+        {
+         "type": "string",
+         "format": "date-time"
+        },
+        {
+         "type": "null"
+        }
+       ]
+      }
+     },
+     "mediaTypes": {
+      "type": "array",
+      "items": {
+       "type": "integer"
+      }
+     },
+     "durations": {
+      "type": "array",
+      "items": {
+       "type": "number"
+      }
+     },
+     "favorites": {
+      "type": "array",
+      "items": {
+       "type": "boolean"
+      }
+     },
+     "thumbHashes": {
+      "type": "array",
+      "items": {
+       "type": [
+        "string",
+        "null"
+       ],
+       "contentEncoding": "base64"
+      }
+     },
+     "contentVersions": {
+      "type": "array",
+      "items": {
+       "type": "integer"
+      }
+     }
+    }
+   },
+   "SignIn": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "token"
+    ],
+    "properties": {
+     "token": {
+      "type": "string"
+     }
+    }
+   },
+   "Session": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "csrfToken",
+     "expires",
+     "readOnly"
+    ],
+    "properties": {
+     "csrfToken": {
+      "type": "string"
+     },
+     "expires": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "client": {
+      "type": "string"
+     },
+     "readOnly": {
+      "type": "boolean"
+     }
+    }
+   },
+   "Duplicate": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "duplicateOf"
+    ],
+    "properties": {
+     "duplicateOf": {
+      "type": "string"
+     }
+    }
+   }
+  }
+ },
+ "paths": {
+  "/v1/session": {
+   "post": {
+    "summary": "Sign a browser in: exchange a token for an HttpOnly, SameSite=Strict session cookie",
+    "security": [],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/SignIn"
+       }
+      }
+     }
+    },
+    "responses": {
+     "200": {
+      "description": "Signed in; the cookie is set",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Session"
+        }
+       }
+      },
+      "headers": {
+       "Set-Cookie": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "Body too large",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   },
+   "delete": {
+    "summary": "Sign out",
+    "responses": {
+     "204": {
+      "description": "Signed out"
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/library": {
+   "get": {
+    "summary": "The library as the token sees it",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Library"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/assets": {
+   "get": {
+    "summary": "Assets by predicate and sort, paged by cursor",
+    "parameters": [
+     {
+      "name": "predicate",
+      "in": "query",
+      "required": false,
+      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "sort",
+      "in": "query",
+      "required": false,
+      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "hidden",
+      "in": "query",
+      "required": false,
+      "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
+      "schema": {
+       "type": "string",
+       "enum": [
+        "true",
+        "false",
+        ""
+       ]
+      }
+     },
+     {
+      "name": "limit",
+      "in": "query",
+      "required": false,
+      "description": "Objects per page (default 100)",
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 1000
+      }
+     },
+     {
+      "name": "cursor",
+      "in": "query",
+      "required": false,
+      "description": "The nextCursor of the previous page",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/AssetPage"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/assets/{id}": {
+   "get": {
+    "summary": "One asset with every PhotoKit property",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The asset's id (UUID)",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Asset"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/assets/{id}/resources": {
+   "get": {
+    "summary": "The asset's stored files",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The asset's id",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "array",
+         "items": {
+          "$ref": "#/components/schemas/Resource"
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/assets/{id}/thumbnail": {
+   "get": {
+    "summary": "The asset's thumbnail (JPEG)",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The asset's id",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "v",
+      "in": "query",
+      "required": false,
+      "description": "The content version, for an immutable URL",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "If-None-Match",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "The image",
+      "headers": {
+       "ETag": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "Cache-Control": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      },
+      "content": {
+       "image/jpeg": {
+        "schema": {
+         "type": "string",
+         "format": "binary"
+        }
+       }
+      }
+     },
+     "304": {
+      "description": "Not modified (If-None-Match matched)"
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/assets/{id}/preview": {
+   "get": {
+    "summary": "The asset's preview (JPEG)",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The asset's id",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "v",
+      "in": "query",
+      "required": false,
+      "description": "The content version, for an immutable URL",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "If-None-Match",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "The image",
+      "headers": {
+       "ETag": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "Cache-Control": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      },
+      "content": {
+       "image/jpeg": {
+        "schema": {
+         "type": "string",
+         "format": "binary"
+        }
+       }
+      }
+     },
+     "304": {
+      "description": "Not modified (If-None-Match matched)"
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/assets/{id}/original": {
+   "get": {
+    "summary": "The asset's original file; Range gives part of it",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The asset's id",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "v",
+      "in": "query",
+      "required": false,
+      "description": "The content version",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "If-None-Match",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "Range",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "The file",
+      "headers": {
+       "ETag": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "Cache-Control": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      },
+      "content": {
+       "*/*": {
+        "schema": {
+         "type": "string",
+         "format": "binary"
+        }
+       }
+      }
+     },
+     "206": {
+      "description": "Part of the file",
+      "content": {
+       "*/*": {
+        "schema": {
+         "type": "string",
+         "format": "binary"
+        }
+       }
+      }
+     },
+     "304": {
+      "description": "Not modified (If-None-Match matched)"
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "416": {
+      "description": "The range is outside the file",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/albums": {
+   "get": {
+    "summary": "User albums",
+    "parameters": [
+     {
+      "name": "predicate",
+      "in": "query",
+      "required": false,
+      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "sort",
+      "in": "query",
+      "required": false,
+      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "limit",
+      "in": "query",
+      "required": false,
+      "description": "Objects per page (default 100)",
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 1000
+      }
+     },
+     {
+      "name": "cursor",
+      "in": "query",
+      "required": false,
+      "description": "The nextCursor of the previous page",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/CollectionPage"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/smart-albums": {
+   "get": {
+    "summary": "Smart albums",
+    "parameters": [
+     {
+      "name": "predicate",
+      "in": "query",
+      "required": false,
+      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "sort",
+      "in": "query",
+      "required": false,
+      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "limit",
+      "in": "query",
+      "required": false,
+      "description": "Objects per page (default 100)",
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 1000
+      }
+     },
+     {
+      "name": "cursor",
+      "in": "query",
+      "required": false,
+      "description": "The nextCursor of the previous page",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/CollectionPage"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/moments": {
+   "get": {
+    "summary": "Moments",
+    "parameters": [
+     {
+      "name": "predicate",
+      "in": "query",
+      "required": false,
+      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "sort",
+      "in": "query",
+      "required": false,
+      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "limit",
+      "in": "query",
+      "required": false,
+      "description": "Objects per page (default 100)",
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 1000
+      }
+     },
+     {
+      "name": "cursor",
+      "in": "query",
+      "required": false,
+      "description": "The nextCursor of the previous page",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/CollectionPage"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/folders": {
+   "get": {
+    "summary": "The top level of albums and folders",
+    "parameters": [
+     {
+      "name": "predicate",
+      "in": "query",
+      "required": false,
+      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "sort",
+      "in": "query",
+      "required": false,
+      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "limit",
+      "in": "query",
+      "required": false,
+      "description": "Objects per page (default 100)",
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 1000
+      }
+     },
+     {
+      "name": "cursor",
+      "in": "query",
+      "required": false,
+      "description": "The nextCursor of the previous page",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/CollectionPage"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/albums/{id}": {
+   "get": {
+    "summary": "An album, smart album or moment",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The collection's id",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Collection"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/albums/{id}/assets": {
+   "get": {
+    "summary": "The assets of an album",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The collection's id",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "predicate",
+      "in": "query",
+      "required": false,
+      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "sort",
+      "in": "query",
+      "required": false,
+      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "hidden",
+      "in": "query",
+      "required": false,
+      "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
+      "schema": {
+       "type": "string",
+       "enum": [
+        "true",
+        "false",
+        ""
+       ]
+      }
+     },
+     {
+      "name": "limit",
+      "in": "query",
+      "required": false,
+      "description": "Objects per page (default 100)",
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 1000
+      }
+     },
+     {
+      "name": "cursor",
+      "in": "query",
+      "required": false,
+      "description": "The nextCursor of the previous page",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/AssetPage"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/folders/{id}": {
+   "get": {
+    "summary": "A folder",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The folder's id",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Collection"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/folders/{id}/children": {
+   "get": {
+    "summary": "What a folder holds",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The folder's id",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "predicate",
+      "in": "query",
+      "required": false,
+      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "sort",
+      "in": "query",
+      "required": false,
+      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "limit",
+      "in": "query",
+      "required": false,
+      "description": "Objects per page (default 100)",
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 1000
+      }
+     },
+     {
+      "name": "cursor",
+      "in": "query",
+      "required": false,
+      "description": "The nextCursor of the previous page",
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/CollectionPage"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/timeline": {
+   "get": {
+    "summary": "Months that hold assets, newest first",
+    "parameters": [
+     {
+      "name": "predicate",
+      "in": "query",
+      "required": false,
+      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "hidden",
+      "in": "query",
+      "required": false,
+      "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
+      "schema": {
+       "type": "string",
+       "enum": [
+        "true",
+        "false",
+        ""
+       ]
+      }
+     },
+     {
+      "name": "If-None-Match",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/TimelineSummary"
+        }
+       }
+      },
+      "headers": {
+       "ETag": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "Cache-Control": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "304": {
+      "description": "Not modified (If-None-Match matched)"
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/timeline/{bucket}": {
+   "get": {
+    "summary": "A page of a bucket's assets as columns",
+    "parameters": [
+     {
+      "name": "bucket",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "2024-05, 2024-05-17 or undated"
+     },
+     {
+      "name": "page",
+      "in": "query",
+      "required": false,
+      "description": "The page, from 0",
+      "schema": {
+       "type": "integer",
+       "minimum": 0
+      }
+     },
+     {
+      "name": "predicate",
+      "in": "query",
+      "required": false,
+      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "hidden",
+      "in": "query",
+      "required": false,
+      "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
+      "schema": {
+       "type": "string",
+       "enum": [
+        "true",
+        "false",
+        ""
+       ]
+      }
+     },
+     {
+      "name": "If-None-Match",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/TimelineColumns"
+        }
+       }
+      },
+      "headers": {
+       "ETag": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "Cache-Control": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "304": {
+      "description": "Not modified (If-None-Match matched)"
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/timeline/{bucket}/days": {
+   "get": {
+    "summary": "The days of a month that hold assets",
+    "parameters": [
+     {
+      "name": "bucket",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "2024-05, 2024-05-17 or undated"
+     },
+     {
+      "name": "predicate",
+      "in": "query",
+      "required": false,
+      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "hidden",
+      "in": "query",
+      "required": false,
+      "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
+      "schema": {
+       "type": "string",
+       "enum": [
+        "true",
+        "false",
+        ""
+       ]
+      }
+     },
+     {
+      "name": "If-None-Match",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/TimelineSummary"
+        }
+       }
+      },
+      "headers": {
+       "ETag": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "Cache-Control": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "304": {
+      "description": "Not modified (If-None-Match matched)"
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/changes": {
+   "get": {
+    "summary": "Persistent history since a token; with Accept: text/event-stream, a live stream of it",
+    "parameters": [
+     {
+      "name": "since",
+      "in": "query",
+      "required": false,
+      "description": "A change token",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "limit",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 1000
+      }
+     },
+     {
+      "name": "Last-Event-ID",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "Changes",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/ChangePage"
+        }
+       },
+       "text/event-stream": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "410": {
+      "description": "The token is older than the history kept (persistentChangeTokenExpired, 3105)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   },
+   "post": {
+    "summary": "A change block: every request or none",
+    "parameters": [
+     {
+      "name": "If-Match",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A change token the library must still be at"
+     }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/ChangeBlock"
+       }
+      }
+     }
+    },
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Committed"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "An upload is not finished",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "412": {
+      "description": "The library changed since If-Match",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "Body too large",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "422": {
+      "description": "PhotoKit refused the change",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/uploads": {
+   "options": {
+    "summary": "What the tus server supports",
+    "responses": {
+     "204": {
+      "description": "tus capabilities"
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   },
+   "post": {
+    "summary": "Start a tus upload (creation extension)",
+    "parameters": [
+     {
+      "name": "Tus-Resumable",
+      "in": "header",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "const": "1.0.0"
+      }
+     },
+     {
+      "name": "Upload-Length",
+      "in": "header",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "Upload-Metadata",
+      "in": "header",
+      "required": false,
+      "schema": {
+       "type": "string"
+      },
+      "description": "filename, contentHash (XXH3-128 hex), duplicates (skip|keep), base64"
+     }
+    ],
+    "responses": {
+     "201": {
+      "description": "Created; Location names the upload"
+     },
+     "200": {
+      "description": "The library already holds this content",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Duplicate"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "412": {
+      "description": "Not tus 1.0.0",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "Larger than the server takes",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/uploads/{id}": {
+   "head": {
+    "summary": "An upload's offset",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "Upload-Offset and Upload-Length"
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   },
+   "patch": {
+    "summary": "Append bytes at Upload-Offset",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "Tus-Resumable",
+      "in": "header",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "const": "1.0.0"
+      }
+     },
+     {
+      "name": "Upload-Offset",
+      "in": "header",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/offset+octet-stream": {
+       "schema": {
+        "type": "string",
+        "format": "binary"
+       }
+      }
+     }
+    },
+    "responses": {
+     "204": {
+      "description": "Appended; Upload-Offset is the new offset"
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "Upload-Offset is not the bytes received, or another request writes it",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "412": {
+      "description": "Not tus 1.0.0",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "More bytes than announced",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "415": {
+      "description": "Not application/offset+octet-stream",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   },
+   "delete": {
+    "summary": "Abandon an upload",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "204": {
+      "description": "Removed"
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No such object, or none the token may see",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "Another request writes it",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/openapi.json": {
+   "get": {
+    "summary": "This document",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/metrics": {
+   "get": {
+    "summary": "Prometheus metrics (owner tokens only)",
+    "responses": {
+     "200": {
+      "description": "Metrics",
+      "content": {
+       "text/plain": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "No valid token or session",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "The token may not do this (read-only, or its grant)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "Too many failed sign-ins from this address",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  }
+ }
+}
+"""#
+}

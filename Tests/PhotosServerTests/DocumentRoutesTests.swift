@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import PhotosServer
+
+/// The OpenAPI document, the methods it allows, and the metrics.
+@Suite struct DocumentRoutesTests {
+    @Test func theDocumentDescribesEveryRouteAndOtherMethodsAre405() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.withRouter { client in
+            let document = try await client.get("/v1/openapi.json", token: fixture.ownerToken)
+            #expect(document.status == .ok)
+            #expect(document.json["openapi"] as? String == "3.1.0")
+            let paths = try #require(document.json["paths"] as? [String: Any])
+            for path in ["/v1/library", "/v1/assets", "/v1/assets/{id}", "/v1/timeline/{bucket}", "/v1/changes", "/v1/uploads/{id}", "/metrics"] {
+                #expect(paths[path] != nil, "\(path)")
+            }
+            let wrong = try await client.execute(uri: "/v1/library", method: .put, headers: .bearer(fixture.ownerToken))
+            #expect(wrong.status == .methodNotAllowed && wrong.headers[.allow] == "GET, HEAD")
+            let unknown = try await client.get("/v1/nothing-here", token: fixture.ownerToken)
+            #expect(unknown.status == .notFound && unknown.headers[.contentType] == "application/problem+json")
+        }
+    }
+
+    @Test func metricsCountRequestsByRouteForTheOwnerOnly() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let client = try fixture.clientToken("org.example.viewer", grant: .readWrite)
+        try await fixture.withRouter { http in
+            _ = try await http.get("/v1/assets/\(urlID(fixture.assets[0]))", token: fixture.ownerToken)
+            _ = try await http.get("/v1/assets/\(UUID().uuidString)", token: fixture.ownerToken)
+            let metrics = try await http.get("/metrics", token: fixture.ownerToken)
+            #expect(metrics.status == .ok)
+            #expect(metrics.text.contains(#"photos_http_requests_total{method="GET",route="/v1/assets/{id}",status="200"} 1"#), "\(metrics.text)")
+            #expect(metrics.text.contains(#"route="/v1/assets/{id}",status="404"} 1"#))
+            #expect(metrics.text.contains("photos_event_streams 0"))
+            #expect(!metrics.text.contains(urlID(fixture.assets[0])), "routes, never paths")
+            #expect(try await http.get("/metrics", token: client).status == .forbidden)
+        }
+    }
+}
