@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "PhotosServerTests",
             dependencies: [
-                "PhotosServer", "Photos", "PhotosMedia", "PhotosTestSupport",
+                "PhotosServer", "Photos", "PhotosMedia", "PhotosTestSupport", "photos",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

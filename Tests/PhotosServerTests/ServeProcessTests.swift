@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Photos
+import PhotosMedia
+import Testing
+
+/// `photos serve` as people run it: a process on a loopback port, with
+/// other `photos` processes changing the library beside it.
+@Suite(.serialized) struct ServeProcessTests {
+    private static func request(_ method: HTTPMethod, _ url: String, token: String, headers: [(String, String)] = [],
+                                body: Data? = nil) async throws -> (status: Int, headers: [(String, String)], body: Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let data = Data(buffer: try await response.body.collect(upTo: 1 << 24))
+        return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, data)
+    }
+
+    private static func library(photos: Int) throws -> (ServerProcess, [String], URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        let card = directory.appendingPathComponent("card")
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        for index in 0..<photos {
+            try SampleImage.jpeg(width: 64, height: 48, from: (Double(index * 30), 40, 60), to: (220, 180, 90))
+                .write(to: card.appendingPathComponent("IMG_\(index).jpg"))
+        }
+        let server = ServerProcess(library: directory.appendingPathComponent("Test.photoslibrary"))
+        try server.photos("init", server.library.path)
+        try server.photos("import", card.path)
+        let listing = try server.photos("ls", "--json")
+        let assets = ((try JSONSerialization.jsonObject(with: Data(listing.utf8))) as? [[String: Any]] ?? []).compactMap { $0["localIdentifier"] as? String }
+        guard assets.count == photos else { throw CocoaError(.fileReadCorruptFile) }
+        return (server, assets, directory)
+    }
+
+    @Test func anotherProcessesChangeStreamsLiveAndAResumeAfterARestartLosesNothing() async throws {
+        let (server, assets, directory) = try Self.library(photos: 2)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let token = try server.photos("token", "create", "--owner", "--quiet")
+        try server.start()
+        let stream = try await EventStream.open("\(server.url)/v1/changes", token: token)
+        try server.photos("favorite", assets[0])
+        let live = try #require(try await stream.nextEvent(timeout: .seconds(5)), "the change reaches the stream")
+        #expect(live.data.contains(assets[0]))
+
+        // SIGTERM: the stream ends cleanly and the server exits 0.
+        #expect(server.stop() == 0)
+        #expect(try await stream.nextEvent(timeout: .seconds(5)) == nil, "the stream ended")
+        try await stream.close()
+
+        // A change while the server is down is not lost: resuming by the last id replays it.
+        try server.photos("hide", assets[1])
+        try server.start()
+        defer { server.stop() }
+        let resumed = try await EventStream.open("\(server.url)/v1/changes", token: token, lastEventID: live.id)
+        let missed = try #require(try await resumed.nextEvent(timeout: .seconds(5)))
+        #expect(missed.data.contains(assets[1]) && missed.id != live.id)
+        try await resumed.close()
+    }
+
+    @Test func aServerKilledMidUploadLeavesTheLibraryWholeAndTheUploadResumable() async throws {
+        let (server, _, directory) = try Self.library(photos: 1)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let token = try server.photos("token", "create", "--owner", "--quiet")
+        try server.start()
+        let photo = try SampleImage.jpeg(width: 300, height: 200, from: (10, 200, 30), to: (250, 20, 90))
+        let tus = [("Tus-Resumable", "1.0.0")]
+        let created = try await Self.request(.POST, "\(server.url)/v1/uploads", token: token,
+                                             headers: tus + [("Upload-Length", "\(photo.count)")])
+        let location = try #require(created.headers.first { $0.0.lowercased() == "location" }?.1)
+        let half = photo.count / 2
+        let first = try await Self.request(.PATCH, server.url + location, token: token,
+                                           headers: tus + [("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
+                                           body: photo.prefix(half))
+        #expect(first.status == 204)
+        server.stop(signal: SIGKILL)
+
+        try server.start()
+        defer { server.stop() }
+        let head = try await Self.request(.HEAD, server.url + location, token: token, headers: tus)
+        #expect(head.headers.first { $0.0.lowercased() == "upload-offset" }?.1 == "\(half)")
+        let rest = try await Self.request(.PATCH, server.url + location, token: token,
+                                          headers: tus + [("Upload-Offset", "\(half)"), ("Content-Type", "application/offset+octet-stream")],
+                                          body: photo.suffix(from: half))
+        #expect(rest.status == 204)
+        let block = try JSONSerialization.data(withJSONObject: ["requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]])
+        let committed = try await Self.request(.POST, "\(server.url)/v1/changes", token: token,
+                                               headers: [("Content-Type", "application/json")], body: block)
+        #expect(committed.status == 200, "\(String(decoding: committed.body, as: UTF8.self))")
+        try server.photos("check")  // throws unless the check finds the library whole
+        let listing = try server.photos("ls", "--json")
+        #expect(((try JSONSerialization.jsonObject(with: Data(listing.utf8))) as? [Any])?.count == 2)
+    }
+}

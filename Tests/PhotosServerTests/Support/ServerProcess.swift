@@ -1,0 +1,80 @@
+import Foundation
+
+/// `photos serve` run as a process on a free loopback port, and the
+/// `photos` command beside it, against one library.
+final class ServerProcess: @unchecked Sendable {
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("photos")
+
+    let library: URL
+    private(set) var process: Process?
+    private(set) var port = 0
+
+    init(library: URL) {
+        self.library = library
+    }
+
+    /// Runs `photos arguments...` to the end; returns its standard output.
+    @discardableResult
+    func photos(_ arguments: String...) throws -> String {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "photos \(arguments.joined(separator: " ")) exited \(process.terminationStatus)"])
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Starts the server and waits until it listens.
+    func start() throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--port", "0", "--json"]
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        // The first line says where it listens.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw CocoaError(.executableLoad) }
+            line += chunk
+        }
+        let object = try JSONSerialization.jsonObject(with: line.prefix { $0 != UInt8(ascii: "\n") }) as? [String: String]
+        guard let url = object?["listening"], let port = Int(url.split(separator: ":").last ?? "") else { throw CocoaError(.executableLoad) }
+        self.port = port
+    }
+
+    /// Sends `signal` and waits for the process to end; returns its exit status.
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM) -> Int32 {
+        guard let process else { return 0 }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        self.process = nil
+        return process.terminationStatus
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    private var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PHOTOS_LIBRARY"] = library.path
+        environment.removeValue(forKey: "PHOTOS_CLIENT_ID")
+        return environment
+    }
+
+    deinit {
+        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
