@@ -92,6 +92,8 @@ import Testing
         let committed = try await Self.request(.POST, "\(server.url)/v1/changes", token: token,
                                                headers: [("Content-Type", "application/json")], body: block)
         #expect(committed.status == 200, "\(String(decoding: committed.body, as: UTF8.self))")
+        let made = (try JSONSerialization.jsonObject(with: committed.body) as? [String: Any])?["created"] as? [String: String]
+        #expect(made?["#0"]?.hasSuffix("/L0/001") == true, "a request without a ref is reported by its position")
         try server.photos("check")  // throws unless the check finds the library whole
         let listing = try server.photos("ls", "--json")
         #expect(((try JSONSerialization.jsonObject(with: Data(listing.utf8))) as? [Any])?.count == 2)

@@ -515,7 +515,8 @@ enum OpenAPIDocument {
       "type": "string",
       "minLength": 1,
       "maxLength": 64,
-      "description": "Names what this request creates; later requests refer to it as $ref"
+      "description": "Names what this request creates; later requests refer to it as $ref",
+      "pattern": "^[^#$]"
      },
      "upload": {
       "type": "string"
@@ -652,7 +653,8 @@ enum OpenAPIDocument {
       "type": "object",
       "additionalProperties": {
        "type": "string"
-      }
+      },
+      "description": "What each creating request made, by its ref (or #index, its position in the block): its local identifier"
      },
      "token": {
       "type": "string"

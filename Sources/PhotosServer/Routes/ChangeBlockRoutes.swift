@@ -92,7 +92,8 @@ struct ChangeBlockRoutes {
     }
 
     private struct Committed: Encodable {
-        /// What each `ref` created: its local identifier.
+        /// What each creating request made, by its `ref` (or `#index`, its
+        /// position in the block, without one): its local identifier.
         let created: [String: String]
         let token: String
     }
@@ -151,7 +152,9 @@ struct ChangeBlockRoutes {
         var refs: Set<String> = []
         func define(_ ref: String?) throws {
             guard let ref else { return }
-            guard !ref.isEmpty, ref.count <= 64 else { throw Problem.badRequest("a ref is 1 to 64 characters") }
+            guard !ref.isEmpty, ref.count <= 64, !ref.hasPrefix("#"), !ref.hasPrefix("$") else {
+                throw Problem.badRequest("a ref is 1 to 64 characters, not starting with # or $")
+            }
             guard refs.insert(ref).inserted else { throw Problem.badRequest("ref \(ref) is used twice in the block") }
         }
         func targets(_ ids: [String]?, _ find: (String) throws -> AnyObject) throws -> [Target] {
@@ -165,7 +168,9 @@ struct ChangeBlockRoutes {
         func all(_ targets: [Target], _ placeholders: [String: PHObjectPlaceholder]) -> NSArray {
             targets.map { $0.resolve(placeholders) } as NSArray
         }
-        return try block.requests.map { request -> Step in
+        return try block.requests.enumerated().map { index, request -> Step in
+            // What a request creates is reported under its ref, or `#index` without one.
+            let key = request.ref ?? "#\(index)"
             switch request.op {
             case .createAsset:
                 let file = try uploads.take(request.upload)
@@ -181,7 +186,7 @@ struct ChangeBlockRoutes {
                     if let hidden = request.hidden { creation.isHidden = hidden }
                     if let date = request.creationDate { creation.creationDate = date }
                     if let location { creation.location = location }
-                    if let ref = request.ref, let placeholder = creation.placeholderForCreatedAsset { placeholders[ref] = placeholder }
+                    if let placeholder = creation.placeholderForCreatedAsset { placeholders[key] = placeholder }
                 }
             case .updateAsset:
                 let change = try objects.asset(request.asset)
@@ -210,7 +215,7 @@ struct ChangeBlockRoutes {
                 return { placeholders in
                     let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
                     album.addAssets(all(added, placeholders))
-                    if let ref = request.ref { placeholders[ref] = album.placeholderForCreatedAssetCollection }
+                    placeholders[key] = album.placeholderForCreatedAssetCollection
                 }
             case .updateAlbum:
                 let album = try objects.album(request.album)
@@ -234,7 +239,7 @@ struct ChangeBlockRoutes {
                 return { placeholders in
                     let folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: title)
                     folder.addChildCollections(all(added, placeholders))
-                    if let ref = request.ref { placeholders[ref] = folder.placeholderForCreatedCollectionList }
+                    placeholders[key] = folder.placeholderForCreatedCollectionList
                 }
             case .updateFolder:
                 let folder = try objects.folder(request.folder)

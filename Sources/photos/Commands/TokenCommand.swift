@@ -119,9 +119,12 @@ struct TokenCommand: ParsableCommand {
             object["token"] = issued.bearer
             Output.json(object)
         } else {
-            // The token itself even with --quiet: it is shown only now.
+            // The token alone on standard output, even with --quiet, so that
+            // TOKEN=$(photos token create ...) works; it is shown only now.
             Output.line(issued.bearer)
-            options.say("id \(issued.token.id); keep the token above: the library keeps only its hash")
+            if !options.quiet {
+                Output.errorLine("token \(issued.token.id) created; keep it: the library keeps only its hash")
+            }
         }
     }
 
