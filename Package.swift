@@ -82,7 +82,9 @@ let package = Package(
         .executableTarget(
             name: "photos-bench",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosMedia", "CBenchVips",
+                "Photos", "PhotosStore", "PhotosMedia", "CBenchVips", "PhotosServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

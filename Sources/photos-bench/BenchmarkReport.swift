@@ -16,6 +16,7 @@ struct BenchmarkReport {
             ("observe", ["observe", "--assets", quick ? "2000" : "1000000"]),
             ("history", ["history", "--assets", quick ? "2000" : "1000000"] + (quick ? ["--changes", "500"] : [])),
             ("media", ["media"] + (quick ? ["--quick"] : [])),
+            ("serve", ["serve", "--assets", quick ? "2000" : "1000000"] + (quick ? ["--quick"] : [])),
         ]
     }
 
@@ -55,6 +56,10 @@ struct BenchmarkReport {
         return lines
     }
 
+    /// A line for an absolute target, as `Measure.reportAbsolute` prints it.
+    private static let absolute = try! NSRegularExpression(
+        pattern: #"^(.*): ours ([0-9.]+) (ms|MB) \(target <= ([0-9.]+) (ms|MB), (within|OVER)\)$"#)
+
     /// A comparison line as `Measure.report` prints it.
     private static let comparison = try! NSRegularExpression(
         pattern: #"^(.*): ours ([0-9.]+) ms, baseline ([0-9.]+) ms, ratio ([0-9.]+) \(target <= ([0-9.]+), (within|OVER)\)$"#)
@@ -72,13 +77,16 @@ struct BenchmarkReport {
 
             """
         for (suite, lines) in results {
-            text += "\n## \(suite)\n\n| Benchmark | Ours (ms) | Baseline (ms) | Ratio | Target | |\n|---|---:|---:|---:|---:|---|\n"
+            text += "\n## \(suite)\n\n| Benchmark | Ours (ms, or as given) | Baseline (ms) | Ratio | Target | |\n|---|---:|---:|---:|---:|---|\n"
             var notes: [String] = []
             for line in lines {
                 let range = NSRange(line.startIndex..., in: line)
                 if let match = Self.comparison.firstMatch(in: line, range: range) {
                     let field = { (index: Int) in String(line[Range(match.range(at: index), in: line)!]) }
                     text += "| \(field(1)) | \(field(2)) | \(field(3)) | **\(field(4))** | ≤ \(field(5)) | \(field(6)) |\n"
+                } else if let match = Self.absolute.firstMatch(in: line, range: range) {
+                    let field = { (index: Int) in String(line[Range(match.range(at: index), in: line)!]) }
+                    text += "| \(field(1)) | **\(field(2)) \(field(3))** | — | — | ≤ \(field(4)) \(field(5)) | \(field(6)) |\n"
                 } else if !line.isEmpty {
                     notes.append(line.trimmingCharacters(in: .whitespaces))
                 }

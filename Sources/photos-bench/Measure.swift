@@ -66,4 +66,13 @@ enum Measure {
               let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
         return kilobytes / 1024
     }
+
+    /// Prints one line for an absolute target (a latency, a memory figure)
+    /// and returns whether it is met.
+    @discardableResult
+    static func reportAbsolute(_ name: String, ours: Double, target: Double, unit: String = "ms") -> Bool {
+        let within = ours <= target
+        print(String(format: "%@: ours %.2f %@ (target <= %g %@, %@)", name, ours, unit, target, unit, within ? "within" : "OVER"))
+        return within
+    }
 }

@@ -4,6 +4,7 @@
 //   swift run -c release photos-bench observe [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench history [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench media [--quick] [--workdir DIR]
+//   swift run -c release photos-bench serve [--quick] [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench all [--quick] [--report FILE] [--workdir DIR]
 //
 // Each benchmark prints `name: ours X ms, baseline Y ms, ratio R`, the best of
@@ -19,13 +20,15 @@ func option(_ name: String) -> String? {
 
 func usage() -> Never {
     print("""
-        usage: photos-bench fetch|observe|history|media|all [--assets N] [--changes N] [--quick] [--report FILE] [--workdir DIR]
+        usage: photos-bench fetch|observe|history|media|serve|all [--assets N] [--changes N] [--quick] [--report FILE] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000)
           observe   change details on that library, the general diff, cross-process delivery
           history   reading 100,000 change blocks, asking with nothing new on that library,
                     the cost of writing history, commits while pruning
           media     thumbnails from originals and from derivatives, importing 24 MP photos
+          serve     photos serve: thumbnails against nginx (wrk, 64 connections), the timeline of
+                    N assets, events from another process, idle and stalled streams, uploads
           all       every suite above, each in a child process, then the report: BENCHMARKS.md
                     (or --report FILE); --quick runs them small, to check they run, and
                     writes no report unless --report is given
@@ -51,6 +54,13 @@ do {
         try benchmarks.run()
     case "media":
         try MediaBenchmarks(workdir: workdir, quick: arguments.contains("--quick")).run()
+    case "serve":
+        let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
+        try await ServeBenchmarks(workdir: workdir, assetCount: assets, quick: arguments.contains("--quick")).run()
+    case "serve-child":
+        // The server alone in a process, for the serve benchmarks.
+        guard let path = option("--library") else { usage() }
+        try await ServeBenchmarks.serveChild(library: URL(fileURLWithPath: path))
     case "all":
         let quick = arguments.contains("--quick")
         let report = option("--report").map { URL(fileURLWithPath: $0) } ?? (quick ? nil : URL(fileURLWithPath: "BENCHMARKS.md"))
