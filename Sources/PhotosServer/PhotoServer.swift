@@ -70,7 +70,7 @@ public struct PhotoServer: Sendable {
         let sessions = BrowserSessions()
         let authentication = AuthenticationMiddleware(
             libraries: libraries, sessions: sessions,
-            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60))
+            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: ProvenTokens())
         let v1 = router.group("v1")
         let sessionRoutes = SessionRoutes(authentication: authentication, sessions: sessions)
         sessionRoutes.addPublic(to: v1)

@@ -53,3 +53,23 @@ import Testing
         }
     }
 }
+
+extension ImageRoutesTests {
+    @Test func aCachedThumbnailFollowsEditsAndGrants() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let token = try fixture.clientToken("org.example.grid", grant: .limited, selection: [fixture.assets[0]])
+        let id = urlID(fixture.assets[0])
+        try await fixture.withRouter { client in
+            let first = try await client.get("/v1/assets/\(id)/thumbnail", token: token)
+            #expect(first.status == .ok)
+            #expect(try await client.get("/v1/assets/\(id)/thumbnail", token: token).headers[.eTag] == first.headers[.eTag], "from the cache")
+            try fixture.library.removeFromLimitedSelection([fixture.assets[0]], ofClient: "org.example.grid")
+            var status = HTTPResponse.Status.ok
+            for _ in 0..<50 where status == .ok {
+                status = try await client.get("/v1/assets/\(id)/thumbnail", token: token).status
+                if status == .ok { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(status == .notFound, "a commit that takes the asset out of the grant empties the cache")
+        }
+    }
+}

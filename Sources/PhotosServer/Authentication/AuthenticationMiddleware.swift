@@ -14,6 +14,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let libraries: LibraryPool
     let sessions: BrowserSessions
     let throttle: SignInThrottle
+    let provenTokens: ProvenTokens
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -53,12 +54,15 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     /// The principal a bearer token proves, or 401 (counted against the peer).
     func prove(_ bearer: String, context: Context) async throws -> Principal {
+        if let principal = provenTokens.principal(for: bearer) { return principal }
         let owner = libraries.owner
         guard let token = try await blocking({ try owner.accessToken(authenticating: bearer) }) else {
             throttle.recordFailure(context.remoteAddress)
             throw unauthorized("the token is unknown, revoked or expired")
         }
-        return Principal(token)
+        let principal = Principal(token)
+        provenTokens.remember(bearer, as: principal, expires: token.expirationDate)
+        return principal
     }
 
     func refuseThrottledPeer(_ context: Context) throws {

@@ -11,12 +11,17 @@ final class LibraryPool: Sendable {
     /// The owner's instance: administration (tokens) and the owner's requests.
     let owner: PHPhotoLibrary
     private let clients = Mutex<[String: PHPhotoLibrary]>([:])
+    /// Renditions as last served; emptied by every commit the owner's instance sees.
+    let renditions = RenditionCache()
+    private let invalidation: CacheInvalidation
     /// The change broadcasters of the instances, by client ("" for the owner).
     private let broadcasters = Mutex<[String: ChangeBroadcaster]>([:])
 
     init(owner: PHPhotoLibrary) {
         self.owner = owner
         url = owner.url
+        invalidation = CacheInvalidation(renditions)
+        owner.register(invalidation)
     }
 
     /// The instance that acts for `principal`. Cost: a dictionary lookup,
@@ -56,4 +61,18 @@ final class LibraryPool: Sendable {
 /// Runs blocking library work (SQLite, files, decoding) off the event loops.
 func blocking<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
     try await NIOThreadPool.singleton.runIfActive(body)
+}
+
+/// Empties the rendition cache at each commit: the owner's instance hears
+/// of every change block, by any process, grants included.
+private final class CacheInvalidation: NSObject, PHPhotoLibraryChangeObserver, Sendable {
+    private let renditions: RenditionCache
+
+    init(_ renditions: RenditionCache) {
+        self.renditions = renditions
+    }
+
+    func photoLibraryDidChange(_ changeInstance: PHChange) {
+        renditions.invalidate()
+    }
 }

@@ -17,16 +17,28 @@ struct ImageRoutes {
     func add(to group: RouterGroup<ServerContext>) {
         for rendition in PHImageManager.Rendition.allCases {
             group.get(RouterPath(stringLiteral: "assets/:id/\(rendition.rawValue)")) { request, context -> Response in
-                let library = try libraries.library(for: try context.requirePrincipal())
-                let asset = try await AssetRoutes.asset(context.parameters.get("id"), in: library)
-                let tag = Self.entityTag(asset, rendition.rawValue)
-                var headers = try Self.cacheHeaders(request, asset: asset, tag: tag)
-                if Self.matches(request, tag) { return Response(status: .notModified, headers: headers) }
-                let (file, jpeg) = try await blocking { try PHImageManager.default().rendition(rendition, of: asset) }
+                let principal = try context.requirePrincipal()
+                let id = context.parameters.get("id") ?? ""
+                let key = RenditionCache.Key(client: principal.client, assetID: id.uppercased(), rendition: rendition.rawValue)
+                let (cached, generation) = libraries.renditions.lookup(key)
+                let entry: RenditionCache.Entry
+                if let cached {
+                    entry = cached
+                } else {
+                    let library = try libraries.library(for: principal)
+                    let asset = try await AssetRoutes.asset(id, in: library)
+                    let jpeg = try await blocking { () throws -> Data in
+                        let (file, jpeg) = try PHImageManager.default().rendition(rendition, of: asset)
+                        return try jpeg ?? Data(contentsOf: file!)
+                    }
+                    entry = RenditionCache.Entry(contentVersion: asset.contentVersion, tag: Self.entityTag(asset, rendition.rawValue),
+                                                 body: ByteBuffer(bytes: jpeg))
+                    libraries.renditions.store(entry, for: key, readAt: generation)
+                }
+                var headers = try Self.cacheHeaders(request, contentVersion: entry.contentVersion, tag: entry.tag)
+                if Self.matches(request, entry.tag) { return Response(status: .notModified, headers: headers) }
                 headers[.contentType] = "image/jpeg"
-                if let jpeg { return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jpeg))) }
-                let data = try await blocking { try Data(contentsOf: file!) }
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.body))
             }
         }
         group.get("assets/:id/original") { request, context -> Response in
@@ -37,7 +49,7 @@ struct ImageRoutes {
                 throw Problem(.notFound, "\(asset.localIdentifier) has no original file", code: .missingResource)
             }
             let tag = Self.entityTag(asset, "original")
-            var headers = try Self.cacheHeaders(request, asset: asset, tag: tag)
+            var headers = try Self.cacheHeaders(request, contentVersion: asset.contentVersion, tag: tag)
             headers[.acceptRanges] = "bytes"
             headers[.contentType] = original.contentType.preferredMIMEType ?? "application/octet-stream"
             if Self.matches(request, tag) { return Response(status: .notModified, headers: headers) }
@@ -93,11 +105,11 @@ struct ImageRoutes {
     }
 
     /// Versioned URLs (`?v=` the current version) are immutable; others revalidate.
-    private static func cacheHeaders(_ request: Request, asset: PHAsset, tag: String) throws -> HTTPFields {
+    private static func cacheHeaders(_ request: Request, contentVersion: Int, tag: String) throws -> HTTPFields {
         var headers: HTTPFields = [.eTag: tag]
         if let version = Query(request: request).text("v") {
-            guard version == "\(asset.contentVersion)" else {
-                throw Problem(.notFound, "version \(version) of this asset is not its current one (\(asset.contentVersion))",
+            guard version == "\(contentVersion)" else {
+                throw Problem(.notFound, "version \(version) of this asset is not its current one (\(contentVersion))",
                               code: .identifierNotFound)
             }
             headers[.cacheControl] = "private, max-age=31536000, immutable"

@@ -1,0 +1,42 @@
+import Foundation
+import Synchronization
+
+/// Bearer tokens proven lately, so that a burst of requests (a grid's
+/// thumbnails) costs one lookup and one hash, not one each. A proof
+/// lasts `lifetime` (a second): a token revoked by the owner stops
+/// working within it, in this process as in any other. Bounded in size.
+final class ProvenTokens: Sendable {
+    private struct Proof {
+        let principal: Principal
+        let validUntil: Date
+    }
+
+    let lifetime: TimeInterval
+    private let proofs = Mutex<[String: Proof]>([:])
+    private static let maximumCount = 10_000
+
+    init(lifetime: TimeInterval = 1) {
+        self.lifetime = lifetime
+    }
+
+    func principal(for bearer: String, now: Date = Date()) -> Principal? {
+        proofs.withLock { proofs in
+            guard let proof = proofs[bearer] else { return nil }
+            guard proof.validUntil > now else {
+                proofs[bearer] = nil
+                return nil
+            }
+            return proof.principal
+        }
+    }
+
+    /// Remembers a proof until the lifetime or the token's expiry, whichever is first.
+    func remember(_ bearer: String, as principal: Principal, expires: Date?, now: Date = Date()) {
+        let validUntil = min(now.addingTimeInterval(lifetime), expires ?? .distantFuture)
+        proofs.withLock { proofs in
+            if proofs.count >= Self.maximumCount { proofs.removeAll(keepingCapacity: true) }
+            proofs[bearer] = Proof(principal: principal, validUntil: validUntil)
+        }
+    }
+
+}
