@@ -11,8 +11,10 @@ final class LibraryPool: Sendable {
     /// The owner's instance: administration (tokens) and the owner's requests.
     let owner: PHPhotoLibrary
     private let clients = Mutex<[String: PHPhotoLibrary]>([:])
-    /// Renditions as last served; emptied by every commit the owner's instance sees.
-    let renditions = RenditionCache()
+    /// Renditions as last served, by the bytes they hold.
+    let renditions = CommitCache<CachedRendition.Key, CachedRendition>(costLimit: 64 << 20) { $0.body.readableBytes }
+    /// Timeline buckets as last counted, by their number.
+    let timelines = CommitCache<TimelineKey, [PHTimelineBucket]>(costLimit: 1_000_000) { $0.count + 1 }
     private let invalidation: CacheInvalidation
     /// The change broadcasters of the instances, by client ("" for the owner).
     private let broadcasters = Mutex<[String: ChangeBroadcaster]>([:])
@@ -20,7 +22,7 @@ final class LibraryPool: Sendable {
     init(owner: PHPhotoLibrary) {
         self.owner = owner
         url = owner.url
-        invalidation = CacheInvalidation(renditions)
+        invalidation = CacheInvalidation([renditions.invalidate, timelines.invalidate])
         owner.register(invalidation)
     }
 
@@ -63,16 +65,16 @@ func blocking<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result)
     try await NIOThreadPool.singleton.runIfActive(body)
 }
 
-/// Empties the rendition cache at each commit: the owner's instance hears
-/// of every change block, by any process, grants included.
+/// Empties the caches at each commit: the owner's instance hears of every
+/// change block, by any process, grants included.
 private final class CacheInvalidation: NSObject, PHPhotoLibraryChangeObserver, Sendable {
-    private let renditions: RenditionCache
+    private let invalidations: [@Sendable () -> Void]
 
-    init(_ renditions: RenditionCache) {
-        self.renditions = renditions
+    init(_ invalidations: [@Sendable () -> Void]) {
+        self.invalidations = invalidations
     }
 
     func photoLibraryDidChange(_ changeInstance: PHChange) {
-        renditions.invalidate()
+        for invalidate in invalidations { invalidate() }
     }
 }

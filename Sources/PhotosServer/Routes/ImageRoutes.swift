@@ -19,9 +19,9 @@ struct ImageRoutes {
             group.get(RouterPath(stringLiteral: "assets/:id/\(rendition.rawValue)")) { request, context -> Response in
                 let principal = try context.requirePrincipal()
                 let id = context.parameters.get("id") ?? ""
-                let key = RenditionCache.Key(client: principal.client, assetID: id.uppercased(), rendition: rendition.rawValue)
+                let key = CachedRendition.Key(client: principal.client, assetID: id, rendition: rendition.rawValue)
                 let (cached, generation) = libraries.renditions.lookup(key)
-                let entry: RenditionCache.Entry
+                let entry: CachedRendition
                 if let cached {
                     entry = cached
                 } else {
@@ -31,7 +31,7 @@ struct ImageRoutes {
                         let (file, jpeg) = try PHImageManager.default().rendition(rendition, of: asset)
                         return try jpeg ?? Data(contentsOf: file!)
                     }
-                    entry = RenditionCache.Entry(contentVersion: asset.contentVersion, tag: Self.entityTag(asset, rendition.rawValue),
+                    entry = CachedRendition(contentVersion: asset.contentVersion, tag: Self.entityTag(asset, rendition.rawValue),
                                                  body: ByteBuffer(bytes: jpeg))
                     libraries.renditions.store(entry, for: key, readAt: generation)
                 }

@@ -43,24 +43,29 @@ struct TimelineRoutes {
 
     func add(to group: RouterGroup<ServerContext>) {
         group.get("timeline") { request, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
-            let options = try Self.options(Query(request: request))
-            let months = try await blocking { try library.timelineMonths(options: options) }
+            let principal = try context.requirePrincipal()
+            let library = try libraries.library(for: principal)
+            let query = Query(request: request)
+            let options = try Self.options(query)
+            let months = try await libraries.timelines.value(Self.key(principal, query, month: nil)) {
+                try library.timelineMonths(options: options)
+            }
             return try Self.respond(Summary(buckets: months.map(Self.bucket)), tag: Self.tag(months), request: request)
         }
         group.get("timeline/:bucket/days") { request, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
-            let options = try Self.options(Query(request: request))
-            let month = try await Self.find(context.parameters.get("bucket"), in: library, options: options)
+            let principal = try context.requirePrincipal()
+            let query = Query(request: request)
+            let month = try await find(context.parameters.get("bucket"), for: principal, query: query)
             guard month.day == nil else { throw Problem.notFound("a day's bucket has no days") }
-            let days = try await blocking { try library.timelineDays(of: month, options: options) }
+            let days = try await buckets(for: principal, query: query, month: month.id)
             return try Self.respond(Summary(buckets: days.map(Self.bucket)), tag: Self.tag(days), request: request)
         }
         group.get("timeline/:bucket") { request, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let principal = try context.requirePrincipal()
+            let library = try libraries.library(for: principal)
             let query = Query(request: request)
             let options = try Self.options(query)
-            let bucket = try await Self.find(context.parameters.get("bucket"), in: library, options: options)
+            let bucket = try await find(context.parameters.get("bucket"), for: principal, query: query)
             let pages = max(1, (bucket.count + Self.pageSize - 1) / Self.pageSize)
             let page = try query.integer("page", default: 0, in: 0...(pages - 1))
             let tag = "\"\(bucket.fingerprint)-\(page)\""
@@ -82,17 +87,28 @@ struct TimelineRoutes {
         return try AssetRoutes.fetchOptions(query, for: PHAsset.self, defaultSort: nil)
     }
 
-    /// The bucket a URL names (`2024-05`, `2024-05-17`, `undated`), as it is now; 404 when it holds nothing.
-    private static func find(_ name: String?, in library: PHPhotoLibrary, options: PHFetchOptions) async throws -> PHTimelineBucket {
-        guard let name, let key = key(name) else { throw Problem.notFound("no timeline bucket is called \(name ?? "")") }
-        let buckets = try await blocking { () throws -> [PHTimelineBucket] in
-            let months = try library.timelineMonths(options: options)
-            guard key >= 1_000_000 else { return months }
-            guard let month = months.first(where: { $0.id == key / 100 }) else { return [] }
-            return try library.timelineDays(of: month, options: options)
+    /// The buckets of the months (`month` nil) or of one month's days, as
+    /// last counted since the last commit.
+    private func buckets(for principal: Principal, query: Query, month: Int?) async throws -> [PHTimelineBucket] {
+        let library = try libraries.library(for: principal)
+        let options = try Self.options(query)
+        return try await libraries.timelines.value(Self.key(principal, query, month: month)) {
+            guard let month else { return try library.timelineMonths(options: options) }
+            guard let bucket = try library.timelineMonths(options: options).first(where: { $0.id == month }) else { return [] }
+            return try library.timelineDays(of: bucket, options: options)
         }
+    }
+
+    /// The bucket a URL names (`2024-05`, `2024-05-17`, `undated`), as it is now; 404 when it holds nothing.
+    private func find(_ name: String?, for principal: Principal, query: Query) async throws -> PHTimelineBucket {
+        guard let name, let key = Self.key(name) else { throw Problem.notFound("no timeline bucket is called \(name ?? "")") }
+        let buckets = try await buckets(for: principal, query: query, month: key >= 1_000_000 ? key / 100 : nil)
         guard let bucket = buckets.first(where: { $0.id == key }) else { throw Problem.notFound("the timeline has nothing in \(name)") }
         return bucket
+    }
+
+    private static func key(_ principal: Principal, _ query: Query, month: Int?) -> TimelineKey {
+        TimelineKey(client: principal.client, month: month, predicate: query.text("predicate"), hidden: query.text("hidden") == "true")
     }
 
     private static func key(_ name: String) -> Int? {
