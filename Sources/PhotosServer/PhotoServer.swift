@@ -15,6 +15,7 @@ import ServiceLifecycle
 public struct PhotoServer: Sendable {
     /// Where and how the server listens.
     public struct Configuration: Sendable {
+        /// The address to listen on (default 127.0.0.1: this machine only).
         public var host: String
         /// 0 picks a free port (see `onListening`).
         public var port: Int
@@ -30,6 +31,8 @@ public struct PhotoServer: Sendable {
         /// The largest file an upload may bring.
         public var maximumUploadLength: Int
 
+        /// A configuration with the defaults: loopback port 8080, a minute's idle
+        /// timeout, heartbeats every 15 s, 10 failed sign-ins a minute, 16 GiB uploads.
         public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Duration = .seconds(60),
                     heartbeat: Duration = .seconds(15), streamWriteTimeout: Duration = .seconds(30),
                     signInFailuresPerMinute: Int = 10, maximumUploadLength: Int = 16 << 30) {
@@ -43,6 +46,7 @@ public struct PhotoServer: Sendable {
         }
     }
 
+    /// Where and how it listens.
     public let configuration: Configuration
     let libraries: LibraryPool
     let uploads: UploadStore

@@ -108,3 +108,15 @@ import Testing
         }
     }
 }
+
+extension AssetRoutesTests {
+    @Test func emptyParametersAreNotGivenButAnEmptyNumberIsRefused() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.withRouter { client in
+            let empty = try await client.get("/v1/assets?predicate=&sort=&cursor=&hidden=", token: fixture.ownerToken)
+            #expect(empty.status == .ok)
+            let noNumber = try await client.get("/v1/assets?limit=", token: fixture.ownerToken)
+            #expect(noNumber.status == .badRequest)
+        }
+    }
+}

@@ -12,7 +12,9 @@ public struct PHTimelineBucket: Sendable, Hashable, Identifiable {
     /// changed: a validator for caches of the bucket's pages.
     public let fingerprint: String
 
+    /// The year of the bucket; nil for the undated assets.
     public var year: Int? { id == 0 ? nil : isDay ? id / 10_000 : id / 100 }
+    /// The month of the bucket (1 to 12); nil for the undated assets.
     public var month: Int? { id == 0 ? nil : isDay ? id / 100 % 100 : id % 100 }
     /// The day of the month, for a day's bucket.
     public var day: Int? { isDay ? id % 100 : nil }
@@ -23,12 +25,17 @@ public struct PHTimelineBucket: Sendable, Hashable, Identifiable {
 /// each as long as `localIdentifiers`. What a grid needs to lay out and
 /// show its cells before any thumbnail arrives.
 public struct PHTimelinePage: Sendable, Equatable {
+    /// The assets, newest first.
     public var localIdentifiers: [String] = []
     /// Width over height, as the asset shows (edits included).
     public var aspectRatios: [Double] = []
+    /// When each was taken; nil for the undated.
     public var creationDates: [Date?] = []
+    /// Photo, video or audio.
     public var mediaTypes: [PHAssetMediaType] = []
+    /// Seconds, for videos; 0 for photos.
     public var durations: [TimeInterval] = []
+    /// Whether each is a favorite.
     public var favorites: [Bool] = []
     /// ThumbHash placeholders; nil for an asset that has none (one the
     /// library could not decode).

@@ -23,6 +23,7 @@ extension PHPhotoLibrary {
         public var isReadOnly: Bool
         /// What the owner called it.
         public var label: String
+        /// When the owner created it.
         public var creationDate: Date
         /// When it stops working; nil: never.
         public var expirationDate: Date?
@@ -35,6 +36,7 @@ extension PHPhotoLibrary {
 
     /// A token just created, with the bearer string that is never shown again.
     public struct IssuedAccessToken: Sendable {
+        /// The token as listings show it.
         public let token: AccessToken
         /// What a client sends: `Authorization: Bearer <bearer>`.
         public let bearer: String

@@ -100,8 +100,9 @@ struct Query {
         request.headers[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// A whole-number parameter; given empty, it is refused like any other non-number.
     func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
-        guard let text = text(name) else { return value }
+        guard let text = request.uri.queryParameters[Substring(name)].map(String.init) else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw Problem.badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
