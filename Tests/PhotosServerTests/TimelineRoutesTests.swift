@@ -29,6 +29,7 @@ import Testing
             let placeholder = try #require((page.json["thumbHashes"] as? [String])?.first.flatMap { Data(base64Encoded: $0) })
             #expect(placeholder.count <= 25 && abs(ThumbHash.aspectRatio(of: placeholder)! - 4.0 / 3.0) < 0.5)
             #expect((page.json["aspectRatios"] as? [Double])?.first == 1.3333)
+            #expect((page.json["creationDates"] as? [Double]) == [1_600_172_800, 1_600_086_400, 1_600_000_000], "seconds since 1970")
             let pageTag = try #require(page.headers[.eTag])
 
             let days = try await client.get("/v1/timeline/2020-09/days", token: fixture.ownerToken)

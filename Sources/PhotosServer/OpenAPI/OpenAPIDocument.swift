@@ -738,15 +738,11 @@ enum OpenAPIDocument {
      },
      "creationDates": {
       "type": "array",
+      "description": "Seconds since 1970, to the millisecond; null for the undated",
       "items": {
-       "oneOf": [
-        {
-         "type": "string",
-         "format": "date-time"
-        },
-        {
-         "type": "null"
-        }
+       "type": [
+        "number",
+        "null"
        ]
       }
      },

@@ -31,10 +31,20 @@ struct HistoryRoutes {
             let resumeFrom = query.header(HTTPField.Name("Last-Event-ID")!) ?? query.text("since")
             let since = try resumeFrom.map(Self.token) ?? library.currentChangeToken
             let limit = try query.integer("limit", default: 100, in: 1...1000)
-            let first = try await blocking { try Self.page(library, since: since, limit: limit) }
-            guard wantsStream else { return try JSONBody.response(first) }
+            guard wantsStream else {
+                return try JSONBody.response(try await blocking { try Self.page(library, since: since, limit: limit) })
+            }
+            // Subscribed before the first read, so that a commit between the
+            // two wakes the stream instead of waiting for the next heartbeat.
             let broadcaster = try libraries.broadcaster(for: principal)
-            return stream(library, broadcaster: broadcaster, first: first, limit: limit)
+            let subscription = broadcaster.subscribe()
+            do {
+                let first = try await blocking { try Self.page(library, since: since, limit: limit) }
+                return stream(library, broadcaster: broadcaster, subscription: subscription, first: first, limit: limit)
+            } catch {
+                broadcaster.cancel(subscription.id)
+                throw error
+            }
         }
     }
 
@@ -66,13 +76,14 @@ struct HistoryRoutes {
         return ChangePage(changes: changes, token: changes.last?.token ?? since.textRepresentation, moreComing: moreComing)
     }
 
-    private func stream(_ library: PHPhotoLibrary, broadcaster: ChangeBroadcaster, first: ChangePage, limit: Int) -> Response {
+    private func stream(_ library: PHPhotoLibrary, broadcaster: ChangeBroadcaster, subscription: (id: UUID, wakeUps: AsyncStream<Void>),
+                        first: ChangePage, limit: Int) -> Response {
         let (heartbeat, writeTimeout, metrics) = (self.heartbeat, self.writeTimeout, self.metrics)
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"]
         let body = ResponseBody { writer in
             metrics.streamOpened()
             defer { metrics.streamClosed() }
-            let (id, wakeUps) = broadcaster.subscribe()
+            let (id, wakeUps) = subscription
             defer { broadcaster.cancel(id) }
             // Heartbeats go through the same wake-ups: each one reads history
             // (one indexed query) and sends a comment when nothing is new.

@@ -32,7 +32,9 @@ struct TimelineRoutes {
         let pages: Int
         let ids: [String]
         let aspectRatios: [Double]
-        let creationDates: [Date?]
+        /// Seconds since 1970, to the millisecond; null for the undated. Numbers,
+        /// not ISO 8601 text: a page carries thousands, and a grid does arithmetic on them.
+        let creationDates: [Double?]
         let mediaTypes: [Int]
         let durations: [Double]
         let favorites: [Bool]
@@ -75,7 +77,7 @@ struct TimelineRoutes {
             }
             let columns = Columns(
                 bucket: Self.name(bucket), page: page, pages: pages, ids: contents.localIdentifiers.map(ObjectID.urlForm),
-                aspectRatios: contents.aspectRatios.map { ($0 * 10_000).rounded() / 10_000 }, creationDates: contents.creationDates,
+                aspectRatios: contents.aspectRatios.map { ($0 * 10_000).rounded() / 10_000 }, creationDates: contents.creationDates.map { $0.map { ($0.timeIntervalSince1970 * 1000).rounded() / 1000 } },
                 mediaTypes: contents.mediaTypes.map(\.rawValue), durations: contents.durations, favorites: contents.favorites,
                 thumbHashes: contents.thumbHashes.map { $0?.base64EncodedString() }, contentVersions: contents.contentVersions)
             return try Self.respond(columns, tag: tag, request: request)

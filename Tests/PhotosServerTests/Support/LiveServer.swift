@@ -37,25 +37,23 @@ final class EventStream: @unchecked Sendable {
         var data: String
     }
 
-    private var iterator: HTTPClientResponse.Body.AsyncIterator
+    private var iterator: HTTPClientResponse.Body.AsyncIterator?
     private var pending = ""
-    private let client: HTTPClient
     let status: HTTPResponseStatus
 
-    private init(client: HTTPClient, response: HTTPClientResponse) {
-        self.client = client
+    private init(response: HTTPClientResponse) {
         status = response.status
         iterator = response.body.makeAsyncIterator()
     }
 
     static func open(_ url: String, token: String, lastEventID: String? = nil) async throws -> EventStream {
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let client = HTTPClient.shared
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Accept", value: "text/event-stream")
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
-        let response = try await client.execute(request, timeout: .seconds(30))
-        return EventStream(client: client, response: response)
+        let response = try await client.execute(request, deadline: .distantFuture)
+        return EventStream(response: response)
     }
 
     /// The next event (comments and `retry:` lines skipped); nil when the stream ends or `timeout` passes.
@@ -78,9 +76,9 @@ final class EventStream: @unchecked Sendable {
                 if hasData { return event }
                 continue
             }
-            guard ContinuousClock.now < deadline else { return nil }
+            guard ContinuousClock.now < deadline, let current = iterator else { return nil }
             let chunk = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-                nonisolated(unsafe) var iterator = self.iterator
+                nonisolated(unsafe) var iterator = current
                 group.addTask { try await iterator.next() }
                 group.addTask {
                     try await Task.sleep(until: deadline)
@@ -96,7 +94,8 @@ final class EventStream: @unchecked Sendable {
         }
     }
 
+    /// Stops reading; the connection closes when the response is released.
     func close() async throws {
-        try await client.shutdown()
+        iterator = nil
     }
 }
