@@ -87,7 +87,11 @@ final class Nginx {
     static func start(root: URL, in directory: URL) throws -> Nginx {
         let port = try freePort()
         let configuration = directory.appendingPathComponent("nginx.conf")
+        // Run as root, nginx's workers would become nobody, who may not read a
+        // private work directory: they stay this user, as our server does.
+        let user = geteuid() == 0 ? "user root;" : ""
         try """
+            \(user)
             daemon off;
             worker_processes auto;
             pid \(directory.path)/nginx.pid;
