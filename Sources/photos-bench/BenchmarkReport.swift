@@ -33,12 +33,8 @@ struct BenchmarkReport {
 
     /// Runs `photos-bench ARGUMENTS` and returns its lines; fails when it does.
     private func runSuite(_ arguments: [String]) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let child = try ChildProcess.start(arguments)
+        let (process, output) = (child.process, child.output)
         var lines: [String] = []
         var pending = Data()
         while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {

@@ -101,9 +101,7 @@ struct ServeBenchmarks {
     // MARK: - Events
 
     private func eventLatency() async throws {
-        let library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir))
-        let token = try library.createAccessToken(forClient: nil).bearer
-        let server = try ServerChild.start(library: library.url)
+        let (library, token, server) = try scratchServer()
         defer { server.stop() }
         let client = HTTPClient.shared
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/v1/changes")
@@ -130,9 +128,7 @@ struct ServeBenchmarks {
     }
 
     private func idleStreams() async throws {
-        let library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir))
-        let token = try library.createAccessToken(forClient: nil).bearer
-        let server = try ServerChild.start(library: library.url)
+        let (library, token, server) = try scratchServer()
         defer { server.stop() }
         let streams = quick ? 100 : 1000
         let before = server.residentMegabytes
@@ -163,16 +159,14 @@ struct ServeBenchmarks {
     // MARK: - Uploads
 
     private func uploads() async throws {
-        let library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir))
-        let token = try library.createAccessToken(forClient: nil).bearer
-        let server = try ServerChild.start(library: library.url)
+        let (_, token, server) = try scratchServer()
         defer { server.stop() }
         let client = HTTPClient.shared
         let base = "http://127.0.0.1:\(server.port)"
 
         let bigSize = quick ? 64 << 20 : 1 << 30
         let big = workdir.appendingPathComponent("scratch/big.mov")
-        FileManager.default.createFile(atPath: big.path, contents: nil)
+        guard FileManager.default.createFile(atPath: big.path, contents: nil) else { throw BenchError("cannot create \(big.path)") }
         try FileHandle(forWritingTo: big).truncate(atOffset: UInt64(bigSize))
         let before = server.peakMegabytes
         _ = try await Self.upload(big, client: client, base: base, token: token)
@@ -224,6 +218,13 @@ struct ServeBenchmarks {
     }
 
     // MARK: - Helpers
+
+    /// A new scratch library, an owner token for it, and its server.
+    private func scratchServer() throws -> (PHPhotoLibrary, String, ServerChild) {
+        let library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir))
+        let token = try library.createAccessToken(forClient: nil).bearer
+        return (library, token, try ServerChild.start(library: library.url))
+    }
 
     private static func photos(_ count: Int, in folder: URL, width: Int, height: Int) throws -> [URL] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -6,7 +6,8 @@ import Foundation
 /// A `photos-bench` child process (this executable), its output collected.
 struct ChildProcess {
     let process: Process
-    private let output: Pipe
+    /// What it prints, for the caller to read.
+    let output: Pipe
 
     static func start(_ arguments: [String]) throws -> ChildProcess {
         let process = Process()
@@ -38,12 +39,8 @@ final class ServerChild {
     }
 
     static func start(library: URL) throws -> ServerChild {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["serve-child", "--library", library.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let child = try ChildProcess.start(["serve-child", "--library", library.path])
+        let (process, output) = (child.process, child.output)
         var text = ""
         while !text.contains("\n") {
             let chunk = output.fileHandleForReading.availableData

@@ -830,6 +830,346 @@ enum OpenAPIDocument {
      }
     }
    }
+  },
+  "responses": {
+   "BadRequest": {
+    "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "Unauthorized": {
+    "description": "No valid token or session",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "TooManyRequests": {
+    "description": "Too many failed sign-ins from this address",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "ContentTooLarge": {
+    "description": "Body too large",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "Forbidden": {
+    "description": "The token may not do this (read-only, or its grant)",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "NotFound": {
+    "description": "No such object, or none the token may see",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "RangeNotSatisfiable": {
+    "description": "The range is outside the file",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "Gone": {
+    "description": "The token is older than the history kept (persistentChangeTokenExpired, 3105)",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "Conflict": {
+    "description": "An upload is not finished",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "PreconditionFailed": {
+    "description": "The library changed since If-Match",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "Unprocessable": {
+    "description": "PhotoKit refused the change",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "PreconditionFailed2": {
+    "description": "Not tus 1.0.0",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "ContentTooLarge2": {
+    "description": "Larger than the server takes",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "Conflict2": {
+    "description": "Upload-Offset is not the bytes received, or another request writes it",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "ContentTooLarge3": {
+    "description": "More bytes than announced",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "UnsupportedMediaType": {
+    "description": "Not application/offset+octet-stream",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "Conflict3": {
+    "description": "Another request writes it",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   }
+  },
+  "parameters": {
+   "predicate": {
+    "name": "predicate",
+    "in": "query",
+    "required": false,
+    "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
+    "schema": {
+     "type": "string"
+    }
+   },
+   "sort": {
+    "name": "sort",
+    "in": "query",
+    "required": false,
+    "description": "Comma-separated sort keys, each key, key:asc or key:desc",
+    "schema": {
+     "type": "string"
+    }
+   },
+   "hidden": {
+    "name": "hidden",
+    "in": "query",
+    "required": false,
+    "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
+    "schema": {
+     "type": "string",
+     "enum": [
+      "true",
+      "false",
+      ""
+     ]
+    }
+   },
+   "limit": {
+    "name": "limit",
+    "in": "query",
+    "required": false,
+    "description": "Objects per page (default 100)",
+    "schema": {
+     "type": "integer",
+     "minimum": 1,
+     "maximum": 1000
+    }
+   },
+   "cursor": {
+    "name": "cursor",
+    "in": "query",
+    "required": false,
+    "description": "The nextCursor of the previous page",
+    "schema": {
+     "type": "string"
+    }
+   },
+   "v": {
+    "name": "v",
+    "in": "query",
+    "required": false,
+    "description": "The content version, for an immutable URL",
+    "schema": {
+     "type": "string"
+    }
+   },
+   "IfNoneMatch": {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": false,
+    "schema": {
+     "type": "string"
+    }
+   },
+   "v2": {
+    "name": "v",
+    "in": "query",
+    "required": false,
+    "description": "The content version",
+    "schema": {
+     "type": "string"
+    }
+   },
+   "Range": {
+    "name": "Range",
+    "in": "header",
+    "required": false,
+    "schema": {
+     "type": "string"
+    }
+   },
+   "page": {
+    "name": "page",
+    "in": "query",
+    "required": false,
+    "description": "The page, from 0",
+    "schema": {
+     "type": "integer",
+     "minimum": 0
+    }
+   },
+   "since": {
+    "name": "since",
+    "in": "query",
+    "required": false,
+    "description": "A change token",
+    "schema": {
+     "type": "string"
+    }
+   },
+   "limit2": {
+    "name": "limit",
+    "in": "query",
+    "required": false,
+    "schema": {
+     "type": "integer",
+     "minimum": 1,
+     "maximum": 1000
+    }
+   },
+   "LastEventID": {
+    "name": "Last-Event-ID",
+    "in": "header",
+    "required": false,
+    "schema": {
+     "type": "string"
+    }
+   },
+   "IfMatch": {
+    "name": "If-Match",
+    "in": "header",
+    "required": false,
+    "schema": {
+     "type": "string"
+    },
+    "description": "A change token the library must still be at"
+   },
+   "TusResumable": {
+    "name": "Tus-Resumable",
+    "in": "header",
+    "required": true,
+    "schema": {
+     "type": "string",
+     "const": "1.0.0"
+    }
+   },
+   "UploadLength": {
+    "name": "Upload-Length",
+    "in": "header",
+    "required": true,
+    "schema": {
+     "type": "string"
+    }
+   },
+   "UploadMetadata": {
+    "name": "Upload-Metadata",
+    "in": "header",
+    "required": false,
+    "schema": {
+     "type": "string"
+    },
+    "description": "filename, contentHash (XXH3-128 hex), duplicates (skip|keep), base64"
+   },
+   "UploadOffset": {
+    "name": "Upload-Offset",
+    "in": "header",
+    "required": true,
+    "schema": {
+     "type": "string"
+    }
+   }
   }
  },
  "paths": {
@@ -866,44 +1206,16 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "413": {
-      "description": "Body too large",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/ContentTooLarge"
      }
     }
    },
@@ -914,44 +1226,16 @@ enum OpenAPIDocument {
       "description": "Signed out"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    }
@@ -971,44 +1255,16 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    }
@@ -1018,56 +1274,19 @@ enum OpenAPIDocument {
     "summary": "Assets by predicate and sort, paged by cursor",
     "parameters": [
      {
-      "name": "predicate",
-      "in": "query",
-      "required": false,
-      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/predicate"
      },
      {
-      "name": "sort",
-      "in": "query",
-      "required": false,
-      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/sort"
      },
      {
-      "name": "hidden",
-      "in": "query",
-      "required": false,
-      "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
-      "schema": {
-       "type": "string",
-       "enum": [
-        "true",
-        "false",
-        ""
-       ]
-      }
+      "$ref": "#/components/parameters/hidden"
      },
      {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "description": "Objects per page (default 100)",
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 1000
-      }
+      "$ref": "#/components/parameters/limit"
      },
      {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "description": "The nextCursor of the previous page",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/cursor"
      }
     ],
     "responses": {
@@ -1082,44 +1301,16 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    }
@@ -1150,54 +1341,19 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -1231,54 +1387,19 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -1297,21 +1418,10 @@ enum OpenAPIDocument {
       }
      },
      {
-      "name": "v",
-      "in": "query",
-      "required": false,
-      "description": "The content version, for an immutable URL",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/v"
      },
      {
-      "name": "If-None-Match",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/IfNoneMatch"
      }
     ],
     "responses": {
@@ -1342,54 +1452,19 @@ enum OpenAPIDocument {
       "description": "Not modified (If-None-Match matched)"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -1408,21 +1483,10 @@ enum OpenAPIDocument {
       }
      },
      {
-      "name": "v",
-      "in": "query",
-      "required": false,
-      "description": "The content version, for an immutable URL",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/v"
      },
      {
-      "name": "If-None-Match",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/IfNoneMatch"
      }
     ],
     "responses": {
@@ -1453,54 +1517,19 @@ enum OpenAPIDocument {
       "description": "Not modified (If-None-Match matched)"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -1519,29 +1548,13 @@ enum OpenAPIDocument {
       }
      },
      {
-      "name": "v",
-      "in": "query",
-      "required": false,
-      "description": "The content version",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/v2"
      },
      {
-      "name": "If-None-Match",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/IfNoneMatch"
      },
      {
-      "name": "Range",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/Range"
      }
     ],
     "responses": {
@@ -1583,64 +1596,22 @@ enum OpenAPIDocument {
       "description": "Not modified (If-None-Match matched)"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      },
      "416": {
-      "description": "The range is outside the file",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/RangeNotSatisfiable"
      }
     }
    }
@@ -1650,42 +1621,16 @@ enum OpenAPIDocument {
     "summary": "User albums",
     "parameters": [
      {
-      "name": "predicate",
-      "in": "query",
-      "required": false,
-      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/predicate"
      },
      {
-      "name": "sort",
-      "in": "query",
-      "required": false,
-      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/sort"
      },
      {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "description": "Objects per page (default 100)",
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 1000
-      }
+      "$ref": "#/components/parameters/limit"
      },
      {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "description": "The nextCursor of the previous page",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/cursor"
      }
     ],
     "responses": {
@@ -1700,44 +1645,16 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    }
@@ -1747,42 +1664,16 @@ enum OpenAPIDocument {
     "summary": "Smart albums",
     "parameters": [
      {
-      "name": "predicate",
-      "in": "query",
-      "required": false,
-      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/predicate"
      },
      {
-      "name": "sort",
-      "in": "query",
-      "required": false,
-      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/sort"
      },
      {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "description": "Objects per page (default 100)",
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 1000
-      }
+      "$ref": "#/components/parameters/limit"
      },
      {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "description": "The nextCursor of the previous page",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/cursor"
      }
     ],
     "responses": {
@@ -1797,44 +1688,16 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    }
@@ -1844,42 +1707,16 @@ enum OpenAPIDocument {
     "summary": "Moments",
     "parameters": [
      {
-      "name": "predicate",
-      "in": "query",
-      "required": false,
-      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/predicate"
      },
      {
-      "name": "sort",
-      "in": "query",
-      "required": false,
-      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/sort"
      },
      {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "description": "Objects per page (default 100)",
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 1000
-      }
+      "$ref": "#/components/parameters/limit"
      },
      {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "description": "The nextCursor of the previous page",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/cursor"
      }
     ],
     "responses": {
@@ -1894,44 +1731,16 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    }
@@ -1941,42 +1750,16 @@ enum OpenAPIDocument {
     "summary": "The top level of albums and folders",
     "parameters": [
      {
-      "name": "predicate",
-      "in": "query",
-      "required": false,
-      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/predicate"
      },
      {
-      "name": "sort",
-      "in": "query",
-      "required": false,
-      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/sort"
      },
      {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "description": "Objects per page (default 100)",
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 1000
-      }
+      "$ref": "#/components/parameters/limit"
      },
      {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "description": "The nextCursor of the previous page",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/cursor"
      }
     ],
     "responses": {
@@ -1991,44 +1774,16 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    }
@@ -2059,54 +1814,19 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -2125,56 +1845,19 @@ enum OpenAPIDocument {
       }
      },
      {
-      "name": "predicate",
-      "in": "query",
-      "required": false,
-      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/predicate"
      },
      {
-      "name": "sort",
-      "in": "query",
-      "required": false,
-      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/sort"
      },
      {
-      "name": "hidden",
-      "in": "query",
-      "required": false,
-      "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
-      "schema": {
-       "type": "string",
-       "enum": [
-        "true",
-        "false",
-        ""
-       ]
-      }
+      "$ref": "#/components/parameters/hidden"
      },
      {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "description": "Objects per page (default 100)",
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 1000
-      }
+      "$ref": "#/components/parameters/limit"
      },
      {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "description": "The nextCursor of the previous page",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/cursor"
      }
     ],
     "responses": {
@@ -2189,54 +1872,19 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -2267,54 +1915,19 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -2333,42 +1946,16 @@ enum OpenAPIDocument {
       }
      },
      {
-      "name": "predicate",
-      "in": "query",
-      "required": false,
-      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/predicate"
      },
      {
-      "name": "sort",
-      "in": "query",
-      "required": false,
-      "description": "Comma-separated sort keys, each key, key:asc or key:desc",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/sort"
      },
      {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "description": "Objects per page (default 100)",
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 1000
-      }
+      "$ref": "#/components/parameters/limit"
      },
      {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "description": "The nextCursor of the previous page",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/cursor"
      }
     ],
     "responses": {
@@ -2383,54 +1970,19 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -2440,35 +1992,13 @@ enum OpenAPIDocument {
     "summary": "Months that hold assets, newest first",
     "parameters": [
      {
-      "name": "predicate",
-      "in": "query",
-      "required": false,
-      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/predicate"
      },
      {
-      "name": "hidden",
-      "in": "query",
-      "required": false,
-      "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
-      "schema": {
-       "type": "string",
-       "enum": [
-        "true",
-        "false",
-        ""
-       ]
-      }
+      "$ref": "#/components/parameters/hidden"
      },
      {
-      "name": "If-None-Match",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/IfNoneMatch"
      }
     ],
     "responses": {
@@ -2498,44 +2028,16 @@ enum OpenAPIDocument {
       "description": "Not modified (If-None-Match matched)"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    }
@@ -2554,45 +2056,16 @@ enum OpenAPIDocument {
       "description": "2024-05, 2024-05-17 or undated"
      },
      {
-      "name": "page",
-      "in": "query",
-      "required": false,
-      "description": "The page, from 0",
-      "schema": {
-       "type": "integer",
-       "minimum": 0
-      }
+      "$ref": "#/components/parameters/page"
      },
      {
-      "name": "predicate",
-      "in": "query",
-      "required": false,
-      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/predicate"
      },
      {
-      "name": "hidden",
-      "in": "query",
-      "required": false,
-      "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
-      "schema": {
-       "type": "string",
-       "enum": [
-        "true",
-        "false",
-        ""
-       ]
-      }
+      "$ref": "#/components/parameters/hidden"
      },
      {
-      "name": "If-None-Match",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/IfNoneMatch"
      }
     ],
     "responses": {
@@ -2622,54 +2095,19 @@ enum OpenAPIDocument {
       "description": "Not modified (If-None-Match matched)"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -2688,35 +2126,13 @@ enum OpenAPIDocument {
       "description": "2024-05, 2024-05-17 or undated"
      },
      {
-      "name": "predicate",
-      "in": "query",
-      "required": false,
-      "description": "A PhotoKit predicate over the fetch keys, as NSPredicate's format language (favorite == YES)",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/predicate"
      },
      {
-      "name": "hidden",
-      "in": "query",
-      "required": false,
-      "description": "Include hidden assets (true), or not (false; empty or absent: the same)",
-      "schema": {
-       "type": "string",
-       "enum": [
-        "true",
-        "false",
-        ""
-       ]
-      }
+      "$ref": "#/components/parameters/hidden"
      },
      {
-      "name": "If-None-Match",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/IfNoneMatch"
      }
     ],
     "responses": {
@@ -2746,54 +2162,19 @@ enum OpenAPIDocument {
       "description": "Not modified (If-None-Match matched)"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -2803,31 +2184,13 @@ enum OpenAPIDocument {
     "summary": "Persistent history since a token; with Accept: text/event-stream, a live stream of it",
     "parameters": [
      {
-      "name": "since",
-      "in": "query",
-      "required": false,
-      "description": "A change token",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/since"
      },
      {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 1000
-      }
+      "$ref": "#/components/parameters/limit2"
      },
      {
-      "name": "Last-Event-ID",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/LastEventID"
      }
     ],
     "responses": {
@@ -2847,54 +2210,19 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "410": {
-      "description": "The token is older than the history kept (persistentChangeTokenExpired, 3105)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Gone"
      }
     }
    },
@@ -2902,13 +2230,7 @@ enum OpenAPIDocument {
     "summary": "A change block: every request or none",
     "parameters": [
      {
-      "name": "If-Match",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "type": "string"
-      },
-      "description": "A change token the library must still be at"
+      "$ref": "#/components/parameters/IfMatch"
      }
     ],
     "requestBody": {
@@ -2933,94 +2255,31 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      },
      "409": {
-      "description": "An upload is not finished",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Conflict"
      },
      "412": {
-      "description": "The library changed since If-Match",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/PreconditionFailed"
      },
      "413": {
-      "description": "Body too large",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/ContentTooLarge"
      },
      "422": {
-      "description": "PhotoKit refused the change",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unprocessable"
      }
     }
    }
@@ -3033,44 +2292,16 @@ enum OpenAPIDocument {
       "description": "tus capabilities"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    },
@@ -3078,30 +2309,13 @@ enum OpenAPIDocument {
     "summary": "Start a tus upload (creation extension)",
     "parameters": [
      {
-      "name": "Tus-Resumable",
-      "in": "header",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "const": "1.0.0"
-      }
+      "$ref": "#/components/parameters/TusResumable"
      },
      {
-      "name": "Upload-Length",
-      "in": "header",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/UploadLength"
      },
      {
-      "name": "Upload-Metadata",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "type": "string"
-      },
-      "description": "filename, contentHash (XXH3-128 hex), duplicates (skip|keep), base64"
+      "$ref": "#/components/parameters/UploadMetadata"
      }
     ],
     "responses": {
@@ -3119,64 +2333,22 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "412": {
-      "description": "Not tus 1.0.0",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/PreconditionFailed2"
      },
      "413": {
-      "description": "Larger than the server takes",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/ContentTooLarge2"
      }
     }
    }
@@ -3199,54 +2371,19 @@ enum OpenAPIDocument {
       "description": "Upload-Offset and Upload-Length"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      }
     }
    },
@@ -3262,21 +2399,10 @@ enum OpenAPIDocument {
       }
      },
      {
-      "name": "Tus-Resumable",
-      "in": "header",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "const": "1.0.0"
-      }
+      "$ref": "#/components/parameters/TusResumable"
      },
      {
-      "name": "Upload-Offset",
-      "in": "header",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/UploadOffset"
      }
     ],
     "requestBody": {
@@ -3295,94 +2421,31 @@ enum OpenAPIDocument {
       "description": "Appended; Upload-Offset is the new offset"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      },
      "409": {
-      "description": "Upload-Offset is not the bytes received, or another request writes it",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Conflict2"
      },
      "412": {
-      "description": "Not tus 1.0.0",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/PreconditionFailed2"
      },
      "413": {
-      "description": "More bytes than announced",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/ContentTooLarge3"
      },
      "415": {
-      "description": "Not application/offset+octet-stream",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/UnsupportedMediaType"
      }
     }
    },
@@ -3403,64 +2466,22 @@ enum OpenAPIDocument {
       "description": "Removed"
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "404": {
-      "description": "No such object, or none the token may see",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/NotFound"
      },
      "409": {
-      "description": "Another request writes it",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Conflict3"
      }
     }
    }
@@ -3480,44 +2501,16 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    }
@@ -3537,44 +2530,16 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "Bad input: a malformed predicate, sort key, cursor, token or body",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "description": "No valid token or session",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Unauthorized"
      },
      "403": {
-      "description": "The token may not do this (read-only, or its grant)",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/Forbidden"
      },
      "429": {
-      "description": "Too many failed sign-ins from this address",
-      "content": {
-       "application/problem+json": {
-        "schema": {
-         "$ref": "#/components/schemas/Problem"
-        }
-       }
-      }
+      "$ref": "#/components/responses/TooManyRequests"
      }
     }
    }
