@@ -51,6 +51,7 @@ public struct PhotoServer: Sendable {
     let libraries: LibraryPool
     let uploads: UploadStore
     let metrics = ServerMetrics()
+    let authentication: AuthenticationMiddleware
     let logger: Logger
 
     /// A server for the library the owner's instance `library` opened.
@@ -63,6 +64,9 @@ public struct PhotoServer: Sendable {
         uploads = try UploadStore(directory: library.url.appendingPathComponent("uploads"),
                                   maximumLength: configuration.maximumUploadLength)
         uploads.removeExpired()
+        authentication = AuthenticationMiddleware(
+            libraries: libraries, sessions: BrowserSessions(),
+            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: ProvenTokens())
         self.logger = logger
     }
 
@@ -71,10 +75,7 @@ public struct PhotoServer: Sendable {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestObservation(metrics: metrics))
         router.add(middleware: ProblemMiddleware(routes: DocumentedRoutes()))
-        let sessions = BrowserSessions()
-        let authentication = AuthenticationMiddleware(
-            libraries: libraries, sessions: sessions,
-            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: ProvenTokens())
+        let sessions = authentication.sessions
         let v1 = router.group("v1")
         let sessionRoutes = SessionRoutes(authentication: authentication, sessions: sessions)
         sessionRoutes.addPublic(to: v1)
@@ -99,12 +100,17 @@ public struct PhotoServer: Sendable {
         return router
     }
 
+    private static let serverName = "OpenPhotoKit"
+
     /// The HTTP application; `onListening` gets the port it bound.
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         Application(
             router: router(),
-            server: .http1(configuration: .init(idleTimeout: .init(configuration.idleTimeout))),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "OpenPhotoKit"),
+            server: .photos(idleTimeout: configuration.idleTimeout) { [libraries, authentication, metrics, logger] in
+                CachedRenditionHandler(renditions: libraries.renditions, authentication: authentication, metrics: metrics, logger: logger,
+                                       serverName: Self.serverName)
+            },
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

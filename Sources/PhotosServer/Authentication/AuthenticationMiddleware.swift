@@ -29,10 +29,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
     private func authenticate(_ request: Request, context: Context) async throws -> Principal {
         if let authorization = request.headers[.authorization] {
             try refuseThrottledPeer(context)
-            guard authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+            guard let bearer = Self.bearer(inAuthorization: authorization) else {
                 throw unauthorized("the Authorization header must be \"Bearer <token>\"")
             }
-            return try await prove(String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces), context: context)
+            return try await prove(bearer, context: context)
         }
         if let sessionID = request.cookies[BrowserSessions.cookieName]?.value {
             guard let session = sessions.session(sessionID) else { throw unauthorized("the session has ended; sign in again") }
@@ -50,6 +50,35 @@ struct AuthenticationMiddleware: RouterMiddleware {
             }
         }
         throw unauthorized("sign in with a bearer token")
+    }
+
+    /// The principal of a safe (reading) request whose token or session
+    /// was proven within the last second, found without I/O from its
+    /// `Authorization` header or its `Cookie` headers; nil when the request
+    /// must go the whole way through ``handle(_:context:next:)`` (which also
+    /// answers every failure). Used on the event loop by
+    /// ``CachedRenditionHandler``, which keeps its connection's last proof
+    /// in `lastProof`, so that a connection using one token looks it up
+    /// once a second rather than once a request.
+    func recentlyProvenPrincipal(authorization: String?, cookies: [String], lastProof: inout ProvenTokens.Proof?) -> Principal? {
+        if let authorization {
+            guard let bearer = Self.bearer(inAuthorization: authorization) else { return nil }
+            let now = Date()
+            if let proof = lastProof, proof.validUntil > now, proof.bearer == bearer { return proof.principal }
+            lastProof = provenTokens.proof(for: bearer, now: now)
+            return lastProof?.principal
+        }
+        guard !cookies.isEmpty, let sessionID = Cookies(from: cookies)[BrowserSessions.cookieName]?.value,
+              let session = sessions.session(sessionID) else { return nil }
+        return provenTokens.principal(for: session.bearer)
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header (the scheme in any case).
+    private static func bearer(inAuthorization header: String) -> String? {
+        let scheme = header.prefix { $0 != " " }
+        guard scheme.utf8.elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
+        let token = header.dropFirst(scheme.count).trimmingOptionalWhitespace()
+        return token.isEmpty ? nil : String(token)
     }
 
     /// The principal a bearer token proves, or 401 (counted against the peer).

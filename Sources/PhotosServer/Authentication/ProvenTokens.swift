@@ -6,7 +6,9 @@ import Synchronization
 /// lasts `lifetime` (a second): a token revoked by the owner stops
 /// working within it, in this process as in any other. Bounded in size.
 final class ProvenTokens: Sendable {
-    private struct Proof {
+    /// A token proven, and until when that proof holds.
+    struct Proof: Sendable {
+        let bearer: String
         let principal: Principal
         let validUntil: Date
     }
@@ -20,13 +22,18 @@ final class ProvenTokens: Sendable {
     }
 
     func principal(for bearer: String, now: Date = Date()) -> Principal? {
+        proof(for: bearer, now: now)?.principal
+    }
+
+    /// The proof of `bearer` if one holds now.
+    func proof(for bearer: String, now: Date = Date()) -> Proof? {
         proofs.withLock { proofs in
             guard let proof = proofs[bearer] else { return nil }
             guard proof.validUntil > now else {
                 proofs[bearer] = nil
                 return nil
             }
-            return proof.principal
+            return proof
         }
     }
 
@@ -35,7 +42,7 @@ final class ProvenTokens: Sendable {
         let validUntil = min(now.addingTimeInterval(lifetime), expires ?? .distantFuture)
         proofs.withLock { proofs in
             if proofs.count >= Self.maximumCount { proofs.removeAll(keepingCapacity: true) }
-            proofs[bearer] = Proof(principal: principal, validUntil: validUntil)
+            proofs[bearer] = Proof(bearer: bearer, principal: principal, validUntil: validUntil)
         }
     }
 

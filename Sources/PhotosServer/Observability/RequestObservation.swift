@@ -3,7 +3,8 @@ import Logging
 
 /// Logs every request (swift-log) with its status and duration, and
 /// records it in the server's metrics under its route's pattern.
-struct RequestObservation<Context: RequestContext>: RouterMiddleware {
+struct RequestObservation: RouterMiddleware {
+    typealias Context = ServerContext
     let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -22,10 +23,17 @@ struct RequestObservation<Context: RequestContext>: RouterMiddleware {
     }
 
     private func finish(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
+        let series = metrics.requestSeries(method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status)
+        Self.record(path: request.uri.path, since: start, logger: context.logger, series: series)
+    }
+
+    /// The log line and the metrics of one finished request, however it
+    /// was answered.
+    static func record(path: String, since start: ContinuousClock.Instant, logger: Logger, series: ServerMetrics.RequestSeries) {
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("\(request.method) \(request.uri.path) \(status)",
-                            metadata: ["duration_ms": .stringConvertible((milliseconds * 1000).rounded() / 1000)])
-        metrics.requestFinished(method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status, duration: elapsed)
+        logger.info("\(series.key.method) \(path) \(series.key.status)",
+                    metadata: ["duration_ms": .stringConvertible((milliseconds * 1000).rounded() / 1000)])
+        series.record(elapsed)
     }
 }

@@ -35,10 +35,8 @@ struct ImageRoutes {
                                                  body: ByteBuffer(bytes: jpeg))
                     libraries.renditions.store(entry, for: key, readAt: generation)
                 }
-                var headers = try Self.cacheHeaders(request, contentVersion: entry.contentVersion, tag: entry.tag)
-                if Self.matches(request, entry.tag) { return Response(status: .notModified, headers: headers) }
-                headers[.contentType] = "image/jpeg"
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.body))
+                let answer = try Self.answer(entry, to: Query(request: request))
+                return Response(status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
             }
         }
         group.get("assets/:id/original") { request, context -> Response in
@@ -49,10 +47,11 @@ struct ImageRoutes {
                 throw Problem(.notFound, "\(asset.localIdentifier) has no original file", code: .missingResource)
             }
             let tag = Self.entityTag(asset, "original")
-            var headers = try Self.cacheHeaders(request, contentVersion: asset.contentVersion, tag: tag)
+            let query = Query(request: request)
+            var headers = try Self.cacheHeaders(query, contentVersion: asset.contentVersion, tag: tag)
             headers[.acceptRanges] = "bytes"
             headers[.contentType] = original.contentType.preferredMIMEType ?? "application/octet-stream"
-            if Self.matches(request, tag) { return Response(status: .notModified, headers: headers) }
+            if Self.matches(query, tag) { return Response(status: .notModified, headers: headers) }
             let url = try original.fileURL()
             return try await Self.serve(file: url, request: request, headers: headers)
         }
@@ -100,14 +99,26 @@ struct ImageRoutes {
         return Response(status: status, headers: headers, body: body)
     }
 
+    /// The answer to a GET of a rendition already read: the JPEG, or 304
+    /// when `If-None-Match` names it; throws 404 when `?v=` names a version
+    /// that is not the asset's current one. The route and
+    /// ``CachedRenditionHandler`` both answer through this.
+    static func answer(_ entry: CachedRendition, to query: Query) throws -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?) {
+        var headers = try cacheHeaders(query, contentVersion: entry.contentVersion, tag: entry.tag)
+        if matches(query, entry.tag) { return (.notModified, headers, nil) }
+        headers[.contentType] = "image/jpeg"
+        headers[.contentLength] = "\(entry.body.readableBytes)"
+        return (.ok, headers, entry.body)
+    }
+
     static func entityTag(_ asset: PHAsset, _ rendition: String) -> String {
         "\"\(ObjectID.urlForm(asset.localIdentifier).lowercased())-v\(asset.contentVersion)-\(rendition)\""
     }
 
     /// Versioned URLs (`?v=` the current version) are immutable; others revalidate.
-    private static func cacheHeaders(_ request: Request, contentVersion: Int, tag: String) throws -> HTTPFields {
+    private static func cacheHeaders(_ query: Query, contentVersion: Int, tag: String) throws -> HTTPFields {
         var headers: HTTPFields = [.eTag: tag]
-        if let version = Query(request: request).text("v") {
+        if let version = query.text("v") {
             guard version == "\(contentVersion)" else {
                 throw Problem(.notFound, "version \(version) of this asset is not its current one (\(contentVersion))",
                               code: .identifierNotFound)
@@ -119,10 +130,10 @@ struct ImageRoutes {
         return headers
     }
 
-    static func matches(_ request: Request, _ tag: String) -> Bool {
-        guard let header = request.headers[.ifNoneMatch] else { return false }
+    static func matches(_ query: Query, _ tag: String) -> Bool {
+        guard let header = query.headers[.ifNoneMatch] else { return false }
         return header.split(separator: ",").contains { candidate in
-            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            let trimmed = candidate.trimmingOptionalWhitespace()
             return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
         }
     }
@@ -140,7 +151,7 @@ struct ByteRange {
 
     init?(_ header: String, size: Int) {
         guard header.hasPrefix("bytes="), size > 0 else { return nil }
-        let first = header.dropFirst(6).split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let first = header.dropFirst(6).split(separator: ",").first?.trimmingOptionalWhitespace() ?? ""
         let parts = first.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         if parts[0].isEmpty {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Photos
 
 /// Cursor pagination over a fetch result. A cursor names the position
@@ -86,23 +87,33 @@ extension Data {
     }
 }
 
-/// A request's query parameters, read with clear errors.
+/// A request's query parameters and headers, read with clear errors.
 struct Query {
-    let request: Request
+    let uri: URI
+    let headers: HTTPFields
+
+    init(request: Request) {
+        self.init(uri: request.uri, headers: request.headers)
+    }
+
+    init(uri: URI, headers: HTTPFields) {
+        self.uri = uri
+        self.headers = headers
+    }
 
     /// The parameter's value; an empty one counts as not given.
     func text(_ name: String) -> String? {
-        request.uri.queryParameters[Substring(name)].flatMap { $0.isEmpty ? nil : String($0) }
+        uri.queryParameters[Substring(name)].flatMap { $0.isEmpty ? nil : String($0) }
     }
 
     /// A header's value; an empty one counts as not given.
     func header(_ name: HTTPField.Name) -> String? {
-        request.headers[name].flatMap { $0.isEmpty ? nil : $0 }
+        headers[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// A whole-number parameter; given empty, it is refused like any other non-number.
     func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
-        guard let text = request.uri.queryParameters[Substring(name)].map(String.init) else { return value }
+        guard let text = uri.queryParameters[Substring(name)].map(String.init) else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw Problem.badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }

@@ -71,7 +71,7 @@ struct TimelineRoutes {
             let pages = max(1, (bucket.count + Self.pageSize - 1) / Self.pageSize)
             let page = try query.integer("page", default: 0, in: 0...(pages - 1))
             let tag = "\"\(bucket.fingerprint)-\(page)\""
-            if ImageRoutes.matches(request, tag) { return Response(status: .notModified, headers: Self.headers(tag)) }
+            if ImageRoutes.matches(Query(request: request), tag) { return Response(status: .notModified, headers: Self.headers(tag)) }
             let contents = try await blocking {
                 try library.timelinePage(of: bucket, offset: page * Self.pageSize, limit: Self.pageSize, options: options)
             }
@@ -145,7 +145,7 @@ struct TimelineRoutes {
     }
 
     private static func respond(_ value: some Encodable, tag: String, request: Request) throws -> Response {
-        if ImageRoutes.matches(request, tag) { return Response(status: .notModified, headers: headers(tag)) }
+        if ImageRoutes.matches(Query(request: request), tag) { return Response(status: .notModified, headers: headers(tag)) }
         return try JSONBody.response(value, headers: headers(tag))
     }
 }

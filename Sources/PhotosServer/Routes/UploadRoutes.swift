@@ -143,7 +143,7 @@ struct UploadRoutes {
         guard let header, !header.isEmpty else { return [:] }
         var values: [String: String] = [:]
         for pair in header.split(separator: ",") {
-            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            let parts = pair.trimmingOptionalWhitespace().split(separator: " ", maxSplits: 1)
             guard let key = parts.first, !key.isEmpty else { throw Problem.badRequest("Upload-Metadata has an empty key") }
             let value = parts.count == 2 ? Data(base64Encoded: String(parts[1])).flatMap { String(data: $0, encoding: .utf8) } : ""
             guard let value else { throw Problem.badRequest("Upload-Metadata's \(key) is not base64-encoded UTF-8") }

@@ -32,15 +32,16 @@ final class LibraryDamage: Sendable {
     }
 
     /// Records a finding; the first one stands. The marker is written on a
-    /// best-effort basis: a library on read-only media keeps it in memory.
+    /// best-effort basis (a library on read-only media keeps the finding in
+    /// memory), under the lock: a thread that finds the same damage a moment
+    /// later returns only once the marker is there for other processes.
     func record(_ reason: String) {
-        let isFirst = finding.withLock { current in
-            guard current == nil else { return false }
+        finding.withLock { current in
+            guard current == nil else { return }
             current = reason
-            return true
+            guard persists, !FileManager.default.fileExists(atPath: marker.path) else { return }
+            try? DurableFiles.write(Data((reason + "\n").utf8), to: marker)
         }
-        guard isFirst, persists, !FileManager.default.fileExists(atPath: marker.path) else { return }
-        try? DurableFiles.write(Data((reason + "\n").utf8), to: marker)
     }
 
     /// Forgets the finding, after a full check found the database whole.

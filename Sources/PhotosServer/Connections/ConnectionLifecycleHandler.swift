@@ -1,0 +1,106 @@
+import NIOCore
+import NIOHTTP1
+
+/// When a connection closes on its own: after `idleTimeout` with no
+/// request in progress (counted from the connection's start or the end of
+/// the last response, so a client trickling a request's head byte by byte
+/// is closed too; checked by one timer, so a connection may stay up to
+/// twice that), and, on graceful shutdown, as soon as the response in
+/// progress has ended. It sees every request and response, those
+/// ``CachedRenditionHandler`` answers included, because it sits before it.
+final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let idleTimeout: TimeAmount
+    private var requestsInProgress = 0
+    private var closeWhenIdle = false
+    /// When the connection last became idle. One timer checks it, rather
+    /// than a timer per response.
+    private var idleSince = NIODeadline.now()
+    private var idleTimer: Scheduled<Void>?
+
+    init(idleTimeout: TimeAmount) {
+        self.idleTimeout = idleTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { startIdleTimer(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startIdleTimer(context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        stopIdleTimer()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stopIdleTimer()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head = unwrapInboundIn(data) { requestsInProgress += 1 }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        requestsInProgress = max(0, requestsInProgress - 1)  // a parse error is answered without a head
+        guard requestsInProgress == 0 else {
+            context.write(data, promise: promise)
+            return
+        }
+        if closeWhenIdle {
+            context.writeAndFlush(data, promise: promise)
+            context.close(promise: nil)
+        } else {
+            idleSince = .now()
+            context.write(data, promise: promise)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        if requestsInProgress == 0 {
+            context.close(promise: nil)
+        } else {
+            closeWhenIdle = true
+        }
+    }
+
+    private func startIdleTimer(_ context: ChannelHandlerContext) {
+        idleSince = .now()
+        scheduleIdleCheck(context, at: idleSince + idleTimeout)
+    }
+
+    private func scheduleIdleCheck(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        idleTimer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) { [self] in
+            let due = idleSince + idleTimeout
+            if requestsInProgress > 0 {
+                scheduleIdleCheck(context, at: .now() + idleTimeout)  // a long response (a stream): look again later
+            } else if due > .now() {
+                scheduleIdleCheck(context, at: due)
+            } else {
+                idleTimer = nil
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    private func stopIdleTimer() {
+        idleTimer?.cancel()
+        idleTimer = nil
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Photos
+import Testing
+@testable import PhotosServer
+
+/// A connection's life on the wire: renditions answered on the event loop
+/// give the same answers as the router, in order behind pipelined
+/// requests, for as long as the token holds; quiet connections close,
+/// busy ones do not.
+@Suite struct ConnectionTests {
+    @Test func aCachedThumbnailIsAnsweredLikeTheFirstTime() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let port = try await LivePort.start(fixture)
+        defer { port.stop() }
+        let id = urlID(fixture.assets[0])
+        let connection = try RawConnection(port: port.number)
+        let request = "GET /v1/assets/\(id)/thumbnail?v=0 HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\n\r\n"
+        try connection.send(request)
+        let first = try #require(try await connection.response())
+        try connection.send(request)
+        let again = try #require(try await connection.response())
+        #expect(first.statusLine == "HTTP/1.1 200 OK" && again.statusLine == first.statusLine)
+        #expect(again.body == first.body && Array(again.body.prefix(2)) == [0xFF, 0xD8])
+        for name in ["etag", "cache-control", "content-type", "content-length", "server"] {
+            #expect(again.headers[name] == first.headers[name], "\(name)")
+        }
+        #expect(again.headers["date"] != nil)
+
+        let tag = try #require(first.headers["etag"])
+        try connection.send("GET /v1/assets/\(id)/thumbnail HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\nIf-None-Match: \(tag)\r\n\r\n")
+        let unchanged = try #require(try await connection.response())
+        #expect(unchanged.statusLine == "HTTP/1.1 304 Not Modified" && unchanged.body.isEmpty)
+        #expect(unchanged.headers["cache-control"] == "private, no-cache")
+        try connection.send("GET /v1/assets/\(id)/thumbnail?v=9 HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\n\r\n")
+        let otherVersion = try #require(try await connection.response())
+        #expect(otherVersion.statusLine.hasPrefix("HTTP/1.1 404"), "the router's problem, not the cached image")
+        #expect(otherVersion.headers["content-type"] == "application/problem+json")
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInTheirOrder() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let port = try await LivePort.start(fixture)
+        defer { port.stop() }
+        let ids = fixture.assets.map(urlID)
+        let connection = try RawConnection(port: port.number)
+        let authorization = "Authorization: Bearer \(fixture.ownerToken)\r\n"
+        for id in ids {
+            try connection.send("GET /v1/assets/\(id)/thumbnail HTTP/1.1\r\nHost: test\r\n\(authorization)\r\n")
+            #expect(try await connection.response()?.statusLine == "HTTP/1.1 200 OK")
+        }
+        // A request the router answers, then cached ones that could be answered at once.
+        try connection.send("GET /v1/library HTTP/1.1\r\nHost: test\r\n\(authorization)\r\n"
+                            + "GET /v1/assets/\(ids[0])/thumbnail HTTP/1.1\r\nHost: test\r\n\(authorization)\r\n"
+                            + "GET /v1/assets/\(ids[1])/thumbnail HTTP/1.1\r\nHost: test\r\n\(authorization)\r\n")
+        let library = try #require(try await connection.response())
+        #expect(library.headers["content-type"]?.hasPrefix("application/json") == true)
+        let first = try #require(try await connection.response())
+        let second = try #require(try await connection.response())
+        #expect(first.headers["etag"]?.contains(ids[0].lowercased()) == true)
+        #expect(second.headers["etag"]?.contains(ids[1].lowercased()) == true)
+    }
+
+    @Test func aRevokedTokenStopsGettingCachedThumbnailsWithinASecond() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let token = try fixture.library.createAccessToken(forClient: nil, label: "to revoke")
+        let port = try await LivePort.start(fixture)
+        defer { port.stop() }
+        let connection = try RawConnection(port: port.number)
+        let request = "GET /v1/assets/\(urlID(fixture.assets[0]))/thumbnail HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(token.bearer)\r\n\r\n"
+        for _ in 0..<2 {
+            try connection.send(request)
+            #expect(try await connection.response()?.statusLine == "HTTP/1.1 200 OK")
+        }
+        try fixture.library.revokeAccessToken(id: token.token.id)
+        try await Task.sleep(for: .milliseconds(1100))
+        try connection.send(request)
+        #expect(try await connection.response()?.statusLine.hasPrefix("HTTP/1.1 401") == true)
+    }
+
+    @Test func aQuietConnectionClosesAndABusyOneStaysOpen() async throws {
+        let fixture = try ServerFixture(photos: 1, configuration: .init(port: 0, idleTimeout: .seconds(1)))
+        let port = try await LivePort.start(fixture)
+        defer { port.stop() }
+
+        let trickling = try RawConnection(port: port.number, readTimeout: .seconds(6))
+        try trickling.send("GET /v1/library HTTP/1.1\r\nHost: te")
+        let start = ContinuousClock.now
+        #expect(try await trickling.closesSoon(), "a head that never ends is cut off")
+        #expect(ContinuousClock.now - start < .seconds(5))
+
+        let busy = try RawConnection(port: port.number)
+        let request = "GET /v1/assets/\(urlID(fixture.assets[0]))/thumbnail HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\n\r\n"
+        for _ in 0..<25 {  // 2.5 s: past the timeout twice over
+            try busy.send(request)
+            #expect(try await busy.response()?.statusLine == "HTTP/1.1 200 OK", "answered on the event loop or not, requests keep it open")
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let idle = try RawConnection(port: port.number, readTimeout: .seconds(6))
+        try idle.send(request)
+        #expect(try await idle.response()?.statusLine == "HTTP/1.1 200 OK")
+        #expect(try await idle.closesSoon(), "and after the last response, the idle timeout runs")
+    }
+}
