@@ -45,12 +45,14 @@ import Testing
         try server.start()
         let stream = try await EventStream.open("\(server.url)/v1/changes", token: token)
         try server.photos("favorite", assets[0])
-        let live = try #require(try await stream.nextEvent(timeout: .seconds(5)), "the change reaches the stream")
+        // Generous waits: they end as soon as the event comes, and the whole
+        // suite running beside this test on two cores can delay a process.
+        let live = try #require(try await stream.nextEvent(timeout: .seconds(20)), "the change reaches the stream")
         #expect(live.data.contains(assets[0]))
 
         // SIGTERM: the stream ends cleanly and the server exits 0.
         #expect(server.stop() == 0)
-        #expect(try await stream.nextEvent(timeout: .seconds(5)) == nil, "the stream ended")
+        #expect(try await stream.nextEvent(timeout: .seconds(20)) == nil, "the stream ended")
         try await stream.close()
 
         // A change while the server is down is not lost: resuming by the last id replays it.
@@ -58,7 +60,7 @@ import Testing
         try server.start()
         defer { server.stop() }
         let resumed = try await EventStream.open("\(server.url)/v1/changes", token: token, lastEventID: live.id)
-        let missed = try #require(try await resumed.nextEvent(timeout: .seconds(5)))
+        let missed = try #require(try await resumed.nextEvent(timeout: .seconds(20)))
         #expect(missed.data.contains(assets[1]) && missed.id != live.id)
         try await resumed.close()
     }
