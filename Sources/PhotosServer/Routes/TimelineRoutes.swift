@@ -26,7 +26,7 @@ struct TimelineRoutes {
     }
 
     /// One page of a bucket, one array per field, each the same length.
-    struct Columns: Encodable, Sendable {
+    struct Columns: Sendable {
         let bucket: String
         let page: Int
         let pages: Int
@@ -41,6 +41,38 @@ struct TimelineRoutes {
         /// Base64 ThumbHash placeholders; null where there is none.
         let thumbHashes: [String?]
         let contentVersions: [Int]
+
+        /// The page as JSON, keys sorted as ``JSONBody`` sorts them, written
+        /// directly: a 2,000-asset page through `JSONEncoder` took three
+        /// times as long as the query that read it.
+        func json() -> ByteBuffer {
+            var json = JSONWriter(capacity: 256 + ids.count * 110)
+            json.beginObject()
+            json.key("aspectRatios")
+            json.array(aspectRatios) { $0.value($1) }
+            json.key("bucket")
+            json.value(bucket)
+            json.key("contentVersions")
+            json.array(contentVersions) { $0.value($1) }
+            json.key("creationDates")
+            json.array(creationDates) { $0.value($1) }
+            json.key("durations")
+            json.array(durations) { $0.value($1) }
+            json.key("favorites")
+            json.array(favorites) { $0.value($1) }
+            json.key("ids")
+            json.array(ids) { $0.value($1) }
+            json.key("mediaTypes")
+            json.array(mediaTypes) { $0.value($1) }
+            json.key("page")
+            json.value(page)
+            json.key("pages")
+            json.value(pages)
+            json.key("thumbHashes")
+            json.array(thumbHashes) { $0.value($1) }
+            json.endObject()
+            return json.buffer
+        }
     }
 
     func add(to group: RouterGroup<ServerContext>) {
@@ -80,7 +112,9 @@ struct TimelineRoutes {
                 aspectRatios: contents.aspectRatios.map { ($0 * 10_000).rounded() / 10_000 }, creationDates: contents.creationDates.map { $0.map { ($0.timeIntervalSince1970 * 1000).rounded() / 1000 } },
                 mediaTypes: contents.mediaTypes.map(\.rawValue), durations: contents.durations, favorites: contents.favorites,
                 thumbHashes: contents.thumbHashes.map { $0?.base64EncodedString() }, contentVersions: contents.contentVersions)
-            return try Self.respond(columns, tag: tag, request: request)
+            var headers = Self.headers(tag)
+            headers[.contentType] = "application/json"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: columns.json()))
         }
     }
 
