@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Photos
 import PhotosMedia
+import PhotosTestSupport
 
 /// The timeline: a fetch's assets by month and day, and columnar pages.
 @Suite struct TimelineTests {
@@ -74,5 +75,36 @@ import PhotosMedia
         let months = try client.timelineMonths()
         #expect(months.map(\.count) == [1])
         #expect(try client.timelinePage(of: months[0]).localIdentifiers == [ids[1]])
+    }
+}
+
+extension TimelineTests {
+    /// The month counts kept by triggers against counting with a query,
+    /// through random changes of what the timeline counts.
+    @Test func keptMonthCountsMatchACountingQuery() throws {
+        let test = try TestLibrary()
+        var random = SeededRandom(seed: 12)
+        let months = ["2023-11", "2024-02", "2024-05"]
+        func someDate() -> Date { Self.date("\(months.randomElement(using: &random)!)-1\(Int.random(in: 0...9, using: &random))T10:00:00Z") }
+        try test.insert((0..<12).map { index in
+            TestLibrary.record(created: index == 0 ? nil : someDate(), hidden: index % 5 == 0)
+        })
+        let counting = PHFetchOptions()
+        counting.predicate = NSPredicate(format: "mediaType >= 0")  // true of every asset, and counted by a query
+        for step in 0..<24 {
+            let assets = test.fetch { PHAsset.fetchAssets(with: nil) }
+            let hidden = test.fetch { PHAsset.fetchAssets(with: { let o = PHFetchOptions(); o.includeHiddenAssets = true; return o }()) }
+            let asset = hidden[Int.random(in: 0..<hidden.count, using: &random)]
+            switch step % 5 {
+            case 0: try test.insert([TestLibrary.record(created: someDate())])
+            case 1: try test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).isHidden.toggle() }
+            case 2: try test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).creationDate = someDate() }
+            case 3: try test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite.toggle() }
+            default:
+                if assets.count > 3 { try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([assets[0]] as NSArray) } }
+            }
+            let kept = try test.library.timelineMonths(), counted = try test.library.timelineMonths(options: counting)
+            #expect(kept.map(\.id) == counted.map(\.id) && kept.map(\.count) == counted.map(\.count), "step \(step)")
+        }
     }
 }

@@ -51,8 +51,10 @@ public struct PHTimelinePage: Sendable, Equatable {
 /// (newest first), so sort descriptors are not taken.
 extension PHPhotoLibrary {
     /// The months that hold assets, newest first (the undated last).
-    /// Cost: one pass over the timeline index; about a second per ten
-    /// million assets.
+    /// Cost: for the whole library with the default inclusions, seen with
+    /// full access, one row per month (counts kept as change blocks
+    /// commit); with a predicate, other inclusions or a limited grant, one
+    /// pass over the assets, about a second per million.
     public func timelineMonths(options: PHFetchOptions? = nil) throws -> [PHTimelineBucket] {
         try timelineBuckets(.months, options: options)
     }

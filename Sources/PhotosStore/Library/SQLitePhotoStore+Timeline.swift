@@ -6,6 +6,15 @@ import GRDB
 extension SQLitePhotoStore {
     package func timelineBuckets(_ query: AssetQuery, granularity: TimelineGranularity) throws(StoreError) -> [TimelineBucketRecord] {
         try readObjects { db, scope in
+            if case .months = granularity, Self.isDefaultView(query), scope.assetCondition("a") == nil {
+                return try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT local_month, asset_count, id_total, version FROM timeline_month WHERE asset_count > 0 ORDER BY local_month DESC
+                    """)).map { row in
+                    let count: Int = row[1]
+                    return TimelineBucketRecord(key: row[0], count: count,
+                                                fingerprint: Self.fingerprint(count, Double(row[2] as Int64), Double(row[3] as Int64)))
+                }
+            }
             guard let plan = FetchSQL.assetPlan(query, scope: scope, now: Date()) else { return [] }
             let aggregates = ["COUNT(*)", "TOTAL(a.id)", "MAX(a.modification_date)"]
             let fragment: SQLFragment
@@ -45,6 +54,13 @@ extension SQLitePhotoStore {
                             mediaType: row[4], duration: row[5], isFavorite: row[6], thumbHash: row[7], contentVersion: row[8])
             }
         }
+    }
+
+    /// Whether a query asks for what `timeline_month` counts: the whole
+    /// library, unfiltered, with the default inclusions.
+    private static func isDefaultView(_ query: AssetQuery) -> Bool {
+        query.scope == .library && query.filter == .all && !query.includeHiddenAssets && !query.includeAllBurstAssets
+            && (query.sourceTypes == 0 || query.sourceTypes == 1)
     }
 
     /// FNV-1a over what changes when a bucket's assets do.
