@@ -125,7 +125,7 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
               let (assetID, rendition) = Self.renditionPath(request.uri),
               let principal = authentication.recentlyProvenPrincipal(authorization: request.headers.first(name: "authorization"),
                                                                      cookies: request.headers["cookie"], lastProof: &lastProof),
-              let entry = renditions.lookup(CachedRendition.Key(client: principal.client, assetID: assetID, rendition: rendition.rawValue)).value
+              let entry = renditions.lookup(CachedRendition.Key(client: principal.client, assetID: assetID, rendition: rendition)).value
         else { return nil }
         var conditions = HTTPFields()
         let ifNoneMatch = request.headers["if-none-match"]

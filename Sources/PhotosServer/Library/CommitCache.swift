@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Photos
 import Synchronization
 
 /// What the server last answered, in memory, until the next commit by any
@@ -68,7 +69,7 @@ struct CachedRendition: Sendable {
     struct Key: Hashable, Sendable {
         let client: String?
         let assetID: String
-        let rendition: String
+        let rendition: PHImageManager.Rendition
     }
 
     let contentVersion: Int

@@ -19,7 +19,7 @@ struct ImageRoutes {
             group.get(RouterPath(stringLiteral: "assets/:id/\(rendition.rawValue)")) { request, context -> Response in
                 let principal = try context.requirePrincipal()
                 let id = context.parameters.get("id") ?? ""
-                let key = CachedRendition.Key(client: principal.client, assetID: id, rendition: rendition.rawValue)
+                let key = CachedRendition.Key(client: principal.client, assetID: id, rendition: rendition)
                 let (cached, generation) = libraries.renditions.lookup(key)
                 let entry: CachedRendition
                 if let cached {
