@@ -56,11 +56,17 @@ let package = Package(
             name: "Photos",
             dependencies: ["PhotosStore", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The web gallery: plain JavaScript modules, a style sheet and a page,
+        // bundled as resources and served by PhotosServer at `/`.
+        .target(
+            name: "PhotosGallery",
+            resources: [.copy("Web")]
+        ),
         // `photos serve`: the library over HTTP (Hummingbird), on the public Photos API.
         .target(
             name: "PhotosServer",
             dependencies: [
-                "Photos",
+                "Photos", "PhotosGallery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

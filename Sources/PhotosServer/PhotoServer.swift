@@ -75,6 +75,7 @@ public struct PhotoServer: Sendable {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestObservation(metrics: metrics))
         router.add(middleware: ProblemMiddleware(routes: DocumentedRoutes()))
+        GalleryRoutes(files: .bundled).add(to: router)
         let sessions = authentication.sessions
         let v1 = router.group("v1")
         let sessionRoutes = SessionRoutes(authentication: authentication, sessions: sessions)
@@ -88,6 +89,7 @@ public struct PhotoServer: Sendable {
         TimelineRoutes(libraries: libraries).add(to: authenticated)
         ChangeBlockRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         UploadRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
+        ShareRoutes(libraries: libraries).add(to: authenticated)
         HistoryRoutes(libraries: libraries, heartbeat: configuration.heartbeat, writeTimeout: configuration.streamWriteTimeout,
                       metrics: metrics).add(to: authenticated)
         authenticated.get("openapi.json") { _, _ in

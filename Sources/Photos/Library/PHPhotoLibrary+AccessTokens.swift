@@ -28,6 +28,11 @@ extension PHPhotoLibrary {
         /// When it stops working; nil: never.
         public var expirationDate: Date?
 
+        /// Whether the token is a share link's (``PHPhotoLibrary/createShareLink(for:label:expirationDate:)``).
+        public var isShareLink: Bool {
+            clientIdentifier?.hasPrefix(PHPhotoLibrary.shareLinkClientPrefix) ?? false
+        }
+
         /// Whether the token no longer works at `date`.
         public func isExpired(at date: Date = Date()) -> Bool {
             expirationDate.map { $0 <= date } ?? false
@@ -62,12 +67,15 @@ extension PHPhotoLibrary {
     public func createShareLink(for album: PHAssetCollection, label: String? = nil,
                                 expirationDate: Date? = nil) throws -> IssuedAccessToken {
         let assets = withCurrentLibrary { PHAsset.fetchAssets(in: album, options: nil) }
-        let client = "share." + BearerToken.randomID()
+        let client = Self.shareLinkClientPrefix + BearerToken.randomID()
         try setAccess(.limited, forClient: client)
         try addToLimitedSelection(assets.objects(at: IndexSet(integersIn: 0..<assets.count)).map(\.localIdentifier), ofClient: client)
         return try createAccessToken(forClient: client, label: label ?? "share: \(album.localizedTitle ?? "album")",
                                      readOnly: true, expirationDate: expirationDate)
     }
+
+    /// What the client identifier of every share link starts with.
+    static let shareLinkClientPrefix = "share."
 
     /// Every token, oldest first. Cost: one query.
     public func accessTokens() throws -> [AccessToken] {

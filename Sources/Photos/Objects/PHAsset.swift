@@ -76,6 +76,12 @@ open class PHAsset: PHObject, @unchecked Sendable {
     /// grows with each edit or revert and never goes back, so it names a
     /// rendition for caching.
     public var contentVersion: Int { record.contentVersion }
+    /// The maker of the camera that took it, from the original's metadata;
+    /// an OpenPhotoKit addition (Apple's clients read it from the file).
+    public var cameraMake: String? { record.cameraMake }
+    /// The model of the camera that took it, from the original's metadata;
+    /// an OpenPhotoKit addition.
+    public var cameraModel: String? { record.cameraModel }
 
     /// Whether the asset allows an edit. Assets of the user's library allow
     /// every edit; shared and synced assets allow none.

@@ -7,11 +7,14 @@ struct Principal: Sendable, Equatable {
     let tokenID: String
     let client: String?
     let isReadOnly: Bool
+    /// The token's label: for a share link, which album it shares.
+    let label: String
 
     init(_ token: PHPhotoLibrary.AccessToken) {
         tokenID = token.id
         client = token.clientIdentifier
         isReadOnly = token.isReadOnly
+        label = token.label
     }
 
     var isOwner: Bool { client == nil }

@@ -231,6 +231,19 @@ enum OpenAPIDocument {
      },
      "contentVersion": {
       "type": "integer"
+     },
+     "cameraMake": {
+      "type": "string",
+      "description": "From the original's metadata"
+     },
+     "cameraModel": {
+      "type": "string",
+      "description": "From the original's metadata"
+     },
+     "thumbHash": {
+      "type": "string",
+      "contentEncoding": "base64",
+      "description": "ThumbHash placeholder"
      }
     }
    },
@@ -621,6 +634,17 @@ enum OpenAPIDocument {
        "type": "string"
       },
       "maxItems": 1000
+     },
+     "moveAssets": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      },
+      "description": "updateAlbum: assets of the album to move, each once"
+     },
+     "toIndex": {
+      "type": "integer",
+      "description": "updateAlbum: where the moved assets go in the album's order once taken out"
      }
     }
    },
@@ -800,7 +824,8 @@ enum OpenAPIDocument {
     "required": [
      "csrfToken",
      "expires",
-     "readOnly"
+     "readOnly",
+     "label"
     ],
     "properties": {
      "csrfToken": {
@@ -815,6 +840,10 @@ enum OpenAPIDocument {
      },
      "readOnly": {
       "type": "boolean"
+     },
+     "label": {
+      "type": "string",
+      "description": "The token's label; a share link's names the album it shares"
      }
     }
    },
@@ -827,6 +856,86 @@ enum OpenAPIDocument {
     "properties": {
      "duplicateOf": {
       "type": "string"
+     }
+    }
+   },
+   "Share": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "id",
+     "label",
+     "created"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "label": {
+      "type": "string"
+     },
+     "created": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "expires": {
+      "type": "string",
+      "format": "date-time"
+     }
+    }
+   },
+   "ShareList": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "shares"
+    ],
+    "properties": {
+     "shares": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/Share"
+      }
+     }
+    }
+   },
+   "NewShare": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "album"
+    ],
+    "properties": {
+     "album": {
+      "type": "string",
+      "description": "The id of an album the user made"
+     },
+     "expires": {
+      "type": "string",
+      "format": "date-time",
+      "description": "When the link stops working; never without it"
+     }
+    }
+   },
+   "CreatedShare": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "share",
+     "token",
+     "path"
+    ],
+    "properties": {
+     "share": {
+      "$ref": "#/components/schemas/Share"
+     },
+     "token": {
+      "type": "string",
+      "description": "The bearer string, shown this once"
+     },
+     "path": {
+      "type": "string",
+      "description": "Where the gallery opens the link, relative to the server"
      }
     }
    }
@@ -1236,6 +1345,36 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     }
+    }
+   },
+   "get": {
+    "summary": "The browser session this request's cookie carries, with its CSRF token (a reloaded page needs it again)",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Session"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "429": {
+      "$ref": "#/components/responses/TooManyRequests"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }
@@ -2540,6 +2679,162 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     }
+    }
+   }
+  },
+  "/v1/assets/{id}/albums": {
+   "get": {
+    "summary": "The albums the user made that hold the asset, paged",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The asset's id",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "$ref": "#/components/parameters/limit"
+     },
+     {
+      "$ref": "#/components/parameters/cursor"
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/CollectionPage"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "429": {
+      "$ref": "#/components/responses/TooManyRequests"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   }
+  },
+  "/v1/shares": {
+   "get": {
+    "summary": "The owner's share links",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/ShareList"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "429": {
+      "$ref": "#/components/responses/TooManyRequests"
+     }
+    }
+   },
+   "post": {
+    "summary": "Share an album: a read-only link that opens the gallery limited to its assets",
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/NewShare"
+       }
+      }
+     }
+    },
+    "responses": {
+     "201": {
+      "description": "Created",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/CreatedShare"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "429": {
+      "$ref": "#/components/responses/TooManyRequests"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/ContentTooLarge"
+     }
+    }
+   }
+  },
+  "/v1/shares/{id}": {
+   "delete": {
+    "summary": "Revoke a share link",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "responses": {
+     "204": {
+      "description": "Revoked"
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "429": {
+      "$ref": "#/components/responses/TooManyRequests"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
      }
     }
    }

@@ -32,6 +32,10 @@ struct AssetRepresentation: Encodable, Sendable {
     let hasAdjustments: Bool
     let adjustmentFormatIdentifier: String?
     let contentVersion: Int
+    /// Base64 ThumbHash placeholder; absent where there is none.
+    let thumbHash: String?
+    let cameraMake: String?
+    let cameraModel: String?
 
     init(_ asset: PHAsset) {
         id = ObjectID.urlForm(asset.localIdentifier)
@@ -59,6 +63,9 @@ struct AssetRepresentation: Encodable, Sendable {
         hasAdjustments = asset.hasAdjustments
         adjustmentFormatIdentifier = asset.adjustmentFormatIdentifier
         contentVersion = asset.contentVersion
+        thumbHash = asset.thumbHash?.base64EncodedString()
+        cameraMake = asset.cameraMake
+        cameraModel = asset.cameraModel
     }
 }
 

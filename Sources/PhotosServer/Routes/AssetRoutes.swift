@@ -3,7 +3,7 @@ import Hummingbird
 import Photos
 
 /// `/v1/assets`: fetches in PhotoKit's predicate language with its sort
-/// keys, paged by cursor; one asset; its resources.
+/// keys, paged by cursor; one asset; its resources; the albums holding it.
 struct AssetRoutes {
     let libraries: LibraryPool
 
@@ -29,6 +29,18 @@ struct AssetRoutes {
             let asset = try await Self.asset(context.parameters.get("id"), in: library)
             let resources = try await blocking { library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) } }
             return try JSONBody.response(resources.map(ResourceRepresentation.init))
+        }
+        group.get("assets/:id/albums") { request, context -> Response in
+            let library = try libraries.library(for: try context.requirePrincipal())
+            let asset = try await Self.asset(context.parameters.get("id"), in: library)
+            let query = Query(request: request)
+            let page = try await blocking {
+                try library.withCurrentLibrary {
+                    try Page.of(PHAssetCollection.fetchAssetCollectionsContaining(asset, with: .album, options: nil), query: query,
+                                CollectionRepresentation.init)
+                }
+            }
+            return try JSONBody.response(page)
         }
     }
 

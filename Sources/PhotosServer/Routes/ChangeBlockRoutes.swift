@@ -52,12 +52,16 @@ struct ChangeBlockRoutes {
         let location: AssetRepresentation.Location??
         let addAssets: [String]?
         let removeAssets: [String]?
+        /// Assets of the album to move, for `updateAlbum`, in their present order…
+        let moveAssets: [String]?
+        /// …to this index of the album's order once they are taken out.
+        let toIndex: Int?
         let addCollections: [String]?
         let removeCollections: [String]?
 
         private static let fields: Set<String> = [
             "op", "ref", "upload", "asset", "assets", "album", "albums", "folder", "folders", "title", "favorite", "hidden",
-            "creationDate", "location", "addAssets", "removeAssets", "addCollections", "removeCollections",
+            "creationDate", "location", "addAssets", "removeAssets", "moveAssets", "toIndex", "addCollections", "removeCollections",
         ]
 
         init(from decoder: any Decoder) throws {
@@ -86,6 +90,8 @@ struct ChangeBlockRoutes {
             }
             addAssets = try field("addAssets")
             removeAssets = try field("removeAssets")
+            moveAssets = try field("moveAssets")
+            toIndex = try field("toIndex")
             addCollections = try field("addCollections")
             removeCollections = try field("removeCollections")
         }
@@ -223,9 +229,11 @@ struct ChangeBlockRoutes {
                     throw Problem(.unprocessableContent, "this album cannot be changed", code: .changeNotSupported)
                 }
                 let (added, removed) = (try targets(request.addAssets, objects.asset), try targets(request.removeAssets, objects.asset))
+                let move = try Self.move(request, in: album, objects: objects)
                 return { placeholders in
                     guard let change = PHAssetCollectionChangeRequest(for: album) else { return }
                     if let title = request.title { change.title = title }
+                    if let move { change.moveAssets(at: move.indexes, to: move.toIndex) }
                     change.addAssets(all(added, placeholders))
                     change.removeAssets(all(removed, placeholders))
                 }
@@ -258,6 +266,30 @@ struct ChangeBlockRoutes {
         }
     }
 
+    /// Where `moveAssets` are in the album now and where they go; nil when
+    /// the request moves nothing. The album's own order is the one moved.
+    private static func move(_ request: ChangeRequest, in album: PHAssetCollection,
+                             objects: ReferencedObjects) throws -> (indexes: IndexSet, toIndex: Int)? {
+        guard request.moveAssets != nil || request.toIndex != nil else { return nil }
+        let moved = try required(request.moveAssets, "moveAssets").map { try objects.asset($0) }
+        let toIndex = try required(request.toIndex, "toIndex")
+        guard album.assetCollectionType == .album else {
+            throw Problem(.unprocessableContent, "only an album the user made has an order to change", code: .changeNotSupported)
+        }
+        let members = PHAsset.fetchAssets(in: album, options: nil)
+        var indexes = IndexSet()
+        for asset in moved {
+            let index = members.index(of: asset)
+            guard index != NSNotFound else { throw Problem.badRequest("asset \(ObjectID.urlForm(asset.localIdentifier)) is not in the album") }
+            indexes.insert(index)
+        }
+        guard indexes.count == moved.count, !moved.isEmpty else { throw Problem.badRequest("moveAssets names each asset once, at least one") }
+        guard (0...(members.count - moved.count)).contains(toIndex) else {
+            throw Problem.badRequest("toIndex must be 0 to \(members.count - moved.count)")
+        }
+        return (indexes, toIndex)
+    }
+
     /// The location a request sets: nil to leave it, `.some(nil)` to clear it.
     private static func location(_ request: ChangeRequest) throws -> CLLocation?? {
         guard case .some(let value) = request.location else { return .none }
@@ -285,7 +317,8 @@ private struct ReferencedObjects {
     init(_ block: ChangeBlockRoutes.Block) throws {
         var assetIDs: Set<String> = [], albumIDs: Set<String> = [], folderIDs: Set<String> = [], collectionIDs: Set<String> = []
         for request in block.requests {
-            assetIDs.formUnion([request.asset].compactMap { $0 } + (request.assets ?? []) + (request.addAssets ?? []) + (request.removeAssets ?? []))
+            assetIDs.formUnion([request.asset].compactMap { $0 } + (request.assets ?? []) + (request.addAssets ?? []) + (request.removeAssets ?? [])
+                               + (request.moveAssets ?? []))
             albumIDs.formUnion([request.album].compactMap { $0 } + (request.albums ?? []))
             folderIDs.formUnion([request.folder].compactMap { $0 } + (request.folders ?? []))
             collectionIDs.formUnion((request.addCollections ?? []) + (request.removeCollections ?? []))

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 /// `/v1/session`: a browser exchanges a bearer token for an HttpOnly,
-/// SameSite=Strict session cookie, and signs out.
+/// SameSite=Strict session cookie, reads its session back (a reloaded page
+/// needs the CSRF token again), and signs out.
 struct SessionRoutes {
     let authentication: AuthenticationMiddleware
     let sessions: BrowserSessions
@@ -21,6 +22,16 @@ struct SessionRoutes {
         let expires: Date
         let client: String?
         let readOnly: Bool
+        /// The token's label; a share link's names the album it shares.
+        let label: String
+
+        init(_ session: BrowserSessions.Session, _ principal: Principal) {
+            csrfToken = session.csrfToken
+            expires = session.expires
+            client = principal.client
+            readOnly = principal.isReadOnly
+            label = principal.label
+        }
     }
 
     /// Sign-in needs no authentication: it is where authentication starts.
@@ -30,8 +41,7 @@ struct SessionRoutes {
             let body = try await JSONBody.decode(SignIn.self, from: request, context: context, limit: 4096)
             let principal = try await authentication.prove(body.token, context: context)
             let (id, session) = sessions.start(bearer: body.token)
-            var response = try JSONBody.response(Signed(csrfToken: session.csrfToken, expires: session.expires,
-                                                        client: principal.client, readOnly: principal.isReadOnly))
+            var response = try JSONBody.response(Signed(session, principal))
             response.setCookie(Cookie(name: BrowserSessions.cookieName, value: id, expires: session.expires,
                                       path: "/", secure: false, httpOnly: true, sameSite: .strict))
             return response
@@ -39,6 +49,12 @@ struct SessionRoutes {
     }
 
     func addAuthenticated(to group: RouterGroup<ServerContext>) {
+        group.get("session") { request, context -> Response in
+            guard let id = request.cookies[BrowserSessions.cookieName]?.value, let session = sessions.session(id) else {
+                throw Problem.notFound("this request carries no browser session: a bearer token needs none")
+            }
+            return try JSONBody.response(Signed(session, try context.requirePrincipal()), headers: [.cacheControl: "no-store"])
+        }
         group.delete("session") { request, _ -> Response in
             if let id = request.cookies[BrowserSessions.cookieName]?.value { sessions.end(id) }
             var response = Response(status: .noContent)

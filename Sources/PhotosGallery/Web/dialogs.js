@@ -1,0 +1,70 @@
+// Small modal questions in <dialog> elements (keyboard and screen-reader
+// friendly by the browser's own rules): a line of text, a choice, a yes/no.
+
+/**
+ * Asks for a line of text; resolves to the text, or null when cancelled.
+ * `choices` (optional) adds a <select> whose value is returned as `choice`.
+ */
+export function ask(title, { value = '', label = 'Name', submit = 'OK', choices = null, choiceLabel = '' } = {}) {
+  return new Promise((resolve) => {
+    const dialog = document.createElement('dialog');
+    dialog.className = 'ask';
+    const form = document.createElement('form');
+    form.method = 'dialog';
+    const heading = document.createElement('h2');
+    heading.textContent = title;
+    form.append(heading);
+    let input = null;
+    if (label) {
+      const field = document.createElement('label');
+      field.textContent = label;
+      input = document.createElement('input');
+      input.name = 'value';
+      input.value = value;
+      input.required = true;
+      input.autocomplete = 'off';
+      field.append(input);
+      form.append(field);
+    }
+    let select = null;
+    if (choices) {
+      const field = document.createElement('label');
+      field.textContent = choiceLabel;
+      select = document.createElement('select');
+      select.name = 'choice';
+      for (const choice of choices) select.append(new Option(choice.title, choice.value));
+      field.append(select);
+      form.append(field);
+    }
+    const buttons = document.createElement('div');
+    buttons.className = 'buttons';
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.textContent = 'Cancel';
+    const ok = document.createElement('button');
+    ok.type = 'submit';
+    ok.className = 'primary';
+    ok.textContent = submit;
+    buttons.append(cancel, ok);
+    form.append(buttons);
+    dialog.append(form);
+    document.body.append(dialog);
+    let answer = null;
+    cancel.addEventListener('click', () => dialog.close());
+    form.addEventListener('submit', () => {
+      answer = { value: input ? input.value.trim() : '', choice: select ? select.value : null };
+    });
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      resolve(answer && (!input || answer.value) ? (choices ? answer : answer.value) : null);
+    });
+    dialog.showModal();
+    (input ?? select ?? ok).focus();
+  });
+}
+
+/** Asks yes or no; resolves to true for yes. */
+export async function confirmAction(title, submit = 'OK') {
+  const answer = await ask(title, { label: '', submit, choices: null });
+  return answer !== null;
+}

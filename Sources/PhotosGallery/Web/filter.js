@@ -1,0 +1,59 @@
+// The filter bar: a date range, the media type, favorites only, an album,
+// and an advanced box taking PhotoKit predicate text. The simple fields
+// are written as a predicate too, so the server evaluates one language;
+// a predicate it refuses comes back with the position and a caret, shown
+// under the box as the server wrote it.
+
+const referenceDate = Date.UTC(2001, 0, 1) / 1000;
+
+/** Seconds since 2001 for a yyyy-mm-dd in local time, as CAST(…, "NSDate") takes. */
+function dateLiteral(text, endOfDay) {
+  const [y, m, d] = text.split('-').map(Number);
+  const date = new Date(y, m - 1, d + (endOfDay ? 1 : 0));
+  return `CAST(${date.getTime() / 1000 - referenceDate}, "NSDate")`;
+}
+
+export class FilterBar {
+  constructor(form, onApply) {
+    this.form = form;
+    this.error = form.querySelector('.predicate-error');
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      onApply(this.value());
+    });
+    form.addEventListener('reset', () => {
+      this.showError(null);
+      setTimeout(() => onApply(this.value()), 0);
+    });
+  }
+
+  /** { predicate, album, active } from the fields. */
+  value() {
+    const data = new FormData(this.form);
+    const parts = [];
+    if (data.get('from')) parts.push(`creationDate >= ${dateLiteral(data.get('from'), false)}`);
+    if (data.get('to')) parts.push(`creationDate < ${dateLiteral(data.get('to'), true)}`);
+    if (data.get('media')) parts.push(`mediaType == ${Number(data.get('media'))}`);
+    if (data.get('favorites')) parts.push('favorite == YES');
+    const advanced = String(data.get('predicate') || '').trim();
+    if (advanced) parts.push(parts.length ? `(${advanced})` : advanced);
+    const predicate = parts.join(' AND ');
+    const album = data.get('album') || '';
+    return { predicate, advanced, album, active: Boolean(predicate || album) };
+  }
+
+  /** Lists the albums to filter by. */
+  setAlbums(albums) {
+    const select = this.form.elements.album;
+    const current = select.value;
+    select.replaceChildren(new Option('Any album', ''), ...albums.map((a) => new Option(a.title || 'Untitled', a.id)));
+    select.value = current;
+  }
+
+  /** Shows the server's refusal of the predicate (its detail has the caret line), or clears it. */
+  showError(error) {
+    this.error.hidden = !error;
+    this.error.textContent = error ? error.detail || error.message : '';
+    this.form.elements.predicate.setAttribute('aria-invalid', String(Boolean(error)));
+  }
+}

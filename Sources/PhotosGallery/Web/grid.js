@@ -1,0 +1,674 @@
+// The virtualised grid: sections (months) of groups (days) of justified
+// rows, of which only what is near the viewport exists in the DOM.
+//
+// Position is not the browser's scroll offset: the grid keeps its own
+// position (`pos`, pixels from the top of the whole timeline, a double)
+// and moves it on wheel, touch, keys and the scrubber, so no element is
+// ever as tall as the library and the oldest photo of millions is
+// reachable. Sections not yet loaded have estimated heights; when one is
+// measured, the asset at the top of the viewport stays where it is (the
+// anchor), so loading and live changes above never move what is seen.
+import { justifiedRows, estimatedHeight } from './layout.js';
+import { placeholderURL, averageColor } from './thumbhash.js';
+
+const sectionHeaderHeight = 56;
+const groupHeaderHeight = 36;
+const keptPages = 80;
+
+export class Grid extends EventTarget {
+  /**
+   * `element` is the viewport; `source` supplies sections, groups and pages;
+   * `selection` is the shared Selection.
+   */
+  constructor(element, source, selection) {
+    super();
+    this.element = element;
+    this.source = source;
+    this.selection = selection;
+    this.layer = document.createElement('div');
+    this.layer.className = 'grid-layer';
+    this.layer.setAttribute('role', 'list');
+    element.replaceChildren(this.layer);
+    this.sections = [];
+    this.summaryEtag = null;
+    this.pos = 0;
+    this.total = 0;
+    this.rendered = new Map();
+    this.located = new Map();
+    this.pageUse = new Map();
+    this.useClock = 0;
+    this.frame = 0;
+    this.refreshing = null;
+    this.refreshAgain = false;
+    this.measure();
+    this.resizeObserver = new ResizeObserver(() => this.resized());
+    this.resizeObserver.observe(element);
+  }
+
+  /** Loads the sections; resolves when the first screen is laid out. */
+  async load() {
+    const summary = await this.source.summary(null);
+    this.summaryEtag = summary.etag;
+    this.sections = summary.sections.map((s) => this.newSection(s));
+    this.relayout();
+    this.render();
+    this.dispatchEvent(new Event('sections'));
+  }
+
+  destroy() {
+    this.resizeObserver.disconnect();
+    cancelAnimationFrame(this.frame);
+    this.destroyed = true;
+  }
+
+  newSection(summary) {
+    return { ...summary, groups: null, groupsEtag: null, loadingGroups: null, pages: new Map(), loadingPages: new Map(),
+             heights: new Map(), blocks: null, top: 0, height: 0 };
+  }
+
+  // Geometry ------------------------------------------------------------
+
+  measure() {
+    const narrow = this.element.clientWidth < 600;
+    this.gap = narrow ? 2 : 4;
+    this.targetHeight = narrow ? 110 : 180;
+    this.viewportHeight = this.element.clientHeight || 600;
+    this.width = Math.max(100, this.element.clientWidth - (narrow ? 8 : 32));
+    this.left = narrow ? 4 : 16;
+  }
+
+  resized() {
+    const width = this.width, height = this.viewportHeight;
+    this.measure();
+    if (width === this.width && height === this.viewportHeight) return;
+    const anchor = this.anchor();
+    for (const section of this.sections) {
+      section.blocks = null;
+      section.heights.clear();
+    }
+    this.relayout();
+    this.restore(anchor);
+    this.render();
+  }
+
+  /** The blocks of a section, from its groups and loaded pages; estimates where pages are missing. */
+  layoutSection(section) {
+    const blocks = [{ kind: 'section', key: 's:' + section.id, top: 0, height: sectionHeaderHeight }];
+    let top = sectionHeaderHeight;
+    const push = (block) => {
+      block.top = top;
+      top += block.height;
+      blocks.push(block);
+    };
+    if (!section.groups) {
+      push({ kind: 'estimate', key: 'e:' + section.id, height: estimatedHeight(section.count, this.width, this.targetHeight, this.gap) });
+    } else {
+      const pageSize = this.source.pageSize;
+      let start = 0;
+      for (const group of section.groups) {
+        if (group.title) push({ kind: 'group', key: 'g:' + group.id, group, height: groupHeaderHeight });
+        const end = start + group.count;
+        for (let offset = start; offset < end;) {
+          const page = Math.floor(offset / pageSize);
+          const pieceEnd = Math.min(end, (page + 1) * pageSize);
+          const key = `p:${group.id}:${page}`;
+          const columns = section.pages.get(page);
+          const block = { kind: 'segment', key, group, page, start: offset, end: pieceEnd, rows: null };
+          if (columns) {
+            const base = page * pageSize;
+            const last = Math.min(pieceEnd - base, columns.ids.length);
+            block.rows = justifiedRows(columns.aspectRatios, offset - base, last, this.width, this.targetHeight, this.gap);
+            let rowTop = 0;
+            for (const row of block.rows) {
+              row.top = rowTop;
+              rowTop += row.height + this.gap;
+            }
+            block.height = rowTop + this.gap * 3;
+            section.heights.set(key, block.height);
+          } else {
+            block.height = section.heights.get(key)
+              ?? estimatedHeight(pieceEnd - offset, this.width, this.targetHeight, this.gap) + this.gap * 3;
+          }
+          push(block);
+          offset = pieceEnd;
+        }
+        start = end;
+      }
+    }
+    section.blocks = blocks;
+    section.height = top;
+  }
+
+  /** Section tops from their heights; lays out what changed. */
+  relayout() {
+    let top = 0;
+    for (const section of this.sections) {
+      if (!section.blocks) this.layoutSection(section);
+      section.top = top;
+      top += section.height;
+    }
+    this.total = top;
+    this.pos = Math.min(this.pos, this.maxPos());
+  }
+
+  maxPos() {
+    return Math.max(0, this.total - this.viewportHeight + 48);
+  }
+
+  // Anchoring -------------------------------------------------------------
+
+  /** What is at the top of the viewport: kept across relayouts. */
+  anchor() {
+    if (this.pos >= this.maxPos() - 1 && this.pos > 0) return { bottom: true };
+    const section = this.sectionAt(this.pos);
+    if (!section) return null;
+    const offset = this.pos - section.top;
+    const block = section.blocks.find((b) => offset < b.top + b.height) ?? section.blocks[section.blocks.length - 1];
+    const anchor = { id: section.id, key: block.key, within: offset - block.top, fraction: offset / Math.max(1, section.height) };
+    if (block.rows) {
+      const row = block.rows.find((r) => anchor.within < r.top + r.height + this.gap) ?? block.rows[block.rows.length - 1];
+      anchor.item = block.page * this.source.pageSize + row.first;
+      anchor.within -= row.top;
+    }
+    return anchor;
+  }
+
+  restore(anchor) {
+    if (!anchor) return;
+    if (anchor.bottom) {
+      this.pos = this.maxPos();
+      return;
+    }
+    const section = this.sections.find((s) => s.id === anchor.id);
+    if (!section) return;
+    const block = section.blocks.find((b) => b.key === anchor.key);
+    if (!block) {
+      this.pos = section.top + anchor.fraction * section.height;
+    } else if (anchor.item !== undefined && block.rows) {
+      const local = anchor.item - block.page * this.source.pageSize;
+      const row = block.rows.find((r) => local < r.first + r.count) ?? block.rows[block.rows.length - 1];
+      this.pos = section.top + block.top + row.top + anchor.within;
+    } else {
+      this.pos = section.top + block.top + Math.min(anchor.within, block.height);
+    }
+    this.pos = Math.max(0, Math.min(this.pos, this.maxPos()));
+  }
+
+  /** Applies a change of heights (loaded groups or pages) without moving what is on screen. */
+  remeasure(change) {
+    const anchor = this.anchor();
+    change();
+    this.relayout();
+    this.restore(anchor);
+    this.schedule();
+  }
+
+  sectionAt(pos) {
+    let low = 0, high = this.sections.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.sections[middle].top <= pos) low = middle;
+      else high = middle - 1;
+    }
+    return this.sections[low];
+  }
+
+  // Moving --------------------------------------------------------------
+
+  /** Moves the viewport to `pos` (clamped) and renders. */
+  scrollTo(pos) {
+    this.pos = Math.max(0, Math.min(pos, this.maxPos()));
+    this.schedule();
+  }
+
+  scrollBy(delta) {
+    this.scrollTo(this.pos + delta);
+  }
+
+  /** Moves to the start of the section with this id. */
+  jumpTo(sectionId) {
+    const section = this.sections.find((s) => s.id === sectionId);
+    if (section) this.scrollTo(section.top);
+  }
+
+  schedule() {
+    if (this.frame || this.destroyed) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  // Loading ------------------------------------------------------------
+
+  loadGroups(section) {
+    if (section.groups || section.loadingGroups) return section.loadingGroups;
+    section.loadingGroups = this.source.groups(section, null).then((result) => {
+      section.loadingGroups = null;
+      if (!this.sections.includes(section) || !result) return;
+      this.remeasure(() => {
+        section.groups = result.groups;
+        section.groupsEtag = result.etag;
+        section.blocks = null;
+      });
+    }, (error) => {
+      section.loadingGroups = null;
+      this.failed(error);
+    });
+    return section.loadingGroups;
+  }
+
+  loadPage(section, page) {
+    this.pageUse.set(section.id + '#' + page, ++this.useClock);
+    if (section.pages.has(page)) return Promise.resolve(section.pages.get(page));
+    if (section.loadingPages.has(page)) return section.loadingPages.get(page);
+    const loading = this.source.page(section, page, null).then((result) => {
+      section.loadingPages.delete(page);
+      if (!this.sections.includes(section) || !result) return null;
+      this.remeasure(() => {
+        this.storePage(section, page, result.columns, result.etag);
+        section.blocks = null;
+      });
+      this.evict();
+      return result.columns;
+    }, (error) => {
+      section.loadingPages.delete(page);
+      this.failed(error);
+      return null;
+    });
+    section.loadingPages.set(page, loading);
+    return loading;
+  }
+
+  storePage(section, page, columns, etag) {
+    const old = section.pages.get(page);
+    if (old) for (const id of old.ids) if (this.located.get(id)?.section === section) this.located.delete(id);
+    columns.etag = etag;
+    section.pages.set(page, columns);
+    const base = page * this.source.pageSize;
+    columns.ids.forEach((id, i) => this.located.set(id, { section, offset: base + i }));
+  }
+
+  /** Forgets the least recently used pages beyond a budget; their measured heights stay. */
+  evict() {
+    if (this.pageUse.size <= keptPages) return;
+    const oldest = [...this.pageUse.entries()].sort((a, b) => a[1] - b[1]).slice(0, this.pageUse.size - keptPages);
+    for (const [key] of oldest) {
+      this.pageUse.delete(key);
+      const split = key.lastIndexOf('#');
+      const section = this.sections.find((s) => s.id === key.slice(0, split));
+      const page = Number(key.slice(split + 1));
+      const columns = section?.pages.get(page);
+      if (!columns) continue;
+      for (const id of columns.ids) if (this.located.get(id)?.section === section) this.located.delete(id);
+      section.pages.delete(page);
+      section.blocks = null;
+    }
+    this.relayout();
+  }
+
+  failed(error) {
+    this.dispatchEvent(new CustomEvent('error', { detail: error }));
+  }
+
+  // Rendering -----------------------------------------------------------
+
+  render() {
+    const start = this.pos - this.viewportHeight;
+    const end = this.pos + this.viewportHeight * 2;
+    const seen = new Set();
+    if (this.sections.length) {
+      let index = this.sections.indexOf(this.sectionAt(Math.max(0, start)));
+      for (; index < this.sections.length && this.sections[index].top < end; index++) {
+        this.renderSection(this.sections[index], start, end, seen);
+      }
+    }
+    for (const [key, element] of this.rendered) {
+      if (!seen.has(key)) {
+        this.rendered.delete(key);
+        if (this.leaving && element.classList.contains('cell')) this.leave(element);
+        else element.remove();
+      }
+    }
+    this.layer.toggleAttribute('data-empty', this.sections.length === 0);
+    this.dispatchEvent(new Event('rendered'));
+  }
+
+  renderSection(section, start, end, seen) {
+    if (!section.groups) this.loadGroups(section);
+    for (const block of section.blocks) {
+      const top = section.top + block.top;
+      if (top + block.height < start || top > end) continue;
+      if (block.kind === 'section' || block.kind === 'group') {
+        this.place(block.key, seen, () => this.header(block, section), top, block.height);
+      } else if (block.kind === 'estimate' || !block.rows) {
+        this.place(block.key, seen, () => placeholderBlock(), top, block.height);
+        if (block.kind === 'segment') this.loadPage(section, block.page);
+      } else {
+        this.pageUse.set(section.id + '#' + block.page, ++this.useClock);
+        this.renderRows(section, block, top, start, end, seen);
+      }
+    }
+  }
+
+  header(block, section) {
+    const element = document.createElement(block.kind === 'section' ? 'h2' : 'h3');
+    element.className = block.kind === 'section' ? 'section-header' : 'group-header';
+    element.textContent = block.kind === 'section' ? section.title : block.group.title;
+    return element;
+  }
+
+  place(key, seen, make, top, height) {
+    seen.add(key);
+    let element = this.rendered.get(key);
+    if (!element) {
+      element = make();
+      element.dataset.key = key;
+      this.layer.append(element);
+      this.rendered.set(key, element);
+    }
+    const y = Math.round(top - this.pos);
+    if (element._y !== y || element._h !== height) {
+      element.style.transform = `translate(${this.left}px, ${y}px)`;
+      element.style.height = `${height}px`;
+      element.style.width = `${this.width}px`;
+      element._y = y;
+      element._h = height;
+    }
+  }
+
+  renderRows(section, block, top, start, end, seen) {
+    const columns = section.pages.get(block.page);
+    const base = block.page * this.source.pageSize;
+    for (const row of block.rows) {
+      const rowTop = top + row.top;
+      if (rowTop + row.height < start || rowTop > end) continue;
+      let x = this.left;
+      for (let i = 0; i < row.count; i++) {
+        const local = row.first + i;
+        const id = columns.ids[local];
+        const width = row.widths[i];
+        seen.add(id);
+        let cell = this.rendered.get(id);
+        if (!cell) {
+          cell = this.makeCell(id);
+          this.rendered.set(id, cell);
+          this.layer.append(cell);
+          if (this.entering) this.entering.push(cell);
+        }
+        this.fillCell(cell, columns, local, base + local, section);
+        const y = Math.round(rowTop - this.pos);
+        if (cell._x !== x || cell._y !== y || cell._w !== width || cell._h !== row.height) {
+          cell.style.transform = `translate(${Math.round(x)}px, ${y}px)`;
+          cell.style.width = `${Math.round(width)}px`;
+          cell.style.height = `${Math.round(row.height)}px`;
+          cell._x = x;
+          cell._y = y;
+          cell._w = width;
+          cell._h = row.height;
+        }
+        x += width + this.gap;
+      }
+    }
+  }
+
+  makeCell(id) {
+    const cell = document.createElement('button');
+    cell.type = 'button';
+    cell.className = 'cell';
+    cell.dataset.id = id;
+    cell.setAttribute('role', 'listitem');
+    cell.draggable = Boolean(this.reorderable);
+    const image = document.createElement('img');
+    image.decoding = 'async';
+    image.draggable = false;
+    image.addEventListener('load', () => cell.classList.add('loaded'));
+    const check = document.createElement('span');
+    check.className = 'check';
+    check.setAttribute('aria-hidden', 'true');
+    const badges = document.createElement('span');
+    badges.className = 'badges';
+    cell.append(image, badges, check);
+    return cell;
+  }
+
+  fillCell(cell, columns, local, offset, section) {
+    const version = columns.contentVersions[local];
+    const favorite = columns.favorites[local];
+    const mediaType = columns.mediaTypes[local];
+    cell._section = section;
+    cell._offset = offset;
+    const selected = this.selection.has(cell.dataset.id);
+    if (cell._selected !== selected) {
+      cell._selected = selected;
+      cell.classList.toggle('selected', selected);
+      cell.setAttribute('aria-pressed', String(selected));
+    }
+    if (cell._version === version && cell._favorite === favorite) return;
+    const hash = columns.thumbHashes[local];
+    if (cell._version === undefined) {
+      cell.style.backgroundColor = averageColor(hash) || '';
+      const placeholder = placeholderURL(hash);
+      if (placeholder) cell.style.backgroundImage = `url("${placeholder}")`;
+    }
+    const image = cell.firstChild;
+    if (cell._version !== version) {
+      if (cell._version !== undefined) cell.classList.remove('loaded');
+      image.src = `/v1/assets/${cell.dataset.id}/thumbnail?v=${version}`;
+    }
+    cell._version = version;
+    cell._favorite = favorite;
+    const date = columns.creationDates[local];
+    const kind = mediaType === 2 ? 'Video' : mediaType === 3 ? 'Audio' : 'Photo';
+    const when = date == null ? 'without a date' : new Date(date * 1000).toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' });
+    image.alt = `${kind}${favorite ? ', favorite' : ''}, ${when}`;
+    cell.setAttribute('aria-label', image.alt);
+    const badges = cell.children[1];
+    badges.textContent = '';
+    if (mediaType === 2) badges.append(badge('duration', formatDuration(columns.durations[local])));
+    if (favorite) badges.append(badge('favorite', '♥'));
+  }
+
+  // Live changes -------------------------------------------------------
+
+  /**
+   * Re-reads what changed (by ETag) and animates the difference: cells
+   * that stay slide to their new places, new ones grow in, removed ones
+   * fade out. Calls made during a refresh coalesce into one more.
+   */
+  async refresh() {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = this.refreshOnce().finally(() => {
+      this.refreshing = null;
+      if (this.refreshAgain) {
+        this.refreshAgain = false;
+        this.refresh();
+      }
+    });
+    return this.refreshing;
+  }
+
+  async refreshOnce() {
+    const summary = await this.source.summary(this.summaryEtag);
+    if (!summary) return;
+    const old = new Map(this.sections.map((s) => [s.id, s]));
+    const sections = summary.sections.map((s) => {
+      const kept = old.get(s.id);
+      if (kept && kept.etag === s.etag) return kept;
+      return kept ? Object.assign(kept, { count: s.count, etag: s.etag, title: s.title, stale: true }) : this.newSection(s);
+    });
+    // Re-read the changed sections' groups and loaded pages before anything moves on screen.
+    const updates = [];
+    for (const section of sections.filter((s) => s.stale)) {
+      const groups = section.groups ? this.source.groups(section, section.groupsEtag) : Promise.resolve(null);
+      const pages = [...section.pages.entries()].map(([n, columns]) =>
+        this.source.page(section, n, columns.etag).then((result) => [n, result]).catch(() => [n, undefined]));
+      updates.push(Promise.all([groups, Promise.all(pages)]).then(([g, p]) => ({ section, groups: g, pages: p })));
+    }
+    const results = await Promise.all(updates);
+    const before = this.positions();
+    const anchor = this.anchor();
+    this.summaryEtag = summary.etag;
+    for (const section of this.sections) if (!sections.includes(section)) this.forgetSection(section);
+    this.sections = sections;
+    for (const { section, groups, pages } of results) {
+      section.stale = false;
+      if (groups) {
+        section.groups = groups.groups;
+        section.groupsEtag = groups.etag;
+      }
+      section.heights.clear();
+      for (const [n, result] of pages) {
+        if (result) this.storePage(section, n, result.columns, result.etag);
+        else if (result === undefined || n * this.source.pageSize >= section.count) this.dropPage(section, n);
+      }
+      section.blocks = null;
+    }
+    this.relayout();
+    this.restore(anchor);
+    this.entering = [];
+    this.leaving = true;
+    this.render();
+    this.animate(before);
+    this.dispatchEvent(new Event('sections'));
+  }
+
+  forgetSection(section) {
+    for (const n of [...section.pages.keys()]) this.dropPage(section, n);
+  }
+
+  dropPage(section, n) {
+    const columns = section.pages.get(n);
+    if (!columns) return;
+    for (const id of columns.ids) if (this.located.get(id)?.section === section) this.located.delete(id);
+    section.pages.delete(n);
+    this.pageUse.delete(section.id + '#' + n);
+  }
+
+  positions() {
+    const positions = new Map();
+    for (const [key, element] of this.rendered) {
+      if (element.classList.contains('cell')) positions.set(key, { x: element._x, y: element._y });
+    }
+    return positions;
+  }
+
+  animate(before) {
+    const ids = { inserted: [], moved: [] };
+    const motion = !matchMedia('(prefers-reduced-motion: reduce)').matches;
+    for (const cell of this.entering) {
+      ids.inserted.push(cell.dataset.id);
+      if (motion) cell.animate([{ opacity: 0, scale: 0.6 }, { opacity: 1, scale: 1 }], { duration: 260, easing: 'ease-out' });
+    }
+    for (const [id, old] of before) {
+      const cell = this.rendered.get(id);
+      if (!cell || (old.x === cell._x && old.y === cell._y)) continue;
+      ids.moved.push(id);
+      if (!motion) continue;
+      const from = `translate(${Math.round(old.x)}px, ${old.y}px)`;
+      cell.animate([{ transform: from }, { transform: cell.style.transform }], { duration: 260, easing: 'ease-in-out' });
+    }
+    this.entering = null;
+    this.leaving = false;
+    this.dispatchEvent(new CustomEvent('animated', { detail: ids }));
+  }
+
+  leave(cell) {
+    cell.classList.add('leaving');
+    cell.disabled = true;
+    if (matchMedia('(prefers-reduced-motion: reduce)').matches) {
+      cell.remove();
+      return;
+    }
+    cell.animate([{ opacity: 1, scale: 1 }, { opacity: 0, scale: 0.6 }], { duration: 220, easing: 'ease-in' }).finished
+      .then(() => cell.remove(), () => cell.remove());
+  }
+
+  // Order ----------------------------------------------------------------
+
+  /** The id `delta` places from `id` in the grid's order, loading what it needs; null past either end. */
+  async neighbor(id, delta) {
+    const here = this.located.get(id);
+    if (!here) return null;
+    let index = this.sections.indexOf(here.section);
+    let offset = here.offset + delta;
+    while (index >= 0 && index < this.sections.length) {
+      const section = this.sections[index];
+      if (offset < 0) {
+        index -= 1;
+        if (index >= 0) offset += this.sections[index].count;
+        continue;
+      }
+      if (offset >= section.count) {
+        offset -= section.count;
+        index += 1;
+        continue;
+      }
+      const page = Math.floor(offset / this.source.pageSize);
+      const columns = await this.loadPage(section, page);
+      return columns?.ids[offset - page * this.source.pageSize] ?? null;
+    }
+    return null;
+  }
+
+  /** The loaded ids from one asset to another, inclusive, in grid order. */
+  range(fromId, toId) {
+    const a = this.located.get(fromId), b = this.located.get(toId);
+    if (!a || !b) return [toId];
+    const order = (p) => [this.sections.indexOf(p.section), p.offset];
+    let [first, last] = [order(a), order(b)];
+    if (first[0] > last[0] || (first[0] === last[0] && first[1] > last[1])) [first, last] = [last, first];
+    const ids = [];
+    for (let s = first[0]; s <= last[0]; s++) {
+      const section = this.sections[s];
+      for (const [n, columns] of [...section.pages.entries()].sort((x, y) => x[0] - y[0])) {
+        columns.ids.forEach((id, i) => {
+          const offset = n * this.source.pageSize + i;
+          if ((s > first[0] || offset >= first[1]) && (s < last[0] || offset <= last[1])) ids.push(id);
+        });
+      }
+    }
+    return ids;
+  }
+
+  /** What the grid knows of an asset from its page: date, type, version, favorite. */
+  columnsOf(id) {
+    const here = this.located.get(id);
+    if (!here) return null;
+    const page = Math.floor(here.offset / this.source.pageSize);
+    const columns = here.section.pages.get(page);
+    if (!columns) return null;
+    const i = here.offset - page * this.source.pageSize;
+    return { id, offset: here.offset, mediaType: columns.mediaTypes[i], contentVersion: columns.contentVersions[i],
+             favorite: columns.favorites[i], creationDate: columns.creationDates[i], duration: columns.durations[i] };
+  }
+
+  /** The section at the top of the viewport, for the scrubber's label. */
+  currentSection() {
+    return this.sections.length ? this.sectionAt(this.pos) : null;
+  }
+}
+
+function placeholderBlock() {
+  const element = document.createElement('div');
+  element.className = 'loading-block';
+  element.setAttribute('aria-hidden', 'true');
+  return element;
+}
+
+function badge(kind, text) {
+  const element = document.createElement('span');
+  element.className = 'badge ' + kind;
+  element.textContent = text;
+  return element;
+}
+
+/** 75.4 → "1:15". */
+export function formatDuration(seconds) {
+  const total = Math.round(seconds || 0);
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+  return (h ? `${h}:${String(m).padStart(2, '0')}` : `${m}`) + ':' + String(s).padStart(2, '0');
+}

@@ -1,0 +1,334 @@
+// The gallery's entry point: signs in (a token, or a share link's
+// /#share=<token>), then puts the pieces together: the side bar, the grid
+// of the open view (the timeline or a collection), the scrubber, the
+// viewer, selection and its actions, uploads, the filter, and the change
+// stream that keeps all of it current.
+import { ApiError, getData } from './api.js';
+import { currentSession, signIn, signOut } from './session.js';
+import { Grid } from './grid.js';
+import { TimelineSource, CollectionSource } from './sources.js';
+import { connectScrolling } from './scroller.js';
+import { Selection, connectSelection } from './selection.js';
+import { Scrubber } from './scrubber.js';
+import { Viewer } from './viewer.js';
+import { Sidebar } from './sidebar.js';
+import { Uploader, droppedFiles } from './upload.js';
+import { FilterBar } from './filter.js';
+import { ChangeStream } from './live.js';
+import { openShareDialog } from './share.js';
+import * as actions from './actions.js';
+import { ask } from './dialogs.js';
+import { notify, notifyError } from './notices.js';
+
+const $ = (id) => document.getElementById(id);
+const recentlyDeleted = 1000000201;
+const allHidden = 205;
+
+class Gallery {
+  constructor(session) {
+    this.session = session;
+    this.selection = new Selection();
+    this.collection = null;
+    this.filter = { predicate: '', album: '' };
+    this.viewer = new Viewer($('viewer'), { readOnly: session.readOnly });
+    this.sidebar = new Sidebar($('sidebar'), { session, open: (c) => this.openCollection(c), share: (c) => openShareDialog(c) });
+    this.uploader = new Uploader($('uploads'));
+    this.filterBar = new FilterBar($('filter'), (value) => this.applyFilter(value));
+    this.stream = new ChangeStream({
+      onChange: (change) => this.changed(change),
+      onReset: () => this.reload(),
+      onState: (state) => this.liveState(state),
+    });
+    document.body.classList.toggle('read-only', session.readOnly);
+    this.connectChrome();
+    this.selection.addEventListener('change', () => this.drawSelectionBar());
+  }
+
+  async start() {
+    await this.stream.start();
+    await Promise.all([this.show(), this.sidebar.load(), this.loadAlbums()]);
+  }
+
+  /** Shows the open view (the timeline, or a collection) with the filter applied. */
+  async show() {
+    this.grid?.destroy();
+    this.selection.clear();
+    const collection = this.collection;
+    const source = collection ? new CollectionSource(collection, { predicate: this.filter.predicate })
+                              : new TimelineSource({ predicate: this.filter.predicate });
+    const grid = new Grid($('grid'), source, this.selection);
+    this.grid = grid;
+    grid.reorderable = source.ordered && !this.session.readOnly;
+    connectScrolling(grid);
+    connectSelection(grid, this.selection, (id) => this.viewer.open(id, grid));
+    this.connectReordering(grid);
+    this.scrubber = new Scrubber($('scrubber'), grid);
+    grid.addEventListener('error', (event) => notifyError(event.detail, 'Part of the grid did not load'));
+    $('view-title').textContent = collection ? collection.title || 'Untitled' : this.session.isShare ? this.session.label.replace(/^share: /, '') : 'Photos';
+    this.drawViewActions();
+    try {
+      await grid.load();
+      this.filterBar.showError(null);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400 && this.filter.predicate) this.filterBar.showError(error);
+      else notifyError(error, 'The photos did not load');
+    }
+    document.body.dataset.view = collection ? 'collection' : 'timeline';
+    grid.element.focus({ preventScroll: true });
+  }
+
+  openCollection(collection) {
+    this.collection = collection.kind === 'timeline' ? null : collection;
+    if (matchMedia('(max-width: 760px)').matches) this.toggleSidebar(false);
+    return this.show();
+  }
+
+  applyFilter(value) {
+    this.filter = value;
+    $('filter-button').classList.toggle('active', value.active);
+    if (value.album) this.collection = this.albums.find((a) => a.id === value.album) ?? null;
+    else if (this.collection?.kind === 'assetCollection' && this.collection.type === 1) this.collection = null;
+    this.show();
+  }
+
+  async loadAlbums() {
+    const page = await getData('/v1/albums?limit=1000').catch(() => ({ items: [] }));
+    this.albums = page.items;
+    this.filterBar.setAlbums(this.albums);
+  }
+
+  /** A change from anyone: re-read what is shown; the grid animates the difference. */
+  changed(change) {
+    if (change.detailsUnavailable) return this.reload();
+    if (change.assets && (change.assets.inserted.length || change.assets.updated.length || change.assets.deleted.length)) {
+      this.grid.refresh().then(() => this.selection.keep((id) => this.grid.located.has(id)));
+      const open = this.viewer.isOpen && this.viewer.asset?.id;
+      if (open && change.assets.updated.some((id) => id.startsWith(open))) this.viewer.show(open);
+    }
+    const collections = [change.assetCollections, change.collectionLists].some((c) => c && (c.inserted.length || c.updated.length || c.deleted.length));
+    if (collections) {
+      this.sidebar.load();
+      this.loadAlbums();
+      if (this.collection && change.assetCollections?.updated.some((id) => id.startsWith(this.collection.id))) this.grid.refresh();
+    }
+  }
+
+  reload() {
+    this.sidebar.load();
+    this.loadAlbums();
+    return this.grid.refresh();
+  }
+
+  liveState(state) {
+    const element = $('live-state');
+    element.dataset.state = state;
+    element.title = { live: 'Live', reconnecting: 'Reconnecting…', 'signed-out': 'Signed out' }[state] ?? state;
+    if (state === 'signed-out') location.reload();
+  }
+
+  // Chrome -------------------------------------------------------------
+
+  connectChrome() {
+    $('menu-button').addEventListener('click', () => this.toggleSidebar());
+    $('filter-button').addEventListener('click', () => {
+      const form = $('filter');
+      form.hidden = !form.hidden;
+      $('filter-button').setAttribute('aria-expanded', String(!form.hidden));
+      if (!form.hidden) form.elements.from.focus();
+    });
+    $('sign-out').addEventListener('click', async () => {
+      this.stream.stop();
+      await signOut().catch(() => {});
+      location.replace('/');
+    });
+    for (const input of [$('file-input'), $('folder-input')]) {
+      input.addEventListener('change', () => {
+        this.uploader.add([...input.files]);
+        input.value = '';
+      });
+    }
+    const zone = $('drop-zone');
+    let depth = 0;
+    const hasFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes('Files');
+    window.addEventListener('dragenter', (event) => {
+      if (!hasFiles(event) || this.session.readOnly) return;
+      depth += 1;
+      zone.hidden = false;
+    });
+    window.addEventListener('dragleave', (event) => {
+      if (!hasFiles(event)) return;
+      depth = Math.max(0, depth - 1);
+      if (!depth) zone.hidden = true;
+    });
+    window.addEventListener('dragover', (event) => {
+      if (hasFiles(event)) event.preventDefault();
+    });
+    window.addEventListener('drop', async (event) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      depth = 0;
+      zone.hidden = true;
+      if (this.session.readOnly) return;
+      this.uploader.add(await droppedFiles(event.dataTransfer));
+    });
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !this.viewer.isOpen && this.selection.size) this.selection.clear();
+    });
+  }
+
+  toggleSidebar(open) {
+    const show = open ?? !document.body.classList.contains('sidebar-open');
+    document.body.classList.toggle('sidebar-open', show);
+    $('menu-button').setAttribute('aria-expanded', String(show));
+  }
+
+  drawViewActions() {
+    const bar = $('view-actions');
+    bar.replaceChildren();
+    const collection = this.collection;
+    if (collection && this.session.isOwner && collection.kind === 'assetCollection' && collection.type === 1) {
+      bar.append(button('Share', () => openShareDialog(collection)));
+    }
+  }
+
+  /** The actions for what is selected, as the open view allows them. */
+  drawSelectionBar() {
+    const bar = $('selection-bar');
+    const count = this.selection.size;
+    bar.hidden = count === 0;
+    if (!count) return;
+    const ids = () => [...this.selection.ids];
+    const run = (label, action) => button(label, async () => {
+      try {
+        await action(ids());
+        this.selection.clear();
+      } catch (error) {
+        notifyError(error, `${label} failed`);
+      }
+    });
+    const label = document.createElement('span');
+    label.className = 'selection-count';
+    label.textContent = `${count.toLocaleString()} selected`;
+    const items = [label];
+    const subtype = this.collection?.subtype;
+    if (!this.session.readOnly) {
+      if (subtype === recentlyDeleted) {
+        items.push(run('Restore', (selected) => actions.restoreAssets(selected)));
+      } else {
+        items.push(run('Favorite', (selected) => actions.setFavorite(selected, true)),
+                   run('Unfavorite', (selected) => actions.setFavorite(selected, false)));
+        items.push(subtype === allHidden ? run('Unhide', (selected) => actions.setHidden(selected, false))
+                                         : run('Hide', (selected) => actions.setHidden(selected, true)));
+        items.push(run('Add to album', (selected) => this.addToAlbum(selected)));
+        if (this.collection?.kind === 'assetCollection' && this.collection.type === 1) {
+          items.push(run('Remove from album', (selected) => actions.removeFromAlbum(this.collection.id, selected)));
+        }
+        items.push(run('Delete', async (selected) => {
+          await actions.deleteAssets(selected);
+          notify(`${selected.length} moved to Recently Deleted`);
+        }));
+      }
+    }
+    items.push(button('Clear selection', () => this.selection.clear()));
+    bar.replaceChildren(...items);
+  }
+
+  async addToAlbum(ids) {
+    const choices = [{ value: '', title: 'New album…' }, ...this.albums.map((a) => ({ value: a.id, title: a.title || 'Untitled' }))];
+    const answer = await ask('Add to album', { label: '', choices, choiceLabel: 'Album', submit: 'Add' });
+    if (!answer) throw new Error('cancelled');
+    if (answer.choice) return actions.addToAlbum(answer.choice, ids);
+    const created = await this.sidebar.newAlbum(null, ids);
+    if (!created) throw new Error('cancelled');
+    return created;
+  }
+
+  /** Dragging cells within an album the user made changes its order (one change block). */
+  connectReordering(grid) {
+    if (!grid.reorderable) return;
+    const element = grid.element;
+    let dragged = null;
+    element.addEventListener('dragstart', (event) => {
+      const cell = event.target.closest('.cell');
+      if (!cell) return;
+      dragged = this.selection.has(cell.dataset.id) ? [...this.selection.ids] : [cell.dataset.id];
+      event.dataTransfer.setData('application/x-openphotokit-assets', dragged.join(','));
+      event.dataTransfer.effectAllowed = 'move';
+    });
+    element.addEventListener('dragover', (event) => {
+      if (dragged && event.target.closest('.cell')) event.preventDefault();
+    });
+    element.addEventListener('drop', async (event) => {
+      const target = event.target.closest('.cell');
+      if (!dragged || !target) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const moving = dragged;
+      dragged = null;
+      const offsets = moving.map((id) => grid.columnsOf(id)?.offset).filter((o) => o !== undefined);
+      const targetOffset = grid.columnsOf(target.dataset.id)?.offset;
+      if (targetOffset === undefined || moving.includes(target.dataset.id)) return;
+      const toIndex = targetOffset - offsets.filter((o) => o < targetOffset).length;
+      try {
+        await actions.moveInAlbum(this.collection.id, moving, toIndex);
+      } catch (error) {
+        notifyError(error, 'The order was not changed');
+      }
+    });
+    element.addEventListener('dragend', () => { dragged = null; });
+  }
+}
+
+function button(label, action) {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.textContent = label;
+  element.addEventListener('click', action);
+  return element;
+}
+
+/** The sign-in page; resolves with the session once a token is accepted. */
+function showSignIn() {
+  const page = $('sign-in');
+  page.hidden = false;
+  const form = page.querySelector('form');
+  const error = page.querySelector('.error');
+  form.elements.token.focus();
+  return new Promise((resolve) => {
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      error.hidden = true;
+      try {
+        const session = await signIn(form.elements.token.value);
+        form.reset();
+        page.hidden = true;
+        resolve(session);
+      } catch (failure) {
+        error.textContent = failure.status === 401 ? 'That token is not valid (or it expired or was revoked).' : failure.detail || failure.message;
+        error.hidden = false;
+      }
+    });
+  });
+}
+
+async function boot() {
+  let session = null;
+  const share = location.hash.match(/^#share=(.+)$/);
+  if (share) {
+    history.replaceState(null, '', '/');
+    session = await signIn(decodeURIComponent(share[1])).catch((error) => {
+      notifyError(error, 'This share link does not work');
+      return null;
+    });
+  }
+  session ??= await currentSession();
+  session ??= await showSignIn();
+  document.body.classList.toggle('shared', session.isShare);
+  $('app').hidden = false;
+  const gallery = new Gallery(session);
+  window.gallery = gallery; // for the browser tests and benchmarks, which read the grid's state
+  await gallery.start();
+  document.body.dataset.ready = 'true';
+}
+
+boot().catch((error) => notifyError(error, 'The gallery did not start'));

@@ -1,0 +1,180 @@
+// The side bar: the timeline, smart albums, the user's albums and folders
+// as a tree (folders open in place), and moments. Each collection opens in
+// the grid; albums and folders have their own actions (rename, delete,
+// new album or folder inside, share).
+import { getData } from './api.js';
+import * as actions from './actions.js';
+import { ask, confirmAction } from './dialogs.js';
+import { notifyError } from './notices.js';
+
+export class Sidebar {
+  constructor(element, { session, open, share }) {
+    this.element = element;
+    this.session = session;
+    this.open = open;
+    this.share = share;
+    this.expanded = new Set();
+    this.current = 'timeline';
+  }
+
+  async load() {
+    const canChange = !this.session.readOnly;
+    const [smart, top, moments] = await Promise.all([
+      getData('/v1/smart-albums?limit=100').catch(() => ({ items: [] })),
+      getData('/v1/folders?limit=1000').catch(() => ({ items: [] })),
+      getData('/v1/moments?limit=50&sort=startDate:desc').catch(() => ({ items: [] })),
+    ]);
+    const nav = document.createElement('nav');
+    nav.setAttribute('aria-label', 'Library');
+    nav.append(this.heading('Library'), this.list([this.entry({ id: 'timeline', title: this.session.isShare ? this.session.label.replace(/^share: /, '') : 'Photos', kind: 'timeline' })]));
+    if (smart.items.length) nav.append(this.heading('Smart albums'), this.list(smart.items.map((c) => this.entry(c))));
+    const albumsHeading = this.heading('Albums');
+    if (canChange) {
+      const add = document.createElement('span');
+      add.className = 'heading-actions';
+      add.append(this.button('New album', '+ Album', () => this.newAlbum(null)), this.button('New folder', '+ Folder', () => this.newFolder(null)));
+      albumsHeading.append(add);
+    }
+    nav.append(albumsHeading, await this.tree(top.items));
+    if (moments.items.length) {
+      const details = document.createElement('details');
+      const summary = document.createElement('summary');
+      summary.textContent = 'Moments';
+      details.append(summary, this.list(moments.items.map((c) => this.entry(c))));
+      nav.append(details);
+    }
+    this.element.replaceChildren(nav);
+    this.mark();
+  }
+
+  async tree(items) {
+    const list = this.list([]);
+    list.setAttribute('role', 'tree');
+    for (const item of items) {
+      const entry = this.entry(item);
+      if (item.kind === 'collectionList') {
+        entry.setAttribute('aria-expanded', String(this.expanded.has(item.id)));
+        if (this.expanded.has(item.id)) {
+          const children = await getData(`/v1/folders/${item.id}/children?limit=1000`).catch(() => ({ items: [] }));
+          entry.append(await this.tree(children.items));
+        }
+      }
+      list.append(entry);
+    }
+    return list;
+  }
+
+  entry(collection) {
+    const item = document.createElement('li');
+    item.dataset.id = collection.id;
+    const link = document.createElement('button');
+    link.type = 'button';
+    link.className = 'nav-entry';
+    link.textContent = (collection.kind === 'collectionList' ? (this.expanded.has(collection.id) ? '▾ ' : '▸ ') : '') + (collection.title || 'Untitled');
+    if (collection.estimatedAssetCount != null) {
+      const count = document.createElement('span');
+      count.className = 'count';
+      count.textContent = collection.estimatedAssetCount.toLocaleString();
+      link.append(count);
+    }
+    link.addEventListener('click', () => {
+      if (collection.kind === 'collectionList') {
+        if (this.expanded.has(collection.id)) this.expanded.delete(collection.id);
+        else this.expanded.add(collection.id);
+        this.load();
+      } else {
+        this.current = collection.id;
+        this.mark();
+        this.open(collection);
+      }
+    });
+    item.append(link);
+    const isUsers = collection.kind === 'collectionList' || (collection.kind === 'assetCollection' && collection.type === 1);
+    if (isUsers && !this.session.readOnly) item.append(this.button(`Actions for ${collection.title}`, '⋯', () => this.menu(collection)));
+    return item;
+  }
+
+  async menu(collection) {
+    const folder = collection.kind === 'collectionList';
+    const choices = [{ value: 'rename', title: 'Rename' }];
+    if (folder) choices.push({ value: 'album', title: 'New album inside' }, { value: 'folder', title: 'New folder inside' });
+    else if (this.session.isOwner) choices.push({ value: 'share', title: 'Share…' });
+    choices.push({ value: 'delete', title: 'Delete' });
+    const answer = await ask(collection.title || 'Album', { label: '', choices, choiceLabel: 'Action', submit: 'Go' });
+    if (!answer) return;
+    try {
+      if (answer.choice === 'rename') {
+        const title = await ask('Rename', { value: collection.title || '', submit: 'Rename' });
+        if (title) await (folder ? actions.renameFolder(collection.id, title) : actions.renameAlbum(collection.id, title));
+      } else if (answer.choice === 'album') {
+        await this.newAlbum(collection.id);
+      } else if (answer.choice === 'folder') {
+        await this.newFolder(collection.id);
+      } else if (answer.choice === 'share') {
+        this.share(collection);
+      } else if (answer.choice === 'delete' && await confirmAction(`Delete “${collection.title}”? Its photos stay in the library.`, 'Delete')) {
+        await (folder ? actions.deleteFolder(collection.id) : actions.deleteAlbum(collection.id));
+      }
+    } catch (error) {
+      notifyError(error, 'Not changed');
+    }
+  }
+
+  async newAlbum(folder, ids = []) {
+    const title = await ask('New album', { submit: 'Create' });
+    if (!title) return null;
+    try {
+      if (folder) this.expanded.add(folder);
+      return await actions.createAlbum(title, ids, folder);
+    } catch (error) {
+      notifyError(error, 'The album was not created');
+      return null;
+    }
+  }
+
+  async newFolder(folder) {
+    const title = await ask('New folder', { submit: 'Create' });
+    if (!title) return;
+    try {
+      if (folder) this.expanded.add(folder);
+      await actions.createFolder(title, folder);
+    } catch (error) {
+      notifyError(error, 'The folder was not created');
+    }
+  }
+
+  /** Highlights the open entry. */
+  mark() {
+    for (const item of this.element.querySelectorAll('li')) {
+      const current = item.dataset.id === this.current;
+      item.firstChild.toggleAttribute('aria-current', current);
+    }
+  }
+
+  heading(text) {
+    const heading = document.createElement('h2');
+    heading.className = 'nav-heading';
+    heading.textContent = text;
+    return heading;
+  }
+
+  list(items) {
+    const list = document.createElement('ul');
+    list.append(...items);
+    return list;
+  }
+
+  button(label, text, action) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'small';
+    button.textContent = text;
+    button.setAttribute('aria-label', label);
+    button.title = label;
+    button.addEventListener('click', (event) => {
+      event.stopPropagation();
+      action();
+    });
+    return button;
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import Photos
+
+/// `/v1/shares`: the owner's share links. A share link is a read-only
+/// token of a new limited client whose selection is an album's assets as
+/// they are when it is made (`createShareLink`), so everything it reaches
+/// goes through the engine's grant like any client's. The gallery opens it
+/// as `/#share=<token>`: the fragment never reaches a server's logs.
+struct ShareRoutes {
+    let libraries: LibraryPool
+
+    struct Share: Encodable {
+        let id: String
+        let label: String
+        let created: Date
+        let expires: Date?
+
+        init(_ token: PHPhotoLibrary.AccessToken) {
+            id = token.id
+            label = token.label
+            created = token.creationDate
+            expires = token.expirationDate
+        }
+    }
+
+    private struct Shares: Encodable {
+        let shares: [Share]
+    }
+
+    private struct NewShare: Decodable {
+        let album: String
+        let expires: Date?
+
+        init(from decoder: any Decoder) throws {
+            try decoder.refuseUnknownKeys(allowed: ["album", "expires"])
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            album = try container.decode(String.self, forKey: AnyKey(stringValue: "album"))
+            expires = try container.decodeIfPresent(Date.self, forKey: AnyKey(stringValue: "expires"))
+        }
+    }
+
+    private struct Created: Encodable {
+        let share: Share
+        /// The bearer string, shown this once.
+        let token: String
+        /// Where the gallery opens it, relative to the server.
+        let path: String
+    }
+
+    func add(to group: RouterGroup<ServerContext>) {
+        group.get("shares") { _, context -> Response in
+            let library = try owner(context)
+            let shares = try await blocking { try library.accessTokens().filter(\.isShareLink).map(Share.init) }
+            return try JSONBody.response(Shares(shares: shares), headers: [.cacheControl: "no-store"])
+        }
+        group.post("shares") { request, context -> Response in
+            let library = try owner(context)
+            let body = try await JSONBody.decode(NewShare.self, from: request, context: context, limit: 4096)
+            if let expires = body.expires, expires <= Date() { throw Problem.badRequest("expires must be in the future") }
+            let album = try await CollectionRoutes.assetCollection(body.album, in: library)
+            guard album.assetCollectionType == .album else { throw Problem.badRequest("only an album the user made can be shared") }
+            let issued = try await blocking {
+                try library.withCurrentLibrary { try library.createShareLink(for: album, expirationDate: body.expires) }
+            }
+            return try JSONBody.response(Created(share: Share(issued.token), token: issued.bearer, path: "/#share=\(issued.bearer)"),
+                                         status: .created, headers: [.cacheControl: "no-store"])
+        }
+        group.delete("shares/:id") { _, context -> Response in
+            let library = try owner(context)
+            let id = context.parameters.get("id") ?? ""
+            try await blocking {
+                guard try library.accessTokens().contains(where: { $0.id == id && $0.isShareLink }) else {
+                    throw Problem.notFound("there is no share link \(id)")
+                }
+                try library.revokeAccessToken(id: id)
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// The owner's library; share links are the owner's to manage.
+    private func owner(_ context: ServerContext) throws -> PHPhotoLibrary {
+        let principal = try context.requirePrincipal()
+        guard principal.isOwner else { throw Problem(.forbidden, "share links are managed with the owner's tokens") }
+        return try libraries.library(for: principal)
+    }
+}
