@@ -40,6 +40,7 @@ export class Grid extends EventTarget {
     this.frame = 0;
     this.refreshing = null;
     this.refreshAgain = false;
+    this.inserted = new Map();
     this.measure();
     this.resizeObserver = new ResizeObserver(() => this.resized());
     this.resizeObserver.observe(element);
@@ -159,7 +160,8 @@ export class Grid extends EventTarget {
 
   /** What is at the top of the viewport: kept across relayouts. */
   anchor() {
-    if (this.pos >= this.maxPos() - 1 && this.pos > 0) return { bottom: true };
+    if (this.pos <= 0) return { top: true };
+    if (this.pos >= this.maxPos() - 1) return { bottom: true };
     const section = this.sectionAt(this.pos);
     if (!section) return null;
     const offset = this.pos - section.top;
@@ -175,6 +177,10 @@ export class Grid extends EventTarget {
 
   restore(anchor) {
     if (!anchor) return;
+    if (anchor.top) {
+      this.pos = 0;
+      return;
+    }
     if (anchor.bottom) {
       this.pos = this.maxPos();
       return;
@@ -395,6 +401,7 @@ export class Grid extends EventTarget {
           this.rendered.set(id, cell);
           this.layer.append(cell);
           if (this.entering) this.entering.push(cell);
+          else if (this.inserted.has(id)) this.arrived(cell);
         }
         this.fillCell(cell, columns, local, base + local, section);
         const y = Math.round(rowTop - this.pos);
@@ -536,6 +543,25 @@ export class Grid extends EventTarget {
     this.dispatchEvent(new Event('sections'));
   }
 
+  /**
+   * Ids a change inserted (from the change stream): a cell made for one in
+   * the next seconds (its section or page loaded after the refresh) grows
+   * in too.
+   */
+  expectInserted(ids) {
+    const now = performance.now();
+    for (const [id, at] of this.inserted) if (now - at > 5000) this.inserted.delete(id);
+    for (const id of ids) this.inserted.set(id, now);
+  }
+
+  arrived(cell) {
+    this.inserted.delete(cell.dataset.id);
+    if (!matchMedia('(prefers-reduced-motion: reduce)').matches) {
+      cell.animate([{ opacity: 0, scale: 0.6 }, { opacity: 1, scale: 1 }], { duration: 260, easing: 'ease-out' });
+    }
+    this.dispatchEvent(new CustomEvent('animated', { detail: { inserted: [cell.dataset.id], moved: [] } }));
+  }
+
   forgetSection(section) {
     for (const n of [...section.pages.keys()]) this.dropPage(section, n);
   }
@@ -561,6 +587,7 @@ export class Grid extends EventTarget {
     const motion = !matchMedia('(prefers-reduced-motion: reduce)').matches;
     for (const cell of this.entering) {
       ids.inserted.push(cell.dataset.id);
+      this.inserted.delete(cell.dataset.id);
       if (motion) cell.animate([{ opacity: 0, scale: 0.6 }, { opacity: 1, scale: 1 }], { duration: 260, easing: 'ease-out' });
     }
     for (const [id, old] of before) {

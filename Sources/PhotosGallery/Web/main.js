@@ -56,13 +56,13 @@ class Gallery {
     const collection = this.collection;
     const source = collection ? new CollectionSource(collection, { predicate: this.filter.predicate })
                               : new TimelineSource({ predicate: this.filter.predicate });
-    const grid = new Grid($('grid'), source, this.selection);
+    const grid = new Grid(fresh('grid'), source, this.selection);
     this.grid = grid;
     grid.reorderable = source.ordered && !this.session.readOnly;
     connectScrolling(grid);
     connectSelection(grid, this.selection, (id) => this.viewer.open(id, grid));
     this.connectReordering(grid);
-    this.scrubber = new Scrubber($('scrubber'), grid);
+    this.scrubber = new Scrubber(fresh('scrubber'), grid);
     grid.addEventListener('error', (event) => notifyError(event.detail, 'Part of the grid did not load'));
     $('view-title').textContent = collection ? collection.title || 'Untitled' : this.session.isShare ? this.session.label.replace(/^share: /, '') : 'Photos';
     this.drawViewActions();
@@ -101,6 +101,7 @@ class Gallery {
   changed(change) {
     if (change.detailsUnavailable) return this.reload();
     if (change.assets && (change.assets.inserted.length || change.assets.updated.length || change.assets.deleted.length)) {
+      this.grid.expectInserted(change.assets.inserted.map((id) => id.split('/')[0]));
       this.grid.refresh().then(() => this.selection.keep((id) => this.grid.located.has(id)));
       const open = this.viewer.isOpen && this.viewer.asset?.id;
       if (open && change.assets.updated.some((id) => id.startsWith(open))) this.viewer.show(open);
@@ -141,6 +142,8 @@ class Gallery {
       await signOut().catch(() => {});
       location.replace('/');
     });
+    $('upload-button').addEventListener('click', () => $('file-input').click());
+    $('upload-folder-button').addEventListener('click', () => $('folder-input').click());
     for (const input of [$('file-input'), $('folder-input')]) {
       input.addEventListener('change', () => {
         this.uploader.add([...input.files]);
@@ -277,6 +280,14 @@ class Gallery {
     });
     element.addEventListener('dragend', () => { dragged = null; });
   }
+}
+
+/** A new, empty copy of an element, without the listeners the previous view put on it. */
+function fresh(id) {
+  const old = $(id);
+  const element = old.cloneNode(false);
+  old.replaceWith(element);
+  return element;
 }
 
 function button(label, action) {

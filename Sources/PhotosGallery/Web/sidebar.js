@@ -70,6 +70,7 @@ export class Sidebar {
     const link = document.createElement('button');
     link.type = 'button';
     link.className = 'nav-entry';
+    link.dataset.title = collection.title || '';
     link.textContent = (collection.kind === 'collectionList' ? (this.expanded.has(collection.id) ? '▾ ' : '▸ ') : '') + (collection.title || 'Untitled');
     if (collection.estimatedAssetCount != null) {
       const count = document.createElement('span');

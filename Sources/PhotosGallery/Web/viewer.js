@@ -170,8 +170,8 @@ export class Viewer {
     const rows = [];
     const add = (name, value) => value && rows.push([name, value]);
     add('Date', asset.creationDate ? new Date(asset.creationDate).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' }) : 'No date');
-    add('Place', asset.location ? `${asset.location.latitude.toFixed(5)}, ${asset.location.longitude.toFixed(5)}` : '');
-    add('Camera', [asset.cameraMake, asset.cameraModel].filter(Boolean).join(' '));
+    add('Place', asset.location ? `${asset.location.latitude.toFixed(5)}, ${asset.location.longitude.toFixed(5)}` : 'No location');
+    add('Camera', [asset.cameraMake, asset.cameraModel].filter(Boolean).join(' ') || 'Unknown');
     add('Size', `${asset.pixelWidth} × ${asset.pixelHeight} (${((asset.pixelWidth * asset.pixelHeight) / 1e6).toFixed(1)} MP)`);
     if (asset.mediaType === 2) add('Duration', formatDuration(asset.duration));
     this.renderInfo(rows, 'Albums', '…');

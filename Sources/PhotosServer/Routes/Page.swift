@@ -88,6 +88,11 @@ extension Data {
 }
 
 /// A request's query parameters and headers, read with clear errors.
+///
+/// Parameters are decoded as HTML forms and `URLSearchParams` encode them:
+/// `+` is a space and `%2B` a plus. (Hummingbird's `queryParameters` leaves
+/// `+` as it is, so a browser's `pixelWidth > 3` would arrive as
+/// `pixelWidth+>+3`.)
 struct Query {
     let uri: URI
     let headers: HTTPFields
@@ -103,7 +108,22 @@ struct Query {
 
     /// The parameter's value; an empty one counts as not given.
     func text(_ name: String) -> String? {
-        uri.queryParameters[Substring(name)].flatMap { $0.isEmpty ? nil : String($0) }
+        parameter(name).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The first value given for `name`, decoded; nil when it is not given.
+    /// Looked up when asked (a request reads one or two), not parsed whole.
+    private func parameter(_ name: String) -> String? {
+        guard let query = uri.query else { return nil }
+        let decode = { (text: Substring) -> String in
+            let spaced = text.replacingOccurrences(of: "+", with: " ")
+            return spaced.removingPercentEncoding ?? spaced
+        }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if decode(parts[0]) == name { return parts.count == 2 ? decode(parts[1]) : "" }
+        }
+        return nil
     }
 
     /// A header's value; an empty one counts as not given.
@@ -113,7 +133,7 @@ struct Query {
 
     /// A whole-number parameter; given empty, it is refused like any other non-number.
     func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
-        guard let text = uri.queryParameters[Substring(name)].map(String.init) else { return value }
+        guard let text = parameter(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw Problem.badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }

@@ -1,0 +1,127 @@
+"""The timeline: sign-in, order, scrolling and the scrubber to the oldest photo, position kept on resize, phones, one origin."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import make_driver, screenshot, sign_in, wait, wait_ready, cell_ids
+
+
+def test_a_wrong_token_is_refused_and_a_right_one_signs_in_and_out(browser, server):
+    browser.get(server.base + "/")
+    field = wait(browser, lambda d: d.find_element(By.NAME, "token"))
+    field.send_keys("opk_nothing_like_a_token")
+    browser.find_element(By.CSS_SELECTOR, ".sign-in button[type=submit]").click()
+    error = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#sign-in .error") if d.find_element(By.CSS_SELECTOR, "#sign-in .error").is_displayed() else None)
+    assert "not valid" in error.text
+    screenshot(browser, "sign-in")
+    field.clear()
+    field.send_keys(server.token)
+    browser.find_element(By.CSS_SELECTOR, ".sign-in button[type=submit]").click()
+    wait_ready(browser)
+    browser.refresh()
+    wait_ready(browser)  # the session cookie survives a reload
+    browser.find_element(By.ID, "sign-out").click()
+    wait(browser, lambda d: d.find_element(By.ID, "sign-in").is_displayed())
+
+
+def test_the_grid_shows_the_library_newest_first(browser, server):
+    sign_in(browser, server)
+    expected = server.timeline_ids()
+    shown = cell_ids(browser)
+    assert len(shown) >= 3
+    assert shown == expected[: len(shown)]
+    # Further down, the cells on screen are the next stretch of the same order.
+    browser.execute_script("gallery.grid.scrollBy(1500)")
+    wait(browser, lambda d: cell_ids(d) and cell_ids(d)[0] != shown[0])
+    further = cell_ids(browser)
+    start = expected.index(further[0])
+    assert further == expected[start:start + len(further)]
+    headers = browser.execute_script("return [...document.querySelectorAll('.section-header')].sort((a,b)=>a._y-b._y).map(h => h.textContent)")
+    assert headers[0]
+    screenshot(browser, "timeline")
+
+
+def test_scrolling_and_the_scrubber_reach_the_oldest_photo(browser, server):
+    sign_in(browser, server)
+    oldest = server.timeline_ids()[-1]
+    grid = browser.find_element(By.ID, "grid")
+    grid.click()
+    for _ in range(400):
+        grid.send_keys(Keys.PAGE_DOWN)
+        if oldest in cell_ids(browser):
+            break
+    wait(browser, lambda d: oldest in cell_ids(d), 10, "page down did not reach the oldest photo")
+    grid.send_keys(Keys.HOME)
+    wait(browser, lambda d: d.execute_script("return gallery.grid.pos") == 0)
+    # The wheel, as a person scrolls.
+    browser.execute_script("""
+        const grid = document.getElementById('grid');
+        window.__wheel = setInterval(() => grid.dispatchEvent(new WheelEvent('wheel', {deltaY: 2000, bubbles: true, cancelable: true})), 16);""")
+    wait(browser, lambda d: oldest in cell_ids(d), 30, "the wheel did not reach the oldest photo")
+    browser.execute_script("clearInterval(window.__wheel)")
+    grid.send_keys(Keys.HOME)
+    # The scrubber: a click at its bottom jumps to the end at once.
+    scrubber = browser.find_element(By.ID, "scrubber")
+    browser.execute_script("""
+        const s = arguments[0], r = s.getBoundingClientRect();
+        const options = {clientX: r.left + r.width / 2, clientY: r.bottom - 1, bubbles: true, pointerId: 1};
+        s.dispatchEvent(new PointerEvent('pointerdown', options));
+        s.dispatchEvent(new PointerEvent('pointerup', options));""", scrubber)
+    wait(browser, lambda d: oldest in cell_ids(d), 10, "the scrubber did not reach the oldest photo")
+    # A year mark jumps to that year.
+    marks = browser.find_elements(By.CSS_SELECTOR, ".scrubber-mark.year")
+    assert len(marks) >= 2
+    section = marks[len(marks) // 2].get_attribute("data-section")
+    browser.execute_script("arguments[0].dispatchEvent(new PointerEvent('pointerdown', {bubbles: true, pointerId: 1}))", marks[len(marks) // 2])
+    wait(browser, lambda d: d.execute_script("return gallery.grid.currentSection().id") == section)
+
+
+def test_the_photo_at_the_top_stays_when_the_window_is_resized(browser, server):
+    sign_in(browser, server)
+    grid = browser.find_element(By.ID, "grid")
+    grid.click()
+    for _ in range(3):
+        grid.send_keys(Keys.PAGE_DOWN)
+    wait(browser, lambda d: len(cell_ids(d)) > 3)
+    top = cell_ids(browser)[0]
+    browser.set_window_size(900, 900)
+    wait(browser, lambda d: d.execute_script("return gallery.grid.width") < 900)
+    wait(browser, lambda d: top in cell_ids(d)[:6], 5, "the top photo moved away on resize")
+    browser.set_window_size(1280, 900)
+
+
+def test_a_phone_sized_screen_has_the_grid_and_a_menu(server):
+    driver = make_driver(390, 844, mobile=True)
+    try:
+        sign_in(driver, server)
+        assert driver.find_element(By.ID, "menu-button").is_displayed()
+        assert driver.execute_script("return document.getElementById('sidebar').getBoundingClientRect().right") <= 1
+        assert len(cell_ids(driver)) >= 4
+        screenshot(driver, "phone-timeline")
+        driver.find_element(By.ID, "menu-button").click()
+        wait(driver, lambda d: d.execute_script("return document.getElementById('sidebar').getBoundingClientRect().left") >= -1)
+        screenshot(driver, "phone-albums")
+    finally:
+        driver.quit()
+
+
+def test_every_request_stays_on_the_origin_and_images_have_text(browser, server):
+    sign_in(browser, server)
+    foreign = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith(location.origin))")
+    assert foreign == []
+    missing = browser.execute_script("return [...document.querySelectorAll('img')].filter(i => !i.alt).length")
+    assert missing == 0
+    import urllib.request
+    with urllib.request.urlopen(server.base + "/") as response:
+        policy = response.headers["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "script-src 'self'" in policy and "connect-src 'self'" in policy
+
+
+def test_every_control_is_reachable_by_keyboard(browser, server):
+    sign_in(browser, server)
+    seen = set()
+    for _ in range(60):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        element = browser.switch_to.active_element
+        seen.add(element.get_attribute("id") or element.get_attribute("class") or element.tag_name)
+    assert {"filter-button", "upload-button", "sign-out", "grid", "scrubber"} <= seen
+    assert any("nav-entry" in s for s in seen)

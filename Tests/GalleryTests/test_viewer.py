@@ -1,0 +1,91 @@
+"""The viewer: preview then original on zoom, ←/→ in the grid's order, F, Delete, Esc, the info panel, video seeking."""
+import urllib.parse
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+import media
+from conftest import cell_ids, show_busiest_month, open_collection, screenshot, sign_in, wait
+
+
+def open_viewer(browser, id):
+    browser.find_element(By.CSS_SELECTOR, f'#grid .cell[data-id="{id}"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "viewer").get_attribute("data-id") == id)
+    return browser.find_element(By.ID, "viewer")
+
+
+def test_keys_walk_the_grid_and_favorite_info_zoom_and_close(browser, server):
+    sign_in(browser, server)
+    ids = show_busiest_month(browser)
+    viewer = open_viewer(browser, ids[1])
+    image = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".viewer-media"))
+    assert "/preview?v=" in image.get_attribute("src") and image.get_attribute("alt")
+    wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image))
+    viewer.send_keys(Keys.ARROW_RIGHT)
+    wait(browser, lambda d: d.find_element(By.ID, "viewer").get_attribute("data-id") == ids[2])
+    viewer.send_keys(Keys.ARROW_LEFT)
+    viewer.send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: d.find_element(By.ID, "viewer").get_attribute("data-id") == ids[0])
+    before = server.asset(ids[0])["isFavorite"]
+    viewer.send_keys("f")
+    wait(browser, lambda d: server.asset(ids[0])["isFavorite"] == (not before), 10, "F did not change the favorite")
+    viewer.send_keys("i")
+    info = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".viewer-info dl") if "Albums" in d.find_element(By.CSS_SELECTOR, ".viewer-info").text and "…" not in d.find_element(By.CSS_SELECTOR, ".viewer-info").text else None)
+    text = info.text
+    assert "Date" in text and "Size" in text and "Camera" in text and "Place" in text
+    screenshot(browser, "viewer-info")
+    viewer.send_keys("z")
+    wait(browser, lambda d: "/original" in d.find_element(By.CSS_SELECTOR, ".viewer-media").get_attribute("src"))
+    viewer.send_keys("i")
+    viewer.send_keys("z")
+    screenshot(browser, "viewer")
+    viewer.send_keys(Keys.ESCAPE)
+    wait(browser, lambda d: not d.find_element(By.ID, "viewer").is_displayed())
+    server.change({"op": "updateAsset", "asset": ids[0], "favorite": before})
+
+
+def test_delete_in_the_viewer_moves_to_recently_deleted_and_shows_the_next(browser, server):
+    sign_in(browser, server)
+    ids = show_busiest_month(browser)
+    viewer = open_viewer(browser, ids[3])
+    viewer.send_keys(Keys.DELETE)
+    wait(browser, lambda d: d.find_element(By.ID, "viewer").get_attribute("data-id") == ids[4])
+    wait(browser, lambda d: server.asset(ids[3]) is None, 10)
+    viewer.send_keys(Keys.ESCAPE)
+    wait(browser, lambda d: ids[3] not in cell_ids(d), 10, "the deleted photo stayed in the grid")
+    server.change({"op": "restoreAssets", "assets": [ids[3]]})
+    wait(browser, lambda d: ids[3] in cell_ids(d), 10, "the restored photo did not come back")
+
+
+def test_a_swipe_moves_to_the_next_photo(browser, server):
+    sign_in(browser, server)
+    ids = show_busiest_month(browser)
+    open_viewer(browser, ids[0])
+    browser.execute_script("""
+        const stage = document.querySelector('.viewer-stage');
+        stage.dispatchEvent(new PointerEvent('pointerdown', {pointerType: 'touch', clientX: 600, clientY: 300, bubbles: true}));
+        stage.dispatchEvent(new PointerEvent('pointerup', {pointerType: 'touch', clientX: 300, clientY: 310, bubbles: true}));""")
+    wait(browser, lambda d: d.find_element(By.ID, "viewer").get_attribute("data-id") == ids[1])
+
+
+def test_a_video_plays_and_seeks_with_range_requests(browser, server, tmp_path):
+    path = media.video(tmp_path, "clip.mp4", seconds=8)
+    server.photos("import", str(path), "--quiet")
+    video = server.get("/v1/assets?predicate=" + urllib.parse.quote("mediaType == 2"))["items"][0]["id"]
+    sign_in(browser, server)
+    open_collection(browser, "Videos")
+    wait(browser, lambda d: video in cell_ids(d), 10)
+    open_viewer(browser, video)
+    element = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "video.viewer-media"))
+    wait(browser, lambda d: d.execute_script("return arguments[0].readyState >= 1", element), 20, "the video's metadata did not load")
+    assert abs(browser.execute_script("return arguments[0].duration", element) - 8) < 0.5
+    seeked = browser.execute_async_script("""
+        const [video, done] = arguments;
+        video.muted = true;
+        video.addEventListener('seeked', () => done(video.currentTime), {once: true});
+        video.addEventListener('error', () => done(-1), {once: true});
+        video.currentTime = 6;""", element)
+    assert abs(seeked - 6) < 0.6
+    log = (server.workdir / "serve.log").read_text()
+    assert f"GET /v1/assets/{video}/original 206" in log, "the browser did not fetch the video by ranges"
+    screenshot(browser, "viewer-video")
