@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -57,7 +58,9 @@ class Server:
         raise RuntimeError("photos serve did not start: " + (self.workdir / "serve.log").read_text())
 
     def photos(self, *args):
-        return subprocess.run([str(PHOTOS), *args], env=self.env, check=True, capture_output=True, text=True).stdout
+        result = subprocess.run([str(PHOTOS), *args], env=self.env, capture_output=True, text=True)
+        assert result.returncode == 0, f"photos {' '.join(args)} exited with {result.returncode}:\n{result.stderr[-4000:]}"
+        return result.stdout
 
     def api(self, method, path, body=None, token=None):
         data = json.dumps(body).encode() if body is not None else None
@@ -133,7 +136,8 @@ def browser():
 
 
 def wait(driver, condition, timeout=15, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d), message)
+    return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)) \
+        .until(lambda d: condition(d), message)
 
 
 def sign_in(driver, server, token=None):

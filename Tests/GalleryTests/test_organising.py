@@ -82,7 +82,7 @@ def test_favorite_hide_delete_and_restore_from_the_selection_bar(browser, server
     press(browser, "Unhide")
     wait(browser, lambda d: not server.asset(a)["isHidden"])
     open_collection(browser, "Photos")
-    wait(browser, lambda d: a in cell_ids(d), 10)
+    wait(browser, lambda d: a in show_busiest_month(d), 10)
     cell(browser, b).find_element(By.CSS_SELECTOR, ".check").click()
     press(browser, "Delete")
     wait(browser, lambda d: b not in cell_ids(d), 10)

@@ -2,7 +2,7 @@
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import make_driver, screenshot, sign_in, wait, wait_ready, cell_ids
+from conftest import make_driver, screenshot, show_busiest_month, sign_in, wait, wait_ready, cell_ids
 
 
 def test_a_wrong_token_is_refused_and_a_right_one_signs_in_and_out(browser, server):
@@ -77,11 +77,8 @@ def test_scrolling_and_the_scrubber_reach_the_oldest_photo(browser, server):
 
 def test_the_photo_at_the_top_stays_when_the_window_is_resized(browser, server):
     sign_in(browser, server)
-    grid = browser.find_element(By.ID, "grid")
-    grid.click()
-    for _ in range(3):
-        grid.send_keys(Keys.PAGE_DOWN)
-    wait(browser, lambda d: len(cell_ids(d)) > 3)
+    show_busiest_month(browser)
+    browser.execute_script("gallery.grid.scrollBy(100)")
     top = cell_ids(browser)[0]
     browser.set_window_size(900, 900)
     wait(browser, lambda d: d.execute_script("return gallery.grid.width") < 900)

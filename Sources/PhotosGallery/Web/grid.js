@@ -170,7 +170,7 @@ export class Grid extends EventTarget {
     if (block.rows) {
       const row = block.rows.find((r) => anchor.within < r.top + r.height + this.gap) ?? block.rows[block.rows.length - 1];
       anchor.item = block.page * this.source.pageSize + row.first;
-      anchor.within -= row.top;
+      anchor.rowFraction = (anchor.within - row.top) / (row.height + this.gap);
     }
     return anchor;
   }
@@ -193,7 +193,7 @@ export class Grid extends EventTarget {
     } else if (anchor.item !== undefined && block.rows) {
       const local = anchor.item - block.page * this.source.pageSize;
       const row = block.rows.find((r) => local < r.first + r.count) ?? block.rows[block.rows.length - 1];
-      this.pos = section.top + block.top + row.top + anchor.within;
+      this.pos = section.top + block.top + row.top + anchor.rowFraction * (row.height + this.gap);
     } else {
       this.pos = section.top + block.top + Math.min(anchor.within, block.height);
     }
