@@ -20,7 +20,7 @@ func option(_ name: String) -> String? {
 
 func usage() -> Never {
     print("""
-        usage: photos-bench fetch|observe|history|media|serve|all [--assets N] [--changes N] [--quick] [--report FILE] [--workdir DIR]
+        usage: photos-bench fetch|observe|history|media|serve|gallery|all [--assets N] [--changes N] [--quick] [--report FILE] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000)
           observe   change details on that library, the general diff, cross-process delivery
@@ -29,6 +29,8 @@ func usage() -> Never {
           media     thumbnails from originals and from derivatives, importing 24 MP photos
           serve     photos serve: thumbnails against nginx (wrk, 64 connections), the timeline of
                     N assets, events from another process, idle and stalled streams, uploads
+          gallery   the web gallery in headless Chromium on N assets (default 2,000,000): first
+                    paint, long tasks, the oldest asset reached, change to animation, heap
           all       every suite above, each in a child process, then the report: BENCHMARKS.md
                     (or --report FILE); --quick runs them small, to check they run, and
                     writes no report unless --report is given
@@ -57,6 +59,9 @@ do {
     case "serve":
         let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
         try await ServeBenchmarks(workdir: workdir, assetCount: assets, quick: arguments.contains("--quick")).run()
+    case "gallery":
+        let assets = option("--assets").flatMap(Int.init) ?? 2_000_000
+        try await GalleryBenchmarks(workdir: workdir, assetCount: assets, quick: arguments.contains("--quick")).run()
     case "serve-child":
         // The server alone in a process, for the serve benchmarks.
         guard let path = option("--library") else { usage() }

@@ -337,6 +337,11 @@ export class Grid extends EventTarget {
       }
     }
     this.layer.toggleAttribute('data-empty', this.sections.length === 0);
+    if (!this.markedPlaceholders && this.rendered.size && this.layer.querySelector('.cell')) {
+      // For the benchmarks: when the first cells (placeholders painted, thumbnails on their way) reach the screen.
+      this.markedPlaceholders = true;
+      requestAnimationFrame(() => performance.mark('gallery:placeholders'));
+    }
     this.dispatchEvent(new Event('rendered'));
   }
 
@@ -429,7 +434,10 @@ export class Grid extends EventTarget {
     const image = document.createElement('img');
     image.decoding = 'async';
     image.draggable = false;
-    image.addEventListener('load', () => cell.classList.add('loaded'));
+    image.addEventListener('load', () => {
+      cell.classList.add('loaded');
+      if (performance.getEntriesByName('gallery:thumbnails').length === 0) performance.mark('gallery:thumbnails');
+    });
     const check = document.createElement('span');
     check.className = 'check';
     check.setAttribute('aria-hidden', 'true');

@@ -77,7 +77,7 @@ export class Scrubber {
     };
     this.element.addEventListener('pointerdown', (event) => {
       const mark = event.target.closest('.scrubber-mark');
-      this.element.setPointerCapture(event.pointerId);
+      if (event.isTrusted) this.element.setPointerCapture(event.pointerId);
       this.element.classList.add('dragging');
       if (mark) this.grid.jumpTo(mark.dataset.section);
       else jump(event.clientY);
