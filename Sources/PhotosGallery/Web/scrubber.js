@@ -72,7 +72,8 @@ export class Scrubber {
   connect() {
     const jump = (clientY) => {
       const bounds = this.element.getBoundingClientRect();
-      const fraction = Math.min(1, Math.max(0, (clientY - bounds.top) / bounds.height));
+      // The last few pixels at either end are the ends, so the oldest photo is one click away.
+      const fraction = Math.min(1, Math.max(0, (clientY - bounds.top - 3) / (bounds.height - 6)));
       this.grid.scrollTo(fraction * this.grid.maxPos());
     };
     this.element.addEventListener('pointerdown', (event) => {
