@@ -116,6 +116,7 @@ struct Query {
     private func parameter(_ name: String) -> String? {
         guard let query = uri.query else { return nil }
         let decode = { (text: Substring) -> String in
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
             let spaced = text.replacingOccurrences(of: "+", with: " ")
             return spaced.removingPercentEncoding ?? spaced
         }
