@@ -57,6 +57,10 @@ struct BenchmarkReport {
     private static let absolute = try! NSRegularExpression(
         pattern: #"^(.*): ours ([0-9.]+) (ms|MB) \(target <= ([0-9.]+) (ms|MB), (within|OVER)\)$"#)
 
+    /// A line for an absolute target met by a distribution of runs, as the gallery suite prints it.
+    private static let distribution = try! NSRegularExpression(
+        pattern: #"^(.*): ours (median|p[0-9]+) ([0-9.]+) (ms|MB) \[([0-9.]+), ([0-9.]+)\] over ([0-9]+) runs \((.*)\) \(target <= ([0-9.]+) (ms|MB), (within|OVER)\)$"#)
+
     /// A comparison line as `Measure.report` prints it.
     private static let comparison = try! NSRegularExpression(
         pattern: #"^(.*): ours ([0-9.]+) ms, baseline ([0-9.]+) ms, ratio ([0-9.]+) \(target <= ([0-9.]+), (within|OVER)\)$"#)
@@ -84,6 +88,10 @@ struct BenchmarkReport {
                 } else if let match = Self.absolute.firstMatch(in: line, range: range) {
                     let field = { (index: Int) in String(line[Range(match.range(at: index), in: line)!]) }
                     text += "| \(field(1)) | **\(field(2)) \(field(3))** | — | — | ≤ \(field(4)) \(field(5)) | \(field(6)) |\n"
+                } else if let match = Self.distribution.firstMatch(in: line, range: range) {
+                    let field = { (index: Int) in String(line[Range(match.range(at: index), in: line)!]) }
+                    text += "| \(field(1)) (\(field(7)) runs: \(field(8))) | **\(field(2)) \(field(3)) \(field(4))** [\(field(5)), \(field(6))] "
+                        + "| — | — | ≤ \(field(9)) \(field(10)) | \(field(11)) |\n"
                 } else if !line.isEmpty {
                     notes.append(line.trimmingCharacters(in: .whitespaces))
                 }
