@@ -75,4 +75,20 @@ import Testing
         #expect(next.id != event.id)
         try await resumed.close()
     }
+
+    @Test func aStreamStopsWhenItsTokenIsRevoked() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let issued = try fixture.library.createAccessToken(forClient: nil, label: "revoked while streaming")
+        let port = try await LivePort.start(fixture)
+        defer { port.stop() }
+        let stream = try await EventStream.open("http://127.0.0.1:\(port.number)/v1/changes", token: issued.bearer)
+        let writer = try PHPhotoLibrary(url: fixture.library.url)
+        let asset = writer.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[0]], options: nil) }[0]
+        try writer.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        #expect(try await stream.nextEvent(timeout: .seconds(5)) != nil, "a change while the token stands arrives")
+        try fixture.library.revokeAccessToken(id: issued.token.id)
+        try writer.performChangesAndWait { PHAssetChangeRequest(for: asset).isHidden = true }
+        #expect(try await stream.nextEvent(timeout: .seconds(3)) == nil, "a change after the revocation must not reach the stream")
+        try await stream.close()
+    }
 }

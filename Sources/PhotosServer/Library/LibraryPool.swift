@@ -54,6 +54,14 @@ final class LibraryPool: Sendable {
         }
     }
 
+    /// Whether the token `principal` proved still works (not revoked, not
+    /// expired), for requests that outlive their authentication: an event
+    /// stream asks before each read. Cost: one read of the token table.
+    func stillAuthorized(_ principal: Principal) -> Bool {
+        guard let tokens = try? owner.accessTokens() else { return false }
+        return tokens.contains { $0.id == principal.tokenID && !$0.isExpired() }
+    }
+
     /// Stops every stream's subscription, for shutdown.
     func finishStreams() {
         for broadcaster in broadcasters.withLock({ Array($0.values) }) { broadcaster.finishAll() }

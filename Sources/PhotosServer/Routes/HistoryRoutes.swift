@@ -40,7 +40,7 @@ struct HistoryRoutes {
             let subscription = broadcaster.subscribe()
             do {
                 let first = try await blocking { try Self.page(library, since: since, limit: limit) }
-                return stream(library, broadcaster: broadcaster, subscription: subscription, first: first, limit: limit)
+                return stream(library, principal: principal, broadcaster: broadcaster, subscription: subscription, first: first, limit: limit)
             } catch {
                 broadcaster.cancel(subscription.id)
                 throw error
@@ -76,9 +76,9 @@ struct HistoryRoutes {
         return ChangePage(changes: changes, token: changes.last?.token ?? since.textRepresentation, moreComing: moreComing)
     }
 
-    private func stream(_ library: PHPhotoLibrary, broadcaster: ChangeBroadcaster, subscription: (id: UUID, wakeUps: AsyncStream<Void>),
-                        first: ChangePage, limit: Int) -> Response {
-        let (heartbeat, writeTimeout, metrics) = (self.heartbeat, self.writeTimeout, self.metrics)
+    private func stream(_ library: PHPhotoLibrary, principal: Principal, broadcaster: ChangeBroadcaster,
+                        subscription: (id: UUID, wakeUps: AsyncStream<Void>), first: ChangePage, limit: Int) -> Response {
+        let (heartbeat, writeTimeout, metrics, libraries) = (self.heartbeat, self.writeTimeout, self.metrics, self.libraries)
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"]
         let body = ResponseBody { writer in
             metrics.streamOpened()
@@ -103,6 +103,9 @@ struct HistoryRoutes {
                     try await Self.write(Self.events(page, retry: false), to: &writer, timeout: writeTimeout)
                 }
                 for await _ in wakeUps {
+                    // A stream outlives the request that proved its token: once the
+                    // token is revoked or expired, it ends (the client's reconnection is refused).
+                    guard try await blocking({ libraries.stillAuthorized(principal) }) else { break }
                     repeat {
                         let since = try Self.token(page.token)
                         page = try await blocking { try Self.page(library, since: since, limit: limit) }
