@@ -14,27 +14,20 @@ export function ask(title, { value = '', label = 'Name', submit = 'OK', choices 
     const heading = document.createElement('h2');
     heading.textContent = title;
     form.append(heading);
-    let input = null;
-    if (label) {
+    const labelled = (text, control) => {
       const field = document.createElement('label');
-      field.textContent = label;
-      input = document.createElement('input');
-      input.name = 'value';
-      input.value = value;
-      input.required = true;
-      input.autocomplete = 'off';
-      field.append(input);
+      field.textContent = text;
+      field.append(control);
       form.append(field);
-    }
-    let select = null;
-    if (choices) {
-      const field = document.createElement('label');
-      field.textContent = choiceLabel;
-      select = document.createElement('select');
+      return control;
+    };
+    const input = label ? labelled(label, Object.assign(document.createElement('input'), {
+      name: 'value', value, required: true, autocomplete: 'off',
+    })) : null;
+    const select = choices ? labelled(choiceLabel, document.createElement('select')) : null;
+    if (select) {
       select.name = 'choice';
       for (const choice of choices) select.append(new Option(choice.title, choice.value));
-      field.append(select);
-      form.append(field);
     }
     const buttons = document.createElement('div');
     buttons.className = 'buttons';
