@@ -117,6 +117,10 @@ import Testing
             let update = ["requests": [["op": "updateAsset", "asset": id, "favorite": true]]]
             #expect(try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: update).status == .notFound,
                     "only a restore reaches into Recently Deleted")
+            // Shown while in Recently Deleted, so the gallery can show what it would restore.
+            #expect(try await client.get("/v1/assets/\(id)", token: fixture.ownerToken).status == .ok)
+            #expect(try await client.get("/v1/assets/\(id)/thumbnail", token: fixture.ownerToken).status == .ok)
+            #expect(try await client.get("/v1/assets/\(UUID().uuidString)", token: fixture.ownerToken).status == .notFound)
             let restore = ["requests": [["op": "restoreAssets", "assets": [id]]]]
             let restored = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: restore)
             #expect(restored.status == .ok, "\(restored.text)")

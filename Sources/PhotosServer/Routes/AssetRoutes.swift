@@ -60,16 +60,39 @@ struct AssetRoutes {
         return options
     }
 
-    /// The asset an id in a URL names, as the caller may see it; 404 otherwise.
+    /// The asset an id in a URL names, as the caller may see it, one in
+    /// Recently Deleted included (so that it can be shown before it is
+    /// restored); 404 otherwise.
     static func asset(_ id: String?, in library: PHPhotoLibrary) async throws -> PHAsset {
         guard let id, let identifier = ObjectID.localIdentifier(id, suffix: "001") else {
             throw Problem.notFound("no asset has the id \(id ?? "")")
         }
         guard let asset = try await blocking({
-            library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil).firstObject }
+            library.withCurrentLibrary {
+                PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil).firstObject ?? recentlyDeleted([id])[id.uppercased()]
+            }
         }) else {
             throw Problem.notFound("no asset has the id \(id)")
         }
         return asset
+    }
+
+    /// The assets of `ids` (URL ids) that are in Recently Deleted, by
+    /// uppercased id: fetches leave those out. Cost: a walk of Recently
+    /// Deleted; call it for ids not found otherwise, inside `withCurrentLibrary`.
+    static func recentlyDeleted(_ ids: Set<String>) -> [String: PHAsset] {
+        let wanted = Set(ids.map { $0.uppercased() })
+        guard !wanted.isEmpty,
+              let trash = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil).firstObject
+        else { return [:] }
+        let options = PHFetchOptions()
+        options.includeHiddenAssets = true
+        var found: [String: PHAsset] = [:]
+        PHAsset.fetchAssets(in: trash, options: options).enumerateObjects { asset, _, stop in
+            let id = ObjectID.urlForm(asset.localIdentifier).uppercased()
+            if wanted.contains(id) { found[id] = asset }
+            if found.count == wanted.count { stop.pointee = true }
+        }
+        return found
     }
 }
