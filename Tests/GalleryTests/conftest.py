@@ -92,6 +92,11 @@ class Server:
         status, body = self.api("GET", f"/v1/assets/{id}")
         return body if status == 200 else None
 
+    def deleted_ids(self):
+        """The ids in Recently Deleted (an asset there is still found by id, so it can be shown)."""
+        trash = next(a for a in self.get("/v1/smart-albums?limit=100")["items"] if a["subtype"] == 1000000201)
+        return {x["id"] for x in self.get(f"/v1/albums/{trash['id']}/assets?limit=1000")["items"]}
+
     def change(self, *requests):
         status, body = self.api("POST", "/v1/changes", {"requests": list(requests)})
         assert status == 200, body

@@ -86,12 +86,13 @@ def test_favorite_hide_delete_and_restore_from_the_selection_bar(browser, server
     cell(browser, b).find_element(By.CSS_SELECTOR, ".check").click()
     press(browser, "Delete")
     wait(browser, lambda d: b not in cell_ids(d), 10)
+    assert b in server.deleted_ids()
     open_collection(browser, "Recently Deleted")
     wait(browser, lambda d: b in cell_ids(d))
     wait(browser, lambda d: "loaded" in cell(d, b).get_attribute("class"), 10, "a deleted photo's thumbnail did not load")
     cell(browser, b).find_element(By.CSS_SELECTOR, ".check").click()
     press(browser, "Restore")
-    wait(browser, lambda d: server.asset(b) is not None)
+    wait(browser, lambda d: b not in server.deleted_ids())
     server.change({"op": "updateAsset", "asset": b, "favorite": False})
 
 

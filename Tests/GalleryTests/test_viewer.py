@@ -50,7 +50,7 @@ def test_delete_in_the_viewer_moves_to_recently_deleted_and_shows_the_next(brows
     viewer = open_viewer(browser, ids[3])
     viewer.send_keys(Keys.DELETE)
     wait(browser, lambda d: d.find_element(By.ID, "viewer").get_attribute("data-id") == ids[4])
-    wait(browser, lambda d: server.asset(ids[3]) is None, 10)
+    wait(browser, lambda d: ids[3] in server.deleted_ids(), 10)
     viewer.send_keys(Keys.ESCAPE)
     wait(browser, lambda d: ids[3] not in cell_ids(d), 10, "the deleted photo stayed in the grid")
     server.change({"op": "restoreAssets", "assets": [ids[3]]})
