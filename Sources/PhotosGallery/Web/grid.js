@@ -78,15 +78,23 @@ export class Grid extends EventTarget {
     this.left = narrow ? 4 : 16;
   }
 
+  /**
+   * A new width lays out again only the sections around the viewport; the
+   * others keep a scaled height and are laid out when they come near, so
+   * a resize after long scrolling is no long task.
+   */
   resized() {
     const width = this.width, height = this.viewportHeight;
     this.measure();
     if (width === this.width && height === this.viewportHeight) return;
     const anchor = this.anchor();
-    for (const section of this.sections) {
+    const here = this.sections.indexOf(this.sectionAt(this.pos));
+    this.sections.forEach((section, index) => {
       section.blocks = null;
       section.heights.clear();
-    }
+      section.deferred = Math.abs(index - here) > 1;
+      if (section.deferred) section.height = sectionHeaderHeight + (section.height - sectionHeaderHeight) * (width / this.width);
+    });
     this.relayout();
     this.restore(anchor);
     this.render();
@@ -144,7 +152,7 @@ export class Grid extends EventTarget {
   relayout() {
     let top = 0;
     for (const section of this.sections) {
-      if (!section.blocks) this.layoutSection(section);
+      if (!section.blocks && !section.deferred) this.layoutSection(section);
       section.top = top;
       top += section.height;
     }
@@ -165,6 +173,7 @@ export class Grid extends EventTarget {
     const section = this.sectionAt(this.pos);
     if (!section) return null;
     const offset = this.pos - section.top;
+    if (!section.blocks) return { id: section.id, key: null, fraction: offset / Math.max(1, section.height) };
     const block = section.blocks.find((b) => offset < b.top + b.height) ?? section.blocks[section.blocks.length - 1];
     const anchor = { id: section.id, key: block.key, within: offset - block.top, fraction: offset / Math.max(1, section.height) };
     if (block.rows) {
@@ -187,7 +196,7 @@ export class Grid extends EventTarget {
     }
     const section = this.sections.find((s) => s.id === anchor.id);
     if (!section) return;
-    const block = section.blocks.find((b) => b.key === anchor.key);
+    const block = section.blocks?.find((b) => b.key === anchor.key);
     if (!block) {
       this.pos = section.top + anchor.fraction * section.height;
     } else if (anchor.item !== undefined && block.rows) {
@@ -320,8 +329,14 @@ export class Grid extends EventTarget {
   // Rendering -----------------------------------------------------------
 
   render() {
-    const start = this.pos - this.viewportHeight;
-    const end = this.pos + this.viewportHeight * 2;
+    let start = this.pos - this.viewportHeight;
+    let end = this.pos + this.viewportHeight * 2;
+    const deferred = this.sections.filter((s) => s.deferred && s.top < end && s.top + s.height > start);
+    if (deferred.length) {
+      this.remeasure(() => deferred.forEach((section) => { section.deferred = false; }));
+      start = this.pos - this.viewportHeight;
+      end = this.pos + this.viewportHeight * 2;
+    }
     const seen = new Set();
     if (this.sections.length) {
       let index = this.sections.indexOf(this.sectionAt(Math.max(0, start)));

@@ -30,7 +30,7 @@ export class Scrubber {
     const { sections, total } = this.grid;
     this.marks.replaceChildren();
     let year = null;
-    const height = this.element.clientHeight || 1;
+    const height = this.height || 1;
     let lastTop = -Infinity;
     for (const section of sections) {
       const sectionYear = section.id.slice(0, 4);
@@ -55,7 +55,7 @@ export class Scrubber {
 
   update() {
     const { pos, total } = this.grid;
-    const height = this.element.clientHeight;
+    const height = this.height || 1;
     const max = this.grid.maxPos();
     const fraction = max ? pos / max : 0;
     this.handle.style.top = `${fraction * (height - 4)}px`;
@@ -100,6 +100,10 @@ export class Scrubber {
       if (event.key === 'End') this.grid.scrollTo(Infinity);
       else if (section) this.grid.jumpTo(section.id);
     });
-    new ResizeObserver(() => this.drawMarks()).observe(this.element);
+    // The bar's height is read when it changes, never while drawing: reading it there would force a layout on every frame.
+    new ResizeObserver((entries) => {
+      this.height = entries[0].contentRect.height;
+      this.drawMarks();
+    }).observe(this.element);
   }
 }

@@ -19,10 +19,9 @@ export class Sidebar {
 
   async load() {
     const canChange = !this.session.readOnly;
-    const [smart, top, moments] = await Promise.all([
+    const [smart, top] = await Promise.all([
       getData('/v1/smart-albums?limit=100').catch(() => ({ items: [] })),
       getData('/v1/folders?limit=1000').catch(() => ({ items: [] })),
-      getData('/v1/moments?limit=50&sort=startDate:desc').catch(() => ({ items: [] })),
     ]);
     const nav = document.createElement('nav');
     nav.setAttribute('aria-label', 'Library');
@@ -36,15 +35,21 @@ export class Sidebar {
       albumsHeading.append(add);
     }
     nav.append(albumsHeading, await this.tree(top.items));
-    if (moments.items.length) {
-      const details = document.createElement('details');
-      const summary = document.createElement('summary');
-      summary.textContent = 'Moments';
-      details.append(summary, this.list(moments.items.map((c) => this.entry(c))));
-      nav.append(details);
-    }
+    // Moments come on their own: after many changes a big library recounts them, which can take a while.
+    const moments = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = 'Moments';
+    moments.append(summary);
+    moments.hidden = true;
+    nav.append(moments);
     this.element.replaceChildren(nav);
     this.mark();
+    getData('/v1/moments?limit=50&sort=startDate:desc').then((page) => {
+      if (!page.items.length) return;
+      moments.append(this.list(page.items.map((c) => this.entry(c))));
+      moments.hidden = false;
+      this.mark();
+    }, () => {});
   }
 
   async tree(items) {
