@@ -60,14 +60,20 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// `values` as an array, each written by `write`.
-    mutating func array<Element>(_ values: [Element], _ write: (inout JSONWriter, Element) -> Void) {
+    /// `values` as an array.
+    mutating func array<Element: JSONWritable>(_ values: [Element]) {
         separate()
         buffer.writeInteger(UInt8(ascii: "["))
         needsComma = false
-        for element in values { write(&self, element) }
+        for element in values { element.write(to: &self) }
         buffer.writeInteger(UInt8(ascii: "]"))
         needsComma = true
+    }
+
+    /// One member of the object being written: its key, then its value.
+    mutating func field(_ name: String, _ value: some JSONWritable) {
+        key(name)
+        value.write(to: &self)
     }
 
     private mutating func separate() {
@@ -91,4 +97,36 @@ struct JSONWriter {
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
+}
+
+/// What ``JSONWriter`` writes as a value: strings, whole and real numbers,
+/// booleans, null for nil, and arrays of these.
+protocol JSONWritable {
+    func write(to writer: inout JSONWriter)
+}
+
+extension String: JSONWritable {
+    func write(to writer: inout JSONWriter) { writer.value(self) }
+}
+
+extension Int: JSONWritable {
+    func write(to writer: inout JSONWriter) { writer.value(self) }
+}
+
+extension Double: JSONWritable {
+    func write(to writer: inout JSONWriter) { writer.value(self) }
+}
+
+extension Bool: JSONWritable {
+    func write(to writer: inout JSONWriter) { writer.value(self) }
+}
+
+extension Optional: JSONWritable where Wrapped: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        if let self { self.write(to: &writer) } else { writer.value(nil as String?) }
+    }
+}
+
+extension Array: JSONWritable where Element: JSONWritable {
+    func write(to writer: inout JSONWriter) { writer.array(self) }
 }

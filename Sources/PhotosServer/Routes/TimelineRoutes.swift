@@ -48,28 +48,17 @@ struct TimelineRoutes {
         func json() -> ByteBuffer {
             var json = JSONWriter(capacity: 256 + ids.count * 110)
             json.beginObject()
-            json.key("aspectRatios")
-            json.array(aspectRatios) { $0.value($1) }
-            json.key("bucket")
-            json.value(bucket)
-            json.key("contentVersions")
-            json.array(contentVersions) { $0.value($1) }
-            json.key("creationDates")
-            json.array(creationDates) { $0.value($1) }
-            json.key("durations")
-            json.array(durations) { $0.value($1) }
-            json.key("favorites")
-            json.array(favorites) { $0.value($1) }
-            json.key("ids")
-            json.array(ids) { $0.value($1) }
-            json.key("mediaTypes")
-            json.array(mediaTypes) { $0.value($1) }
-            json.key("page")
-            json.value(page)
-            json.key("pages")
-            json.value(pages)
-            json.key("thumbHashes")
-            json.array(thumbHashes) { $0.value($1) }
+            json.field("aspectRatios", aspectRatios)
+            json.field("bucket", bucket)
+            json.field("contentVersions", contentVersions)
+            json.field("creationDates", creationDates)
+            json.field("durations", durations)
+            json.field("favorites", favorites)
+            json.field("ids", ids)
+            json.field("mediaTypes", mediaTypes)
+            json.field("page", page)
+            json.field("pages", pages)
+            json.field("thumbHashes", thumbHashes)
             json.endObject()
             return json.buffer
         }
