@@ -6,7 +6,6 @@ Screenshots go to $GALLERY_SCREENSHOTS (default .build/gallery-screenshots).
 """
 import json
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -170,10 +169,6 @@ def cell_ids(driver):
 def screenshot(driver, name):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
-
-
-def dataset_id(text):
-    return re.sub(r"/.*", "", text)
 
 
 def open_collection(driver, title):

@@ -10,7 +10,7 @@ def photo(directory, name, seed, date=None, size="640x480"):
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size={size}:rate=1,hue=h={seed * 37 % 360}",
                     "-frames:v", "1", "-q:v", "3", str(path)], check=True)
     stamp = date or time.strftime("%Y:%m:%d %H:%M:%S")
-    subprocess.run(["exiftool", "-q", "-overwrite_original", f"-DateTimeOriginal={stamp}", f"-Make=TestCam", f"-Model=Model {seed}", str(path)], check=True)
+    subprocess.run(["exiftool", "-q", "-overwrite_original", f"-DateTimeOriginal={stamp}", "-Make=TestCam", f"-Model=Model {seed}", str(path)], check=True)
     return path
 
 

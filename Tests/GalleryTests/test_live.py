@@ -1,6 +1,4 @@
 """Live: a change made by `photos` in another process animates into the open grid; after a dropped stream, nothing is missed."""
-import time
-
 from selenium.webdriver.common.by import By
 
 import media

@@ -25,7 +25,7 @@ def test_files_upload_with_progress_and_duplicates_are_not_sent_again(browser, s
     first, second = media.photo(tmp_path, "upload-1.jpg", 101), media.photo(tmp_path, "upload-2.jpg", 102)
     sign_in(browser, server)
     pick(browser, first, second)
-    wait(browser, lambda d: [r["status"] for r in rows(d)] == ["Added", "Added"], 30, f"uploads did not finish")
+    wait(browser, lambda d: [r["status"] for r in rows(d)] == ["Added", "Added"], 30, "uploads did not finish")
     done = rows(browser)
     assert all(r["value"] == r["max"] for r in done)
     assert browser.execute_script("return document.querySelector('#uploads progress.overall').value === document.querySelector('#uploads progress.overall').max")

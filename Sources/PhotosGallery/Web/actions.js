@@ -30,5 +30,5 @@ export function createFolder(title, folder = null) {
   return change(requests);
 }
 
-/** Uploaded files as assets, in one block. */
-export const createAssets = (uploads) => change(uploads.map((upload) => ({ op: 'createAsset', upload })));
+/** A finished upload as an asset. */
+export const createAsset = (upload) => change([{ op: 'createAsset', upload }]);

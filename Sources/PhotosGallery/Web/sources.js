@@ -9,7 +9,7 @@ import { get, query } from './api.js';
 const monthNames = Array.from({ length: 12 }, (_, m) => new Date(2000, m, 1).toLocaleString(undefined, { month: 'long' }));
 
 /** A label for a bucket id: `2024-05` → "May 2024", `2024-05-17` → "Friday 17 May 2024". */
-export function bucketTitle(id) {
+function bucketTitle(id) {
   if (id === 'undated') return 'No date';
   const [year, month, day] = id.split('-').map(Number);
   if (!day) return `${monthNames[month - 1]} ${year}`;

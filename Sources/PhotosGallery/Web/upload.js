@@ -6,7 +6,8 @@
 // added again. A file the library already holds (same content hash) is
 // reported and not sent. Each finished file becomes an asset in a change
 // block.
-import { csrfHeaders, change, ApiError } from './api.js';
+import { csrfHeaders, ApiError } from './api.js';
+import { createAsset } from './actions.js';
 import { contentHash } from './xxh3.js';
 import { notify } from './notices.js';
 
@@ -94,7 +95,7 @@ export class Uploader {
       }
       await this.send(job, location.url);
       row.status.textContent = 'Adding';
-      const committed = await change([{ op: 'createAsset', upload: location.url.split('/').pop() }]);
+      const committed = await createAsset(location.url.split('/').pop());
       localStorage.removeItem(storageKey(file));
       row.item.classList.add('done');
       row.item.dataset.asset = committed.created['#0'] || '';
