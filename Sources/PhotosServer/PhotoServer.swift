@@ -89,7 +89,7 @@ public struct PhotoServer: Sendable {
         TimelineRoutes(libraries: libraries).add(to: authenticated)
         ChangeBlockRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         UploadRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
-        ShareRoutes(libraries: libraries).add(to: authenticated)
+        ShareRoutes(libraries: libraries, provenTokens: authentication.provenTokens).add(to: authenticated)
         HistoryRoutes(libraries: libraries, heartbeat: configuration.heartbeat, writeTimeout: configuration.streamWriteTimeout,
                       metrics: metrics).add(to: authenticated)
         authenticated.get("openapi.json") { _, _ in

@@ -34,7 +34,8 @@ def test_a_share_link_sees_only_its_album_and_can_be_revoked(browser, server):
         rows = dialog.find_elements(By.XPATH, ".//ul[@class='links']/li")
         rows[-1].find_element(By.TAG_NAME, "button").click()
         wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "dialog.share ul.links li")) == len(rows) - 1)
-        # Revocation takes effect within a second (a proven token is remembered that long).
+        # Revocation takes effect at once on the server that revoked the link; the guest's
+        # page goes back to sign-in on its next request or reload.
         def signed_out(d):
             d.refresh()
             return wait(d, lambda e: e.find_element(By.ID, "sign-in").is_displayed() or e.execute_script("return document.body.dataset.ready === 'true'"))\

@@ -15,10 +15,19 @@ export class ApiError extends Error {
 }
 
 let csrfToken = null;
+let sessionEnded = null;
 
 /** Remembers the session's CSRF token, sent on every write from now on. */
 export function useCsrfToken(token) {
   csrfToken = token;
+}
+
+/**
+ * Calls `handler` when the server refuses the session (401) on any request,
+ * as it does once the token behind the session is revoked or expires.
+ */
+export function whenSessionEnds(handler) {
+  sessionEnded = handler;
 }
 
 /** The header a write needs, for requests made without `request` (uploads, for their progress events). */
@@ -45,6 +54,7 @@ export async function request(method, path, { body, headers = {}, etag, signal }
     if (error.name === 'AbortError') throw error;
     throw new ApiError(0, { title: 'The server cannot be reached', detail: String(error.message || error) });
   }
+  if (response.status === 401) sessionEnded?.();
   const result = { status: response.status, etag: response.headers.get('ETag'), data: null };
   if (response.status === 204 || response.status === 304) return result;
   const type = response.headers.get('Content-Type') || '';

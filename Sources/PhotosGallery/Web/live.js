@@ -55,10 +55,7 @@ export class ChangeStream {
         this.onReset();
         return;
       }
-      if (error.status === 401) {
-        this.onState('signed-out');
-        return;
-      }
+      if (error.status === 401) return; // the session ended; the gallery goes back to sign-in
       this.reopen();
       return;
     }

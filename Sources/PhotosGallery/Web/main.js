@@ -3,7 +3,7 @@
 // of the open view (the timeline or a collection), the scrubber, the
 // viewer, selection and its actions, uploads, the filter, and the change
 // stream that keeps all of it current.
-import { ApiError, getData } from './api.js';
+import { ApiError, getData, whenSessionEnds } from './api.js';
 import { currentSession, signIn, signOut } from './session.js';
 import { Grid } from './grid.js';
 import { TimelineSource, CollectionSource } from './sources.js';
@@ -123,8 +123,7 @@ class Gallery {
   liveState(state) {
     const element = $('live-state');
     element.dataset.state = state;
-    element.title = { live: 'Live', reconnecting: 'Reconnecting…', 'signed-out': 'Signed out' }[state] ?? state;
-    if (state === 'signed-out') location.reload();
+    element.title = { live: 'Live', reconnecting: 'Reconnecting…' }[state] ?? state;
   }
 
   // Chrome -------------------------------------------------------------
@@ -334,6 +333,9 @@ async function boot() {
   }
   session ??= await currentSession();
   session ??= await showSignIn();
+  // From here on, a refused session (token revoked or expired) starts the page
+  // over, which shows the sign-in page.
+  whenSessionEnds(() => location.reload());
   document.body.classList.toggle('shared', session.isShare);
   $('app').hidden = false;
   const gallery = new Gallery(session);

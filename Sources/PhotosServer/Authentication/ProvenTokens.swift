@@ -4,7 +4,8 @@ import Synchronization
 /// Bearer tokens proven lately, so that a burst of requests (a grid's
 /// thumbnails) costs one lookup and one hash, not one each. A proof
 /// lasts `lifetime` (a second): a token revoked by the owner stops
-/// working within it, in this process as in any other. Bounded in size.
+/// working within it in any process, and at once in the process that
+/// revoked it (``forget(tokenID:)``). Bounded in size.
 final class ProvenTokens: Sendable {
     /// A token proven, and until when that proof holds.
     struct Proof: Sendable {
@@ -46,4 +47,10 @@ final class ProvenTokens: Sendable {
         }
     }
 
+    /// Drops every proof of the token `tokenID`, which this process has just revoked.
+    func forget(tokenID: String) {
+        proofs.withLock { proofs in
+            proofs = proofs.filter { $0.value.principal.tokenID != tokenID }
+        }
+    }
 }

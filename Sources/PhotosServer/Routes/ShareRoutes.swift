@@ -9,6 +9,8 @@ import Photos
 /// as `/#share=<token>`: the fragment never reaches a server's logs.
 struct ShareRoutes {
     let libraries: LibraryPool
+    /// Forgets a revoked link's proof, so that it stops working at once here.
+    let provenTokens: ProvenTokens
 
     struct Share: Encodable {
         let id: String
@@ -75,6 +77,7 @@ struct ShareRoutes {
                 }
                 try library.revokeAccessToken(id: id)
             }
+            provenTokens.forget(tokenID: id)
             return Response(status: .noContent)
         }
     }
