@@ -19,7 +19,7 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// The rows with these ids, in the same order; ids no longer stored are skipped.
     func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord]
     /// How many of these assets have the media type.
-    func countAssets(ids: [Int64], mediaType: Int) throws(StoreError) -> Int
+    func countAssets(ids: [Int64], mediaType: AssetMediaType) throws(StoreError) -> Int
     /// The files stored for an asset.
     func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord]
     /// The bytes of the files stored for the assets this store's client may see.
@@ -49,7 +49,7 @@ package protocol PhotoStore: AnyObject, Sendable {
 
     /// The library's moments, oldest first. Computed from the assets, cached until the next commit.
     func moments() throws(StoreError) -> [MomentRecord]
-    /// Moment lists (`PHCollectionListSubtype` 1 cluster or 2 year), oldest first.
+    /// Moment lists of a subtype (``CollectionSubtype/momentListCluster`` or ``CollectionSubtype/momentListYear``), oldest first.
     func momentLists(subtype: Int) throws(StoreError) -> [MomentListRecord]
 
     /// A place to stage the files of a change block.
@@ -78,13 +78,13 @@ package protocol PhotoStore: AnyObject, Sendable {
     func filterCollectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
                               sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int]
     /// The number of the last committed change block, by any process.
-    func lastTransaction() throws(StoreError) -> Int64
+    func lastChangeBlock() throws(StoreError) -> Int64
     /// Watches for change blocks committed by any process after
-    /// `transaction`; `onCommit` gets the latest number, on the watcher's
+    /// `changeBlock`; `onCommit` gets the latest number, on the watcher's
     /// own thread, until the watcher is stopped. `onUnavailable` is called
     /// once if the library stops being usable (see `availabilityProblem`),
     /// and the watcher stops.
-    func watchCommits(after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+    func watchCommits(after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
                       onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> CommitWatcher
     /// Why the library cannot be used as it was opened (damage found, its
     /// database removed or replaced); nil when it can. Cost: a few `stat`s.
@@ -119,7 +119,7 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// This store's client's grant (read-write for the owner; nil: undecided).
     func grant() throws(StoreError) -> AccessGrant?
     /// Records a request for access and returns the owner's decision, if any.
-    func requestAccess(level: Int) throws(StoreError) -> AccessGrant?
+    func requestAccess(level: AccessLevel) throws(StoreError) -> AccessGrant?
     func clientAccessRecords() throws(StoreError) -> [ClientAccessRecord]
     /// Returns the change block that recorded it, nil when nothing changed.
     @discardableResult

@@ -45,9 +45,9 @@ enum BenchLibrary {
         let pool = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
         var random = SplitMix(state: 99)
         try pool.write { db in
-            let statement = try db.makeStatement(sql: insertSQL)
+            let statement = try db.makeStatement(sql: AssetRecord.insertSQL)
             for index in 0..<assetCount {
-                try statement.execute(arguments: arguments(record(index: index, random: &random)))
+                try statement.execute(arguments: record(index: index, random: &random).insertArguments)
             }
         }
         try pool.writeWithoutTransaction { try $0.execute(sql: "ANALYZE") }
@@ -57,17 +57,17 @@ enum BenchLibrary {
     static func record(index: Int, random: inout SplitMix) -> AssetRecord {
         let roll = random.next() % 1000
         let date = start.addingTimeInterval(Double(random.next() % UInt64(span)))
-        let mediaType = roll < 120 ? 2 : roll < 130 ? 3 : 1
+        let mediaType: AssetMediaType = roll < 120 ? .video : roll < 130 ? .audio : .image
         let burst = roll >= 990 ? "burst-\(index / 10)" : nil
         let located = random.next() % 10 < 3
         return AssetRecord(
             uuid: UUID().uuidString, mediaType: mediaType, mediaSubtypes: Int(random.next() % 3 == 0 ? 1 << (random.next() % 5) : 0),
             pixelWidth: [4032, 3024, 1920, 1080][Int(random.next() % 4)], pixelHeight: [3024, 4032, 1080][Int(random.next() % 3)],
-            creationDate: date, modificationDate: date, addedDate: date, duration: mediaType == 2 ? Double(random.next() % 120) : 0,
+            creationDate: date, modificationDate: date, addedDate: date, duration: mediaType == .video ? Double(random.next() % 120) : 0,
             location: located ? StoredLocation(latitude: Double(random.next() % 180) - 90, longitude: Double(random.next() % 360) - 180) : nil,
-            isFavorite: random.next() % 10 == 0, isHidden: random.next() % 100 == 0, sourceType: random.next() % 50 == 0 ? 2 : 1,
+            isFavorite: random.next() % 10 == 0, isHidden: random.next() % 100 == 0, sourceType: random.next() % 50 == 0 ? .cloudShared : .userLibrary,
             burstIdentifier: burst, burstSelectionTypes: 0, representsBurst: burst != nil && index % 10 == 0,
-            playbackStyle: mediaType == 2 ? 4 : 1, trashedDate: random.next() % 200 == 0 ? date : nil,
+            playbackStyle: mediaType == .video ? 4 : 1, trashedDate: random.next() % 200 == 0 ? date : nil,
             originalFilename: String(format: "IMG_%05d.JPG", index % 100_000), uniformTypeIdentifier: "public.jpeg",
             cameraMake: "Apple", cameraModel: "iPhone")
     }
@@ -79,26 +79,6 @@ enum BenchLibrary {
 
     static func removeScratch(in workdir: URL) {
         try? FileManager.default.removeItem(at: workdir.appendingPathComponent("scratch"))
-    }
-
-    static let insertSQL = """
-        INSERT INTO asset (uuid, media_type, media_subtypes, pixel_width, pixel_height, creation_date, modification_date,
-            added_date, duration, latitude, longitude, altitude, location_date, horizontal_accuracy, course, speed,
-            is_favorite, is_hidden, source_type, burst_identifier, burst_selection_types, represents_burst, playback_style,
-            adjustment_format_identifier, trashed_date, is_front_camera, is_long_exposure, has_raw_original,
-            original_filename, uniform_type_identifier, time_zone_offset, camera_make, camera_model, lens_model)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-
-    static func arguments(_ r: AssetRecord) -> StatementArguments {
-        StatementArguments([
-            r.uuid, r.mediaType, r.mediaSubtypes, r.pixelWidth, r.pixelHeight, r.creationDate?.timeIntervalSince1970,
-            r.modificationDate.timeIntervalSince1970, r.addedDate.timeIntervalSince1970, r.duration,
-            r.location?.latitude, r.location?.longitude, r.location?.altitude, nil, nil, nil, nil,
-            r.isFavorite, r.isHidden, r.sourceType, r.burstIdentifier, r.burstSelectionTypes, r.representsBurst,
-            r.playbackStyle, r.adjustmentFormatIdentifier, r.trashedDate?.timeIntervalSince1970, false, false, false,
-            r.originalFilename, r.uniformTypeIdentifier, nil, r.cameraMake, r.cameraModel, nil,
-        ] as [(any DatabaseValueConvertible)?])
     }
 
 }

@@ -116,8 +116,8 @@ struct FetchBenchmarks {
             _ = try store!.commit(changes, staging: nil)
         }, baseline: {
             try pool!.write { db in
-                let statement = try db.makeStatement(sql: BenchLibrary.insertSQL)
-                for record in records { try statement.execute(arguments: BenchLibrary.arguments(record)) }
+                let statement = try db.makeStatement(sql: AssetRecord.insertSQL)
+                for record in records { try statement.execute(arguments: record.insertArguments) }
             }
         })
         Measure.report("one change block creating 10,000 assets (metadata path)", ours: oursCommit, baseline: baseCommit, target: 2)

@@ -56,7 +56,7 @@ struct GalleryBenchmarks {
             var random = SplitMix(state: 7)
             let monthStart = bigMonth.date!.timeIntervalSince1970
             try pool.write { db in
-                let statement = try db.makeStatement(sql: BenchLibrary.insertSQL)
+                let statement = try db.makeStatement(sql: AssetRecord.insertSQL)
                 for index in 0..<assetCount {
                     var record = BenchLibrary.record(index: index, random: &random)
                     record.trashedDate = nil
@@ -64,7 +64,7 @@ struct GalleryBenchmarks {
                         let date = Date(timeIntervalSince1970: monthStart + Double(random.next() % (29 * 86_400)))
                         (record.creationDate, record.modificationDate, record.addedDate) = (date, date, date)
                     }
-                    try statement.execute(arguments: BenchLibrary.arguments(record))
+                    try statement.execute(arguments: record.insertArguments)
                 }
             }
             // A screenful of real photos, the newest, so that thumbnails are real.

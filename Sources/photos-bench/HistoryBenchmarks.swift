@@ -144,7 +144,7 @@ struct HistoryBenchmarks {
         }
         let quiet = try commitLatencies(count: 200)
         let pruning = Pruning()
-        let last = try store.lastTransaction()
+        let last = try store.lastChangeBlock()
         let pruned = Thread {
             let started = DispatchTime.now().uptimeNanoseconds
             do {
@@ -210,8 +210,8 @@ struct HistoryBenchmarks {
         var random = SplitMix(state: 5)
         let now = Date().timeIntervalSince1970
         try pool.write { db in
-            let asset = try db.makeStatement(sql: BenchLibrary.insertSQL)
-            let transaction = try db.makeStatement(sql: """
+            let asset = try db.makeStatement(sql: AssetRecord.insertSQL)
+            let changeBlock = try db.makeStatement(sql: """
                 INSERT INTO change_transaction (committed_at, stamp, details, object_count) VALUES (?, ?, 1, 1)
                 """)
             let entry = try db.makeStatement(sql: """
@@ -219,13 +219,13 @@ struct HistoryBenchmarks {
                 """)
             var previous: (id: Int64, uuid: String)?
             for index in 0..<changeCount {
-                try transaction.execute(arguments: [now - Double(changeCount - index), Int64.random(in: 1...Int64.max)])
+                try changeBlock.execute(arguments: [now - Double(changeCount - index), Int64.random(in: 1...Int64.max)])
                 let block = db.lastInsertedRowID
                 if index % 4 == 3, let previous {
                     try entry.execute(arguments: [block, previous.id, previous.uuid, 2, "favorite"])
                 } else {
                     let record = BenchLibrary.record(index: index, random: &random)
-                    try asset.execute(arguments: BenchLibrary.arguments(record))
+                    try asset.execute(arguments: record.insertArguments)
                     previous = (db.lastInsertedRowID, record.uuid)
                     try entry.execute(arguments: [block, db.lastInsertedRowID, record.uuid, 1, ""])
                 }

@@ -284,7 +284,7 @@ import Testing
         let pickerHistory = (picker["history"] as? [String: Any])?["changeCount"] as? Int ?? 0
         #expect(pickerHistory < ownerHistory + 2, "the picker's history leaves out the favorite of a photo it cannot see")
         let tokens = try [owner, picker].map { try ChangeToken(text: try #require($0["currentToken"] as? String)) }
-        #expect(tokens[0].opaque == nil && tokens[1].opaque == true && tokens[1].transaction != tokens[0].transaction)
+        #expect(tokens[0].opaque == nil && tokens[1].opaque == true && tokens[1].changeBlock != tokens[0].changeBlock)
 
         let camera = try tool.run(["info", "--json"], environment: ["PHOTOS_CLIENT_ID": "com.example.camera"])
         #expect(camera.status == 0 && (camera.json as? [String: Any])?.keys.sorted() == ["access", "library"], "\(camera.output)")
@@ -377,7 +377,7 @@ import Testing
 /// A change token as `photos` prints it: base64url of its JSON.
 struct ChangeToken {
     let text: String
-    let transaction: Int64?
+    let changeBlock: Int64?
     let opaque: Bool?
 
     init(text: String) throws {
@@ -385,7 +385,7 @@ struct ChangeToken {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         let json = try JSONSerialization.jsonObject(with: Data(base64Encoded: base64) ?? Data()) as? [String: Any]
-        transaction = (json?["transaction"] as? NSNumber)?.int64Value
+        changeBlock = (json?["transaction"] as? NSNumber)?.int64Value
         opaque = json?["opaque"] as? Bool
     }
 }

@@ -48,7 +48,7 @@ import Testing
         let store = try SQLitePhotoStore(url: tool.library)
         var changes = ChangeSet()
         changes.newAssets = (0..<3_000).map { index in
-            NewAsset(record: AssetRecord(uuid: UUID().uuidString, mediaType: 1, creationDate: Date(timeIntervalSince1970: Double(index)),
+            NewAsset(record: AssetRecord(uuid: UUID().uuidString, mediaType: .image, creationDate: Date(timeIntervalSince1970: Double(index)),
                                          modificationDate: Date(), addedDate: Date(), playbackStyle: 1), resources: [])
         }
         _ = try store.commit(changes, staging: nil)

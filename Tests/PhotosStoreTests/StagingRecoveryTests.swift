@@ -7,8 +7,8 @@ import Testing
 
     /// A new asset with one staged photo.
     private static func newPhoto(uuid: String, file: StagedFile) -> NewAsset {
-        NewAsset(record: AssetRecord(uuid: uuid, mediaType: 1, modificationDate: Date(), addedDate: Date(), playbackStyle: 1),
-                 resources: [NewResource(type: 1, file: file, originalFilename: "a.jpg",
+        NewAsset(record: AssetRecord(uuid: uuid, mediaType: .image, modificationDate: Date(), addedDate: Date(), playbackStyle: 1),
+                 resources: [NewResource(type: .photo, file: file, originalFilename: "a.jpg",
                                          uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)])
     }
 
@@ -59,7 +59,7 @@ import Testing
         let layout = store.layout
         let kept = UUID().uuidString, purged = UUID().uuidString
         var changes = ChangeSet()
-        changes.newAssets = [NewAsset(record: AssetRecord(uuid: kept, mediaType: 1, modificationDate: Date(), addedDate: Date(),
+        changes.newAssets = [NewAsset(record: AssetRecord(uuid: kept, mediaType: .image, modificationDate: Date(), addedDate: Date(),
                                                           playbackStyle: 1), resources: [])]
         _ = try store.commit(changes, staging: nil)
         for uuid in [kept, purged] {

@@ -13,12 +13,12 @@ import Testing
     @Test func maskingHidesTheNumberAndUndoesItself() throws {
         let cipher = try #require(TokenCipher(hex: TokenCipher.newKeyText()))
         var masked: Set<Int64> = []
-        for transaction in Int64(1)...200 {
-            let point = HistoryPoint(transaction: transaction, stamp: Int64.random(in: 1...Int64.max))
+        for changeBlock in Int64(1)...200 {
+            let point = HistoryPoint(changeBlock: changeBlock, stamp: Int64.random(in: 1...Int64.max))
             let opaque = cipher.masking(point)
-            #expect(opaque.isOpaque && opaque.stamp == point.stamp && opaque.transaction >= 0)
+            #expect(opaque.isOpaque && opaque.stamp == point.stamp && opaque.changeBlock >= 0)
             #expect(cipher.masking(opaque) == point)
-            masked.insert(opaque.transaction)
+            masked.insert(opaque.changeBlock)
         }
         #expect(masked.count == 200 && masked.filter { $0 <= 200 }.count < 3, "masked numbers look nothing like the real ones")
         #expect(TokenCipher(hex: "not a key") == nil && TokenCipher(hex: String(repeating: "g", count: 32)) == nil)

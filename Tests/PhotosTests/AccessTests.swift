@@ -342,9 +342,9 @@ final class LimitedFixture {
         let token = client.currentChangeToken
         let ownerToken = test.library.currentChangeToken
         #expect(token.point.isOpaque && !ownerToken.point.isOpaque)
-        #expect(token.point.transaction != ownerToken.point.transaction)
+        #expect(token.point.changeBlock != ownerToken.point.changeBlock)
         let encoded = String(decoding: try JSONEncoder().encode(token), as: UTF8.self)
-        #expect(!encoded.contains("\"transaction\":\(ownerToken.point.transaction),"), Comment(rawValue: encoded))
+        #expect(!encoded.contains("\"changeBlock\":\(ownerToken.point.changeBlock),"), Comment(rawValue: encoded))
         let archived = try NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)
         let restored = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: PHPersistentChangeToken.self, from: archived))
         #expect(restored == token)
@@ -354,7 +354,7 @@ final class LimitedFixture {
         #expect(changes.count == 1)
         for change in changes {
             #expect(try change.changeDetails(for: .asset).updatedLocalIdentifiers == [selected[0]])
-            let number = test.library.currentChangeToken.point.transaction
+            let number = test.library.currentChangeToken.point.changeBlock
             #expect(change.changeToken.point.isOpaque && !change.description.contains("change block \(number)"))
         }
         // What is wrong with a token is said without numbers.
@@ -387,12 +387,12 @@ final class LimitedFixture {
 
     /// A token from decoded fields, with its checksum made again: what a client could forge.
     private static func resealed(_ fields: [String: Any]) throws -> PHPersistentChangeToken {
-        let library = fields["library"] as! String, transaction = (fields["transaction"] as! NSNumber).int64Value
+        let library = fields["library"] as! String, changeBlock = (fields["transaction"] as! NSNumber).int64Value
         let stamp = (fields["stamp"] as! NSNumber).int64Value
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array("\(library)|\(transaction)|\(stamp)|opaque".utf8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in Array("\(library)|\(changeBlock)|\(stamp)|opaque".utf8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         var sealed = fields
-        sealed["transaction"] = transaction
+        sealed["transaction"] = changeBlock
         sealed["check"] = Int64(bitPattern: hash)
         return try JSONDecoder().decode(PHPersistentChangeToken.self, from: try JSONSerialization.data(withJSONObject: sealed))
     }

@@ -49,7 +49,7 @@ import Testing
         test = try TestLibrary()
         var rows = Self.rows
         let records = rows.map { row in
-            AssetRecord(uuid: UUID().uuidString, mediaType: row.mediaType, mediaSubtypes: row.subtypes, pixelWidth: row.width,
+            AssetRecord(uuid: UUID().uuidString, mediaType: AssetMediaType(rawValue: row.mediaType) ?? .unknown, mediaSubtypes: row.subtypes, pixelWidth: row.width,
                         pixelHeight: row.height, creationDate: row.created, modificationDate: row.modified, addedDate: row.created,
                         duration: row.duration, isFavorite: row.favorite, isHidden: row.hidden, burstIdentifier: row.burst,
                         representsBurst: row.burst != nil, playbackStyle: row.playback)

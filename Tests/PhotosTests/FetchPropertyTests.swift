@@ -35,12 +35,12 @@ import PhotosStore
     static func randomRecord(_ random: inout Random) -> AssetRecord {
         let burst = random.pick(bursts)
         return AssetRecord(
-            uuid: UUID().uuidString, mediaType: random.pick([1, 1, 2, 3]),
+            uuid: UUID().uuidString, mediaType: random.pick([.image, .image, .video, .audio]),
             mediaSubtypes: random.pick([0, 1, 4, 8, 1 | 8, 131_072, 262_144]),
             pixelWidth: random.pick([100, 200, 300]), pixelHeight: random.pick([100, 200]),
             creationDate: random.pick(dates), modificationDate: base, addedDate: base,
             duration: random.pick([0, 1.5, 10]), isFavorite: random.chance(0.3), isHidden: random.chance(0.15),
-            sourceType: random.pick([1, 1, 1, 2, 4]), burstIdentifier: burst,
+            sourceType: AssetSourceTypes(rawValue: random.pick([1, 1, 1, 2, 4])), burstIdentifier: burst,
             burstSelectionTypes: burst == nil ? 0 : random.pick([0, 1, 2]),
             representsBurst: burst != nil && random.chance(0.4), playbackStyle: 1,
             trashedDate: random.chance(0.1) ? Date() : nil)
@@ -85,7 +85,7 @@ import PhotosStore
         switch random.next() % 9 {
         case 0:
             let value = random.pick([1, 2, 3])
-            return Condition(format: "mediaType \(op) %d", arguments: [value]) { compare($0.record.mediaType, op, value) }
+            return Condition(format: "mediaType \(op) %d", arguments: [value]) { compare($0.record.mediaType.rawValue, op, value) }
         case 1:
             let key = random.pick(["pixelWidth", "pixelHeight"])
             let value = random.pick([100, 150, 200, 300])
@@ -122,7 +122,7 @@ import PhotosStore
             }
         case 6:
             let values = (0..<random.pick([1, 2, 3])).map { _ in random.pick([1, 2, 3]) }
-            return Condition(format: "mediaType IN %@", arguments: [values]) { values.contains($0.record.mediaType) }
+            return Condition(format: "mediaType IN %@", arguments: [values]) { values.contains($0.record.mediaType.rawValue) }
         case 7:
             let lower = random.pick([100, 200]), upper = random.pick([200, 300])
             return Condition(format: "pixelWidth BETWEEN {\(lower), \(upper)}", arguments: []) { row in
@@ -191,7 +191,7 @@ import PhotosStore
         let keys: [(String, (Row) -> Double?)] = [
             ("creationDate", { $0.record.creationDate?.timeIntervalSince1970 }),
             ("pixelWidth", { Double($0.record.pixelWidth) }),
-            ("mediaType", { Double($0.record.mediaType) }),
+            ("mediaType", { Double($0.record.mediaType.rawValue) }),
             ("duration", { $0.record.duration }),
             ("favorite", { $0.record.isFavorite ? 1 : 0 }),
         ]
@@ -253,7 +253,7 @@ import PhotosStore
                     && (options.includeHiddenAssets || !row.record.isHidden)
                     && (options.includeAllBurstAssets || row.record.burstIdentifier == nil || row.record.representsBurst
                         || row.record.burstSelectionTypes & 2 != 0)
-                    && row.record.sourceType & sourceTypes != 0
+                    && row.record.sourceType.rawValue & sourceTypes != 0
                     && (condition.map { $0.evaluate(row) == true } ?? true)
             }
             let albumOrder = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($0.element.index, $0.offset) })

@@ -262,11 +262,11 @@ import PhotosStore
             let collectionsBefore = collectionShapes.map { $0.1() }
             let albumsBefore = albumShapes.map { $0.1() }
 
-            let start = try library.store!.lastTransaction()
+            let start = try library.store!.lastChangeBlock()
             let updatedIdentifiers = try world.randomBlock()
             let updated = Set(try library.store!.rowIDs(entity: .asset, uuids: updatedIdentifiers.compactMap { LocalIdentifier($0)?.uuid })
                 .values.map { "asset \($0)" })
-            let end = try library.store!.lastTransaction()
+            let end = try library.store!.lastChangeBlock()
             let change = PHChange(library: library, from: start, to: end)
             let context = "seed \(seed) block \(block)"
 

@@ -198,7 +198,7 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
             }
         }
         // A fetch result older than the kept history still comes up to date, as a reload.
-        let details = try #require(PHChange(library: test.library, from: 0, to: test.library.store!.lastTransaction())
+        let details = try #require(PHChange(library: test.library, from: 0, to: test.library.store!.lastChangeBlock())
             .changeDetails(for: fetchResult))
         #expect(!details.hasIncrementalChanges && details.fetchResultAfterChanges.count == 3)
     }
@@ -249,7 +249,7 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
                 created.append(request!.placeholderForCreatedAsset!.localIdentifier)
             }
         }
-        #expect(restored.currentChangeToken.point.transaction == lostFuture.point.transaction)
+        #expect(restored.currentChangeToken.point.changeBlock == lostFuture.point.changeBlock)
         let error = expectPhotosError(.persistentChangeTokenExpired) { try restored.fetchPersistentChanges(since: lostFuture) }
         #expect(error?.localizedDescription.contains("restored") == true)
         #expect(try assetChanges(restored, since: beforeCopy) == created.map { AssetChange(inserted: [$0]) })

@@ -89,7 +89,7 @@ struct NewAssetPreparation {
             }
             let uti = resource.options?.uniformTypeIdentifier ?? metadata?.uniformTypeIdentifier ?? "public.data"
             staged.append(NewResource(
-                type: resource.type.rawValue, file: file,
+                type: ResourceType(resource.type), file: file,
                 originalFilename: originalFilename(resource, uti: uti),
                 uniformTypeIdentifier: uti,
                 pixelWidth: metadata?.pixelWidth ?? 0, pixelHeight: metadata?.pixelHeight ?? 0))
@@ -104,7 +104,7 @@ struct NewAssetPreparation {
             : hasPairedVideo ? .livePhoto : metadata.frameCount > 1 ? .imageAnimated : .image
         let record = AssetRecord(
             uuid: uuid,
-            mediaType: (metadata.kind == .image ? PHAssetMediaType.image : .video).rawValue,
+            mediaType: metadata.kind == .image ? .image : .video,
             mediaSubtypes: Int(subtypes.rawValue),
             pixelWidth: metadata.pixelWidth,
             pixelHeight: metadata.pixelHeight,

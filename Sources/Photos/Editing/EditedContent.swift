@@ -44,10 +44,10 @@ struct EditedContent {
             let renderedFile = try staging.stage(fileAt: rendered, move: false)
             let adjustmentFile = try staging.stage(data: adjustment.propertyList, pathExtension: "plist")
             return AdjustedContent(
-                rendered: NewResource(type: renderedType.rawValue, file: renderedFile, originalFilename: renderedName,
+                rendered: NewResource(type: ResourceType(renderedType), file: renderedFile, originalFilename: renderedName,
                                       uniformTypeIdentifier: metadata.uniformTypeIdentifier,
                                       pixelWidth: metadata.pixelWidth, pixelHeight: metadata.pixelHeight),
-                adjustmentData: NewResource(type: PHAssetResourceType.adjustmentData.rawValue, file: adjustmentFile,
+                adjustmentData: NewResource(type: .adjustmentData, file: adjustmentFile,
                                             originalFilename: "Adjustments.plist", uniformTypeIdentifier: "com.apple.property-list",
                                             pixelWidth: 0, pixelHeight: 0),
                 formatIdentifier: adjustment.formatIdentifier, formatVersion: adjustment.formatVersion,

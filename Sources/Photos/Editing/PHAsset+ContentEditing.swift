@@ -45,7 +45,7 @@ extension PHAsset {
             throw PHPhotosError(.identifierNotFound, "\(localIdentifier) belongs to no open library", identifiers: [localIdentifier])
         }
         let resources = try store.resources(assetID: record.id)
-        let stored = resources.first { $0.type == PHAssetResourceType.adjustmentData.rawValue }
+        let stored = resources.first { $0.type == .adjustmentData }
             .flatMap { library.layout.url(forRelativePath: $0.relativePath) }
             .flatMap { try? Data(contentsOf: $0) }
             .flatMap { PHAdjustmentData(propertyList: $0) }

@@ -18,26 +18,26 @@ struct FetchTracking: Sendable {
     let library: PHPhotoLibrary
     let origin: Origin
     /// The last change block committed when the contents were read.
-    let transaction: Int64
+    let changeBlock: Int64
     let wantsIncrementalChangeDetails: Bool
 
-    init(library: PHPhotoLibrary, origin: Origin, transaction: Int64, options: PHFetchOptions?) {
+    init(library: PHPhotoLibrary, origin: Origin, changeBlock: Int64, options: PHFetchOptions?) {
         self.library = library
         self.origin = origin
-        self.transaction = transaction
+        self.changeBlock = changeBlock
         wantsIncrementalChangeDetails = options?.wantsIncrementalChangeDetails ?? true
     }
 
-    private init(library: PHPhotoLibrary, origin: Origin, transaction: Int64, wantsIncrementalChangeDetails: Bool) {
+    private init(library: PHPhotoLibrary, origin: Origin, changeBlock: Int64, wantsIncrementalChangeDetails: Bool) {
         self.library = library
         self.origin = origin
-        self.transaction = transaction
+        self.changeBlock = changeBlock
         self.wantsIncrementalChangeDetails = wantsIncrementalChangeDetails
     }
 
     /// The same fetch, as of a later change block.
-    func advanced(to transaction: Int64) -> FetchTracking {
-        FetchTracking(library: library, origin: origin, transaction: transaction,
+    func advanced(to changeBlock: Int64) -> FetchTracking {
+        FetchTracking(library: library, origin: origin, changeBlock: changeBlock,
                       wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
     }
 }

@@ -29,7 +29,7 @@ final class FetchedObjects: @unchecked Sendable {
 
     let source: Source
     private let cache = Mutex(WindowCache())
-    private let mediaTypeCounts = Mutex<[Int: Int]>([:])
+    private let mediaTypeCounts = Mutex<[AssetMediaType: Int]>([:])
 
     /// Stands in for the identifier of a row that cannot be read.
     private static let unknownUUID = "00000000-0000-0000-0000-000000000000"
@@ -161,7 +161,7 @@ final class FetchedObjects: @unchecked Sendable {
 
     /// How many of the fetched objects are assets of a media type. Cost: one
     /// query for row-backed results, then cached.
-    func countOfAssets(mediaType: Int) -> Int {
+    func countOfAssets(mediaType: AssetMediaType) -> Int {
         if let cached = mediaTypeCounts.withLock({ $0[mediaType] }) { return cached }
         let count: Int
         switch source {

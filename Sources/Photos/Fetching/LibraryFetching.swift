@@ -28,7 +28,7 @@ extension PHPhotoLibrary {
             limit: max(0, options?.fetchLimit ?? 0),
             includeHiddenAssets: options?.includeHiddenAssets ?? scope.includesHiddenAssetsByDefault,
             includeAllBurstAssets: options?.includeAllBurstAssets ?? false,
-            sourceTypes: Int(options?.includeAssetSourceTypes.rawValue ?? 0))
+            sourceTypes: AssetSourceTypes(options?.includeAssetSourceTypes ?? []))
     }
 
     func fetchAssets(scope: AssetScope, options: PHFetchOptions?, extraFilter: StoreFilter<AssetAttribute>? = nil) -> PHFetchResult<PHAsset> {
@@ -40,7 +40,7 @@ extension PHPhotoLibrary {
             if case .rowIDs = scope { tracked = false }  // transient collections never change
             return PHFetchResult(contents: FetchedObjects(.rows(self, .assets, snapshot.ids)),
                                  tracking: tracked ? FetchTracking(library: self, origin: .assets(query),
-                                                                   transaction: snapshot.transaction, options: options) : nil)
+                                                                   changeBlock: snapshot.changeBlock, options: options) : nil)
         } catch {
             Diagnostics.report(error, while: "fetching assets")
             return PHFetchResult(contents: .empty)
@@ -60,7 +60,7 @@ extension PHPhotoLibrary {
             let snapshot = try store.fetchCollections(query)
             return PHFetchResult(contents: FetchedObjects(.rows(self, .collections(of: T.self), snapshot.ids)),
                                  tracking: FetchTracking(library: self, origin: .collections(query),
-                                                         transaction: snapshot.transaction, options: options))
+                                                         changeBlock: snapshot.changeBlock, options: options))
         } catch {
             Diagnostics.report(error, while: "fetching collections")
             return PHFetchResult(contents: .empty)
@@ -106,12 +106,12 @@ extension PHPhotoLibrary {
     func fetchComputed<T: PHCollection>(options: PHFetchOptions?, as type: T.Type,
                                         _ compute: @escaping @Sendable () -> [PHCollection]) -> PHFetchResult<T> {
         let (filter, sort, limit) = Self.inMemoryRules(options, for: type)
-        let transaction = (try? store?.lastTransaction()) ?? 0
+        let changeBlock = (try? store?.lastChangeBlock()) ?? 0
         let origin = FetchTracking.Origin.computed { [self] in
             filterInMemory(compute(), filter: filter, sort: sort, limit: limit)
         }
         return PHFetchResult(contents: FetchedObjects(.objects(filterInMemory(compute(), filter: filter, sort: sort, limit: limit))),
-                             tracking: FetchTracking(library: self, origin: origin, transaction: transaction, options: options))
+                             tracking: FetchTracking(library: self, origin: origin, changeBlock: changeBlock, options: options))
     }
 
     private static func inMemoryRules(_ options: PHFetchOptions?, for type: PHCollection.Type)

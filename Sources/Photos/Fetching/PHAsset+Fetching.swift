@@ -11,7 +11,7 @@ extension PHAsset {
     public class func fetchAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
         let library = assetCollection.library ?? PHPhotoLibrary.current
         switch assetCollection.content {
-        case .stored(let record) where record.type == PHAssetCollectionType.smartAlbum.rawValue:
+        case .stored(let record) where record.type == .smartAlbum:
             return library.fetchAssets(scope: .smartAlbum(subtype: record.subtype), options: options)
         case .stored(let record):
             return library.fetchAssets(scope: .album(rowID: record.id), options: options)

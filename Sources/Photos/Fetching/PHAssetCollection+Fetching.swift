@@ -21,7 +21,7 @@ extension PHAssetCollection {
         switch type {
         case .album, .smartAlbum:
             return library.fetchCollections(
-                scope: .stored(kind: .assetCollection, type: type.rawValue, subtype: subtype == .any ? nil : subtype.rawValue),
+                scope: .stored(CollectionType(type), subtype: subtype == .any ? nil : subtype.rawValue),
                 options: options, as: PHAssetCollection.self)
         case .moment:
             return library.fetchComputed(options: options, as: PHAssetCollection.self) {

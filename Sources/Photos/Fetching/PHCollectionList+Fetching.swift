@@ -36,8 +36,7 @@ extension PHCollectionList {
         switch collectionListType {
         case .folder:
             return library.fetchCollections(
-                scope: .stored(kind: .collectionList, type: PHCollectionListType.folder.rawValue,
-                               subtype: subtype == .any ? nil : subtype.rawValue),
+                scope: .stored(.folder, subtype: subtype == .any ? nil : subtype.rawValue),
                 options: options, as: PHCollectionList.self)
         case .momentList:
             return library.fetchComputed(options: options, as: PHCollectionList.self) {

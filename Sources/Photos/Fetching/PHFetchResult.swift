@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 
 /// The ordered result of a fetch. Which objects it holds, and their order,
 /// are fixed when it is made (`count` is constant and O(1)); the objects
@@ -119,7 +120,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
 
     /// How many of the objects are assets of the media type. Cost: one query, then cached.
     public func countOfAssets(with mediaType: PHAssetMediaType) -> Int {
-        contents.countOfAssets(mediaType: mediaType.rawValue)
+        contents.countOfAssets(mediaType: AssetMediaType(mediaType))
     }
 
     /// Fetch results are immutable, so a copy is the result itself.

@@ -79,7 +79,7 @@ extension PHPhotoLibrary {
             page.localIdentifiers.append(LocalIdentifier(uuid: row.uuid, entity: .asset).description)
             page.aspectRatios.append(row.pixelHeight > 0 ? Double(row.pixelWidth) / Double(row.pixelHeight) : 1)
             page.creationDates.append(row.creationDate)
-            page.mediaTypes.append(PHAssetMediaType(rawValue: row.mediaType) ?? .unknown)
+            page.mediaTypes.append(PHAssetMediaType(row.mediaType))
             page.durations.append(row.duration)
             page.favorites.append(row.isFavorite)
             page.thumbHashes.append(row.thumbHash)

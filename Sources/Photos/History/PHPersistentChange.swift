@@ -36,9 +36,9 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
                 inserted.insert(identifier)
             case .deleted:
                 deleted.insert(identifier)
-            case .updated where entry.attributes.contains("trashed"):
+            case .updated where entry.attributes.contains(.trashed):
                 deleted.insert(identifier)
-            case .updated where entry.attributes.contains("restored"):
+            case .updated where entry.attributes.contains(.restored):
                 inserted.insert(identifier)
             case .updated:
                 updated.insert(identifier)
@@ -51,6 +51,6 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
 
     public override var description: String {
         changeToken.point.isOpaque ? "<PHPersistentChange> a change block committed \(committedAt)"
-            : "<PHPersistentChange> change block \(changeToken.point.transaction), committed \(committedAt)"
+            : "<PHPersistentChange> change block \(changeToken.point.changeBlock), committed \(committedAt)"
     }
 }

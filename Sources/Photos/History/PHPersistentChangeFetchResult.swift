@@ -28,7 +28,7 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
         let span: Result<HistorySpan, PHPhotosError>
         if let store = library.store {
             do {
-                span = .success(try store.persistentChangeEntries(after: first.point.transaction - 1, through: last.point.transaction))
+                span = .success(try store.persistentChangeEntries(after: first.point.changeBlock - 1, through: last.point.changeBlock))
             } catch {
                 span = .failure(PHPhotosError(storeError: error))
             }
@@ -40,11 +40,11 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
         var next = 0
         return page.map { record in
             let start = next
-            while next < entries.count && entries[next].transaction <= record.point.transaction { next += 1 }
-            let own = entries[start..<next].filter { $0.transaction == record.point.transaction }
+            while next < entries.count && entries[next].changeBlock <= record.point.changeBlock { next += 1 }
+            let own = entries[start..<next].filter { $0.changeBlock == record.point.changeBlock }
             let token = PHPersistentChangeToken(libraryUUID: library.store?.libraryUUID ?? "", point: record.tokenPoint)
             // A reader whose tokens are opaque is not told the block's number either.
-            let block = record.tokenPoint.isOpaque ? "the change block committed \(record.committedAt)" : "change block \(record.point.transaction)"
+            let block = record.tokenPoint.isOpaque ? "the change block committed \(record.committedAt)" : "change block \(record.point.changeBlock)"
             let contents: Result<[HistoryEntry], PHPhotosError>
             switch (record.details, span) {
             case (_, .failure(let error)):
@@ -59,7 +59,7 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
                     in \(block) the library's owner changed this client's access, so what \
                     it can see changed wholesale; refetch the objects you track
                     """))
-            case (.kept, .success(let span)) where record.point.transaction <= span.prunedThrough:
+            case (.kept, .success(let span)) where record.point.changeBlock <= span.prunedThrough:
                 contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
                     the details of \(block) were pruned while the changes were read; \
                     refetch the objects you track

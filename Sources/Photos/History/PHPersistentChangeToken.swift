@@ -39,11 +39,11 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
     }
 
     /// A token from decoded fields, damaged when any is missing or they do not match their checksum.
-    private convenience init(decodedLibrary library: String?, transaction: Int64?, stamp: Int64?, opaque: Bool,
+    private convenience init(decodedLibrary library: String?, changeBlock: Int64?, stamp: Int64?, opaque: Bool,
                              version: Int64?, check: Int64?) {
         let damage: String?
-        if let library, let transaction, let stamp, let version {
-            let point = HistoryPoint(transaction: transaction, stamp: stamp, isOpaque: opaque)
+        if let library, let changeBlock, let stamp, let version {
+            let point = HistoryPoint(changeBlock: changeBlock, stamp: stamp, isOpaque: opaque)
             if version != Self.currentVersion {
                 damage = "the change token has version \(version), which this build of Photos does not know"
             } else if check != Self.checksum(library, point) {
@@ -55,7 +55,7 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
         } else {
             damage = "the change token is damaged: parts of it are missing"
         }
-        self.init(libraryUUID: "", point: HistoryPoint(transaction: -1, stamp: 0), damage: damage)
+        self.init(libraryUUID: "", point: HistoryPoint(changeBlock: -1, stamp: 0), damage: damage)
     }
 
     // MARK: - NSSecureCoding
@@ -66,7 +66,7 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
     /// Archives the token.
     public func encode(with coder: NSCoder) {
         coder.encode(libraryUUID as NSString, forKey: CodingKeys.library.rawValue)
-        coder.encode(point.transaction, forKey: CodingKeys.transaction.rawValue)
+        coder.encode(point.changeBlock, forKey: CodingKeys.changeBlock.rawValue)
         coder.encode(point.stamp, forKey: CodingKeys.stamp.rawValue)
         if point.isOpaque { coder.encode(true, forKey: CodingKeys.opaque.rawValue) }
         coder.encode(Self.currentVersion, forKey: CodingKeys.version.rawValue)
@@ -79,21 +79,23 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
             coder.containsValue(forKey: key.rawValue) ? coder.decodeInt64(forKey: key.rawValue) : nil
         }
         self.init(decodedLibrary: coder.decodeObject(of: NSString.self, forKey: CodingKeys.library.rawValue) as String?,
-                  transaction: integer(.transaction), stamp: integer(.stamp), opaque: coder.decodeBool(forKey: CodingKeys.opaque.rawValue),
+                  changeBlock: integer(.changeBlock), stamp: integer(.stamp), opaque: coder.decodeBool(forKey: CodingKeys.opaque.rawValue),
                   version: integer(.version), check: integer(.check))
     }
 
     // MARK: - Codable
 
     private enum CodingKeys: String, CodingKey {
-        case library, transaction, stamp, opaque, version, check
+        case library, stamp, opaque, version, check
+        // The persisted key keeps the name the engine once gave a change block's number.
+        case changeBlock = "transaction"
     }
 
     /// Encodes the token's library, state, version and checksum.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(libraryUUID, forKey: .library)
-        try container.encode(point.transaction, forKey: .transaction)
+        try container.encode(point.changeBlock, forKey: .changeBlock)
         try container.encode(point.stamp, forKey: .stamp)
         if point.isOpaque { try container.encode(true, forKey: .opaque) }
         try container.encode(Self.currentVersion, forKey: .version)
@@ -104,7 +106,7 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
     public required convenience init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(decodedLibrary: try? container.decodeIfPresent(String.self, forKey: .library),
-                  transaction: try? container.decodeIfPresent(Int64.self, forKey: .transaction),
+                  changeBlock: try? container.decodeIfPresent(Int64.self, forKey: .changeBlock),
                   stamp: try? container.decodeIfPresent(Int64.self, forKey: .stamp),
                   opaque: (try? container.decodeIfPresent(Bool.self, forKey: .opaque)) == true,
                   version: try? container.decodeIfPresent(Int64.self, forKey: .version),
@@ -114,7 +116,7 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
     /// FNV-1a over the fields, to notice a token altered in storage.
     private static func checksum(_ library: String, _ point: HistoryPoint) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array("\(library)|\(point.transaction)|\(point.stamp)\(point.isOpaque ? "|opaque" : "")".utf8) {
+        for byte in Array("\(library)|\(point.changeBlock)|\(point.stamp)\(point.isOpaque ? "|opaque" : "")".utf8) {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return Int64(bitPattern: hash)
@@ -145,14 +147,14 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
     /// fixed value, not by time.
     public static func < (lhs: PHPersistentChangeToken, rhs: PHPersistentChangeToken) -> Bool {
         lhs.libraryUUID == rhs.libraryUUID
-            ? lhs.point.transaction < rhs.point.transaction
+            ? lhs.point.changeBlock < rhs.point.changeBlock
             : lhs.libraryUUID < rhs.libraryUUID
     }
 
     public override var description: String {
         if let damage { return "<PHPersistentChangeToken> damaged: \(damage)" }
         return point.isOpaque ? "<PHPersistentChangeToken> library \(libraryUUID), an opaque state"
-            : "<PHPersistentChangeToken> library \(libraryUUID), change block \(point.transaction)"
+            : "<PHPersistentChangeToken> library \(libraryUUID), change block \(point.changeBlock)"
     }
 }
 

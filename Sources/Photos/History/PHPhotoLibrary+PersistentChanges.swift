@@ -9,12 +9,12 @@ extension PHPhotoLibrary {
     /// Cost: one indexed query. For an unavailable library, a token that
     /// fetching refuses.
     public var currentChangeToken: PHPersistentChangeToken {
-        guard let store else { return PHPersistentChangeToken(libraryUUID: "", point: HistoryPoint(transaction: -1, stamp: 0)) }
+        guard let store else { return PHPersistentChangeToken(libraryUUID: "", point: HistoryPoint(changeBlock: -1, stamp: 0)) }
         do {
             return PHPersistentChangeToken(libraryUUID: store.libraryUUID, point: try store.currentHistoryPoint())
         } catch {
             Diagnostics.report(error, while: "reading the current change token")
-            return PHPersistentChangeToken(libraryUUID: store.libraryUUID, point: HistoryPoint(transaction: -1, stamp: 0))
+            return PHPersistentChangeToken(libraryUUID: store.libraryUUID, point: HistoryPoint(changeBlock: -1, stamp: 0))
         }
     }
 

@@ -92,7 +92,7 @@ extension PHPhotoLibrary {
     public func requestAuthorization(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus {
         guard let store else { return .restricted }
         do {
-            return Self.status(of: try store.requestAccess(level: accessLevel.rawValue), for: accessLevel)
+            return Self.status(of: try store.requestAccess(level: AccessLevel(accessLevel)), for: accessLevel)
         } catch {
             Diagnostics.report(error, while: "requesting authorization")
             return .restricted

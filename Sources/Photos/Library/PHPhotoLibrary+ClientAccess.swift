@@ -47,7 +47,7 @@ extension PHPhotoLibrary {
         try withStore { store throws(StoreError) in
             try store.clientAccessRecords().map { record in
                 ClientAccess(clientIdentifier: record.client, grant: record.grant.map(ClientAccessGrant.init),
-                             requestedAccessLevel: record.requestedLevel.flatMap(PHAccessLevel.init(rawValue:)),
+                             requestedAccessLevel: record.requestedLevel.map(PHAccessLevel.init),
                              requestDate: record.requestedAt, decisionDate: record.decidedAt,
                              selectedAssetCount: record.selectedAssetCount)
             }
@@ -97,9 +97,9 @@ extension PHPhotoLibrary {
     /// Runs an access change and tells this process's observers about the
     /// change block it committed.
     private func committingAccessChange(_ change: (any PhotoStore) throws(StoreError) -> Int64?) throws {
-        let transaction = try withStore(change)
-        if let transaction {
-            changeObservers.committed(through: transaction)
+        let changeBlock = try withStore(change)
+        if let changeBlock {
+            changeObservers.committed(through: changeBlock)
         }
     }
 }

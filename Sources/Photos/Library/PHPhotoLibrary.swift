@@ -249,7 +249,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         }
         do {
             guard let result = try block.commit(to: store, skipsDuplicates: skippingDuplicates) else { return nil }
-            changeObservers.committed(through: result.transaction)
+            changeObservers.committed(through: result.changeBlock)
             pruneHistoryInBackground()
             return result
         } catch {
@@ -295,7 +295,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         do {
             return try changeQueue.sync {
                 guard let result = try store.purgeDeletedAssets(before: cutoff) else { return 0 }
-                changeObservers.committed(through: result.transaction)
+                changeObservers.committed(through: result.changeBlock)
                 return result.changes.filter { $0.identifier.entity == .asset }.count
             }
         } catch {

@@ -30,9 +30,9 @@ extension PHPhotosError {
             self.init(.libraryInFileProviderSyncRoot, message)
         case .removed:
             self.init(.relinquishingLibraryBundleToWriter, message)
-        case .fileSystem(let reason) where reason.contains("is full") || reason.contains("No space left"):
+        case .diskFull:
             self.init(.notEnoughSpace, message)
-        case .database(let reason) where reason.contains("SQLITE_BUSY") || reason.contains("database is locked"):
+        case .busy:
             self.init(.operationInterrupted, message)
         case .accessDenied:
             self.init(.accessUserDenied, message)

@@ -35,7 +35,7 @@ struct ImageSource {
         if isCurrent {
             (width, height) = (asset.pixelWidth, asset.pixelHeight)
         } else {
-            let original = try resources.get().first { [1, 2].contains($0.type) }
+            let original = try resources.get().first { ResourceType.originals.contains($0.type) }
             (width, height) = (original?.pixelWidth ?? asset.pixelWidth, original?.pixelHeight ?? asset.pixelHeight)
         }
     }
@@ -45,7 +45,7 @@ struct ImageSource {
     /// `missingResource` when the asset has none.
     func primaryResource() throws(PHPhotosError) -> ResourceRecord {
         let rows = try resources.get()
-        let (original, rendered) = asset.mediaType == .video ? (2, 6) : (1, 5)
+        let (original, rendered): (ResourceType, ResourceType) = asset.mediaType == .video ? (.video, .fullSizeVideo) : (.photo, .fullSizePhoto)
         if isCurrent, let rendering = rows.first(where: { $0.type == rendered }) { return rendering }
         guard let resource = rows.first(where: { $0.type == original }) ?? rows.first(where: { $0.type == rendered }) else {
             throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no \(asset.mediaType == .video ? "video" : "photo") resource",

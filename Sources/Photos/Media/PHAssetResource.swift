@@ -21,7 +21,7 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     let library: PHPhotoLibrary
 
     init(record: ResourceRecord, asset: PHAsset, library: PHPhotoLibrary) {
-        type = PHAssetResourceType(rawValue: record.type) ?? .photo
+        type = PHAssetResourceType(record.type)
         assetLocalIdentifier = asset.localIdentifier
         originalFilename = record.originalFilename
         uniformTypeIdentifier = record.uniformTypeIdentifier

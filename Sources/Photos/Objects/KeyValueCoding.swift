@@ -170,7 +170,7 @@ extension PHAssetResource {
         let edits: Set<PHAssetResourceType> = [.fullSizePhoto, .fullSizeVideo, .fullSizePairedVideo, .adjustmentData]
         let bases: Set<PHAssetResourceType> = [.adjustmentBasePhoto, .adjustmentBaseVideo, .adjustmentBasePairedVideo]
         guard !bases.contains(type) else { return false }
-        let siblings = ((try? library.store?.resources(assetID: record.assetID)) ?? []).compactMap { PHAssetResourceType(rawValue: $0.type) }
+        let siblings = ((try? library.store?.resources(assetID: record.assetID)) ?? []).map { PHAssetResourceType($0.type) }
         let isEdited = siblings.contains { edits.contains($0) }
         return isEdited ? edits.contains(type) || type == .audio : !edits.contains(type)
     }

@@ -14,7 +14,7 @@ open class PHAsset: PHObject, @unchecked Sendable {
 
     /// An asset deleted since the fetch that named it: only its identity is left.
     convenience init(deletedUUID uuid: String, rowID: Int64, library: PHPhotoLibrary?) {
-        self.init(record: AssetRecord(id: rowID, uuid: uuid, mediaType: PHAssetMediaType.unknown.rawValue,
+        self.init(record: AssetRecord(id: rowID, uuid: uuid, mediaType: .unknown,
                                       modificationDate: .distantPast, addedDate: .distantPast,
                                       playbackStyle: PlaybackStyle.unsupported.rawValue),
                   library: library)
@@ -23,7 +23,7 @@ open class PHAsset: PHObject, @unchecked Sendable {
     /// How the asset plays back: still, animated, Live Photo, video, looping video.
     public var playbackStyle: PlaybackStyle { PlaybackStyle(rawValue: record.playbackStyle) ?? .unsupported }
     /// Image, video or audio.
-    public var mediaType: PHAssetMediaType { PHAssetMediaType(rawValue: record.mediaType) ?? .unknown }
+    public var mediaType: PHAssetMediaType { PHAssetMediaType(record.mediaType) }
     /// Traits such as panorama, HDR, Live Photo, time-lapse.
     public var mediaSubtypes: PHAssetMediaSubtype { PHAssetMediaSubtype(rawValue: UInt(record.mediaSubtypes)) }
     /// The type of the asset's original file, such as JPEG or QuickTime movie.
@@ -67,7 +67,7 @@ open class PHAsset: PHObject, @unchecked Sendable {
     /// Whether this photo stands for its burst in fetches.
     public var representsBurst: Bool { record.representsBurst }
     /// Where the asset comes from: the user's library, a shared album, a sync.
-    public var sourceType: PHAssetSourceType { PHAssetSourceType(rawValue: UInt(record.sourceType)) }
+    public var sourceType: PHAssetSourceType { PHAssetSourceType(record.sourceType) }
     /// Whether the asset has edits.
     public var hasAdjustments: Bool { record.adjustmentFormatIdentifier != nil }
     /// Who made the edits; nil when there are none.

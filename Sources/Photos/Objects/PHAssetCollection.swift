@@ -45,7 +45,7 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
     /// Album, smart album or moment.
     public var assetCollectionType: PHAssetCollectionType {
         switch content {
-        case .stored(let record): PHAssetCollectionType(rawValue: record.type) ?? .album
+        case .stored(let record): PHAssetCollectionType(record.type) ?? .album
         case .moment: .moment
         case .transient, .deleted: .album
         }
@@ -108,7 +108,7 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
     /// collections allow none.
     public override func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
         guard case .stored(let record) = content else { return false }
-        return record.type == PHAssetCollectionType.album.rawValue
+        return record.type == .album
     }
 
     override var storedRowID: Int64? {

@@ -45,7 +45,7 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
     /// Folder or moment list.
     public var collectionListType: PHCollectionListType {
         switch content {
-        case .stored(let record): PHCollectionListType(rawValue: record.type) ?? .folder
+        case .stored(let record): PHCollectionListType(record.type) ?? .folder
         case .momentList: .momentList
         case .transient, .deleted: .folder
         }
@@ -79,7 +79,7 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
     /// Folders allow every edit; moment lists and transient lists allow none.
     public override func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
         guard case .stored(let record) = content else { return false }
-        return record.type == PHCollectionListType.folder.rawValue
+        return record.type == .folder
     }
 
     override var storedRowID: Int64? {

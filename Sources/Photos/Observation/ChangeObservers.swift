@@ -73,7 +73,7 @@ final class ChangeObservers: @unchecked Sendable {
     private func startWatching() {
         guard watcher == nil, !reportedUnavailable, let store = library?.store else { return }
         do {
-            lastDelivered = try store.lastTransaction()
+            lastDelivered = try store.lastChangeBlock()
             watcher = try store.watchCommits(after: lastDelivered, onCommit: { [weak self] latest in
                 self?.committed(through: latest)
             }, onUnavailable: { [weak self] _ in
@@ -101,26 +101,26 @@ final class ChangeObservers: @unchecked Sendable {
         }
     }
 
-    /// Reports that the change blocks up to `transaction` are committed.
-    func committed(through transaction: Int64) {
-        deliveryQueue.async { [self] in deliver(through: transaction) }
+    /// Reports that the change blocks up to `changeBlock` are committed.
+    func committed(through changeBlock: Int64) {
+        deliveryQueue.async { [self] in deliver(through: changeBlock) }
     }
 
-    private func deliver(through transaction: Int64) {
+    private func deliver(through changeBlock: Int64) {
         lock.lock()
-        guard transaction > lastDelivered, !entries.isEmpty, let library else {
+        guard changeBlock > lastDelivered, !entries.isEmpty, let library else {
             stopWatchingIfUnobserved()
             lock.unlock()
             return
         }
         let from = lastDelivered
-        lastDelivered = transaction
+        lastDelivered = changeBlock
         let observers = entries.live
         lock.unlock()
         // A client that may not read hears of no change, not even that one happened.
         let grant = try? library.store?.grant()
         guard grant == .readWrite || grant == .limited else { return }
-        let change = PHChange(library: library, from: from, to: transaction)
+        let change = PHChange(library: library, from: from, to: changeBlock)
         for observer in observers where isRegistered(observer) {
             observer.photoLibraryDidChange(change)
         }

@@ -41,8 +41,8 @@ public final class PHChange: NSObject, @unchecked Sendable {
         if entries.isEmpty {
             guard !span.isComplete, Self.stateDiffers(object, after) else { return nil }
         }
-        let attributes = entries.reduce(into: Set<String>()) { $0.formUnion($1.attributes) }
-        return PHObjectChangeDetails(before: object, after: after, contentChanged: attributes.contains("content"),
+        let attributes = entries.reduce(into: Set<ChangedAttribute>()) { $0.formUnion($1.attributes) }
+        return PHObjectChangeDetails(before: object, after: after, contentChanged: attributes.contains(.content),
                                      deleted: after == nil)
     }
 
@@ -66,22 +66,22 @@ public final class PHChange: NSObject, @unchecked Sendable {
     /// moments are fetched again and diffed.
     public func changeDetails<T: PHObject>(for fetchResult: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
         guard let tracking = fetchResult.tracking, tracking.library === library,
-              tracking.transaction < toTransaction, let store = library.store else { return nil }
+              tracking.changeBlock < toTransaction, let store = library.store else { return nil }
         do {
             switch tracking.origin {
             case .assets(let query):
                 guard case .rows(_, let kind, let ids) = fetchResult.contents.source,
-                      let refresh = try store.refreshAssets(query, from: FetchSnapshot(ids: ids, transaction: tracking.transaction))
+                      let refresh = try store.refreshAssets(query, from: FetchSnapshot(ids: ids, changeBlock: tracking.changeBlock))
                 else { return nil }
                 return details(fetchResult, refresh, kind: kind, tracking: tracking)
             case .collections(let query):
                 guard case .rows(_, let kind, let ids) = fetchResult.contents.source,
-                      let refresh = try store.refreshCollections(query, from: FetchSnapshot(ids: ids, transaction: tracking.transaction))
+                      let refresh = try store.refreshCollections(query, from: FetchSnapshot(ids: ids, changeBlock: tracking.changeBlock))
                 else { return nil }
                 return details(fetchResult, refresh, kind: kind, tracking: tracking)
             case .computed(let compute):
-                let now = try store.lastTransaction()
-                let span = try store.history(after: tracking.transaction, through: now)
+                let now = try store.lastChangeBlock()
+                let span = try store.history(after: tracking.changeBlock, through: now)
                 guard !span.entries.isEmpty || !span.isComplete else { return nil }
                 let objects = compute()
                 let before = fetchResult.contents.objects(in: 0..<fetchResult.count)
@@ -111,7 +111,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
     private func details<T: PHObject>(_ before: PHFetchResult<T>, _ refresh: FetchRefresh, kind: FetchedObjects.RowKind,
                                       tracking: FetchTracking) -> PHFetchResultChangeDetails<T> {
         let after = PHFetchResult<T>(contents: FetchedObjects(.rows(library, kind, refresh.snapshot.ids)),
-                                     tracking: tracking.advanced(to: refresh.snapshot.transaction))
+                                     tracking: tracking.advanced(to: refresh.snapshot.changeBlock))
         return PHFetchResultChangeDetails(before: before, after: after, difference: refresh.difference,
                                           wantsIncrementalChanges: tracking.wantsIncrementalChangeDetails && refresh.isIncremental)
     }

@@ -18,14 +18,14 @@ package struct ClientAccessRecord: Sendable, Equatable {
     package var client: String
     /// Nil while the owner has not decided.
     package var grant: AccessGrant?
-    /// PhotoKit's `PHAccessLevel` raw value of the client's last request.
-    package var requestedLevel: Int?
+    /// What the client last asked for.
+    package var requestedLevel: AccessLevel?
     package var requestedAt: Date?
     package var decidedAt: Date?
     /// How many assets a limited client may see.
     package var selectedAssetCount: Int
 
-    package init(client: String, grant: AccessGrant?, requestedLevel: Int?, requestedAt: Date?, decidedAt: Date?,
+    package init(client: String, grant: AccessGrant?, requestedLevel: AccessLevel?, requestedAt: Date?, decidedAt: Date?,
                  selectedAssetCount: Int) {
         self.client = client
         self.grant = grant

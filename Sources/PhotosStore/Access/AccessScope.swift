@@ -80,7 +80,7 @@ package enum AccessScope: Sendable, Equatable {
     func collectionCondition(_ alias: String) -> String? {
         switch self {
         case .full: nil
-        case .limited(let client): "(\(alias).kind = 1 AND \(alias).type = \(CollectionType.smartAlbum) OR \(alias).id IN (\(Self.shownCollectionIDs(client))))"
+        case .limited(let client): "(\(CollectionType.smartAlbum.condition(alias)) OR \(alias).id IN (\(Self.shownCollectionIDs(client))))"
         case .addOnly, .none: "0"
         }
     }

@@ -50,15 +50,14 @@ package struct NewAsset: Sendable {
 
 /// A file to store for a new asset.
 package struct NewResource: Sendable {
-    /// `PHAssetResourceType` raw value.
-    package var type: Int
+    package var type: ResourceType
     package var file: StagedFile
     package var originalFilename: String
     package var uniformTypeIdentifier: String
     package var pixelWidth: Int
     package var pixelHeight: Int
 
-    package init(type: Int, file: StagedFile, originalFilename: String, uniformTypeIdentifier: String,
+    package init(type: ResourceType, file: StagedFile, originalFilename: String, uniformTypeIdentifier: String,
                  pixelWidth: Int, pixelHeight: Int) {
         self.type = type
         self.file = file
@@ -103,9 +102,9 @@ package enum ContentEdit: Sendable {
 
 /// A rendering of an asset's content and the adjustment data behind it.
 package struct AdjustedContent: Sendable {
-    /// The rendered file: a full-size photo (`PHAssetResourceType` 5) or video (6).
+    /// The rendered file: a full-size photo or video.
     package var rendered: NewResource
-    /// The adjustment data, as a file (`PHAssetResourceType` 7).
+    /// The adjustment data, as a file.
     package var adjustmentData: NewResource
     package var formatIdentifier: String
     package var formatVersion: String
@@ -180,14 +179,14 @@ package enum MembershipOperation: Sendable, Hashable {
 /// What a commit changed, object by object: the raw material of change
 /// notifications and persistent history.
 package struct CommitResult: Sendable {
-    package var transaction: Int64
+    package var changeBlock: Int64
     package var changes: [ObjectChange]
     /// New assets left out as duplicates (`ChangeSet.skipsDuplicates`): the
     /// UUID each would have had, and the UUID of the asset holding its content.
     package var duplicates: [String: String]
 
-    package init(transaction: Int64, changes: [ObjectChange], duplicates: [String: String] = [:]) {
-        self.transaction = transaction
+    package init(changeBlock: Int64, changes: [ObjectChange], duplicates: [String: String] = [:]) {
+        self.changeBlock = changeBlock
         self.changes = changes
         self.duplicates = duplicates
     }
@@ -203,10 +202,6 @@ package struct ObjectChange: Sendable, Hashable {
     package var identifier: LocalIdentifier
     package var rowID: Int64
     package var kind: Kind
-    /// For updates: what changed ("favorite", "hidden", "creationDate",
-    /// "location", "trashed" or "restored" for Recently Deleted, "title",
-    /// "members", "parent", "position" for a rearranged top-level collection,
-    /// "summary" for an album whose visible assets' count or dates changed,
-    /// and "access" for a change of a client's selection or grant).
-    package var changedAttributes: Set<String>
+    /// For updates: what changed.
+    package var changedAttributes: Set<ChangedAttribute>
 }

@@ -40,7 +40,7 @@ struct ChangeSetCommitter {
         if case .limited(let client) = scope {
             try checkVisibility(of: set, client: client)
         }
-        let transaction = try HistoryLog.begin(db, at: now, author: client)
+        let changeBlock = try HistoryLog.begin(db, at: now, author: client)
 
         for (asset, paths) in zip(set.newAssets, placement.newAssets) {
             if set.skipsDuplicates, let hash = asset.record.contentHash, let holder = try storedAsset(holding: hash) {
@@ -68,7 +68,7 @@ struct ChangeSetCommitter {
             try deleteCollection(uuid)
         }
         try touchAlbumsOfChangedAssets()
-        let result = CommitResult(transaction: transaction, changes: order.compactMap { changes[$0] }, duplicates: duplicates)
+        let result = CommitResult(changeBlock: changeBlock, changes: order.compactMap { changes[$0] }, duplicates: duplicates)
         try HistoryLog.record(result, db, writesEntries: writesHistoryEntries)
         return result
     }
@@ -165,7 +165,7 @@ struct ChangeSetCommitter {
     /// Albums show the count and date range of their visible assets: when a
     /// member is hidden, trashed or re-dated, the album changed too.
     private mutating func touchAlbumsOfChangedAssets() throws {
-        let summaryAttributes: Set<String> = ["hidden", "trashed", "restored", "creationDate"]
+        let summaryAttributes: Set<ChangedAttribute> = [.hidden, .trashed, .restored, .creationDate]
         let assetIDs = changes.values
             .filter { $0.identifier.entity == .asset && $0.kind == .updated && !$0.changedAttributes.isDisjoint(with: summaryAttributes) }
             .map(\.rowID)
@@ -176,7 +176,7 @@ struct ChangeSetCommitter {
             """), arguments: [FetchSQL.json(assetIDs)])
         for album in albums {
             record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
-                         kind: .updated, changedAttributes: ["summary"]))
+                         kind: .updated, changedAttributes: [.summary]))
         }
     }
 
@@ -225,20 +225,17 @@ struct ChangeSetCommitter {
             """)
         for (resource, path) in zip(resources, paths) {
             try statement.execute(arguments: [
-                assetID, resource.type, path, resource.originalFilename, resource.uniformTypeIdentifier,
+                assetID, resource.type.rawValue, path, resource.originalFilename, resource.uniformTypeIdentifier,
                 resource.pixelWidth, resource.pixelHeight, resource.file.size,
             ])
         }
     }
 
-    /// `PHAssetResourceType` raw values of what an edit adds and a revert
-    /// removes: renderings, adjustment data and adjustment bases.
-    static let editResourceTypes = [5, 6, 7, 8, 10, 11, 12]
-
     /// Replaces the rendering of an asset's content, or reverts it to the
     /// original; the original's resources are never touched.
     private mutating func apply(_ content: ContentEdit, to rowID: Int64, uuid: String, paths: [String]) throws {
-        let types = Self.editResourceTypes.map(String.init).joined(separator: ", ")
+        let originals = ResourceType.sqlList(ResourceType.originals)
+        let types = ResourceType.sqlList(ResourceType.edits)
         let hadEdits = try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM resource WHERE asset_id = ? AND type IN (\(types)))
             """), arguments: [rowID]) ?? false
@@ -258,14 +255,14 @@ struct ChangeSetCommitter {
             // The original's size is the primary photo's or video's.
             try db.execute(sql: """
                 UPDATE asset SET adjustment_format_identifier = NULL, adjustment_format_version = NULL,
-                    pixel_width = COALESCE((SELECT pixel_width FROM resource WHERE asset_id = ?1 AND type IN (1, 2) ORDER BY id LIMIT 1), pixel_width),
-                    pixel_height = COALESCE((SELECT pixel_height FROM resource WHERE asset_id = ?1 AND type IN (1, 2) ORDER BY id LIMIT 1), pixel_height),
+                    pixel_width = COALESCE((SELECT pixel_width FROM resource WHERE asset_id = ?1 AND type IN (\(originals)) ORDER BY id LIMIT 1), pixel_width),
+                    pixel_height = COALESCE((SELECT pixel_height FROM resource WHERE asset_id = ?1 AND type IN (\(originals)) ORDER BY id LIMIT 1), pixel_height),
                     content_version = content_version + 1, modification_date = ?2, thumb_hash = original_thumb_hash
                 WHERE id = ?1
                 """, arguments: [rowID, now.timeIntervalSince1970])
         }
         record(.init(identifier: LocalIdentifier(uuid: uuid, entity: .asset), rowID: rowID, kind: .updated,
-                     changedAttributes: ["content"]))
+                     changedAttributes: [.content]))
     }
 
     private mutating func apply(_ edit: AssetEdit, contentPaths: [String]) throws {
@@ -275,11 +272,11 @@ struct ChangeSetCommitter {
         }
         var assignments: [String] = []
         var arguments = StatementArguments()
-        var attributes = Set<String>()
+        var attributes = Set<ChangedAttribute>()
         if let creationDate = edit.creationDate {
             assignments.append("creation_date = ?")
             arguments += [creationDate?.timeIntervalSince1970]
-            attributes.insert("creationDate")
+            attributes.insert(.creationDate)
         }
         if let location = edit.location {
             assignments.append("""
@@ -288,17 +285,17 @@ struct ChangeSetCommitter {
             arguments += [location?.latitude, location?.longitude, location?.altitude,
                           location?.timestamp?.timeIntervalSince1970, location?.horizontalAccuracy,
                           location?.course, location?.speed]
-            attributes.insert("location")
+            attributes.insert(.location)
         }
         if let isFavorite = edit.isFavorite {
             assignments.append("is_favorite = ?")
             arguments += [isFavorite]
-            attributes.insert("favorite")
+            attributes.insert(.favorite)
         }
         if let isHidden = edit.isHidden {
             assignments.append("is_hidden = ?")
             arguments += [isHidden]
-            attributes.insert("hidden")
+            attributes.insert(.hidden)
         }
         guard !assignments.isEmpty else { return }
         assignments.append("modification_date = ?")
@@ -317,7 +314,7 @@ struct ChangeSetCommitter {
                 """, arguments: [trashed ? now.timeIntervalSince1970 : nil, now.timeIntervalSince1970, rowID])
             if db.changesCount > 0 {
                 record(.init(identifier: LocalIdentifier(uuid: uuid, entity: .asset),
-                             rowID: rowID, kind: .updated, changedAttributes: [trashed ? "trashed" : "restored"]))
+                             rowID: rowID, kind: .updated, changedAttributes: [trashed ? .trashed : .restored]))
             }
         }
     }
@@ -333,14 +330,10 @@ struct ChangeSetCommitter {
 
     private struct StoredCollection {
         var rowID: Int64
-        var kind: CollectionKind
-        var type: Int
+        var type: CollectionType
         var parentID: Int64?
         var identifier: LocalIdentifier
-        var isUserCollection: Bool {
-            (kind == .assetCollection && type == CollectionType.album)
-                || (kind == .collectionList && type == CollectionType.folder)
-        }
+        var kind: CollectionKind { type.kind }
     }
 
     private func collection(_ uuid: String) throws -> StoredCollection {
@@ -349,25 +342,25 @@ struct ChangeSetCommitter {
               let kind = CollectionKind(rawValue: row[1]) else {
             throw StoreError.notFound(entity: .assetCollection, identifier: uuid)
         }
-        return StoredCollection(rowID: row[0], kind: kind, type: row[2], parentID: row[3],
+        return StoredCollection(rowID: row[0], type: CollectionType(kind: kind, storedType: row[2]), parentID: row[3],
                                 identifier: LocalIdentifier(uuid: uuid, entity: kind.entity))
     }
 
     private func editableCollection(_ uuid: String) throws -> StoredCollection {
         let collection = try collection(uuid)
-        guard collection.isUserCollection else {
+        guard collection.type.isUserCollection else {
             throw StoreError.editNotAllowed("\(collection.identifier) is a smart album, which cannot be edited")
         }
         return collection
     }
 
     private mutating func insert(_ collection: NewCollection) throws {
-        let type = collection.kind == .assetCollection ? CollectionType.album : CollectionType.folder
-        let subtype = collection.kind == .assetCollection ? CollectionType.albumRegular : CollectionType.regularFolder
+        let type: CollectionType = collection.kind == .assetCollection ? .album : .folder
+        let subtype = collection.kind == .assetCollection ? CollectionSubtype.albumRegular : CollectionSubtype.regularFolder
         try db.execute(sql: """
             INSERT INTO collection (uuid, kind, type, subtype, title, parent_id, position, creation_date, modification_date)
             VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
-            """, arguments: [collection.uuid, collection.kind.rawValue, type, subtype, collection.title,
+            """, arguments: [collection.uuid, type.kind.rawValue, type.storedType, subtype, collection.title,
                              try nextPosition(parent: nil), now.timeIntervalSince1970, now.timeIntervalSince1970])
         record(.init(identifier: LocalIdentifier(uuid: collection.uuid, entity: collection.kind.entity),
                      rowID: db.lastInsertedRowID, kind: .inserted, changedAttributes: []))
@@ -387,7 +380,7 @@ struct ChangeSetCommitter {
             if let title = edit.title {
                 try db.execute(sql: "UPDATE collection SET title = ?, modification_date = ? WHERE id = ?",
                                arguments: [title, now.timeIntervalSince1970, target.rowID])
-                record(.init(identifier: target.identifier, rowID: target.rowID, kind: .updated, changedAttributes: ["title"]))
+                record(.init(identifier: target.identifier, rowID: target.rowID, kind: .updated, changedAttributes: [.title]))
             }
             guard !edit.operations.isEmpty else { return }
             if target.kind == .assetCollection {
@@ -434,7 +427,7 @@ struct ChangeSetCommitter {
             }
         }
         if final != stored {
-            try touch(album, attribute: "members")
+            try touch(album, attribute: .members)
         }
     }
 
@@ -448,7 +441,7 @@ struct ChangeSetCommitter {
         var children: [String: StoredCollection] = [:]
         for uuid in referenced.union(stored) {
             let child = try collection(uuid)
-            guard child.isUserCollection else {
+            guard child.type.isUserCollection else {
                 throw StoreError.editNotAllowed("\(child.identifier) cannot be placed in a folder: only albums and folders can")
             }
             children[uuid] = child
@@ -485,10 +478,10 @@ struct ChangeSetCommitter {
             try db.execute(sql: "UPDATE collection SET parent_id = ?, position = ? WHERE id = ?",
                            arguments: [folder?.rowID, position, child.rowID])
             if child.parentID != folder?.rowID {
-                record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: ["parent"]))
+                record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: [.parent]))
             } else if folder == nil, storedPositions[uuid] != position {
                 // The top level has no folder object to mark as rearranged, so its members carry the change.
-                record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: ["position"]))
+                record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: [.position]))
             }
         }
         // Collections taken out of a folder go back to the top level, at its end.
@@ -497,18 +490,18 @@ struct ChangeSetCommitter {
             try requireModifiable(child, "move")
             try db.execute(sql: "UPDATE collection SET parent_id = NULL, position = ? WHERE id = ?",
                            arguments: [try nextPosition(parent: nil), child.rowID])
-            record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: ["parent"]))
+            record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: [.parent]))
         }
         for formerParent in formerParents {
             if let uuid = try String.fetchOne(db.cachedStatement(sql: "SELECT uuid FROM collection WHERE id = ?"), arguments: [formerParent]) {
                 let parent = try collection(uuid)
                 // A folder a collection leaves changes too.
                 try requireModifiable(parent, "take a collection out of")
-                try touch(parent, attribute: "members")
+                try touch(parent, attribute: .members)
             }
         }
         if let folder, final != stored {
-            try touch(folder, attribute: "members")
+            try touch(folder, attribute: .members)
         }
     }
 
@@ -521,7 +514,7 @@ struct ChangeSetCommitter {
 
     private mutating func deleteCollection(_ uuid: String) throws {
         let target = try collection(uuid)
-        guard target.isUserCollection else {
+        guard target.type.isUserCollection else {
             throw StoreError.editNotAllowed("\(target.identifier) is a smart album, which cannot be deleted")
         }
         let doomed = try Row.fetchAll(db.cachedStatement(sql: """
@@ -544,11 +537,11 @@ struct ChangeSetCommitter {
         }
         if let parentID = target.parentID,
            let parentUUID = try String.fetchOne(db.cachedStatement(sql: "SELECT uuid FROM collection WHERE id = ?"), arguments: [parentID]) {
-            try touch(try collection(parentUUID), attribute: "members")
+            try touch(try collection(parentUUID), attribute: .members)
         }
     }
 
-    private mutating func touch(_ collection: StoredCollection, attribute: String) throws {
+    private mutating func touch(_ collection: StoredCollection, attribute: ChangedAttribute) throws {
         try db.execute(sql: "UPDATE collection SET modification_date = ? WHERE id = ?",
                        arguments: [now.timeIntervalSince1970, collection.rowID])
         record(.init(identifier: collection.identifier, rowID: collection.rowID, kind: .updated,

@@ -96,6 +96,7 @@ package final class StagingArea: @unchecked Sendable {
             do {
                 try DurableFiles.synchronize(destination)
             } catch {
+                if Self.isOutOfSpace(error) { throw .diskFull(path: directory.path) }
                 throw .fileSystem(error.localizedDescription)
             }
             return StagedFile(url: destination, sourceToRemove: source, size: Self.size(of: destination))
@@ -105,7 +106,7 @@ package final class StagingArea: @unchecked Sendable {
             try DurableFiles.synchronize(destination)
         } catch {
             try? FileManager.default.removeItem(at: destination)
-            if Self.isOutOfSpace(error) { throw .fileSystem("the disk holding \(directory.path) is full") }
+            if Self.isOutOfSpace(error) { throw .diskFull(path: directory.path) }
             throw .invalidFile(path: source.path, reason: "cannot be copied into the library: \(error.localizedDescription)")
         }
         return StagedFile(url: destination, sourceToRemove: move ? source : nil, size: Self.size(of: destination))
@@ -118,7 +119,7 @@ package final class StagingArea: @unchecked Sendable {
             try data.write(to: destination)
             try DurableFiles.synchronize(destination)
         } catch {
-            if Self.isOutOfSpace(error) { throw .fileSystem("the disk holding \(directory.path) is full") }
+            if Self.isOutOfSpace(error) { throw .diskFull(path: directory.path) }
             throw .fileSystem("cannot write into \(directory.path): \(error.localizedDescription)")
         }
         return StagedFile(url: destination, sourceToRemove: nil, size: Int64(data.count))

@@ -20,9 +20,9 @@ enum FetchRefresher {
     /// Runs inside one read transaction, so the history and the rows agree.
     static func assets(_ db: Database, query: AssetQuery, previous: FetchSnapshot,
                        scope: AccessScope, client: String?) throws -> FetchRefresh? {
-        let now = try HistoryLog.lastTransaction(db)
-        guard now > previous.transaction else { return nil }
-        let span = try HistoryLog.span(db, after: previous.transaction, through: now, scope: scope, client: client)
+        let now = try HistoryLog.lastChangeBlock(db)
+        guard now > previous.changeBlock else { return nil }
+        let span = try HistoryLog.span(db, after: previous.changeBlock, through: now, scope: scope, client: client)
         guard span.isComplete else {
             return try refetch(db, plan: FetchSQL.assetPlan(query, scope: scope, now: Date())?.ids, previous: previous, now: now)
         }
@@ -31,7 +31,7 @@ enum FetchRefresher {
         var rearranged = false
         if case .album(let albumID) = query.scope, let change = changes.touched(.assetCollection)[albumID] {
             switch change {
-            case .updated(let attributes): rearranged = attributes.contains("members")
+            case .updated(let attributes): rearranged = attributes.contains(.members)
             case .deleted, .inserted: rearranged = true
             }
         }
@@ -54,25 +54,25 @@ enum FetchRefresher {
             result = (ids, IdentityDifference.between(previous.ids, ids, changed: updated))
         }
         guard let (ids, difference) = result, !difference.isEmpty else { return nil }
-        return FetchRefresh(snapshot: FetchSnapshot(ids: ids, transaction: now), difference: difference)
+        return FetchRefresh(snapshot: FetchSnapshot(ids: ids, changeBlock: now), difference: difference)
     }
 
     /// The collection fetch brought up to date; nil when nothing it shows changed.
     static func collections(_ db: Database, query: CollectionQuery, previous: FetchSnapshot,
                             scope: AccessScope, client: String?) throws -> FetchRefresh? {
-        let now = try HistoryLog.lastTransaction(db)
-        guard now > previous.transaction else { return nil }
-        let span = try HistoryLog.span(db, after: previous.transaction, through: now, scope: scope, client: client)
+        let now = try HistoryLog.lastChangeBlock(db)
+        guard now > previous.changeBlock else { return nil }
+        let span = try HistoryLog.span(db, after: previous.changeBlock, through: now, scope: scope, client: client)
         guard span.isComplete else {
             return try refetch(db, plan: FetchSQL.collectionIDs(query, scope: scope), previous: previous, now: now)
         }
         let touched = NetChanges(span.entries).touched(.assetCollection)
         // A limited reader's selection decides which albums it sees, and what they count.
-        let reselected = span.entries.filter { $0.identifier.entity == .asset && $0.attributes.contains("access") }.map(\.rowID)
+        let reselected = span.entries.filter { $0.identifier.entity == .asset && $0.attributes.contains(.access) }.map(\.rowID)
         guard !touched.isEmpty || !reselected.isEmpty else { return nil }
         // Moving a collection changes where it is shown, not the collection.
         var changed = Set(touched.compactMap { id, change -> Int64? in
-            if case .updated(let attributes) = change, !attributes.subtracting(["parent", "position"]).isEmpty { return id }
+            if case .updated(let attributes) = change, !attributes.subtracting([.parent, .position]).isEmpty { return id }
             return nil
         })
         if !reselected.isEmpty {
@@ -84,14 +84,14 @@ enum FetchRefresher {
         let ids = try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments)
         let difference = IdentityDifference.between(previous.ids, ids, changed: changed)
         guard !difference.isEmpty else { return nil }
-        return FetchRefresh(snapshot: FetchSnapshot(ids: ids, transaction: now), difference: difference)
+        return FetchRefresh(snapshot: FetchSnapshot(ids: ids, changeBlock: now), difference: difference)
     }
 
     /// The fetch run again when the history cannot say what changed: any
     /// object may have, so the refresh is never nil and never incremental.
     private static func refetch(_ db: Database, plan: SQLFragment?, previous: FetchSnapshot, now: Int64) throws -> FetchRefresh {
         let ids = try plan.map { try Int64.fetchAll(db.cachedStatement(sql: $0.sql), arguments: $0.arguments) } ?? []
-        return FetchRefresh(snapshot: FetchSnapshot(ids: ids, transaction: now),
+        return FetchRefresh(snapshot: FetchSnapshot(ids: ids, changeBlock: now),
                             difference: IdentityDifference.between(previous.ids, ids, changed: []), isIncremental: false)
     }
 

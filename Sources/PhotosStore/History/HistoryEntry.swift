@@ -3,15 +3,15 @@ import Foundation
 /// One object one committed change block inserted, updated or deleted.
 package struct HistoryEntry: Sendable, Hashable {
     /// The number of the change block (its `change_transaction` row).
-    package var transaction: Int64
+    package var changeBlock: Int64
     package var identifier: LocalIdentifier
     package var rowID: Int64
     package var kind: ObjectChange.Kind
     /// What an update changed; empty for insertions and deletions.
-    package var attributes: Set<String>
+    package var attributes: Set<ChangedAttribute>
 
-    package init(transaction: Int64, identifier: LocalIdentifier, rowID: Int64, kind: ObjectChange.Kind, attributes: Set<String>) {
-        self.transaction = transaction
+    package init(changeBlock: Int64, identifier: LocalIdentifier, rowID: Int64, kind: ObjectChange.Kind, attributes: Set<ChangedAttribute>) {
+        self.changeBlock = changeBlock
         self.identifier = identifier
         self.rowID = rowID
         self.kind = kind
@@ -41,8 +41,8 @@ package struct HistorySpan: Sendable {
 /// What a run of change blocks did to each object: one net change per object.
 struct NetChanges {
     enum Change {
-        case inserted(attributes: Set<String>)
-        case updated(attributes: Set<String>)
+        case inserted(attributes: Set<ChangedAttribute>)
+        case updated(attributes: Set<ChangedAttribute>)
         case deleted
     }
 

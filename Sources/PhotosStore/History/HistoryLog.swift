@@ -12,16 +12,16 @@ import GRDB
 /// rows are deleted afterwards in small transactions.
 enum HistoryLog {
     /// The number of the last committed change block, by any process.
-    static func lastTransaction(_ db: Database) throws -> Int64 {
+    static func lastChangeBlock(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction")) ?? 0
     }
 
     /// The state the last committed change block made.
     static func currentPoint(_ db: Database) throws -> HistoryPoint {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, stamp FROM change_transaction ORDER BY id DESC LIMIT 1")) else {
-            return HistoryPoint(transaction: 0, stamp: 0)
+            return HistoryPoint(changeBlock: 0, stamp: 0)
         }
-        return HistoryPoint(transaction: row[0], stamp: row[1])
+        return HistoryPoint(changeBlock: row[0], stamp: row[1])
     }
 
     /// The state the last change block `scope` may see something of made:
@@ -36,7 +36,7 @@ enum HistoryLog {
             ORDER BY t.id DESC LIMIT 1
             """), arguments: [pruned])
             ?? Row.fetchOne(db.cachedStatement(sql: "SELECT id, stamp FROM change_transaction WHERE id = ?"), arguments: [pruned])
-        return row.map { HistoryPoint(transaction: $0[0], stamp: $0[1]) } ?? HistoryPoint(transaction: 0, stamp: 0)
+        return row.map { HistoryPoint(changeBlock: $0[0], stamp: $0[1]) } ?? HistoryPoint(changeBlock: 0, stamp: 0)
     }
 
     private static let prunedKey = "history_pruned_through"
@@ -88,10 +88,9 @@ enum HistoryLog {
         var entries: [HistoryEntry] = []
         while let row = try rows.next() {
             guard let entity = StoreEntity(rawValue: row[1]), let kind = ObjectChange.Kind(rawValue: row[4]) else { continue }
-            let attributes: String = row[5]
             entries.append(HistoryEntry(
-                transaction: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
-                attributes: attributes.isEmpty ? [] : Set(attributes.split(separator: ",").map(String.init))))
+                changeBlock: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
+                attributes: ChangedAttribute.attributes(storedList: row[5])))
         }
         return entries
     }
@@ -114,29 +113,29 @@ enum HistoryLog {
     }
 
     private static func checkedLast(_ point: HistoryPoint, _ db: Database) throws -> Int64 {
-        let last = try lastTransaction(db)
-        guard point.transaction >= 0, point.transaction > 0 || point.stamp == 0 else {
+        let last = try lastChangeBlock(db)
+        guard point.changeBlock >= 0, point.changeBlock > 0 || point.stamp == 0 else {
             throw StoreError.historyPointUnknown("the change token is damaged: it names no state of any library")
         }
-        if point.transaction > last {
+        if point.changeBlock > last {
             throw StoreError.historyExpired("""
-                the change token names change block \(point.transaction) but this library's last is \(last): \
+                the change token names change block \(point.changeBlock) but this library's last is \(last): \
                 the library was restored from an older copy, or the token comes from another copy of it
                 """)
         }
         let pruned = try prunedThrough(db)
-        if point.transaction < pruned {
+        if point.changeBlock < pruned {
             throw StoreError.historyExpired("""
                 the change token is older than the kept history: change blocks up to \(pruned) were pruned \
                 by the library's retention setting
                 """)
         }
-        guard point.transaction > 0 else { return last }
+        guard point.changeBlock > 0 else { return last }
         let stamp = try Int64.fetchOne(db.cachedStatement(sql: "SELECT stamp FROM change_transaction WHERE id = ?"),
-                                       arguments: [point.transaction])
+                                       arguments: [point.changeBlock])
         guard stamp == point.stamp else {
             throw StoreError.historyExpired("""
-                the change token names a state from another history of this library (change block \(point.transaction) \
+                the change token names a state from another history of this library (change block \(point.changeBlock) \
                 differs): the library was restored from a copy, or the token comes from another copy of it
                 """)
         }
@@ -164,7 +163,7 @@ enum HistoryLog {
             } else {
                 details = .kept
             }
-            changes.append(PersistentChangeRecord(point: HistoryPoint(transaction: row[0], stamp: row[1]),
+            changes.append(PersistentChangeRecord(point: HistoryPoint(changeBlock: row[0], stamp: row[1]),
                                                   committedAt: Date(timeIntervalSince1970: row[2]), details: details))
         }
         return changes
@@ -196,7 +195,7 @@ enum HistoryLog {
         guard writesEntries else { return }
         if let limit = try HistoryRetention.maximumObjectsPerChange(db), result.changes.count > limit {
             try db.cachedStatement(sql: "UPDATE change_transaction SET details = 0, object_count = ? WHERE id = ?")
-                .execute(arguments: [result.changes.count, result.transaction])
+                .execute(arguments: [result.changes.count, result.changeBlock])
             return
         }
         let statement = try db.cachedStatement(sql: """
@@ -204,8 +203,8 @@ enum HistoryLog {
             """)
         for (position, change) in result.changes.enumerated() {
             try statement.execute(arguments: [
-                result.transaction, position, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
-                change.kind.rawValue, change.changedAttributes.isEmpty ? "" : change.changedAttributes.sorted().joined(separator: ","),
+                result.changeBlock, position, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
+                change.kind.rawValue, ChangedAttribute.storedList(change.changedAttributes),
             ])
         }
     }
@@ -213,13 +212,13 @@ enum HistoryLog {
     /// Writes the `position`-th entry of a change block, one only `client`
     /// reads: a change of its access. Without an object (`identifier` nil)
     /// the change is to the client's grant.
-    static func recordAccessChange(_ db: Database, transaction: Int64, position: Int, client: String,
+    static func recordAccessChange(_ db: Database, changeBlock: Int64, position: Int, client: String,
                                    identifier: LocalIdentifier? = nil, rowID: Int64 = 0, kind: ObjectChange.Kind = .updated) throws {
         try db.cachedStatement(sql: """
             INSERT INTO change_entry (transaction_id, position, entity, row_id, uuid, kind, attributes, client)
-            VALUES (?, ?, ?, ?, ?, ?, 'access', ?)
-            """).execute(arguments: [transaction, position, identifier?.entity.rawValue ?? 0, rowID, identifier?.uuid ?? "",
-                                     kind.rawValue, client])
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [changeBlock, position, identifier?.entity.rawValue ?? 0, rowID, identifier?.uuid ?? "",
+                                     kind.rawValue, ChangedAttribute.access.rawValue, client])
     }
 
     // MARK: - Pruning
@@ -227,7 +226,7 @@ enum HistoryLog {
     /// Moves the horizon to `target` (never back); returns whether it moved.
     /// Tokens older than the horizon expire from this moment.
     static func advanceHorizon(_ db: Database, to target: Int64) throws -> Bool {
-        let target = min(target, try lastTransaction(db))
+        let target = min(target, try lastChangeBlock(db))
         guard target > (try prunedThrough(db)) else { return false }
         try db.execute(sql: "INSERT OR REPLACE INTO library_metadata (key, value) VALUES (?, ?)", arguments: [prunedKey, String(target)])
         return true

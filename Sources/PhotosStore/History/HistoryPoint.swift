@@ -5,18 +5,18 @@ import Foundation
 /// that went its own way (a library restored from a backup).
 ///
 /// Points handed to clients without read-write access are opaque: their
-/// `transaction` is masked (`TokenCipher`), so that the library's numbering
+/// `changeBlock` is masked (`TokenCipher`), so that the library's numbering
 /// of change blocks stays its own; the engine unmasks them when they come back.
 package struct HistoryPoint: Sendable, Hashable {
     /// 0 names the library before any change block.
-    package var transaction: Int64
-    /// 0 for transaction 0.
+    package var changeBlock: Int64
+    /// 0 for change block 0.
     package var stamp: Int64
-    /// Whether `transaction` is masked.
+    /// Whether `changeBlock` is masked.
     package var isOpaque: Bool
 
-    package init(transaction: Int64, stamp: Int64, isOpaque: Bool = false) {
-        self.transaction = transaction
+    package init(changeBlock: Int64, stamp: Int64, isOpaque: Bool = false) {
+        self.changeBlock = changeBlock
         self.stamp = stamp
         self.isOpaque = isOpaque
     }

@@ -62,7 +62,7 @@ package struct HistoryRetention: Sendable, Equatable {
 
     /// The newest change block this setting forgets, as of `now`; 0 when none.
     func pruneTarget(_ db: Database, now: Date) throws -> Int64 {
-        let last = try HistoryLog.lastTransaction(db)
+        let last = try HistoryLog.lastChangeBlock(db)
         var target: Int64 = 0
         if let maximumAge {
             target = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM change_transaction WHERE committed_at < ?"),

@@ -41,7 +41,7 @@ struct TokenCipher: Sendable {
     /// The point with its block number masked, or unmasked: the same operation.
     func masking(_ point: HistoryPoint) -> HistoryPoint {
         let mask = Int64(bitPattern: Self.sipHash24(key0: key0, key1: key1, message: UInt64(bitPattern: point.stamp)) & 0x7FFF_FFFF_FFFF_FFFF)
-        return HistoryPoint(transaction: point.transaction ^ mask, stamp: point.stamp, isOpaque: !point.isOpaque)
+        return HistoryPoint(changeBlock: point.changeBlock ^ mask, stamp: point.stamp, isOpaque: !point.isOpaque)
     }
 
     /// SipHash-2-4 of one 64-bit word (taken as its 8 little-endian bytes).

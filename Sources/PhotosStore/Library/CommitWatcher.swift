@@ -11,7 +11,7 @@ import Glibc
 /// A commit appends to the database's write-ahead log, so the watcher waits
 /// on inotify for writes to `Photos.sqlite-wal` (and the database file, for
 /// checkpoints), and for either being deleted or renamed, then checks the
-/// library and reads the last transaction number. Readers only touch
+/// library and reads the last change block's number. Readers only touch
 /// `-shm`, which is ignored, so an idle library costs nothing. A poll every
 /// `safetyInterval` catches anything inotify could miss (an exhausted watch
 /// limit, a file system without it). Runs on its own thread until stopped.
@@ -29,14 +29,14 @@ package final class CommitWatcher: @unchecked Sendable {
     private var stopped = false
 
     /// Starts watching; `onCommit` is called on the watcher's thread with the
-    /// number of the latest change block each time it is past `transaction`,
+    /// number of the latest change block each time it is past `changeBlock`,
     /// `onUnavailable` once if the library stops being usable.
-    init(store: SQLitePhotoStore, after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+    init(store: SQLitePhotoStore, after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
          onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {
         self.store = store
         self.onCommit = onCommit
         self.onUnavailable = onUnavailable
-        lastSeen = transaction
+        lastSeen = changeBlock
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw .fileSystem("cannot create the commit watcher's wake-up pipe") }
         wakeRead = pipeEnds[0]
@@ -125,7 +125,7 @@ package final class CommitWatcher: @unchecked Sendable {
             onUnavailable(problem)
             return false
         }
-        guard let latest = try? store.lastTransaction(), latest > lastSeen else { return false }
+        guard let latest = try? store.lastChangeBlock(), latest > lastSeen else { return false }
         lastSeen = latest
         onCommit(latest)
         return true

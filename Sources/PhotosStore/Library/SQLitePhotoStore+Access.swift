@@ -13,16 +13,15 @@ extension SQLitePhotoStore {
         return try read { db in try Self.grant(of: client, db) }
     }
 
-    /// Records that this client asks for access at `level` (PhotoKit's
-    /// `PHAccessLevel` raw value) and returns the owner's decision, nil when
+    /// Records that this client asks for access at `level` and returns the owner's decision, nil when
     /// there is none yet. The owner is never asked anything.
-    package func requestAccess(level: Int) throws(StoreError) -> AccessGrant? {
+    package func requestAccess(level: AccessLevel) throws(StoreError) -> AccessGrant? {
         guard let client else { return .readWrite }
         return try write { db in
             try db.execute(sql: """
                 INSERT INTO client_access (client, requested_level, requested_at) VALUES (?, ?, ?)
                 ON CONFLICT (client) DO UPDATE SET requested_level = excluded.requested_level, requested_at = excluded.requested_at
-                """, arguments: [client, level, Date().timeIntervalSince1970])
+                """, arguments: [client, level.rawValue, Date().timeIntervalSince1970])
             return try Self.grant(of: client, db)
         }
     }
@@ -38,7 +37,7 @@ extension SQLitePhotoStore {
                 FROM client_access c ORDER BY c.client
                 """).map { row in
                 ClientAccessRecord(client: row[0], grant: (row[1] as Int?).flatMap(AccessGrant.init(rawValue:)),
-                                   requestedLevel: row[2], requestedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
+                                   requestedLevel: (row[2] as Int?).flatMap(AccessLevel.init(rawValue:)), requestedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
                                    decidedAt: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)), selectedAssetCount: row[5])
             }
         }
@@ -58,9 +57,9 @@ extension SQLitePhotoStore {
                 INSERT INTO client_access (client, access, decided_at) VALUES (?, ?, ?)
                 ON CONFLICT (client) DO UPDATE SET access = excluded.access, decided_at = excluded.decided_at
                 """, arguments: [target, grant?.rawValue, grant == nil ? nil : now.timeIntervalSince1970])
-            let transaction = try HistoryLog.begin(db, at: now, author: nil)
-            try HistoryLog.recordAccessChange(db, transaction: transaction, position: 0, client: target)
-            return transaction
+            let changeBlock = try HistoryLog.begin(db, at: now, author: nil)
+            try HistoryLog.recordAccessChange(db, changeBlock: changeBlock, position: 0, client: target)
+            return changeBlock
         }
     }
 
@@ -73,9 +72,9 @@ extension SQLitePhotoStore {
             try db.execute(sql: "DELETE FROM client_selection WHERE client = ?", arguments: [target])
             try db.execute(sql: "DELETE FROM client_access WHERE client = ?", arguments: [target])
             guard db.changesCount > 0 else { return nil }
-            let transaction = try HistoryLog.begin(db, at: Date(), author: nil)
-            try HistoryLog.recordAccessChange(db, transaction: transaction, position: 0, client: target)
-            return transaction
+            let changeBlock = try HistoryLog.begin(db, at: Date(), author: nil)
+            try HistoryLog.recordAccessChange(db, changeBlock: changeBlock, position: 0, client: target)
+            return changeBlock
         }
     }
 
@@ -106,21 +105,23 @@ extension SQLitePhotoStore {
             }
             var changes: [(uuid: String, kind: ObjectChange.Kind)] = []
             for uuid in added {
-                try db.execute(sql: "INSERT OR IGNORE INTO client_selection (client, entity, uuid) VALUES (?, 1, ?)", arguments: [target, uuid])
+                try db.execute(sql: "INSERT OR IGNORE INTO client_selection (client, entity, uuid) VALUES (?, ?, ?)",
+                               arguments: [target, StoreEntity.asset.rawValue, uuid])
                 if db.changesCount > 0 { changes.append((uuid, .inserted)) }
             }
             for uuid in removed {
-                try db.execute(sql: "DELETE FROM client_selection WHERE client = ? AND entity = 1 AND uuid = ?", arguments: [target, uuid])
+                try db.execute(sql: "DELETE FROM client_selection WHERE client = ? AND entity = ? AND uuid = ?",
+                               arguments: [target, StoreEntity.asset.rawValue, uuid])
                 if db.changesCount > 0 { changes.append((uuid, .deleted)) }
             }
             guard !changes.isEmpty else { return nil }
-            let transaction = try HistoryLog.begin(db, at: Date(), author: nil)
+            let changeBlock = try HistoryLog.begin(db, at: Date(), author: nil)
             for (position, change) in changes.enumerated() {
-                try HistoryLog.recordAccessChange(db, transaction: transaction, position: position, client: target,
+                try HistoryLog.recordAccessChange(db, changeBlock: changeBlock, position: position, client: target,
                                                   identifier: LocalIdentifier(uuid: change.uuid, entity: .asset),
                                                   rowID: rowIDs[change.uuid] ?? 0, kind: change.kind)
             }
-            return transaction
+            return changeBlock
         }
     }
 

@@ -37,7 +37,7 @@ extension SQLitePhotoStore {
             }
             let point = point.isOpaque ? tokenCipher.masking(point) : point
             let last = try HistoryLog.validate(point, db, revealsNumbers: scope == .full)
-            return try HistoryLog.changes(db, after: point.transaction, through: last, scope: scope, client: client).map { record in
+            return try HistoryLog.changes(db, after: point.changeBlock, through: last, scope: scope, client: client).map { record in
                 var record = record
                 record.tokenPoint = tokenPoint(record.point, scope: scope)
                 return record

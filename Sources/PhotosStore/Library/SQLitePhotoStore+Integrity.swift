@@ -79,7 +79,7 @@ extension SQLitePhotoStore {
                 try Row.fetchAll(db, sql: """
                     SELECT a.uuid, r.relative_path, r.file_size, a.content_hash,
                            r.id = (SELECT p.id FROM resource p WHERE p.asset_id = a.id
-                                   ORDER BY p.type IN (1, 2) DESC, p.type IN (5, 6) DESC, p.id LIMIT 1)
+                                   ORDER BY p.type IN (\(ResourceType.sqlList(ResourceType.originals))) DESC, p.type IN (\(ResourceType.sqlList(ResourceType.renderings))) DESC, p.id LIMIT 1)
                     FROM resource r JOIN asset a ON a.id = r.asset_id ORDER BY r.id
                     """)
             }

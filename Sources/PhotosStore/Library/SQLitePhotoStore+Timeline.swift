@@ -51,7 +51,7 @@ extension SQLitePhotoStore {
             return try Row.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments).map { row in
                 TimelineRow(uuid: row[0], pixelWidth: row[1], pixelHeight: row[2],
                             creationDate: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
-                            mediaType: row[4], duration: row[5], isFavorite: row[6], thumbHash: row[7], contentVersion: row[8])
+                            mediaType: AssetMediaType(rawValue: row[4]) ?? .unknown, duration: row[5], isFavorite: row[6], thumbHash: row[7], contentVersion: row[8])
             }
         }
     }
@@ -60,7 +60,7 @@ extension SQLitePhotoStore {
     /// library, unfiltered, with the default inclusions.
     private static func isDefaultView(_ query: AssetQuery) -> Bool {
         query.scope == .library && query.filter == .all && !query.includeHiddenAssets && !query.includeAllBurstAssets
-            && (query.sourceTypes == 0 || query.sourceTypes == 1)
+            && (query.sourceTypes.isEmpty || query.sourceTypes == .userLibrary)
     }
 
     /// FNV-1a over what changes when a bucket's assets do.

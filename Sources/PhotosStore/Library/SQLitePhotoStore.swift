@@ -39,7 +39,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     package let readOnlyReason: String?
     private let writesHistoryEntries: Bool
     private let pool: DatabasePool
-    private let momentCache = Mutex<(transaction: Int64, moments: [MomentRecord])?>(nil)
+    private let momentCache = Mutex<(changeBlock: Int64, moments: [MomentRecord])?>(nil)
     let damage: LibraryDamage
     /// The database file as opened: a file put in its place is another library.
     private let databaseIdentity: FileIdentity?
@@ -301,7 +301,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FORMAT:
             .damaged(path: path, reason: error.message ?? "\(error.resultCode)")
-        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_FULL:
+        case .SQLITE_FULL:
+            .diskFull(path: path)
+        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR:
             .fileSystem("cannot open the library database at \(path): \(error.message ?? "\(error.resultCode)")")
         default:
             .database("opening \(path): \(error)")
@@ -318,7 +320,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 let reason = "SQLite reports \(error.message ?? "a corrupt database") (\(error.resultCode))"
                 damage.record(reason)
                 return .damaged(path: layout.root.path, reason: reason)
-            case .SQLITE_FULL: return .fileSystem("the disk holding the library at \(layout.root.path) is full")
+            case .SQLITE_FULL: return .diskFull(path: layout.root.path)
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .busy("another process held the library at \(layout.root.path) for longer than the wait allowed: \(error.message ?? "\(error.resultCode)")")
             case .SQLITE_READONLY where readOnlyReason != nil:
                 return .readOnly(path: layout.root.path, reason: readOnlyReason!)
             case .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN:
@@ -421,12 +425,12 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     package func fetchAssets(_ query: AssetQuery) throws(StoreError) -> FetchSnapshot {
         try readObjects { db, scope in
-            let transaction = try HistoryLog.lastTransaction(db)
+            let changeBlock = try HistoryLog.lastChangeBlock(db)
             guard let fragment = FetchSQL.assetIDs(query, scope: scope, now: Date()) else {
-                return FetchSnapshot(ids: [], transaction: transaction)
+                return FetchSnapshot(ids: [], changeBlock: changeBlock)
             }
             return FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments),
-                                 transaction: transaction)
+                                 changeBlock: changeBlock)
         }
     }
 
@@ -442,9 +446,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    package func watchCommits(after transaction: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+    package func watchCommits(after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
                               onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> CommitWatcher {
-        try CommitWatcher(store: self, after: transaction, onCommit: onCommit, onUnavailable: onUnavailable)
+        try CommitWatcher(store: self, after: changeBlock, onCommit: onCommit, onUnavailable: onUnavailable)
     }
 
     package func history(after: Int64, through: Int64) throws(StoreError) -> HistorySpan {
@@ -499,12 +503,12 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// Rows per query: large enough to amortise a statement, small enough for SQLite's limits.
     private static let loadChunk = 1024
 
-    package func countAssets(ids: [Int64], mediaType: Int) throws(StoreError) -> Int {
+    package func countAssets(ids: [Int64], mediaType: AssetMediaType) throws(StoreError) -> Int {
         try readObjects { db, scope in
             try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT COUNT(*) FROM asset a WHERE a.media_type = ? AND a.id IN (SELECT value FROM json_each(?))\(
                     scope.assetCondition("a").map { " AND \($0)" } ?? "")
-                """), arguments: [mediaType, FetchSQL.json(ids)]) ?? 0
+                """), arguments: [mediaType.rawValue, FetchSQL.json(ids)]) ?? 0
         }
     }
 
@@ -521,7 +525,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         try readObjects { db, scope in
             let fragment = FetchSQL.collectionIDs(query, scope: scope)
             return FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments),
-                                 transaction: try HistoryLog.lastTransaction(db))
+                                 changeBlock: try HistoryLog.lastChangeBlock(db))
         }
     }
 
@@ -572,8 +576,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         return try read { db in try Int.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments) }
     }
 
-    package func lastTransaction() throws(StoreError) -> Int64 {
-        try read { db in try HistoryLog.lastTransaction(db) }
+    package func lastChangeBlock() throws(StoreError) -> Int64 {
+        try read { db in try HistoryLog.lastChangeBlock(db) }
     }
 
     // MARK: - Moments
@@ -584,14 +588,14 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// leave this without one.
     package func moments() throws(StoreError) -> [MomentRecord] {
         let lookup = try readObjects { db, scope -> MomentLookup in
-            let transaction = try HistoryLog.lastTransaction(db)
-            if let cached = momentCache.withLock({ $0 }), cached.transaction == transaction {
+            let changeBlock = try HistoryLog.lastChangeBlock(db)
+            if let cached = momentCache.withLock({ $0 }), cached.changeBlock == changeBlock {
                 return .cached(cached.moments)
             }
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT a.uuid, a.creation_date, a.latitude, a.longitude FROM asset a
                 WHERE a.creation_date IS NOT NULL AND a.trashed_date IS NULL AND a.is_hidden = 0
-                  AND a.burst_member_hidden = 0 AND a.source_type = 1\(scope.assetCondition("a").map { " AND \($0)" } ?? "")
+                  AND a.burst_member_hidden = 0 AND a.source_type = \(AssetSourceTypes.userLibrary.rawValue)\(scope.assetCondition("a").map { " AND \($0)" } ?? "")
                 ORDER BY a.creation_date, a.id
                 """))
             var assets: [MomentClustering.Asset] = []
@@ -599,23 +603,23 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 assets.append(.init(uuid: row[0], creationDate: Date(timeIntervalSince1970: row[1]),
                                     latitude: row[2], longitude: row[3]))
             }
-            return .uncached(transaction: transaction, assets: assets)
+            return .uncached(changeBlock: changeBlock, assets: assets)
         }
         switch lookup {
         case .cached(let moments):
             return moments
-        case .uncached(let transaction, let assets):
+        case .uncached(let changeBlock, let assets):
             let moments = MomentClustering(libraryUUID: libraryUUID).moments(of: assets)
-            momentCache.withLock { $0 = (transaction, moments) }
+            momentCache.withLock { $0 = (changeBlock, moments) }
             return moments
         }
     }
 
     /// What a read for moments found: the cached moments of the latest
-    /// change block, or the assets to compute them from, as of `transaction`.
+    /// change block, or the assets to compute them from, as of `changeBlock`.
     private enum MomentLookup {
         case cached([MomentRecord])
-        case uncached(transaction: Int64, assets: [MomentClustering.Asset])
+        case uncached(changeBlock: Int64, assets: [MomentClustering.Asset])
     }
 
     package func momentLists(subtype: Int) throws(StoreError) -> [MomentListRecord] {
@@ -702,7 +706,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// The files of the edits (renderings, adjustment data) of these assets.
     private func editResourcePaths(_ uuids: [String]) throws(StoreError) -> [String] {
         guard !uuids.isEmpty else { return [] }
-        let types = ChangeSetCommitter.editResourceTypes.map(String.init).joined(separator: ", ")
+        let types = ResourceType.sqlList(ResourceType.edits)
         return try read { db in
             try String.fetchAll(db.cachedStatement(sql: """
                 SELECT r.relative_path FROM resource r JOIN asset a ON a.id = r.asset_id
@@ -784,7 +788,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 + doomed.map { JournalEntry.renditions(assetUUID: $0[1]) }
             try staging.recordJournal(files)
             let now = Date()
-            let transaction = try HistoryLog.begin(db, at: now, author: client)
+            let changeBlock = try HistoryLog.begin(db, at: now, author: client)
             let albums = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
                 WHERE m.asset_id IN (SELECT value FROM json_each(?))
@@ -799,9 +803,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             }
             changes += albums.map {
                 ObjectChange(identifier: LocalIdentifier(uuid: $0[1], entity: .assetCollection), rowID: $0[0],
-                             kind: .updated, changedAttributes: ["members"])
+                             kind: .updated, changedAttributes: [.members])
             }
-            let result = CommitResult(transaction: transaction, changes: changes)
+            let result = CommitResult(changeBlock: changeBlock, changes: changes)
             try HistoryLog.record(result, db, writesEntries: writesHistoryEntries)
             return (result, files)
         }

@@ -27,6 +27,13 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case removed(path: String)
     /// Reading or writing the library's files failed.
     case fileSystem(String)
+    /// The disk (or the user's quota) holding `path` has no room left: from
+    /// SQLite's `SQLITE_FULL` or the system's `ENOSPC`/`EDQUOT`, never from
+    /// an error's text.
+    case diskFull(path: String)
+    /// Another writer held the database for longer than the wait allowed
+    /// (`SQLITE_BUSY` or `SQLITE_LOCKED` after the retries).
+    case busy(String)
     /// The database reported an error.
     case database(String)
     /// The client's grant does not allow the operation.
@@ -43,7 +50,7 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notFound(let entity, let identifier):
             "no \(entity.noun) with identifier \(identifier)"
-        case .editNotAllowed(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason),
+        case .editNotAllowed(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason), .busy(let reason),
              .accessDenied(let reason), .ownerOnly(let reason), .historyExpired(let reason), .historyPointUnknown(let reason):
             reason
         case .invalidFile(let path, let reason):
@@ -56,6 +63,8 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the library at \(path) is damaged and was left as it is: \(reason); photos check tells what is wrong"
         case .readOnly(let path, let reason):
             "the library at \(path) is read-only (\(reason)): it can be read but not changed"
+        case .diskFull(let path):
+            "the disk holding \(path) is full"
         case .removed(let path):
             "the library at \(path) was removed, moved or replaced while this process had it open"
         case .unsafeLocation(let path, let reason):

@@ -28,12 +28,12 @@ package struct AssetQuery: Sendable, Hashable {
     package var limit: Int
     package var includeHiddenAssets: Bool
     package var includeAllBurstAssets: Bool
-    /// `PHAssetSourceType` bits; 0 lets the scope decide.
-    package var sourceTypes: Int
+    /// Empty: the scope decides.
+    package var sourceTypes: AssetSourceTypes
 
     package init(scope: AssetScope, filter: StoreFilter<AssetAttribute> = .all,
                  sort: [StoreSort<AssetAttribute>] = [], limit: Int = 0,
-                 includeHiddenAssets: Bool = false, includeAllBurstAssets: Bool = false, sourceTypes: Int = 0) {
+                 includeHiddenAssets: Bool = false, includeAllBurstAssets: Bool = false, sourceTypes: AssetSourceTypes = []) {
         self.scope = scope
         self.filter = filter
         self.sort = sort
@@ -46,8 +46,8 @@ package struct AssetQuery: Sendable, Hashable {
 
 /// Which collections a fetch starts from, before its filter.
 package enum CollectionScope: Sendable, Hashable {
-    /// Stored collections of a kind (nil: both), type and subtype (nil: any).
-    case stored(kind: CollectionKind?, type: Int?, subtype: Int?)
+    /// Stored collections of a type and subtype (nil: any).
+    case stored(CollectionType, subtype: Int?)
     /// The collections with these UUIDs, in this order.
     case uuids([String], kind: CollectionKind?)
     /// The children of a folder, or the top-level user albums and folders when nil.

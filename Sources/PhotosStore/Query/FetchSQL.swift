@@ -28,7 +28,7 @@ enum FetchSQL {
         // Fetches by identifier name the assets they want: burst members
         // come whatever the options say, hidden ones unless the options leave them out.
         var excludesHidden = !query.includeHiddenAssets
-        var defaultSourceTypes = 1
+        var defaultSourceTypes = AssetSourceTypes.userLibrary
 
         switch query.scope {
         case .library:
@@ -37,19 +37,19 @@ enum FetchSQL {
             from += builder.join(uuids, on: "a.uuid")
             naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
             appliesDefaultExclusions = false
-            defaultSourceTypes = allSourceTypes
+            defaultSourceTypes = .all
         case .rowIDs(let ids):
             from += builder.join(ids, on: "a.id")
             naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
             appliesDefaultExclusions = false
             excludesHidden = false
-            defaultSourceTypes = allSourceTypes
+            defaultSourceTypes = .all
         case .album(let rowID):
             from += " JOIN collection_asset m ON m.asset_id = a.id"
             builder.conditions.append("m.collection_id = ?")
             builder.arguments.append(rowID.databaseValue)
             naturalOrder = [OrderTerm(expression: "m.position", ascending: true)]
-            defaultSourceTypes = allSourceTypes
+            defaultSourceTypes = .all
         case .smartAlbum(let subtype):
             guard let rule = SmartAlbumRule.rule(for: subtype, now: now) else { return nil }
             builder.conditions.append(rule.condition)
@@ -58,7 +58,7 @@ enum FetchSQL {
         case .burst(let identifier):
             builder.conditions.append("a.burst_identifier = ?")
             builder.arguments.append(identifier.databaseValue)
-            defaultSourceTypes = allSourceTypes
+            defaultSourceTypes = .all
         case .creationDateRange(let start, let end):
             builder.conditions.append("a.creation_date BETWEEN ? AND ?")
             builder.arguments.append(start.timeIntervalSince1970.databaseValue)
@@ -80,10 +80,10 @@ enum FetchSQL {
         if appliesDefaultExclusions && !query.includeAllBurstAssets {
             builder.conditions.append("a.burst_member_hidden = 0")
         }
-        let sourceTypes = query.sourceTypes != 0 ? query.sourceTypes : defaultSourceTypes
-        if sourceTypes & allSourceTypes != allSourceTypes {
-            let values = [1, 2, 4].filter { sourceTypes & $0 != 0 }
-            builder.conditions.append(values.isEmpty ? "0" : "a.source_type IN (\(values.map(String.init).joined(separator: ", ")))")
+        let sourceTypes = query.sourceTypes.isEmpty ? defaultSourceTypes : query.sourceTypes
+        if !sourceTypes.isSuperset(of: .all) {
+            let values = sourceTypes.sources.map { String($0.rawValue) }
+            builder.conditions.append(values.isEmpty ? "0" : "a.source_type IN (\(values.joined(separator: ", ")))")
         }
         if let access = scope.assetCondition("a") {
             builder.conditions.append(access)
@@ -99,13 +99,8 @@ enum FetchSQL {
         var from = collectionSource(scope) + " c"
         var naturalOrder = [OrderTerm(expression: "c.id", ascending: true)]
         switch query.scope {
-        case .stored(let kind, let type, let subtype):
-            if let kind {
-                builder.conditions.append("c.kind = \(kind.rawValue)")
-            }
-            if let type {
-                builder.conditions.append("c.type = \(type)")
-            }
+        case .stored(let type, let subtype):
+            builder.conditions.append(type.condition("c"))
             if let subtype {
                 builder.conditions.append("c.subtype = \(subtype)")
             }
@@ -124,7 +119,7 @@ enum FetchSQL {
             naturalOrder = [OrderTerm(expression: "c.position", ascending: true), OrderTerm(expression: "c.id", ascending: true)]
         case .albumsContaining(let assetRowID):
             builder.conditions.append("""
-                c.kind = 1 AND c.type = \(CollectionType.album) \
+                \(CollectionType.album.condition("c")) \
                 AND c.id IN (SELECT collection_id FROM collection_asset WHERE asset_id = ?)
                 """)
             builder.arguments.append(assetRowID.databaseValue)
@@ -146,7 +141,7 @@ enum FetchSQL {
     static func collectionSource(_ scope: AccessScope) -> String {
         let member = "m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0"
             + (scope.assetCondition("a").map { " AND \($0)" } ?? "")
-        let album = "c.kind = 1 AND c.type = \(CollectionType.album)"
+        let album = CollectionType.album.condition("c")
         return """
             (SELECT c.*,
                 CASE WHEN \(album) THEN (SELECT COUNT(*) FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE \(member)) END AS asset_count,
@@ -177,10 +172,8 @@ enum FetchSQL {
 
     /// A user album or folder, as opposed to a smart album.
     static func userCollection(_ alias: String) -> String {
-        "((\(alias).kind = 1 AND \(alias).type = \(CollectionType.album)) OR (\(alias).kind = 2 AND \(alias).type = \(CollectionType.folder)))"
+        "(\(CollectionType.album.condition(alias)) OR \(CollectionType.folder.condition(alias)))"
     }
-
-    private static let allSourceTypes = 7
 
     static func json<T: Encodable>(_ values: [T]) -> String {
         String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)

@@ -4,11 +4,11 @@ import Foundation
 package struct FetchSnapshot: Sendable, Equatable {
     package var ids: [Int64]
     /// The last change block committed when the ids were read.
-    package var transaction: Int64
+    package var changeBlock: Int64
 
-    package init(ids: [Int64], transaction: Int64) {
+    package init(ids: [Int64], changeBlock: Int64) {
         self.ids = ids
-        self.transaction = transaction
+        self.changeBlock = changeBlock
     }
 }
 

@@ -57,7 +57,7 @@ struct SmartAlbumRule {
             let since = now.timeIntervalSince1970 - RetentionWindows.recentlyAdded
             return SmartAlbumRule(condition: "a.added_date >= \(since)",
                                   naturalOrder: [OrderTerm(expression: "a.added_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)])
-        case SmartAlbumSubtype.videos: return SmartAlbumRule(condition: "a.media_type = 2")
+        case SmartAlbumSubtype.videos: return SmartAlbumRule(condition: "a.media_type = \(AssetMediaType.video.rawValue)")
         case SmartAlbumSubtype.selfPortraits: return SmartAlbumRule(condition: "a.is_front_camera = 1")
         case SmartAlbumSubtype.livePhotos: return subtypeBit(MediaSubtypeBit.photoLive)
         case SmartAlbumSubtype.depthEffect: return subtypeBit(MediaSubtypeBit.photoDepthEffect)

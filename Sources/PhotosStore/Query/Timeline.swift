@@ -24,7 +24,7 @@ package struct TimelineRow: Sendable, Equatable {
     package var pixelWidth: Int
     package var pixelHeight: Int
     package var creationDate: Date?
-    package var mediaType: Int
+    package var mediaType: AssetMediaType
     package var duration: Double
     package var isFavorite: Bool
     package var thumbHash: Data?

@@ -28,7 +28,7 @@ package struct AssetRecord: Sendable, Equatable {
     /// The row id; 0 for an asset not stored yet.
     package var id: Int64
     package var uuid: String
-    package var mediaType: Int
+    package var mediaType: AssetMediaType
     package var mediaSubtypes: Int
     package var pixelWidth: Int
     package var pixelHeight: Int
@@ -39,7 +39,7 @@ package struct AssetRecord: Sendable, Equatable {
     package var location: StoredLocation?
     package var isFavorite: Bool
     package var isHidden: Bool
-    package var sourceType: Int
+    package var sourceType: AssetSourceTypes
     package var burstIdentifier: String?
     package var burstSelectionTypes: Int
     package var representsBurst: Bool
@@ -67,11 +67,11 @@ package struct AssetRecord: Sendable, Equatable {
     /// The ThumbHash placeholder of what the asset shows (~25 bytes).
     package var thumbHash: Data?
 
-    package init(id: Int64 = 0, uuid: String, mediaType: Int, mediaSubtypes: Int = 0,
+    package init(id: Int64 = 0, uuid: String, mediaType: AssetMediaType, mediaSubtypes: Int = 0,
                  pixelWidth: Int = 0, pixelHeight: Int = 0, creationDate: Date? = nil,
                  modificationDate: Date, addedDate: Date, duration: Double = 0,
                  location: StoredLocation? = nil, isFavorite: Bool = false, isHidden: Bool = false,
-                 sourceType: Int = 1, burstIdentifier: String? = nil, burstSelectionTypes: Int = 0,
+                 sourceType: AssetSourceTypes = .userLibrary, burstIdentifier: String? = nil, burstSelectionTypes: Int = 0,
                  representsBurst: Bool = false, playbackStyle: Int, adjustmentFormatIdentifier: String? = nil,
                  trashedDate: Date? = nil, isFrontCamera: Bool = false, isLongExposure: Bool = false,
                  hasRAWOriginal: Bool = false, originalFilename: String? = nil,
@@ -132,7 +132,7 @@ package struct AssetRecord: Sendable, Equatable {
     init(row: Row) {
         id = row[0]
         uuid = row[1]
-        mediaType = row[2]
+        mediaType = AssetMediaType(rawValue: row[2]) ?? .unknown
         mediaSubtypes = row[3]
         pixelWidth = row[4]
         pixelHeight = row[5]
@@ -150,7 +150,7 @@ package struct AssetRecord: Sendable, Equatable {
         }
         isFavorite = row[17]
         isHidden = row[18]
-        sourceType = row[19]
+        sourceType = AssetSourceTypes(rawValue: row[19])
         burstIdentifier = row[20]
         burstSelectionTypes = row[21]
         representsBurst = row[22]
@@ -174,14 +174,14 @@ package struct AssetRecord: Sendable, Equatable {
 
     /// Values for every column but `id`, in `columns` order, then the
     /// original's placeholder (the same at creation), which a revert restores.
-    var insertArguments: StatementArguments {
+    package var insertArguments: StatementArguments {
         let values: [(any DatabaseValueConvertible)?] = [
-            uuid, mediaType, mediaSubtypes, pixelWidth, pixelHeight,
+            uuid, mediaType.rawValue, mediaSubtypes, pixelWidth, pixelHeight,
             creationDate?.timeIntervalSince1970, modificationDate.timeIntervalSince1970,
             addedDate.timeIntervalSince1970, duration,
             location?.latitude, location?.longitude, location?.altitude,
             location?.timestamp?.timeIntervalSince1970, location?.horizontalAccuracy, location?.course, location?.speed,
-            isFavorite, isHidden, sourceType, burstIdentifier, burstSelectionTypes,
+            isFavorite, isHidden, sourceType.rawValue, burstIdentifier, burstSelectionTypes,
             representsBurst, playbackStyle, adjustmentFormatIdentifier, trashedDate?.timeIntervalSince1970,
             isFrontCamera, isLongExposure, hasRAWOriginal, originalFilename,
             uniformTypeIdentifier, timeZoneOffset, cameraMake, cameraModel, lensModel,
@@ -191,7 +191,8 @@ package struct AssetRecord: Sendable, Equatable {
         return StatementArguments(values)
     }
 
-    static let insertSQL = """
+    /// The statement inserting one asset with ``insertArguments``.
+    package static let insertSQL = """
         INSERT INTO asset (\(columns.dropFirst().joined(separator: ", ")), original_thumb_hash)
         VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
         """

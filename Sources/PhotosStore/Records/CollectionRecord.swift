@@ -1,50 +1,12 @@
 import Foundation
 import GRDB
 
-/// Whether a collection holds assets or other collections.
-package enum CollectionKind: Int, Sendable {
-    /// An album, smart album or moment (PhotoKit's `PHAssetCollection`).
-    case assetCollection = 1
-    /// A folder (PhotoKit's `PHCollectionList`).
-    case collectionList = 2
-
-    /// The kind of object this kind of collection is.
-    package var entity: StoreEntity {
-        switch self {
-        case .assetCollection: .assetCollection
-        case .collectionList: .collectionList
-        }
-    }
-}
-
-/// PhotoKit's collection type raw values for what the store keeps.
-package enum CollectionType {
-    /// `PHAssetCollectionType.album`
-    package static let album = 1
-    /// `PHAssetCollectionType.smartAlbum`
-    package static let smartAlbum = 2
-    /// `PHAssetCollectionType.moment`
-    package static let moment = 3
-    /// `PHCollectionListType.momentList`
-    package static let momentList = 1
-    /// `PHCollectionListType.folder`
-    package static let folder = 2
-    /// `PHAssetCollectionSubtype.albumRegular`
-    package static let albumRegular = 2
-    /// `PHCollectionListSubtype.regularFolder`
-    package static let regularFolder = 100
-    /// `PHCollectionListSubtype.momentListCluster`
-    package static let momentListCluster = 1
-    /// `PHCollectionListSubtype.momentListYear`
-    package static let momentListYear = 2
-}
-
 /// A collection row with what is computed from its members.
 package struct CollectionRecord: Sendable, Equatable {
     package var id: Int64
     package var uuid: String
-    package var kind: CollectionKind
-    package var type: Int
+    package var type: CollectionType
+    /// PhotoKit's subtype raw value (`PHAssetCollectionSubtype` or `PHCollectionListSubtype`).
     package var subtype: Int
     package var title: String?
     package var parentID: Int64?
@@ -58,6 +20,7 @@ package struct CollectionRecord: Sendable, Equatable {
     /// The latest creation date of a regular album's visible assets.
     package var endDate: Date?
 
+    package var kind: CollectionKind { type.kind }
     package var identifier: LocalIdentifier { LocalIdentifier(uuid: uuid, entity: kind.entity) }
 
     static let selection = """
@@ -68,8 +31,7 @@ package struct CollectionRecord: Sendable, Equatable {
     init(row: Row) {
         id = row[0]
         uuid = row[1]
-        kind = CollectionKind(rawValue: row[2]) ?? .assetCollection
-        type = row[3]
+        type = CollectionType(kind: CollectionKind(rawValue: row[2]) ?? .assetCollection, storedType: row[3])
         subtype = row[4]
         title = row[5]
         parentID = row[6]

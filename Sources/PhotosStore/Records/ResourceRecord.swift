@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 
-/// A file stored for an asset. `type` is PhotoKit's `PHAssetResourceType` raw value.
+/// A file stored for an asset.
 package struct ResourceRecord: Sendable, Equatable {
     package var id: Int64
     package var assetID: Int64
-    package var type: Int
+    package var type: ResourceType
     /// The file's path relative to the library root.
     package var relativePath: String
     package var originalFilename: String
@@ -22,7 +22,7 @@ package struct ResourceRecord: Sendable, Equatable {
     init(row: Row) {
         id = row[0]
         assetID = row[1]
-        type = row[2]
+        type = ResourceType(rawValue: row[2]) ?? .photo
         relativePath = row[3]
         originalFilename = row[4]
         uniformTypeIdentifier = row[5]

@@ -241,7 +241,7 @@ enum StoreSchema {
                 value TEXT NOT NULL
             ) WITHOUT ROWID;
 
-            -- One row per committed change block; its id is the transaction number.
+            -- One row per committed change block; its id is the changeBlock number.
             CREATE TABLE change_transaction (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 committed_at REAL NOT NULL,

@@ -118,9 +118,9 @@ extension TestLibrary {
     static func record(created: Date?, mediaType: Int = 1, subtypes: Int = 0, favorite: Bool = false, hidden: Bool = false,
                        source: Int = 1, burst: String? = nil, representsBurst: Bool = false, burstSelection: Int = 0,
                        width: Int = 100, height: Int = 100, duration: Double = 0, added: Date = Date()) -> AssetRecord {
-        AssetRecord(uuid: UUID().uuidString, mediaType: mediaType, mediaSubtypes: subtypes, pixelWidth: width,
+        AssetRecord(uuid: UUID().uuidString, mediaType: AssetMediaType(rawValue: mediaType) ?? .unknown, mediaSubtypes: subtypes, pixelWidth: width,
                     pixelHeight: height, creationDate: created, modificationDate: added, addedDate: added,
-                    duration: duration, isFavorite: favorite, isHidden: hidden, sourceType: source,
+                    duration: duration, isFavorite: favorite, isHidden: hidden, sourceType: AssetSourceTypes(rawValue: source),
                     burstIdentifier: burst, burstSelectionTypes: burstSelection, representsBurst: representsBurst,
                     playbackStyle: mediaType == 2 ? 4 : 1)
     }

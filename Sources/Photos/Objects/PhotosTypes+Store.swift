@@ -1,0 +1,96 @@
+import Foundation
+import PhotosStore
+
+// PhotoKit's enumerations and the engine's, converted by initializers. The
+// engine stores PhotoKit's raw values, so each conversion keeps the raw
+// value; `StoreTypeMappingTests` checks every case both ways.
+
+extension PHAssetMediaType {
+    init(_ stored: AssetMediaType) {
+        self = PHAssetMediaType(rawValue: stored.rawValue) ?? .unknown
+    }
+}
+
+extension AssetMediaType {
+    init(_ type: PHAssetMediaType) {
+        self = AssetMediaType(rawValue: type.rawValue) ?? .unknown
+    }
+}
+
+extension PHAssetResourceType {
+    init(_ stored: ResourceType) {
+        self = PHAssetResourceType(rawValue: stored.rawValue) ?? .photo
+    }
+}
+
+extension ResourceType {
+    init(_ type: PHAssetResourceType) {
+        self = ResourceType(rawValue: type.rawValue) ?? .photo
+    }
+}
+
+extension PHAccessLevel {
+    init(_ stored: AccessLevel) {
+        self = stored == .addOnly ? .addOnly : .readWrite
+    }
+}
+
+extension AccessLevel {
+    init(_ level: PHAccessLevel) {
+        self = level == .addOnly ? .addOnly : .readWrite
+    }
+}
+
+extension PHAssetSourceType {
+    init(_ stored: AssetSourceTypes) {
+        self.init(rawValue: UInt(stored.rawValue))
+    }
+}
+
+extension AssetSourceTypes {
+    init(_ types: PHAssetSourceType) {
+        self.init(rawValue: Int(types.rawValue) & AssetSourceTypes.all.rawValue)
+    }
+}
+
+extension PHAssetCollectionType {
+    /// The PhotoKit type of an engine collection type that is an asset collection; nil for lists.
+    init?(_ stored: CollectionType) {
+        switch stored {
+        case .album: self = .album
+        case .smartAlbum: self = .smartAlbum
+        case .moment: self = .moment
+        case .momentList, .folder: return nil
+        }
+    }
+}
+
+extension PHCollectionListType {
+    /// The PhotoKit type of an engine collection type that is a list; nil for asset collections.
+    init?(_ stored: CollectionType) {
+        switch stored {
+        case .momentList: self = .momentList
+        case .folder: self = .folder
+        case .album, .smartAlbum, .moment: return nil
+        }
+    }
+}
+
+extension CollectionType {
+    init(_ type: PHAssetCollectionType) {
+        switch type {
+        case .album: self = .album
+        case .smartAlbum: self = .smartAlbum
+        case .moment: self = .moment
+        }
+    }
+
+    /// The engine's type of a collection list type; nil for smart folders, which no library holds.
+    init?(_ type: PHCollectionListType) {
+        switch type {
+        case .momentList: self = .momentList
+        case .folder: self = .folder
+        case .smartFolder: return nil
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// What an update changed about an object, as a history entry records it.
+///
+/// The raw values are persisted (a comma-separated list in
+/// `change_entry.attributes`) and read back by every later version, so a
+/// case is never renamed or removed; a golden test pins them.
+package enum ChangedAttribute: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// An asset's favorite flag.
+    case favorite
+    /// An asset's hidden flag.
+    case hidden
+    /// An asset's creation date.
+    case creationDate
+    /// An asset's location.
+    case location
+    /// An asset went to Recently Deleted.
+    case trashed
+    /// An asset came back from Recently Deleted.
+    case restored
+    /// An asset's content: an edit rendered, or reverted to the original.
+    case content
+    /// A collection's title.
+    case title
+    /// A collection's ordered members (assets of an album, children of a folder).
+    case members
+    /// A collection moved to another folder or to the top level.
+    case parent
+    /// A top-level collection moved among the others (the top level has no object of its own).
+    case position
+    /// An album's visible assets' count or date range, after its members were hidden, trashed or re-dated.
+    case summary
+    /// What a client may see changed: its grant, or an asset entering or leaving its selection.
+    case access
+
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The stored form of a set of attributes: their raw values, sorted and comma-separated.
+    package static func storedList(_ attributes: Set<ChangedAttribute>) -> String {
+        attributes.map(\.rawValue).sorted().joined(separator: ",")
+    }
+
+    /// The attributes of a stored list. A value this version does not know
+    /// (none exists: libraries from newer versions are refused) is skipped.
+    package static func attributes(storedList: String) -> Set<ChangedAttribute> {
+        guard !storedList.isEmpty else { return [] }
+        return Set(storedList.split(separator: ",").compactMap { ChangedAttribute(rawValue: String($0)) })
+    }
+}
