@@ -54,14 +54,14 @@ package protocol PhotoStore: AnyObject, Sendable {
 
     /// A place to stage the files of a change block.
     func makeStagingArea() throws(StoreError) -> StagingArea
-    /// Applies a change set atomically, files included. The caller discards
-    /// the staging area it passed, once it has taken what it staged beside the files.
-    func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult
-    /// Permanently deletes assets in Recently Deleted that were deleted before
-    /// `cutoff` (all of them when nil), with every file of theirs (originals,
-    /// edits, thumbnails and previews), journalled so that a crash midway is
-    /// finished by the next opening. Nil when there were none.
-    func purgeDeletedAssets(before cutoff: Date?) throws(StoreError) -> CommitResult?
+    /// Applies a change set atomically, files included, and records it in
+    /// the history log as one change block, numbered after every block
+    /// committed before it by any process. The only way anything readers
+    /// see is written. Returns nil, committing nothing, when a set that
+    /// names no objects (a purge, an access change) finds nothing to do.
+    /// The caller discards the staging area it passed, once it has taken
+    /// what it staged beside the files.
+    func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult?
     /// The identifiers of deleted objects by row id, for fetch results made
     /// before the deletion. Collections of both kinds share one key space:
     /// ask with `.assetCollection` for either; each identifier says which
@@ -121,14 +121,7 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// Records a request for access and returns the owner's decision, if any.
     func requestAccess(level: AccessLevel) throws(StoreError) -> AccessGrant?
     func clientAccessRecords() throws(StoreError) -> [ClientAccessRecord]
-    /// Returns the change block that recorded it, nil when nothing changed.
-    @discardableResult
-    func setGrant(_ grant: AccessGrant?, for client: String) throws(StoreError) -> Int64?
-    @discardableResult
-    func removeClient(_ client: String) throws(StoreError) -> Int64?
     func selectedAssets(of client: String) throws(StoreError) -> [LocalIdentifier]
-    @discardableResult
-    func changeSelection(of client: String, adding: [String], removing: [String]) throws(StoreError) -> Int64?
 
     // MARK: Timeline
 

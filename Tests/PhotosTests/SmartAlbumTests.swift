@@ -136,8 +136,8 @@ import PhotosStore
             PHAssetChangeRequest.deleteAssets(PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil))
         }
         let store = try #require(test.library.store)
-        #expect(try store.purgeDeletedAssets(before: Date().addingTimeInterval(-RetentionWindows.recentlyDeleted)) == nil)
-        #expect(try store.purgeDeletedAssets(before: Date().addingTimeInterval(1))?.changes.count == 2)
+        #expect(try store.commit(ChangeSet(purge: .deletedBefore(Date().addingTimeInterval(-RetentionWindows.recentlyDeleted))), staging: nil) == nil)
+        #expect(try store.commit(ChangeSet(purge: .deletedBefore(Date().addingTimeInterval(1))), staging: nil)?.changes.count == 2)
         #expect(test.originalFiles.isEmpty)
     }
 }

@@ -44,12 +44,13 @@ final class ChangeBlock: @unchecked Sendable {
         }
         try builder.prepareNewAssets()
         guard !builder.changeSet.isEmpty else { return nil }
-        let result: CommitResult
+        let committed: CommitResult?
         do {
-            result = try store.commit(builder.changeSet, staging: builder.stagingIfCreated)
+            committed = try store.commit(builder.changeSet, staging: builder.stagingIfCreated)
         } catch {
             throw PHPhotosError(storeError: error)
         }
+        guard let result = committed else { return nil }
         if let staging = builder.stagingIfCreated {
             library.derivatives.adopt(from: staging.derivatives, excluding: Set(result.duplicates.keys))
         }

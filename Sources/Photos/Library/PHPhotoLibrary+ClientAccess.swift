@@ -58,12 +58,12 @@ extension PHPhotoLibrary {
     /// client is not determined again. A limited client's selection is kept
     /// when it is given another grant, for when it is limited again.
     public func setAccess(_ grant: ClientAccessGrant?, forClient client: String) throws {
-        try committingAccessChange { store throws(StoreError) in try store.setGrant(grant?.stored, for: client) }
+        try commitAccessChange(.setGrant(grant?.stored, client: client))
     }
 
     /// Forgets a client: its grant, its request and its selection.
     public func removeClient(_ client: String) throws {
-        try committingAccessChange { store throws(StoreError) in try store.removeClient(client) }
+        try commitAccessChange(.removeClient(client))
     }
 
     /// The local identifiers of the assets a client's selection holds,
@@ -76,13 +76,13 @@ extension PHPhotoLibrary {
     /// throws `identifierNotFound` and nothing changes.
     public func addToLimitedSelection(_ localIdentifiers: [String], ofClient client: String) throws {
         let uuids = try assetUUIDs(localIdentifiers)
-        try committingAccessChange { store throws(StoreError) in try store.changeSelection(of: client, adding: uuids, removing: []) }
+        try commitAccessChange(.changeSelection(client: client, adding: uuids, removing: []))
     }
 
     /// Removes assets from a client's selection; identifiers it does not hold are ignored.
     public func removeFromLimitedSelection(_ localIdentifiers: [String], ofClient client: String) throws {
         let uuids = try assetUUIDs(localIdentifiers)
-        try committingAccessChange { store throws(StoreError) in try store.changeSelection(of: client, adding: [], removing: uuids) }
+        try commitAccessChange(.changeSelection(client: client, adding: [], removing: uuids))
     }
 
     private func assetUUIDs(_ localIdentifiers: [String]) throws(PHPhotosError) -> [String] {
@@ -94,12 +94,12 @@ extension PHPhotoLibrary {
         }
     }
 
-    /// Runs an access change and tells this process's observers about the
-    /// change block it committed.
-    private func committingAccessChange(_ change: (any PhotoStore) throws(StoreError) -> Int64?) throws {
-        let changeBlock = try withStore(change)
-        if let changeBlock {
-            changeObservers.committed(through: changeBlock)
+    /// Commits an access change as a change set and tells this process's
+    /// observers about the change block, if it changed anything.
+    private func commitAccessChange(_ change: AccessChange) throws {
+        let result = try withStore { store throws(StoreError) in try store.commit(ChangeSet(accessChanges: [change]), staging: nil) }
+        if let result {
+            changeObservers.committed(through: result.changeBlock)
         }
     }
 }

@@ -287,14 +287,10 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// Cost: one transaction, plus deleting the files.
     @discardableResult
     public func emptyRecentlyDeleted() throws -> Int {
-        try purgeDeletedAssets(before: nil)
-    }
-
-    private func purgeDeletedAssets(before cutoff: Date?) throws(PHPhotosError) -> Int {
         let store = try requireStore()
         do {
             return try changeQueue.sync {
-                guard let result = try store.purgeDeletedAssets(before: cutoff) else { return 0 }
+                guard let result = try store.commit(ChangeSet(purge: .all), staging: nil) else { return 0 }
                 changeObservers.committed(through: result.changeBlock)
                 return result.changes.filter { $0.identifier.entity == .asset }.count
             }
@@ -310,7 +306,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         guard store?.readOnlyReason == nil else { return }
         let cutoff = Date().addingTimeInterval(-RetentionWindows.recentlyDeleted)
         changeQueue.async { [weak self] in
-            _ = try? self?.store?.purgeDeletedAssets(before: cutoff)
+            _ = try? self?.store?.commit(ChangeSet(purge: .deletedBefore(cutoff)), staging: nil)
         }
         pruneHistoryInBackground()
     }

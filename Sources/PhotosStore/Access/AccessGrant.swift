@@ -46,4 +46,11 @@ package enum ClientIdentifier {
                 || byte == 0x2E || byte == 0x2D || byte == 0x5F
         }
     }
+
+    /// Refuses an identifier that is not valid, naming the rule.
+    package static func check(_ identifier: String) throws(StoreError) {
+        guard isValid(identifier) else {
+            throw .accessDenied("\"\(identifier)\" is not a valid client identifier: use 1 to 255 letters, digits, '.', '-' and '_'")
+        }
+    }
 }

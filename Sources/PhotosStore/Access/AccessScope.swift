@@ -22,15 +22,19 @@ package enum AccessScope: Sendable, Equatable {
     /// The scope of `client` (nil: the owner) as the database says now.
     static func resolve(_ db: Database, client: String?) throws -> AccessScope {
         guard let client else { return .full }
-        let raw = try Int?.fetchOne(db.cachedStatement(sql: "SELECT access FROM client_access WHERE client = ?"),
-                                    arguments: [client]) ?? nil
-        switch raw.flatMap(AccessGrant.init(rawValue:)) {
+        switch try grant(of: client, db) {
         case .readWrite: return .full
         case .limited: return .limited(client: client)
         case .addOnly: return .addOnly(client: client)
         case .denied: return .none(client: client, grant: .denied)
         case nil: return .none(client: client, grant: nil)
         }
+    }
+
+    /// The grant the owner gave `client`; nil while undecided.
+    static func grant(of client: String, _ db: Database) throws -> AccessGrant? {
+        try (Int?.fetchOne(db.cachedStatement(sql: "SELECT access FROM client_access WHERE client = ?"), arguments: [client]) ?? nil)
+            .flatMap(AccessGrant.init(rawValue:))
     }
 
     /// Why reading is refused; nil when the scope may read.
@@ -50,6 +54,7 @@ package enum AccessScope: Sendable, Equatable {
         case .addOnly(let client):
             let onlyCreates = set.assetEdits.isEmpty && set.trashedAssets.isEmpty && set.restoredAssets.isEmpty
                 && set.newCollections.isEmpty && set.collectionEdits.isEmpty && set.deletedCollections.isEmpty
+                && set.purge == nil && set.accessChanges.isEmpty
             return onlyCreates ? nil : .accessDenied("client \(client) has add-only access: it can create assets, nothing else")
         case .none(let client, let grant):
             return .accessDenied(Self.refusal(client: client, grant: grant))

@@ -2,7 +2,9 @@ import Foundation
 
 /// Everything one change block asks for, already validated against what the
 /// public layer can check without the database. The store applies it in one
-/// transaction or not at all.
+/// database transaction or not at all. Every write that changes what
+/// readers see is a change set: PhotoKit's change blocks, purging Recently
+/// Deleted, and the owner's changes of clients' access.
 package struct ChangeSet: Sendable {
     package var newAssets: [NewAsset] = []
     package var assetEdits: [AssetEdit] = []
@@ -23,12 +25,62 @@ package struct ChangeSet: Sendable {
     /// see; any other content it stores anew, so that it learns nothing of
     /// what it may not see.
     package var skipsDuplicates = false
+    /// Assets in Recently Deleted to delete for good, with every file of
+    /// theirs (originals, edits, thumbnails and previews).
+    package var purge: RecentlyDeletedPurge?
+    /// Changes of what clients may see (the owner's only).
+    package var accessChanges: [AccessChange] = []
 
     package init() {}
 
+    /// A change set that purges Recently Deleted.
+    package init(purge: RecentlyDeletedPurge) {
+        self.purge = purge
+    }
+
+    /// A change set of clients' access.
+    package init(accessChanges: [AccessChange]) {
+        self.accessChanges = accessChanges
+    }
+
+    /// Whether the set asks for nothing at all.
     package var isEmpty: Bool {
-        newAssets.isEmpty && assetEdits.isEmpty && trashedAssets.isEmpty && restoredAssets.isEmpty
-            && newCollections.isEmpty && collectionEdits.isEmpty && deletedCollections.isEmpty
+        !changesObjects && purge == nil && accessChanges.isEmpty
+    }
+
+    /// Whether the set names objects to create or change (what a PhotoKit
+    /// change block asks for). A set that does not (a purge, an access
+    /// change) and finds nothing to do commits no change block.
+    package var changesObjects: Bool {
+        !(newAssets.isEmpty && assetEdits.isEmpty && trashedAssets.isEmpty && restoredAssets.isEmpty
+            && newCollections.isEmpty && collectionEdits.isEmpty && deletedCollections.isEmpty)
+    }
+}
+
+/// Which assets of Recently Deleted a purge deletes for good.
+package enum RecentlyDeletedPurge: Sendable, Hashable {
+    /// All of them: emptying Recently Deleted, which needs read-write access to the whole library.
+    case all
+    /// Those deleted before a date: the retention rule, applied by whoever opens the library.
+    case deletedBefore(Date)
+}
+
+/// A change of what a client may see. Only the library's owner makes them;
+/// each is recorded in history for the client concerned alone, so that its
+/// fetch results, observers and persistent history follow.
+package enum AccessChange: Sendable, Hashable {
+    /// Sets a client's grant; nil forgets the decision (the client is undecided again).
+    case setGrant(AccessGrant?, client: String)
+    /// Forgets a client: its grant, its request and its selection.
+    case removeClient(String)
+    /// Adds assets (by UUID) to a limited client's selection and removes others.
+    case changeSelection(client: String, adding: [String], removing: [String])
+
+    /// The client the change concerns.
+    package var client: String {
+        switch self {
+        case .setGrant(_, let client), .removeClient(let client), .changeSelection(let client, _, _): client
+        }
     }
 }
 
@@ -179,7 +231,11 @@ package enum MembershipOperation: Sendable, Hashable {
 /// What a commit changed, object by object: the raw material of change
 /// notifications and persistent history.
 package struct CommitResult: Sendable {
+    /// The number of the change block the commit recorded.
     package var changeBlock: Int64
+    /// The objects it inserted, updated and deleted, as every reader with
+    /// full access sees them (changes of a client's access are recorded for
+    /// that client only, and are not listed here).
     package var changes: [ObjectChange]
     /// New assets left out as duplicates (`ChangeSet.skipsDuplicates`): the
     /// UUID each would have had, and the UUID of the asset holding its content.

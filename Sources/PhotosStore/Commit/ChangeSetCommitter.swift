@@ -2,11 +2,14 @@ import Foundation
 import GRDB
 
 /// Where a change block is committed: applies a `ChangeSet` inside the
-/// caller's write transaction and reports what changed, object by object.
+/// caller's write transaction, records it in the history log, and reports
+/// what changed, object by object. Every write that readers can see goes
+/// through here: PhotoKit's change blocks, purges of Recently Deleted and
+/// the owner's changes of clients' access.
 ///
 /// Order: creations, then property edits, trash and restore, membership
-/// edits, and deletions last, so that a block may create an album, fill it
-/// with assets it creates, and reorder it.
+/// edits, deletions, the purge and access changes last, so that a block may
+/// create an album, fill it with assets it creates, and reorder it.
 ///
 /// The writer's access scope is checked first: a client without read-write
 /// access gets nothing applied, and a limited client may touch only what it
@@ -14,18 +17,26 @@ import GRDB
 /// fetch). A limited client changes or deletes a collection only when it
 /// created it, or when everything inside it is within its grant (see
 /// `requireModifiable`). What a limited client creates joins its selection.
+/// Retention (purging what was deleted before a date) applies whoever
+/// writes; emptying Recently Deleted needs full access, and access changes
+/// are the owner's.
 struct ChangeSetCommitter {
     private let db: Database
     private let now: Date
     private let scope: AccessScope
     private var changes: [LocalIdentifier: ObjectChange] = [:]
     private var order: [LocalIdentifier] = []
+    /// Changes of access, each recorded for its client only.
+    private var accessEntries: [HistoryLog.AccessEntry] = []
     /// New assets left out as duplicates, and the assets holding their content.
     private var duplicates: [String: String] = [:]
     /// The content hashes of the new assets inserted so far.
     private var insertedHashes: [String: String] = [:]
     /// The asset insert, prepared once per commit: a block may insert thousands.
     private var assetInsert: Statement?
+    /// The files of purged assets, to journal before the transaction commits
+    /// and to delete after it.
+    private(set) var removedFiles: [JournalEntry] = []
 
     init(db: Database, now: Date, scope: AccessScope) {
         self.db = db
@@ -35,13 +46,11 @@ struct ChangeSetCommitter {
 
     /// Applies the change set for `client` (nil: the owner). `placement`
     /// says where the files of new assets and content edits now lie.
-    mutating func apply(_ set: ChangeSet, placement: FilePlacement, client: String?, writesHistoryEntries: Bool) throws -> CommitResult {
-        if let denial = scope.writeDenial(set) { throw denial }
-        if case .limited(let client) = scope {
-            try checkVisibility(of: set, client: client)
-        }
-        let changeBlock = try HistoryLog.begin(db, at: now, author: client)
-
+    /// Returns nil, recording nothing, when a set that names no objects
+    /// (a purge, an access change) found nothing to do.
+    mutating func apply(_ set: ChangeSet, placement: FilePlacement, client: String?,
+                        writesHistoryEntries: Bool) throws -> CommitResult? {
+        try checkPermission(set, client: client)
         for (asset, paths) in zip(set.newAssets, placement.newAssets) {
             if set.skipsDuplicates, let hash = asset.record.contentHash, let holder = try storedAsset(holding: hash) {
                 duplicates[asset.record.uuid] = holder
@@ -67,10 +76,35 @@ struct ChangeSetCommitter {
         for uuid in set.deletedCollections {
             try deleteCollection(uuid)
         }
+        if let purge = set.purge {
+            try self.purge(purge)
+        }
+        for change in set.accessChanges {
+            try apply(change)
+        }
         try touchAlbumsOfChangedAssets()
-        let result = CommitResult(changeBlock: changeBlock, changes: order.compactMap { changes[$0] }, duplicates: duplicates)
-        try HistoryLog.record(result, db, writesEntries: writesHistoryEntries)
+        let changed = order.compactMap { changes[$0] }
+        guard set.changesObjects || !changed.isEmpty || !accessEntries.isEmpty else { return nil }
+        let changeBlock = try HistoryLog.begin(db, at: now, author: client)
+        let result = CommitResult(changeBlock: changeBlock, changes: changed, duplicates: duplicates)
+        try HistoryLog.record(result, accessEntries: accessEntries, db, writesEntries: writesHistoryEntries)
         return result
+    }
+
+    /// Refuses what the writer may not do, before anything is applied.
+    private func checkPermission(_ set: ChangeSet, client: String?) throws {
+        if !set.accessChanges.isEmpty, let client {
+            throw StoreError.ownerOnly("only the library's owner can change client access; this process is client \(client)")
+        }
+        if set.purge == .all, scope != .full {
+            throw StoreError.accessDenied("emptying Recently Deleted needs read-write access to the whole library")
+        }
+        // Retention alone (purging what was deleted long ago) applies whoever opens the library.
+        let isRetention = !set.changesObjects && set.accessChanges.isEmpty
+        if !isRetention, let denial = scope.writeDenial(set) { throw denial }
+        if case .limited(let client) = scope {
+            try checkVisibility(of: set, client: client)
+        }
     }
 
     // MARK: - Limited access
@@ -546,6 +580,81 @@ struct ChangeSetCommitter {
                        arguments: [now.timeIntervalSince1970, collection.rowID])
         record(.init(identifier: collection.identifier, rowID: collection.rowID, kind: .updated,
                      changedAttributes: [attribute]))
+    }
+
+    // MARK: - Recently Deleted
+
+    /// Deletes for good the assets of Recently Deleted the purge names, and
+    /// notes every file of theirs for removal once the block commits.
+    private mutating func purge(_ purge: RecentlyDeletedPurge) throws {
+        let condition: String
+        let arguments: StatementArguments
+        switch purge {
+        case .all:
+            (condition, arguments) = ("trashed_date IS NOT NULL", [])
+        case .deletedBefore(let cutoff):
+            (condition, arguments) = ("trashed_date < ?", [cutoff.timeIntervalSince1970])
+        }
+        let doomed = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, uuid FROM asset WHERE \(condition)"), arguments: arguments)
+        guard !doomed.isEmpty else { return }
+        let ids = FetchSQL.json(doomed.map { $0[0] as Int64 })
+        // Every file of the assets goes: their originals and edits, and their thumbnails and previews.
+        removedFiles += try String.fetchAll(db.cachedStatement(sql: """
+            SELECT relative_path FROM resource WHERE asset_id IN (SELECT value FROM json_each(?))
+            """), arguments: [ids]).map(JournalEntry.file)
+            + doomed.map { JournalEntry.renditions(assetUUID: $0[1]) }
+        let albums = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
+            WHERE m.asset_id IN (SELECT value FROM json_each(?))
+            """), arguments: [ids])
+        try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [ids])
+        for row in doomed {
+            try Self.recordDeletion(db, entity: .asset, rowID: row[0], uuid: row[1], at: now)
+            record(.init(identifier: LocalIdentifier(uuid: row[1], entity: .asset), rowID: row[0], kind: .deleted, changedAttributes: []))
+        }
+        for album in albums {
+            record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
+                         kind: .updated, changedAttributes: [.members]))
+        }
+    }
+
+    // MARK: - Client access
+
+    /// Applies one of the owner's changes of a client's access; each change
+    /// that takes effect is recorded for the client alone.
+    private mutating func apply(_ change: AccessChange) throws {
+        let target = change.client
+        try ClientIdentifier.check(target)
+        switch change {
+        case .setGrant(let grant, _):
+            guard try AccessScope.grant(of: target, db) != grant else { return }
+            try db.execute(sql: """
+                INSERT INTO client_access (client, access, decided_at) VALUES (?, ?, ?)
+                ON CONFLICT (client) DO UPDATE SET access = excluded.access, decided_at = excluded.decided_at
+                """, arguments: [target, grant?.rawValue, grant == nil ? nil : now.timeIntervalSince1970])
+            accessEntries.append(.init(client: target, change: nil))
+        case .removeClient:
+            try db.execute(sql: "DELETE FROM client_selection WHERE client = ?", arguments: [target])
+            try db.execute(sql: "DELETE FROM client_access WHERE client = ?", arguments: [target])
+            guard db.changesCount > 0 else { return }
+            accessEntries.append(.init(client: target, change: nil))
+        case .changeSelection(_, let added, let removed):
+            let assetIDs = try rowIDs(table: "asset", uuids: Set(added + removed))
+            if let unknown = added.first(where: { assetIDs[$0] == nil }) {
+                throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: unknown, entity: .asset).description)
+            }
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO client_selection (client, entity, uuid) VALUES (?, ?, ?)")
+            let delete = try db.cachedStatement(sql: "DELETE FROM client_selection WHERE client = ? AND entity = ? AND uuid = ?")
+            for (uuids, statement, kind) in [(added, insert, ObjectChange.Kind.inserted), (removed, delete, .deleted)] {
+                for uuid in uuids {
+                    try statement.execute(arguments: [target, StoreEntity.asset.rawValue, uuid])
+                    guard db.changesCount > 0 else { continue }
+                    accessEntries.append(.init(client: target, change: ObjectChange(
+                        identifier: LocalIdentifier(uuid: uuid, entity: .asset), rowID: assetIDs[uuid] ?? 0,
+                        kind: kind, changedAttributes: [.access])))
+                }
+            }
+        }
     }
 
     // MARK: - Helpers

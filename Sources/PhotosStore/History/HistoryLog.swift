@@ -188,37 +188,43 @@ enum HistoryLog {
         return db.lastInsertedRowID
     }
 
+    /// A change of one client's access, recorded for that client only: of
+    /// its grant (`change` nil) or of one asset of its selection.
+    struct AccessEntry {
+        var client: String
+        var change: ObjectChange?
+    }
+
     /// Writes what a commit changed, object by object, unless the block is
     /// larger than the retention keeps details for (then only its size), or
     /// `writesEntries` is off (benchmarks measuring what history costs).
-    static func record(_ result: CommitResult, _ db: Database, writesEntries: Bool = true) throws {
+    /// Access entries follow the object changes; a grant change is an entry
+    /// without an object (entity 0).
+    static func record(_ result: CommitResult, accessEntries: [AccessEntry] = [], _ db: Database, writesEntries: Bool = true) throws {
         guard writesEntries else { return }
+        var objectChanges = result.changes
         if let limit = try HistoryRetention.maximumObjectsPerChange(db), result.changes.count > limit {
             try db.cachedStatement(sql: "UPDATE change_transaction SET details = 0, object_count = ? WHERE id = ?")
                 .execute(arguments: [result.changes.count, result.changeBlock])
-            return
+            objectChanges = []
         }
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO change_entry (transaction_id, position, entity, row_id, uuid, kind, attributes) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
-        for (position, change) in result.changes.enumerated() {
-            try statement.execute(arguments: [
-                result.changeBlock, position, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
-                change.kind.rawValue, ChangedAttribute.storedList(change.changedAttributes),
-            ])
-        }
-    }
-
-    /// Writes the `position`-th entry of a change block, one only `client`
-    /// reads: a change of its access. Without an object (`identifier` nil)
-    /// the change is to the client's grant.
-    static func recordAccessChange(_ db: Database, changeBlock: Int64, position: Int, client: String,
-                                   identifier: LocalIdentifier? = nil, rowID: Int64 = 0, kind: ObjectChange.Kind = .updated) throws {
-        try db.cachedStatement(sql: """
             INSERT INTO change_entry (transaction_id, position, entity, row_id, uuid, kind, attributes, client)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [changeBlock, position, identifier?.entity.rawValue ?? 0, rowID, identifier?.uuid ?? "",
-                                     kind.rawValue, ChangedAttribute.access.rawValue, client])
+            """)
+        for (position, change) in objectChanges.enumerated() {
+            try statement.execute(arguments: [
+                result.changeBlock, position, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
+                change.kind.rawValue, ChangedAttribute.storedList(change.changedAttributes), nil,
+            ])
+        }
+        for (offset, entry) in accessEntries.enumerated() {
+            let change = entry.change
+            try statement.execute(arguments: [
+                result.changeBlock, objectChanges.count + offset, change?.identifier.entity.rawValue ?? 0, change?.rowID ?? 0,
+                change?.identifier.uuid ?? "", (change?.kind ?? .updated).rawValue, ChangedAttribute.access.rawValue, entry.client,
+            ])
+        }
     }
 
     // MARK: - Pruning

@@ -5,9 +5,7 @@ import GRDB
 /// They are administration, not change blocks: no history is written.
 extension SQLitePhotoStore {
     package func addAccessToken(_ token: AccessTokenRecord) throws(StoreError) {
-        if let client = token.client, !ClientIdentifier.isValid(client) {
-            throw .accessDenied("\"\(client)\" is not a valid client identifier: use 1 to 255 letters, digits, '.', '-' and '_'")
-        }
+        if let client = token.client { try ClientIdentifier.check(client) }
         try write { db in
             try requireOwner("create access tokens")
             try db.execute(sql: """

@@ -58,9 +58,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         let layout = LibraryLayout(root: url)
         self.layout = layout
         let path = layout.root.path
-        if let client = options.client, !ClientIdentifier.isValid(client) {
-            throw .accessDenied("\"\(client)\" is not a valid client identifier: use 1 to 255 letters, digits, '.', '-' and '_'")
-        }
+        if let client = options.client { try ClientIdentifier.check(client) }
         client = options.client
         writesHistoryEntries = options.writesHistoryEntries
         let isNew = try Self.checkDirectory(layout, options: options)
@@ -651,7 +649,17 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    package func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult {
+    /// Where a change block commits (see ``PhotoStore/commit(_:staging:)``):
+    /// new files are journalled and moved into `originals/` first, then the
+    /// change set is applied and recorded in one write transaction; files
+    /// the block removes (purged assets, replaced edits) are journalled
+    /// inside that transaction and deleted once it has committed. A crash at
+    /// any point leaves what the next opening's recovery finishes.
+    package func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult? {
+        if !changeSet.changesObjects, changeSet.accessChanges.isEmpty, let purge = changeSet.purge, try !hasPurgeable(purge) {
+            // Checked in a read first, so that opening a library takes no write lock for nothing.
+            return nil
+        }
         let placement = FilePlacement(changeSet, layout: layout)
         var placed: [URL] = []
         // Lives until the commit is over: its journal covers a crash in between.
@@ -660,27 +668,34 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         var journal = staging
         var madeHere: StagingArea?
         defer { madeHere?.discard() }
+        func requireJournal() throws(StoreError) -> StagingArea {
+            if let journal { return journal }
+            madeHere = try makeStagingArea()
+            journal = madeHere
+            return madeHere!
+        }
         try checkWritable()
-        let result: CommitResult
+        let outcome: (result: CommitResult, removedFiles: [JournalEntry])?
         // Files an edit replaces are journalled with the new ones: whichever the
         // database no longer names after a crash, recovery removes.
         let replaced = try editResourcePaths(changeSet.assetEdits.filter { $0.content != nil }.map(\.uuid))
         do {
             if !placement.files.isEmpty || !replaced.isEmpty {
-                if journal == nil {
-                    // A revert brings no file but still journals those it removes.
-                    guard placement.files.isEmpty else { throw StoreError.fileSystem("new files need a staging area") }
-                    madeHere = try makeStagingArea()
-                    journal = madeHere
-                }
-                try journal?.recordJournal((placement.files.map(\.path) + replaced).map(JournalEntry.file))
+                // A revert brings no file but still journals those it removes.
+                guard placement.files.isEmpty || journal != nil else { throw StoreError.fileSystem("new files need a staging area") }
+                try requireJournal().recordJournal((placement.files.map(\.path) + replaced).map(JournalEntry.file))
                 placed = try place(placement.files)
             }
+            let purgeJournal = changeSet.purge == nil ? nil : try requireJournal()
             let now = Date()
-            result = try write { db in
+            outcome = try write { db in
                 var committer = ChangeSetCommitter(db: db, now: now, scope: try AccessScope.resolve(db, client: client))
-                return try committer.apply(changeSet, placement: placement, client: client,
-                                           writesHistoryEntries: writesHistoryEntries)
+                guard let result = try committer.apply(changeSet, placement: placement, client: client,
+                                                       writesHistoryEntries: writesHistoryEntries) else { return nil }
+                if !committer.removedFiles.isEmpty {
+                    try purgeJournal?.recordJournal(committer.removedFiles)
+                }
+                return (result, committer.removedFiles)
             }
         } catch {
             for url in placed {
@@ -688,6 +703,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             }
             throw storeError(error)
         }
+        guard let (result, removedFiles) = outcome else { return nil }
         momentCache.withLock { $0 = nil }
         // Acknowledged only if it can last: a write-ahead log deleted during
         // the commit took it along. The caller's files then stay where they were.
@@ -696,11 +712,25 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             try? FileManager.default.removeItem(at: source)
         }
         try? removeUnreferenced(replaced)
+        removedFiles.forEach(layout.remove)
         // New assets left out as duplicates: their files were placed (and journalled) in case they were not.
         for (asset, paths) in zip(changeSet.newAssets, placement.newAssets) where result.duplicates[asset.record.uuid] != nil {
             paths.forEach { layout.remove(.file($0)) }
         }
         return result
+    }
+
+    /// Whether a purge would find anything to delete.
+    private func hasPurgeable(_ purge: RecentlyDeletedPurge) throws(StoreError) -> Bool {
+        try read { db in
+            switch purge {
+            case .all:
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE trashed_date IS NOT NULL)") ?? false
+            case .deletedBefore(let cutoff):
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE trashed_date < ?)",
+                                  arguments: [cutoff.timeIntervalSince1970]) ?? false
+            }
+        }
     }
 
     /// The files of the edits (renderings, adjustment data) of these assets.
@@ -761,59 +791,5 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             throw error
         }
         return placed
-    }
-
-    package func purgeDeletedAssets(before cutoff: Date?) throws(StoreError) -> CommitResult? {
-        let condition = cutoff == nil ? "trashed_date IS NOT NULL" : "trashed_date < ?"
-        let arguments: StatementArguments = cutoff.map { [$0.timeIntervalSince1970] } ?? []
-        // Checked in a read first, so that opening a library takes no write lock for nothing.
-        let anyDoomed = try read { db in
-            // Retention applies whoever opens the library; emptying it on demand needs full access.
-            if cutoff == nil, try AccessScope.resolve(db, client: client) != .full {
-                throw StoreError.accessDenied("emptying Recently Deleted needs read-write access to the whole library")
-            }
-            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE \(condition))", arguments: arguments) ?? false
-        }
-        guard anyDoomed else { return nil }
-        let staging = try makeStagingArea()
-        defer { staging.discard() }
-        let purge = try write { db -> (CommitResult, [JournalEntry])? in
-            let doomed = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, uuid FROM asset WHERE \(condition)"), arguments: arguments)
-            guard !doomed.isEmpty else { return nil }
-            let ids = doomed.map { $0[0] as Int64 }
-            // Every file of the assets goes: their originals and edits, and their thumbnails and previews.
-            let files = try String.fetchAll(db.cachedStatement(sql: """
-                SELECT relative_path FROM resource WHERE asset_id IN (SELECT value FROM json_each(?))
-                """), arguments: [FetchSQL.json(ids)]).map(JournalEntry.file)
-                + doomed.map { JournalEntry.renditions(assetUUID: $0[1]) }
-            try staging.recordJournal(files)
-            let now = Date()
-            let changeBlock = try HistoryLog.begin(db, at: now, author: client)
-            let albums = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
-                WHERE m.asset_id IN (SELECT value FROM json_each(?))
-                """), arguments: [FetchSQL.json(ids)])
-            try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [FetchSQL.json(ids)])
-            for row in doomed {
-                try ChangeSetCommitter.recordDeletion(db, entity: .asset, rowID: row[0], uuid: row[1], at: now)
-            }
-            var changes = doomed.map {
-                ObjectChange(identifier: LocalIdentifier(uuid: $0[1], entity: .asset), rowID: $0[0],
-                             kind: .deleted, changedAttributes: [])
-            }
-            changes += albums.map {
-                ObjectChange(identifier: LocalIdentifier(uuid: $0[1], entity: .assetCollection), rowID: $0[0],
-                             kind: .updated, changedAttributes: [.members])
-            }
-            let result = CommitResult(changeBlock: changeBlock, changes: changes)
-            try HistoryLog.record(result, db, writesEntries: writesHistoryEntries)
-            return (result, files)
-        }
-        guard let (result, files) = purge else { return nil }
-        momentCache.withLock { $0 = nil }
-        for entry in files {
-            layout.remove(entry)
-        }
-        return result
     }
 }
