@@ -1,11 +1,12 @@
 import Foundation
+import PhotosTestSupport
 import Photos
 import Testing
 
 /// The `photos` command with careless paths and hostile names: nothing
 /// outside what the user asked for is written, every path given or found
 /// is accounted for, and no name reaches the terminal as a command.
-@Suite struct CarefulPathTests {
+@Suite(.tags(.slow)) struct CarefulPathTests {
     let tool: CommandLineTool
 
     init() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The `photos` command when the library's disk, permissions or database
 /// are not what they should be: nothing lost, nothing written into damage,
 /// and every problem said.
-@Suite struct ReliabilityCommandTests {
+@Suite(.tags(.slow)) struct ReliabilityCommandTests {
     let tool: CommandLineTool
 
     init() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosTestSupport
 import Photos
 import Testing
 @testable import PhotosServer
@@ -7,7 +8,7 @@ import Testing
 /// give the same answers as the router, in order behind pipelined
 /// requests, for as long as the token holds; quiet connections close,
 /// busy ones do not.
-@Suite struct ConnectionTests {
+@Suite(.tags(.slow)) struct ConnectionTests {
     @Test func aCachedThumbnailIsAnsweredLikeTheFirstTime() async throws {
         let fixture = try ServerFixture(photos: 1)
         let port = try await LivePort.start(fixture)

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import PhotosTestSupport
 import NIOCore
 import NIOHTTP1
 import Photos
@@ -8,7 +9,7 @@ import Testing
 
 /// `photos serve` as people run it: a process on a loopback port, with
 /// other `photos` processes changing the library beside it.
-@Suite(.serialized) struct ServeProcessTests {
+@Suite(.serialized, .tags(.slow)) struct ServeProcessTests {
     private static func request(_ method: HTTPMethod, _ url: String, token: String, headers: [(String, String)] = [],
                                 body: Data? = nil) async throws -> (status: Int, headers: [(String, String)], body: Data) {
         var request = HTTPClientRequest(url: url)

@@ -1,11 +1,12 @@
 import Foundation
+import PhotosTestSupport
 import Testing
 @testable import Photos
 
 /// Four processes commit at once into one library while two more observe
 /// it and read its history. `PHOTOS_CONCURRENCY_BLOCKS` raises the change
 /// blocks per writer from 100 to the full run's 1,000.
-@Suite struct ConcurrentWritersTests {
+@Suite(.tags(.slow)) struct ConcurrentWritersTests {
     static let blocksPerWriter = ProcessInfo.processInfo.environment["PHOTOS_CONCURRENCY_BLOCKS"].flatMap(Int.init) ?? 100
 
     @Test func fourWritersTwoWatchersNothingLostOrDuplicated() throws {

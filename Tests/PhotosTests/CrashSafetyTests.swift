@@ -1,5 +1,6 @@
 import Foundation
 import PhotosMedia
+import PhotosTestSupport
 import Testing
 @testable import Photos
 
@@ -7,9 +8,12 @@ import Testing
 /// commits large change blocks; after each kill the library must open whole.
 /// `PHOTOS_CRASH_ROUNDS` and `PHOTOS_CRASH_BLOCK` raise the defaults (8 kills,
 /// 40 assets per block) to the full run (100 kills, 1,000 assets per block).
-@Suite struct CrashSafetyTests {
+/// The moments of the kills come from a seeded generator: the seed is
+/// printed, and `PHOTOS_CRASH_SEED` replays a run.
+@Suite(.tags(.slow)) struct CrashSafetyTests {
     static let rounds = ProcessInfo.processInfo.environment["PHOTOS_CRASH_ROUNDS"].flatMap(Int.init) ?? 8
     static let perBlock = ProcessInfo.processInfo.environment["PHOTOS_CRASH_BLOCK"].flatMap(Int.init) ?? 40
+    static let seed = ProcessInfo.processInfo.environment["PHOTOS_CRASH_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
 
     @Test func killedWritersLeaveWholeChangeBlocks() throws {
         let test = try TestLibrary()
@@ -21,7 +25,8 @@ import Testing
         }
         let path = test.library.url.path
         let firstToken = test.library.currentChangeToken
-        var generator = SystemRandomNumberGenerator()
+        print("CrashSafetyTests: PHOTOS_CRASH_SEED=\(Self.seed) replays these kills")
+        var generator = SeededRandom(seed: Self.seed)
         var committedBlocks = 0
         for round in 0..<Self.rounds {
             let tokenBeforeKill = try PHPhotoLibrary(url: test.library.url, clientIdentifier: nil).currentChangeToken
@@ -38,7 +43,7 @@ import Testing
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
             let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(writer.terminationReason == .uncaughtSignal, "round \(round): the writer stopped on its own: \(said)")
+            #expect(writer.terminationReason == .uncaughtSignal, "seed \(Self.seed) round \(round): the writer stopped on its own: \(said)")
             committedBlocks += said.split(separator: "\n").filter { $0.hasPrefix("committed") }.count
 
             let library = try PHPhotoLibrary(url: test.library.url, clientIdentifier: nil)

@@ -171,7 +171,7 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
             assets.append(try test.importAsset(try test.jpeg(width: 1200 + index, height: 900)))
         }
         let results = ImageResults()
-        let manager = PHImageManager()
+        let manager = PHImageManager(scheduler: ImageWorkScheduler(workers: 2))
         var ids: [PHImageRequestID] = []
         for index in 0..<1000 {
             ids.append(manager.requestImage(for: assets[index % 4], targetSize: CGSize(width: 1000 + index, height: 1000),
@@ -180,12 +180,13 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
         }
         ids.forEach(manager.cancelImageRequest)
         let deadline = Date().addingTimeInterval(10)
-        while ImageWorkScheduler.shared.pendingCount > 0 && Date() < deadline {
+        while manager.scheduler.pendingCount > 0 && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        #expect(ImageWorkScheduler.shared.pendingCount == 0, "no work left running")
+        #expect(manager.scheduler.pendingCount == 0, "no work left running")
         // At most the requests already running when cancelled may have rendered; none may deliver.
-        Thread.sleep(forTimeInterval: 0.2)
+        // Every delivery goes through the result queue: once it is drained, none is on its way.
+        manager.resultHandlerQueue.sync {}
         #expect(results.all.isEmpty)
     }
 
@@ -231,11 +232,11 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
         for index in 0..<6 {
             assets.append(try test.importAsset(try test.jpeg(width: 800, height: 600 + index)))
         }
-        let manager = PHCachingImageManager()
+        let manager = PHCachingImageManager(scheduler: ImageWorkScheduler(workers: 2))
         let target = CGSize(width: 150, height: 150)
         manager.startCachingImages(for: assets, targetSize: target, contentMode: .aspectFill, options: nil)
         let deadline = Date().addingTimeInterval(10)
-        while ImageWorkScheduler.shared.pendingCount > 0 && Date() < deadline {
+        while manager.scheduler.pendingCount > 0 && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
         var first: [UIImage] = []

@@ -8,7 +8,7 @@ import PhotosStore
 /// every change must replay, as a collection view's batch update, from the
 /// fetch result before to exactly a fresh fetch after, and say which of the
 /// objects shown changed.
-@Suite struct ObservationPropertyTests {
+@Suite(.tags(.slow)) struct ObservationPropertyTests {
     typealias Random = SeededRandom
 
     /// A fetched object's identity without reading its row: its row id when

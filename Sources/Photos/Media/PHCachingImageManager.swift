@@ -25,8 +25,13 @@ open class PHCachingImageManager: PHImageManager, @unchecked Sendable {
     private var prefetches: [Prefetch: ImageWorkScheduler.Job] = [:]
 
     /// A caching manager with its own memory cache.
-    public override init() {
-        super.init()
+    public convenience init() {
+        self.init(scheduler: .shared)
+    }
+
+    /// A caching manager whose work runs on `scheduler`.
+    override init(scheduler: ImageWorkScheduler) {
+        super.init(scheduler: scheduler)
     }
 
     /// Starts preparing images of `assets`. Cost: queues one job per asset not already prepared.

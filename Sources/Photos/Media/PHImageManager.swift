@@ -26,15 +26,23 @@ open class PHImageManager: NSObject, @unchecked Sendable {
     public var resultHandlerQueue: DispatchQueue
 
     let cache: RenderedImageCache
-    private let scheduler = ImageWorkScheduler.shared
+    /// Where this manager's work runs: the process's shared scheduler, or a
+    /// scheduler of its own (tests that count what is left to run).
+    let scheduler: ImageWorkScheduler
     private let lock = NSLock()
     private var jobs: [PHImageRequestID: ImageWorkScheduler.Job] = [:]
     private static let requestIDs = RequestIDGenerator()
 
     /// A manager with its own memory cache (96 MB of pixels).
-    public override init() {
+    public override convenience init() {
+        self.init(scheduler: .shared)
+    }
+
+    /// A manager whose work runs on `scheduler`.
+    init(scheduler: ImageWorkScheduler) {
         resultHandlerQueue = DispatchQueue(label: "photos.image-results")
         cache = RenderedImageCache(byteLimit: 96 << 20)
+        self.scheduler = scheduler
         super.init()
     }
 
