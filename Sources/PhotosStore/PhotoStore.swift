@@ -6,7 +6,6 @@ import Foundation
 package protocol PhotoStore: AnyObject, Sendable {
     /// The library's own identity, fixed when it was created.
     var libraryUUID: String { get }
-    var layout: LibraryLayout { get }
     /// The client this store acts for; nil for the library's owner. Every
     /// read and write below applies the client's grant, resolved anew in
     /// each transaction: a client that may not read gets `accessDenied`.
@@ -52,15 +51,16 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// Moment lists of a subtype (``CollectionSubtype/momentListCluster`` or ``CollectionSubtype/momentListYear``), oldest first.
     func momentLists(subtype: Int) throws(StoreError) -> [MomentListRecord]
 
-    /// A place to stage the files of a change block.
-    func makeStagingArea() throws(StoreError) -> StagingArea
+    /// Where the library's files live: stored files, derivatives, staging.
+    var files: any LibraryFileStorage { get }
     /// Applies a change set atomically, files included, and records it in
     /// the history log as one change block, numbered after every block
     /// committed before it by any process. The only way anything readers
     /// see is written. Returns nil, committing nothing, when a set that
     /// names no objects (a purge, an access change) finds nothing to do.
-    /// The caller discards the staging area it passed, once it has taken
-    /// what it staged beside the files.
+    /// `staging` holds the set's new files (from ``files``); the caller
+    /// discards it afterwards. The public layer commits through a
+    /// ``CommitSession``, which does both.
     func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult?
     /// The identifiers of deleted objects by row id, for fetch results made
     /// before the deletion. Collections of both kinds share one key space:

@@ -22,7 +22,7 @@ import Testing
         let store = try SQLitePhotoStore(url: root)
         let layout = store.layout
         // A committed asset whose file is journalled (a crash after commit, before cleanup).
-        let staging = try store.makeStagingArea()
+        let staging = try store.files.makeStagingArea()
         let file = try staging.stage(data: Data("photo".utf8), pathExtension: "jpg")
         let uuid = UUID().uuidString
         var changes = ChangeSet()
@@ -42,7 +42,7 @@ import Testing
             .write(to: dead.appendingPathComponent("journal"))
 
         // A live staging area of another writer must be left alone.
-        let live = try store.makeStagingArea()
+        let live = try store.files.makeStagingArea()
         _ = try live.stage(data: Data("in flight".utf8), pathExtension: "jpg")
 
         _ = try SQLitePhotoStore(url: root)
@@ -62,10 +62,9 @@ import Testing
         changes.newAssets = [NewAsset(record: AssetRecord(uuid: kept, mediaType: .image, modificationDate: Date(), addedDate: Date(),
                                                           playbackStyle: 1), resources: [])]
         _ = try store.commit(changes, staging: nil)
+        let derivatives = store.files.derivatives
         for uuid in [kept, purged] {
-            let folder = layout.derivativeFolder(assetUUID: uuid)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data("jpeg".utf8).write(to: folder.appendingPathComponent("\(uuid)_v0_thumbnail.jpg"))
+            try derivatives.store(Data("jpeg".utf8), assetUUID: uuid, version: 0, kind: .thumbnail)
         }
         // A purge that committed, then died before deleting the files.
         let dead = layout.staging.appendingPathComponent(UUID().uuidString)
@@ -73,13 +72,13 @@ import Testing
         try Data().write(to: dead.appendingPathComponent("lock"))
         try Data("renditions-of \(purged)\nrenditions-of \(kept)".utf8).write(to: dead.appendingPathComponent("journal"))
         _ = try SQLitePhotoStore(url: root)
-        #expect(layout.renditionFiles(assetUUID: purged).isEmpty)
-        #expect(layout.renditionFiles(assetUUID: kept).count == 1)
+        #expect(derivatives.existing(assetUUID: purged, version: 0, kind: .thumbnail) == nil)
+        #expect(derivatives.existing(assetUUID: kept, version: 0, kind: .thumbnail) != nil)
     }
 
     @Test func aFailedCommitRemovesThePlacedFiles() throws {
         let store = try SQLitePhotoStore(url: root)
-        let staging = try store.makeStagingArea()
+        let staging = try store.files.makeStagingArea()
         let file = try staging.stage(data: Data("photo".utf8), pathExtension: "jpg")
         let uuid = UUID().uuidString
         var changes = ChangeSet()

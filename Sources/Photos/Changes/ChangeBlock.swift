@@ -36,63 +36,34 @@ final class ChangeBlock: @unchecked Sendable {
     /// Turns the requests into one change set and commits it; nil when the
     /// block asked for nothing. `skipsDuplicates`: see `ChangeSet.skipsDuplicates`.
     func commit(to store: any PhotoStore, skipsDuplicates: Bool = false) throws(PHPhotosError) -> CommitResult? {
-        let builder = ChangeSetBuilder(library: library, store: store)
+        let builder = ChangeSetBuilder(library: library, session: store.beginCommit())
         builder.changeSet.skipsDuplicates = skipsDuplicates
-        defer { builder.discardStaging() }
+        defer { builder.session.discard() }
         for contribution in contributions {
             try contribution.contribute(to: builder)
         }
         try builder.prepareNewAssets()
         guard !builder.changeSet.isEmpty else { return nil }
-        let committed: CommitResult?
         do {
-            committed = try store.commit(builder.changeSet, staging: builder.stagingIfCreated)
+            return try builder.session.commit(builder.changeSet)
         } catch {
             throw PHPhotosError(storeError: error)
         }
-        guard let result = committed else { return nil }
-        if let staging = builder.stagingIfCreated {
-            library.derivatives.adopt(from: staging.derivatives, excluding: Set(result.duplicates.keys))
-        }
-        // Edited content has a new version: renditions of the old one are of no more use.
-        for uuid in builder.contentEditedUUIDs {
-            library.derivatives.removeRenditions(assetUUID: uuid)
-        }
-        return result
     }
 }
 
 /// Accumulates a change block's requests into one `ChangeSet`.
 final class ChangeSetBuilder {
     let library: PHPhotoLibrary
-    let store: any PhotoStore
+    /// Where the block's files are staged and its change set committed.
+    let session: CommitSession
     var changeSet = ChangeSet()
     private var assetEditIndexes: [String: Int] = [:]
-    private(set) var stagingIfCreated: StagingArea?
 
-    init(library: PHPhotoLibrary, store: any PhotoStore) {
+    init(library: PHPhotoLibrary, session: CommitSession) {
         self.library = library
-        self.store = store
+        self.session = session
     }
-
-    /// The staging area for new files, created on first use.
-    func staging() throws(PHPhotosError) -> StagingArea {
-        if let stagingIfCreated { return stagingIfCreated }
-        do {
-            let area = try store.makeStagingArea()
-            stagingIfCreated = area
-            return area
-        } catch {
-            throw PHPhotosError(storeError: error)
-        }
-    }
-
-    func discardStaging() {
-        stagingIfCreated?.discard()
-    }
-
-    /// Assets whose content the block edits or reverts.
-    var contentEditedUUIDs: [String] = []
 
     private var pendingAssets: [(preparation: NewAssetPreparation, finish: (inout NewAsset) -> Void)] = []
 

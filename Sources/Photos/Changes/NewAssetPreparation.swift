@@ -12,18 +12,17 @@ import PhotosStore
 struct NewAssetPreparation {
     let uuid: String
     let resources: [PHAssetChangeRequest.PendingResource]
-    let staging: StagingArea
-    let derivatives: DerivativeCache
+    /// The change block's session, where the files and derivatives are staged.
+    let session: CommitSession
 
     private static let photoTypes: Set<PHAssetResourceType> = [.photo, .alternatePhoto, .fullSizePhoto, .adjustmentBasePhoto, .photoProxy]
     private static let videoTypes: Set<PHAssetResourceType> = [.video, .pairedVideo, .fullSizeVideo, .fullSizePairedVideo,
                                                               .adjustmentBasePairedVideo, .adjustmentBaseVideo]
 
-    init(uuid: String, resources: [PHAssetChangeRequest.PendingResource], staging: StagingArea, derivatives: DerivativeCache) {
+    init(uuid: String, resources: [PHAssetChangeRequest.PendingResource], session: CommitSession) {
         self.uuid = uuid
         self.resources = resources
-        self.staging = staging
-        self.derivatives = derivatives
+        self.session = session
     }
 
     /// The asset to insert, or the error that keeps it out, about this asset
@@ -142,17 +141,16 @@ struct NewAssetPreparation {
         var source = url
         var size = (metadata.pixelWidth, metadata.pixelHeight)
         if metadata.kind == .video {
-            source = try derivatives.stage(try VideoFrame.poster(ofVideoAt: url), assetUUID: uuid, version: 0, kind: .poster,
-                                           in: staging.derivatives)
+            source = try session.stageDerivative(try VideoFrame.poster(ofVideoAt: url), ofNewAsset: uuid, kind: .poster)
             size = (0, 0)
         } else if UniformType.isRAW(metadata.uniformTypeIdentifier) {
             guard let preview = try? CameraRaw.preview(ofFileAt: url) else { return nil }
-            source = try derivatives.stage(preview, assetUUID: uuid, version: 0, kind: .poster, in: staging.derivatives)
+            source = try session.stageDerivative(preview, ofNewAsset: uuid, kind: .poster)
             size = (0, 0)
         }
         let thumbnail = try ImageRenderer.derivative(fileAt: source, sourceWidth: size.0, sourceHeight: size.1,
                                                      shortEdge: DerivativeCache.Kind.thumbnail.shortEdge!)
-        _ = try derivatives.stage(thumbnail.jpeg, assetUUID: uuid, version: 0, kind: .thumbnail, in: staging.derivatives)
+        try session.stageDerivative(thumbnail.jpeg, ofNewAsset: uuid, kind: .thumbnail)
         return try ThumbHash.ofImage(data: thumbnail.jpeg)
     }
 
@@ -170,13 +168,13 @@ struct NewAssetPreparation {
                 guard MediaProbe.isRegularFile(url) else {
                     throw PHPhotosError(.invalidResource, "\(url.path): not a regular file")
                 }
-                return try staging.stage(fileAt: url, move: resource.options?.shouldMoveFile ?? false)
+                return try session.stage(fileAt: url, move: resource.options?.shouldMoveFile ?? false)
             case .data(let data):
                 let ext = resource.options?.originalFilename.map { URL(fileURLWithPath: $0).pathExtension }.flatMap { $0.isEmpty ? nil : $0 }
                     ?? resource.options?.uniformTypeIdentifier.flatMap(UniformType.preferredExtension(for:))
                     ?? UniformType.sniffExtension(of: data)
                     ?? "dat"
-                return try staging.stage(data: data, pathExtension: ext)
+                return try session.stage(data: data, pathExtension: ext)
             }
         } catch let error as PHPhotosError {
             throw error

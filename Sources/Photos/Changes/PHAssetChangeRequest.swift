@@ -162,7 +162,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         case .existing(let asset):
             let content = try contentChange.map { change throws(PHPhotosError) -> ContentEdit in
                 switch change {
-                case .output(let output): .adjust(try EditedContent(output, asset: asset).staged(in: try builder.staging()))
+                case .output(let output): .adjust(try EditedContent(output, asset: asset).staged(in: builder.session))
                 case .revert: .revert
                 }
             }
@@ -174,9 +174,6 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 if let newHidden { edit.isHidden = newHidden }
                 if let content { edit.content = content }
             }
-            if content != nil {
-                builder.contentEditedUUIDs.append(asset.record.uuid)
-            }
         case .creation(let uuid):
             var resources = self.resources
             var edit: EditedContent?
@@ -186,8 +183,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 resources += edited.pendingResources
                 edit = edited
             }
-            let preparation = NewAssetPreparation(uuid: uuid, resources: resources, staging: try builder.staging(),
-                                                  derivatives: builder.library.derivatives)
+            let preparation = NewAssetPreparation(uuid: uuid, resources: resources, session: builder.session)
             let (creationDate, location, favorite, hidden) = (newCreationDate, newLocation, newFavorite, newHidden)
             builder.prepareNewAsset(preparation) { asset in
                 if let creationDate { asset.record.creationDate = creationDate }

@@ -39,10 +39,10 @@ struct EditedContent {
     private var renderedName: String { "FullSizeRender." + (rendered.pathExtension.isEmpty ? "jpg" : rendered.pathExtension) }
 
     /// The edit as a change of an existing asset, its files staged.
-    func staged(in staging: StagingArea) throws(PHPhotosError) -> AdjustedContent {
+    func staged(in session: CommitSession) throws(PHPhotosError) -> AdjustedContent {
         do {
-            let renderedFile = try staging.stage(fileAt: rendered, move: false)
-            let adjustmentFile = try staging.stage(data: adjustment.propertyList, pathExtension: "plist")
+            let renderedFile = try session.stage(fileAt: rendered, move: false)
+            let adjustmentFile = try session.stage(data: adjustment.propertyList, pathExtension: "plist")
             return AdjustedContent(
                 rendered: NewResource(type: ResourceType(renderedType), file: renderedFile, originalFilename: renderedName,
                                       uniformTypeIdentifier: metadata.uniformTypeIdentifier,

@@ -39,8 +39,6 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
 
     /// The library's directory.
     public let url: URL
-    /// Where the library keeps its parts.
-    let layout: LibraryLayout
     /// The client this process acts for, or nil for the library's owner.
     public let clientIdentifier: String?
     /// Why the library cannot be used, or nil when it can: the shared
@@ -64,15 +62,20 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     let changeObservers = ChangeObservers()
     /// When this object last pruned the change history.
     let historyMaintenance = Throttle()
-    /// Thumbnails, previews and video frames on disk.
+    /// Thumbnails, previews and video frames on disk: the store's.
     let derivatives: DerivativeCache
+
+    /// A readable file with the bytes of a file the database names; nil
+    /// when the path is not one the library writes, or no store is open.
+    func storedFileURL(_ storedPath: String) -> URL? {
+        store?.files.readableURL(forStoredPath: storedPath)
+    }
 
     private init(url: URL, store: (any PhotoStore)?, clientIdentifier: String?, openFailure: PHPhotosError?) {
         self.url = url
         self.store = store
         self.clientIdentifier = clientIdentifier
-        layout = LibraryLayout(root: url)
-        derivatives = DerivativeCache(root: layout.derivatives)
+        derivatives = store?.files.derivatives ?? DerivativeCache(root: LibraryLayout(root: url).derivatives)
         self.openFailure = openFailure
         changeQueue = DispatchQueue(label: "photos.changes")
         super.init()

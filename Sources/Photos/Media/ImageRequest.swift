@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 import PhotosMedia
 
 /// One image request: what it asks for, and rendering it from the best

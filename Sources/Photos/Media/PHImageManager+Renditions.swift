@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 import PhotosMedia
 
 /// The JPEG renditions the library keeps of each asset's current version,

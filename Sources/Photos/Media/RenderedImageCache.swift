@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 import PhotosMedia
 
 /// Rendered images in memory, least recently used first out, bounded by

@@ -93,7 +93,7 @@ extension SQLitePhotoStore {
             let uuid: String = row[0], path: String = row[1], size: Int64 = row[2]
             named.insert(path)
             report.fileCount += 1
-            guard let url = layout.url(forRelativePath: path) else {
+            guard let url = files.readableURL(forStoredPath: path) else {
                 report.findings.append(IntegrityFinding(kind: .unsafePath, assetUUID: uuid, detail: "the stored path \(path) leads outside the library"))
                 continue
             }
@@ -110,13 +110,13 @@ extension SQLitePhotoStore {
             }
         }
         guard databaseProblems.isEmpty else { return finish(report, databaseIsWhole: false) }
-        for path in Self.files(under: layout.originals, relativeTo: layout.root) where !named.contains(path) {
+        for path in files.presentStoredPaths() where !named.contains(path) {
             report.findings.append(IntegrityFinding(kind: .orphanFile, file: layout.root.appendingPathComponent(path),
                                                     detail: "\(path) belongs to no asset"))
         }
         let uuids = Set(stored.map { $0[0] as String })
         let assetUUIDs = (try? read { db in Set(try String.fetchAll(db, sql: "SELECT uuid FROM asset")) }) ?? uuids
-        for path in Self.files(under: layout.derivatives, relativeTo: layout.root) {
+        for path in layout.relativeFilePaths(under: layout.derivatives) {
             let name = (path as NSString).lastPathComponent
             if !assetUUIDs.contains(String(name.prefix(36))) {
                 report.findings.append(IntegrityFinding(kind: .orphanDerivative, file: layout.root.appendingPathComponent(path),
@@ -136,14 +136,4 @@ extension SQLitePhotoStore {
     }
 
     /// The regular files under `folder`, as paths relative to `root`.
-    private static func files(under folder: URL, relativeTo root: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
-        let prefix = root.standardizedFileURL.path + "/"
-        var paths: [String] = []
-        for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-            let path = url.standardizedFileURL.path
-            paths.append(path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path)
-        }
-        return paths.sorted()
-    }
 }

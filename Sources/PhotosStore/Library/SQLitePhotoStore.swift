@@ -32,6 +32,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     }
 
     package let layout: LibraryLayout
+    /// The library's files: its own directory.
+    package let files: any LibraryFileStorage
     package let libraryUUID: String
     package let client: String?
     /// Why nothing can be written, when the library's database is read-only
@@ -57,6 +59,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     package init(url: URL, options: OpenOptions = OpenOptions()) throws(StoreError) {
         let layout = LibraryLayout(root: url)
         self.layout = layout
+        files = LocalFileStorage(layout: layout)
         let path = layout.root.path
         if let client = options.client { try ClientIdentifier.check(client) }
         client = options.client
@@ -266,7 +269,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// that say it are known to be whole: a damaged table could otherwise
     /// make a stored original look like an orphan.
     private func recoverAbandonedChangeBlocks() throws(StoreError) {
-        guard StagingArea.hasAbandoned(layout: layout) else { return }
+        guard files.hasAbandonedStaging() else { return }
         do {
             let problems = try pool.read { db in
                 // The integrity check, not the quick one: it also finds an index
@@ -280,7 +283,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 throw StoreError.damaged(path: layout.root.path, reason: "an interrupted change block needs recovering, "
                                          + "but the tables that say which files are stored are damaged: \(problem)")
             }
-            try StagingArea.recoverAbandoned(layout: layout) { entry in
+            try files.recoverAbandonedStaging { entry in
                 try pool.read { db in
                     switch entry {
                     case .file(let path):
@@ -626,10 +629,6 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     // MARK: - Writing
 
-    package func makeStagingArea() throws(StoreError) -> StagingArea {
-        try StagingArea(layout: layout)
-    }
-
     /// Writes with retries: SQLite can report a busy database even with a
     /// timeout (another process recovering the WAL, for one). Refuses a
     /// library that cannot take a write (see `checkWritable`).
@@ -650,7 +649,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     }
 
     /// Where a change block commits (see ``PhotoStore/commit(_:staging:)``):
-    /// new files are journalled and moved into `originals/` first, then the
+    /// new files are journalled and placed in storage first, then the
     /// change set is applied and recorded in one write transaction; files
     /// the block removes (purged assets, replaced edits) are journalled
     /// inside that transaction and deleted once it has committed. A crash at
@@ -661,7 +660,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             return nil
         }
         let placement = FilePlacement(changeSet, layout: layout)
-        var placed: [URL] = []
+        var placed: [String] = []
         // Lives until the commit is over: its journal covers a crash in between.
         // The caller discards a staging area it passed (after taking what it
         // staged beside the files); one made here is discarded here.
@@ -670,7 +669,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         defer { madeHere?.discard() }
         func requireJournal() throws(StoreError) -> StagingArea {
             if let journal { return journal }
-            madeHere = try makeStagingArea()
+            madeHere = try files.makeStagingArea()
             journal = madeHere
             return madeHere!
         }
@@ -684,7 +683,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 // A revert brings no file but still journals those it removes.
                 guard placement.files.isEmpty || journal != nil else { throw StoreError.fileSystem("new files need a staging area") }
                 try requireJournal().recordJournal((placement.files.map(\.path) + replaced).map(JournalEntry.file))
-                placed = try place(placement.files)
+                try files.place(placement.files)
+                placed = placement.files.map(\.path)
             }
             let purgeJournal = changeSet.purge == nil ? nil : try requireJournal()
             let now = Date()
@@ -698,8 +698,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 return (result, committer.removedFiles)
             }
         } catch {
-            for url in placed {
-                try? FileManager.default.removeItem(at: url)
+            for path in placed {
+                files.remove(.file(path))
             }
             throw storeError(error)
         }
@@ -712,10 +712,10 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             try? FileManager.default.removeItem(at: source)
         }
         try? removeUnreferenced(replaced)
-        removedFiles.forEach(layout.remove)
+        removedFiles.forEach(files.remove)
         // New assets left out as duplicates: their files were placed (and journalled) in case they were not.
         for (asset, paths) in zip(changeSet.newAssets, placement.newAssets) where result.duplicates[asset.record.uuid] != nil {
-            paths.forEach { layout.remove(.file($0)) }
+            paths.forEach { files.remove(.file($0)) }
         }
         return result
     }
@@ -754,42 +754,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 """), arguments: [FetchSQL.json(relativePaths)]))
         }
         for path in relativePaths where !named.contains(path) {
-            layout.remove(.file(path))
+            files.remove(.file(path))
         }
-    }
-
-    /// Moves staged files to their places in `originals/` and flushes the
-    /// folders whose entries changed (those created included), so that the
-    /// files are where the commit says, even after a power cut.
-    private func place(_ files: [(file: StagedFile, path: String)]) throws -> [URL] {
-        var placed: [URL] = []
-        var folders = Set<URL>()
-        do {
-            for (file, relativePath) in files {
-                guard let destination = layout.url(forRelativePath: relativePath) else {
-                    throw StoreError.fileSystem("internal error: \(relativePath) is not a path inside originals/")
-                }
-                let folder = destination.deletingLastPathComponent()
-                if folders.insert(folder).inserted {
-                    try DurableFiles.createDirectory(folder)
-                }
-                guard rename(file.url.path, destination.path) == 0 else {
-                    throw StoreError.fileSystem("cannot move \(file.url.path) into the library: \(String(cString: strerror(errno)))")
-                }
-                placed.append(destination)
-            }
-            // The folder's own entry too: another process may have created it
-            // and not yet synced it into originals/.
-            for folder in folders {
-                try DurableFiles.synchronize(folder)
-                try DurableFiles.synchronize(folder.deletingLastPathComponent())
-            }
-        } catch {
-            for url in placed {
-                try? FileManager.default.removeItem(at: url)
-            }
-            throw error
-        }
-        return placed
     }
 }

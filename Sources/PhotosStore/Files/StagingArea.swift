@@ -60,6 +60,7 @@ package final class StagingArea: @unchecked Sendable {
     private static let lockName = "lock"
     private static let journalName = "journal"
 
+    /// Creates and locks a new area in the library's `staging/` folder.
     init(layout: LibraryLayout) throws(StoreError) {
         // The lock is taken before the folder gets its final name, so recovery
         // never sees a live area without its lock.
@@ -178,10 +179,11 @@ package final class StagingArea: @unchecked Sendable {
     /// Cleans up the staging areas of processes that died mid-change:
     /// journalled files the database does not name are deleted, and the
     /// renditions of journalled assets it no longer has.
-    static func recoverAbandoned(layout: LibraryLayout, isReferenced: (JournalEntry) throws -> Bool) rethrows {
+    static func recoverAbandoned(layout: LibraryLayout, isReferenced: (JournalEntry) throws -> Bool,
+                                 remove: (JournalEntry) -> Void) rethrows {
         for area in candidates(layout) {
             try withAbandoned(area) {
-                try recover(area, layout: layout, isReferenced: isReferenced)
+                try recover(area, isReferenced: isReferenced, remove: remove)
             }
         }
     }
@@ -214,10 +216,11 @@ package final class StagingArea: @unchecked Sendable {
 
     /// Deletes what an abandoned area's journal lists and the database no
     /// longer names, then the area.
-    private static func recover(_ area: URL, layout: LibraryLayout, isReferenced: (JournalEntry) throws -> Bool) rethrows {
+    private static func recover(_ area: URL, isReferenced: (JournalEntry) throws -> Bool,
+                                remove: (JournalEntry) -> Void) rethrows {
         if let journal = try? String(contentsOf: area.appendingPathComponent(journalName), encoding: .utf8) {
             for entry in journal.split(separator: "\n").map({ JournalEntry(line: String($0)) }) where try !isReferenced(entry) {
-                layout.remove(entry)
+                remove(entry)
             }
         }
         try? FileManager.default.removeItem(at: area)

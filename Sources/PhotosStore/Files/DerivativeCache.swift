@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Renditions of assets' images kept on disk so that requests are served
 /// without decoding originals: thumbnails, previews, and the full-size
@@ -63,7 +66,7 @@ package final class DerivativeCache: @unchecked Sendable {
     /// Cost: one small write; an eviction runs in the background when the
     /// cache is over its limit.
     @discardableResult
-    package func store(_ jpeg: Data, assetUUID: String, version: Int, kind: Kind) throws(MediaError) -> URL {
+    package func store(_ jpeg: Data, assetUUID: String, version: Int, kind: Kind) throws(StoreError) -> URL {
         let url = url(assetUUID: assetUUID, version: version, kind: kind)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).partial")
         do {
@@ -73,7 +76,8 @@ package final class DerivativeCache: @unchecked Sendable {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw MediaError(file: url.path, reason: "cannot store a derivative: \(error.localizedDescription)")
+            if StagingArea.isOutOfSpace(error) { throw .diskFull(path: root.path) }
+            throw .fileSystem("cannot store a derivative at \(url.path): \(error.localizedDescription)")
         }
         added(Int64(jpeg.count))
         return url
@@ -83,18 +87,18 @@ package final class DerivativeCache: @unchecked Sendable {
     /// `directory` (a change block's staging area) under its final name;
     /// `adopt(from:)` moves it into the cache once the block commits, and a
     /// block that never commits leaves nothing here.
-    package func stage(_ jpeg: Data, assetUUID: String, version: Int, kind: Kind, in directory: URL) throws(MediaError) -> URL {
+    func stage(_ jpeg: Data, assetUUID: String, version: Int, kind: Kind, in directory: URL) throws(StoreError) -> URL {
         let url = directory.appendingPathComponent(url(assetUUID: assetUUID, version: version, kind: kind).lastPathComponent)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            let outOfSpace = (error as? CocoaError)?.code == .fileWriteOutOfSpace
-            throw MediaError(file: url.path, reason: "cannot stage a derivative: \(error.localizedDescription)",
-                             systemError: outOfSpace ? ENOSPC : EIO)
+            if StagingArea.isOutOfSpace(error) { throw .diskFull(path: directory.path) }
+            throw .fileSystem("cannot stage a derivative at \(url.path): \(error.localizedDescription)")
         }
         guard Self.write(jpeg, to: url) else {
             let number = errno
-            throw MediaError(file: url.path, reason: "cannot stage a derivative: \(String(cString: strerror(number)))", systemError: number)
+            if number == ENOSPC || number == EDQUOT { throw .diskFull(path: directory.path) }
+            throw .fileSystem("cannot stage a derivative at \(url.path): \(String(cString: strerror(number)))")
         }
         return url
     }
@@ -102,7 +106,7 @@ package final class DerivativeCache: @unchecked Sendable {
     /// Moves the renditions `stage` wrote in `directory` into the cache,
     /// but those of `excludedAssets` (not created after all), which are
     /// deleted. One that cannot be moved is left to be made again on first use.
-    package func adopt(from directory: URL, excluding excludedAssets: Set<String> = []) {
+    func adopt(from directory: URL, excluding excludedAssets: Set<String> = []) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names {
             guard !excludedAssets.contains(String(name.prefix(36))) else {

@@ -49,27 +49,16 @@ package struct LibraryLayout: Sendable {
         return "originals/\(assetUUID.prefix(1))/\(assetUUID)_edit_\(UUID().uuidString.prefix(8))\(ext)"
     }
 
-    /// The folder of an asset's derivatives (thumbnails and previews).
-    package func derivativeFolder(assetUUID: String) -> URL {
-        derivatives.appendingPathComponent(String(assetUUID.prefix(2)), isDirectory: true)
-    }
-
-    /// Every rendition of an asset on disk: `derivatives/XX/UUID_…`.
-    func renditionFiles(assetUUID: String) -> [URL] {
-        let folder = derivativeFolder(assetUUID: assetUUID)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasPrefix(assetUUID + "_") }.map { folder.appendingPathComponent($0) }
-    }
-
-    /// Deletes a journal entry's files: a stored file (when its path is one
-    /// the library writes) or an asset's renditions. Files only: `unlink`
-    /// leaves a folder (and what is in it) where it is.
-    func remove(_ entry: JournalEntry) {
-        switch entry {
-        case .file(let path):
-            if let url = url(forRelativePath: path) { unlink(url.path) }
-        case .renditions(let uuid):
-            for url in renditionFiles(assetUUID: uuid) { unlink(url.path) }
+    /// The paths, relative to the root, of the regular files under a
+    /// folder of the library, sorted. Cost: a walk of the folder.
+    package func relativeFilePaths(under folder: URL) -> [String] {
+        guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        let prefix = root.path + "/"
+        var paths: [String] = []
+        for case let url as URL in walk where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            let path = url.standardizedFileURL.path
+            paths.append(path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path)
         }
+        return paths.sorted()
     }
 }
