@@ -185,6 +185,19 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     ///
     /// Cost: the block, plus reading and copying the files of new assets,
     /// plus one SQLite transaction.
+    ///
+    /// Mark an asset as a favorite without waiting for the commit:
+    ///
+    /// ```swift
+    /// library.performChanges {
+    ///     let request = PHAssetChangeRequest(for: asset)
+    ///     request.isFavorite = true
+    /// } completionHandler: { success, error in
+    ///     if !success {
+    ///         print("not saved:", error?.localizedDescription ?? "unknown error")
+    ///     }
+    /// }
+    /// ```
     public func performChanges(_ changeBlock: @escaping () -> Void,
                                completionHandler: (@Sendable (Bool, (any Error)?) -> Void)? = nil) {
         if ChangeBlock.current != nil {
@@ -221,6 +234,19 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// Runs a change block synchronously and applies it, throwing the
     /// `PHPhotosError` that stopped it. Calling it inside a change block
     /// throws `changeNotSupported`: nesting is not allowed.
+    ///
+    /// Import a photo into a new album, both or neither:
+    ///
+    /// ```swift
+    /// try library.performChangesAndWait {
+    ///     let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Summer")
+    ///     let photo = PHAssetChangeRequest.creationRequestForAssetFromImage(
+    ///         atFileURL: URL(fileURLWithPath: "/home/me/DCIM/IMG_0001.JPG"))
+    ///     if let placeholder = photo?.placeholderForCreatedAsset {
+    ///         album.addAssets([placeholder] as NSArray)
+    ///     }
+    /// }
+    /// ```
     public func performChangesAndWait(_ changeBlock: @escaping () -> Void) throws {
         _ = try performChangesAndWait(skippingDuplicates: false, changeBlock)
     }

@@ -68,12 +68,15 @@ package enum AccessScope: Sendable, Equatable {
     }
 
     // MARK: - SQL
+    //
+    // Conditions are GRDB `SQL` values: the client identifier travels as a
+    // statement argument beside the text that uses it, never inside it.
 
     /// The condition an asset row (`alias`) must meet to be seen; nil when all are.
-    func assetCondition(_ alias: String) -> String? {
+    func assetCondition(_ alias: String) -> SQL? {
         switch self {
         case .full: nil
-        case .limited(let client): "\(alias).id IN (\(Self.selectedAssetIDs(client)))"
+        case .limited(let client): "\(sql: alias).id IN (\(Self.selectedAssetIDs(client)))"
         case .addOnly, .none: "0"
         }
     }
@@ -82,73 +85,73 @@ package enum AccessScope: Sendable, Equatable {
     /// all are. A limited client sees the smart albums (filtered to its
     /// assets), the albums holding a selected asset, the collections it
     /// created, and the folders above any of those.
-    func collectionCondition(_ alias: String) -> String? {
+    func collectionCondition(_ alias: String) -> SQL? {
         switch self {
         case .full: nil
-        case .limited(let client): "(\(CollectionType.smartAlbum.condition(alias)) OR \(alias).id IN (\(Self.shownCollectionIDs(client))))"
+        case .limited(let client):
+            "(\(sql: CollectionType.smartAlbum.condition(alias)) OR \(sql: alias).id IN (\(Self.shownCollectionIDs(client))))"
         case .addOnly, .none: "0"
         }
     }
 
     /// The condition a collection row (`alias`) meets when this limited
     /// client created it; nil for other scopes.
-    func createdCollectionCondition(_ alias: String) -> String? {
+    func createdCollectionCondition(_ alias: String) -> SQL? {
         guard case .limited(let client) = self else { return nil }
-        return """
-            \(alias).uuid IN (SELECT uuid FROM client_selection WHERE client = \(Self.quoted(client)) AND entity <> \(StoreEntity.asset.rawValue))
-            """
+        return "\(sql: alias).uuid IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity <> \(sql: Self.asset))"
     }
 
     /// The condition a deleted object's UUID (`column`) must meet to be
     /// told; nil when all are. A limited client hears of what its selection
     /// held, which outlives deletions.
-    func deletedObjectCondition(_ column: String) -> String? {
+    func deletedObjectCondition(_ column: String) -> SQL? {
         switch self {
         case .full: nil
-        case .limited(let client): "\(column) IN (SELECT uuid FROM client_selection WHERE client = \(Self.quoted(client)))"
+        case .limited(let client): "\(sql: column) IN (SELECT uuid FROM client_selection WHERE client = \(client))"
         case .addOnly, .none: "0"
         }
     }
 
     /// The condition a history entry (`alias` of `change_entry`) must meet to
     /// be read; entries about another client's access are never read.
-    func entryCondition(_ alias: String, client: String?) -> String {
-        let own = client.map { "(\(alias).client IS NULL OR \(alias).client = \(Self.quoted($0)))" } ?? "\(alias).client IS NULL"
+    func entryCondition(_ alias: String, client: String?) -> SQL {
+        let own: SQL = client.map { "(\(sql: alias).client IS NULL OR \(sql: alias).client = \($0))" } ?? "\(sql: alias).client IS NULL"
         guard case .limited(let client) = self else { return own }
-        let quoted = Self.quoted(client)
-        let asset = StoreEntity.asset.rawValue
         return """
-            (\(alias).client IS NOT NULL AND \(own) OR \(alias).client IS NULL AND (
-                \(alias).entity = \(asset) AND \(alias).uuid IN (
-                    SELECT uuid FROM client_selection WHERE client = \(quoted) AND entity = \(asset))
-                OR \(alias).entity <> \(asset) AND (
-                    \(alias).uuid IN (SELECT uuid FROM client_selection WHERE client = \(quoted) AND entity <> \(asset))
-                    OR EXISTS (SELECT 1 FROM collection ec WHERE ec.id = \(alias).row_id AND \(collectionCondition("ec")!)))))
+            (\(sql: alias).client IS NOT NULL AND \(own) OR \(sql: alias).client IS NULL AND (
+                \(sql: alias).entity = \(sql: Self.asset) AND \(sql: alias).uuid IN (
+                    SELECT uuid FROM client_selection WHERE client = \(client) AND entity = \(sql: Self.asset))
+                OR \(sql: alias).entity <> \(sql: Self.asset) AND (
+                    \(sql: alias).uuid IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity <> \(sql: Self.asset))
+                    OR EXISTS (SELECT 1 FROM collection ec WHERE ec.id = \(sql: alias).row_id AND \(collectionCondition("ec")!)))))
             """
     }
 
-    private static func selectedAssetIDs(_ client: String) -> String {
+    /// The asset entity's stored number, as SQL text.
+    private static let asset = String(StoreEntity.asset.rawValue)
+
+    private static func selectedAssetIDs(_ client: String) -> SQL {
         """
         SELECT sa.id FROM client_selection s JOIN asset sa ON sa.uuid = s.uuid \
-        WHERE s.client = \(quoted(client)) AND s.entity = \(StoreEntity.asset.rawValue)
+        WHERE s.client = \(client) AND s.entity = \(sql: asset)
         """
     }
 
-    private static func shownCollectionIDs(_ client: String) -> String {
+    private static func shownCollectionIDs(_ client: String) -> SQL {
         """
         WITH RECURSIVE shown(id) AS (
             SELECT sm.collection_id FROM collection_asset sm WHERE sm.asset_id IN (\(selectedAssetIDs(client)))
             UNION SELECT sc.id FROM client_selection s JOIN collection sc ON sc.uuid = s.uuid
-                WHERE s.client = \(quoted(client)) AND s.entity <> \(StoreEntity.asset.rawValue)
+                WHERE s.client = \(client) AND s.entity <> \(sql: asset)
             UNION SELECT sp.parent_id FROM collection sp JOIN shown ON sp.id = shown.id WHERE sp.parent_id IS NOT NULL)
         SELECT id FROM shown
         """
     }
+}
 
-    /// Client identifiers are restricted to letters, digits, `.`, `-` and `_`
-    /// (`ClientIdentifier.isValid`), so quoting cannot be escaped; doubling
-    /// quotes keeps it safe regardless.
-    private static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-    }
+extension Optional where Wrapped == SQL {
+    /// ` AND condition`, or nothing when there is no condition.
+    var andClause: SQL { map { condition -> SQL in " AND \(condition)" } ?? "" }
+    /// ` WHERE condition`, or nothing when there is no condition.
+    var whereClause: SQL { map { condition -> SQL in " WHERE \(condition)" } ?? "" }
 }

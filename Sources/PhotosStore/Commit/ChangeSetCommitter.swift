@@ -149,12 +149,15 @@ struct ChangeSetCommitter {
         }
     }
 
-    private func visible(_ uuids: Set<String>, table: String, condition: String?) throws -> Set<String> {
+    /// Those of `uuids` that `condition` lets the writer see in `table` (a
+    /// table name and its alias, as `asset a`).
+    private func visible(_ uuids: Set<String>, table: String, condition: SQL?) throws -> Set<String> {
         guard !uuids.isEmpty else { return [] }
         let alias = table.split(separator: " ").last!
-        return try Set(String.fetchAll(db.cachedStatement(sql: """
-            SELECT \(alias).uuid FROM \(table) WHERE \(alias).uuid IN (SELECT value FROM json_each(?))\(condition.map { " AND \($0)" } ?? "")
-            """), arguments: [FetchSQL.json(Array(uuids))]))
+        return try Set(String.fetchAll(db.cachedStatement(literal: """
+            SELECT \(sql: String(alias)).uuid FROM \(sql: table)
+            WHERE \(sql: String(alias)).uuid IN (SELECT value FROM json_each(\(FetchSQL.json(Array(uuids)))))\(condition.andClause)
+            """)))
     }
 
     /// Refuses a limited client's change to a collection unless it created
@@ -176,13 +179,13 @@ struct ChangeSetCommitter {
 
     private func isModifiable(_ rowID: Int64) throws -> Bool {
         guard let created = scope.createdCollectionCondition("c"), let granted = scope.assetCondition("a") else { return true }
-        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM collection c WHERE c.id = ? AND \(created))"),
-                             arguments: [rowID]) ?? false {
+        if try Bool.fetchOne(db.cachedStatement(literal: "SELECT EXISTS (SELECT 1 FROM collection c WHERE c.id = \(rowID) AND \(created))"))
+            ?? false {
             return true
         }
-        let holdsOthers = try Bool.fetchOne(db.cachedStatement(sql: """
-            SELECT EXISTS (SELECT 1 FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE m.collection_id = ? AND NOT \(granted))
-            """), arguments: [rowID]) ?? true
+        let holdsOthers = try Bool.fetchOne(db.cachedStatement(literal: """
+            SELECT EXISTS (SELECT 1 FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE m.collection_id = \(rowID) AND NOT \(granted))
+            """)) ?? true
         guard !holdsOthers else { return false }
         let children = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM collection WHERE parent_id = ?"), arguments: [rowID])
         return try children.allSatisfy(isModifiable)
@@ -223,11 +226,11 @@ struct ChangeSetCommitter {
     /// nothing from an identifier it cannot read.
     private func storedAsset(holding hash: String) throws -> String? {
         if let inserted = insertedHashes[hash] { return inserted }
-        let visible: String? = if case .limited = scope { scope.assetCondition("a") } else { nil }
-        return try String.fetchOne(db.cachedStatement(sql: """
-            SELECT a.uuid FROM asset a WHERE a.content_hash = ? AND a.trashed_date IS NULL\(visible.map { " AND \($0)" } ?? "")
+        let visible: SQL? = if case .limited = scope { scope.assetCondition("a") } else { nil }
+        return try String.fetchOne(db.cachedStatement(literal: """
+            SELECT a.uuid FROM asset a WHERE a.content_hash = \(hash) AND a.trashed_date IS NULL\(visible.andClause)
             ORDER BY a.id LIMIT 1
-            """), arguments: [hash])
+            """))
     }
 
     private mutating func insert(_ asset: NewAsset, paths: [String]) throws {
@@ -430,13 +433,12 @@ struct ChangeSetCommitter {
 
     private mutating func editAlbumMembers(_ album: StoredCollection, _ edit: CollectionEdit) throws {
         // The members a default fetch shows this writer, which indexes refer to.
-        let shown = "a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0"
-            + (scope.assetCondition("a").map { " AND \($0)" } ?? "")
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+        let shown: SQL = "a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0\(scope.assetCondition("a").andClause)"
+        let rows = try Row.fetchAll(db.cachedStatement(literal: """
             SELECT a.uuid, m.position, (\(shown))
             FROM collection_asset m JOIN asset a ON a.id = m.asset_id
-            WHERE m.collection_id = ? ORDER BY m.position
-            """), arguments: [album.rowID])
+            WHERE m.collection_id = \(album.rowID) ORDER BY m.position
+            """))
         let stored: [String] = rows.map { $0[0] }
         let view = edit.snapshot ?? rows.filter { $0[2] as Bool }.map { $0[0] }
         let referenced = Self.members(named: edit.operations)

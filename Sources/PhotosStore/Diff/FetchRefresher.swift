@@ -49,8 +49,7 @@ enum FetchRefresher {
             result = try splice(db, plan: plan, old: previous.ids, touched: touched, updated: updated)
         }
         if result == nil {
-            let fragment = plan.ids
-            let ids = try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments)
+            let ids = try Int64.fetchAll(db.cachedStatement(literal: plan.ids))
             result = (ids, IdentityDifference.between(previous.ids, ids, changed: updated))
         }
         guard let (ids, difference) = result, !difference.isEmpty else { return nil }
@@ -80,8 +79,7 @@ enum FetchRefresher {
                 SELECT DISTINCT collection_id FROM collection_asset WHERE asset_id IN (SELECT value FROM json_each(?))
                 """), arguments: [FetchSQL.json(reselected)]))
         }
-        let fragment = FetchSQL.collectionIDs(query, scope: scope)
-        let ids = try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments)
+        let ids = try Int64.fetchAll(db.cachedStatement(literal: FetchSQL.collectionIDs(query, scope: scope)))
         let difference = IdentityDifference.between(previous.ids, ids, changed: changed)
         guard !difference.isEmpty else { return nil }
         return FetchRefresh(snapshot: FetchSnapshot(ids: ids, changeBlock: now), difference: difference)
@@ -89,8 +87,8 @@ enum FetchRefresher {
 
     /// The fetch run again when the history cannot say what changed: any
     /// object may have, so the refresh is never nil and never incremental.
-    private static func refetch(_ db: Database, plan: SQLFragment?, previous: FetchSnapshot, now: Int64) throws -> FetchRefresh {
-        let ids = try plan.map { try Int64.fetchAll(db.cachedStatement(sql: $0.sql), arguments: $0.arguments) } ?? []
+    private static func refetch(_ db: Database, plan: SQL?, previous: FetchSnapshot, now: Int64) throws -> FetchRefresh {
+        let ids = try plan.map { try Int64.fetchAll(db.cachedStatement(literal: $0)) } ?? []
         return FetchRefresh(snapshot: FetchSnapshot(ids: ids, changeBlock: now),
                             difference: IdentityDifference.between(previous.ids, ids, changed: []), isIncremental: false)
     }
@@ -106,7 +104,7 @@ enum FetchRefresher {
         // The touched rows that match now, in the fetch's order.
         var members: [(id: Int64, key: [DatabaseValue])] = []
         let keys = plan.keys(of: Array(touched.keys))
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: keys.sql), arguments: keys.arguments)
+        let rows = try Row.fetchCursor(db.cachedStatement(literal: keys))
         while let row = try rows.next() {
             members.append((row[0], (1...terms.count).map { row[$0] }))
         }
@@ -149,7 +147,7 @@ enum FetchRefresher {
         func key(ofUntouched index: Int) throws -> [DatabaseValue]? {
             if let key = probed[index] { return key }
             let probe = plan.keys(of: [untouched[index]])
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: probe.sql), arguments: probe.arguments) else { return nil }
+            guard let row = try Row.fetchOne(db.cachedStatement(literal: probe)) else { return nil }
             let key: [DatabaseValue] = (1...terms.count).map { row[$0] }
             probed[index] = key
             return key

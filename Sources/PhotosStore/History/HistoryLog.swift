@@ -31,10 +31,10 @@ enum HistoryLog {
     static func currentPoint(_ db: Database, scope: AccessScope, client: String?) throws -> HistoryPoint {
         guard scope != .full else { return try currentPoint(db) }
         let pruned = try prunedThrough(db)
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT t.id, t.stamp FROM change_transaction t WHERE t.id > ? AND \(visibleBlock("t", scope: scope, client: client))
+        let row = try Row.fetchOne(db.cachedStatement(literal: """
+            SELECT t.id, t.stamp FROM change_transaction t WHERE t.id > \(pruned) AND \(visibleBlock("t", scope: scope, client: client))
             ORDER BY t.id DESC LIMIT 1
-            """), arguments: [pruned])
+            """))
             ?? Row.fetchOne(db.cachedStatement(sql: "SELECT id, stamp FROM change_transaction WHERE id = ?"), arguments: [pruned])
         return row.map { HistoryPoint(changeBlock: $0[0], stamp: $0[1]) } ?? HistoryPoint(changeBlock: 0, stamp: 0)
     }
@@ -50,10 +50,10 @@ enum HistoryLog {
     /// The change blocks past the pruning horizon that `scope` may see
     /// something of (see `changes`).
     static func kept(_ db: Database, scope: AccessScope, client: String?) throws -> KeptHistory {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
+        let row = try Row.fetchOne(db.cachedStatement(literal: """
             SELECT COUNT(*), MIN(t.committed_at), MAX(t.committed_at) FROM change_transaction t
-            WHERE t.id > ? AND \(visibleBlock("t", scope: scope, client: client))
-            """), arguments: [try prunedThrough(db)])
+            WHERE t.id > \(try prunedThrough(db)) AND \(visibleBlock("t", scope: scope, client: client))
+            """))
         let oldest: Double? = row?[1]
         let newest: Double? = row?[2]
         return KeptHistory(changeBlocks: row?[0] ?? 0, oldest: oldest.map(Date.init(timeIntervalSince1970:)),
@@ -80,11 +80,12 @@ enum HistoryLog {
     /// The object changes of the blocks after `after`, up to `through`, that
     /// `scope` may see, in commit order.
     static func entries(_ db: Database, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [HistoryEntry] {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+        let rows = try Row.fetchCursor(db.cachedStatement(literal: """
             SELECT e.transaction_id, e.entity, e.row_id, e.uuid, e.kind, e.attributes FROM change_entry e
-            WHERE e.transaction_id > ? AND e.transaction_id <= ? AND e.entity > 0 AND \(scope.entryCondition("e", client: client))
+            WHERE e.transaction_id > \(after) AND e.transaction_id <= \(through) AND e.entity > 0
+              AND \(scope.entryCondition("e", client: client))
             ORDER BY e.transaction_id, e.position
-            """), arguments: [after, through])
+            """))
         var entries: [HistoryEntry] = []
         while let row = try rows.next() {
             guard let entity = StoreEntity(rawValue: row[1]), let kind = ObjectChange.Kind(rawValue: row[4]) else { continue }
@@ -146,13 +147,13 @@ enum HistoryLog {
     /// something of, in commit order. Blocks whose details were dropped are
     /// listed for every reader: whether they concern it is unknown.
     static func changes(_ db: Database, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [PersistentChangeRecord] {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+        let rows = try Row.fetchCursor(db.cachedStatement(literal: """
             SELECT t.id, t.stamp, t.committed_at, t.details, t.object_count,
-                   EXISTS (SELECT 1 FROM change_entry a WHERE a.transaction_id = t.id AND a.entity = 0 AND a.client = ?)
+                   EXISTS (SELECT 1 FROM change_entry a WHERE a.transaction_id = t.id AND a.entity = 0 AND a.client = \(client))
             FROM change_transaction t
-            WHERE t.id > ? AND t.id <= ? AND \(visibleBlock("t", scope: scope, client: client))
+            WHERE t.id > \(after) AND t.id <= \(through) AND \(visibleBlock("t", scope: scope, client: client))
             ORDER BY t.id
-            """), arguments: [client, after, through])
+            """))
         var changes: [PersistentChangeRecord] = []
         while let row = try rows.next() {
             let details: PersistentChangeRecord.Details
@@ -172,10 +173,10 @@ enum HistoryLog {
     /// The condition a change block (`alias` of `change_transaction`) meets
     /// when `scope` may see something of it: an entry about what it may see,
     /// or details that were dropped (whether they concern it is unknown).
-    private static func visibleBlock(_ alias: String, scope: AccessScope, client: String?) -> String {
+    private static func visibleBlock(_ alias: String, scope: AccessScope, client: String?) -> SQL {
         """
-            (\(alias).details = 0 OR EXISTS (
-                SELECT 1 FROM change_entry e WHERE e.transaction_id = \(alias).id AND \(scope.entryCondition("e", client: client))))
+            (\(sql: alias).details = 0 OR EXISTS (
+                SELECT 1 FROM change_entry e WHERE e.transaction_id = \(sql: alias).id AND \(scope.entryCondition("e", client: client))))
             """
     }
 

@@ -17,16 +17,15 @@ extension SQLitePhotoStore {
             }
             guard let plan = FetchSQL.assetPlan(query, scope: scope, now: Date()) else { return [] }
             let aggregates = ["COUNT(*)", "TOTAL(a.id)", "MAX(a.modification_date)"]
-            let fragment: SQLFragment
+            let statement: SQL
             switch granularity {
             case .months:
-                fragment = plan.grouped(by: "COALESCE(a.local_month, 0)", aggregates: aggregates)
+                statement = plan.grouped(by: "COALESCE(a.local_month, 0)", aggregates: aggregates)
             case .days(let month):
-                fragment = plan.grouped(by: "COALESCE(a.local_day, 0)", aggregates: aggregates,
-                                        condition: month == 0 ? "a.local_month IS NULL" : "a.local_month = ?",
-                                        arguments: month == 0 ? [] : [month.databaseValue])
+                statement = plan.grouped(by: "COALESCE(a.local_day, 0)", aggregates: aggregates,
+                                         condition: month == 0 ? "a.local_month IS NULL" : "a.local_month = \(month)")
             }
-            return try Row.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments).map { row in
+            return try Row.fetchAll(db.cachedStatement(literal: statement)).map { row in
                 let count: Int = row[1]
                 return TimelineBucketRecord(key: row[0], count: count,
                                             fingerprint: Self.fingerprint(count, row[2] as Double, (row[3] as Double?) ?? 0))
@@ -38,17 +37,16 @@ extension SQLitePhotoStore {
                               offset: Int, limit: Int) throws(StoreError) -> [TimelineRow] {
         try readObjects { db, scope in
             guard let plan = FetchSQL.assetPlan(query, scope: scope, now: Date()) else { return [] }
-            let condition: String
-            switch granularity {
-            case .months: condition = key == 0 ? "a.local_month IS NULL" : "a.local_month = ?"
-            case .days: condition = key == 0 ? "a.local_day IS NULL" : "a.local_day = ?"
+            let column = switch granularity {
+            case .months: "a.local_month"
+            case .days: "a.local_day"
             }
-            let fragment = plan.page("""
+            let statement = plan.page("""
                 a.uuid, a.pixel_width, a.pixel_height, a.creation_date, a.media_type, a.duration, a.is_favorite,
                 a.thumb_hash, a.content_version
-                """, condition: condition, arguments: key == 0 ? [] : [key.databaseValue],
+                """, condition: key == 0 ? "\(sql: column) IS NULL" : "\(sql: column) = \(key)",
                 orderBy: "a.creation_date DESC, a.id DESC", offset: max(0, offset), limit: max(0, limit))
-            return try Row.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments).map { row in
+            return try Row.fetchAll(db.cachedStatement(literal: statement)).map { row in
                 TimelineRow(uuid: row[0], pixelWidth: row[1], pixelHeight: row[2],
                             creationDate: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
                             mediaType: AssetMediaType(rawValue: row[4]) ?? .unknown, duration: row[5], isFavorite: row[6], thumbHash: row[7], contentVersion: row[8])

@@ -387,10 +387,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// over the visible assets' resources.
     package func storedBytes() throws(StoreError) -> Int64 {
         try readObjects { db, scope in
-            try Int64.fetchOne(db, sql: """
-                SELECT COALESCE(SUM(r.file_size), 0) FROM resource r JOIN asset a ON a.id = r.asset_id\(
-                    scope.assetCondition("a").map { " WHERE \($0)" } ?? "")
-                """) ?? 0
+            try Int64.fetchOne(db.cachedStatement(literal: """
+                SELECT COALESCE(SUM(r.file_size), 0) FROM resource r JOIN asset a ON a.id = r.asset_id\(scope.assetCondition("a").whereClause)
+                """)) ?? 0
         }
     }
 
@@ -427,11 +426,10 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     package func fetchAssets(_ query: AssetQuery) throws(StoreError) -> FetchSnapshot {
         try readObjects { db, scope in
             let changeBlock = try HistoryLog.lastChangeBlock(db)
-            guard let fragment = FetchSQL.assetIDs(query, scope: scope, now: Date()) else {
+            guard let statement = FetchSQL.assetIDs(query, scope: scope, now: Date()) else {
                 return FetchSnapshot(ids: [], changeBlock: changeBlock)
             }
-            return FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments),
-                                 changeBlock: changeBlock)
+            return FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(literal: statement)), changeBlock: changeBlock)
         }
     }
 
@@ -458,14 +456,14 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
         try readObjects { db, scope in
-            try Self.loadRows(db, ids: ids, table: "asset a", condition: scope.assetCondition("a"),
+            try Self.loadRows(db, ids: ids, table: "asset a", alias: "a", condition: scope.assetCondition("a"),
                               selection: AssetRecord.selection, decode: AssetRecord.init(row:))
         }
     }
 
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
         try readObjects { db, scope in
-            try Self.loadRows(db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", condition: scope.collectionCondition("c"),
+            try Self.loadRows(db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", alias: "c", condition: scope.collectionCondition("c"),
                               selection: CollectionRecord.selection, decode: CollectionRecord.init(row:))
         }
     }
@@ -476,12 +474,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// seek each row, so rows come back in the array's order without the cost
     /// of sorting them (an ORDER BY would sort whole rows).
     private static func loadRows<Record>(
-        _ db: Database, ids: [Int64], table: String, condition: String?, selection: String, decode: (Row) -> Record
+        _ db: Database, ids: [Int64], table: SQL, alias: String, condition: SQL?, selection: String, decode: (Row) -> Record
     ) throws -> [Record] {
-        let alias = table.split(separator: " ").last!
-        let statement = try db.cachedStatement(sql: """
-            SELECT \(selection) FROM json_each(?) k CROSS JOIN \(table) ON \(alias).id = k.value\(condition.map { " WHERE \($0)" } ?? "")
-            """)
         var records: [Record] = []
         records.reserveCapacity(ids.count)
         for start in stride(from: 0, to: ids.count, by: loadChunk) {
@@ -493,7 +487,9 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
                 json += String(id)
             }
             json += "]"
-            let rows = try Row.fetchCursor(statement, arguments: [json])
+            let rows = try Row.fetchCursor(db.cachedStatement(literal: """
+                SELECT \(sql: selection) FROM json_each(\(json)) k CROSS JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause)
+                """))
             while let row = try rows.next() {
                 records.append(decode(row))
             }
@@ -506,27 +502,27 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
 
     package func countAssets(ids: [Int64], mediaType: AssetMediaType) throws(StoreError) -> Int {
         try readObjects { db, scope in
-            try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT COUNT(*) FROM asset a WHERE a.media_type = ? AND a.id IN (SELECT value FROM json_each(?))\(
-                    scope.assetCondition("a").map { " AND \($0)" } ?? "")
-                """), arguments: [mediaType.rawValue, FetchSQL.json(ids)]) ?? 0
+            try Int.fetchOne(db.cachedStatement(literal: """
+                SELECT COUNT(*) FROM asset a
+                WHERE a.media_type = \(mediaType.rawValue) AND a.id IN (SELECT value FROM json_each(\(FetchSQL.json(ids))))\(
+                    scope.assetCondition("a").andClause)
+                """)) ?? 0
         }
     }
 
     package func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord] {
         try readObjects { db, scope in
-            try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT \(ResourceRecord.selection) FROM resource r JOIN asset a ON a.id = r.asset_id
-                WHERE r.asset_id = ?\(scope.assetCondition("a").map { " AND \($0)" } ?? "") ORDER BY r.id
-                """), arguments: [assetID]).map(ResourceRecord.init(row:))
+            try Row.fetchAll(db.cachedStatement(literal: """
+                SELECT \(sql: ResourceRecord.selection) FROM resource r JOIN asset a ON a.id = r.asset_id
+                WHERE r.asset_id = \(assetID)\(scope.assetCondition("a").andClause) ORDER BY r.id
+                """)).map(ResourceRecord.init(row:))
         }
     }
 
     package func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot {
         try readObjects { db, scope in
-            let fragment = FetchSQL.collectionIDs(query, scope: scope)
-            return FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments),
-                                 changeBlock: try HistoryLog.lastChangeBlock(db))
+            FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(literal: FetchSQL.collectionIDs(query, scope: scope))),
+                          changeBlock: try HistoryLog.lastChangeBlock(db))
         }
     }
 
@@ -534,11 +530,11 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         guard !rowIDs.isEmpty else { return [:] }
         let entities = entity == .asset ? [StoreEntity.asset] : [.assetCollection, .collectionList]
         return try readObjects { db, scope in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(literal: """
                 SELECT row_id, uuid, entity FROM deleted_object
-                WHERE entity IN (SELECT value FROM json_each(?)) AND row_id IN (SELECT value FROM json_each(?))\(
-                    scope.deletedObjectCondition("uuid").map { " AND \($0)" } ?? "")
-                """), arguments: [FetchSQL.json(entities.map(\.rawValue)), FetchSQL.json(rowIDs)])
+                WHERE entity IN (SELECT value FROM json_each(\(FetchSQL.json(entities.map(\.rawValue)))))
+                  AND row_id IN (SELECT value FROM json_each(\(FetchSQL.json(rowIDs))))\(scope.deletedObjectCondition("uuid").andClause)
+                """))
             return Dictionary(rows.map { row in
                 (row[0] as Int64, LocalIdentifier(uuid: row[1], entity: StoreEntity(rawValue: row[2]) ?? entity))
             }, uniquingKeysWith: { first, _ in first })
@@ -548,11 +544,11 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     package func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64] {
         guard !uuids.isEmpty else { return [:] }
         return try readObjects { db, scope in
-            let (table, condition) = entity == .asset
+            let (table, condition): (SQL, SQL?) = entity == .asset
                 ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT a.uuid, a.id FROM \(table) WHERE a.uuid IN (SELECT value FROM json_each(?))\(condition.map { " AND \($0)" } ?? "")
-                """), arguments: [FetchSQL.json(uuids)])
+            let rows = try Row.fetchAll(db.cachedStatement(literal: """
+                SELECT a.uuid, a.id FROM \(table) WHERE a.uuid IN (SELECT value FROM json_each(\(FetchSQL.json(uuids))))\(condition.andClause)
+                """))
             return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
         }
     }
@@ -560,12 +556,12 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     package func assetUUIDs(withContentHashes hashes: [String]) throws(StoreError) -> [String: String] {
         guard !hashes.isEmpty else { return [:] }
         return try readObjects { db, scope in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(literal: """
                 SELECT a.content_hash, a.uuid FROM asset a
-                WHERE a.content_hash IN (SELECT value FROM json_each(?)) AND a.trashed_date IS NULL\(
-                    scope.assetCondition("a").map { " AND \($0)" } ?? "")
+                WHERE a.content_hash IN (SELECT value FROM json_each(\(FetchSQL.json(hashes)))) AND a.trashed_date IS NULL\(
+                    scope.assetCondition("a").andClause)
                 ORDER BY a.id
-                """), arguments: [FetchSQL.json(hashes)])
+                """))
             return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
         }
     }
@@ -573,8 +569,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     package func filterCollectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
                                       sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int] {
         guard !rows.isEmpty else { return [] }
-        let fragment = FetchSQL.collectionRows(rows, filter: filter, sort: sort, limit: limit)
-        return try read { db in try Int.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.arguments) }
+        let statement = FetchSQL.collectionRows(rows, filter: filter, sort: sort, limit: limit)
+        return try read { db in try Int.fetchAll(db.cachedStatement(literal: statement)) }
     }
 
     package func lastChangeBlock() throws(StoreError) -> Int64 {
@@ -593,10 +589,11 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             if let cached = momentCache.withLock({ $0 }), cached.changeBlock == changeBlock {
                 return .cached(cached.moments)
             }
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            let rows = try Row.fetchCursor(db.cachedStatement(literal: """
                 SELECT a.uuid, a.creation_date, a.latitude, a.longitude FROM asset a
                 WHERE a.creation_date IS NOT NULL AND a.trashed_date IS NULL AND a.is_hidden = 0
-                  AND a.burst_member_hidden = 0 AND a.source_type = \(AssetSourceTypes.userLibrary.rawValue)\(scope.assetCondition("a").map { " AND \($0)" } ?? "")
+                  AND a.burst_member_hidden = 0 AND a.source_type = \(sql: String(AssetSourceTypes.userLibrary.rawValue))\(
+                    scope.assetCondition("a").andClause)
                 ORDER BY a.creation_date, a.id
                 """))
             var assets: [MomentClustering.Asset] = []

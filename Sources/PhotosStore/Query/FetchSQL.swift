@@ -1,19 +1,15 @@
 import Foundation
 import GRDB
 
-/// SQL text with its arguments.
-struct SQLFragment {
-    var sql: String
-    var arguments: StatementArguments
-}
-
 /// Where a fetch turns into SQL: one SELECT of row ids per query, with
 /// PhotoKit's inclusion rules, the reader's access scope, the caller's
-/// filter and the order.
+/// filter and the order. Statements are GRDB `SQL` values, so that each
+/// argument travels with the fragment that uses it; column names and the
+/// engine's own constants are the only text spliced in.
 enum FetchSQL {
     /// The statement selecting the ids of a query's assets in order; nil
     /// when the query can match nothing (a smart album no library has).
-    static func assetIDs(_ query: AssetQuery, scope: AccessScope, now: Date) -> SQLFragment? {
+    static func assetIDs(_ query: AssetQuery, scope: AccessScope, now: Date) -> SQL? {
         assetPlan(query, scope: scope, now: now)?.ids
     }
 
@@ -21,7 +17,7 @@ enum FetchSQL {
     /// query can match nothing (a smart album no library has).
     static func assetPlan(_ query: AssetQuery, scope: AccessScope, now: Date) -> SelectPlan? {
         var builder = Builder()
-        var from = "asset a"
+        var from: SQL = "asset a"
         var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)]
         var visibility = SmartAlbumRule.Visibility.visible
         var appliesDefaultExclusions = true
@@ -34,35 +30,31 @@ enum FetchSQL {
         case .library:
             break
         case .uuids(let uuids):
-            from += builder.join(uuids, on: "a.uuid")
+            from += Builder.join(uuids, on: "a.uuid")
             naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
             appliesDefaultExclusions = false
             defaultSourceTypes = .all
         case .rowIDs(let ids):
-            from += builder.join(ids, on: "a.id")
+            from += Builder.join(ids, on: "a.id")
             naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
             appliesDefaultExclusions = false
             excludesHidden = false
             defaultSourceTypes = .all
         case .album(let rowID):
             from += " JOIN collection_asset m ON m.asset_id = a.id"
-            builder.conditions.append("m.collection_id = ?")
-            builder.arguments.append(rowID.databaseValue)
+            builder.conditions.append("m.collection_id = \(rowID)")
             naturalOrder = [OrderTerm(expression: "m.position", ascending: true)]
             defaultSourceTypes = .all
         case .smartAlbum(let subtype):
             guard let rule = SmartAlbumRule.rule(for: subtype, now: now) else { return nil }
-            builder.conditions.append(rule.condition)
+            builder.append(rule.condition)
             naturalOrder = rule.naturalOrder
             visibility = rule.visibility
         case .burst(let identifier):
-            builder.conditions.append("a.burst_identifier = ?")
-            builder.arguments.append(identifier.databaseValue)
+            builder.conditions.append("a.burst_identifier = \(identifier)")
             defaultSourceTypes = .all
         case .creationDateRange(let start, let end):
-            builder.conditions.append("a.creation_date BETWEEN ? AND ?")
-            builder.arguments.append(start.timeIntervalSince1970.databaseValue)
-            builder.arguments.append(end.timeIntervalSince1970.databaseValue)
+            builder.conditions.append("a.creation_date BETWEEN \(start.timeIntervalSince1970) AND \(end.timeIntervalSince1970)")
         }
 
         switch visibility {
@@ -83,54 +75,47 @@ enum FetchSQL {
         let sourceTypes = query.sourceTypes.isEmpty ? defaultSourceTypes : query.sourceTypes
         if !sourceTypes.isSuperset(of: .all) {
             let values = sourceTypes.sources.map { String($0.rawValue) }
-            builder.conditions.append(values.isEmpty ? "0" : "a.source_type IN (\(values.joined(separator: ", ")))")
+            builder.conditions.append(values.isEmpty ? "0" : "a.source_type IN (\(sql: values.joined(separator: ", ")))")
         }
-        if let access = scope.assetCondition("a") {
-            builder.conditions.append(access)
-        }
-        builder.conditions.append(builder.condition(query.filter, alias: "a"))
+        builder.append(scope.assetCondition("a"))
+        builder.append(Builder.condition(query.filter, alias: "a"))
         return SelectPlan(column: "a.id", from: from, builder: builder,
                           order: Builder.order(query.sort, alias: "a", natural: naturalOrder), limit: query.limit)
     }
 
     /// The statement selecting the ids of a query's collections in order.
-    static func collectionIDs(_ query: CollectionQuery, scope: AccessScope) -> SQLFragment {
+    static func collectionIDs(_ query: CollectionQuery, scope: AccessScope) -> SQL {
         var builder = Builder()
-        var from = collectionSource(scope) + " c"
+        var from: SQL = collectionSource(scope) + " c"
         var naturalOrder = [OrderTerm(expression: "c.id", ascending: true)]
         switch query.scope {
         case .stored(let type, let subtype):
-            builder.conditions.append(type.condition("c"))
+            builder.conditions.append(SQL(sql: type.condition("c")))
             if let subtype {
                 builder.conditions.append("c.subtype = \(subtype)")
             }
         case .uuids(let uuids, let kind):
-            from += builder.join(uuids, on: "c.uuid")
+            from += Builder.join(uuids, on: "c.uuid")
             if let kind {
-                builder.conditions.append("c.kind = \(kind.rawValue)")
+                builder.conditions.append("c.kind = \(sql: String(kind.rawValue))")
             }
             naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
         case .children(let parent?):
-            builder.conditions.append("c.parent_id = ?")
-            builder.arguments.append(parent.databaseValue)
+            builder.conditions.append("c.parent_id = \(parent)")
             naturalOrder = [OrderTerm(expression: "c.position", ascending: true), OrderTerm(expression: "c.id", ascending: true)]
         case .children(nil):
-            builder.conditions.append("c.parent_id IS NULL AND \(userCollection("c"))")
+            builder.conditions.append("c.parent_id IS NULL AND \(sql: userCollection("c"))")
             naturalOrder = [OrderTerm(expression: "c.position", ascending: true), OrderTerm(expression: "c.id", ascending: true)]
         case .albumsContaining(let assetRowID):
             builder.conditions.append("""
-                \(CollectionType.album.condition("c")) \
-                AND c.id IN (SELECT collection_id FROM collection_asset WHERE asset_id = ?)
+                \(sql: CollectionType.album.condition("c")) \
+                AND c.id IN (SELECT collection_id FROM collection_asset WHERE asset_id = \(assetRowID))
                 """)
-            builder.arguments.append(assetRowID.databaseValue)
         case .parent(let rowID):
-            builder.conditions.append("c.id = (SELECT parent_id FROM collection WHERE id = ?)")
-            builder.arguments.append(rowID.databaseValue)
+            builder.conditions.append("c.id = (SELECT parent_id FROM collection WHERE id = \(rowID))")
         }
-        if let access = scope.collectionCondition("c") {
-            builder.conditions.append(access)
-        }
-        builder.conditions.append(builder.condition(query.filter, alias: "c"))
+        builder.append(scope.collectionCondition("c"))
+        builder.append(Builder.condition(query.filter, alias: "c"))
         return SelectPlan(column: "c.id", from: from, builder: builder,
                           order: Builder.order(query.sort, alias: "c", natural: naturalOrder), limit: query.limit).ids
     }
@@ -138,10 +123,9 @@ enum FetchSQL {
     /// The collections with what is computed from their members as the
     /// reader sees them: the count and date range of the visible assets of
     /// regular albums. SQLite flattens it into the query that uses it.
-    static func collectionSource(_ scope: AccessScope) -> String {
-        let member = "m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0"
-            + (scope.assetCondition("a").map { " AND \($0)" } ?? "")
-        let album = CollectionType.album.condition("c")
+    static func collectionSource(_ scope: AccessScope) -> SQL {
+        let member: SQL = "m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0\(scope.assetCondition("a").andClause)"
+        let album = SQL(sql: CollectionType.album.condition("c"))
         return """
             (SELECT c.*,
                 CASE WHEN \(album) THEN (SELECT COUNT(*) FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE \(member)) END AS asset_count,
@@ -154,17 +138,16 @@ enum FetchSQL {
     /// The statement filtering and ordering in-memory collections, passed as
     /// one JSON argument; it selects indexes into `rows`.
     static func collectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
-                               sort: [StoreSort<CollectionAttribute>], limit: Int) -> SQLFragment {
+                               sort: [StoreSort<CollectionAttribute>], limit: Int) -> SQL {
         var builder = Builder()
-        let from = """
+        let from: SQL = """
             (SELECT CAST(j.key AS INTEGER) AS id, json_extract(j.value, '$.uuid') AS uuid,
                     json_extract(j.value, '$.kind') AS kind, json_extract(j.value, '$.title') AS title,
                     json_extract(j.value, '$.startDate') AS start_date, json_extract(j.value, '$.endDate') AS end_date,
                     json_extract(j.value, '$.assetCount') AS asset_count
-             FROM json_each(?) j) c
+             FROM json_each(\(json(rows))) j) c
             """
-        builder.arguments.append(json(rows).databaseValue)
-        builder.conditions.append(builder.condition(filter, alias: "c"))
+        builder.append(Builder.condition(filter, alias: "c"))
         return SelectPlan(column: "c.id", from: from, builder: builder,
                           order: Builder.order(sort, alias: "c", natural: [OrderTerm(expression: "c.id", ascending: true)]),
                           limit: limit).ids
@@ -180,20 +163,21 @@ enum FetchSQL {
     }
 
     /// A fetch's SELECT before it is rendered: the rows it reads, its
-    /// conditions and arguments, its order. Rendered as the fetch itself
-    /// (ids in order), or as the sort keys of chosen rows under the same
-    /// scope and conditions, which incremental refreshes splice with.
+    /// conditions, its order. Rendered as the fetch itself (ids in order),
+    /// or as the sort keys of chosen rows under the same scope and
+    /// conditions, which incremental refreshes splice with.
     struct SelectPlan {
         /// The row id column, as `a.id`.
         let column: String
-        let from: String
+        let from: SQL
         let builder: Builder
         let order: [OrderTerm]
         let limit: Int
 
-        private var whereClause: String {
-            let conditions = builder.conditions.filter { $0 != "1" }
-            return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        /// The conditions, and `extra` ones, joined by AND; nil when there are none.
+        private func conditions(_ extra: SQL...) -> SQL? {
+            let all = builder.conditions + extra
+            return all.isEmpty ? nil : all.joined(separator: " AND ")
         }
 
         private var orderClause: String {
@@ -201,53 +185,46 @@ enum FetchSQL {
         }
 
         /// The ids of the matching rows, in order.
-        var ids: SQLFragment {
-            var sql = "SELECT \(column) FROM \(from)\(whereClause) ORDER BY \(orderClause)"
-            if limit > 0 {
-                sql += " LIMIT \(limit)"
-            }
-            return SQLFragment(sql: sql, arguments: StatementArguments(builder.arguments))
+        var ids: SQL {
+            let limitClause: SQL = limit > 0 ? " LIMIT \(sql: String(limit))" : ""
+            return "SELECT \(sql: column) FROM \(from)\(conditions().whereClause) ORDER BY \(sql: orderClause)\(limitClause)"
         }
 
         /// The matching rows grouped by `group`: its value, then `aggregates`,
-        /// for the rows that also meet `condition` (with its `arguments`).
-        func grouped(by group: String, aggregates: [String], condition: String? = nil,
-                     arguments: [DatabaseValue] = []) -> SQLFragment {
-            let conditions = ([whereClause.isEmpty ? nil : String(whereClause.dropFirst(7))] + [condition]).compactMap { $0 }
-            let clause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-            return SQLFragment(sql: "SELECT \(([group] + aggregates).joined(separator: ", ")) FROM \(from)\(clause) GROUP BY 1 ORDER BY 1 DESC",
-                               arguments: StatementArguments(builder.arguments + arguments))
+        /// for the rows that also meet `condition`.
+        func grouped(by group: String, aggregates: [String], condition: SQL? = nil) -> SQL {
+            let selection = ([group] + aggregates).joined(separator: ", ")
+            let clause = condition.map { conditions($0) } ?? conditions()
+            return "SELECT \(sql: selection) FROM \(from)\(clause.whereClause) GROUP BY 1 ORDER BY 1 DESC"
         }
 
         /// `columns` of the matching rows that also meet `condition`, in `orderBy`, a page of them.
-        func page(_ columns: String, condition: String, arguments: [DatabaseValue], orderBy: String,
-                  offset: Int, limit: Int) -> SQLFragment {
-            let clause = (whereClause.isEmpty ? " WHERE " : whereClause + " AND ") + condition
-            return SQLFragment(sql: "SELECT \(columns) FROM \(from)\(clause) ORDER BY \(orderBy) LIMIT \(limit) OFFSET \(offset)",
-                               arguments: StatementArguments(builder.arguments + arguments))
+        func page(_ columns: String, condition: SQL, orderBy: String, offset: Int, limit: Int) -> SQL {
+            "SELECT \(sql: columns) FROM \(from)\(conditions(condition).whereClause) ORDER BY \(sql: orderBy) LIMIT \(limit) OFFSET \(offset)"
         }
 
         /// The id and sort key of each of `rowIDs` that matches, unordered.
-        func keys(of rowIDs: [Int64]) -> SQLFragment {
+        func keys(of rowIDs: [Int64]) -> SQL {
             let selection = ([column] + order.map(\.expression)).joined(separator: ", ")
-            let membership = "\(column) IN (SELECT value FROM json_each(?))"
-            let conditions = whereClause.isEmpty ? " WHERE \(membership)" : whereClause + " AND \(membership)"
-            return SQLFragment(sql: "SELECT \(selection) FROM \(from)\(conditions)",
-                               arguments: StatementArguments(builder.arguments + [FetchSQL.json(rowIDs).databaseValue]))
+            let membership: SQL = "\(sql: column) IN (SELECT value FROM json_each(\(FetchSQL.json(rowIDs))))"
+            return "SELECT \(sql: selection) FROM \(from)\(conditions(membership).whereClause)"
         }
     }
 
-    /// Accumulates conditions and arguments in the order they appear in the SQL.
+    /// Accumulates a SELECT's conditions, each carrying its own arguments.
     struct Builder {
-        var conditions: [String] = []
-        var arguments: [DatabaseValue] = []
+        var conditions: [SQL] = []
+
+        /// Adds a condition; nil, always true, adds none.
+        mutating func append(_ condition: SQL?) {
+            if let condition { conditions.append(condition) }
+        }
 
         /// Joins a list of values (each kept once, in order) as `k`, so that
         /// `k.key` is a value's position in the list.
-        mutating func join<T: Encodable & Hashable>(_ values: [T], on column: String) -> String {
+        static func join<T: Encodable & Hashable>(_ values: [T], on column: String) -> SQL {
             var seen = Set<T>()
-            arguments.append(FetchSQL.json(values.filter { seen.insert($0).inserted }).databaseValue)
-            return " JOIN json_each(?) k ON \(column) = k.value"
+            return " JOIN json_each(\(FetchSQL.json(values.filter { seen.insert($0).inserted }))) k ON \(sql: column) = k.value"
         }
 
         /// User sort keys, then the row id in the direction of the last key so
@@ -258,63 +235,61 @@ enum FetchSQL {
                 + [OrderTerm(expression: "\(alias).id", ascending: last.ascending)]
         }
 
-        mutating func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: String) -> String {
+        /// A filter as SQL; nil when it is always true.
+        static func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: String) -> SQL? {
             switch filter {
             case .constant(let value):
-                return value ? "1" : "0"
+                return value ? nil : "0"
             case .and(let filters):
-                return filters.isEmpty ? "1" : "(" + filters.map { condition($0, alias: alias) }.joined(separator: " AND ") + ")"
+                let parts = filters.compactMap { condition($0, alias: alias) }
+                return parts.isEmpty ? nil : "(\(parts.joined(separator: " AND ")))"
             case .or(let filters):
-                return filters.isEmpty ? "0" : "(" + filters.map { condition($0, alias: alias) }.joined(separator: " OR ") + ")"
+                guard !filters.isEmpty else { return "0" }
+                var parts: [SQL] = []
+                for filter in filters {
+                    guard let part = condition(filter, alias: alias) else { return nil }
+                    parts.append(part)
+                }
+                return "(\(parts.joined(separator: " OR ")))"
             case .not(let inner):
-                return "NOT " + condition(inner, alias: alias)
+                return condition(inner, alias: alias).map { "NOT \($0)" } ?? "0"
             case .oneOf(let operand, let values):
                 guard !values.isEmpty else { return "0" }
-                let left = sql(operand, alias: alias)
-                for value in values {
-                    arguments.append(Self.databaseValue(value))
-                }
-                return "(\(left) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", "))))"
+                let list = values.map { SQL(sql: "?", arguments: [databaseValue($0)]) }.joined(separator: ", ")
+                return "(\(sql(operand, alias: alias)) IN (\(list)))"
             case .compare(let lhs, let comparison, let rhs, let options):
                 return compare(lhs, comparison, rhs, options, alias: alias)
             }
         }
 
-        private mutating func compare<A: StoreAttribute>(
+        private static func compare<A: StoreAttribute>(
             _ lhs: StoreOperand<A>, _ comparison: StoreComparison, _ rhs: StoreOperand<A>,
             _ options: TextOptions, alias: String
-        ) -> String {
+        ) -> SQL {
             if comparison == .equal || comparison == .notEqual {
                 let negation = comparison == .notEqual ? " NOT" : ""
-                if case .value(.null) = rhs { return "(\(sql(lhs, alias: alias)) IS\(negation) NULL)" }
-                if case .value(.null) = lhs { return "(\(sql(rhs, alias: alias)) IS\(negation) NULL)" }
+                if case .value(.null) = rhs { return "(\(sql(lhs, alias: alias)) IS\(sql: negation) NULL)" }
+                if case .value(.null) = lhs { return "(\(sql(rhs, alias: alias)) IS\(sql: negation) NULL)" }
             }
             let textual = options != [] || [.contains, .beginsWith, .endsWith, .like].contains(comparison)
             if textual {
                 let code = TextMatching.codes[comparison]!
-                let left = sql(lhs, alias: alias)
-                let right = sql(rhs, alias: alias)
-                return "photos_text(\(code), \(options.rawValue), \(left), \(right))"
+                return "photos_text(\(sql: String(code)), \(sql: String(options.rawValue)), \(sql(lhs, alias: alias)), \(sql(rhs, alias: alias)))"
             }
             let symbols: [StoreComparison: String] = [
                 .equal: "=", .notEqual: "<>", .less: "<", .lessOrEqual: "<=", .greater: ">", .greaterOrEqual: ">=",
             ]
-            let left = sql(lhs, alias: alias)
-            let right = sql(rhs, alias: alias)
-            return "(\(left) \(symbols[comparison]!) \(right))"
+            return "(\(sql(lhs, alias: alias)) \(sql: symbols[comparison]!) \(sql(rhs, alias: alias)))"
         }
 
-        private mutating func sql<A: StoreAttribute>(_ operand: StoreOperand<A>, alias: String) -> String {
+        private static func sql<A: StoreAttribute>(_ operand: StoreOperand<A>, alias: String) -> SQL {
             switch operand {
             case .attribute(let attribute):
-                return attribute.sql(alias: alias)
+                SQL(sql: attribute.sql(alias: alias))
             case .value(let value):
-                arguments.append(Self.databaseValue(value))
-                return "?"
+                SQL(sql: "?", arguments: [databaseValue(value)])
             case .bitwiseAnd(let lhs, let rhs):
-                let left = sql(lhs, alias: alias)
-                let right = sql(rhs, alias: alias)
-                return "(\(left) & \(right))"
+                "(\(sql(lhs, alias: alias)) & \(sql(rhs, alias: alias)))"
             }
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// `PHAssetCollectionSubtype` raw values of the smart albums the store computes.
 package enum SmartAlbumSubtype {
@@ -42,22 +43,23 @@ struct SmartAlbumRule {
         case trashedOnly
     }
 
-    var condition: String
+    /// What an asset must meet to be in the album; nil: every asset the visibility allows.
+    var condition: SQL?
     var visibility: Visibility = .visible
     /// The natural order when the fetch gives no sort descriptors.
     var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)]
 
     /// The rule for a subtype; nil for subtypes no library has.
     static func rule(for subtype: Int, now: Date) -> SmartAlbumRule? {
-        func subtypeBit(_ bit: Int) -> SmartAlbumRule { SmartAlbumRule(condition: "(a.media_subtypes & \(bit)) != 0") }
+        func subtypeBit(_ bit: Int) -> SmartAlbumRule { SmartAlbumRule(condition: "(a.media_subtypes & \(sql: String(bit))) != 0") }
         switch subtype {
-        case SmartAlbumSubtype.userLibrary: return SmartAlbumRule(condition: "1")
+        case SmartAlbumSubtype.userLibrary: return SmartAlbumRule(condition: nil)
         case SmartAlbumSubtype.favorites: return SmartAlbumRule(condition: "a.is_favorite = 1")
         case SmartAlbumSubtype.recentlyAdded:
             let since = now.timeIntervalSince1970 - RetentionWindows.recentlyAdded
             return SmartAlbumRule(condition: "a.added_date >= \(since)",
                                   naturalOrder: [OrderTerm(expression: "a.added_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)])
-        case SmartAlbumSubtype.videos: return SmartAlbumRule(condition: "a.media_type = \(AssetMediaType.video.rawValue)")
+        case SmartAlbumSubtype.videos: return SmartAlbumRule(condition: "a.media_type = \(sql: String(AssetMediaType.video.rawValue))")
         case SmartAlbumSubtype.selfPortraits: return SmartAlbumRule(condition: "a.is_front_camera = 1")
         case SmartAlbumSubtype.livePhotos: return subtypeBit(MediaSubtypeBit.photoLive)
         case SmartAlbumSubtype.depthEffect: return subtypeBit(MediaSubtypeBit.photoDepthEffect)
@@ -68,17 +70,22 @@ struct SmartAlbumRule {
         case SmartAlbumSubtype.bursts: return SmartAlbumRule(condition: "a.burst_identifier IS NOT NULL")
         case SmartAlbumSubtype.screenshots: return subtypeBit(MediaSubtypeBit.photoScreenshot)
         case SmartAlbumSubtype.screenRecordings: return subtypeBit(MediaSubtypeBit.videoScreenRecording)
-        case SmartAlbumSubtype.animated: return SmartAlbumRule(condition: "a.playback_style = 2")
+        case SmartAlbumSubtype.animated: return SmartAlbumRule(condition: "a.playback_style = \(sql: String(PlaybackStyleCode.imageAnimated))")
         case SmartAlbumSubtype.longExposures: return SmartAlbumRule(condition: "a.is_long_exposure = 1")
         case SmartAlbumSubtype.raw: return SmartAlbumRule(condition: "a.has_raw_original = 1")
         case SmartAlbumSubtype.spatial: return subtypeBit(MediaSubtypeBit.spatialMedia)
-        case SmartAlbumSubtype.allHidden: return SmartAlbumRule(condition: "1", visibility: .hiddenOnly)
+        case SmartAlbumSubtype.allHidden: return SmartAlbumRule(condition: nil, visibility: .hiddenOnly)
         case SmartAlbumSubtype.recentlyDeleted:
-            return SmartAlbumRule(condition: "1", visibility: .trashedOnly,
+            return SmartAlbumRule(condition: nil, visibility: .trashedOnly,
                                   naturalOrder: [OrderTerm(expression: "a.trashed_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)])
         default: return nil
         }
     }
+}
+
+/// `PHAssetPlaybackStyle` values the store's rules test.
+package enum PlaybackStyleCode {
+    package static let imageAnimated = 2
 }
 
 /// `PHAssetMediaSubtype` bits the store's rules test.
