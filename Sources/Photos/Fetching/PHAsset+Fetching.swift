@@ -58,6 +58,18 @@ extension PHAsset {
 
     /// Every asset of the user's library (not shared or synced ones unless
     /// `includeAssetSourceTypes` says so), by creation date unless sorted.
+    ///
+    /// The videos of the current library, newest first:
+    ///
+    /// ```swift
+    /// let options = PHFetchOptions()
+    /// options.predicate = NSPredicate(format: "mediaType == %d", PHAssetMediaType.video.rawValue)
+    /// options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+    /// let videos = PHAsset.fetchAssets(with: options)
+    /// videos.enumerateObjects { asset, index, _ in
+    ///     print(index, asset.localIdentifier, asset.duration)
+    /// }
+    /// ```
     public class func fetchAssets(with options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
         PHPhotoLibrary.current.fetchAssets(scope: .library, options: options)
     }

@@ -3,6 +3,19 @@ import PhotosStore
 
 /// How a fetch filters, sorts and limits its results. A nil options argument
 /// means every default.
+///
+/// The hundred most recent favorites taken since the start of 2024, hidden
+/// ones included:
+///
+/// ```swift
+/// let start = Calendar.current.date(from: DateComponents(year: 2024, month: 1, day: 1))!
+/// let options = PHFetchOptions()
+/// options.predicate = NSPredicate(format: "favorite == YES AND creationDate >= %@", start as CVarArg)
+/// options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+/// options.includeHiddenAssets = true
+/// options.fetchLimit = 100
+/// let favorites = PHAsset.fetchAssets(with: options)
+/// ```
 open class PHFetchOptions: NSObject, NSCopying, @unchecked Sendable {
     /// Which objects to keep, over the keys PhotoKit supports for the class
     /// fetched (see ``validate(for:)``). Default nil: all.

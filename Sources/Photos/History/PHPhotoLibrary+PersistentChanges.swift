@@ -33,6 +33,22 @@ extension PHPhotoLibrary {
     ///
     /// Cost: one query over the change blocks since the token (about a
     /// microsecond each); details are read as the result is iterated.
+    ///
+    /// Catching up on the assets changed since a stored token:
+    ///
+    /// ```swift
+    /// var token = storedToken
+    /// do {
+    ///     for change in try library.fetchPersistentChanges(since: token) {
+    ///         let assets = try change.changeDetails(for: .asset)
+    ///         print(assets.insertedLocalIdentifiers, assets.updatedLocalIdentifiers, assets.deletedLocalIdentifiers)
+    ///         token = change.changeToken
+    ///     }
+    /// } catch PHPhotosError.persistentChangeTokenExpired, PHPhotosError.persistentChangeDetailsUnavailable {
+    ///     // The kept history does not cover the gap: refetch what you track.
+    ///     token = library.currentChangeToken
+    /// }
+    /// ```
     public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult {
         let store = try requireStore()
         if let damage = token.damage {

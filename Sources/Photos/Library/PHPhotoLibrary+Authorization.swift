@@ -57,7 +57,7 @@ extension PHPhotoLibrary {
 
     /// The read-write authorization, with limited access reported as
     /// `.authorized`, as before limited access existed. Superseded by
-    /// ``authorizationStatus(for:)``.
+    /// `authorizationStatus(for:)`.
     public class func authorizationStatus() -> PHAuthorizationStatus {
         Self.legacy(authorizationStatus(for: .readWrite))
     }

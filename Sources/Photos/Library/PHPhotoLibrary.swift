@@ -8,16 +8,16 @@ import PhotosStore
 /// `shared()` is the library named by the environment variable
 /// `PHOTOS_LIBRARY`, else `$XDG_DATA_HOME/photos/Photos Library.photoslibrary`
 /// (`~/.local/share/...` by default), created on first use. Servers and
-/// tests can open any number of others with ``init(url:options:)``.
+/// tests can open any number of others with ``init(url:options:clientIdentifier:)``.
 ///
 /// PhotoKit's class fetch methods (`PHAsset.fetchAssets(with:)`...) read the
-/// shared library; ``withCurrentLibrary(_:)`` runs them against another one.
+/// shared library; `withCurrentLibrary(_:)` runs them against another one.
 /// Methods taking an object (`fetchAssets(in: album)`) read the object's
 /// own library.
 ///
 /// A process opens a library either as its owner, with full access, or as
 /// a client (`PHOTOS_CLIENT_ID`, or ``init(url:options:clientIdentifier:)``)
-/// whose access the owner grants: see ``authorizationStatus(for:)``.
+/// whose access the owner grants: see `authorizationStatus(for:)`.
 public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// How to open a library.
     public struct OpenOptions: OptionSet, Sendable {
@@ -133,7 +133,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// The library named by `PHOTOS_LIBRARY` (else the XDG default), opened
     /// on first use, as the client `PHOTOS_CLIENT_ID` names (the owner when
     /// unset). When it cannot be opened, `unavailabilityReason` says why.
-    /// Inside ``withCurrentLibrary(_:)`` and change blocks, the library bound
+    /// Inside `withCurrentLibrary(_:)` and change blocks, the library bound
     /// there stands in for it.
     public class func shared() -> PHPhotoLibrary {
         scoped ?? sharedLibrary

@@ -62,6 +62,22 @@ open class PHImageManager: NSObject, @unchecked Sendable {
     /// Cost: from a derivative or the memory cache, about a millisecond; from
     /// a 12-megapixel JPEG original without a derivative, one 1/8-scale
     /// decode (about 40 ms), which also leaves a thumbnail for next time.
+    ///
+    /// A 300-pixel square thumbnail, delivered once, saved as JPEG:
+    ///
+    /// ```swift
+    /// let options = PHImageRequestOptions()
+    /// options.deliveryMode = .highQualityFormat
+    /// options.resizeMode = .exact
+    /// PHImageManager.default().requestImage(for: asset, targetSize: CGSize(width: 300, height: 300),
+    ///                                       contentMode: .aspectFill, options: options) { image, info in
+    ///     guard let jpeg = image?.jpegData(compressionQuality: 0.8) else {
+    ///         print("no image:", info?[PHImageErrorKey] ?? "unknown error")
+    ///         return
+    ///     }
+    ///     try? jpeg.write(to: URL(fileURLWithPath: "/tmp/thumbnail.jpg"))
+    /// }
+    /// ```
     @discardableResult
     open func requestImage(for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
                            options: PHImageRequestOptions?, resultHandler: @escaping (UIImage?, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {

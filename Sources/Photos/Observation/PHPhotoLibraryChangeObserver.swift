@@ -14,6 +14,26 @@ extension PHPhotoLibrary {
     /// Starts telling `observer` about changes. The library holds it weakly:
     /// an observer that is deallocated is simply not called. Registering
     /// twice has no further effect.
+    ///
+    /// An observer that keeps an album's contents up to date:
+    ///
+    /// ```swift
+    /// final class AlbumObserver: NSObject, PHPhotoLibraryChangeObserver {
+    ///     private(set) var contents: PHFetchResult<PHAsset>
+    ///
+    ///     init(album: PHAssetCollection) {
+    ///         contents = PHAsset.fetchAssets(in: album, options: nil)
+    ///     }
+    ///
+    ///     func photoLibraryDidChange(_ change: PHChange) {
+    ///         guard let details = change.changeDetails(for: contents) else { return }
+    ///         contents = details.fetchResultAfterChanges
+    ///     }
+    /// }
+    ///
+    /// let observer = AlbumObserver(album: album)
+    /// library.register(observer)  // held weakly: keep `observer` alive
+    /// ```
     public func register(_ observer: any PHPhotoLibraryChangeObserver) {
         changeObservers.register(observer)
     }

@@ -114,86 +114,126 @@ package struct AssetRecord: Sendable, Equatable {
         self.thumbHash = thumbHash
     }
 
-    /// The stored columns, in the order `init(row:)` reads and `insertArguments` writes them.
-    static let columns = [
-        "id", "uuid", "media_type", "media_subtypes", "pixel_width", "pixel_height",
-        "creation_date", "modification_date", "added_date", "duration",
-        "latitude", "longitude", "altitude", "location_date", "horizontal_accuracy", "course", "speed",
-        "is_favorite", "is_hidden", "source_type", "burst_identifier", "burst_selection_types",
-        "represents_burst", "playback_style", "adjustment_format_identifier", "trashed_date",
-        "is_front_camera", "is_long_exposure", "has_raw_original", "original_filename",
-        "uniform_type_identifier", "time_zone_offset", "camera_make", "camera_model", "lens_model",
-        "content_hash", "content_version", "adjustment_format_version", "thumb_hash",
-    ]
+    /// The `asset` table's columns, declared once: their order is the
+    /// order `selection` reads them in and `init(row:)` decodes them, and
+    /// `value(of:)` must say what each one stores (the compiler checks that
+    /// none is left out).
+    enum Column: Int, ColumnList {
+        case id, uuid, mediaType, mediaSubtypes, pixelWidth, pixelHeight
+        case creationDate, modificationDate, addedDate, duration
+        case latitude, longitude, altitude, locationDate, horizontalAccuracy, course, speed
+        case isFavorite, isHidden, sourceType, burstIdentifier, burstSelectionTypes
+        case representsBurst, playbackStyle, adjustmentFormatIdentifier, trashedDate
+        case isFrontCamera, isLongExposure, hasRawOriginal, originalFilename
+        case uniformTypeIdentifier, timeZoneOffset, cameraMake, cameraModel, lensModel
+        case contentHash, contentVersion, adjustmentFormatVersion, thumbHash
+    }
 
-    static let selection = columns.map { "a." + $0 }.joined(separator: ", ")
+    /// Every column, qualified by the alias `a`, in ``Column`` order.
+    static let selection = Column.selection(alias: "a")
 
     /// Decodes a row selected with `selection`.
     init(row: Row) {
-        id = row[0]
-        uuid = row[1]
-        mediaType = AssetMediaType(rawValue: row[2]) ?? .unknown
-        mediaSubtypes = row[3]
-        pixelWidth = row[4]
-        pixelHeight = row[5]
-        creationDate = (row[6] as Double?).map(Date.init(timeIntervalSince1970:))
-        modificationDate = Date(timeIntervalSince1970: row[7])
-        addedDate = Date(timeIntervalSince1970: row[8])
-        duration = row[9]
-        if let latitude = row[10] as Double?, let longitude = row[11] as Double? {
+        typealias C = Column
+        id = row[C.id.rawValue]
+        uuid = row[C.uuid.rawValue]
+        mediaType = AssetMediaType(rawValue: row[C.mediaType.rawValue]) ?? .unknown
+        mediaSubtypes = row[C.mediaSubtypes.rawValue]
+        pixelWidth = row[C.pixelWidth.rawValue]
+        pixelHeight = row[C.pixelHeight.rawValue]
+        creationDate = (row[C.creationDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
+        modificationDate = Date(timeIntervalSince1970: row[C.modificationDate.rawValue])
+        addedDate = Date(timeIntervalSince1970: row[C.addedDate.rawValue])
+        duration = row[C.duration.rawValue]
+        if let latitude = row[C.latitude.rawValue] as Double?, let longitude = row[C.longitude.rawValue] as Double? {
             location = StoredLocation(
-                latitude: latitude, longitude: longitude, altitude: row[12],
-                timestamp: (row[13] as Double?).map(Date.init(timeIntervalSince1970:)),
-                horizontalAccuracy: row[14], course: row[15], speed: row[16])
+                latitude: latitude, longitude: longitude, altitude: row[C.altitude.rawValue],
+                timestamp: (row[C.locationDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:)),
+                horizontalAccuracy: row[C.horizontalAccuracy.rawValue], course: row[C.course.rawValue], speed: row[C.speed.rawValue])
         } else {
             location = nil
         }
-        isFavorite = row[17]
-        isHidden = row[18]
-        sourceType = AssetSourceTypes(rawValue: row[19])
-        burstIdentifier = row[20]
-        burstSelectionTypes = row[21]
-        representsBurst = row[22]
-        playbackStyle = row[23]
-        adjustmentFormatIdentifier = row[24]
-        trashedDate = (row[25] as Double?).map(Date.init(timeIntervalSince1970:))
-        isFrontCamera = row[26]
-        isLongExposure = row[27]
-        hasRAWOriginal = row[28]
-        originalFilename = row[29]
-        uniformTypeIdentifier = row[30]
-        timeZoneOffset = row[31]
-        cameraMake = row[32]
-        cameraModel = row[33]
-        lensModel = row[34]
-        contentHash = row[35]
-        contentVersion = row[36]
-        adjustmentFormatVersion = row[37]
-        thumbHash = row[38]
+        isFavorite = row[C.isFavorite.rawValue]
+        isHidden = row[C.isHidden.rawValue]
+        sourceType = AssetSourceTypes(rawValue: row[C.sourceType.rawValue])
+        burstIdentifier = row[C.burstIdentifier.rawValue]
+        burstSelectionTypes = row[C.burstSelectionTypes.rawValue]
+        representsBurst = row[C.representsBurst.rawValue]
+        playbackStyle = row[C.playbackStyle.rawValue]
+        adjustmentFormatIdentifier = row[C.adjustmentFormatIdentifier.rawValue]
+        trashedDate = (row[C.trashedDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
+        isFrontCamera = row[C.isFrontCamera.rawValue]
+        isLongExposure = row[C.isLongExposure.rawValue]
+        hasRAWOriginal = row[C.hasRawOriginal.rawValue]
+        originalFilename = row[C.originalFilename.rawValue]
+        uniformTypeIdentifier = row[C.uniformTypeIdentifier.rawValue]
+        timeZoneOffset = row[C.timeZoneOffset.rawValue]
+        cameraMake = row[C.cameraMake.rawValue]
+        cameraModel = row[C.cameraModel.rawValue]
+        lensModel = row[C.lensModel.rawValue]
+        contentHash = row[C.contentHash.rawValue]
+        contentVersion = row[C.contentVersion.rawValue]
+        adjustmentFormatVersion = row[C.adjustmentFormatVersion.rawValue]
+        thumbHash = row[C.thumbHash.rawValue]
     }
 
-    /// Values for every column but `id`, in `columns` order, then the
+    /// What the record stores in a column.
+    func value(of column: Column) -> (any DatabaseValueConvertible)? {
+        switch column {
+        case .id: id
+        case .uuid: uuid
+        case .mediaType: mediaType.rawValue
+        case .mediaSubtypes: mediaSubtypes
+        case .pixelWidth: pixelWidth
+        case .pixelHeight: pixelHeight
+        case .creationDate: creationDate?.timeIntervalSince1970
+        case .modificationDate: modificationDate.timeIntervalSince1970
+        case .addedDate: addedDate.timeIntervalSince1970
+        case .duration: duration
+        case .latitude: location?.latitude
+        case .longitude: location?.longitude
+        case .altitude: location?.altitude
+        case .locationDate: location?.timestamp?.timeIntervalSince1970
+        case .horizontalAccuracy: location?.horizontalAccuracy
+        case .course: location?.course
+        case .speed: location?.speed
+        case .isFavorite: isFavorite
+        case .isHidden: isHidden
+        case .sourceType: sourceType.rawValue
+        case .burstIdentifier: burstIdentifier
+        case .burstSelectionTypes: burstSelectionTypes
+        case .representsBurst: representsBurst
+        case .playbackStyle: playbackStyle
+        case .adjustmentFormatIdentifier: adjustmentFormatIdentifier
+        case .trashedDate: trashedDate?.timeIntervalSince1970
+        case .isFrontCamera: isFrontCamera
+        case .isLongExposure: isLongExposure
+        case .hasRawOriginal: hasRAWOriginal
+        case .originalFilename: originalFilename
+        case .uniformTypeIdentifier: uniformTypeIdentifier
+        case .timeZoneOffset: timeZoneOffset
+        case .cameraMake: cameraMake
+        case .cameraModel: cameraModel
+        case .lensModel: lensModel
+        case .contentHash: contentHash
+        case .contentVersion: contentVersion
+        case .adjustmentFormatVersion: adjustmentFormatVersion
+        case .thumbHash: thumbHash
+        }
+    }
+
+    /// The columns an insert writes: all but `id`, which SQLite assigns.
+    private static let insertedColumns = Column.allCases.dropFirst()
+
+    /// Values for ``insertSQL``: every inserted column's, then the
     /// original's placeholder (the same at creation), which a revert restores.
     package var insertArguments: StatementArguments {
-        let values: [(any DatabaseValueConvertible)?] = [
-            uuid, mediaType.rawValue, mediaSubtypes, pixelWidth, pixelHeight,
-            creationDate?.timeIntervalSince1970, modificationDate.timeIntervalSince1970,
-            addedDate.timeIntervalSince1970, duration,
-            location?.latitude, location?.longitude, location?.altitude,
-            location?.timestamp?.timeIntervalSince1970, location?.horizontalAccuracy, location?.course, location?.speed,
-            isFavorite, isHidden, sourceType.rawValue, burstIdentifier, burstSelectionTypes,
-            representsBurst, playbackStyle, adjustmentFormatIdentifier, trashedDate?.timeIntervalSince1970,
-            isFrontCamera, isLongExposure, hasRAWOriginal, originalFilename,
-            uniformTypeIdentifier, timeZoneOffset, cameraMake, cameraModel, lensModel,
-            contentHash, contentVersion, adjustmentFormatVersion, thumbHash,
-            thumbHash,
-        ]
-        return StatementArguments(values)
+        StatementArguments(Self.insertedColumns.map(value(of:)) + [thumbHash])
     }
 
     /// The statement inserting one asset with ``insertArguments``.
     package static let insertSQL = """
-        INSERT INTO asset (\(columns.dropFirst().joined(separator: ", ")), original_thumb_hash)
-        VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+        INSERT INTO asset (\(insertedColumns.map(\.name).joined(separator: ", ")), original_thumb_hash)
+        VALUES (\(Array(repeating: "?", count: insertedColumns.count + 1).joined(separator: ", ")))
         """
 }

@@ -23,23 +23,29 @@ package struct CollectionRecord: Sendable, Equatable {
     package var kind: CollectionKind { type.kind }
     package var identifier: LocalIdentifier { LocalIdentifier(uuid: uuid, entity: kind.entity) }
 
-    static let selection = """
-        c.id, c.uuid, c.kind, c.type, c.subtype, c.title, c.parent_id, c.position,
-        c.creation_date, c.modification_date, c.asset_count, c.start_date, c.end_date
-        """
+    /// The columns read, in order: the `collection` table's, then those
+    /// `FetchSQL.collectionSource` computes from the members.
+    enum Column: Int, ColumnList {
+        case id, uuid, kind, type, subtype, title, parentId, position, creationDate, modificationDate
+        case assetCount, startDate, endDate
+    }
 
+    static let selection = Column.selection(alias: "c")
+
+    /// Decodes a row selected with `selection`.
     init(row: Row) {
-        id = row[0]
-        uuid = row[1]
-        type = CollectionType(kind: CollectionKind(rawValue: row[2]) ?? .assetCollection, storedType: row[3])
-        subtype = row[4]
-        title = row[5]
-        parentID = row[6]
-        position = row[7]
-        creationDate = Date(timeIntervalSince1970: row[8])
-        modificationDate = Date(timeIntervalSince1970: row[9])
-        assetCount = row[10]
-        startDate = (row[11] as Double?).map(Date.init(timeIntervalSince1970:))
-        endDate = (row[12] as Double?).map(Date.init(timeIntervalSince1970:))
+        typealias C = Column
+        id = row[C.id.rawValue]
+        uuid = row[C.uuid.rawValue]
+        type = CollectionType(kind: CollectionKind(rawValue: row[C.kind.rawValue]) ?? .assetCollection, storedType: row[C.type.rawValue])
+        subtype = row[C.subtype.rawValue]
+        title = row[C.title.rawValue]
+        parentID = row[C.parentId.rawValue]
+        position = row[C.position.rawValue]
+        creationDate = Date(timeIntervalSince1970: row[C.creationDate.rawValue])
+        modificationDate = Date(timeIntervalSince1970: row[C.modificationDate.rawValue])
+        assetCount = row[C.assetCount.rawValue]
+        startDate = (row[C.startDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
+        endDate = (row[C.endDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
     }
 }

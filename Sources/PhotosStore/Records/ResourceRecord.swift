@@ -14,20 +14,24 @@ package struct ResourceRecord: Sendable, Equatable {
     package var pixelHeight: Int
     package var fileSize: Int64
 
-    static let selection = """
-        r.id, r.asset_id, r.type, r.relative_path, r.original_filename, r.uniform_type_identifier,
-        r.pixel_width, r.pixel_height, r.file_size
-        """
+    /// The `resource` table's columns, in the order they are read.
+    enum Column: Int, ColumnList {
+        case id, assetId, type, relativePath, originalFilename, uniformTypeIdentifier, pixelWidth, pixelHeight, fileSize
+    }
 
+    static let selection = Column.selection(alias: "r")
+
+    /// Decodes a row selected with `selection`.
     init(row: Row) {
-        id = row[0]
-        assetID = row[1]
-        type = ResourceType(rawValue: row[2]) ?? .photo
-        relativePath = row[3]
-        originalFilename = row[4]
-        uniformTypeIdentifier = row[5]
-        pixelWidth = row[6]
-        pixelHeight = row[7]
-        fileSize = row[8]
+        typealias C = Column
+        id = row[C.id.rawValue]
+        assetID = row[C.assetId.rawValue]
+        type = ResourceType(rawValue: row[C.type.rawValue]) ?? .photo
+        relativePath = row[C.relativePath.rawValue]
+        originalFilename = row[C.originalFilename.rawValue]
+        uniformTypeIdentifier = row[C.uniformTypeIdentifier.rawValue]
+        pixelWidth = row[C.pixelWidth.rawValue]
+        pixelHeight = row[C.pixelHeight.rawValue]
+        fileSize = row[C.fileSize.rawValue]
     }
 }
