@@ -115,7 +115,7 @@ let package = Package(
         // and the database surgery that damage tests do.
         .target(
             name: "PhotosTestSupport",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PhotosStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/PhotosTestSupport"
         ),
         .testTarget(

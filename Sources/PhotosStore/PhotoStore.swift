@@ -6,6 +6,8 @@ import Foundation
 package protocol PhotoStore: AnyObject, Sendable {
     /// The library's own identity, fixed when it was created.
     var libraryUUID: String { get }
+    /// Where the library is, as ``LibraryBackend/open(_:options:)`` was given it.
+    var location: URL { get }
     /// The client this store acts for; nil for the library's owner. Every
     /// read and write below applies the client's grant, resolved anew in
     /// each transaction: a client that may not read gets `accessDenied`.

@@ -98,16 +98,16 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// Cost: opening SQLite and, for a new library, creating it.
     public convenience init(url: URL, options: OpenOptions = [],
                             clientIdentifier: String? = PHPhotoLibrary.processClientIdentifier) throws {
-        let store: SQLitePhotoStore
+        let store: any PhotoStore
         do {
-            store = try SQLitePhotoStore(url: url, options: .init(
+            store = try LibraryBackend.open(url, options: .init(
                 createIfNeeded: !options.contains(.mustExist),
                 allowsUnsafeLocation: options.contains(.allowUnsafeLocation),
                 client: clientIdentifier))
         } catch {
             throw PHPhotosError(storeError: error)
         }
-        self.init(url: store.layout.root, store: store, clientIdentifier: clientIdentifier, openFailure: nil)
+        self.init(url: store.location, store: store, clientIdentifier: clientIdentifier, openFailure: nil)
         performMaintenanceInBackground()
     }
 

@@ -140,7 +140,7 @@ package final class StagingArea: @unchecked Sendable {
     /// torn line never names another path), its entry in the area and the
     /// area's entry in `staging/` all reach the disk, so recovery finds it
     /// after a power cut too.
-    func recordJournal(_ entries: [JournalEntry]) throws(StoreError) {
+    package func recordJournal(_ entries: [JournalEntry]) throws(StoreError) {
         let journal = directory.appendingPathComponent(Self.journalName)
         do {
             try DurableFiles.write(Data(entries.map(\.line).joined(separator: "\n").utf8), to: journal)

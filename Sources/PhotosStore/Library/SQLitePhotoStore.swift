@@ -10,28 +10,11 @@ import Synchronization
 /// directories they enter are synced before that commit, so a change block
 /// that returned survives a power cut or an OS crash, files included.
 package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
-    /// Options for opening a library.
-    package struct OpenOptions: Sendable {
-        /// Create the library when the directory is missing or empty.
-        package var createIfNeeded = true
-        /// Open even on a network or FUSE file system or inside a synced folder.
-        package var allowsUnsafeLocation = false
-        /// How long a writer waits for another process's write to finish.
-        package var busyTimeout: TimeInterval = 30
-        /// The client this process acts for; nil for the library's owner.
-        package var client: String?
-        /// Off only in benchmarks that measure what history costs: change
-        /// blocks then leave no object changes for observers or history.
-        package var writesHistoryEntries = true
-
-        package init(createIfNeeded: Bool = true, allowsUnsafeLocation: Bool = false, client: String? = nil) {
-            self.createIfNeeded = createIfNeeded
-            self.allowsUnsafeLocation = allowsUnsafeLocation
-            self.client = client
-        }
-    }
+    /// Options for opening a library (see ``StoreOpenOptions``).
+    package typealias OpenOptions = StoreOpenOptions
 
     package let layout: LibraryLayout
+    package var location: URL { layout.root }
     /// The library's files: its own directory.
     package let files: any LibraryFileStorage
     package let libraryUUID: String

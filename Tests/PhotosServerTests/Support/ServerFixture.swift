@@ -5,10 +5,12 @@ import HummingbirdTesting
 import NIOCore
 import Photos
 import PhotosMedia
+import PhotosTestSupport
 @testable import PhotosServer
 
 /// A temporary library with a few photos, an owner token, and the server
-/// over it; removed when the fixture goes.
+/// over it, on the backend `PHOTOS_TEST_BACKEND` selects; removed when the
+/// fixture goes.
 final class ServerFixture: @unchecked Sendable {
     let directory: URL
     let library: PHPhotoLibrary
@@ -20,7 +22,7 @@ final class ServerFixture: @unchecked Sendable {
     init(photos: Int = 5, configuration: PhotoServer.Configuration = .init(port: 0, heartbeat: .seconds(15))) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        library = try PHPhotoLibrary(url: directory.appendingPathComponent("Test.photoslibrary"))
+        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory))
         ownerToken = try library.createAccessToken(forClient: nil, label: "test owner").bearer
         server = try PhotoServer(library: library, configuration: configuration)
         assets = try importPhotos(photos)

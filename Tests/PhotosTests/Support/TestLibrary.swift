@@ -1,8 +1,10 @@
 import Foundation
 import PhotosMedia
+import PhotosTestSupport
 @testable import Photos
 
-/// A library in a fresh temporary directory, removed when the value is dropped.
+/// A library in a fresh temporary directory, removed when the value is
+/// dropped, on the backend `PHOTOS_TEST_BACKEND` selects (``TestBackend``).
 final class TestLibrary {
     let directory: URL
     let library: PHPhotoLibrary
@@ -12,7 +14,7 @@ final class TestLibrary {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-test-\(UUID().uuidString)")
         files = directory.appendingPathComponent("files")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        library = try PHPhotoLibrary(url: directory.appendingPathComponent("Test.photoslibrary"), options: options,
+        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory), options: options,
                                      clientIdentifier: nil)
     }
 

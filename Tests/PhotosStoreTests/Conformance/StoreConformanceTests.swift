@@ -1,0 +1,329 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+@testable import PhotosStore
+
+/// What every engine backend must do to stand under `Photos`, checked
+/// through the `PhotoStore` contract alone, for each backend
+/// (``TestBackend``): change sets applied and read back, history and its
+/// retention, access scopes for each grant, incremental refresh against
+/// refetch, and recovery of a commit session a crash interrupted.
+@Suite struct StoreConformanceTests {
+    /// A temporary library on one backend, removed at the end.
+    final class Library {
+        let backend: TestBackend
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
+        let url: URL
+        let owner: any PhotoStore
+
+        init(_ backend: TestBackend) throws {
+            self.backend = backend
+            url = backend.newLibraryURL(in: directory)
+            owner = try backend.open(url)
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        func reopen(client: String? = nil) throws -> any PhotoStore {
+            try backend.open(url, client: client)
+        }
+
+        /// Commits a set that must commit.
+        @discardableResult
+        func commit(_ set: ChangeSet, on store: (any PhotoStore)? = nil) throws -> CommitResult {
+            try #require(try (store ?? owner).commit(set, staging: nil))
+        }
+    }
+
+    static func asset(_ uuid: String = UUID().uuidString, created: TimeInterval, favorite: Bool = false,
+                      mediaType: AssetMediaType = .image) -> NewAsset {
+        NewAsset(record: AssetRecord(uuid: uuid, mediaType: mediaType, creationDate: Date(timeIntervalSince1970: created),
+                                     modificationDate: Date(), addedDate: Date(), isFavorite: favorite, playbackStyle: 1),
+                 resources: [])
+    }
+
+    static let byCreation = AssetQuery(scope: .library, sort: [StoreSort(.creationDate, ascending: true)])
+
+    // MARK: - Change sets
+
+    @Test(arguments: TestBackend.allCases)
+    func changeSetsAreAppliedWholeAndReadBack(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let store = library.owner
+        let assets = [Self.asset(created: 300), Self.asset(created: 100, favorite: true), Self.asset(created: 200)]
+        var set = ChangeSet()
+        set.newAssets = assets
+        let album = UUID().uuidString
+        set.newCollections = [NewCollection(uuid: album, kind: .assetCollection, title: "Trip")]
+        set.collectionEdits = [CollectionEdit(target: .collection(uuid: album), operations: [.add([assets[0].record.uuid, assets[1].record.uuid])])]
+        let first = try library.commit(set)
+        #expect(try store.lastChangeBlock() == first.changeBlock)
+        #expect(Set(first.changes.filter { $0.kind == .inserted }.map(\.identifier.uuid)) == Set(assets.map(\.record.uuid) + [album]))
+
+        let fetched = try store.fetchAssets(Self.byCreation)
+        #expect(fetched.changeBlock == first.changeBlock)
+        #expect(try store.assets(ids: fetched.ids).map(\.uuid) == [assets[1], assets[2], assets[0]].map(\.record.uuid))
+        #expect(try store.assets(ids: fetched.ids.reversed()).map(\.uuid) == [assets[0], assets[2], assets[1]].map(\.record.uuid),
+                "rows come back in the order asked")
+
+        let albums = try store.fetchCollections(CollectionQuery(scope: .stored(.album, subtype: nil)))
+        let record = try #require(try store.collections(ids: albums.ids).first)
+        #expect(record.title == "Trip" && record.assetCount == 2 && record.type == .album)
+        let members = try store.fetchAssets(AssetQuery(scope: .album(rowID: record.id)))
+        #expect(try store.assets(ids: members.ids).map(\.uuid) == [assets[0], assets[1]].map(\.record.uuid), "members in album order")
+
+        // A failing set changes nothing: the whole block is refused.
+        var failing = ChangeSet()
+        failing.newAssets = [Self.asset(created: 400)]
+        failing.trashedAssets = [UUID().uuidString]
+        #expect(throws: StoreError.self) { try store.commit(failing, staging: nil) }
+        #expect(try store.fetchAssets(Self.byCreation).ids == fetched.ids)
+        #expect(try store.lastChangeBlock() == first.changeBlock)
+
+        // Blocks are numbered in commit order, one each.
+        var trash = ChangeSet()
+        trash.trashedAssets = [assets[2].record.uuid]
+        let second = try library.commit(trash)
+        #expect(second.changeBlock == first.changeBlock + 1)
+        #expect(try store.fetchAssets(Self.byCreation).ids.count == 2)
+        let trashed = try store.fetchAssets(AssetQuery(scope: .smartAlbum(subtype: SmartAlbumSubtype.recentlyDeleted)))
+        #expect(try store.assets(ids: trashed.ids).map(\.uuid) == [assets[2].record.uuid])
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func aCommitIsVisibleToAnotherConnectionAndWakesItsWatcher(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let other = try library.reopen()
+        let seen = LockedValue<Int64>(0)
+        let watcher = try other.watchCommits(after: try other.lastChangeBlock(), onCommit: { seen.set($0) }, onUnavailable: { _ in })
+        defer { watcher.stop() }
+        var set = ChangeSet()
+        set.newAssets = [Self.asset(created: 1)]
+        let result = try library.commit(set)
+        #expect(try other.lastChangeBlock() == result.changeBlock)
+        #expect(try other.fetchAssets(Self.byCreation).ids.count == 1)
+        let deadline = Date().addingTimeInterval(10)
+        while seen.get() < result.changeBlock && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(seen.get() == result.changeBlock)
+    }
+
+    // MARK: - History
+
+    @Test(arguments: TestBackend.allCases)
+    func historyTellsEachBlocksChangesInOrder(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let store = library.owner
+        let start = try store.lastChangeBlock()
+        let asset = Self.asset(created: 10)
+        var insert = ChangeSet()
+        insert.newAssets = [asset]
+        try library.commit(insert)
+        var favorite = ChangeSet()
+        favorite.assetEdits = [AssetEdit(uuid: asset.record.uuid, isFavorite: true)]
+        try library.commit(favorite)
+        var trash = ChangeSet()
+        trash.trashedAssets = [asset.record.uuid]
+        let last = try library.commit(trash)
+
+        let span = try store.history(after: start, through: last.changeBlock)
+        #expect(span.isComplete)
+        let entries = span.entries.filter { $0.identifier.uuid == asset.record.uuid }
+        #expect(entries.map(\.kind) == [.inserted, .updated, .updated])
+        #expect(entries.map(\.changeBlock) == [start + 1, start + 2, start + 3])
+        #expect(entries[1].attributes == [.favorite])
+        #expect(entries[2].attributes.contains(.trashed))
+
+        let changes = try store.persistentChanges(since: HistoryPoint(changeBlock: 0, stamp: 0))
+        #expect(changes.map(\.point.changeBlock).suffix(3) == [start + 1, start + 2, start + 3])
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func retentionForgetsOldBlocksAndOldTokensExpire(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let store = library.owner
+        try store.setHistoryRetention(HistoryRetention(maximumAge: nil, maximumChangeCount: 2, maximumObjectsPerChange: nil))
+        #expect(try store.historyRetention().maximumChangeCount == 2)
+        var blocks: [Int64] = []
+        for index in 0..<5 {
+            var set = ChangeSet()
+            set.newAssets = [Self.asset(created: Double(index))]
+            blocks.append(try library.commit(set).changeBlock)
+        }
+        let early = try #require(try store.persistentChanges(since: HistoryPoint(changeBlock: 0, stamp: 0)).first?.point)
+        #expect(try store.historyNeedsPruning(now: Date()))
+        try store.pruneHistory(through: nil, now: Date())
+        #expect(try store.keptHistory().changeBlocks <= 2)
+        #expect(try store.history(after: blocks[0], through: blocks[4]).isComplete == false, "a span reaching into pruned blocks says so")
+        #expect(try store.history(after: blocks[3], through: blocks[4]).isComplete)
+        do {
+            _ = try store.persistentChanges(since: early)
+            Issue.record("a token older than what is kept must expire")
+        } catch {
+            guard case .historyExpired = error else { Issue.record("expected historyExpired, got \(error)"); return }
+        }
+    }
+
+    // MARK: - Access scopes
+
+    @Test(arguments: TestBackend.allCases, [AccessGrant?.none, .denied, .addOnly, .limited, .readWrite])
+    func eachGrantSeesWhatItCovers(backend: TestBackend, grant: AccessGrant?) throws {
+        let library = try Library(backend)
+        let assets = (0..<3).map { Self.asset(created: Double($0)) }
+        var set = ChangeSet()
+        set.newAssets = assets
+        try library.commit(set)
+        let client = "conformance.client"
+        let clientStore = try library.reopen(client: client)
+        _ = try clientStore.requestAccess(level: .readWrite)
+        var changes: [AccessChange] = [.setGrant(grant, client: client)]
+        if grant == .limited {
+            changes.append(.changeSelection(client: client, adding: [assets[1].record.uuid], removing: []))
+        }
+        let committed = try library.owner.commit(ChangeSet(accessChanges: changes), staging: nil)
+        #expect((committed == nil) == (grant == nil), "undecided stays undecided: nothing to commit")
+
+        switch grant {
+        case .readWrite?:
+            #expect(try clientStore.fetchAssets(Self.byCreation).ids.count == 3)
+        case .limited?:
+            let ids = try clientStore.fetchAssets(Self.byCreation).ids
+            #expect(try clientStore.assets(ids: ids).map(\.uuid) == [assets[1].record.uuid])
+            let everything = try library.owner.fetchAssets(Self.byCreation).ids
+            #expect(try clientStore.assets(ids: everything).map(\.uuid) == [assets[1].record.uuid], "rows outside the grant do not load")
+            var edit = ChangeSet()
+            edit.assetEdits = [AssetEdit(uuid: assets[0].record.uuid, isFavorite: true)]
+            #expect(throws: StoreError.self, "an asset outside the grant cannot be changed") { try clientStore.commit(edit, staging: nil) }
+        case .addOnly?, .denied?, nil:
+            do {
+                _ = try clientStore.fetchAssets(Self.byCreation)
+                Issue.record("a client granted \(String(describing: grant)) must not read")
+            } catch {
+                guard case .accessDenied = error else { Issue.record("expected accessDenied, got \(error)"); return }
+            }
+        }
+        if grant == .addOnly {
+            var create = ChangeSet()
+            create.newAssets = [Self.asset(created: 9)]
+            #expect(try clientStore.commit(create, staging: nil) != nil, "add-only may create")
+        }
+        #expect(try clientStore.grant() == grant)
+    }
+
+    // MARK: - Refresh against refetch
+
+    @Test(arguments: TestBackend.allCases)
+    func incrementalRefreshesAgreeWithRefetching(backend: TestBackend) throws {
+        var random = SeededRandom.fromEnvironment()
+        let library = try Library(backend)
+        let store = library.owner
+        let queries = [
+            Self.byCreation,
+            AssetQuery(scope: .library, filter: .compare(.attribute(.isFavorite), .equal, .value(.integer(1)), []),
+                       sort: [StoreSort(.creationDate, ascending: false)]),
+            AssetQuery(scope: .smartAlbum(subtype: SmartAlbumSubtype.favorites)),
+            AssetQuery(scope: .smartAlbum(subtype: SmartAlbumSubtype.recentlyDeleted)),
+        ]
+        var uuids: [String] = []
+        var snapshots = try queries.map { try store.fetchAssets($0) }
+        for _ in 0..<40 {
+            var set = ChangeSet()
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                switch (Int.random(in: 0..<5, using: &random), uuids.randomElement(using: &random)) {
+                case (0, _), (_, nil):
+                    let asset = Self.asset(created: Double(Int.random(in: 0..<50, using: &random)), favorite: Bool.random(using: &random))
+                    uuids.append(asset.record.uuid)
+                    set.newAssets.append(asset)
+                case (1, let uuid?) where !set.assetEdits.contains { $0.uuid == uuid }:
+                    set.assetEdits.append(AssetEdit(uuid: uuid, isFavorite: Bool.random(using: &random)))
+                case (2, let uuid?) where !set.assetEdits.contains { $0.uuid == uuid }:
+                    set.assetEdits.append(AssetEdit(uuid: uuid, creationDate: .some(Date(timeIntervalSince1970: Double(Int.random(in: 0..<50, using: &random))))))
+                case (3, let uuid?):
+                    set.trashedAssets.append(uuid)
+                case (_, let uuid?):
+                    set.restoredAssets.append(uuid)
+                }
+            }
+            set.trashedAssets = Array(Set(set.trashedAssets).subtracting(set.restoredAssets))
+            set.restoredAssets = Array(Set(set.restoredAssets))
+            _ = try store.commit(set, staging: nil)
+            for (index, query) in queries.enumerated() {
+                let previous = snapshots[index]
+                let refetched = try store.fetchAssets(query)
+                if let refresh = try store.refreshAssets(query, from: previous) {
+                    #expect(refresh.snapshot.ids == refetched.ids, "query \(index), seed \(random.seed)")
+                    #expect(Self.apply(refresh.difference, to: previous.ids, new: refresh.snapshot.ids) == refresh.snapshot.ids,
+                            "the difference replays, query \(index), seed \(random.seed)")
+                } else {
+                    #expect(previous.ids == refetched.ids, "nil means nothing shown changed, query \(index), seed \(random.seed)")
+                }
+                snapshots[index] = refetched
+            }
+        }
+    }
+
+    /// Replays a difference: removals from the old ids, then insertions at
+    /// their new indexes (a move is a removal and an insertion).
+    static func apply(_ difference: IdentityDifference, to old: [Int64], new: [Int64]) -> [Int64] {
+        let removed = Set(difference.removed + difference.moves.map(\.from))
+        var result = old.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+        for index in (difference.inserted + difference.moves.map(\.to)).sorted() {
+            result.insert(new[index], at: index)
+        }
+        return result
+    }
+
+    // MARK: - Crash recovery of a commit session
+
+    @Test(arguments: TestBackend.allCases)
+    func aCommitSessionADeadProcessLeftIsRecoveredOnOpening(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let store = library.owner
+        // A committed asset, its file placed by the session.
+        let session = store.beginCommit()
+        let kept = UUID().uuidString
+        let file = try session.stage(data: Data("kept".utf8), pathExtension: "jpg")
+        var set = ChangeSet()
+        set.newAssets = [NewAsset(record: Self.asset(kept, created: 1).record,
+                                  resources: [NewResource(type: .photo, file: file, originalFilename: "a.jpg",
+                                                          uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)])]
+        #expect(try session.commit(set) != nil)
+        let keptPaths = Set(store.files.presentStoredPaths())
+        #expect(keptPaths.count == 1)
+
+        // A process that journalled and placed a file, then died before its commit.
+        let orphan = "originals/Z/\(UUID().uuidString).jpg"
+        let area = try store.files.makeStagingArea()
+        let staged = try area.stage(data: Data("orphan".utf8), pathExtension: "jpg")
+        try area.recordJournal([.file(orphan)] + keptPaths.map(JournalEntry.file))
+        try store.files.place([(staged, orphan)])
+        let dead = area.directory.deletingLastPathComponent().appendingPathComponent(UUID().uuidString)
+        try FileManager.default.copyItem(at: area.directory, to: dead)
+        area.discard()
+        #expect(Set(store.files.presentStoredPaths()) == keptPaths.union([orphan]))
+
+        // A session in flight in a live process is left alone.
+        let live = store.beginCommit()
+        _ = try live.stage(data: Data("in flight".utf8), pathExtension: "jpg")
+
+        let reopened = try library.reopen()
+        #expect(Set(reopened.files.presentStoredPaths()) == keptPaths, "the orphan goes, the committed file stays")
+        #expect(!FileManager.default.fileExists(atPath: dead.path))
+        #expect(try reopened.fetchAssets(Self.byCreation).ids.count == 1)
+        live.discard()
+    }
+}
+
+/// A value shared with a watcher's thread.
+final class LockedValue<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func get() -> Value { lock.withLock { value } }
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+}
