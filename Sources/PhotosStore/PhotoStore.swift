@@ -1,8 +1,54 @@
 import Foundation
 
-/// The engine's whole interface to the public layer. It speaks rows and
-/// identifiers, never PhotoKit objects; a backend keeps its storage
-/// specifics (SQL, files) behind it.
+/// The engine's whole interface to the public layer: everything `Photos`,
+/// the `photos` command and the server ask of a library goes through it.
+/// It speaks rows, row ids and UUIDs, never PhotoKit objects; a backend
+/// keeps its storage specifics (SQL, files, connections) behind it.
+/// ``SQLitePhotoStore`` is the reference backend; ``LibraryBackend`` opens
+/// one by location; the conformance suite (`Tests/PhotosStoreTests/Conformance`)
+/// checks any backend against what follows.
+///
+/// ## What a backend must guarantee
+///
+/// **Atomicity.** ``commit(_:staging:)`` applies a whole ``ChangeSet`` or
+/// nothing: if any part is refused (an unknown identifier, an index out of
+/// range, an object outside the writer's grant), nothing of it is stored,
+/// no file stays placed, and no change block is numbered. Its history
+/// entries are written in the same transaction as the rows.
+///
+/// **Ordering.** Change blocks are numbered 1, 2, 3, … in the order they
+/// commit, across every process and machine sharing the library: once a
+/// reader has seen block *n*, every block below *n* is visible too (a
+/// reader never skips a change). Within a block, entries keep the order
+/// the committer recorded them in. Fetches order rows exactly as SQLite's
+/// `ORDER BY` would (NULL first, then numbers, then text by bytes), with
+/// the row id as the last key, so that an incremental refresh and a
+/// refetch agree (see `SQLOrdering`).
+///
+/// **Visibility.** A commit that returned is visible to every later read,
+/// by any connection, and durable: it survives a crash or power cut, its
+/// files included (see ``LibraryFileStorage``). Each read runs in one
+/// snapshot: a fetch's ids and the change block it reports agree, and
+/// ``refreshAssets(_:from:)`` reads history and rows in one snapshot too.
+/// ``watchCommits(after:onCommit:onUnavailable:)`` reports every commit by
+/// anyone, with at most a bounded delay, and again after it reconnects.
+///
+/// **Access.** Every method applies the store's ``client``'s grant, read
+/// from the library inside each transaction (never cached across them):
+/// a limited client sees its selection, the collections holding it, what
+/// it created and the folders above them; an add-only client may create
+/// assets and read nothing; an undecided or denied one gets nothing.
+/// Objects outside the grant are absent, never revealed by an error
+/// (`notFound`, as for an object that does not exist).
+///
+/// **Errors.** Every method throws only ``StoreError``, typed by cause, not
+/// by message: `diskFull` and `busy` from the storage's own codes,
+/// `accessDenied`, `notFound`, `historyExpired`, `damaged` for a library
+/// that must not be written, `readOnly`. A method that throws has changed
+/// nothing. `Photos` maps each case to its `PHPhotosError` code.
+///
+/// **Cost.** The costs stated below are the reference backend's; another
+/// backend documents where it differs.
 package protocol PhotoStore: AnyObject, Sendable {
     /// The library's own identity, fixed when it was created.
     var libraryUUID: String { get }
