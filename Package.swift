@@ -26,9 +26,13 @@ let package = Package(
     ],
     targets: [
         // libvips and libexif from Debian (libvips-dev, libexif-dev), found through pkg-config.
+        // libvips' headers sit in /usr/include and need only GLib's include
+        // paths, which gobject-2.0's pkg-config gives; vips.pc would also pull
+        // in the private flags of every image library libvips links (-pthread
+        // among them, which SwiftPM refuses with a warning).
         .systemLibrary(
             name: "CVips",
-            pkgConfig: "vips",
+            pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
         .systemLibrary(
@@ -41,7 +45,7 @@ let package = Package(
         .target(
             name: "CPhotosMedia",
             dependencies: ["CVips", "CExif"],
-            linkerSettings: [.linkedLibrary("xxhash"), .linkedLibrary("jpeg"), .linkedLibrary("m")]
+            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("xxhash"), .linkedLibrary("jpeg"), .linkedLibrary("m")]
         ),
         // Decoding, metadata and encoding of image and video files.
         .target(
