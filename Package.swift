@@ -57,6 +57,16 @@ let package = Package(
             name: "PhotosStore",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Object storage for a library's files: an S3-compatible client
+        // (AWS Signature Version 4 on async-http-client and swift-crypto).
+        .target(
+            name: "PhotosObjectStorage",
+            dependencies: [
+                "PhotosStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         // The public PhotoKit API (`import Photos`).
         .target(
             name: "Photos",
@@ -143,6 +153,10 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "PhotosObjectStorageTests",
+            dependencies: ["PhotosObjectStorage"]
         ),
         .testTarget(
             name: "PhotosMediaTests",
