@@ -140,8 +140,13 @@ public struct SignatureV4: Sendable {
         return values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { ($0, values[$0]!.joined(separator: ",")) }
     }
 
+    /// A path percent-encoded segment by segment, `/` kept.
+    public static func encodePath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) }.joined(separator: "/")
+    }
+
     /// Percent-encodes every byte but the unreserved ones (`A-Z a-z 0-9 - _ . ~`), with upper-case hex.
-    static func encode(_ text: String) -> String {
+    public static func encode(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -156,7 +161,7 @@ public struct SignatureV4: Sendable {
         return result
     }
 
-    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+    public static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
         digest.map { String(format: "%02x", $0) }.joined()
     }
 }
