@@ -73,7 +73,7 @@ let package = Package(
         // The public PhotoKit API (`import Photos`).
         .target(
             name: "Photos",
-            dependencies: ["PhotosStore", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["PhotosStore", "PhotosObjectStorage", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The web gallery: plain JavaScript modules, a style sheet and a page,
         // bundled as resources and served by PhotosServer at `/`.
@@ -137,7 +137,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosTests",
-            dependencies: ["Photos", "PhotosMedia", "photos-test-helper", "PhotosTestSupport"]
+            dependencies: ["Photos", "PhotosMedia", "PhotosObjectStorage", "photos-test-helper", "PhotosTestSupport"]
         ),
         .testTarget(
             name: "PhotosStoreTests",

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a request to object storage failed.
-public enum ObjectStorageError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ObjectStorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No object has this key.
     case notFound(key: String)
     /// The server refused the request: its HTTP status, S3 error code and message.
@@ -11,7 +11,7 @@ public enum ObjectStorageError: Error, Sendable, Equatable, CustomStringConverti
     /// A location or answer that is not what S3 speaks.
     case invalid(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let key): "no object \(key)"
         case .refused(let status, let code, let message): "object storage refused the request (\(status) \(code)): \(message)"

@@ -10,14 +10,14 @@ import NIOHTTP1
 /// side copy and listing. Every request is signed with Signature Version 4
 /// (``SignatureV4``) and addressed path-style; bodies are hashed and the
 /// hash signed, so a corrupted upload is refused by the server.
-public final class S3Client: Sendable {
-    public let location: S3Location
+package final class S3Client: Sendable {
+    package let location: S3Location
     private let signer: SignatureV4
     private let http: HTTPClient
     /// Files above this size go up in parts of this size (S3's minimum part is 5 MiB).
-    public let partSize: Int
+    package let partSize: Int
 
-    public init(location: S3Location, credentials: StorageCredentials, http: HTTPClient = .shared, partSize: Int = 16 << 20) {
+    package init(location: S3Location, credentials: StorageCredentials, http: HTTPClient = .shared, partSize: Int = 16 << 20) {
         self.location = location
         signer = SignatureV4(credentials: credentials, region: location.region)
         self.http = http
@@ -28,14 +28,14 @@ public final class S3Client: Sendable {
 
     /// Stores bytes under `key` (relative to the location's prefix).
     /// Cost: one request, and a hash of the bytes.
-    public func put(_ data: Data, key: String) async throws(ObjectStorageError) {
+    package func put(_ data: Data, key: String) async throws(ObjectStorageError) {
         _ = try await send("PUT", key: key, body: data)
     }
 
     /// Stores a file under `key`: in one request up to ``partSize``, else as
     /// a multipart upload, aborted (its parts deleted) when a part fails.
     /// Cost: a read and a hash of the file; one request per part.
-    public func put(fileAt url: URL, key: String) async throws(ObjectStorageError) {
+    package func put(fileAt url: URL, key: String) async throws(ObjectStorageError) {
         let size: Int
         do {
             size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
@@ -73,13 +73,13 @@ public final class S3Client: Sendable {
 
     /// The object's bytes, or those of `range` (inclusive, from 0).
     /// Cost: one request.
-    public func get(key: String, range: ClosedRange<Int64>? = nil) async throws(ObjectStorageError) -> Data {
+    package func get(key: String, range: ClosedRange<Int64>? = nil) async throws(ObjectStorageError) -> Data {
         let headers = range.map { [("Range", "bytes=\($0.lowerBound)-\($0.upperBound)")] } ?? []
         return Data(try await send("GET", key: key, headers: headers).body.readableBytesView)
     }
 
     /// The object's size, or nil when there is none. Cost: one request.
-    public func size(key: String) async throws(ObjectStorageError) -> Int64? {
+    package func size(key: String) async throws(ObjectStorageError) -> Int64? {
         do {
             let answer = try await send("HEAD", key: key)
             return answer.headers.first(name: "Content-Length").flatMap(Int64.init)
@@ -89,7 +89,7 @@ public final class S3Client: Sendable {
     }
 
     /// Deletes the object; deleting one that is not there is not an error.
-    public func delete(key: String) async throws(ObjectStorageError) {
+    package func delete(key: String) async throws(ObjectStorageError) {
         do {
             _ = try await send("DELETE", key: key)
         } catch .notFound {
@@ -98,7 +98,7 @@ public final class S3Client: Sendable {
 
     /// Copies an object within the bucket, server-side. Cost: one request;
     /// the bytes do not travel through this process (up to 5 GB).
-    public func copy(from source: String, to destination: String) async throws(ObjectStorageError) {
+    package func copy(from source: String, to destination: String) async throws(ObjectStorageError) {
         let path = "/\(location.bucket)/\(location.key(source))"
         let answer = try await send("PUT", key: destination,
                                     headers: [("x-amz-copy-source", SignatureV4.encodePath(path))])
@@ -109,7 +109,7 @@ public final class S3Client: Sendable {
 
     /// The keys under `prefix` (relative to the location's prefix, and
     /// returned the same way), in S3's order. Cost: one request per 1,000 keys.
-    public func list(prefix: String) async throws(ObjectStorageError) -> [String] {
+    package func list(prefix: String) async throws(ObjectStorageError) -> [String] {
         var keys: [String] = []
         var token: String?
         let base = location.prefix.isEmpty ? "" : location.prefix + "/"
@@ -124,7 +124,7 @@ public final class S3Client: Sendable {
     }
 
     /// Creates the bucket; an existing one of ours is not an error.
-    public func createBucket() async throws(ObjectStorageError) {
+    package func createBucket() async throws(ObjectStorageError) {
         do {
             _ = try await send("PUT", key: nil)
         } catch .refused(_, let code, _) where code == "BucketAlreadyOwnedByYou" {

@@ -4,15 +4,15 @@ import Foundation
 /// `s3://BUCKET/PREFIX?endpoint=http://host:port&region=us-east-1`. Path-style
 /// addressing (`ENDPOINT/BUCKET/KEY`), which every S3-compatible server
 /// accepts; the region defaults to `us-east-1`, the endpoint to AWS's.
-public struct S3Location: Sendable, Equatable, CustomStringConvertible {
-    public var endpoint: URL
-    public var bucket: String
+package struct S3Location: Sendable, Equatable, CustomStringConvertible {
+    package var endpoint: URL
+    package var bucket: String
     /// The key prefix under which the library's objects live, without a
     /// leading or trailing slash; empty for the bucket's root.
-    public var prefix: String
-    public var region: String
+    package var prefix: String
+    package var region: String
 
-    public init(endpoint: URL, bucket: String, prefix: String = "", region: String = "us-east-1") {
+    package init(endpoint: URL, bucket: String, prefix: String = "", region: String = "us-east-1") {
         self.endpoint = endpoint
         self.bucket = bucket
         self.prefix = prefix.split(separator: "/").joined(separator: "/")
@@ -20,7 +20,7 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses an `s3://` URL; throws `invalid` saying what is wrong.
-    public init(url text: String) throws(ObjectStorageError) {
+    package init(url text: String) throws(ObjectStorageError) {
         guard let components = URLComponents(string: text), components.scheme == "s3",
               let bucket = components.host, !bucket.isEmpty else {
             throw .invalid("\(text) is not an object storage location: expected s3://BUCKET/PREFIX?endpoint=URL")
@@ -38,11 +38,11 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The full key of a name under the prefix.
-    public func key(_ name: String) -> String {
+    package func key(_ name: String) -> String {
         prefix.isEmpty ? name : "\(prefix)/\(name)"
     }
 
-    public var description: String {
+    package var description: String {
         "s3://\(bucket)/\(prefix)?endpoint=\(endpoint.absoluteString)&region=\(region)"
     }
 }

@@ -2,13 +2,13 @@ import Crypto
 import Foundation
 
 /// The keys that sign requests to S3-compatible storage.
-public struct StorageCredentials: Sendable, Equatable {
-    public var accessKeyID: String
-    public var secretAccessKey: String
+package struct StorageCredentials: Sendable, Equatable {
+    package var accessKeyID: String
+    package var secretAccessKey: String
     /// A temporary credential's session token, sent as `x-amz-security-token`.
-    public var sessionToken: String?
+    package var sessionToken: String?
 
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
+    package init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
@@ -26,17 +26,17 @@ public struct StorageCredentials: Sendable, Equatable {
 /// The path is encoded as S3 expects: once, segment by segment, without
 /// normalising `.` or repeated slashes. Cost: four HMACs for the key (kept
 /// per day) and two hashes per request.
-public struct SignatureV4: Sendable {
-    public let credentials: StorageCredentials
-    public let region: String
-    public let service: String
+package struct SignatureV4: Sendable {
+    package let credentials: StorageCredentials
+    package let region: String
+    package let service: String
 
     /// The payload hash for a request whose body is not hashed (`UNSIGNED-PAYLOAD`).
-    public static let unsignedPayload = "UNSIGNED-PAYLOAD"
+    package static let unsignedPayload = "UNSIGNED-PAYLOAD"
     /// The hash of an empty body.
-    public static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    package static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
-    public init(credentials: StorageCredentials, region: String, service: String = "s3") {
+    package init(credentials: StorageCredentials, region: String, service: String = "s3") {
         self.credentials = credentials
         self.region = region
         self.service = service
@@ -44,12 +44,12 @@ public struct SignatureV4: Sendable {
 
     /// What signing a request produced: the headers to add, and the
     /// intermediate texts, which say where a mismatch comes from.
-    public struct Signed: Sendable {
+    package struct Signed: Sendable {
         /// `Authorization`, `x-amz-date`, and `x-amz-security-token` when a session token is used.
-        public var headers: [(name: String, value: String)]
-        public var canonicalRequest: String
-        public var stringToSign: String
-        public var signature: String
+        package var headers: [(name: String, value: String)]
+        package var canonicalRequest: String
+        package var stringToSign: String
+        package var signature: String
     }
 
     /// Signs a request. `headers` must include `host`; `x-amz-date` is
@@ -57,7 +57,7 @@ public struct SignatureV4: Sendable {
     /// hex SHA-256 of the body, ``unsignedPayload``, or ``emptyPayloadHash``;
     /// S3 also wants it sent as `x-amz-content-sha256`, which the caller
     /// includes in `headers` so that it is signed.
-    public func sign(method: String, url: URL, headers: [(name: String, value: String)], payloadHash: String, date: Date) -> Signed {
+    package func sign(method: String, url: URL, headers: [(name: String, value: String)], payloadHash: String, date: Date) -> Signed {
         let (stamp, day) = Self.timestamps(date)
         var all = headers.filter { $0.name.lowercased() != "x-amz-date" } + [("x-amz-date", stamp)]
         if let token = credentials.sessionToken {
@@ -141,12 +141,12 @@ public struct SignatureV4: Sendable {
     }
 
     /// A path percent-encoded segment by segment, `/` kept.
-    public static func encodePath(_ path: String) -> String {
+    package static func encodePath(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) }.joined(separator: "/")
     }
 
     /// Percent-encodes every byte but the unreserved ones (`A-Z a-z 0-9 - _ . ~`), with upper-case hex.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -161,15 +161,15 @@ public struct SignatureV4: Sendable {
         return result
     }
 
-    public static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+    package static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
         digest.map { String(format: "%02x", $0) }.joined()
     }
 }
 
 /// SHA-256 of bytes, for payload hashes.
-public enum SHA256Hashing {
+package enum SHA256Hashing {
     /// The digest's 32 bytes. Cost: one pass over the data.
-    public static func digest(_ data: Data) -> [UInt8] {
+    package static func digest(_ data: Data) -> [UInt8] {
         Array(SHA256.hash(data: data))
     }
 }

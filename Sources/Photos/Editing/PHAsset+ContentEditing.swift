@@ -46,7 +46,7 @@ extension PHAsset {
         }
         let resources = try store.resources(assetID: record.id)
         let stored = resources.first { $0.type == .adjustmentData }
-            .flatMap { library.storedFileURL($0.relativePath) }
+            .flatMap { try? library.storedFileURL($0.relativePath) }
             .flatMap { try? Data(contentsOf: $0) }
             .flatMap { PHAdjustmentData(propertyList: $0) }
         // Resuming an edit starts from the original; otherwise from what is shown now.

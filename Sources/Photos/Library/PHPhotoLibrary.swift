@@ -1,5 +1,6 @@
 import Foundation
 import PhotosMedia
+import PhotosObjectStorage
 import PhotosStore
 
 /// A photo library on disk: assets, albums and folders, the change blocks
@@ -67,8 +68,14 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
 
     /// A readable file with the bytes of a file the database names; nil
     /// when the path is not one the library writes, or no store is open.
-    func storedFileURL(_ storedPath: String) -> URL? {
-        store?.files.readableURL(forStoredPath: storedPath)
+    /// Throws when the storage cannot give the bytes (`missingResource` for
+    /// a file it does not have).
+    func storedFileURL(_ storedPath: String) throws(PHPhotosError) -> URL? {
+        do {
+            return try store?.files.readableURL(forStoredPath: storedPath)
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
     }
 
     private init(url: URL, store: (any PhotoStore)?, clientIdentifier: String?, openFailure: PHPhotosError?) {
@@ -98,12 +105,36 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// Cost: opening SQLite and, for a new library, creating it.
     public convenience init(url: URL, options: OpenOptions = [],
                             clientIdentifier: String? = PHPhotoLibrary.processClientIdentifier) throws {
+        try self.init(url: url, originals: nil, options: options, clientIdentifier: clientIdentifier)
+    }
+
+    /// Opens the library at `url` as ``init(url:options:clientIdentifier:)``
+    /// does; a library created here keeps its originals (and edits) at
+    /// `originals`, an S3-compatible object storage location such as
+    /// `s3://bucket/prefix?endpoint=http://host:9000&region=us-east-1`,
+    /// instead of in its directory, which keeps the database, thumbnails and
+    /// a cache of the originals read. Credentials come from the environment:
+    /// `PHOTOS_S3_ACCESS_KEY_ID` and `PHOTOS_S3_SECRET_ACCESS_KEY` (or AWS's
+    /// variables), or `PHOTOS_S3_CREDENTIALS_FILE`. An existing library must
+    /// name the place it was created with, or nil.
+    ///
+    /// ```swift
+    /// let library = try PHPhotoLibrary(
+    ///     url: URL(fileURLWithPath: "/srv/photos/Family.photoslibrary"),
+    ///     originals: URL(string: "s3://family-photos/library?endpoint=http://nas.local:9000"))
+    /// ```
+    ///
+    /// Cost: as the other initializer; no request reaches the storage until a file is read or stored.
+    public convenience init(url: URL, originals: URL?, options: OpenOptions = [],
+                            clientIdentifier: String? = PHPhotoLibrary.processClientIdentifier) throws {
         let store: any PhotoStore
         do {
             store = try LibraryBackend.open(url, options: .init(
                 createIfNeeded: !options.contains(.mustExist),
                 allowsUnsafeLocation: options.contains(.allowUnsafeLocation),
-                client: clientIdentifier))
+                client: clientIdentifier,
+                originals: originals?.absoluteString,
+                fileStorage: StorageOpener()))
         } catch {
             throw PHPhotosError(storeError: error)
         }

@@ -58,7 +58,7 @@ struct ImageSource {
     /// from disk, or its stored path would lead outside the library.
     func primaryFile() throws(PHPhotosError) -> URL {
         let resource = try primaryResource()
-        guard let url = library.storedFileURL(resource.relativePath),
+        guard let url = try library.storedFileURL(resource.relativePath),
               FileManager.default.fileExists(atPath: url.path) else {
             throw PHPhotosError(.missingResource, "the file of \(asset.localIdentifier) is missing: \(resource.relativePath)",
                                 identifiers: [asset.localIdentifier])

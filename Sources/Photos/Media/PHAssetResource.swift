@@ -50,7 +50,7 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     /// is not there, or when the stored path would lead outside the
     /// library (a damaged or forged database row).
     func storedFile() throws(PHPhotosError) -> URL {
-        guard let url = library.storedFileURL(record.relativePath) else {
+        guard let url = try library.storedFileURL(record.relativePath) else {
             throw PHPhotosError(.missingResource, "the stored path of \(self) is not a path inside the library: \(record.relativePath)",
                                 identifiers: [assetLocalIdentifier])
         }

@@ -26,8 +26,10 @@ package protocol LibraryFileStorage: AnyObject, Sendable {
     var derivatives: DerivativeCache { get }
 
     /// A local file with a stored file's bytes, for reading; nil when `path`
-    /// is not a path the library writes. Cost: none for a local directory.
-    func readableURL(forStoredPath path: String) -> URL?
+    /// is not a path the library writes. Throws when the bytes cannot be
+    /// fetched (`notFound` for a file the storage does not have). Cost: none
+    /// for a local directory; a download, the first time, for remote storage.
+    func readableURL(forStoredPath path: String) throws(StoreError) -> URL?
 
     /// A new, locked staging area for one change block's files.
     /// Cost: a folder and a lock file.

@@ -15,7 +15,19 @@ package final class LocalFileStorage: LibraryFileStorage {
         derivatives = DerivativeCache(root: layout.derivatives)
     }
 
-    package func readableURL(forStoredPath path: String) -> URL? {
+    /// Opens the local storage; refuses a library whose originals are elsewhere.
+    package struct Opener: FileStorageOpener {
+        package init() {}
+
+        package func open(layout: LibraryLayout, originals: String?) throws(StoreError) -> any LibraryFileStorage {
+            if let originals {
+                throw .notALibrary(path: layout.root.path, reason: "its originals are kept at \(originals), which this program cannot reach")
+            }
+            return LocalFileStorage(layout: layout)
+        }
+    }
+
+    package func readableURL(forStoredPath path: String) throws(StoreError) -> URL? {
         layout.url(forRelativePath: path)
     }
 

@@ -179,7 +179,7 @@ package final class StagingArea: @unchecked Sendable {
     /// Cleans up the staging areas of processes that died mid-change:
     /// journalled files the database does not name are deleted, and the
     /// renditions of journalled assets it no longer has.
-    static func recoverAbandoned(layout: LibraryLayout, isReferenced: (JournalEntry) throws -> Bool,
+    package static func recoverAbandoned(layout: LibraryLayout, isReferenced: (JournalEntry) throws -> Bool,
                                  remove: (JournalEntry) -> Void) rethrows {
         for area in candidates(layout) {
             try withAbandoned(area) {

@@ -13,12 +13,34 @@ package struct StoreOpenOptions: Sendable {
     /// Off only in benchmarks that measure what history costs: change
     /// blocks then leave no object changes for observers or history.
     package var writesHistoryEntries = true
+    /// Where a new library keeps its originals, when not in its own
+    /// directory (an object storage location, `s3://…`). Recorded in the
+    /// library when it is created; an existing library must name the same
+    /// place or none.
+    package var originals: String?
+    /// Makes the library's file storage for the place its originals are
+    /// recorded in. The default serves only the library's own directory.
+    package var fileStorage: any FileStorageOpener = LocalFileStorage.Opener()
 
-    package init(createIfNeeded: Bool = true, allowsUnsafeLocation: Bool = false, client: String? = nil) {
+    package init(createIfNeeded: Bool = true, allowsUnsafeLocation: Bool = false, client: String? = nil,
+                 originals: String? = nil, fileStorage: any FileStorageOpener = LocalFileStorage.Opener()) {
         self.createIfNeeded = createIfNeeded
         self.allowsUnsafeLocation = allowsUnsafeLocation
         self.client = client
+        self.originals = originals
+        self.fileStorage = fileStorage
     }
+}
+
+/// Opens a library's file storage from where its originals are recorded to
+/// be: nil for the library's own directory, or a location (`s3://…`) that
+/// a storage module serves. The engine cannot know every storage, so the
+/// layer above passes the opener that knows them all.
+package protocol FileStorageOpener: Sendable {
+    /// The storage for a library in `layout` whose originals are at
+    /// `originals`. Throws `notALibrary` for a location it does not serve,
+    /// and what reaching the storage failed with.
+    func open(layout: LibraryLayout, originals: String?) throws(StoreError) -> any LibraryFileStorage
 }
 
 /// Chooses the engine backend a library's location names, the one place

@@ -93,7 +93,14 @@ extension SQLitePhotoStore {
             let uuid: String = row[0], path: String = row[1], size: Int64 = row[2]
             named.insert(path)
             report.fileCount += 1
-            guard let url = files.readableURL(forStoredPath: path) else {
+            let readable: URL?
+            do {
+                readable = try files.readableURL(forStoredPath: path)
+            } catch {
+                report.findings.append(IntegrityFinding(kind: .missingFile, assetUUID: uuid, detail: "\(path) cannot be read: \(error)"))
+                continue
+            }
+            guard let url = readable else {
                 report.findings.append(IntegrityFinding(kind: .unsafePath, assetUUID: uuid, detail: "the stored path \(path) leads outside the library"))
                 continue
             }

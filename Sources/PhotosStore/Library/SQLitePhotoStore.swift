@@ -42,7 +42,6 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     package init(url: URL, options: OpenOptions = OpenOptions()) throws(StoreError) {
         let layout = LibraryLayout(root: url)
         self.layout = layout
-        files = LocalFileStorage(layout: layout)
         let path = layout.root.path
         if let client = options.client { try ClientIdentifier.check(client) }
         client = options.client
@@ -133,6 +132,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             }
             libraryUUID = uuid
             tokenCipher = try Self.tokenCipher(pool, writable: readOnlyReason == nil)
+            files = try options.fileStorage.open(layout: layout, originals: try Self.originals(pool, isNew: isNew, asked: options.originals,
+                                                                                              writable: readOnlyReason == nil, path: path))
         } catch let error as StoreError {
             if case .damaged = error, let recordedDamage { throw .damaged(path: path, reason: recordedDamage) }
             throw error
@@ -222,6 +223,22 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
             }
         }
         return key.flatMap(TokenCipher.init(hex:)) ?? TokenCipher(hex: TokenCipher.newKeyText())!
+    }
+
+    /// Where the library's originals are kept: recorded when a writable
+    /// library is created with a location, else nil (its own directory).
+    /// An existing library asked to keep them elsewhere is refused: moving
+    /// originals is `photos migrate`'s work, not an opening's.
+    private static func originals(_ pool: DatabasePool, isNew: Bool, asked: String?, writable: Bool, path: String) throws -> String? {
+        let select = "SELECT value FROM library_metadata WHERE key = 'originals'"
+        if isNew, writable, let asked {
+            try pool.write { try $0.execute(sql: "INSERT OR IGNORE INTO library_metadata (key, value) VALUES ('originals', ?)", arguments: [asked]) }
+        }
+        let recorded = try pool.read { try String.fetchOne($0, sql: select) }
+        if let asked, asked != recorded {
+            throw StoreError.notALibrary(path: path, reason: "its originals are kept \(recorded.map { "at \($0)" } ?? "in its own directory"), not at \(asked)")
+        }
+        return recorded
     }
 
     /// An SQLite URI opening `url` as an immutable file.

@@ -10,11 +10,12 @@ final class TestLibrary {
     let library: PHPhotoLibrary
     let files: URL
 
-    init(options: PHPhotoLibrary.OpenOptions = []) throws {
+    /// `originals`: where a library keeps its originals when not in its directory (object storage).
+    init(options: PHPhotoLibrary.OpenOptions = [], originals: URL? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-test-\(UUID().uuidString)")
         files = directory.appendingPathComponent("files")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory), options: options,
+        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory), originals: originals, options: options,
                                      clientIdentifier: nil)
     }
 

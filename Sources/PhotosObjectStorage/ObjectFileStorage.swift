@@ -1,0 +1,146 @@
+import Foundation
+import PhotosStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A library's stored files (originals and edits) in S3-compatible object
+/// storage, under `PREFIX/originals/X/NAME`, while its staging areas, its
+/// derivatives and a read cache of originals stay in the library's local
+/// directory (`cache/`).
+///
+/// How it keeps ``LibraryFileStorage``'s promises:
+/// - `place` uploads each staged file to its final key after the backend
+///   has journalled the keys locally, and deletes what it uploaded when one
+///   upload fails; S3 acknowledges a PUT only once the object is durable.
+/// - A crash between upload and database commit leaves objects the journal
+///   names; recovery deletes those the database does not, as for a local
+///   directory. Objects are only ever written under keys a journal named.
+/// - Reads fetch an object once into the cache (written to a temporary name
+///   and renamed), then read it locally; a stored file never changes under
+///   its key, so the cache never goes stale, and `remove` drops both.
+package final class ObjectFileStorage: LibraryFileStorage {
+    package let client: S3Client
+    let layout: LibraryLayout
+    private let local: LocalFileStorage
+    /// Downloaded originals, by stored path.
+    let cache: URL
+
+    package init(layout: LibraryLayout, client: S3Client) {
+        self.layout = layout
+        self.client = client
+        local = LocalFileStorage(layout: layout)
+        cache = layout.root.appendingPathComponent("cache", isDirectory: true)
+    }
+
+    package var derivatives: DerivativeCache { local.derivatives }
+
+    package func readableURL(forStoredPath path: String) throws(StoreError) -> URL? {
+        guard let shaped = layout.url(forRelativePath: path) else { return nil }
+        let cached = cache.appendingPathComponent(String(shaped.path.dropFirst(layout.root.path.count + 1)))
+        if FileManager.default.fileExists(atPath: cached.path) { return cached }
+        let data: Data
+        do {
+            data = try Blocking.run { [client] () async throws(ObjectStorageError) -> Data in try await client.get(key: path) }
+        } catch .notFound {
+            throw .fileSystem("\(path) is missing from object storage at \(client.location)")
+        } catch {
+            throw .fileSystem("cannot read \(path) from object storage: \(error)")
+        }
+        let temporary = cached.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).partial")
+        do {
+            try FileManager.default.createDirectory(at: cached.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: temporary)
+            guard rename(temporary.path, cached.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .fileSystem("cannot keep \(path) in the cache \(cache.path): \(error.localizedDescription)")
+        }
+        return cached
+    }
+
+    package func makeStagingArea() throws(StoreError) -> StagingArea {
+        try local.makeStagingArea()
+    }
+
+    package func place(_ files: [(file: StagedFile, path: String)]) throws(StoreError) {
+        var uploaded: [String] = []
+        do {
+            for (file, path) in files {
+                guard layout.url(forRelativePath: path) != nil else {
+                    throw StoreError.fileSystem("internal error: \(path) is not a stored path")
+                }
+                try Blocking.run { [client] () async throws(ObjectStorageError) in try await client.put(fileAt: file.url, key: path) }
+                uploaded.append(path)
+            }
+        } catch {
+            for path in uploaded {
+                try? Blocking.run { [client] () async throws(ObjectStorageError) in try await client.delete(key: path) }
+            }
+            if let error = error as? StoreError { throw error }
+            throw .fileSystem("cannot store files in object storage at \(client.location): \(error)")
+        }
+    }
+
+    package func remove(_ entry: JournalEntry) {
+        switch entry {
+        case .file(let path):
+            guard let shaped = layout.url(forRelativePath: path) else { return }
+            try? Blocking.run { [client] () async throws(ObjectStorageError) in try await client.delete(key: path) }
+            unlink(cache.appendingPathComponent(String(shaped.path.dropFirst(layout.root.path.count + 1))).path)
+        case .renditions:
+            local.remove(entry)
+        }
+    }
+
+    package func hasAbandonedStaging() -> Bool {
+        local.hasAbandonedStaging()
+    }
+
+    package func recoverAbandonedStaging(isReferenced: (JournalEntry) throws -> Bool) rethrows {
+        try StagingArea.recoverAbandoned(layout: layout, isReferenced: isReferenced, remove: remove)
+    }
+
+    package func presentStoredPaths() -> [String] {
+        (try? Blocking.run { [client] () async throws(ObjectStorageError) -> [String] in try await client.list(prefix: "originals/") }) ?? []
+    }
+}
+
+/// Runs async work to completion from synchronous code, as the engine's
+/// file interface is: the calling thread waits while the work runs on a
+/// task executor of its own, never on Swift's shared cooperative pool,
+/// whose few threads may all be the ones waiting (a test or a server
+/// route calling a change block from async code). Never called from an
+/// event loop.
+enum Blocking {
+    static func run<T: Sendable>(_ work: @escaping @Sendable () async throws(ObjectStorageError) -> T) throws(ObjectStorageError) -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task(executorPreference: DispatchTaskExecutor.shared) {
+            do throws(ObjectStorageError) {
+                box.result = .success(try await work())
+            } catch {
+                box.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    private final class ResultBox<T: Sendable>: @unchecked Sendable {
+        var result: Result<T, ObjectStorageError>?
+    }
+}
+
+/// A task executor on a concurrent dispatch queue, whose threads Dispatch
+/// adds as jobs wait, unlike the cooperative pool's fixed few.
+final class DispatchTaskExecutor: TaskExecutor {
+    static let shared = DispatchTaskExecutor()
+    private let queue = DispatchQueue(label: "photos.object-storage", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import PhotosObjectStorage
+import PhotosStore
+import Testing
+@testable import Photos
+
+/// A library whose originals live in S3-compatible object storage (the
+/// moto server `script/services` starts, checking signatures), its
+/// database, thumbnails and read cache in its directory.
+/// The S3 server `script/services` starts, from its variables; nil when none runs.
+enum TestS3Server {
+    static let server: (endpoint: String, key: String, secret: String)? = {
+        let environment = ProcessInfo.processInfo.environment
+        guard let endpoint = environment["PHOTOS_TEST_S3_ENDPOINT"], let key = environment["PHOTOS_TEST_S3_ACCESS_KEY"],
+              let secret = environment["PHOTOS_TEST_S3_SECRET_KEY"] else { return nil }
+        // The library reads its credentials from the environment, as a user's would.
+        setenv("PHOTOS_S3_ACCESS_KEY_ID", key, 1)
+        setenv("PHOTOS_S3_SECRET_ACCESS_KEY", secret, 1)
+        return (endpoint, key, secret)
+    }()
+}
+
+@Suite(.enabled(if: TestS3Server.server != nil, "needs the S3 server script/services starts (script/test starts it)"))
+struct ObjectStorageLibraryTests {
+
+    /// A new bucket, and the client the test inspects it with.
+    static func bucket() async throws -> (url: URL, client: S3Client) {
+        let server = try #require(TestS3Server.server)
+        let location = S3Location(endpoint: try #require(URL(string: server.endpoint)), bucket: "library-\(UUID().uuidString.lowercased())",
+                                  prefix: "family")
+        let client = S3Client(location: location, credentials: StorageCredentials(accessKeyID: server.key, secretAccessKey: server.secret))
+        try await client.createBucket()
+        return (try #require(URL(string: location.description)), client)
+    }
+
+    @Test func originalsGoToTheBucketAndComeBackForImagesAndResources() async throws {
+        let (originals, client) = try await Self.bucket()
+        let test = try TestLibrary(originals: originals)
+        let identifiers = try test.importImages([try test.jpeg(width: 64, height: 48), try test.jpeg(width: 40, height: 30)])
+        #expect(test.originalFiles.isEmpty, "no original in the library's directory")
+        #expect(try await client.list(prefix: "originals/").count == 2)
+
+        let asset = try #require(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: nil).firstObject })
+        let resource = try #require(PHAssetResource.assetResources(for: asset).first)
+        let copy = test.files.appendingPathComponent("copy.jpg")
+        let written = DispatchSemaphore(value: 0)
+        let failure = LockedError()
+        PHAssetResourceManager.default().writeData(for: resource, toFile: copy, options: nil) { error in
+            failure.set(error)
+            written.signal()
+        }
+        written.wait()
+        #expect(failure.get() == nil)
+        #expect(try Data(contentsOf: copy).count == Int(try await client.size(key: try #require(Self.storedPath(of: test, identifier: identifiers[0]))) ?? -1))
+
+        // Gone from the bucket once purged from Recently Deleted.
+        try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        #expect(try test.library.emptyRecentlyDeleted() == 1)
+        #expect(try await client.list(prefix: "originals/").count == 1)
+        #expect(try test.library.checkIntegrity().isWhole)
+    }
+
+    @Test func theLibraryRemembersWhereItsOriginalsAre() async throws {
+        let (originals, _) = try await Self.bucket()
+        let test = try TestLibrary(originals: originals)
+        try test.importImages([try test.jpeg()])
+        // Reopened without saying where: the library knows.
+        let reopened = try PHPhotoLibrary(url: test.library.url, clientIdentifier: nil)
+        let count = reopened.withCurrentLibrary { PHAsset.fetchAssets(with: nil).count }
+        #expect(count == 1)
+        // Asked to keep them elsewhere: refused, nothing changed.
+        let elsewhere = try #require(URL(string: originals.absoluteString.replacingOccurrences(of: "/family", with: "/other")))
+        #expect(throws: PHPhotosError.self) { try PHPhotoLibrary(url: test.library.url, originals: elsewhere, clientIdentifier: nil) }
+    }
+
+    /// The stored path of an asset's original, read from the engine.
+    static func storedPath(of test: TestLibrary, identifier: String) throws -> String? {
+        let store = try #require(test.library.store)
+        let uuid = String(identifier.prefix(36))
+        let rowID = try #require(try store.rowIDs(entity: .asset, uuids: [uuid])[uuid])
+        return try store.resources(assetID: rowID).first?.relativePath
+    }
+}
+
+/// An error handed over from a completion handler.
+final class LockedError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: (any Error)?
+
+    func set(_ error: (any Error)?) { lock.withLock { self.error = error } }
+    func get() -> (any Error)? { lock.withLock { error } }
+}
