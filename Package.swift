@@ -132,7 +132,7 @@ let package = Package(
         // and the database surgery that damage tests do.
         .target(
             name: "PhotosTestSupport",
-            dependencies: ["PhotosStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PhotosStore", "PhotosObjectStorage", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/PhotosTestSupport"
         ),
         .testTarget(
@@ -159,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosObjectStorageTests",
-            dependencies: ["PhotosObjectStorage"]
+            dependencies: ["PhotosObjectStorage", "PhotosTestSupport"]
         ),
         .testTarget(
             name: "PhotosMediaTests",

@@ -112,8 +112,8 @@ package final class ObjectFileStorage: LibraryFileStorage {
 /// whose few threads may all be the ones waiting (a test or a server
 /// route calling a change block from async code). Never called from an
 /// event loop.
-enum Blocking {
-    static func run<T: Sendable>(_ work: @escaping @Sendable () async throws(ObjectStorageError) -> T) throws(ObjectStorageError) -> T {
+package enum Blocking {
+    package static func run<T: Sendable>(_ work: @escaping @Sendable () async throws(ObjectStorageError) -> T) throws(ObjectStorageError) -> T {
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         Task(executorPreference: DispatchTaskExecutor.shared) {

@@ -1,34 +1,12 @@
 import Foundation
+import PhotosTestSupport
 import Testing
 @testable import PhotosObjectStorage
 
-/// The S3 server `script/services` starts for the tests (moto, checking
-/// signatures), read from its variables; nil when it is not running.
-enum TestObjectStorage {
-    static let environment = ProcessInfo.processInfo.environment
-
-    static var credentials: StorageCredentials? {
-        guard let key = environment["PHOTOS_TEST_S3_ACCESS_KEY"], let secret = environment["PHOTOS_TEST_S3_SECRET_KEY"] else { return nil }
-        return StorageCredentials(accessKeyID: key, secretAccessKey: secret)
-    }
-
-    static var endpoint: URL? { environment["PHOTOS_TEST_S3_ENDPOINT"].flatMap(URL.init(string:)) }
-
-    static var isAvailable: Bool { credentials != nil && endpoint != nil }
-
-    /// A client of a new bucket of its own.
-    static func client(prefix: String = "library", partSize: Int = 16 << 20) async throws -> S3Client {
-        let location = S3Location(endpoint: try #require(endpoint), bucket: "photos-\(UUID().uuidString.lowercased())", prefix: prefix)
-        let client = S3Client(location: location, credentials: try #require(credentials), partSize: partSize)
-        try await client.createBucket()
-        return client
-    }
-}
-
-@Suite(.enabled(if: TestObjectStorage.isAvailable, "needs the S3 server script/services starts (script/test starts it)"))
+@Suite(.enabled(if: TestObjectStorageServer.current != nil, "needs the S3 server script/services starts (script/test starts it)"))
 struct S3ClientTests {
     @Test func objectsGoInComeBackWholeOrInRangesAndGo() async throws {
-        let client = try await TestObjectStorage.client()
+        let client = try #require(TestObjectStorageServer.current).newBucketClient()
         let bytes = Data((0..<1000).map { UInt8($0 % 251) })
         try await client.put(bytes, key: "originals/A/one.jpg")
         #expect(try await client.get(key: "originals/A/one.jpg") == bytes)
@@ -46,7 +24,7 @@ struct S3ClientTests {
     }
 
     @Test func aLargeFileGoesUpInPartsAndComesBackTheSame() async throws {
-        let client = try await TestObjectStorage.client(partSize: 5 << 20)
+        let client = try #require(TestObjectStorageServer.current).newBucketClient(partSize: 5 << 20)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("multipart-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         var random = SystemRandomNumberGenerator()
@@ -59,9 +37,9 @@ struct S3ClientTests {
     }
 
     @Test func aWrongSecretIsRefusedAsOnAWS() async throws {
-        let client = try await TestObjectStorage.client()
+        let client = try #require(TestObjectStorageServer.current).newBucketClient()
         let impostor = S3Client(location: client.location,
-                                credentials: StorageCredentials(accessKeyID: try #require(TestObjectStorage.credentials).accessKeyID,
+                                credentials: StorageCredentials(accessKeyID: try #require(TestObjectStorageServer.current).credentials.accessKeyID,
                                                                 secretAccessKey: "not-the-secret"))
         do {
             try await impostor.put(Data("x".utf8), key: "x")

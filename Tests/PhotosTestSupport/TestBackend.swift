@@ -1,14 +1,21 @@
 import Foundation
+import PhotosObjectStorage
 import PhotosStore
 
 /// The engine backend the backend-neutral suites run against, chosen by
 /// one switch: the environment variable `PHOTOS_TEST_BACKEND` (default
-/// `sqlite`). The contract's conformance suite, and the public-API suites
-/// through their test libraries, take every library from here, so a new
-/// backend runs all of them once it has a case.
-package enum TestBackend: String, CaseIterable, Sendable {
+/// `sqlite`). The contract's conformance suite runs on every backend
+/// ``available``; the public-API suites, through their test libraries,
+/// run on the one selected, so a new backend runs all of them once it has
+/// a case here.
+package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     /// A library directory on SQLite, in a temporary folder.
     case sqlite
+    /// SQLite, with the originals in S3-compatible object storage: a new
+    /// bucket of the server `script/services` starts, per library.
+    case sqliteObjectStorage = "sqlite-s3"
+
+    package var description: String { rawValue }
 
     /// The backend `PHOTOS_TEST_BACKEND` names. An unknown name stops the
     /// run rather than silently testing the default.
@@ -20,16 +27,64 @@ package enum TestBackend: String, CaseIterable, Sendable {
         return backend
     }()
 
+    /// The backends whose servers this run has: SQLite always, object
+    /// storage when `script/services` runs (as `script/test` makes sure).
+    package static var available: [TestBackend] {
+        allCases.filter { $0 == .sqlite || TestObjectStorageServer.current != nil }
+    }
+
     /// The location of a new, empty library whose scratch space is `directory`
     /// (which the caller removes afterwards).
     package func newLibraryURL(in directory: URL) -> URL {
+        directory.appendingPathComponent("Test.photoslibrary", isDirectory: true)
+    }
+
+    /// Where a new library of this backend keeps its originals: nil for its
+    /// own directory, or a new bucket.
+    package func newOriginals() throws -> URL? {
         switch self {
-        case .sqlite: directory.appendingPathComponent("Test.photoslibrary", isDirectory: true)
+        case .sqlite: return nil
+        case .sqliteObjectStorage:
+            guard let server = TestObjectStorageServer.current else {
+                throw StoreError.fileSystem("PHOTOS_TEST_BACKEND=\(rawValue) needs the S3 server script/services starts")
+            }
+            return try server.newBucket()
         }
     }
 
-    /// Opens (creating it when new) the library at `url` as `client` (nil: the owner).
-    package func open(_ url: URL, client: String? = nil) throws -> any PhotoStore {
-        try LibraryBackend.open(url, options: StoreOpenOptions(client: client))
+    /// Opens (creating it when new, with `originals`) the library at `url` as `client` (nil: the owner).
+    package func open(_ url: URL, client: String? = nil, originals: URL? = nil) throws -> any PhotoStore {
+        try LibraryBackend.open(url, options: StoreOpenOptions(client: client, originals: originals?.absoluteString,
+                                                               fileStorage: StorageOpener()))
+    }
+}
+
+/// The S3 server `script/services` starts, from the variables it writes;
+/// the library under test reads the same credentials from the environment
+/// as a user's would.
+package struct TestObjectStorageServer: Sendable {
+    package let endpoint: URL
+    package let credentials: StorageCredentials
+
+    package static let current: TestObjectStorageServer? = {
+        let environment = ProcessInfo.processInfo.environment
+        guard let endpoint = environment["PHOTOS_TEST_S3_ENDPOINT"].flatMap(URL.init(string:)),
+              let key = environment["PHOTOS_TEST_S3_ACCESS_KEY"], let secret = environment["PHOTOS_TEST_S3_SECRET_KEY"] else { return nil }
+        setenv("PHOTOS_S3_ACCESS_KEY_ID", key, 1)
+        setenv("PHOTOS_S3_SECRET_ACCESS_KEY", secret, 1)
+        return TestObjectStorageServer(endpoint: endpoint, credentials: StorageCredentials(accessKeyID: key, secretAccessKey: secret))
+    }()
+
+    /// A client of a new bucket, its objects under `prefix`.
+    package func newBucketClient(prefix: String = "library", partSize: Int = 16 << 20) throws -> S3Client {
+        let location = S3Location(endpoint: endpoint, bucket: "photos-\(UUID().uuidString.lowercased())", prefix: prefix)
+        let client = S3Client(location: location, credentials: credentials, partSize: partSize)
+        try Blocking.run { () async throws(ObjectStorageError) in try await client.createBucket() }
+        return client
+    }
+
+    /// The location of a new bucket, as a library names its originals.
+    package func newBucket() throws -> URL {
+        URL(string: try newBucketClient().location.description)!
     }
 }

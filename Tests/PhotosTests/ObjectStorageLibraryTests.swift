@@ -1,40 +1,24 @@
 import Foundation
 import PhotosObjectStorage
 import PhotosStore
+import PhotosTestSupport
 import Testing
 @testable import Photos
 
 /// A library whose originals live in S3-compatible object storage (the
 /// moto server `script/services` starts, checking signatures), its
 /// database, thumbnails and read cache in its directory.
-/// The S3 server `script/services` starts, from its variables; nil when none runs.
-enum TestS3Server {
-    static let server: (endpoint: String, key: String, secret: String)? = {
-        let environment = ProcessInfo.processInfo.environment
-        guard let endpoint = environment["PHOTOS_TEST_S3_ENDPOINT"], let key = environment["PHOTOS_TEST_S3_ACCESS_KEY"],
-              let secret = environment["PHOTOS_TEST_S3_SECRET_KEY"] else { return nil }
-        // The library reads its credentials from the environment, as a user's would.
-        setenv("PHOTOS_S3_ACCESS_KEY_ID", key, 1)
-        setenv("PHOTOS_S3_SECRET_ACCESS_KEY", secret, 1)
-        return (endpoint, key, secret)
-    }()
-}
-
-@Suite(.enabled(if: TestS3Server.server != nil, "needs the S3 server script/services starts (script/test starts it)"))
+@Suite(.enabled(if: TestObjectStorageServer.current != nil, "needs the S3 server script/services starts (script/test starts it)"))
 struct ObjectStorageLibraryTests {
 
     /// A new bucket, and the client the test inspects it with.
-    static func bucket() async throws -> (url: URL, client: S3Client) {
-        let server = try #require(TestS3Server.server)
-        let location = S3Location(endpoint: try #require(URL(string: server.endpoint)), bucket: "library-\(UUID().uuidString.lowercased())",
-                                  prefix: "family")
-        let client = S3Client(location: location, credentials: StorageCredentials(accessKeyID: server.key, secretAccessKey: server.secret))
-        try await client.createBucket()
-        return (try #require(URL(string: location.description)), client)
+    static func bucket() throws -> (url: URL, client: S3Client) {
+        let client = try #require(TestObjectStorageServer.current).newBucketClient(prefix: "family")
+        return (try #require(URL(string: client.location.description)), client)
     }
 
     @Test func originalsGoToTheBucketAndComeBackForImagesAndResources() async throws {
-        let (originals, client) = try await Self.bucket()
+        let (originals, client) = try Self.bucket()
         let test = try TestLibrary(originals: originals)
         let identifiers = try test.importImages([try test.jpeg(width: 64, height: 48), try test.jpeg(width: 40, height: 30)])
         #expect(test.originalFiles.isEmpty, "no original in the library's directory")
@@ -61,7 +45,7 @@ struct ObjectStorageLibraryTests {
     }
 
     @Test func theLibraryRemembersWhereItsOriginalsAre() async throws {
-        let (originals, _) = try await Self.bucket()
+        let (originals, _) = try Self.bucket()
         let test = try TestLibrary(originals: originals)
         try test.importImages([try test.jpeg()])
         // Reopened without saying where: the library knows.

@@ -4,8 +4,9 @@ import Testing
 @testable import PhotosStore
 
 /// What every engine backend must do to stand under `Photos`, checked
-/// through the `PhotoStore` contract alone, for each backend
-/// (``TestBackend``): change sets applied and read back, history and its
+/// through the `PhotoStore` contract alone, for each backend this run has
+/// (``TestBackend/available``: SQLite, and SQLite with its originals in
+/// object storage when `script/services` runs): change sets applied and read back, history and its
 /// retention, access scopes for each grant, incremental refresh against
 /// refetch, and recovery of a commit session a crash interrupted.
 @Suite struct StoreConformanceTests {
@@ -19,7 +20,7 @@ import Testing
         init(_ backend: TestBackend) throws {
             self.backend = backend
             url = backend.newLibraryURL(in: directory)
-            owner = try backend.open(url)
+            owner = try backend.open(url, originals: try backend.newOriginals())
         }
 
         deinit {
@@ -48,7 +49,7 @@ import Testing
 
     // MARK: - Change sets
 
-    @Test(arguments: TestBackend.allCases)
+    @Test(arguments: TestBackend.available)
     func changeSetsAreAppliedWholeAndReadBack(backend: TestBackend) throws {
         let library = try Library(backend)
         let store = library.owner
@@ -92,7 +93,7 @@ import Testing
         #expect(try store.assets(ids: trashed.ids).map(\.uuid) == [assets[2].record.uuid])
     }
 
-    @Test(arguments: TestBackend.allCases)
+    @Test(arguments: TestBackend.available)
     func aCommitIsVisibleToAnotherConnectionAndWakesItsWatcher(backend: TestBackend) throws {
         let library = try Library(backend)
         let other = try library.reopen()
@@ -111,7 +112,7 @@ import Testing
 
     // MARK: - History
 
-    @Test(arguments: TestBackend.allCases)
+    @Test(arguments: TestBackend.available)
     func historyTellsEachBlocksChangesInOrder(backend: TestBackend) throws {
         let library = try Library(backend)
         let store = library.owner
@@ -139,7 +140,7 @@ import Testing
         #expect(changes.map(\.point.changeBlock).suffix(3) == [start + 1, start + 2, start + 3])
     }
 
-    @Test(arguments: TestBackend.allCases)
+    @Test(arguments: TestBackend.available)
     func retentionForgetsOldBlocksAndOldTokensExpire(backend: TestBackend) throws {
         let library = try Library(backend)
         let store = library.owner
@@ -167,7 +168,7 @@ import Testing
 
     // MARK: - Access scopes
 
-    @Test(arguments: TestBackend.allCases, [AccessGrant?.none, .denied, .addOnly, .limited, .readWrite])
+    @Test(arguments: TestBackend.available, [AccessGrant?.none, .denied, .addOnly, .limited, .readWrite])
     func eachGrantSeesWhatItCovers(backend: TestBackend, grant: AccessGrant?) throws {
         let library = try Library(backend)
         let assets = (0..<3).map { Self.asset(created: Double($0)) }
@@ -213,7 +214,7 @@ import Testing
 
     // MARK: - Refresh against refetch
 
-    @Test(arguments: TestBackend.allCases)
+    @Test(arguments: TestBackend.available)
     func incrementalRefreshesAgreeWithRefetching(backend: TestBackend) throws {
         var random = SeededRandom.fromEnvironment()
         let library = try Library(backend)
@@ -276,7 +277,7 @@ import Testing
 
     // MARK: - Crash recovery of a commit session
 
-    @Test(arguments: TestBackend.allCases)
+    @Test(arguments: TestBackend.available)
     func aCommitSessionADeadProcessLeftIsRecoveredOnOpening(backend: TestBackend) throws {
         let library = try Library(backend)
         let store = library.owner

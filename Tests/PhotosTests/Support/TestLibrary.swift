@@ -15,7 +15,8 @@ final class TestLibrary {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-test-\(UUID().uuidString)")
         files = directory.appendingPathComponent("files")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory), originals: originals, options: options,
+        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory),
+                                     originals: try originals ?? TestBackend.selected.newOriginals(), options: options,
                                      clientIdentifier: nil)
     }
 
