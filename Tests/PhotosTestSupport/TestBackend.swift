@@ -33,6 +33,11 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
         allCases.filter { $0 == .sqlite || TestObjectStorageServer.current != nil }
     }
 
+    /// Whether a library keeps its originals in its own directory, where
+    /// the tests of that directory's files (reading, damaging or deleting
+    /// them) apply.
+    package var keepsOriginalsInItsDirectory: Bool { self == .sqlite }
+
     /// The location of a new, empty library whose scratch space is `directory`
     /// (which the caller removes afterwards).
     package func newLibraryURL(in directory: URL) -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosTestSupport
 import PhotosMedia
 import Testing
 @testable import Photos
@@ -221,7 +222,8 @@ private func size(_ image: UIImage?) -> [Int] {
         }
     }
 
-    @Test func cancelledAndMissingDataRequestsSayWhy() async throws {
+    @Test(.enabled(if: TestBackend.selected.keepsOriginalsInItsDirectory, "reads or breaks the library directory's own original files"))
+    func cancelledAndMissingDataRequestsSayWhy() async throws {
         let asset = try test.importAsset(try test.jpeg(width: 1500, height: 1500))
         let resource = try #require(PHAssetResource.assetResources(for: asset).first)
         let manager = PHAssetResourceManager()

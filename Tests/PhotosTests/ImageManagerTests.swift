@@ -1,4 +1,5 @@
 import Foundation
+import PhotosTestSupport
 import PhotosMedia
 import Testing
 @testable import Photos
@@ -89,7 +90,8 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
         #expect(size(cropped) == [100, 100])
     }
 
-    @Test func orientationIsAppliedAndReportedWithTheData() throws {
+    @Test(.enabled(if: TestBackend.selected.keepsOriginalsInItsDirectory, "reads or breaks the library directory's own original files"))
+    func orientationIsAppliedAndReportedWithTheData() throws {
         let asset = try test.importAsset(try test.jpeg(width: 400, height: 100, orientation: 6))
         #expect(asset.pixelWidth == 100 && asset.pixelHeight == 400)
         #expect(size(image(asset, -1, -1).0) == [100, 400])
@@ -190,7 +192,8 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
         #expect(results.all.isEmpty)
     }
 
-    @Test func errorsComeInTheInfoDictionary() throws {
+    @Test(.enabled(if: TestBackend.selected.keepsOriginalsInItsDirectory, "reads or breaks the library directory's own original files"))
+    func errorsComeInTheInfoDictionary() throws {
         let bare = try test.insert([TestLibrary.record(created: Date())])
         let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: bare, options: nil)[0] }
         let bareResult = image(asset, 100, 100)

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosTestSupport
 import PhotosMedia
 import Testing
 @testable import Photos
@@ -6,7 +7,8 @@ import Testing
 /// Reading PhotoKit objects by key, as real clients do: the documented
 /// properties by their Objective-C names, and the private keys they rely on.
 @Suite struct KeyValueCodingTests {
-    @Test func assetsAnswerTheirPropertiesAndTheKeysClientsRead() throws {
+    @Test(.enabled(if: TestBackend.selected.keepsOriginalsInItsDirectory, "reads or breaks the library directory's own original files"))
+    func assetsAnswerTheirPropertiesAndTheKeysClientsRead() throws {
         let test = try TestLibrary()
         let taken = Date(timeIntervalSince1970: 1_700_000_000)
         let asset = try test.importAsset(try test.jpeg("IMG_0042.JPG", width: 60, height: 40, taken: taken))
@@ -30,7 +32,8 @@ import Testing
         #expect(!asset.responds(to: NSSelectorFromString("noSuchKey")) && !asset.responds(to: nil))
     }
 
-    @Test func resourcesAnswerSizeAvailabilityAndVersion() throws {
+    @Test(.enabled(if: TestBackend.selected.keepsOriginalsInItsDirectory, "reads or breaks the library directory's own original files"))
+    func resourcesAnswerSizeAvailabilityAndVersion() throws {
         let test = try TestLibrary()
         let file = try test.jpeg(width: 64, height: 48)
         let asset = try test.importAsset(file)

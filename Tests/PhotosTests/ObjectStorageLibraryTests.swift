@@ -21,7 +21,8 @@ struct ObjectStorageLibraryTests {
         let (originals, client) = try Self.bucket()
         let test = try TestLibrary(originals: originals)
         let identifiers = try test.importImages([try test.jpeg(width: 64, height: 48), try test.jpeg(width: 40, height: 30)])
-        #expect(test.originalFiles.isEmpty, "no original in the library's directory")
+        #expect(test.files(under: "originals").isEmpty, "no original in the library's directory")
+        #expect(test.originalFiles.count == 2)
         #expect(try await client.list(prefix: "originals/").count == 2)
 
         let asset = try #require(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: nil).firstObject })

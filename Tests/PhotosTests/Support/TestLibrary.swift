@@ -84,8 +84,12 @@ final class TestLibrary {
         try library.withCurrentLibrary(body)
     }
 
-    /// Every file under originals/, relative to the library.
-    var originalFiles: [String] { files(under: "originals") }
+    /// Every stored original and edit, relative to `originals/`, wherever
+    /// the library keeps them (its directory, or object storage), as its
+    /// file storage lists them.
+    var originalFiles: [String] {
+        (library.store?.files.presentStoredPaths() ?? []).map { String($0.dropFirst("originals/".count)) }.sorted()
+    }
 
     /// Every file under a folder of the library, relative to that folder.
     func files(under folder: String) -> [String] {
