@@ -11,8 +11,9 @@ import PhotosStore
 package struct StorageOpener: FileStorageOpener {
     let environment: [String: String]
 
+    /// An empty variable counts as unset.
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.environment = environment
+        self.environment = environment.filter { !$0.value.isEmpty }
     }
 
     package func open(layout: LibraryLayout, originals: String?) throws(StoreError) -> any LibraryFileStorage {

@@ -11,13 +11,31 @@ struct InitCommand: ParsableCommand {
             Creates the library at PATH, else at --library, $PHOTOS_LIBRARY or the default
             place. A directory that exists must be empty or already a library.
 
+            With --originals, the new library keeps its originals and edits in S3-compatible
+            object storage, and its directory keeps the database, thumbnails and a cache of
+            the originals read. The credentials come from the environment, never from the
+            command line: PHOTOS_S3_ACCESS_KEY_ID and PHOTOS_S3_SECRET_ACCESS_KEY (or AWS's
+            variables), or PHOTOS_S3_CREDENTIALS_FILE naming a file with the key id and the
+            secret on two lines. The library remembers where its originals are.
+
             Examples:
               photos init ~/Pictures/Main.photoslibrary
               PHOTOS_LIBRARY=/tmp/Test.photoslibrary photos init
+              photos init /srv/Family.photoslibrary --originals 's3://photos/family?endpoint=http://nas:9000'
             """)
 
     @Argument(help: "Where to create the library.")
     var path: String?
+
+    @Option(name: .long, help: ArgumentHelp("Keep the originals in S3-compatible object storage.",
+                                            valueName: "s3://bucket/prefix?endpoint=URL&region=NAME"))
+    var originals: String?
+
+    func validate() throws {
+        if let originals, !originals.hasPrefix("s3://") {
+            throw ValidationError("--originals takes an object storage location, s3://bucket/prefix?endpoint=URL")
+        }
+    }
 
     @OptionGroup var options: LibraryOptions
 
@@ -25,7 +43,7 @@ struct InitCommand: ParsableCommand {
         var options = options
         if let path { options.library = path }
         let existed = FileManager.default.fileExists(atPath: options.url.appendingPathComponent("VERSION").path)
-        let library = try options.open(creating: true)
+        let library = try options.open(creating: true, originals: originals.flatMap(URL.init(string:)))
         if options.json {
             Output.json(["library": library.url.path, "created": !existed])
         } else {

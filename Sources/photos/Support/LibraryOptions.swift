@@ -23,8 +23,9 @@ struct LibraryOptions: ParsableArguments {
         library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultURL()
     }
 
-    /// Opens the library; `creating` allows making a new one.
-    func open(creating: Bool = false) throws -> PHPhotoLibrary {
+    /// Opens the library; `creating` allows making a new one, which keeps
+    /// its originals at `originals` when given.
+    func open(creating: Bool = false, originals: URL? = nil) throws -> PHPhotoLibrary {
         if !creating && !FileManager.default.fileExists(atPath: url.appendingPathComponent("VERSION").path) {
             throw CLIError.user("no library at \(url.path) (create one with: photos init \(shellQuoted(url.path)))")
         }
@@ -33,7 +34,7 @@ struct LibraryOptions: ParsableArguments {
             if ProcessInfo.processInfo.environment["PHOTOS_ALLOW_UNSAFE_LOCATION"] == "1" {
                 options.insert(.allowUnsafeLocation)
             }
-            return try PHPhotoLibrary(url: url, options: options)
+            return try PHPhotoLibrary(url: url, originals: originals, options: options)
         } catch {
             throw CLIError.library(error)
         }
