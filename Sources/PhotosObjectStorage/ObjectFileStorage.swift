@@ -63,24 +63,42 @@ package final class ObjectFileStorage: LibraryFileStorage {
         try local.makeStagingArea()
     }
 
+    /// Uploads the files, up to ``concurrentUploads`` at once; when one
+    /// fails, deletes every one that may have gone up.
     package func place(_ files: [(file: StagedFile, path: String)]) throws(StoreError) {
-        var uploaded: [String] = []
+        if let unshaped = files.first(where: { layout.url(forRelativePath: $0.path) == nil }) {
+            throw .fileSystem("internal error: \(unshaped.path) is not a stored path")
+        }
+        let uploads = files.map { (url: $0.file.url, key: $0.path) }
         do {
-            for (file, path) in files {
-                guard layout.url(forRelativePath: path) != nil else {
-                    throw StoreError.fileSystem("internal error: \(path) is not a stored path")
+            try Blocking.run { [client] () async throws(ObjectStorageError) in
+                do {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        var pending = uploads[...]
+                        for _ in 0..<min(Self.concurrentUploads, pending.count) {
+                            let upload = pending.removeFirst()
+                            group.addTask { try await client.put(fileAt: upload.url, key: upload.key) }
+                        }
+                        while try await group.next() != nil {
+                            if let upload = pending.popFirst() {
+                                group.addTask { try await client.put(fileAt: upload.url, key: upload.key) }
+                            }
+                        }
+                    }
+                } catch {
+                    throw error as? ObjectStorageError ?? .unreachable("\(error)")
                 }
-                try Blocking.run { [client] () async throws(ObjectStorageError) in try await client.put(fileAt: file.url, key: path) }
-                uploaded.append(path)
             }
         } catch {
-            for path in uploaded {
-                try? Blocking.run { [client] () async throws(ObjectStorageError) in try await client.delete(key: path) }
+            for upload in uploads {
+                try? Blocking.run { [client] () async throws(ObjectStorageError) in try await client.delete(key: upload.key) }
             }
-            if let error = error as? StoreError { throw error }
             throw .fileSystem("cannot store files in object storage at \(client.location): \(error)")
         }
     }
+
+    /// How many files one change block sends at once.
+    static let concurrentUploads = 8
 
     package func remove(_ entry: JournalEntry) {
         switch entry {
