@@ -20,6 +20,7 @@ import Glibc
 ///   and renamed), then read it locally; a stored file never changes under
 ///   its key, so the cache never goes stale, and `remove` drops both.
 package final class ObjectFileStorage: LibraryFileStorage {
+    /// The bucket and prefix the stored files live under.
     package let client: S3Client
     let layout: LibraryLayout
     private let local: LocalFileStorage

@@ -1,16 +1,15 @@
 import AsyncHTTPClient
-import Crypto
 import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 
 /// A small client of the S3 API, enough for a library's files: put (in one
-/// request, or in parts for large files), ranged get, head, delete, server-
-/// side copy and listing. Every request is signed with Signature Version 4
+/// request, or in parts for large files), ranged get, delete and listing. Every request is signed with Signature Version 4
 /// (``SignatureV4``) and addressed path-style; bodies are hashed and the
 /// hash signed, so a corrupted upload is refused by the server.
 package final class S3Client: Sendable {
+    /// The bucket and key prefix every request addresses.
     package let location: S3Location
     private let signer: SignatureV4
     private let http: HTTPClient
@@ -78,32 +77,11 @@ package final class S3Client: Sendable {
         return Data(try await send("GET", key: key, headers: headers).body.readableBytesView)
     }
 
-    /// The object's size, or nil when there is none. Cost: one request.
-    package func size(key: String) async throws(ObjectStorageError) -> Int64? {
-        do {
-            let answer = try await send("HEAD", key: key)
-            return answer.headers.first(name: "Content-Length").flatMap(Int64.init)
-        } catch .notFound {
-            return nil
-        }
-    }
-
     /// Deletes the object; deleting one that is not there is not an error.
     package func delete(key: String) async throws(ObjectStorageError) {
         do {
             _ = try await send("DELETE", key: key)
         } catch .notFound {
-        }
-    }
-
-    /// Copies an object within the bucket, server-side. Cost: one request;
-    /// the bytes do not travel through this process (up to 5 GB).
-    package func copy(from source: String, to destination: String) async throws(ObjectStorageError) {
-        let path = "/\(location.bucket)/\(location.key(source))"
-        let answer = try await send("PUT", key: destination,
-                                    headers: [("x-amz-copy-source", SignatureV4.encodePath(path))])
-        if let code = XMLText.first("Code", in: answer.body) {
-            throw .refused(status: 200, code: code, message: XMLText.first("Message", in: answer.body) ?? "")
         }
     }
 
@@ -162,7 +140,7 @@ package final class S3Client: Sendable {
             components.percentEncodedQuery = query.map { "\(SignatureV4.encode($0.0))=\(SignatureV4.encode($0.1))" }.joined(separator: "&")
         }
         guard let url = components.url else { throw .invalid("cannot address \(path) at \(location.endpoint)") }
-        let payloadHash = SignatureV4.hex(SHA256.hash(data: body))
+        let payloadHash = SignatureV4.payloadHash(of: body)
         let host = location.endpoint.port.map { "\(location.endpoint.host!):\($0)" } ?? location.endpoint.host!
         let signedHeaders = [("Host", host), ("x-amz-content-sha256", payloadHash)] + headers
         let signed = signer.sign(method: method, url: url, headers: signedHeaders, payloadHash: payloadHash, date: Date())

@@ -5,11 +5,14 @@ import Foundation
 /// addressing (`ENDPOINT/BUCKET/KEY`), which every S3-compatible server
 /// accepts; the region defaults to `us-east-1`, the endpoint to AWS's.
 package struct S3Location: Sendable, Equatable, CustomStringConvertible {
+    /// The server, as `http(s)://host[:port]`.
     package var endpoint: URL
+    /// The bucket, the first segment of every request's path.
     package var bucket: String
     /// The key prefix under which the library's objects live, without a
     /// leading or trailing slash; empty for the bucket's root.
     package var prefix: String
+    /// The region requests are signed for.
     package var region: String
 
     package init(endpoint: URL, bucket: String, prefix: String = "", region: String = "us-east-1") {

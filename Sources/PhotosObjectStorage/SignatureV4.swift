@@ -3,7 +3,9 @@ import Foundation
 
 /// The keys that sign requests to S3-compatible storage.
 package struct StorageCredentials: Sendable, Equatable {
+    /// The public half, named in every request's `Authorization` header.
     package var accessKeyID: String
+    /// The secret half, from which each day's signing key is derived; never sent.
     package var secretAccessKey: String
     /// A temporary credential's session token, sent as `x-amz-security-token`.
     package var sessionToken: String?
@@ -28,7 +30,9 @@ package struct StorageCredentials: Sendable, Equatable {
 /// per day) and two hashes per request.
 package struct SignatureV4: Sendable {
     package let credentials: StorageCredentials
+    /// The region in the signature's scope (`us-east-1` for most S3-compatible servers).
     package let region: String
+    /// The service in the signature's scope: `s3` for object storage.
     package let service: String
 
     /// The payload hash for a request whose body is not hashed (`UNSIGNED-PAYLOAD`).
@@ -47,8 +51,11 @@ package struct SignatureV4: Sendable {
     package struct Signed: Sendable {
         /// `Authorization`, `x-amz-date`, and `x-amz-security-token` when a session token is used.
         package var headers: [(name: String, value: String)]
+        /// Method, path, query, headers, signed header names and payload hash, as signed.
         package var canonicalRequest: String
+        /// The algorithm, time, scope and the canonical request's hash.
         package var stringToSign: String
+        /// The signature, in lower-case hex.
         package var signature: String
     }
 
@@ -140,6 +147,12 @@ package struct SignatureV4: Sendable {
         return values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { ($0, values[$0]!.joined(separator: ",")) }
     }
 
+    /// The payload hash of a body: its SHA-256, in lower-case hex.
+    /// Cost: one pass over the bytes.
+    package static func payloadHash(of body: Data) -> String {
+        hex(SHA256.hash(data: body))
+    }
+
     /// A path percent-encoded segment by segment, `/` kept.
     package static func encodePath(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) }.joined(separator: "/")
@@ -161,15 +174,9 @@ package struct SignatureV4: Sendable {
         return result
     }
 
+    /// Bytes in lower-case hex.
     package static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
         digest.map { String(format: "%02x", $0) }.joined()
     }
 }
 
-/// SHA-256 of bytes, for payload hashes.
-package enum SHA256Hashing {
-    /// The digest's 32 bytes. Cost: one pass over the data.
-    package static func digest(_ data: Data) -> [UInt8] {
-        Array(SHA256.hash(data: data))
-    }
-}

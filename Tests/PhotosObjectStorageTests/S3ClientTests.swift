@@ -11,9 +11,7 @@ struct S3ClientTests {
         try await client.put(bytes, key: "originals/A/one.jpg")
         #expect(try await client.get(key: "originals/A/one.jpg") == bytes)
         #expect(try await client.get(key: "originals/A/one.jpg", range: 10...19) == bytes[10...19])
-        #expect(try await client.size(key: "originals/A/one.jpg") == 1000)
-        #expect(try await client.size(key: "originals/A/none.jpg") == nil)
-        try await client.copy(from: "originals/A/one.jpg", to: "originals/B/two 2+€.jpg")
+        try await client.put(bytes, key: "originals/B/two 2+€.jpg")
         #expect(try await client.get(key: "originals/B/two 2+€.jpg") == bytes)
         #expect(try await client.list(prefix: "originals/").sorted() == ["originals/A/one.jpg", "originals/B/two 2+€.jpg"])
         try await client.delete(key: "originals/A/one.jpg")
@@ -31,7 +29,6 @@ struct S3ClientTests {
         let bytes = Data((0..<(11 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) })
         try bytes.write(to: file)
         try await client.put(fileAt: file, key: "originals/C/video.mov")
-        #expect(try await client.size(key: "originals/C/video.mov") == Int64(bytes.count))
         #expect(try await client.get(key: "originals/C/video.mov", range: 5_242_870...5_242_889) == bytes[5_242_870...5_242_889])
         #expect(try await client.get(key: "originals/C/video.mov") == bytes)
     }

@@ -65,7 +65,7 @@ import Testing
         let body = Data("Param1=value1".utf8)
         let signed = Self.suite.sign(method: "POST", url: try #require(URL(string: "https://example.amazonaws.com/")),
                                      headers: [("Host", "example.amazonaws.com"), ("Content-Type", "application/x-www-form-urlencoded")],
-                                     payloadHash: SignatureV4.hex(SHA256Hashing.digest(body)), date: Self.suiteDate)
+                                     payloadHash: SignatureV4.payloadHash(of: body), date: Self.suiteDate)
         #expect(signed.canonicalRequest.hasSuffix("9095672bbd1f56dfc5b65f3e153adc8731a4a654192329106275f4c7b24d0b6e"))
         #expect(signed.signature == "ff11897932ad3f4e8b18135d722051e5ac45fc38421b1da7b9d196a0fe09473a")
     }
@@ -81,7 +81,7 @@ import Testing
 
     @Test func s3sPutExampleEncodesThePathOnceAndSignsItsHeaders() throws {
         let body = Data("Welcome to Amazon S3.".utf8)
-        let hash = SignatureV4.hex(SHA256Hashing.digest(body))
+        let hash = SignatureV4.payloadHash(of: body)
         #expect(hash == "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072")
         let signed = Self.s3.sign(method: "PUT", url: try #require(URL(string: "https://examplebucket.s3.amazonaws.com/test%24file.text")),
                                   headers: [("Host", "examplebucket.s3.amazonaws.com"), ("Date", "Fri, 24 May 2013 00:00:00 GMT"),

@@ -29,14 +29,14 @@ struct ObjectStorageLibraryTests {
         let resource = try #require(PHAssetResource.assetResources(for: asset).first)
         let copy = test.files.appendingPathComponent("copy.jpg")
         let written = DispatchSemaphore(value: 0)
-        let failure = LockedError()
+        let failure = LockedValue<(any Error)?>(nil)
         PHAssetResourceManager.default().writeData(for: resource, toFile: copy, options: nil) { error in
             failure.set(error)
             written.signal()
         }
         written.wait()
         #expect(failure.get() == nil)
-        #expect(try Data(contentsOf: copy).count == Int(try await client.size(key: try #require(Self.storedPath(of: test, identifier: identifiers[0]))) ?? -1))
+        #expect(try Data(contentsOf: copy) == (try await client.get(key: try #require(Self.storedPath(of: test, identifier: identifiers[0])))))
 
         // Gone from the bucket once purged from Recently Deleted.
         try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
@@ -65,13 +65,4 @@ struct ObjectStorageLibraryTests {
         let rowID = try #require(try store.rowIDs(entity: .asset, uuids: [uuid])[uuid])
         return try store.resources(assetID: rowID).first?.relativePath
     }
-}
-
-/// An error handed over from a completion handler.
-final class LockedError: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: (any Error)?
-
-    func set(_ error: (any Error)?) { lock.withLock { self.error = error } }
-    func get() -> (any Error)? { lock.withLock { error } }
 }

@@ -5,28 +5,26 @@ import PhotosStore
 // engine stores PhotoKit's raw values, so each conversion keeps the raw
 // value; `StoreTypeMappingTests` checks every case both ways.
 
+/// The case of `Target` with `source`'s raw value; `fallback` when it has none.
+private func sameRawValue<Source: RawRepresentable, Target: RawRepresentable>(_ source: Source, or fallback: Target) -> Target
+    where Source.RawValue == Target.RawValue {
+    Target(rawValue: source.rawValue) ?? fallback
+}
+
 extension PHAssetMediaType {
-    init(_ stored: AssetMediaType) {
-        self = PHAssetMediaType(rawValue: stored.rawValue) ?? .unknown
-    }
+    init(_ stored: AssetMediaType) { self = sameRawValue(stored, or: .unknown) }
 }
 
 extension AssetMediaType {
-    init(_ type: PHAssetMediaType) {
-        self = AssetMediaType(rawValue: type.rawValue) ?? .unknown
-    }
+    init(_ type: PHAssetMediaType) { self = sameRawValue(type, or: .unknown) }
 }
 
 extension PHAssetResourceType {
-    init(_ stored: ResourceType) {
-        self = PHAssetResourceType(rawValue: stored.rawValue) ?? .photo
-    }
+    init(_ stored: ResourceType) { self = sameRawValue(stored, or: .photo) }
 }
 
 extension ResourceType {
-    init(_ type: PHAssetResourceType) {
-        self = ResourceType(rawValue: type.rawValue) ?? .photo
-    }
+    init(_ type: PHAssetResourceType) { self = sameRawValue(type, or: .photo) }
 }
 
 extension PHAccessLevel {

@@ -7,7 +7,9 @@ import Glibc
 /// default storage, and the one every backend can use when all its
 /// processes share a file system.
 package final class LocalFileStorage: LibraryFileStorage {
+    /// The library's directory and the places of its parts in it.
     package let layout: LibraryLayout
+    /// The thumbnails and previews under `derivatives/`.
     package let derivatives: DerivativeCache
 
     package init(layout: LibraryLayout) {

@@ -315,16 +315,3 @@ import Testing
         live.discard()
     }
 }
-
-/// A value shared with a watcher's thread.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
-}
