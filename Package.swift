@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         // `swift package generate-documentation --target Photos` builds the DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
@@ -68,6 +69,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // The PostgreSQL backend: a library's catalogue and history in a
+        // PostgreSQL database that several machines share (postgres-nio).
+        .target(
+            name: "PhotosPostgres",
+            dependencies: [
+                "PhotosStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The public PhotoKit API (`import Photos`).
@@ -160,6 +172,10 @@ let package = Package(
         .testTarget(
             name: "PhotosObjectStorageTests",
             dependencies: ["PhotosObjectStorage", "PhotosTestSupport"]
+        ),
+        .testTarget(
+            name: "PhotosPostgresTests",
+            dependencies: ["PhotosPostgres", "PhotosTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         .testTarget(
             name: "PhotosMediaTests",

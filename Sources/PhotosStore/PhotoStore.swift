@@ -133,7 +133,7 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// once if the library stops being usable (see `availabilityProblem`),
     /// and the watcher stops.
     func watchCommits(after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
-                      onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> CommitWatcher
+                      onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher
     /// Why the library cannot be used as it was opened (damage found, its
     /// database removed or replaced); nil when it can. Cost: a few `stat`s.
     func availabilityProblem() -> StoreError?
@@ -190,4 +190,14 @@ package protocol PhotoStore: AnyObject, Sendable {
     func accessToken(id: String) throws(StoreError) -> AccessTokenRecord?
     /// Forgets a token; false when there was none.
     func removeAccessToken(id: String) throws(StoreError) -> Bool
+}
+
+/// A running watch of a library's commits, from
+/// ``PhotoStore/watchCommits(after:onCommit:onUnavailable:)``: it calls back
+/// on a thread of its own until stopped.
+package protocol CommitWatcher: AnyObject, Sendable {
+    /// Checks for new commits now, without waiting for an event.
+    func check()
+    /// Stops watching; no callback starts after it returns.
+    func stop()
 }

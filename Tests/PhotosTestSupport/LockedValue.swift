@@ -12,4 +12,5 @@ package final class LockedValue<Value: Sendable>: @unchecked Sendable {
 
     package func get() -> Value { lock.withLock { value } }
     package func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    package func update(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
 }

@@ -34,6 +34,8 @@ extension PHPhotosError {
             self.init(.notEnoughSpace, message)
         case .busy:
             self.init(.operationInterrupted, message)
+        case .unreachable:
+            self.init(.networkError, message)
         case .accessDenied:
             self.init(.accessUserDenied, message)
         case .ownerOnly, .readOnly:

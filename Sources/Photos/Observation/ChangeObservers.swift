@@ -16,7 +16,7 @@ final class ChangeObservers: @unchecked Sendable {
     private let lock = NSLock()
     private var entries = WeakObservers<any PHPhotoLibraryChangeObserver>()
     private var availabilityEntries = WeakObservers<any PHPhotoLibraryAvailabilityObserver>()
-    private var watcher: CommitWatcher?
+    private var watcher: (any CommitWatcher)?
     private var lastDelivered: Int64 = 0
     /// Whether availability observers were told the library became unavailable.
     private var reportedUnavailable = false

@@ -38,7 +38,7 @@ struct Problem: HTTPResponseError, Sendable {
              .persistentChangeDetailsUnavailable, .requestNotSupportedForAsset: .unprocessableContent
         case .limitExceeded: .contentTooLarge
         case .notEnoughSpace: .init(code: 507, reasonPhrase: "Insufficient Storage")
-        case .libraryVolumeOffline, .operationInterrupted: .serviceUnavailable
+        case .libraryVolumeOffline, .operationInterrupted, .networkError: .serviceUnavailable
         default: .internalServerError
         }
         self.init(status, error.localizedDescription, code: error.code)

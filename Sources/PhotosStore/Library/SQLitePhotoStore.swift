@@ -446,8 +446,8 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     }
 
     package func watchCommits(after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
-                              onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> CommitWatcher {
-        try CommitWatcher(store: self, after: changeBlock, onCommit: onCommit, onUnavailable: onUnavailable)
+                              onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher {
+        try FileCommitWatcher(store: self, after: changeBlock, onCommit: onCommit, onUnavailable: onUnavailable)
     }
 
     package func history(after: Int64, through: Int64) throws(StoreError) -> HistorySpan {

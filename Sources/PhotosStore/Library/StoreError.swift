@@ -36,6 +36,9 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case busy(String)
     /// The database reported an error.
     case database(String)
+    /// The library's database server could not be reached, or refused this
+    /// process (its address, its password or its TLS); nothing was changed.
+    case unreachable(location: String, reason: String)
     /// The client's grant does not allow the operation.
     case accessDenied(String)
     /// Only the library's owner (a process without a client identifier) may do this.
@@ -69,6 +72,8 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the library at \(path) was removed, moved or replaced while this process had it open"
         case .unsafeLocation(let path, let reason):
             "the library at \(path) \(reason); SQLite needs reliable local file locks there"
+        case .unreachable(let location, let reason):
+            "cannot reach the library at \(location): \(reason)"
         }
     }
 }

@@ -24,6 +24,31 @@ package enum SmartAlbumSubtype {
     package static let screenRecordings = 220
     /// Apple's Photos gives Recently Deleted this private subtype.
     package static let recentlyDeleted = 1_000_000_201
+
+    /// The smart albums every library has, in the order they are listed.
+    /// Raw values are PhotoKit's `PHAssetCollectionSubtype`.
+    package static let libraryAlbums: [(subtype: Int, title: String)] = [
+        (userLibrary, "Recents"),
+        (favorites, "Favorites"),
+        (recentlyAdded, "Recently Added"),
+        (videos, "Videos"),
+        (selfPortraits, "Selfies"),
+        (livePhotos, "Live Photos"),
+        (depthEffect, "Portrait"),
+        (panoramas, "Panoramas"),
+        (timelapses, "Time-lapse"),
+        (slomoVideos, "Slo-mo"),
+        (cinematic, "Cinematic"),
+        (bursts, "Bursts"),
+        (screenshots, "Screenshots"),
+        (screenRecordings, "Screen Recordings"),
+        (animated, "Animated"),
+        (longExposures, "Long Exposure"),
+        (raw, "RAW"),
+        (spatial, "Spatial"),
+        (allHidden, "Hidden"),
+        (recentlyDeleted, "Recently Deleted"),
+    ]
 }
 
 /// How long assets stay in Recently Deleted, and what counts as recently added.

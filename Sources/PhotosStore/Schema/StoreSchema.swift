@@ -10,31 +10,6 @@ enum StoreSchema {
     /// The library format this build writes, recorded in the VERSION file.
     static let formatVersion = 7
 
-    /// The smart albums every library has, in the order they are listed.
-    /// Raw values are PhotoKit's `PHAssetCollectionSubtype`.
-    static let smartAlbums: [(subtype: Int, title: String)] = [
-        (SmartAlbumSubtype.userLibrary, "Recents"),
-        (SmartAlbumSubtype.favorites, "Favorites"),
-        (SmartAlbumSubtype.recentlyAdded, "Recently Added"),
-        (SmartAlbumSubtype.videos, "Videos"),
-        (SmartAlbumSubtype.selfPortraits, "Selfies"),
-        (SmartAlbumSubtype.livePhotos, "Live Photos"),
-        (SmartAlbumSubtype.depthEffect, "Portrait"),
-        (SmartAlbumSubtype.panoramas, "Panoramas"),
-        (SmartAlbumSubtype.timelapses, "Time-lapse"),
-        (SmartAlbumSubtype.slomoVideos, "Slo-mo"),
-        (SmartAlbumSubtype.cinematic, "Cinematic"),
-        (SmartAlbumSubtype.bursts, "Bursts"),
-        (SmartAlbumSubtype.screenshots, "Screenshots"),
-        (SmartAlbumSubtype.screenRecordings, "Screen Recordings"),
-        (SmartAlbumSubtype.animated, "Animated"),
-        (SmartAlbumSubtype.longExposures, "Long Exposure"),
-        (SmartAlbumSubtype.raw, "RAW"),
-        (SmartAlbumSubtype.spatial, "Spatial"),
-        (SmartAlbumSubtype.allHidden, "Hidden"),
-        (SmartAlbumSubtype.recentlyDeleted, "Recently Deleted"),
-    ]
-
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: assets, resources, collections") { db in
@@ -363,7 +338,7 @@ enum StoreSchema {
         let now = Date().timeIntervalSince1970
         try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES ('uuid', ?), ('created', ?)",
                        arguments: [UUID().uuidString, String(now)])
-        for (position, album) in smartAlbums.enumerated() {
+        for (position, album) in SmartAlbumSubtype.libraryAlbums.enumerated() {
             try db.execute(sql: """
                 INSERT INTO collection (uuid, kind, type, subtype, title, position, creation_date, modification_date)
                 VALUES (?, 1, 2, ?, ?, ?, ?, ?)

@@ -3,10 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// Notices change blocks committed by any process and reports the number of
-/// the latest one; notices too when the library stops being usable (its
-/// database removed, its write-ahead log deleted under a writer, damage
-/// found) and reports that once, then stops.
+/// SQLite's ``CommitWatcher``: notices change blocks committed by any
+/// process and reports the number of the latest one; notices too when the
+/// library stops being usable (its database removed, its write-ahead log
+/// deleted under a writer, damage found) and reports that once, then stops.
 ///
 /// A commit appends to the database's write-ahead log, so the watcher waits
 /// on inotify for writes to `Photos.sqlite-wal` (and the database file, for
@@ -15,7 +15,7 @@ import Glibc
 /// `-shm`, which is ignored, so an idle library costs nothing. A poll every
 /// `safetyInterval` catches anything inotify could miss (an exhausted watch
 /// limit, a file system without it). Runs on its own thread until stopped.
-package final class CommitWatcher: @unchecked Sendable {
+package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
     /// How often the watcher checks without an event.
     package static let safetyInterval: Int32 = 2000
 

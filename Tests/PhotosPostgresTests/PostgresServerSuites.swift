@@ -1,0 +1,289 @@
+import Foundation
+import PhotosStore
+import PhotosTestSupport
+import PostgresNIO
+import Testing
+@testable import PhotosPostgres
+
+/// A new library's database on the test server, its schema created.
+func newLibrary(user: String = "postgres", password: String? = nil) throws -> LibraryDatabase {
+    let server = try #require(TestPostgresServer.current)
+    let database = try LibraryDatabase(location: PostgresLocation(url: server.newLibraryURL(user: user)), password: password)
+    _ = try PostgresSchema.open(database, createIfNeeded: true, originals: nil)
+    return database
+}
+
+/// The rows of one query, each a tuple of the given types.
+func rows<each T: PostgresDecodable & Sendable>(_ database: LibraryDatabase, _ sql: String,
+                                                as types: (repeat each T).Type) throws -> [(repeat each T)] {
+    try database.read { connection in
+        var result: [(repeat each T)] = []
+        for try await row in try await connection.run(PostgresQuery(unsafeSQL: sql)) {
+            result.append(try row.decode((repeat each T).self))
+        }
+        return result
+    }
+}
+
+@Suite(.enabled(if: TestPostgresServer.current != nil, "needs the PostgreSQL server script/services starts (script/test starts it)"))
+struct PostgresDatabaseTests {
+    @Test func anAbsentServerIsUnreachableAtOnce() throws {
+        let location = try PostgresLocation(url: URL(string: "postgres://postgres@/postgres?host=/nonexistent&library=x")!)
+        #expect {
+            _ = try LibraryDatabase(location: location, password: nil)
+        } throws: { error in
+            guard case StoreError.unreachable(let place, _) = error else { return false }
+            return place.contains("/nonexistent")
+        }
+    }
+
+    @Test func aMissingDatabaseIsUnreachable() throws {
+        let server = try #require(TestPostgresServer.current)
+        let location = try PostgresLocation(url: URL(string: "postgres://postgres@/no_such_database?host=\(server.socketDirectory)&library=x")!)
+        #expect {
+            _ = try LibraryDatabase(location: location, password: nil)
+        } throws: { error in
+            guard case StoreError.unreachable(_, let reason) = error else { return false }
+            return reason.contains("no_such_database")
+        }
+    }
+
+    @Test func aRoleWithAPasswordNeedsIt() throws {
+        let server = try #require(TestPostgresServer.current)
+        let password = try #require(server.password)
+        let location = try PostgresLocation(url: server.newLibraryURL(user: "photos_password"))
+        #expect {
+            _ = try LibraryDatabase(location: location, password: nil)
+        } throws: { error in
+            guard case StoreError.unreachable(_, let reason) = error else { return false }
+            return reason.contains(PostgresCredentials.passwordVariable)
+        }
+        #expect {
+            _ = try LibraryDatabase(location: location, password: "wrong")
+        } throws: { error in
+            guard case StoreError.unreachable(_, let reason) = error else { return false }
+            return !reason.contains("wrong")
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("\(password)\n".utf8).write(to: file)
+        let given = try PostgresCredentials.password(for: location, environment: [PostgresCredentials.passwordFileVariable: file.path])
+        let database = try LibraryDatabase(location: location, password: given)
+        let opening = try PostgresSchema.open(database, createIfNeeded: true, originals: nil)
+        #expect(opening.created)
+    }
+
+    @Test func aFailedWriteChangesNothingAndErrorsAreTyped() throws {
+        let database = try newLibrary()
+        #expect {
+            try database.write { connection in
+                try await connection.run("INSERT INTO library_metadata (key, value) VALUES ('probe', 'x')")
+                try await connection.run("SELECT no_such_column FROM library_metadata")
+            }
+        } throws: { error in
+            guard case StoreError.database(let message) = error else { return false }
+            return message.contains("42703")
+        }
+        #expect(try rows(database, "SELECT COUNT(*) FROM library_metadata WHERE key = 'probe'", as: Int.self) == [0])
+    }
+}
+
+@Suite(.enabled(if: TestPostgresServer.current != nil, "needs the PostgreSQL server script/services starts (script/test starts it)"))
+struct PostgresSchemaTests {
+    @Test func aNewLibraryHasEveryTableItsIdentityAndItsSmartAlbums() throws {
+        let database = try newLibrary()
+        let schema = database.location.schema
+        #expect(try rows(database, "SELECT MAX(version) FROM \(schema).schema_migration", as: Int.self) == [PostgresSchema.currentVersion])
+        let titles = try rows(database, "SELECT title FROM \(schema).collection ORDER BY position", as: String.self)
+        #expect(titles == SmartAlbumSubtype.libraryAlbums.map(\.title))
+        let reopened = try PostgresSchema.open(database, createIfNeeded: false, originals: nil)
+        #expect(!reopened.created)
+        #expect(try rows(database, "SELECT value FROM \(schema).library_metadata WHERE key = 'uuid'", as: String.self) == [reopened.libraryUUID])
+    }
+
+    @Test func aMissingLibraryIsNotCreatedWhenNotAllowed() throws {
+        let server = try #require(TestPostgresServer.current)
+        let database = try LibraryDatabase(location: PostgresLocation(url: server.newLibraryURL()), password: nil)
+        #expect {
+            _ = try PostgresSchema.open(database, createIfNeeded: false, originals: nil)
+        } throws: { error in
+            guard case StoreError.notALibrary(_, let reason) = error else { return false }
+            return reason.contains("photos init")
+        }
+    }
+
+    @Test func aNewerLibraryIsRefusedAndLeftUntouched() throws {
+        let database = try newLibrary()
+        let schema = database.location.schema
+        try database.write { connection in
+            try await connection.run(PostgresQuery(unsafeSQL: "INSERT INTO \(schema).schema_migration VALUES (\(PostgresSchema.currentVersion + 1), 'from the future', 0)"))
+        }
+        #expect(throws: StoreError.newerLibraryVersion(path: database.location.url.absoluteString,
+                                                       found: PostgresSchema.currentVersion + 1, supported: PostgresSchema.currentVersion)) {
+            try PostgresSchema.open(database, createIfNeeded: true, originals: nil)
+        }
+        #expect(try rows(database, "SELECT COUNT(*) FROM \(schema).schema_migration", as: Int.self) == [PostgresSchema.currentVersion + 1])
+    }
+
+    @Test func processesOpeningANewLibraryAtOnceCreateItOnce() async throws {
+        let server = try #require(TestPostgresServer.current)
+        let url = server.newLibraryURL()
+        let identities = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let database = try LibraryDatabase(location: PostgresLocation(url: url), password: nil)
+                    return try PostgresSchema.open(database, createIfNeeded: true, originals: nil).libraryUUID
+                }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(identities.count == 1)
+    }
+
+    @Test func theOriginalsAreRecordedAndAnotherPlaceRefused() throws {
+        let server = try #require(TestPostgresServer.current)
+        let database = try LibraryDatabase(location: PostgresLocation(url: server.newLibraryURL()), password: nil)
+        #expect(try PostgresSchema.open(database, createIfNeeded: true, originals: "s3://bucket/library").originals == "s3://bucket/library")
+        #expect(try PostgresSchema.open(database, createIfNeeded: false, originals: nil).originals == "s3://bucket/library")
+        #expect(throws: StoreError.self) {
+            try PostgresSchema.open(database, createIfNeeded: false, originals: "s3://other/library")
+        }
+    }
+
+    @Test func theTimelineDayAndMonthCountsAreKeptByTheDatabase() throws {
+        let database = try newLibrary()
+        let schema = database.location.schema
+        try database.write { connection in
+            // 2023-11-14 22:13:20 UTC, one hour east: the 14th; the second, a day later.
+            try await connection.run(PostgresQuery(unsafeSQL: """
+                INSERT INTO \(schema).asset (uuid, media_type, creation_date, modification_date, added_date, playback_style, time_zone_offset)
+                VALUES ('A', 1, 1700000000, 0, 0, 1, 3600), ('B', 1, 1700086400, 0, 0, 1, 3600), ('C', 1, NULL, 0, 0, 1, NULL)
+                """))
+        }
+        #expect(try rows(database, "SELECT uuid, local_day, local_month FROM \(schema).asset WHERE creation_date IS NOT NULL ORDER BY uuid",
+                         as: (String, Int, Int).self).map { "\($0.0) \($0.1) \($0.2)" } == ["A 20231114 202311", "B 20231115 202311"])
+        #expect(try rows(database, "SELECT local_month, asset_count FROM \(schema).timeline_month ORDER BY 1", as: (Int, Int).self)
+            .map { "\($0.0):\($0.1)" } == ["0:1", "202311:2"])
+        try database.write { connection in
+            try await connection.run(PostgresQuery(unsafeSQL: "UPDATE \(schema).asset SET is_hidden = 1 WHERE uuid = 'A'"))
+            try await connection.run(PostgresQuery(unsafeSQL: "DELETE FROM \(schema).asset WHERE uuid = 'C'"))
+        }
+        #expect(try rows(database, "SELECT local_month, asset_count FROM \(schema).timeline_month ORDER BY 1", as: (Int, Int).self)
+            .map { "\($0.0):\($0.1)" } == ["0:0", "202311:1"])
+    }
+}
+
+@Suite(.enabled(if: TestPostgresServer.current != nil, "needs the PostgreSQL server script/services starts (script/test starts it)"))
+struct ChangeBlockNumberingTests {
+    /// Writers that number blocks at once, each holding its transaction open
+    /// a random while before numbering; a reader meanwhile: every state it
+    /// sees holds blocks 1…n and nothing else, so no reader skips a block.
+    @Test func blocksAreNumberedInCommitOrderAndNoReaderSeesAGap() async throws {
+        let database = try newLibrary()
+        let location = database.location
+        let writers = 4, blocksEach = 25
+        let stop = LockedValue(false)
+        let reader = Task.detached { () throws -> Int in
+            var states = 0
+            while !stop.get() {
+                let ids = try rows(database, "SELECT id FROM change_transaction ORDER BY id", as: Int64.self)
+                #expect(ids == (0..<ids.count).map { Int64($0 + 1) }, "a reader saw \(ids)")
+                states += 1
+            }
+            return states
+        }
+        try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for _ in 0..<writers {
+                group.addTask {
+                    var numbers: [Int64] = []
+                    for _ in 0..<blocksEach {
+                        let pause = UInt64.random(in: 0...2_000_000)
+                        numbers.append(try database.write { connection in
+                            try await connection.run("SELECT 1")
+                            try await Task.sleep(nanoseconds: pause)
+                            return try await ChangeBlockNumbering.number(connection, location: location, committedAt: Date(), author: nil).changeBlock
+                        })
+                    }
+                    return numbers
+                }
+            }
+            var all: [Int64] = []
+            for try await numbers in group {
+                #expect(numbers == numbers.sorted())
+                all += numbers
+            }
+            #expect(all.sorted() == Array(1...Int64(writers * blocksEach)))
+        }
+        stop.set(true)
+        #expect(try await reader.value > 0)
+        #expect(try database.read { try await ChangeBlockNumbering.last($0, location: location) } == Int64(writers * blocksEach))
+    }
+
+    @Test func aRolledBackBlockTakesNoNumber() throws {
+        let database = try newLibrary()
+        let location = database.location
+        struct Abandoned: Error {}
+        #expect(throws: StoreError.self) {
+            try database.write { connection in
+                _ = try await ChangeBlockNumbering.number(connection, location: location, committedAt: Date(), author: "x")
+                throw StoreError.editNotAllowed("abandoned")
+            }
+        }
+        let next = try database.write { try await ChangeBlockNumbering.number($0, location: location, committedAt: Date(), author: nil) }
+        #expect(next.changeBlock == 1)
+    }
+}
+
+@Suite(.enabled(if: TestPostgresServer.current != nil, "needs the PostgreSQL server script/services starts (script/test starts it)"))
+struct PostgresCommitWatcherTests {
+    private func commit(_ database: LibraryDatabase) throws -> Int64 {
+        let location = database.location
+        return try database.write { try await ChangeBlockNumbering.number($0, location: location, committedAt: Date(), author: nil).changeBlock }
+    }
+
+    /// Waits up to ten seconds for `condition`.
+    private func eventually(_ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<1000 where !condition() {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    @Test func everyCommitIsHeardOnceInOrderEvenAcrossADroppedConnection() async throws {
+        let database = try newLibrary()
+        let other = try LibraryDatabase(location: database.location, password: nil)
+        let heard = LockedValue<[Int64]>([])
+        let watcher = PostgresCommitWatcher(database: database, after: 0, onCommit: { number in heard.update { $0.append(number) } },
+                                            onUnavailable: { _ in Issue.record("the library was reported unavailable") })
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try commit(other) == 1)
+        #expect(try await eventually { heard.get() == [1] })
+
+        // The server drops the watcher's connection; a block commits while it is away.
+        try other.write { connection in
+            try await connection.run("""
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE pid <> pg_backend_pid() AND query LIKE 'LISTEN%'
+                """)
+        }
+        #expect(try commit(other) == 2)
+        #expect(try commit(other) == 3)
+        #expect(try await eventually { heard.get().last == 3 })
+        #expect(heard.get() == heard.get().sorted() && Set(heard.get()).count == heard.get().count)
+    }
+
+    @Test func aDroppedLibraryIsReportedOnce() async throws {
+        let database = try newLibrary()
+        let reports = LockedValue<[StoreError]>([])
+        let watcher = PostgresCommitWatcher(database: database, after: 0, onCommit: { _ in },
+                                            onUnavailable: { error in reports.update { $0.append(error) } })
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(200))
+        let schema = database.location.schema
+        try database.write { try await $0.run(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE")) }
+        #expect(try await eventually { !reports.get().isEmpty })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(reports.get() == [.removed(path: database.location.url.absoluteString)])
+    }
+}
