@@ -16,9 +16,11 @@ import Glibc
 /// - A crash between upload and database commit leaves objects the journal
 ///   names; recovery deletes those the database does not, as for a local
 ///   directory. Objects are only ever written under keys a journal named.
-/// - Reads fetch an object once into the cache (written to a temporary name
-///   and renamed), then read it locally; a stored file never changes under
-///   its key, so the cache never goes stale, and `remove` drops both.
+/// - Reads of a whole file (decoding an image) fetch the object once into
+///   the cache (written to a temporary name and renamed), then read it
+///   locally; a stored file never changes under its key, so the cache
+///   never goes stale, and `remove` drops both. Reads by range (a video
+///   streamed to a browser) ask the object for each range and cache nothing.
 package final class ObjectFileStorage: LibraryFileStorage {
     /// The bucket and prefix the stored files live under.
     package let client: S3Client
@@ -36,9 +38,29 @@ package final class ObjectFileStorage: LibraryFileStorage {
 
     package var derivatives: DerivativeCache { local.derivatives }
 
-    package func readableURL(forStoredPath path: String) throws(StoreError) -> URL? {
+    /// The cached copy's place, for a path of the library's shape.
+    private func cachedURL(forStoredPath path: String) -> URL? {
         guard let shaped = layout.url(forRelativePath: path) else { return nil }
-        let cached = cache.appendingPathComponent(String(shaped.path.dropFirst(layout.root.path.count + 1)))
+        return cache.appendingPathComponent(String(shaped.path.dropFirst(layout.root.path.count + 1)))
+    }
+
+    /// The cached copy when there is one, else the object itself, read by
+    /// ranges and never cached whole.
+    package func source(forStoredPath path: String) throws(StoreError) -> StoredFileSource? {
+        guard let cached = cachedURL(forStoredPath: path) else { return nil }
+        if FileManager.default.fileExists(atPath: cached.path) { return .local(cached) }
+        do {
+            let size = try Blocking.run { [client] () async throws(ObjectStorageError) -> Int64 in try await client.size(key: path) }
+            return .remote(StoredObject(client: client, key: path, size: size))
+        } catch .notFound {
+            throw .fileSystem("\(path) is missing from object storage at \(client.location)")
+        } catch {
+            throw .fileSystem("cannot read \(path) from object storage: \(error)")
+        }
+    }
+
+    package func readableURL(forStoredPath path: String) throws(StoreError) -> URL? {
+        guard let cached = cachedURL(forStoredPath: path) else { return nil }
         if FileManager.default.fileExists(atPath: cached.path) { return cached }
         let data: Data
         do {
@@ -104,9 +126,9 @@ package final class ObjectFileStorage: LibraryFileStorage {
     package func remove(_ entry: JournalEntry) {
         switch entry {
         case .file(let path):
-            guard let shaped = layout.url(forRelativePath: path) else { return }
+            guard layout.url(forRelativePath: path) != nil else { return }
             try? Blocking.run { [client] () async throws(ObjectStorageError) in try await client.delete(key: path) }
-            unlink(cache.appendingPathComponent(String(shaped.path.dropFirst(layout.root.path.count + 1))).path)
+            unlink(cachedURL(forStoredPath: path)!.path)
         case .renditions:
             local.remove(entry)
         }
@@ -122,5 +144,20 @@ package final class ObjectFileStorage: LibraryFileStorage {
 
     package func presentStoredPaths() -> [String] {
         (try? Blocking.run { [client] () async throws(ObjectStorageError) -> [String] in try await client.list(prefix: "originals/") }) ?? []
+    }
+}
+
+/// One stored object, read by ranges (a video's seeks).
+struct StoredObject: RemoteStoredFile {
+    let client: S3Client
+    let key: String
+    let size: Int64
+
+    func read(_ range: ClosedRange<Int64>) async throws(StoreError) -> Data {
+        do {
+            return try await client.get(key: key, range: range)
+        } catch {
+            throw .fileSystem("cannot read bytes \(range.lowerBound)-\(range.upperBound) of \(key) from object storage: \(error)")
+        }
     }
 }

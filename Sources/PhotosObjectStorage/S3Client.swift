@@ -77,6 +77,15 @@ package final class S3Client: Sendable {
         return Data(try await send("GET", key: key, headers: headers).body.readableBytesView)
     }
 
+    /// The object's size in bytes. Cost: one HEAD request.
+    package func size(key: String) async throws(ObjectStorageError) -> Int64 {
+        let answer = try await send("HEAD", key: key)
+        guard let size = answer.headers.first(name: "Content-Length").flatMap({ Int64($0) }) else {
+            throw .invalid("the answer to HEAD \(key) has no Content-Length")
+        }
+        return size
+    }
+
     /// Deletes the object; deleting one that is not there is not an error.
     package func delete(key: String) async throws(ObjectStorageError) {
         do {

@@ -11,6 +11,7 @@ struct S3ClientTests {
         try await client.put(bytes, key: "originals/A/one.jpg")
         #expect(try await client.get(key: "originals/A/one.jpg") == bytes)
         #expect(try await client.get(key: "originals/A/one.jpg", range: 10...19) == bytes[10...19])
+        #expect(try await client.size(key: "originals/A/one.jpg") == 1000)
         try await client.put(bytes, key: "originals/B/two 2+€.jpg")
         #expect(try await client.get(key: "originals/B/two 2+€.jpg") == bytes)
         #expect(try await client.list(prefix: "originals/").sorted() == ["originals/A/one.jpg", "originals/B/two 2+€.jpg"])
@@ -18,6 +19,9 @@ struct S3ClientTests {
         try await client.delete(key: "originals/A/one.jpg")
         await #expect(throws: ObjectStorageError.notFound(key: "originals/A/one.jpg")) {
             try await client.get(key: "originals/A/one.jpg")
+        }
+        await #expect(throws: ObjectStorageError.notFound(key: "originals/A/one.jpg")) {
+            try await client.size(key: "originals/A/one.jpg")
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Photos
+import PhotosTestSupport
 import Testing
 @testable import PhotosServer
 
@@ -55,6 +56,37 @@ import Testing
 }
 
 extension ImageRoutesTests {
+    /// A video in a browser seeks by range: with the originals in object
+    /// storage, each range is read from the object, which is never copied
+    /// whole to the server's disk.
+    @Test(.enabled(if: TestObjectStorageServer.current != nil, "needs the S3 server script/services starts (script/test starts it)"))
+    func originalsInObjectStorageServeRangesWithoutFetchingThemWhole() async throws {
+        let bucket = try #require(TestObjectStorageServer.current).newBucket()
+        let fixture = try ServerFixture(photos: 1, originals: bucket)
+        let id = urlID(fixture.assets[0])
+        let cache = TestBackend.selected.newLibraryURL(in: fixture.directory).appendingPathComponent("cache")
+        @Sendable func cachedFiles() -> [String] {
+            (FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String] ?? [])
+                .filter { !$0.hasSuffix("/") && (try? FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent($0).path)[.type] as? FileAttributeType) == .typeRegular }
+        }
+        try await fixture.withRouter { client in
+            let part = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken, headers: [.range: "bytes=10-19"])
+            #expect(part.status == .partialContent)
+            let size = try #require(part.headers[.contentRange].flatMap { Int($0.split(separator: "/").last ?? "") })
+            #expect(part.body.readableBytes == 10)
+            let copied = cachedFiles()
+            #expect(copied.isEmpty, "a ranged read copied the object: \(copied)")
+            let whole = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken)
+            #expect(whole.status == .ok)
+            let bytes = Data(buffer: whole.body)
+            #expect(bytes.count == size)
+            #expect(Data(buffer: part.body) == bytes[10..<20])
+            #expect(Array(bytes.prefix(2)) == [0xFF, 0xD8])
+            let tail = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken, headers: [.range: "bytes=-5"])
+            #expect(Data(buffer: tail.body) == bytes.suffix(5))
+        }
+    }
+
     @Test func aCachedThumbnailFollowsEditsAndGrants() async throws {
         let fixture = try ServerFixture(photos: 2)
         let token = try fixture.clientToken("org.example.grid", grant: .limited, selection: [fixture.assets[0]])

@@ -60,6 +60,34 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         return url
     }
 
+    /// The resource's bytes for streaming by range (the server's original
+    /// route): its file when it is on this machine, else a reader of the
+    /// remote object's ranges, so that a video's seek fetches only what is
+    /// played. Throws `missingResource` when the file is gone.
+    package func bytes() throws(PHPhotosError) -> ResourceBytes {
+        let source: StoredFileSource?
+        do {
+            source = try library.store?.files.source(forStoredPath: record.relativePath)
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+        switch source {
+        case .local:
+            return .file(try storedFile())
+        case .remote(let object):
+            return .remote(size: object.size, read: { range in
+                do {
+                    return try await object.read(range)
+                } catch {
+                    throw PHPhotosError(storeError: error)
+                }
+            })
+        case nil:
+            throw PHPhotosError(.missingResource, "the stored path of \(self) is not a path inside the library: \(record.relativePath)",
+                                identifiers: [assetLocalIdentifier])
+        }
+    }
+
     public override var description: String {
         "<PHAssetResource> \(type) \(originalFilename) (\(uniformTypeIdentifier)) of \(assetLocalIdentifier)"
     }

@@ -9,10 +9,11 @@ import Photos
 /// its original file. The ETag names the asset's content version and the
 /// rendition; with `?v=VERSION` matching it, the URL is versioned and
 /// immutable, so browsers keep it. `If-None-Match` gets 304; `Range` on an
-/// original (videos in a browser need it) gets 206.
+/// original (videos in a browser need it) gets 206, read from object
+/// storage by range when the originals are there.
 struct ImageRoutes {
     let libraries: LibraryPool
-    private static let fileIO = NonBlockingFileIO(threadPool: .singleton)
+    fileprivate static let fileIO = NonBlockingFileIO(threadPool: .singleton)
 
     func add(to group: RouterGroup<ServerContext>) {
         for rendition in PHImageManager.Rendition.allCases {
@@ -52,27 +53,22 @@ struct ImageRoutes {
             headers[.acceptRanges] = "bytes"
             headers[.contentType] = original.contentType.preferredMIMEType ?? "application/octet-stream"
             if Self.matches(query, tag) { return Response(status: .notModified, headers: headers) }
-            let url = try original.fileURL()
-            return try await Self.serve(file: url, request: request, headers: headers)
+            let bytes = try await blocking { try original.bytes() }
+            return try await Self.serve(bytes, request: request, headers: headers)
         }
     }
 
-    /// The file, whole or the one range asked for, streamed from disk.
-    private static func serve(file url: URL, request: Request, headers: HTTPFields) async throws -> Response {
+    /// The resource's bytes, whole or the one range asked for, streamed
+    /// from disk or from remote storage a chunk at a time.
+    private static func serve(_ bytes: ResourceBytes, request: Request, headers: HTTPFields) async throws -> Response {
+        let reader = try await ChunkReader(bytes)
         var headers = headers
-        let handle = try await fileIO.openFile(_deprecatedPath: url.path, mode: .read, eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get()
-        let size: Int
-        do {
-            size = Int(try await fileIO.readFileSize(fileHandle: handle, eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get())
-        } catch {
-            try? handle.close()
-            throw error
-        }
+        let size = reader.size
         var served = 0..<size
         var status = HTTPResponse.Status.ok
         if let header = Query(request: request).header(.range), Self.ifRangeHolds(request, headers) {
             guard let asked = ByteRange(header, size: size) else {
-                try? handle.close()
+                reader.close()
                 headers[.contentRange] = "bytes */\(size)"
                 throw Problem(.rangeNotSatisfiable, "the range \(header) is not within the \(size)-byte file", headers: headers)
             }
@@ -83,13 +79,10 @@ struct ImageRoutes {
         headers[.contentLength] = "\(served.count)"
         let range = served
         let body = ResponseBody(contentLength: range.count) { writer in
-            defer { try? handle.close() }
+            defer { reader.close() }
             var offset = range.lowerBound
-            let allocator = ByteBufferAllocator()
             while offset < range.upperBound {
-                let length = min(1 << 18, range.upperBound - offset)
-                let buffer = try await fileIO.read(fileHandle: handle, fromOffset: Int64(offset), byteCount: length,
-                                                   allocator: allocator, eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get()
+                let buffer = try await reader.read(offset: offset, length: min(reader.chunkSize, range.upperBound - offset))
                 guard buffer.readableBytes > 0 else { break }
                 offset += buffer.readableBytes
                 try await writer.write(buffer)
@@ -166,5 +159,52 @@ struct ByteRange {
                 range = start..<min(size, end + 1)
             }
         }
+    }
+}
+
+/// Reads a resource's bytes by offset, a chunk at a time: from its file
+/// through NIO's non-blocking file I/O, or from remote storage, one ranged
+/// request per chunk (larger chunks there, each being a round trip).
+private struct ChunkReader: Sendable {
+    let size: Int
+    let chunkSize: Int
+    private let source: Source
+
+    private enum Source: Sendable {
+        case file(NIOFileHandle)
+        case remote(@Sendable (ClosedRange<Int64>) async throws -> Data)
+    }
+
+    init(_ bytes: ResourceBytes) async throws {
+        switch bytes {
+        case .file(let url):
+            let handle = try await ImageRoutes.fileIO.openFile(_deprecatedPath: url.path, mode: .read, eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get()
+            do {
+                size = Int(try await ImageRoutes.fileIO.readFileSize(fileHandle: handle, eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get())
+            } catch {
+                try? handle.close()
+                throw error
+            }
+            chunkSize = 1 << 18
+            source = .file(handle)
+        case .remote(let size, let read):
+            self.size = Int(size)
+            chunkSize = 4 << 20
+            source = .remote(read)
+        }
+    }
+
+    func read(offset: Int, length: Int) async throws -> ByteBuffer {
+        switch source {
+        case .file(let handle):
+            try await ImageRoutes.fileIO.read(fileHandle: handle, fromOffset: Int64(offset), byteCount: length,
+                                  allocator: ByteBufferAllocator(), eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get()
+        case .remote(let read):
+            ByteBuffer(data: try await read(Int64(offset)...Int64(offset + length - 1)))
+        }
+    }
+
+    func close() {
+        if case .file(let handle) = source { try? handle.close() }
     }
 }

@@ -31,6 +31,12 @@ package protocol LibraryFileStorage: AnyObject, Sendable {
     /// for a local directory; a download, the first time, for remote storage.
     func readableURL(forStoredPath path: String) throws(StoreError) -> URL?
 
+    /// A stored file for reading in ranges without fetching it whole; nil
+    /// when `path` is not a path the library writes. Throws as
+    /// ``readableURL(forStoredPath:)`` does. Cost: none for a local
+    /// directory or a cached copy; one size request for remote storage.
+    func source(forStoredPath path: String) throws(StoreError) -> StoredFileSource?
+
     /// A new, locked staging area for one change block's files.
     /// Cost: a folder and a lock file.
     func makeStagingArea() throws(StoreError) -> StagingArea

@@ -33,6 +33,10 @@ package final class LocalFileStorage: LibraryFileStorage {
         layout.url(forRelativePath: path)
     }
 
+    package func source(forStoredPath path: String) throws(StoreError) -> StoredFileSource? {
+        layout.url(forRelativePath: path).map(StoredFileSource.local)
+    }
+
     package func makeStagingArea() throws(StoreError) -> StagingArea {
         try StagingArea(layout: layout)
     }

@@ -19,10 +19,12 @@ final class ServerFixture: @unchecked Sendable {
     /// The photos' local identifiers, oldest first.
     private(set) var assets: [String] = []
 
-    init(photos: Int = 5, configuration: PhotoServer.Configuration = .init(port: 0, heartbeat: .seconds(15))) throws {
+    /// `originals`: where the library keeps its originals (an `s3://` location), when not in its directory.
+    init(photos: Int = 5, configuration: PhotoServer.Configuration = .init(port: 0, heartbeat: .seconds(15)),
+         originals: URL? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory))
+        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory), originals: originals)
         ownerToken = try library.createAccessToken(forClient: nil, label: "test owner").bearer
         server = try PhotoServer(library: library, configuration: configuration)
         assets = try importPhotos(photos)
