@@ -45,13 +45,16 @@ package final class PostgresCommitWatcher: CommitWatcher, @unchecked Sendable {
         state.withLock { self.runner = runner }
     }
 
+    /// Reads the last number through the pool now; a failure is left to
+    /// the listener's own re-reads.
     package func check() {
-        Task(executorPreference: DispatchTaskExecutor.shared) { [self] in
-            if let number = try? await database.client.withConnection({ [database] connection in
-                try await ChangeBlockNumbering.last(connection, location: database.location)
-            }) {
-                report(number)
+        Task(executorPreference: DispatchTaskExecutor.shared) { [self, database] in
+            let number = try? await LibraryDatabase.withTimeout(database.timeout, location: database.location) {
+                try await database.client.withConnection { connection in
+                    try await ChangeBlockNumbering.last(connection, location: database.location)
+                }
             }
+            if let number { report(number) }
         }
     }
 
