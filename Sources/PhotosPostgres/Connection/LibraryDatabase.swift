@@ -18,6 +18,7 @@ import PostgresNIO
 /// in one `REPEATABLE READ READ ONLY` snapshot, so what it reports (ids and
 /// the change block they reflect) is one state of the library.
 package final class LibraryDatabase: Sendable {
+    /// The library these connections reach.
     package let location: PostgresLocation
     /// How long an operation may wait for a connection and its statements
     /// before it is given up as `unreachable`.
@@ -65,18 +66,15 @@ package final class LibraryDatabase: Sendable {
         }
     }
 
+    /// Stops the pool, closing its connections.
     deinit {
-        runner.cancel()
-    }
-
-    /// Closes the pool; operations after this fail as `unreachable`.
-    package func close() {
         runner.cancel()
     }
 
     /// Runs `work` in one read-write transaction on a pooled connection and
     /// commits it. When `work` throws, the transaction is rolled back and
     /// its error rethrown as a `StoreError`.
+    @discardableResult
     package func write<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) throws(StoreError) -> T {
         try transaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED", work)
     }

@@ -8,7 +8,9 @@ import PhotosStore
 /// as unset. No password at all suits a server that trusts the connection
 /// (a Unix socket's peer, a certificate).
 package enum PostgresCredentials {
+    /// The variable holding the password itself.
     package static let passwordVariable = "PHOTOS_POSTGRES_PASSWORD"
+    /// The variable naming a file whose first line is the password.
     package static let passwordFileVariable = "PHOTOS_POSTGRES_PASSWORD_FILE"
 
     /// The password the environment gives, if any. Throws `unreachable`

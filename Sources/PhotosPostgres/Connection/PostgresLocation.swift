@@ -24,6 +24,7 @@ import PhotosStore
 package struct PostgresLocation: Sendable, Hashable {
     /// Where the server listens.
     package enum Endpoint: Sendable, Hashable {
+        /// A host name or address and its port.
         case tcp(host: String, port: Int)
         /// The socket file itself (`DIR/.s.PGSQL.PORT`).
         case unixSocket(path: String)
@@ -31,18 +32,27 @@ package struct PostgresLocation: Sendable, Hashable {
 
     /// How the connection is encrypted, with libpq's names.
     package enum TLSMode: String, Sendable, Hashable, CaseIterable {
+        /// Never TLS.
         case disable
+        /// TLS when the server offers it, its certificate unchecked.
         case prefer
+        /// TLS or no connection, the certificate unchecked.
         case require
+        /// TLS with the certificate's chain checked.
         case verifyCA = "verify-ca"
+        /// TLS with the chain and the host name checked.
         case verifyFull = "verify-full"
     }
 
+    /// The server's address: a host and port, or a Unix socket.
     package var endpoint: Endpoint
+    /// The role the library connects as.
     package var user: String
+    /// The database holding the library's schema.
     package var database: String
     /// The library's name inside the database.
     package var library: String
+    /// How the connection is encrypted (`sslmode`).
     package var tlsMode: TLSMode
     /// The certificates a `verify-ca` or `verify-full` connection trusts
     /// (PEM); the system's roots when nil.
@@ -141,11 +151,6 @@ package struct PostgresLocation: Sendable, Hashable {
         self.library = library
         self.tlsMode = mode
         self.rootCertificatePath = parameters["sslrootcert"]
-    }
-
-    /// Whether `url` names a PostgreSQL library (by its scheme alone).
-    package static func isPostgres(_ url: URL) -> Bool {
-        url.scheme.map { schemes.contains($0.lowercased()) } ?? false
     }
 
     static func isValidLibraryName(_ name: String) -> Bool {

@@ -58,6 +58,8 @@ package final class PostgresCommitWatcher: CommitWatcher, @unchecked Sendable {
         }
     }
 
+    /// Stops listening and closes the watcher's connection; no report
+    /// starts after it returns. Safe to call twice.
     package func stop() {
         let (runner, connection) = state.withLock { () -> (Task<Void, Never>?, PostgresConnection?) in
             stopped = true
