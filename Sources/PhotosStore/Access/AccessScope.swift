@@ -20,7 +20,7 @@ package enum AccessScope: Sendable, Equatable {
     case none(client: String, grant: AccessGrant?)
 
     /// The scope of `client` (nil: the owner) as the database says now.
-    static func resolve(_ db: Database, client: String?) throws -> AccessScope {
+    static func resolve(_ db: any SQLConnection, client: String?) throws -> AccessScope {
         guard let client else { return .full }
         switch try grant(of: client, db) {
         case .readWrite: return .full
@@ -32,8 +32,8 @@ package enum AccessScope: Sendable, Equatable {
     }
 
     /// The grant the owner gave `client`; nil while undecided.
-    static func grant(of client: String, _ db: Database) throws -> AccessGrant? {
-        try (Int?.fetchOne(db.cachedStatement(sql: "SELECT access FROM client_access WHERE client = ?"), arguments: [client]) ?? nil)
+    static func grant(of client: String, _ db: any SQLConnection) throws -> AccessGrant? {
+        try db.fetchOne(Int.self, sql: "SELECT access FROM client_access WHERE client = ?", arguments: [client])
             .flatMap(AccessGrant.init(rawValue:))
     }
 
@@ -77,7 +77,7 @@ package enum AccessScope: Sendable, Equatable {
         switch self {
         case .full: nil
         case .limited(let client): "\(sql: alias).id IN (\(Self.selectedAssetIDs(client)))"
-        case .addOnly, .none: "0"
+        case .addOnly, .none: "FALSE"
         }
     }
 
@@ -90,7 +90,7 @@ package enum AccessScope: Sendable, Equatable {
         case .full: nil
         case .limited(let client):
             "(\(sql: CollectionType.smartAlbum.condition(alias)) OR \(sql: alias).id IN (\(Self.shownCollectionIDs(client))))"
-        case .addOnly, .none: "0"
+        case .addOnly, .none: "FALSE"
         }
     }
 
@@ -108,7 +108,7 @@ package enum AccessScope: Sendable, Equatable {
         switch self {
         case .full: nil
         case .limited(let client): "\(sql: column) IN (SELECT uuid FROM client_selection WHERE client = \(client))"
-        case .addOnly, .none: "0"
+        case .addOnly, .none: "FALSE"
         }
     }
 

@@ -21,7 +21,7 @@ import GRDB
 /// writes; emptying Recently Deleted needs full access, and access changes
 /// are the owner's.
 struct ChangeSetCommitter {
-    private let db: Database
+    private let db: any SQLConnection
     private let now: Date
     private let scope: AccessScope
     private var changes: [LocalIdentifier: ObjectChange] = [:]
@@ -33,12 +33,12 @@ struct ChangeSetCommitter {
     /// The content hashes of the new assets inserted so far.
     private var insertedHashes: [String: String] = [:]
     /// The asset insert, prepared once per commit: a block may insert thousands.
-    private var assetInsert: Statement?
+    private var assetInsert: (any SQLStatement)?
     /// The files of purged assets, to journal before the transaction commits
     /// and to delete after it.
     private(set) var removedFiles: [JournalEntry] = []
 
-    init(db: Database, now: Date, scope: AccessScope) {
+    init(db: any SQLConnection, now: Date, scope: AccessScope) {
         self.db = db
         self.now = now
         self.scope = scope
@@ -144,7 +144,7 @@ struct ChangeSetCommitter {
         switch edit.target {
         case .topLevel: return true
         case .collection(let uuid):
-            return try Int.fetchOne(db.cachedStatement(sql: "SELECT kind FROM collection WHERE uuid = ?"), arguments: [uuid])
+            return try db.fetchOne(Int.self, sql: "SELECT kind FROM collection WHERE uuid = ?", arguments: [uuid])
                 == CollectionKind.collectionList.rawValue
         }
     }
@@ -154,10 +154,10 @@ struct ChangeSetCommitter {
     private func visible(_ uuids: Set<String>, table: String, condition: SQL?) throws -> Set<String> {
         guard !uuids.isEmpty else { return [] }
         let alias = table.split(separator: " ").last!
-        return try Set(String.fetchAll(db.cachedStatement(literal: """
+        return try Set(db.fetchAll(String.self, """
             SELECT \(sql: String(alias)).uuid FROM \(sql: table)
-            WHERE \(sql: String(alias)).uuid IN (SELECT value FROM json_each(\(FetchSQL.json(Array(uuids)))))\(condition.andClause)
-            """)))
+            WHERE \(sql: String(alias)).uuid IN (\(db.dialect.elements(of: Array(uuids))))\(condition.andClause)
+            """))
     }
 
     /// Refuses a limited client's change to a collection unless it created
@@ -179,21 +179,21 @@ struct ChangeSetCommitter {
 
     private func isModifiable(_ rowID: Int64) throws -> Bool {
         guard let created = scope.createdCollectionCondition("c"), let granted = scope.assetCondition("a") else { return true }
-        if try Bool.fetchOne(db.cachedStatement(literal: "SELECT EXISTS (SELECT 1 FROM collection c WHERE c.id = \(rowID) AND \(created))"))
+        if try db.fetchOne(Bool.self, "SELECT EXISTS (SELECT 1 FROM collection c WHERE c.id = \(rowID) AND \(created))")
             ?? false {
             return true
         }
-        let holdsOthers = try Bool.fetchOne(db.cachedStatement(literal: """
+        let holdsOthers = try db.fetchOne(Bool.self, """
             SELECT EXISTS (SELECT 1 FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE m.collection_id = \(rowID) AND NOT \(granted))
-            """)) ?? true
+            """) ?? true
         guard !holdsOthers else { return false }
-        let children = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM collection WHERE parent_id = ?"), arguments: [rowID])
+        let children = try db.fetchAll(Int64.self, sql: "SELECT id FROM collection WHERE parent_id = ?", arguments: [rowID])
         return try children.allSatisfy(isModifiable)
     }
 
     /// Adds what a limited client created to what it may see.
     private func select(_ identifiers: [LocalIdentifier], for client: String) throws {
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO client_selection (client, entity, uuid) VALUES (?, ?, ?)")
+        let statement = try db.prepare(sql: "INSERT INTO client_selection (client, entity, uuid) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
         for identifier in identifiers {
             try statement.execute(arguments: [client, identifier.entity.rawValue, identifier.uuid])
         }
@@ -207,10 +207,10 @@ struct ChangeSetCommitter {
             .filter { $0.identifier.entity == .asset && $0.kind == .updated && !$0.changedAttributes.isDisjoint(with: summaryAttributes) }
             .map(\.rowID)
         guard !assetIDs.isEmpty else { return }
-        let albums = try Row.fetchAll(db.cachedStatement(sql: """
+        let albums = try db.fetchAll(SQLRow.self, """
             SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
-            WHERE m.asset_id IN (SELECT value FROM json_each(?))
-            """), arguments: [FetchSQL.json(assetIDs)])
+            WHERE m.asset_id IN (\(db.dialect.elements(of: assetIDs)))
+            """)
         for album in albums {
             record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
                          kind: .updated, changedAttributes: [.summary]))
@@ -227,23 +227,24 @@ struct ChangeSetCommitter {
     private func storedAsset(holding hash: String) throws -> String? {
         if let inserted = insertedHashes[hash] { return inserted }
         let visible: SQL? = if case .limited = scope { scope.assetCondition("a") } else { nil }
-        return try String.fetchOne(db.cachedStatement(literal: """
+        return try db.fetchOne(String.self, """
             SELECT a.uuid FROM asset a WHERE a.content_hash = \(hash) AND a.trashed_date IS NULL\(visible.andClause)
             ORDER BY a.id LIMIT 1
-            """))
+            """)
     }
 
     private mutating func insert(_ asset: NewAsset, paths: [String]) throws {
         var row = asset.record
-        if asset.representsNewBurst, let burst = row.burstIdentifier, !row.representsBurst, try !Bool.fetchOne(db.cachedStatement(sql: """
+        if asset.representsNewBurst, let burst = row.burstIdentifier, !row.representsBurst, try !db.fetchOne(Bool.self, sql: """
             SELECT EXISTS (SELECT 1 FROM asset WHERE burst_identifier = ? AND represents_burst = 1)
-            """), arguments: [burst])! {
+            """, arguments: [burst])! {
             // The first photo of a burst to arrive stands for it; the others stay behind it.
             row.representsBurst = true
         }
-        if assetInsert == nil { assetInsert = try db.makeStatement(sql: AssetRecord.insertSQL) }
-        try assetInsert!.execute(arguments: row.insertArguments)
-        let rowID = db.lastInsertedRowID
+        if assetInsert == nil { assetInsert = try db.prepare(sql: AssetRecord.insertSQL + " RETURNING id") }
+        guard let rowID = try assetInsert!.fetchOne(Int64.self, arguments: row.insertArguments) else {
+            throw StoreError.database("inserting asset \(row.uuid) returned no row id")
+        }
         if let hash = row.contentHash, insertedHashes[hash] == nil { insertedHashes[hash] = row.uuid }
         try insertResources(asset.resources, paths: paths, assetID: rowID)
         record(.init(identifier: LocalIdentifier(uuid: asset.record.uuid, entity: .asset),
@@ -255,7 +256,7 @@ struct ChangeSetCommitter {
         if let unsafe = resources.first(where: { FileName.safe($0.originalFilename) != $0.originalFilename }) {
             throw StoreError.invalidFile(path: unsafe.originalFilename, reason: "the file name is not a safe last path component")
         }
-        let statement = try db.cachedStatement(sql: """
+        let statement = try db.prepare(sql: """
             INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier,
                                   pixel_width, pixel_height, file_size)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -273,9 +274,9 @@ struct ChangeSetCommitter {
     private mutating func apply(_ content: ContentEdit, to rowID: Int64, uuid: String, paths: [String]) throws {
         let originals = ResourceType.sqlList(ResourceType.originals)
         let types = ResourceType.sqlList(ResourceType.edits)
-        let hadEdits = try Bool.fetchOne(db.cachedStatement(sql: """
+        let hadEdits = try db.fetchOne(Bool.self, sql: """
             SELECT EXISTS (SELECT 1 FROM resource WHERE asset_id = ? AND type IN (\(types)))
-            """), arguments: [rowID]) ?? false
+            """, arguments: [rowID]) ?? false
         if case .revert = content, !hadEdits { return }
         try db.execute(sql: "DELETE FROM resource WHERE asset_id = ? AND type IN (\(types))", arguments: [rowID])
         switch content {
@@ -345,11 +346,11 @@ struct ChangeSetCommitter {
     private mutating func setTrashed(_ uuids: [String], trashed: Bool) throws {
         for uuid in uuids {
             let rowID = try assetRowID(uuid)
-            try db.execute(sql: """
+            let changed = try db.execute(sql: """
                 UPDATE asset SET trashed_date = ?, modification_date = ?
                 WHERE id = ? AND trashed_date IS \(trashed ? "" : "NOT ")NULL
                 """, arguments: [trashed ? now.timeIntervalSince1970 : nil, now.timeIntervalSince1970, rowID])
-            if db.changesCount > 0 {
+            if changed > 0 {
                 record(.init(identifier: LocalIdentifier(uuid: uuid, entity: .asset),
                              rowID: rowID, kind: .updated, changedAttributes: [trashed ? .trashed : .restored]))
             }
@@ -357,7 +358,7 @@ struct ChangeSetCommitter {
     }
 
     private func assetRowID(_ uuid: String) throws -> Int64 {
-        guard let rowID = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM asset WHERE uuid = ?"), arguments: [uuid]) else {
+        guard let rowID = try db.fetchOne(Int64.self, sql: "SELECT id FROM asset WHERE uuid = ?", arguments: [uuid]) else {
             throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: uuid, entity: .asset).description)
         }
         return rowID
@@ -374,7 +375,7 @@ struct ChangeSetCommitter {
     }
 
     private func collection(_ uuid: String) throws -> StoredCollection {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, kind, type, parent_id FROM collection WHERE uuid = ?"),
+        guard let row = try db.fetchOne(SQLRow.self, sql: "SELECT id, kind, type, parent_id FROM collection WHERE uuid = ?",
                                          arguments: [uuid]),
               let kind = CollectionKind(rawValue: row[1]) else {
             throw StoreError.notFound(entity: .assetCollection, identifier: uuid)
@@ -394,18 +395,19 @@ struct ChangeSetCommitter {
     private mutating func insert(_ collection: NewCollection) throws {
         let type: CollectionType = collection.kind == .assetCollection ? .album : .folder
         let subtype = collection.kind == .assetCollection ? CollectionSubtype.albumRegular : CollectionSubtype.regularFolder
-        try db.execute(sql: """
+        let rowID = try db.fetchOne(Int64.self, sql: """
             INSERT INTO collection (uuid, kind, type, subtype, title, parent_id, position, creation_date, modification_date)
-            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?) RETURNING id
             """, arguments: [collection.uuid, type.kind.rawValue, type.storedType, subtype, collection.title,
                              try nextPosition(parent: nil), now.timeIntervalSince1970, now.timeIntervalSince1970])
+        guard let rowID else { throw StoreError.database("inserting collection \(collection.uuid) returned no row id") }
         record(.init(identifier: LocalIdentifier(uuid: collection.uuid, entity: collection.kind.entity),
-                     rowID: db.lastInsertedRowID, kind: .inserted, changedAttributes: []))
+                     rowID: rowID, kind: .inserted, changedAttributes: []))
     }
 
     private func nextPosition(parent: Int64?) throws -> Int {
         let condition = parent == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
-        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM collection WHERE \(condition)"),
+        return try db.fetchOne(Int.self, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM collection WHERE \(condition)",
                                 arguments: parent.map { [$0] } ?? []) ?? 0
     }
 
@@ -434,11 +436,11 @@ struct ChangeSetCommitter {
     private mutating func editAlbumMembers(_ album: StoredCollection, _ edit: CollectionEdit) throws {
         // The members a default fetch shows this writer, which indexes refer to.
         let shown: SQL = "a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0\(scope.assetCondition("a").andClause)"
-        let rows = try Row.fetchAll(db.cachedStatement(literal: """
+        let rows = try db.fetchAll(SQLRow.self, """
             SELECT a.uuid, m.position, (\(shown))
             FROM collection_asset m JOIN asset a ON a.id = m.asset_id
             WHERE m.collection_id = \(album.rowID) ORDER BY m.position
-            """))
+            """)
         let stored: [String] = rows.map { $0[0] }
         let view = edit.snapshot ?? rows.filter { $0[2] as Bool }.map { $0[0] }
         let referenced = Self.members(named: edit.operations)
@@ -453,8 +455,8 @@ struct ChangeSetCommitter {
             try db.execute(sql: "DELETE FROM collection_asset WHERE collection_id = ? AND asset_id = ?",
                            arguments: [album.rowID, assetIDs[uuid]])
         }
-        let insert = try db.cachedStatement(sql: "INSERT INTO collection_asset (collection_id, asset_id, position) VALUES (?, ?, ?)")
-        let move = try db.cachedStatement(sql: "UPDATE collection_asset SET position = ? WHERE collection_id = ? AND asset_id = ?")
+        let insert = try db.prepare(sql: "INSERT INTO collection_asset (collection_id, asset_id, position) VALUES (?, ?, ?)")
+        let move = try db.prepare(sql: "UPDATE collection_asset SET position = ? WHERE collection_id = ? AND asset_id = ?")
         for (position, uuid) in final.enumerated() {
             switch storedPositions[uuid] {
             case nil: try insert.execute(arguments: [album.rowID, assetIDs[uuid], position])
@@ -471,7 +473,7 @@ struct ChangeSetCommitter {
     private mutating func editChildren(of folder: StoredCollection?, _ edit: CollectionEdit) throws {
         let parentCondition = folder == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
         let parentArguments: StatementArguments = folder.map { [$0.rowID] } ?? []
-        let stored = try String.fetchAll(db.cachedStatement(sql: "SELECT uuid FROM collection WHERE \(parentCondition) ORDER BY position, id"),
+        let stored = try db.fetchAll(String.self, sql: "SELECT uuid FROM collection WHERE \(parentCondition) ORDER BY position, id",
                                          arguments: parentArguments)
         let referenced = Self.members(named: edit.operations)
         var children: [String: StoredCollection] = [:]
@@ -483,11 +485,11 @@ struct ChangeSetCommitter {
             children[uuid] = child
         }
         if let folder {
-            let lineage = try Set(Int64.fetchAll(db.cachedStatement(sql: """
+            let lineage = try Set(db.fetchAll(Int64.self, sql: """
                 WITH RECURSIVE lineage(id) AS (
                     SELECT ? UNION SELECT c.parent_id FROM collection c JOIN lineage l ON c.id = l.id WHERE c.parent_id IS NOT NULL)
                 SELECT id FROM lineage
-                """), arguments: [folder.rowID]))
+                """, arguments: [folder.rowID]))
             if let cycle = referenced.first(where: { lineage.contains(children[$0]!.rowID) }) {
                 throw StoreError.editNotAllowed("\(children[cycle]!.identifier) cannot go inside itself or one of its own folders")
             }
@@ -529,7 +531,7 @@ struct ChangeSetCommitter {
             record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: [.parent]))
         }
         for formerParent in formerParents {
-            if let uuid = try String.fetchOne(db.cachedStatement(sql: "SELECT uuid FROM collection WHERE id = ?"), arguments: [formerParent]) {
+            if let uuid = try db.fetchOne(String.self, sql: "SELECT uuid FROM collection WHERE id = ?", arguments: [formerParent]) {
                 let parent = try collection(uuid)
                 // A folder a collection leaves changes too.
                 try requireModifiable(parent, "take a collection out of")
@@ -553,11 +555,11 @@ struct ChangeSetCommitter {
         guard target.type.isUserCollection else {
             throw StoreError.editNotAllowed("\(target.identifier) is a smart album, which cannot be deleted")
         }
-        let doomed = try Row.fetchAll(db.cachedStatement(sql: """
+        let doomed = try db.fetchAll(SQLRow.self, sql: """
             WITH RECURSIVE doomed(id) AS (
                 SELECT ? UNION SELECT c.id FROM collection c JOIN doomed d ON c.parent_id = d.id)
             SELECT c.id, c.uuid, c.kind FROM collection c JOIN doomed d ON c.id = d.id
-            """), arguments: [target.rowID])
+            """, arguments: [target.rowID])
         // The whole subtree goes: each collection in it must be the client's to delete. The
         // refusal names the collection asked for, never one inside it the client may not see.
         for row in doomed {
@@ -572,7 +574,7 @@ struct ChangeSetCommitter {
                          rowID: row[0], kind: .deleted, changedAttributes: []))
         }
         if let parentID = target.parentID,
-           let parentUUID = try String.fetchOne(db.cachedStatement(sql: "SELECT uuid FROM collection WHERE id = ?"), arguments: [parentID]) {
+           let parentUUID = try db.fetchOne(String.self, sql: "SELECT uuid FROM collection WHERE id = ?", arguments: [parentID]) {
             try touch(try collection(parentUUID), attribute: .members)
         }
     }
@@ -597,19 +599,17 @@ struct ChangeSetCommitter {
         case .deletedBefore(let cutoff):
             (condition, arguments) = ("trashed_date < ?", [cutoff.timeIntervalSince1970])
         }
-        let doomed = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, uuid FROM asset WHERE \(condition)"), arguments: arguments)
+        let doomed = try db.fetchAll(SQLRow.self, sql: "SELECT id, uuid FROM asset WHERE \(condition)", arguments: arguments)
         guard !doomed.isEmpty else { return }
-        let ids = FetchSQL.json(doomed.map { $0[0] as Int64 })
+        let ids = db.dialect.elements(of: doomed.map { $0[0] as Int64 })
         // Every file of the assets goes: their originals and edits, and their thumbnails and previews.
-        removedFiles += try String.fetchAll(db.cachedStatement(sql: """
-            SELECT relative_path FROM resource WHERE asset_id IN (SELECT value FROM json_each(?))
-            """), arguments: [ids]).map(JournalEntry.file)
+        removedFiles += try db.fetchAll(String.self, "SELECT relative_path FROM resource WHERE asset_id IN (\(ids))").map(JournalEntry.file)
             + doomed.map { JournalEntry.renditions(assetUUID: $0[1]) }
-        let albums = try Row.fetchAll(db.cachedStatement(sql: """
+        let albums = try db.fetchAll(SQLRow.self, """
             SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
-            WHERE m.asset_id IN (SELECT value FROM json_each(?))
-            """), arguments: [ids])
-        try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [ids])
+            WHERE m.asset_id IN (\(ids))
+            """)
+        try db.execute("DELETE FROM asset WHERE id IN (\(ids))")
         for row in doomed {
             try Self.recordDeletion(db, entity: .asset, rowID: row[0], uuid: row[1], at: now)
             record(.init(identifier: LocalIdentifier(uuid: row[1], entity: .asset), rowID: row[0], kind: .deleted, changedAttributes: []))
@@ -637,20 +637,18 @@ struct ChangeSetCommitter {
             accessEntries.append(.init(client: target, change: nil))
         case .removeClient:
             try db.execute(sql: "DELETE FROM client_selection WHERE client = ?", arguments: [target])
-            try db.execute(sql: "DELETE FROM client_access WHERE client = ?", arguments: [target])
-            guard db.changesCount > 0 else { return }
+            guard try db.execute(sql: "DELETE FROM client_access WHERE client = ?", arguments: [target]) > 0 else { return }
             accessEntries.append(.init(client: target, change: nil))
         case .changeSelection(_, let added, let removed):
             let assetIDs = try rowIDs(table: "asset", uuids: Set(added + removed))
             if let unknown = added.first(where: { assetIDs[$0] == nil }) {
                 throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: unknown, entity: .asset).description)
             }
-            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO client_selection (client, entity, uuid) VALUES (?, ?, ?)")
-            let delete = try db.cachedStatement(sql: "DELETE FROM client_selection WHERE client = ? AND entity = ? AND uuid = ?")
+            let insert = try db.prepare(sql: "INSERT INTO client_selection (client, entity, uuid) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+            let delete = try db.prepare(sql: "DELETE FROM client_selection WHERE client = ? AND entity = ? AND uuid = ?")
             for (uuids, statement, kind) in [(added, insert, ObjectChange.Kind.inserted), (removed, delete, .deleted)] {
                 for uuid in uuids {
-                    try statement.execute(arguments: [target, StoreEntity.asset.rawValue, uuid])
-                    guard db.changesCount > 0 else { continue }
+                    guard try statement.execute(arguments: [target, StoreEntity.asset.rawValue, uuid]) > 0 else { continue }
                     accessEntries.append(.init(client: target, change: ObjectChange(
                         identifier: LocalIdentifier(uuid: uuid, entity: .asset), rowID: assetIDs[uuid] ?? 0,
                         kind: kind, changedAttributes: [.access])))
@@ -662,8 +660,11 @@ struct ChangeSetCommitter {
     // MARK: - Helpers
 
     /// Remembers a deleted object's identifier for fetch results made before.
-    static func recordDeletion(_ db: Database, entity: StoreEntity, rowID: Int64, uuid: String, at date: Date) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO deleted_object (entity, row_id, uuid, deleted_at) VALUES (?, ?, ?, ?)",
+    static func recordDeletion(_ db: any SQLConnection, entity: StoreEntity, rowID: Int64, uuid: String, at date: Date) throws {
+        try db.execute(sql: """
+            INSERT INTO deleted_object (entity, row_id, uuid, deleted_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (entity, row_id) DO UPDATE SET uuid = excluded.uuid, deleted_at = excluded.deleted_at
+            """,
                        arguments: [entity.rawValue, rowID, uuid, date.timeIntervalSince1970])
     }
 
@@ -682,8 +683,7 @@ struct ChangeSetCommitter {
 
     private func rowIDs(table: String, uuids: Set<String>) throws -> [String: Int64] {
         guard !uuids.isEmpty else { return [:] }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT uuid, id FROM \(table) WHERE uuid IN (SELECT value FROM json_each(?))"),
-                                    arguments: [FetchSQL.json(Array(uuids))])
+        let rows = try db.fetchAll(SQLRow.self, "SELECT uuid, id FROM \(sql: table) WHERE uuid IN (\(db.dialect.elements(of: Array(uuids))))")
         return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int64) })
     }
 

@@ -18,13 +18,13 @@ import GRDB
 enum FetchRefresher {
     /// The asset fetch brought up to date; nil when nothing it shows changed.
     /// Runs inside one read transaction, so the history and the rows agree.
-    static func assets(_ db: Database, query: AssetQuery, previous: FetchSnapshot,
+    static func assets(_ db: any SQLConnection, query: AssetQuery, previous: FetchSnapshot,
                        scope: AccessScope, client: String?) throws -> FetchRefresh? {
         let now = try HistoryLog.lastChangeBlock(db)
         guard now > previous.changeBlock else { return nil }
         let span = try HistoryLog.span(db, after: previous.changeBlock, through: now, scope: scope, client: client)
         guard span.isComplete else {
-            return try refetch(db, plan: FetchSQL.assetPlan(query, scope: scope, now: Date())?.ids, previous: previous, now: now)
+            return try refetch(db, plan: FetchSQL.assetPlan(query, scope: scope, dialect: db.dialect, now: Date())?.ids, previous: previous, now: now)
         }
         let changes = NetChanges(span.entries)
         let touched = changes.touched(.asset)
@@ -35,7 +35,7 @@ enum FetchRefresher {
             case .deleted, .inserted: rearranged = true
             }
         }
-        guard !touched.isEmpty || rearranged, let plan = FetchSQL.assetPlan(query, scope: scope, now: Date()) else { return nil }
+        guard !touched.isEmpty || rearranged, let plan = FetchSQL.assetPlan(query, scope: scope, dialect: db.dialect, now: Date()) else { return nil }
 
         let updated = Set(touched.compactMap { id, change -> Int64? in
             if case .updated(let attributes) = change, !attributes.isEmpty { return id }
@@ -49,7 +49,7 @@ enum FetchRefresher {
             result = try splice(db, plan: plan, old: previous.ids, touched: touched, updated: updated)
         }
         if result == nil {
-            let ids = try Int64.fetchAll(db.cachedStatement(literal: plan.ids))
+            let ids = try db.fetchAll(Int64.self, plan.ids)
             result = (ids, IdentityDifference.between(previous.ids, ids, changed: updated))
         }
         guard let (ids, difference) = result, !difference.isEmpty else { return nil }
@@ -57,13 +57,13 @@ enum FetchRefresher {
     }
 
     /// The collection fetch brought up to date; nil when nothing it shows changed.
-    static func collections(_ db: Database, query: CollectionQuery, previous: FetchSnapshot,
+    static func collections(_ db: any SQLConnection, query: CollectionQuery, previous: FetchSnapshot,
                             scope: AccessScope, client: String?) throws -> FetchRefresh? {
         let now = try HistoryLog.lastChangeBlock(db)
         guard now > previous.changeBlock else { return nil }
         let span = try HistoryLog.span(db, after: previous.changeBlock, through: now, scope: scope, client: client)
         guard span.isComplete else {
-            return try refetch(db, plan: FetchSQL.collectionIDs(query, scope: scope), previous: previous, now: now)
+            return try refetch(db, plan: FetchSQL.collectionIDs(query, scope: scope, dialect: db.dialect), previous: previous, now: now)
         }
         let touched = NetChanges(span.entries).touched(.assetCollection)
         // A limited reader's selection decides which albums it sees, and what they count.
@@ -75,11 +75,11 @@ enum FetchRefresher {
             return nil
         })
         if !reselected.isEmpty {
-            changed.formUnion(try Int64.fetchAll(db.cachedStatement(sql: """
-                SELECT DISTINCT collection_id FROM collection_asset WHERE asset_id IN (SELECT value FROM json_each(?))
-                """), arguments: [FetchSQL.json(reselected)]))
+            changed.formUnion(try db.fetchAll(Int64.self, """
+                SELECT DISTINCT collection_id FROM collection_asset WHERE asset_id IN (\(db.dialect.elements(of: reselected)))
+                """))
         }
-        let ids = try Int64.fetchAll(db.cachedStatement(literal: FetchSQL.collectionIDs(query, scope: scope)))
+        let ids = try db.fetchAll(Int64.self, FetchSQL.collectionIDs(query, scope: scope, dialect: db.dialect))
         let difference = IdentityDifference.between(previous.ids, ids, changed: changed)
         guard !difference.isEmpty else { return nil }
         return FetchRefresh(snapshot: FetchSnapshot(ids: ids, changeBlock: now), difference: difference)
@@ -87,8 +87,8 @@ enum FetchRefresher {
 
     /// The fetch run again when the history cannot say what changed: any
     /// object may have, so the refresh is never nil and never incremental.
-    private static func refetch(_ db: Database, plan: SQL?, previous: FetchSnapshot, now: Int64) throws -> FetchRefresh {
-        let ids = try plan.map { try Int64.fetchAll(db.cachedStatement(literal: $0)) } ?? []
+    private static func refetch(_ db: any SQLConnection, plan: SQL?, previous: FetchSnapshot, now: Int64) throws -> FetchRefresh {
+        let ids = try plan.map { try db.fetchAll(Int64.self, $0) } ?? []
         return FetchRefresh(snapshot: FetchSnapshot(ids: ids, changeBlock: now),
                             difference: IdentityDifference.between(previous.ids, ids, changed: []), isIncremental: false)
     }
@@ -96,7 +96,7 @@ enum FetchRefresher {
     /// The incremental refresh; nil when an untouched row no longer sorts as
     /// before, which only time can do, and the caller runs the fetch again.
     private static func splice(
-        _ db: Database, plan: FetchSQL.SelectPlan, old: [Int64],
+        _ db: any SQLConnection, plan: FetchSQL.SelectPlan, old: [Int64],
         touched: [Int64: NetChanges.Change], updated: Set<Int64>
     ) throws -> (ids: [Int64], difference: IdentityDifference)? {
         let terms = plan.order
@@ -104,8 +104,7 @@ enum FetchRefresher {
         // The touched rows that match now, in the fetch's order.
         var members: [(id: Int64, key: [DatabaseValue])] = []
         let keys = plan.keys(of: Array(touched.keys))
-        let rows = try Row.fetchCursor(db.cachedStatement(literal: keys))
-        while let row = try rows.next() {
+        for row in try db.fetchAll(SQLRow.self, keys) {
             members.append((row[0], (1...terms.count).map { row[$0] }))
         }
         members.sort { SQLOrdering.precedes($0.key, $1.key, terms: terms) }
@@ -147,7 +146,7 @@ enum FetchRefresher {
         func key(ofUntouched index: Int) throws -> [DatabaseValue]? {
             if let key = probed[index] { return key }
             let probe = plan.keys(of: [untouched[index]])
-            guard let row = try Row.fetchOne(db.cachedStatement(literal: probe)) else { return nil }
+            guard let row = try db.fetchOne(SQLRow.self, probe) else { return nil }
             let key: [DatabaseValue] = (1...terms.count).map { row[$0] }
             probed[index] = key
             return key

@@ -12,13 +12,13 @@ import GRDB
 /// rows are deleted afterwards in small transactions.
 enum HistoryLog {
     /// The number of the last committed change block, by any process.
-    static func lastChangeBlock(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction")) ?? 0
+    static func lastChangeBlock(_ db: any SQLConnection) throws -> Int64 {
+        try db.fetchOne(Int64.self, sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction") ?? 0
     }
 
     /// The state the last committed change block made.
-    static func currentPoint(_ db: Database) throws -> HistoryPoint {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, stamp FROM change_transaction ORDER BY id DESC LIMIT 1")) else {
+    static func currentPoint(_ db: any SQLConnection) throws -> HistoryPoint {
+        guard let row = try db.fetchOne(SQLRow.self, sql: "SELECT id, stamp FROM change_transaction ORDER BY id DESC LIMIT 1") else {
             return HistoryPoint(changeBlock: 0, stamp: 0)
         }
         return HistoryPoint(changeBlock: row[0], stamp: row[1])
@@ -28,32 +28,32 @@ enum HistoryLog {
     /// a reader without read-write access is not shown blocks about others'
     /// objects, so its token does not move with them. When no kept block
     /// concerns it, the state at the pruning horizon (or before any block).
-    static func currentPoint(_ db: Database, scope: AccessScope, client: String?) throws -> HistoryPoint {
+    static func currentPoint(_ db: any SQLConnection, scope: AccessScope, client: String?) throws -> HistoryPoint {
         guard scope != .full else { return try currentPoint(db) }
         let pruned = try prunedThrough(db)
-        let row = try Row.fetchOne(db.cachedStatement(literal: """
+        let row = try db.fetchOne(SQLRow.self, """
             SELECT t.id, t.stamp FROM change_transaction t WHERE t.id > \(pruned) AND \(visibleBlock("t", scope: scope, client: client))
             ORDER BY t.id DESC LIMIT 1
-            """))
-            ?? Row.fetchOne(db.cachedStatement(sql: "SELECT id, stamp FROM change_transaction WHERE id = ?"), arguments: [pruned])
+            """)
+            ?? db.fetchOne(SQLRow.self, sql: "SELECT id, stamp FROM change_transaction WHERE id = ?", arguments: [pruned])
         return row.map { HistoryPoint(changeBlock: $0[0], stamp: $0[1]) } ?? HistoryPoint(changeBlock: 0, stamp: 0)
     }
 
     private static let prunedKey = "history_pruned_through"
 
     /// The newest change block whose details are forgotten; 0 when none is.
-    static func prunedThrough(_ db: Database) throws -> Int64 {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM library_metadata WHERE key = ?"), arguments: [prunedKey])
+    static func prunedThrough(_ db: any SQLConnection) throws -> Int64 {
+        try db.fetchOne(String.self, sql: "SELECT value FROM library_metadata WHERE key = ?", arguments: [prunedKey])
             .flatMap { Int64($0) } ?? 0
     }
 
     /// The change blocks past the pruning horizon that `scope` may see
     /// something of (see `changes`).
-    static func kept(_ db: Database, scope: AccessScope, client: String?) throws -> KeptHistory {
-        let row = try Row.fetchOne(db.cachedStatement(literal: """
+    static func kept(_ db: any SQLConnection, scope: AccessScope, client: String?) throws -> KeptHistory {
+        let row = try db.fetchOne(SQLRow.self, """
             SELECT COUNT(*), MIN(t.committed_at), MAX(t.committed_at) FROM change_transaction t
             WHERE t.id > \(try prunedThrough(db)) AND \(visibleBlock("t", scope: scope, client: client))
-            """))
+            """)
         let oldest: Double? = row?[1]
         let newest: Double? = row?[2]
         return KeptHistory(changeBlocks: row?[0] ?? 0, oldest: oldest.map(Date.init(timeIntervalSince1970:)),
@@ -63,31 +63,31 @@ enum HistoryLog {
     // MARK: - Reading
 
     /// What the change blocks after `after`, up to `through`, did, as `scope` may see it.
-    static func span(_ db: Database, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> HistorySpan {
+    static func span(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> HistorySpan {
         let pruned = try prunedThrough(db)
         guard through > after else { return HistorySpan(entries: [], isComplete: after >= pruned, prunedThrough: pruned) }
         let entries = try self.entries(db, after: after, through: through, scope: scope, client: client)
         var complete = after >= pruned
         if complete {
-            complete = try !(Bool.fetchOne(db.cachedStatement(sql: """
+            complete = try !(db.fetchOne(Bool.self, sql: """
                 SELECT EXISTS (SELECT 1 FROM change_transaction WHERE id > ?1 AND id <= ?2 AND details = 0)
                     OR EXISTS (SELECT 1 FROM change_entry WHERE transaction_id > ?1 AND transaction_id <= ?2 AND entity = 0 AND client = ?3)
-                """), arguments: [after, through, client]) ?? false)
+                """, arguments: [after, through, client]) ?? false)
         }
         return HistorySpan(entries: entries, isComplete: complete, prunedThrough: pruned)
     }
 
     /// The object changes of the blocks after `after`, up to `through`, that
     /// `scope` may see, in commit order.
-    static func entries(_ db: Database, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [HistoryEntry] {
-        let rows = try Row.fetchCursor(db.cachedStatement(literal: """
+    static func entries(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [HistoryEntry] {
+        let rows = try db.fetchAll(SQLRow.self, """
             SELECT e.transaction_id, e.entity, e.row_id, e.uuid, e.kind, e.attributes FROM change_entry e
             WHERE e.transaction_id > \(after) AND e.transaction_id <= \(through) AND e.entity > 0
               AND \(scope.entryCondition("e", client: client))
             ORDER BY e.transaction_id, e.position
-            """))
+            """)
         var entries: [HistoryEntry] = []
-        while let row = try rows.next() {
+        for row in rows {
             guard let entity = StoreEntity(rawValue: row[1]), let kind = ObjectChange.Kind(rawValue: row[4]) else { continue }
             entries.append(HistoryEntry(
                 changeBlock: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
@@ -101,7 +101,7 @@ enum HistoryLog {
     /// (`revealsNumbers`) is told exactly what is wrong, block numbers
     /// included; any other is told one thing whatever it is, so that no
     /// token it makes up teaches it how many blocks the library holds.
-    static func validate(_ point: HistoryPoint, _ db: Database, revealsNumbers: Bool) throws -> Int64 {
+    static func validate(_ point: HistoryPoint, _ db: any SQLConnection, revealsNumbers: Bool) throws -> Int64 {
         do {
             return try checkedLast(point, db)
         } catch let error as StoreError where !revealsNumbers {
@@ -113,7 +113,7 @@ enum HistoryLog {
         }
     }
 
-    private static func checkedLast(_ point: HistoryPoint, _ db: Database) throws -> Int64 {
+    private static func checkedLast(_ point: HistoryPoint, _ db: any SQLConnection) throws -> Int64 {
         let last = try lastChangeBlock(db)
         guard point.changeBlock >= 0, point.changeBlock > 0 || point.stamp == 0 else {
             throw StoreError.historyPointUnknown("the change token is damaged: it names no state of any library")
@@ -132,7 +132,7 @@ enum HistoryLog {
                 """)
         }
         guard point.changeBlock > 0 else { return last }
-        let stamp = try Int64.fetchOne(db.cachedStatement(sql: "SELECT stamp FROM change_transaction WHERE id = ?"),
+        let stamp = try db.fetchOne(Int64.self, sql: "SELECT stamp FROM change_transaction WHERE id = ?",
                                        arguments: [point.changeBlock])
         guard stamp == point.stamp else {
             throw StoreError.historyExpired("""
@@ -146,16 +146,16 @@ enum HistoryLog {
     /// The change blocks after `after`, up to `through`, that `scope` may see
     /// something of, in commit order. Blocks whose details were dropped are
     /// listed for every reader: whether they concern it is unknown.
-    static func changes(_ db: Database, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [PersistentChangeRecord] {
-        let rows = try Row.fetchCursor(db.cachedStatement(literal: """
+    static func changes(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [PersistentChangeRecord] {
+        let rows = try db.fetchAll(SQLRow.self, """
             SELECT t.id, t.stamp, t.committed_at, t.details, t.object_count,
                    EXISTS (SELECT 1 FROM change_entry a WHERE a.transaction_id = t.id AND a.entity = 0 AND a.client = \(client))
             FROM change_transaction t
             WHERE t.id > \(after) AND t.id <= \(through) AND \(visibleBlock("t", scope: scope, client: client))
             ORDER BY t.id
-            """))
+            """)
         var changes: [PersistentChangeRecord] = []
-        while let row = try rows.next() {
+        for row in rows {
             let details: PersistentChangeRecord.Details
             if row[5] as Bool {
                 details = .accessChanged
@@ -182,11 +182,10 @@ enum HistoryLog {
 
     // MARK: - Writing
 
-    /// Starts the history of a change block; returns its number.
-    static func begin(_ db: Database, at date: Date, author: String?) throws -> Int64 {
-        try db.cachedStatement(sql: "INSERT INTO change_transaction (committed_at, author, stamp) VALUES (?, ?, ?)")
-            .execute(arguments: [date.timeIntervalSince1970, author, Int64.random(in: 1...Int64.max)])
-        return db.lastInsertedRowID
+    /// Starts the history of a change block; returns its number, which the
+    /// backend assigns in commit order (see ``SQLConnection/numberChangeBlock(committedAt:author:)``).
+    static func begin(_ db: any SQLConnection, at date: Date, author: String?) throws -> Int64 {
+        try db.numberChangeBlock(committedAt: date, author: author)
     }
 
     /// A change of one client's access, recorded for that client only: of
@@ -201,15 +200,15 @@ enum HistoryLog {
     /// `writesEntries` is off (benchmarks measuring what history costs).
     /// Access entries follow the object changes; a grant change is an entry
     /// without an object (entity 0).
-    static func record(_ result: CommitResult, accessEntries: [AccessEntry] = [], _ db: Database, writesEntries: Bool = true) throws {
+    static func record(_ result: CommitResult, accessEntries: [AccessEntry] = [], _ db: any SQLConnection, writesEntries: Bool = true) throws {
         guard writesEntries else { return }
         var objectChanges = result.changes
         if let limit = try HistoryRetention.maximumObjectsPerChange(db), result.changes.count > limit {
-            try db.cachedStatement(sql: "UPDATE change_transaction SET details = 0, object_count = ? WHERE id = ?")
-                .execute(arguments: [result.changes.count, result.changeBlock])
+            try db.execute(sql: "UPDATE change_transaction SET details = 0, object_count = ? WHERE id = ?",
+                           arguments: [result.changes.count, result.changeBlock])
             objectChanges = []
         }
-        let statement = try db.cachedStatement(sql: """
+        let statement = try db.prepare(sql: """
             INSERT INTO change_entry (transaction_id, position, entity, row_id, uuid, kind, attributes, client)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
@@ -232,20 +231,20 @@ enum HistoryLog {
 
     /// Moves the horizon to `target` (never back); returns whether it moved.
     /// Tokens older than the horizon expire from this moment.
-    static func advanceHorizon(_ db: Database, to target: Int64) throws -> Bool {
+    static func advanceHorizon(_ db: any SQLConnection, to target: Int64) throws -> Bool {
         let target = min(target, try lastChangeBlock(db))
         guard target > (try prunedThrough(db)) else { return false }
-        try db.execute(sql: "INSERT OR REPLACE INTO library_metadata (key, value) VALUES (?, ?)", arguments: [prunedKey, String(target)])
+        try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", arguments: [prunedKey, String(target)])
         return true
     }
 
     /// Whether rows the horizon forgot are still stored.
-    static func hasForgottenRows(_ db: Database) throws -> Bool {
+    static func hasForgottenRows(_ db: any SQLConnection) throws -> Bool {
         let horizon = try prunedThrough(db)
-        return try Bool.fetchOne(db.cachedStatement(sql: """
+        return try db.fetchOne(Bool.self, sql: """
             SELECT EXISTS (SELECT 1 FROM change_entry WHERE transaction_id <= ?1)
                 OR EXISTS (SELECT 1 FROM change_transaction WHERE id < ?1)
-            """), arguments: [horizon]) ?? false
+            """, arguments: [horizon]) ?? false
     }
 
     /// Deletes up to `limit` forgotten rows; returns how many it deleted, 0
@@ -253,17 +252,15 @@ enum HistoryLog {
     /// before the horizon; the block at the horizon stays, so a token naming
     /// it can still be checked.
     @discardableResult
-    static func deleteForgottenRows(_ db: Database, limit: Int) throws -> Int {
+    static func deleteForgottenRows(_ db: any SQLConnection, limit: Int) throws -> Int {
         let horizon = try prunedThrough(db)
-        try db.execute(sql: """
+        var deleted = try db.execute(sql: """
             DELETE FROM change_entry WHERE (transaction_id, position) IN (
                 SELECT transaction_id, position FROM change_entry WHERE transaction_id <= ? ORDER BY transaction_id LIMIT ?)
             """, arguments: [horizon, limit])
-        var deleted = db.changesCount
         if deleted < limit {
-            try db.execute(sql: "DELETE FROM change_transaction WHERE id IN (SELECT id FROM change_transaction WHERE id < ? ORDER BY id LIMIT ?)",
-                           arguments: [horizon, limit - deleted])
-            deleted += db.changesCount
+            deleted += try db.execute(sql: "DELETE FROM change_transaction WHERE id IN (SELECT id FROM change_transaction WHERE id < ? ORDER BY id LIMIT ?)",
+                                      arguments: [horizon, limit - deleted])
         }
         return deleted
     }

@@ -32,40 +32,40 @@ package struct HistoryRetention: Sendable, Equatable {
     private static let objectsKey = "history_maximum_objects_per_change"
 
     /// The library's setting.
-    static func load(_ db: Database) throws -> HistoryRetention {
+    static func load(_ db: any SQLConnection) throws -> HistoryRetention {
         HistoryRetention(maximumAge: try limit(db, ageKey, standard: standard.maximumAge),
                          maximumChangeCount: try limit(db, countKey, standard: standard.maximumChangeCount.map(Double.init)).map { Int($0) },
                          maximumObjectsPerChange: try maximumObjectsPerChange(db))
     }
 
     /// The one limit every commit checks.
-    static func maximumObjectsPerChange(_ db: Database) throws -> Int? {
+    static func maximumObjectsPerChange(_ db: any SQLConnection) throws -> Int? {
         try limit(db, objectsKey, standard: standard.maximumObjectsPerChange.map(Double.init)).map { Int($0) }
     }
 
-    func save(_ db: Database) throws {
+    func save(_ db: any SQLConnection) throws {
         let limits: [(String, Double?)] = [
             (Self.ageKey, maximumAge), (Self.countKey, maximumChangeCount.map(Double.init)),
             (Self.objectsKey, maximumObjectsPerChange.map(Double.init)),
         ]
         for (key, value) in limits {
-            try db.execute(sql: "INSERT OR REPLACE INTO library_metadata (key, value) VALUES (?, ?)",
+            try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                            arguments: [key, value.map { String($0) } ?? "none"])
         }
     }
 
-    private static func limit(_ db: Database, _ key: String, standard: Double?) throws -> Double? {
-        guard let text = try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM library_metadata WHERE key = ?"),
+    private static func limit(_ db: any SQLConnection, _ key: String, standard: Double?) throws -> Double? {
+        guard let text = try db.fetchOne(String.self, sql: "SELECT value FROM library_metadata WHERE key = ?",
                                              arguments: [key]) else { return standard }
         return Double(text)
     }
 
     /// The newest change block this setting forgets, as of `now`; 0 when none.
-    func pruneTarget(_ db: Database, now: Date) throws -> Int64 {
+    func pruneTarget(_ db: any SQLConnection, now: Date) throws -> Int64 {
         let last = try HistoryLog.lastChangeBlock(db)
         var target: Int64 = 0
         if let maximumAge {
-            target = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM change_transaction WHERE committed_at < ?"),
+            target = try db.fetchOne(Int64.self, sql: "SELECT MAX(id) FROM change_transaction WHERE committed_at < ?",
                                         arguments: [now.timeIntervalSince1970 - maximumAge]) ?? 0
         }
         if let maximumChangeCount {

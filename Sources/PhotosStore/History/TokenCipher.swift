@@ -9,7 +9,7 @@ import Foundation
 /// number, and the stamp still proves the token names a real state.
 ///
 /// Masking is its own inverse. Cost: a few dozen arithmetic operations.
-struct TokenCipher: Sendable {
+package struct TokenCipher: Sendable {
     private let key0: UInt64
     private let key1: UInt64
 

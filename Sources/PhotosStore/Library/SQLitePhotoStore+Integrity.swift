@@ -59,7 +59,7 @@ extension SQLitePhotoStore {
         var report = IntegrityReport()
         let databaseProblems: [String]
         do {
-            databaseProblems = try read { db in
+            databaseProblems = try readDatabase { db in
                 let pages = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
                 let keys = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
                     "a row of \(row[0] as String? ?? "?") (rowid \(row[1] as Int64? ?? 0)) refers to a missing row of \(row[2] as String? ?? "?")"
@@ -73,7 +73,7 @@ extension SQLitePhotoStore {
 
         let stored: [Row]
         do {
-            stored = try read { db in
+            stored = try readDatabase { db in
                 // The content hash covers the primary resource, as import chose it: the
                 // first photo or video (PHAssetResourceType 1, 2), else the first full-size one (5, 6).
                 try Row.fetchAll(db, sql: """
@@ -83,7 +83,7 @@ extension SQLitePhotoStore {
                     FROM resource r JOIN asset a ON a.id = r.asset_id ORDER BY r.id
                     """)
             }
-            report.assetCount = try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0 }
+            report.assetCount = try readDatabase { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0 }
         } catch {
             report.findings.append(IntegrityFinding(kind: .database, detail: "the stored files cannot be listed: \(error)"))
             return finish(report, databaseIsWhole: false)
@@ -122,7 +122,7 @@ extension SQLitePhotoStore {
                                                     detail: "\(path) belongs to no asset"))
         }
         let uuids = Set(stored.map { $0[0] as String })
-        let assetUUIDs = (try? read { db in Set(try String.fetchAll(db, sql: "SELECT uuid FROM asset")) }) ?? uuids
+        let assetUUIDs = (try? readDatabase { db in Set(try String.fetchAll(db, sql: "SELECT uuid FROM asset")) }) ?? uuids
         for path in layout.relativeFilePaths(under: layout.derivatives) {
             let name = (path as NSString).lastPathComponent
             if !assetUUIDs.contains(String(name.prefix(36))) {

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 
 /// A library stored in SQLite (WAL) and plain files, shared safely by any
 /// number of processes.
@@ -9,7 +8,7 @@ import Synchronization
 /// commit (`synchronous = FULL`), and a change block's files and the
 /// directories they enter are synced before that commit, so a change block
 /// that returned survives a power cut or an OS crash, files included.
-package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
+package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// Options for opening a library (see ``StoreOpenOptions``).
     package typealias OpenOptions = StoreOpenOptions
 
@@ -22,16 +21,15 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// Why nothing can be written, when the library's database is read-only
     /// to this process; nil when it can be written.
     package let readOnlyReason: String?
-    private let writesHistoryEntries: Bool
+    package let writesHistoryEntries: Bool
     private let pool: DatabasePool
-    private let momentCache = Mutex<(changeBlock: Int64, moments: [MomentRecord])?>(nil)
+    package let momentCache = MomentCache()
     let damage: LibraryDamage
     /// The database file as opened: a file put in its place is another library.
     private let databaseIdentity: FileIdentity?
     /// The write-ahead log the writer appends to, for writable libraries.
     private let writeAheadLog: (url: URL, identity: FileIdentity)?
-    /// Hides block numbers in restricted clients' change tokens.
-    let tokenCipher: TokenCipher
+    package let tokenCipher: TokenCipher
 
     /// Opens the library at `url`, creating it first when allowed. Refuses,
     /// without writing anything, a library from a newer version, a damaged
@@ -341,7 +339,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// under this process's writer, or damage found in it; nil when it can.
     /// Cost: two or three `stat`s.
     package func availabilityProblem() -> StoreError? {
-        if let lost = lostFiles() { return lost }
+        if let lost = commitLossProblem() { return lost }
         return damage.reason.map { .damaged(path: layout.root.path, reason: $0) }
     }
 
@@ -349,7 +347,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// log is no longer the file this process writes (deleted, moved or
     /// replaced); nil while they are. The log's loss is recorded as damage.
     /// Cost: two `stat`s.
-    private func lostFiles() -> StoreError? {
+    package func commitLossProblem() -> StoreError? {
         guard FileIdentity(of: layout.databaseFile) == databaseIdentity else { return .removed(path: layout.root.path) }
         guard let log = writeAheadLog, FileIdentity(of: log.url) != log.identity else { return nil }
         let reason = """
@@ -364,7 +362,7 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
     /// damaged, or whose write-ahead log is gone. Checked before each commit
     /// and after it, so that no change block is acknowledged that cannot
     /// last.
-    private func checkWritable() throws(StoreError) {
+    package func checkWritable() throws(StoreError) {
         if let readOnlyReason { throw .readOnly(path: layout.root.path, reason: readOnlyReason) }
         if let problem = availabilityProblem() { throw problem }
     }
@@ -380,261 +378,25 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    // MARK: - Reading
+    // MARK: - Transactions
 
-    /// The bytes of the files stored for the assets this process may see
-    /// (originals and edits, Recently Deleted included). Cost: one query
-    /// over the visible assets' resources.
-    package func storedBytes() throws(StoreError) -> Int64 {
-        try readObjects { db, scope in
-            try Int64.fetchOne(db.cachedStatement(literal: """
-                SELECT COALESCE(SUM(r.file_size), 0) FROM resource r JOIN asset a ON a.id = r.asset_id\(scope.assetCondition("a").whereClause)
-                """)) ?? 0
-        }
-    }
-
-    package func allResourcePaths() throws(StoreError) -> Set<String> {
-        try read { db in Set(try String.fetchAll(db, sql: "SELECT relative_path FROM resource")) }
-    }
-
-    package func allAssetUUIDs() throws(StoreError) -> Set<String> {
-        try read { db in Set(try String.fetchAll(db, sql: "SELECT uuid FROM asset")) }
-    }
-
-    package func integrityCheck() throws(StoreError) -> String {
-        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
-    }
-
-    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    package func read<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
         do {
-            return try pool.read(body)
+            return try pool.read { db in try body(SQLiteConnection(db: db)) }
         } catch {
             throw storeError(error)
         }
     }
 
-    /// Reads objects: resolves this process's access scope in the same
-    /// transaction and refuses a client that may not read.
-    func readObjects<T>(_ body: (Database, AccessScope) throws -> T) throws(StoreError) -> T {
-        try read { db in
-            let scope = try AccessScope.resolve(db, client: client)
-            if let denial = scope.readDenial { throw denial }
-            return try body(db, scope)
-        }
-    }
-
-    package func fetchAssets(_ query: AssetQuery) throws(StoreError) -> FetchSnapshot {
-        try readObjects { db, scope in
-            let changeBlock = try HistoryLog.lastChangeBlock(db)
-            guard let statement = FetchSQL.assetIDs(query, scope: scope, now: Date()) else {
-                return FetchSnapshot(ids: [], changeBlock: changeBlock)
-            }
-            return FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(literal: statement)), changeBlock: changeBlock)
-        }
-    }
-
-    package func refreshAssets(_ query: AssetQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh? {
-        try readObjects { db, scope in
-            try FetchRefresher.assets(db, query: query, previous: previous, scope: scope, client: client)
-        }
-    }
-
-    package func refreshCollections(_ query: CollectionQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh? {
-        try readObjects { db, scope in
-            try FetchRefresher.collections(db, query: query, previous: previous, scope: scope, client: client)
-        }
-    }
-
-    package func watchCommits(after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
-                              onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher {
-        try FileCommitWatcher(store: self, after: changeBlock, onCommit: onCommit, onUnavailable: onUnavailable)
-    }
-
-    package func history(after: Int64, through: Int64) throws(StoreError) -> HistorySpan {
-        try readObjects { db, scope in try HistoryLog.span(db, after: after, through: through, scope: scope, client: client) }
-    }
-
-    package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
-        try readObjects { db, scope in
-            try Self.loadRows(db, ids: ids, table: "asset a", alias: "a", condition: scope.assetCondition("a"),
-                              selection: AssetRecord.selection, decode: AssetRecord.init(row:))
-        }
-    }
-
-    package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
-        try readObjects { db, scope in
-            try Self.loadRows(db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", alias: "c", condition: scope.collectionCondition("c"),
-                              selection: CollectionRecord.selection, decode: CollectionRecord.init(row:))
-        }
-    }
-
-    /// Loads rows by id and returns them in the order of `ids`; ids missing
-    /// from the table drop out. Each chunk joins the JSON array of its ids to
-    /// the table: CROSS JOIN makes SQLite loop over the array, in order, and
-    /// seek each row, so rows come back in the array's order without the cost
-    /// of sorting them (an ORDER BY would sort whole rows).
-    private static func loadRows<Record>(
-        _ db: Database, ids: [Int64], table: SQL, alias: String, condition: SQL?, selection: String, decode: (Row) -> Record
-    ) throws -> [Record] {
-        var records: [Record] = []
-        records.reserveCapacity(ids.count)
-        for start in stride(from: 0, to: ids.count, by: loadChunk) {
-            let chunk = ids[start..<min(start + loadChunk, ids.count)]
-            var json = "["
-            json.reserveCapacity(chunk.count * 8)
-            for (offset, id) in chunk.enumerated() {
-                if offset > 0 { json += "," }
-                json += String(id)
-            }
-            json += "]"
-            let rows = try Row.fetchCursor(db.cachedStatement(literal: """
-                SELECT \(sql: selection) FROM json_each(\(json)) k CROSS JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause)
-                """))
-            while let row = try rows.next() {
-                records.append(decode(row))
-            }
-        }
-        return records
-    }
-
-    /// Rows per query: large enough to amortise a statement, small enough for SQLite's limits.
-    private static let loadChunk = 1024
-
-    package func countAssets(ids: [Int64], mediaType: AssetMediaType) throws(StoreError) -> Int {
-        try readObjects { db, scope in
-            try Int.fetchOne(db.cachedStatement(literal: """
-                SELECT COUNT(*) FROM asset a
-                WHERE a.media_type = \(mediaType.rawValue) AND a.id IN (SELECT value FROM json_each(\(FetchSQL.json(ids))))\(
-                    scope.assetCondition("a").andClause)
-                """)) ?? 0
-        }
-    }
-
-    package func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord] {
-        try readObjects { db, scope in
-            try Row.fetchAll(db.cachedStatement(literal: """
-                SELECT \(sql: ResourceRecord.selection) FROM resource r JOIN asset a ON a.id = r.asset_id
-                WHERE r.asset_id = \(assetID)\(scope.assetCondition("a").andClause) ORDER BY r.id
-                """)).map(ResourceRecord.init(row:))
-        }
-    }
-
-    package func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot {
-        try readObjects { db, scope in
-            FetchSnapshot(ids: try Int64.fetchAll(db.cachedStatement(literal: FetchSQL.collectionIDs(query, scope: scope))),
-                          changeBlock: try HistoryLog.lastChangeBlock(db))
-        }
-    }
-
-    package func deletedIdentifiers(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: LocalIdentifier] {
-        guard !rowIDs.isEmpty else { return [:] }
-        let entities = entity == .asset ? [StoreEntity.asset] : [.assetCollection, .collectionList]
-        return try readObjects { db, scope in
-            let rows = try Row.fetchAll(db.cachedStatement(literal: """
-                SELECT row_id, uuid, entity FROM deleted_object
-                WHERE entity IN (SELECT value FROM json_each(\(FetchSQL.json(entities.map(\.rawValue)))))
-                  AND row_id IN (SELECT value FROM json_each(\(FetchSQL.json(rowIDs))))\(scope.deletedObjectCondition("uuid").andClause)
-                """))
-            return Dictionary(rows.map { row in
-                (row[0] as Int64, LocalIdentifier(uuid: row[1], entity: StoreEntity(rawValue: row[2]) ?? entity))
-            }, uniquingKeysWith: { first, _ in first })
-        }
-    }
-
-    package func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64] {
-        guard !uuids.isEmpty else { return [:] }
-        return try readObjects { db, scope in
-            let (table, condition): (SQL, SQL?) = entity == .asset
-                ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
-            let rows = try Row.fetchAll(db.cachedStatement(literal: """
-                SELECT a.uuid, a.id FROM \(table) WHERE a.uuid IN (SELECT value FROM json_each(\(FetchSQL.json(uuids))))\(condition.andClause)
-                """))
-            return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
-        }
-    }
-
-    package func assetUUIDs(withContentHashes hashes: [String]) throws(StoreError) -> [String: String] {
-        guard !hashes.isEmpty else { return [:] }
-        return try readObjects { db, scope in
-            let rows = try Row.fetchAll(db.cachedStatement(literal: """
-                SELECT a.content_hash, a.uuid FROM asset a
-                WHERE a.content_hash IN (SELECT value FROM json_each(\(FetchSQL.json(hashes)))) AND a.trashed_date IS NULL\(
-                    scope.assetCondition("a").andClause)
-                ORDER BY a.id
-                """))
-            return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
-        }
-    }
-
-    package func filterCollectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
-                                      sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int] {
-        guard !rows.isEmpty else { return [] }
-        let statement = FetchSQL.collectionRows(rows, filter: filter, sort: sort, limit: limit)
-        return try read { db in try Int.fetchAll(db.cachedStatement(literal: statement)) }
-    }
-
-    package func lastChangeBlock() throws(StoreError) -> Int64 {
-        try read { db in try HistoryLog.lastChangeBlock(db) }
-    }
-
-    // MARK: - Moments
-
-    /// The moments as of the latest change block: computed once per block,
-    /// then served from the cache. The cached value is taken in the same
-    /// step that checks it, so a commit clearing the cache meanwhile cannot
-    /// leave this without one.
-    package func moments() throws(StoreError) -> [MomentRecord] {
-        let lookup = try readObjects { db, scope -> MomentLookup in
-            let changeBlock = try HistoryLog.lastChangeBlock(db)
-            if let cached = momentCache.withLock({ $0 }), cached.changeBlock == changeBlock {
-                return .cached(cached.moments)
-            }
-            let rows = try Row.fetchCursor(db.cachedStatement(literal: """
-                SELECT a.uuid, a.creation_date, a.latitude, a.longitude FROM asset a
-                WHERE a.creation_date IS NOT NULL AND a.trashed_date IS NULL AND a.is_hidden = 0
-                  AND a.burst_member_hidden = 0 AND a.source_type = \(sql: String(AssetSourceTypes.userLibrary.rawValue))\(
-                    scope.assetCondition("a").andClause)
-                ORDER BY a.creation_date, a.id
-                """))
-            var assets: [MomentClustering.Asset] = []
-            while let row = try rows.next() {
-                assets.append(.init(uuid: row[0], creationDate: Date(timeIntervalSince1970: row[1]),
-                                    latitude: row[2], longitude: row[3]))
-            }
-            return .uncached(changeBlock: changeBlock, assets: assets)
-        }
-        switch lookup {
-        case .cached(let moments):
-            return moments
-        case .uncached(let changeBlock, let assets):
-            let moments = MomentClustering(libraryUUID: libraryUUID).moments(of: assets)
-            momentCache.withLock { $0 = (changeBlock, moments) }
-            return moments
-        }
-    }
-
-    /// What a read for moments found: the cached moments of the latest
-    /// change block, or the assets to compute them from, as of `changeBlock`.
-    private enum MomentLookup {
-        case cached([MomentRecord])
-        case uncached(changeBlock: Int64, assets: [MomentClustering.Asset])
-    }
-
-    package func momentLists(subtype: Int) throws(StoreError) -> [MomentListRecord] {
-        MomentClustering(libraryUUID: libraryUUID).momentLists(of: try moments(), subtype: subtype)
-    }
-
-    // MARK: - Writing
-
     /// Writes with retries: SQLite can report a busy database even with a
     /// timeout (another process recovering the WAL, for one). Refuses a
     /// library that cannot take a write (see `checkWritable`).
-    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    package func write<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
         try checkWritable()
         var attempt = 0
         while true {
             do {
-                return try pool.write(body)
+                return try pool.write { db in try body(SQLiteConnection(db: db)) }
             } catch let error as DatabaseError where
                 (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && attempt < 5 {
                 attempt += 1
@@ -645,113 +407,21 @@ package final class SQLitePhotoStore: PhotoStore, @unchecked Sendable {
         }
     }
 
-    /// Where a change block commits (see ``PhotoStore/commit(_:staging:)``):
-    /// new files are journalled and placed in storage first, then the
-    /// change set is applied and recorded in one write transaction; files
-    /// the block removes (purged assets, replaced edits) are journalled
-    /// inside that transaction and deleted once it has committed. A crash at
-    /// any point leaves what the next opening's recovery finishes.
-    package func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult? {
-        if !changeSet.changesObjects, changeSet.accessChanges.isEmpty, let purge = changeSet.purge, try !hasPurgeable(purge) {
-            // Checked in a read first, so that opening a library takes no write lock for nothing.
-            return nil
-        }
-        let placement = FilePlacement(changeSet, layout: layout)
-        var placed: [String] = []
-        // Lives until the commit is over: its journal covers a crash in between.
-        // The caller discards a staging area it passed (after taking what it
-        // staged beside the files); one made here is discarded here.
-        var journal = staging
-        var madeHere: StagingArea?
-        defer { madeHere?.discard() }
-        func requireJournal() throws(StoreError) -> StagingArea {
-            if let journal { return journal }
-            madeHere = try files.makeStagingArea()
-            journal = madeHere
-            return madeHere!
-        }
-        try checkWritable()
-        let outcome: (result: CommitResult, removedFiles: [JournalEntry])?
-        // Files an edit replaces are journalled with the new ones: whichever the
-        // database no longer names after a crash, recovery removes.
-        let replaced = try editResourcePaths(changeSet.assetEdits.filter { $0.content != nil }.map(\.uuid))
+    /// Reads with GRDB directly, for what only SQLite has (its pragmas).
+    func readDatabase<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
-            if !placement.files.isEmpty || !replaced.isEmpty {
-                // A revert brings no file but still journals those it removes.
-                guard placement.files.isEmpty || journal != nil else { throw StoreError.fileSystem("new files need a staging area") }
-                try requireJournal().recordJournal((placement.files.map(\.path) + replaced).map(JournalEntry.file))
-                try files.place(placement.files)
-                placed = placement.files.map(\.path)
-            }
-            let purgeJournal = changeSet.purge == nil ? nil : try requireJournal()
-            let now = Date()
-            outcome = try write { db in
-                var committer = ChangeSetCommitter(db: db, now: now, scope: try AccessScope.resolve(db, client: client))
-                guard let result = try committer.apply(changeSet, placement: placement, client: client,
-                                                       writesHistoryEntries: writesHistoryEntries) else { return nil }
-                if !committer.removedFiles.isEmpty {
-                    try purgeJournal?.recordJournal(committer.removedFiles)
-                }
-                return (result, committer.removedFiles)
-            }
+            return try pool.read(body)
         } catch {
-            for path in placed {
-                files.remove(.file(path))
-            }
             throw storeError(error)
         }
-        guard let (result, removedFiles) = outcome else { return nil }
-        momentCache.withLock { $0 = nil }
-        // Acknowledged only if it can last: a write-ahead log deleted during
-        // the commit took it along. The caller's files then stay where they were.
-        if let lost = lostFiles() { throw lost }
-        for source in placement.files.compactMap(\.file.sourceToRemove) {
-            try? FileManager.default.removeItem(at: source)
-        }
-        try? removeUnreferenced(replaced)
-        removedFiles.forEach(files.remove)
-        // New assets left out as duplicates: their files were placed (and journalled) in case they were not.
-        for (asset, paths) in zip(changeSet.newAssets, placement.newAssets) where result.duplicates[asset.record.uuid] != nil {
-            paths.forEach { files.remove(.file($0)) }
-        }
-        return result
     }
 
-    /// Whether a purge would find anything to delete.
-    private func hasPurgeable(_ purge: RecentlyDeletedPurge) throws(StoreError) -> Bool {
-        try read { db in
-            switch purge {
-            case .all:
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE trashed_date IS NOT NULL)") ?? false
-            case .deletedBefore(let cutoff):
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE trashed_date < ?)",
-                                  arguments: [cutoff.timeIntervalSince1970]) ?? false
-            }
-        }
+    package func integrityCheck() throws(StoreError) -> String {
+        try readDatabase { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
     }
 
-    /// The files of the edits (renderings, adjustment data) of these assets.
-    private func editResourcePaths(_ uuids: [String]) throws(StoreError) -> [String] {
-        guard !uuids.isEmpty else { return [] }
-        let types = ResourceType.sqlList(ResourceType.edits)
-        return try read { db in
-            try String.fetchAll(db.cachedStatement(sql: """
-                SELECT r.relative_path FROM resource r JOIN asset a ON a.id = r.asset_id
-                WHERE a.uuid IN (SELECT value FROM json_each(?)) AND r.type IN (\(types))
-                """), arguments: [FetchSQL.json(uuids)])
-        }
-    }
-
-    /// Deletes those of the files the database no longer names.
-    private func removeUnreferenced(_ relativePaths: [String]) throws(StoreError) {
-        guard !relativePaths.isEmpty else { return }
-        let named = try read { db in
-            try Set(String.fetchAll(db.cachedStatement(sql: """
-                SELECT relative_path FROM resource WHERE relative_path IN (SELECT value FROM json_each(?))
-                """), arguments: [FetchSQL.json(relativePaths)]))
-        }
-        for path in relativePaths where !named.contains(path) {
-            files.remove(.file(path))
-        }
+    package func watchCommits(after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+                              onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher {
+        try FileCommitWatcher(store: self, after: changeBlock, onCommit: onCommit, onUnavailable: onUnavailable)
     }
 }

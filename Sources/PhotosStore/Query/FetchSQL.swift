@@ -9,13 +9,13 @@ import GRDB
 enum FetchSQL {
     /// The statement selecting the ids of a query's assets in order; nil
     /// when the query can match nothing (a smart album no library has).
-    static func assetIDs(_ query: AssetQuery, scope: AccessScope, now: Date) -> SQL? {
-        assetPlan(query, scope: scope, now: now)?.ids
+    static func assetIDs(_ query: AssetQuery, scope: AccessScope, dialect: SQLDialect, now: Date) -> SQL? {
+        assetPlan(query, scope: scope, dialect: dialect, now: now)?.ids
     }
 
     /// How a query's assets are selected, filtered and ordered; nil when the
     /// query can match nothing (a smart album no library has).
-    static func assetPlan(_ query: AssetQuery, scope: AccessScope, now: Date) -> SelectPlan? {
+    static func assetPlan(_ query: AssetQuery, scope: AccessScope, dialect: SQLDialect, now: Date) -> SelectPlan? {
         var builder = Builder()
         var from: SQL = "asset a"
         var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)]
@@ -30,12 +30,12 @@ enum FetchSQL {
         case .library:
             break
         case .uuids(let uuids):
-            from += Builder.join(uuids, on: "a.uuid")
+            from += Builder.join(uuids, on: "a.uuid", dialect: dialect)
             naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
             appliesDefaultExclusions = false
             defaultSourceTypes = .all
         case .rowIDs(let ids):
-            from += Builder.join(ids, on: "a.id")
+            from += Builder.join(ids, on: "a.id", dialect: dialect)
             naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
             appliesDefaultExclusions = false
             excludesHidden = false
@@ -75,16 +75,16 @@ enum FetchSQL {
         let sourceTypes = query.sourceTypes.isEmpty ? defaultSourceTypes : query.sourceTypes
         if !sourceTypes.isSuperset(of: .all) {
             let values = sourceTypes.sources.map { String($0.rawValue) }
-            builder.conditions.append(values.isEmpty ? "0" : "a.source_type IN (\(sql: values.joined(separator: ", ")))")
+            builder.conditions.append(values.isEmpty ? "FALSE" : "a.source_type IN (\(sql: values.joined(separator: ", ")))")
         }
         builder.append(scope.assetCondition("a"))
         builder.append(Builder.condition(query.filter, alias: "a"))
         return SelectPlan(column: "a.id", from: from, builder: builder,
-                          order: Builder.order(query.sort, alias: "a", natural: naturalOrder), limit: query.limit)
+                          order: Builder.order(query.sort, alias: "a", natural: naturalOrder), limit: query.limit, dialect: dialect)
     }
 
     /// The statement selecting the ids of a query's collections in order.
-    static func collectionIDs(_ query: CollectionQuery, scope: AccessScope) -> SQL {
+    static func collectionIDs(_ query: CollectionQuery, scope: AccessScope, dialect: SQLDialect) -> SQL {
         var builder = Builder()
         var from: SQL = collectionSource(scope) + " c"
         var naturalOrder = [OrderTerm(expression: "c.id", ascending: true)]
@@ -95,7 +95,7 @@ enum FetchSQL {
                 builder.conditions.append("c.subtype = \(subtype)")
             }
         case .uuids(let uuids, let kind):
-            from += Builder.join(uuids, on: "c.uuid")
+            from += Builder.join(uuids, on: "c.uuid", dialect: dialect)
             if let kind {
                 builder.conditions.append("c.kind = \(sql: String(kind.rawValue))")
             }
@@ -117,7 +117,7 @@ enum FetchSQL {
         builder.append(scope.collectionCondition("c"))
         builder.append(Builder.condition(query.filter, alias: "c"))
         return SelectPlan(column: "c.id", from: from, builder: builder,
-                          order: Builder.order(query.sort, alias: "c", natural: naturalOrder), limit: query.limit).ids
+                          order: Builder.order(query.sort, alias: "c", natural: naturalOrder), limit: query.limit, dialect: dialect).ids
     }
 
     /// The collections with what is computed from their members as the
@@ -138,28 +138,37 @@ enum FetchSQL {
     /// The statement filtering and ordering in-memory collections, passed as
     /// one JSON argument; it selects indexes into `rows`.
     static func collectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
-                               sort: [StoreSort<CollectionAttribute>], limit: Int) -> SQL {
+                               sort: [StoreSort<CollectionAttribute>], limit: Int, dialect: SQLDialect) -> SQL {
         var builder = Builder()
-        let from: SQL = """
+        let json = SQLDialect.json(rows)
+        // Each row's id is its index in `rows` (SQLite counts from 0, PostgreSQL's ordinality from 1).
+        let from: SQL = switch dialect {
+        case .sqlite:
+            """
             (SELECT CAST(j.key AS INTEGER) AS id, json_extract(j.value, '$.uuid') AS uuid,
                     json_extract(j.value, '$.kind') AS kind, json_extract(j.value, '$.title') AS title,
                     json_extract(j.value, '$.startDate') AS start_date, json_extract(j.value, '$.endDate') AS end_date,
                     json_extract(j.value, '$.assetCount') AS asset_count
-             FROM json_each(\(json(rows))) j) c
+             FROM json_each(\(json)) j) c
             """
+        case .postgres:
+            """
+            (SELECT j.key - 1 AS id, (j.value->>'uuid') COLLATE "C" AS uuid,
+                    (j.value->>'kind')::int8 AS kind, (j.value->>'title') COLLATE "C" AS title,
+                    (j.value->>'startDate')::float8 AS start_date, (j.value->>'endDate')::float8 AS end_date,
+                    (j.value->>'assetCount')::int8 AS asset_count
+             FROM jsonb_array_elements(\(json)::jsonb) WITH ORDINALITY AS j(value, key)) c
+            """
+        }
         builder.append(Builder.condition(filter, alias: "c"))
         return SelectPlan(column: "c.id", from: from, builder: builder,
                           order: Builder.order(sort, alias: "c", natural: [OrderTerm(expression: "c.id", ascending: true)]),
-                          limit: limit).ids
+                          limit: limit, dialect: dialect).ids
     }
 
     /// A user album or folder, as opposed to a smart album.
     static func userCollection(_ alias: String) -> String {
         "(\(CollectionType.album.condition(alias)) OR \(CollectionType.folder.condition(alias)))"
-    }
-
-    static func json<T: Encodable>(_ values: [T]) -> String {
-        String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
     /// A fetch's SELECT before it is rendered: the rows it reads, its
@@ -173,6 +182,7 @@ enum FetchSQL {
         let builder: Builder
         let order: [OrderTerm]
         let limit: Int
+        let dialect: SQLDialect
 
         /// The conditions, and `extra` ones, joined by AND; nil when there are none.
         private func conditions(_ extra: SQL...) -> SQL? {
@@ -181,7 +191,7 @@ enum FetchSQL {
         }
 
         private var orderClause: String {
-            order.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+            order.map { "\($0.expression) \(dialect.direction(ascending: $0.ascending))" }.joined(separator: ", ")
         }
 
         /// The ids of the matching rows, in order.
@@ -206,7 +216,7 @@ enum FetchSQL {
         /// The id and sort key of each of `rowIDs` that matches, unordered.
         func keys(of rowIDs: [Int64]) -> SQL {
             let selection = ([column] + order.map(\.expression)).joined(separator: ", ")
-            let membership: SQL = "\(sql: column) IN (SELECT value FROM json_each(\(FetchSQL.json(rowIDs))))"
+            let membership: SQL = "\(sql: column) IN (\(dialect.elements(of: rowIDs)))"
             return "SELECT \(sql: selection) FROM \(from)\(conditions(membership).whereClause)"
         }
     }
@@ -222,9 +232,15 @@ enum FetchSQL {
 
         /// Joins a list of values (each kept once, in order) as `k`, so that
         /// `k.key` is a value's position in the list.
-        static func join<T: Encodable & Hashable>(_ values: [T], on column: String) -> SQL {
-            var seen = Set<T>()
-            return " JOIN json_each(\(FetchSQL.json(values.filter { seen.insert($0).inserted }))) k ON \(sql: column) = k.value"
+        static func join(_ values: [Int64], on column: String, dialect: SQLDialect) -> SQL {
+            var seen = Set<Int64>()
+            return " JOIN \(dialect.table(of: values.filter { seen.insert($0).inserted }, alias: "k")) ON \(sql: column) = k.value"
+        }
+
+        /// Joins a list of texts (each kept once, in order) as `k`, as ``join(_:on:dialect:)-(Int64)`` does.
+        static func join(_ values: [String], on column: String, dialect: SQLDialect) -> SQL {
+            var seen = Set<String>()
+            return " JOIN \(dialect.table(of: values.filter { seen.insert($0).inserted }, alias: "k")) ON \(sql: column) = k.value"
         }
 
         /// User sort keys, then the row id in the direction of the last key so
@@ -239,12 +255,12 @@ enum FetchSQL {
         static func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: String) -> SQL? {
             switch filter {
             case .constant(let value):
-                return value ? nil : "0"
+                return value ? nil : "FALSE"
             case .and(let filters):
                 let parts = filters.compactMap { condition($0, alias: alias) }
                 return parts.isEmpty ? nil : "(\(parts.joined(separator: " AND ")))"
             case .or(let filters):
-                guard !filters.isEmpty else { return "0" }
+                guard !filters.isEmpty else { return "FALSE" }
                 var parts: [SQL] = []
                 for filter in filters {
                     guard let part = condition(filter, alias: alias) else { return nil }
@@ -252,9 +268,9 @@ enum FetchSQL {
                 }
                 return "(\(parts.joined(separator: " OR ")))"
             case .not(let inner):
-                return condition(inner, alias: alias).map { "NOT \($0)" } ?? "0"
+                return condition(inner, alias: alias).map { "NOT \($0)" } ?? "FALSE"
             case .oneOf(let operand, let values):
-                guard !values.isEmpty else { return "0" }
+                guard !values.isEmpty else { return "FALSE" }
                 let list = values.map { SQL(sql: "?", arguments: [databaseValue($0)]) }.joined(separator: ", ")
                 return "(\(sql(operand, alias: alias)) IN (\(list)))"
             case .compare(let lhs, let comparison, let rhs, let options):

@@ -133,7 +133,7 @@ package struct AssetRecord: Sendable, Equatable {
     static let selection = Column.selection(alias: "a")
 
     /// Decodes a row selected with `selection`.
-    init(row: Row) {
+    init(row: SQLRow) {
         typealias C = Column
         id = row[C.id.rawValue]
         uuid = row[C.uuid.rawValue]

@@ -33,7 +33,7 @@ package struct CollectionRecord: Sendable, Equatable {
     static let selection = Column.selection(alias: "c")
 
     /// Decodes a row selected with `selection`.
-    init(row: Row) {
+    init(row: SQLRow) {
         typealias C = Column
         id = row[C.id.rawValue]
         uuid = row[C.uuid.rawValue]

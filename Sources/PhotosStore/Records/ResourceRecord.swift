@@ -22,7 +22,7 @@ package struct ResourceRecord: Sendable, Equatable {
     static let selection = Column.selection(alias: "r")
 
     /// Decodes a row selected with `selection`.
-    init(row: Row) {
+    init(row: SQLRow) {
         typealias C = Column
         id = row[C.id.rawValue]
         assetID = row[C.assetId.rawValue]

@@ -12,7 +12,7 @@ import Testing
 
     static let shapes: [(name: String, sql: @Sendable () -> SQL?)] = [
         ("library, sorted by creation date", {
-            FetchSQL.assetIDs(AssetQuery(scope: .library, sort: [StoreSort(.creationDate, ascending: true)]), scope: .full, now: now)
+            FetchSQL.assetIDs(AssetQuery(scope: .library, sort: [StoreSort(.creationDate, ascending: true)]), scope: .full, dialect: .sqlite, now: now)
         }),
         ("library, predicate, newest first", {
             let filter: StoreFilter<AssetAttribute> = .and([
@@ -20,22 +20,22 @@ import Testing
                 .compare(.attribute(.isFavorite), .equal, .value(.integer(1)), []),
             ])
             return FetchSQL.assetIDs(AssetQuery(scope: .library, filter: filter, sort: [StoreSort(.creationDate, ascending: false)]),
-                                     scope: .full, now: now)
+                                     scope: .full, dialect: .sqlite, now: now)
         }),
-        ("album, natural order", { FetchSQL.assetIDs(AssetQuery(scope: .album(rowID: 7)), scope: .full, now: now) }),
+        ("album, natural order", { FetchSQL.assetIDs(AssetQuery(scope: .album(rowID: 7)), scope: .full, dialect: .sqlite, now: now) }),
         ("favorites smart album", {
-            FetchSQL.assetIDs(AssetQuery(scope: .smartAlbum(subtype: SmartAlbumSubtype.favorites)), scope: .full, now: now)
+            FetchSQL.assetIDs(AssetQuery(scope: .smartAlbum(subtype: SmartAlbumSubtype.favorites)), scope: .full, dialect: .sqlite, now: now)
         }),
         ("by identifier, hidden included", {
-            FetchSQL.assetIDs(AssetQuery(scope: .uuids(["B", "A", "B"]), includeHiddenAssets: true), scope: .full, now: now)
+            FetchSQL.assetIDs(AssetQuery(scope: .uuids(["B", "A", "B"]), includeHiddenAssets: true), scope: .full, dialect: .sqlite, now: now)
         }),
         ("library, burst identifier begins with, case-insensitive, limited client", {
             FetchSQL.assetIDs(AssetQuery(scope: .library,
                                          filter: .compare(.attribute(.burstIdentifier), .beginsWith, .value(.text("b")), [.caseInsensitive]),
                                          limit: 10),
-                              scope: .limited(client: "com.example.viewer"), now: now)
+                              scope: .limited(client: "com.example.viewer"), dialect: .sqlite, now: now)
         }),
-        ("top-level user collections", { FetchSQL.collectionIDs(CollectionQuery(scope: .children(ofRowID: nil)), scope: .full) }),
+        ("top-level user collections", { FetchSQL.collectionIDs(CollectionQuery(scope: .children(ofRowID: nil)), scope: .full, dialect: .sqlite) }),
     ]
 
     @Test(arguments: shapes.indices)

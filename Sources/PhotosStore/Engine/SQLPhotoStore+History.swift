@@ -3,7 +3,7 @@ import GRDB
 
 /// Persistent history: tokens, the change blocks since one, their object
 /// changes as this process may see them, and the retention that prunes them.
-extension SQLitePhotoStore {
+extension SQLPhotoStore {
     /// The state of the library now, as this process's change token names
     /// it: opaque for a client without read-write access, whose tokens do
     /// not reveal how many change blocks the library has seen.
@@ -61,7 +61,7 @@ extension SQLitePhotoStore {
     /// The last change block committed before `date`; 0 when none was.
     package func lastChangeBlock(before date: Date) throws(StoreError) -> Int64 {
         try read { db in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM change_transaction WHERE committed_at < ?"),
+            try db.fetchOne(Int64.self, sql: "SELECT MAX(id) FROM change_transaction WHERE committed_at < ?",
                                arguments: [date.timeIntervalSince1970]) ?? 0
         }
     }
@@ -108,7 +108,7 @@ extension SQLitePhotoStore {
     }
 
     /// Where the horizon should be, and where it is.
-    private static func horizons(_ db: Database, target: Int64?, now: Date) throws -> (wanted: Int64, current: Int64) {
+    private static func horizons(_ db: any SQLConnection, target: Int64?, now: Date) throws -> (wanted: Int64, current: Int64) {
         (try target ?? HistoryRetention.load(db).pruneTarget(db, now: now), try HistoryLog.prunedThrough(db))
     }
 }

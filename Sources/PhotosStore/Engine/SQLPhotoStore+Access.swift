@@ -4,7 +4,7 @@ import GRDB
 /// Client access: what each client may do, kept in the library and managed
 /// by its owner. Changes of access are change sets (`AccessChange`),
 /// committed like any other by `ChangeSetCommitter`.
-extension SQLitePhotoStore {
+extension SQLPhotoStore {
     /// This process's grant: read-write for the owner, nil while the owner
     /// has not decided for this client.
     package func grant() throws(StoreError) -> AccessGrant? {
@@ -29,7 +29,7 @@ extension SQLitePhotoStore {
     package func clientAccessRecords() throws(StoreError) -> [ClientAccessRecord] {
         try read { db in
             try requireOwner("list client access")
-            return try Row.fetchAll(db, sql: """
+            return try db.fetchAll(SQLRow.self, sql: """
                 SELECT c.client, c.access, c.requested_level, c.requested_at, c.decided_at,
                        (SELECT COUNT(*) FROM client_selection s JOIN asset a ON a.uuid = s.uuid
                         WHERE s.client = c.client AND s.entity = \(StoreEntity.asset.rawValue))
@@ -47,10 +47,10 @@ extension SQLitePhotoStore {
         try ClientIdentifier.check(target)
         return try read { db in
             try requireOwner("read a client's selection")
-            return try String.fetchAll(db.cachedStatement(sql: """
+            return try db.fetchAll(String.self, sql: """
                 SELECT s.uuid FROM client_selection s JOIN asset a ON a.uuid = s.uuid
                 WHERE s.client = ? AND s.entity = \(StoreEntity.asset.rawValue) ORDER BY a.id
-                """), arguments: [target]).map { LocalIdentifier(uuid: $0, entity: .asset) }
+                """, arguments: [target]).map { LocalIdentifier(uuid: $0, entity: .asset) }
         }
     }
 

@@ -3,7 +3,7 @@ import GRDB
 
 /// Bearer tokens: kept by the owner, as hashes, beside the grants they carry.
 /// They are administration, not change blocks: no history is written.
-extension SQLitePhotoStore {
+extension SQLPhotoStore {
     package func addAccessToken(_ token: AccessTokenRecord) throws(StoreError) {
         if let client = token.client { try ClientIdentifier.check(client) }
         try write { db in
@@ -19,14 +19,14 @@ extension SQLitePhotoStore {
     package func accessTokenRecords() throws(StoreError) -> [AccessTokenRecord] {
         try read { db in
             try requireOwner("list access tokens")
-            return try Row.fetchAll(db, sql: "SELECT * FROM access_token ORDER BY created_at, id").map(Self.accessToken)
+            return try db.fetchAll(SQLRow.self, sql: "SELECT * FROM access_token ORDER BY created_at, id").map(Self.accessToken)
         }
     }
 
     package func accessToken(id: String) throws(StoreError) -> AccessTokenRecord? {
         try read { db in
             try requireOwner("read access tokens")
-            return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM access_token WHERE id = ?"), arguments: [id])
+            return try db.fetchOne(SQLRow.self, sql: "SELECT * FROM access_token WHERE id = ?", arguments: [id])
                 .map(Self.accessToken)
         }
     }
@@ -34,12 +34,11 @@ extension SQLitePhotoStore {
     package func removeAccessToken(id: String) throws(StoreError) -> Bool {
         try write { db in
             try requireOwner("revoke access tokens")
-            try db.execute(sql: "DELETE FROM access_token WHERE id = ?", arguments: [id])
-            return db.changesCount > 0
+            return try db.execute(sql: "DELETE FROM access_token WHERE id = ?", arguments: [id]) > 0
         }
     }
 
-    private static func accessToken(_ row: Row) -> AccessTokenRecord {
+    private static func accessToken(_ row: SQLRow) -> AccessTokenRecord {
         AccessTokenRecord(id: row["id"], secretHash: row["secret_hash"], client: row["client"], isReadOnly: row["read_only"],
                           label: row["label"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
                           expiresAt: (row["expires_at"] as Double?).map(Date.init(timeIntervalSince1970:)))

@@ -1,0 +1,387 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The engine shared by the backends that keep the catalogue in a SQL
+/// database (``SQLitePhotoStore``, and PostgreSQL's store): every fetch,
+/// refresh, history read and change block of ``PhotoStore`` is written
+/// once, here and in this folder, over ``SQLConnection``. A backend supplies
+/// transactions on its database and what it alone knows: how it opens, how
+/// its errors read, how commits are watched, when it cannot be written.
+package protocol SQLPhotoStore: PhotoStore {
+    /// The library's directory layout: where new files are placed, relative to it.
+    var layout: LibraryLayout { get }
+    /// Hides block numbers in restricted clients' change tokens.
+    var tokenCipher: TokenCipher { get }
+    /// Off only in benchmarks that measure what history costs.
+    var writesHistoryEntries: Bool { get }
+    /// The moments of the latest change block, computed once per block.
+    var momentCache: MomentCache { get }
+    /// Runs `body` in one read transaction: one snapshot of the library.
+    func read<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T
+    /// Runs `body` in one write transaction and commits it, durably; refuses
+    /// a library that cannot take a write (see ``checkWritable()``).
+    func write<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T
+    /// Throws why nothing can be written now (read-only, damaged, gone).
+    func checkWritable() throws(StoreError)
+    /// Why a commit that returned cannot last after all (SQLite's
+    /// write-ahead log deleted under it); nil when it can.
+    func commitLossProblem() -> StoreError?
+}
+
+/// The moments of one change block, kept until the next commit.
+package final class MomentCache: Sendable {
+    private let cached = Mutex<(changeBlock: Int64, moments: [MomentRecord])?>(nil)
+
+    package init() {}
+
+    /// The moments, when they were computed for `changeBlock`.
+    func moments(at changeBlock: Int64) -> [MomentRecord]? {
+        cached.withLock { value in value.flatMap { $0.changeBlock == changeBlock ? $0.moments : nil } }
+    }
+
+    func store(_ moments: [MomentRecord], at changeBlock: Int64) {
+        cached.withLock { $0 = (changeBlock, moments) }
+    }
+
+    func clear() {
+        cached.withLock { $0 = nil }
+    }
+}
+
+extension SQLPhotoStore {
+    // MARK: - Reading
+
+    /// Reads objects: resolves this process's access scope in the same
+    /// transaction and refuses a client that may not read.
+    func readObjects<T>(_ body: (any SQLConnection, AccessScope) throws -> T) throws(StoreError) -> T {
+        try read { db in
+            let scope = try AccessScope.resolve(db, client: client)
+            if let denial = scope.readDenial { throw denial }
+            return try body(db, scope)
+        }
+    }
+
+    /// The bytes of the files stored for the assets this process may see
+    /// (originals and edits, Recently Deleted included). Cost: one query
+    /// over the visible assets' resources.
+    package func storedBytes() throws(StoreError) -> Int64 {
+        try readObjects { db, scope in
+            try db.fetchOne(Int64.self, """
+                SELECT CAST(COALESCE(SUM(r.file_size), 0) AS BIGINT) FROM resource r JOIN asset a ON a.id = r.asset_id\(
+                    scope.assetCondition("a").whereClause)
+                """) ?? 0
+        }
+    }
+
+    package func allResourcePaths() throws(StoreError) -> Set<String> {
+        try read { db in Set(try db.fetchAll(String.self, sql: "SELECT relative_path FROM resource")) }
+    }
+
+    package func allAssetUUIDs() throws(StoreError) -> Set<String> {
+        try read { db in Set(try db.fetchAll(String.self, sql: "SELECT uuid FROM asset")) }
+    }
+
+    package func fetchAssets(_ query: AssetQuery) throws(StoreError) -> FetchSnapshot {
+        try readObjects { db, scope in
+            let changeBlock = try HistoryLog.lastChangeBlock(db)
+            guard let statement = FetchSQL.assetIDs(query, scope: scope, dialect: db.dialect, now: Date()) else {
+                return FetchSnapshot(ids: [], changeBlock: changeBlock)
+            }
+            return FetchSnapshot(ids: try db.fetchAll(Int64.self, statement), changeBlock: changeBlock)
+        }
+    }
+
+    package func refreshAssets(_ query: AssetQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh? {
+        try readObjects { db, scope in
+            try FetchRefresher.assets(db, query: query, previous: previous, scope: scope, client: client)
+        }
+    }
+
+    package func refreshCollections(_ query: CollectionQuery, from previous: FetchSnapshot) throws(StoreError) -> FetchRefresh? {
+        try readObjects { db, scope in
+            try FetchRefresher.collections(db, query: query, previous: previous, scope: scope, client: client)
+        }
+    }
+
+    package func history(after: Int64, through: Int64) throws(StoreError) -> HistorySpan {
+        try readObjects { db, scope in try HistoryLog.span(db, after: after, through: through, scope: scope, client: client) }
+    }
+
+    package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
+        try readObjects { db, scope in
+            try Self.loadRows(db, ids: ids, table: "asset a", alias: "a", condition: scope.assetCondition("a"),
+                              selection: AssetRecord.selection, decode: AssetRecord.init(row:))
+        }
+    }
+
+    package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
+        try readObjects { db, scope in
+            try Self.loadRows(db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", alias: "c", condition: scope.collectionCondition("c"),
+                              selection: CollectionRecord.selection, decode: CollectionRecord.init(row:))
+        }
+    }
+
+    /// Loads rows by id and returns them in the order of `ids`; ids missing
+    /// from the table drop out. Each chunk joins the list of its ids to the
+    /// table. On SQLite, CROSS JOIN makes it loop over the list, in order,
+    /// and seek each row, so rows come back in the list's order without the
+    /// cost of sorting them (an ORDER BY would sort whole rows); PostgreSQL
+    /// is told the order.
+    private static func loadRows<Record>(
+        _ db: any SQLConnection, ids: [Int64], table: SQL, alias: String, condition: SQL?, selection: String, decode: (SQLRow) -> Record
+    ) throws -> [Record] {
+        var records: [Record] = []
+        records.reserveCapacity(ids.count)
+        for start in stride(from: 0, to: ids.count, by: loadChunk) {
+            let chunk = Array(ids[start..<min(start + loadChunk, ids.count)])
+            let list = db.dialect.table(of: chunk, alias: "k")
+            let statement: SQL = switch db.dialect {
+            case .sqlite:
+                "SELECT \(sql: selection) FROM \(list) CROSS JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause)"
+            case .postgres:
+                "SELECT \(sql: selection) FROM \(list) JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause) ORDER BY k.key"
+            }
+            records += try db.fetchAll(SQLRow.self, statement).map(decode)
+        }
+        return records
+    }
+
+    /// Rows per query: large enough to amortise a statement, small enough for SQLite's limits.
+    private static var loadChunk: Int { 1024 }
+
+    package func countAssets(ids: [Int64], mediaType: AssetMediaType) throws(StoreError) -> Int {
+        try readObjects { db, scope in
+            try db.fetchOne(Int.self, """
+                SELECT COUNT(*) FROM asset a
+                WHERE a.media_type = \(mediaType.rawValue) AND a.id IN (\(db.dialect.elements(of: ids)))\(
+                    scope.assetCondition("a").andClause)
+                """) ?? 0
+        }
+    }
+
+    package func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord] {
+        try readObjects { db, scope in
+            try db.fetchAll(SQLRow.self, """
+                SELECT \(sql: ResourceRecord.selection) FROM resource r JOIN asset a ON a.id = r.asset_id
+                WHERE r.asset_id = \(assetID)\(scope.assetCondition("a").andClause) ORDER BY r.id
+                """).map(ResourceRecord.init(row:))
+        }
+    }
+
+    package func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot {
+        try readObjects { db, scope in
+            FetchSnapshot(ids: try db.fetchAll(Int64.self, FetchSQL.collectionIDs(query, scope: scope, dialect: db.dialect)),
+                          changeBlock: try HistoryLog.lastChangeBlock(db))
+        }
+    }
+
+    package func deletedIdentifiers(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: LocalIdentifier] {
+        guard !rowIDs.isEmpty else { return [:] }
+        let entities = entity == .asset ? [StoreEntity.asset] : [.assetCollection, .collectionList]
+        return try readObjects { db, scope in
+            let rows = try db.fetchAll(SQLRow.self, """
+                SELECT row_id, uuid, entity FROM deleted_object
+                WHERE entity IN (\(db.dialect.elements(of: entities.map { Int64($0.rawValue) })))
+                  AND row_id IN (\(db.dialect.elements(of: rowIDs)))\(scope.deletedObjectCondition("uuid").andClause)
+                """)
+            return Dictionary(rows.map { row in
+                (row[0] as Int64, LocalIdentifier(uuid: row[1], entity: StoreEntity(rawValue: row[2]) ?? entity))
+            }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    package func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64] {
+        guard !uuids.isEmpty else { return [:] }
+        return try readObjects { db, scope in
+            let (table, condition): (SQL, SQL?) = entity == .asset
+                ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
+            let rows = try db.fetchAll(SQLRow.self, """
+                SELECT a.uuid, a.id FROM \(table) WHERE a.uuid IN (\(db.dialect.elements(of: uuids)))\(condition.andClause)
+                """)
+            return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    package func assetUUIDs(withContentHashes hashes: [String]) throws(StoreError) -> [String: String] {
+        guard !hashes.isEmpty else { return [:] }
+        return try readObjects { db, scope in
+            let rows = try db.fetchAll(SQLRow.self, """
+                SELECT a.content_hash, a.uuid FROM asset a
+                WHERE a.content_hash IN (\(db.dialect.elements(of: hashes))) AND a.trashed_date IS NULL\(
+                    scope.assetCondition("a").andClause)
+                ORDER BY a.id
+                """)
+            return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    package func filterCollectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
+                                      sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int] {
+        guard !rows.isEmpty else { return [] }
+        return try read { db in
+            try db.fetchAll(Int.self, FetchSQL.collectionRows(rows, filter: filter, sort: sort, limit: limit, dialect: db.dialect))
+        }
+    }
+
+    package func lastChangeBlock() throws(StoreError) -> Int64 {
+        try read { db in try HistoryLog.lastChangeBlock(db) }
+    }
+
+    // MARK: - Moments
+
+    /// The moments as of the latest change block: computed once per block,
+    /// then served from the cache. The cached value is taken in the same
+    /// read that finds the block, so a commit clearing the cache meanwhile
+    /// cannot leave this without one.
+    package func moments() throws(StoreError) -> [MomentRecord] {
+        let lookup = try readObjects { db, scope -> MomentLookup in
+            let changeBlock = try HistoryLog.lastChangeBlock(db)
+            if let cached = momentCache.moments(at: changeBlock) {
+                return .cached(cached)
+            }
+            let rows = try db.fetchAll(SQLRow.self, """
+                SELECT a.uuid, a.creation_date, a.latitude, a.longitude FROM asset a
+                WHERE a.creation_date IS NOT NULL AND a.trashed_date IS NULL AND a.is_hidden = 0
+                  AND a.burst_member_hidden = 0 AND a.source_type = \(sql: String(AssetSourceTypes.userLibrary.rawValue))\(
+                    scope.assetCondition("a").andClause)
+                ORDER BY a.creation_date, a.id
+                """)
+            let assets = rows.map { row in
+                MomentClustering.Asset(uuid: row[0], creationDate: Date(timeIntervalSince1970: row[1]),
+                                       latitude: row[2], longitude: row[3])
+            }
+            return .uncached(changeBlock: changeBlock, assets: assets)
+        }
+        switch lookup {
+        case .cached(let moments):
+            return moments
+        case .uncached(let changeBlock, let assets):
+            let moments = MomentClustering(libraryUUID: libraryUUID).moments(of: assets)
+            momentCache.store(moments, at: changeBlock)
+            return moments
+        }
+    }
+
+    package func momentLists(subtype: Int) throws(StoreError) -> [MomentListRecord] {
+        MomentClustering(libraryUUID: libraryUUID).momentLists(of: try moments(), subtype: subtype)
+    }
+
+    // MARK: - Writing
+
+    /// Where a change block commits (see ``PhotoStore/commit(_:staging:)``):
+    /// new files are journalled and placed in storage first, then the
+    /// change set is applied and recorded in one write transaction; files
+    /// the block removes (purged assets, replaced edits) are journalled
+    /// inside that transaction and deleted once it has committed. A crash at
+    /// any point leaves what the next opening's recovery finishes.
+    package func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult? {
+        if !changeSet.changesObjects, changeSet.accessChanges.isEmpty, let purge = changeSet.purge, try !hasPurgeable(purge) {
+            // Checked in a read first, so that opening a library takes no write lock for nothing.
+            return nil
+        }
+        let placement = FilePlacement(changeSet, layout: layout)
+        var placed: [String] = []
+        // Lives until the commit is over: its journal covers a crash in between.
+        // The caller discards a staging area it passed (after taking what it
+        // staged beside the files); one made here is discarded here.
+        var journal = staging
+        var madeHere: StagingArea?
+        defer { madeHere?.discard() }
+        func requireJournal() throws(StoreError) -> StagingArea {
+            if let journal { return journal }
+            madeHere = try files.makeStagingArea()
+            journal = madeHere
+            return madeHere!
+        }
+        try checkWritable()
+        let outcome: (result: CommitResult, removedFiles: [JournalEntry])?
+        // Files an edit replaces are journalled with the new ones: whichever the
+        // database no longer names after a crash, recovery removes.
+        let replaced = try editResourcePaths(changeSet.assetEdits.filter { $0.content != nil }.map(\.uuid))
+        do throws(StoreError) {
+            if !placement.files.isEmpty || !replaced.isEmpty {
+                // A revert brings no file but still journals those it removes.
+                guard placement.files.isEmpty || journal != nil else { throw StoreError.fileSystem("new files need a staging area") }
+                try requireJournal().recordJournal((placement.files.map(\.path) + replaced).map(JournalEntry.file))
+                try files.place(placement.files)
+                placed = placement.files.map(\.path)
+            }
+            let purgeJournal = changeSet.purge == nil ? nil : try requireJournal()
+            let now = Date()
+            outcome = try write { db in
+                var committer = ChangeSetCommitter(db: db, now: now, scope: try AccessScope.resolve(db, client: client))
+                guard let result = try committer.apply(changeSet, placement: placement, client: client,
+                                                       writesHistoryEntries: writesHistoryEntries) else { return nil }
+                if !committer.removedFiles.isEmpty {
+                    try purgeJournal?.recordJournal(committer.removedFiles)
+                }
+                return (result, committer.removedFiles)
+            }
+        } catch {
+            for path in placed {
+                files.remove(.file(path))
+            }
+            throw error
+        }
+        guard let (result, removedFiles) = outcome else { return nil }
+        momentCache.clear()
+        // Acknowledged only if it can last. The caller's files then stay where they were.
+        if let lost = commitLossProblem() { throw lost }
+        for source in placement.files.compactMap(\.file.sourceToRemove) {
+            try? FileManager.default.removeItem(at: source)
+        }
+        try? removeUnreferenced(replaced)
+        removedFiles.forEach(files.remove)
+        // New assets left out as duplicates: their files were placed (and journalled) in case they were not.
+        for (asset, paths) in zip(changeSet.newAssets, placement.newAssets) where result.duplicates[asset.record.uuid] != nil {
+            paths.forEach { files.remove(.file($0)) }
+        }
+        return result
+    }
+
+    /// Whether a purge would find anything to delete.
+    private func hasPurgeable(_ purge: RecentlyDeletedPurge) throws(StoreError) -> Bool {
+        try read { db in
+            switch purge {
+            case .all:
+                try db.fetchOne(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE trashed_date IS NOT NULL)") ?? false
+            case .deletedBefore(let cutoff):
+                try db.fetchOne(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE trashed_date < ?)",
+                                arguments: [cutoff.timeIntervalSince1970]) ?? false
+            }
+        }
+    }
+
+    /// The files of the edits (renderings, adjustment data) of these assets.
+    private func editResourcePaths(_ uuids: [String]) throws(StoreError) -> [String] {
+        guard !uuids.isEmpty else { return [] }
+        let types = ResourceType.sqlList(ResourceType.edits)
+        return try read { db in
+            try db.fetchAll(String.self, """
+                SELECT r.relative_path FROM resource r JOIN asset a ON a.id = r.asset_id
+                WHERE a.uuid IN (\(db.dialect.elements(of: uuids))) AND r.type IN (\(sql: types))
+                """)
+        }
+    }
+
+    /// Deletes those of the files the database no longer names.
+    private func removeUnreferenced(_ relativePaths: [String]) throws(StoreError) {
+        guard !relativePaths.isEmpty else { return }
+        let named = try read { db in
+            try Set(db.fetchAll(String.self, """
+                SELECT relative_path FROM resource WHERE relative_path IN (\(db.dialect.elements(of: relativePaths)))
+                """))
+        }
+        for path in relativePaths where !named.contains(path) {
+            files.remove(.file(path))
+        }
+    }
+}
+
+/// What a read for moments found: the cached moments of the latest change
+/// block, or the assets to compute them from, as of `changeBlock`.
+private enum MomentLookup {
+    case cached([MomentRecord])
+    case uncached(changeBlock: Int64, assets: [MomentClustering.Asset])
+}

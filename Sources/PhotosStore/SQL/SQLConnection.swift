@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+
+/// One connection inside one transaction, whatever the database behind it:
+/// the only way the engine's shared logic (fetches, refreshes, the
+/// committer, history, access) runs SQL, so that the same logic runs on
+/// SQLite and on PostgreSQL.
+///
+/// Statements are GRDB `SQL` values: each argument travels with the text
+/// that uses it, and a backend renders them in its own placeholder style.
+/// Text that differs between the databases comes from ``dialect``; the rest
+/// is written in the SQL both accept (`ON CONFLICT`, `RETURNING`, `FALSE`).
+package protocol SQLConnection {
+    /// The SQL this connection's database speaks where the two differ.
+    var dialect: SQLDialect { get }
+    /// Runs one statement; returns how many rows it inserted, updated or deleted.
+    @discardableResult
+    func execute(_ sql: SQL) throws -> Int
+    /// Every row a query returns. Cost: the rows, decoded once.
+    func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow]
+    /// The first row a query returns, if any.
+    func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow?
+    /// The first column of every row, none of them NULL.
+    func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value]
+    /// The first column of the first row; nil when there is no row or it is NULL.
+    func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> Value?
+    /// A statement to run many times with different arguments, prepared
+    /// once (SQLite caches it; PostgreSQL gets its text once).
+    func prepare(sql: String) throws -> any SQLStatement
+    /// Records a change block in `change_transaction`, with a random stamp,
+    /// and returns its number: after every block committed before it, by
+    /// any process. Called once per block, inside its write transaction.
+    func numberChangeBlock(committedAt date: Date, author: String?) throws -> Int64
+}
+
+/// A statement prepared by ``SQLConnection/prepare(sql:)``, run with arguments.
+package protocol SQLStatement {
+    /// Runs the statement; returns how many rows it inserted, updated or deleted.
+    @discardableResult
+    func execute(arguments: StatementArguments) throws -> Int
+    /// Runs the statement (an INSERT … RETURNING, say) and gives the first
+    /// column of its first row; nil when there is none or it is NULL.
+    func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, arguments: StatementArguments) throws -> Value?
+}
+
+extension SQLConnection {
+    /// Runs SQL text with positional arguments; returns the rows it changed.
+    @discardableResult
+    package func execute(sql: String, arguments: StatementArguments = []) throws -> Int {
+        try execute(SQL(sql: sql, arguments: arguments))
+    }
+
+    package func fetchAll(_ type: SQLRow.Type, sql: String, arguments: StatementArguments = []) throws -> [SQLRow] {
+        try fetchAll(type, SQL(sql: sql, arguments: arguments))
+    }
+
+    package func fetchOne(_ type: SQLRow.Type, sql: String, arguments: StatementArguments = []) throws -> SQLRow? {
+        try fetchOne(type, SQL(sql: sql, arguments: arguments))
+    }
+
+    package func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, sql: String, arguments: StatementArguments = []
+    ) throws -> [Value] {
+        try fetchAll(type, SQL(sql: sql, arguments: arguments))
+    }
+
+    package func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, sql: String, arguments: StatementArguments = []
+    ) throws -> Value? {
+        try fetchOne(type, SQL(sql: sql, arguments: arguments))
+    }
+}

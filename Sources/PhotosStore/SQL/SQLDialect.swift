@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// Where the SQL of SQLite and PostgreSQL differ, in the few places the
+/// engine needs: lists bound as one argument, and the place of NULLs in an
+/// order. Everything else the engine writes is SQL both accept.
+///
+/// A list travels as one JSON array argument, so that a statement's text
+/// does not change with the list's length (SQLite caches it, and neither
+/// database meets its limit on arguments).
+package enum SQLDialect: Sendable {
+    case sqlite
+    case postgres
+
+    /// A subquery selecting the ids of a list, `SELECT value …`.
+    package func elements(of ids: [Int64]) -> SQL {
+        switch self {
+        case .sqlite: "SELECT value FROM json_each(\(Self.json(ids)))"
+        case .postgres: "SELECT value::int8 FROM jsonb_array_elements_text(\(Self.json(ids))::jsonb) AS e(value)"
+        }
+    }
+
+    /// A subquery selecting the texts of a list, `SELECT value …`.
+    package func elements(of texts: [String]) -> SQL {
+        switch self {
+        case .sqlite: "SELECT value FROM json_each(\(Self.json(texts)))"
+        case .postgres: "SELECT value FROM jsonb_array_elements_text(\(Self.json(texts))::jsonb) AS e(value)"
+        }
+    }
+
+    /// A list of ids as a table named `alias`, with columns `value` and
+    /// `key`, which grows with the position in the list.
+    package func table(of ids: [Int64], alias: String) -> SQL {
+        switch self {
+        case .sqlite:
+            "json_each(\(Self.json(ids))) \(sql: alias)"
+        case .postgres:
+            "(SELECT value::int8 AS value, key FROM jsonb_array_elements_text(\(Self.json(ids))::jsonb) WITH ORDINALITY AS e(value, key)) \(sql: alias)"
+        }
+    }
+
+    /// A list of texts as a table named `alias`, with columns `value` and `key`.
+    package func table(of texts: [String], alias: String) -> SQL {
+        switch self {
+        case .sqlite:
+            "json_each(\(Self.json(texts))) \(sql: alias)"
+        case .postgres:
+            "(SELECT value, key FROM jsonb_array_elements_text(\(Self.json(texts))::jsonb) WITH ORDINALITY AS e(value, key)) \(sql: alias)"
+        }
+    }
+
+    /// An ORDER BY direction that puts NULL first when ascending and last
+    /// when descending, as SQLite does by itself (PostgreSQL does the
+    /// opposite). SQLite gets the bare direction, which its planner matches
+    /// against indexes.
+    package func direction(ascending: Bool) -> String {
+        switch (self, ascending) {
+        case (.sqlite, true): "ASC"
+        case (.sqlite, false): "DESC"
+        case (.postgres, true): "ASC NULLS FIRST"
+        case (.postgres, false): "DESC NULLS LAST"
+        }
+    }
+
+    /// A JSON array of values, the one argument a list travels as.
+    package static func json<T: Encodable>(_ values: [T]) -> String {
+        String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+}

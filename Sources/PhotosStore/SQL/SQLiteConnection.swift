@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// A GRDB database connection inside one of its transactions, as the
+/// engine's ``SQLConnection``. Every statement goes through GRDB's
+/// statement cache, so a statement run again is not compiled again.
+struct SQLiteConnection: SQLConnection {
+    let db: Database
+
+    var dialect: SQLDialect { .sqlite }
+
+    func execute(_ sql: SQL) throws -> Int {
+        try db.cachedStatement(literal: sql).execute()
+        return db.changesCount
+    }
+
+    func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow] {
+        let statement = try db.cachedStatement(literal: sql)
+        let columns = statement.columnNames
+        let cursor = try Row.fetchCursor(statement)
+        var rows: [SQLRow] = []
+        while let row = try cursor.next() {
+            rows.append(SQLRow(columns: columns, values: (0..<columns.count).map { row[$0] }))
+        }
+        return rows
+    }
+
+    func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow? {
+        let statement = try db.cachedStatement(literal: sql)
+        let columns = statement.columnNames
+        return try Row.fetchOne(statement).map { row in SQLRow(columns: columns, values: (0..<columns.count).map { row[$0] }) }
+    }
+
+    func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value] {
+        try Value.fetchAll(db.cachedStatement(literal: sql))
+    }
+
+    func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> Value? {
+        try Value.fetchOne(db.cachedStatement(literal: sql))
+    }
+
+    func prepare(sql: String) throws -> any SQLStatement {
+        Prepared(db: db, statement: try db.cachedStatement(sql: sql))
+    }
+
+    /// SQLite has one writer at a time, so the next row id is the next
+    /// number in commit order.
+    func numberChangeBlock(committedAt date: Date, author: String?) throws -> Int64 {
+        guard let number = try fetchOne(Int64.self, sql: "INSERT INTO change_transaction (committed_at, author, stamp) VALUES (?, ?, ?) RETURNING id",
+                                        arguments: [date.timeIntervalSince1970, author, Int64.random(in: 1...Int64.max)]) else {
+            throw StoreError.database("numbering a change block returned no number")
+        }
+        return number
+    }
+
+    private struct Prepared: SQLStatement {
+        let db: Database
+        let statement: Statement
+
+        func execute(arguments: StatementArguments) throws -> Int {
+            try statement.execute(arguments: arguments)
+            return db.changesCount
+        }
+
+        func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, arguments: StatementArguments) throws -> Value? {
+            try Value.fetchOne(statement, arguments: arguments)
+        }
+    }
+}
