@@ -85,7 +85,7 @@ let package = Package(
         // The public PhotoKit API (`import Photos`).
         .target(
             name: "Photos",
-            dependencies: ["PhotosStore", "PhotosObjectStorage", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["PhotosStore", "PhotosObjectStorage", "PhotosPostgres", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The web gallery: plain JavaScript modules, a style sheet and a page,
         // bundled as resources and served by PhotosServer at `/`.
@@ -144,7 +144,7 @@ let package = Package(
         // and the database surgery that damage tests do.
         .target(
             name: "PhotosTestSupport",
-            dependencies: ["PhotosStore", "PhotosObjectStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PhotosStore", "PhotosObjectStorage", "PhotosPostgres", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/PhotosTestSupport"
         ),
         .testTarget(

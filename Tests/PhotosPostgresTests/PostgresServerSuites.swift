@@ -181,6 +181,7 @@ struct ChangeBlockNumberingTests {
     @Test func blocksAreNumberedInCommitOrderAndNoReaderSeesAGap() async throws {
         let database = try newLibrary()
         let location = database.location
+        let text = try PostgresStatementText()
         let writers = 4, blocksEach = 25
         let stop = LockedValue(false)
         let reader = Task.detached { () throws -> Int in
@@ -194,14 +195,15 @@ struct ChangeBlockNumberingTests {
         }
         try await withThrowingTaskGroup(of: [Int64].self) { group in
             for _ in 0..<writers {
-                group.addTask {
+                // Each writer blocks its thread, as the engine's callers do: not on the cooperative pool.
+                group.addTask(executorPreference: DispatchTaskExecutor.shared) {
                     var numbers: [Int64] = []
                     for _ in 0..<blocksEach {
-                        let pause = UInt64.random(in: 0...2_000_000)
-                        numbers.append(try database.write { connection in
-                            try await connection.run("SELECT 1")
-                            try await Task.sleep(nanoseconds: pause)
-                            return try await ChangeBlockNumbering.number(connection, location: location, committedAt: Date(), author: nil).changeBlock
+                        let pause = Double.random(in: 0...0.002)
+                        numbers.append(try database.transaction(.write, text: text) { db in
+                            _ = try db.fetchOne(Int64.self, sql: "SELECT 1")
+                            Thread.sleep(forTimeInterval: pause)
+                            return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil)
                         })
                     }
                     return numbers
@@ -221,24 +223,22 @@ struct ChangeBlockNumberingTests {
 
     @Test func aRolledBackBlockTakesNoNumber() throws {
         let database = try newLibrary()
-        let location = database.location
-        struct Abandoned: Error {}
+        let text = try PostgresStatementText()
         #expect(throws: StoreError.self) {
-            try database.write { connection in
-                _ = try await ChangeBlockNumbering.number(connection, location: location, committedAt: Date(), author: "x")
+            try database.transaction(.write, text: text) { db in
+                _ = try ChangeBlockNumbering.number(db, committedAt: Date(), author: "x")
                 throw StoreError.editNotAllowed("abandoned")
             }
         }
-        let next = try database.write { try await ChangeBlockNumbering.number($0, location: location, committedAt: Date(), author: nil) }
-        #expect(next.changeBlock == 1)
+        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
+        #expect(next == 1)
     }
 }
 
 @Suite(.enabled(if: TestPostgresServer.current != nil, "needs the PostgreSQL server script/services starts (script/test starts it)"))
 struct PostgresCommitWatcherTests {
     private func commit(_ database: LibraryDatabase) throws -> Int64 {
-        let location = database.location
-        return try database.write { try await ChangeBlockNumbering.number($0, location: location, committedAt: Date(), author: nil).changeBlock }
+        return try database.transaction(.write, text: PostgresStatementText()) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
     }
 
     /// Waits up to ten seconds for `condition`.

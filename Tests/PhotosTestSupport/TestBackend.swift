@@ -1,5 +1,6 @@
 import Foundation
 import PhotosObjectStorage
+import PhotosPostgres
 import PhotosStore
 
 /// The engine backend the backend-neutral suites run against, chosen by
@@ -14,6 +15,10 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
     /// SQLite, with the originals in S3-compatible object storage: a new
     /// bucket of the server `script/services` starts, per library.
     case sqliteObjectStorage = "sqlite-s3"
+    /// PostgreSQL (the server `script/services` starts, a new library per
+    /// test), with the originals in a directory, as servers sharing one
+    /// mount keep them.
+    case postgres
 
     package var description: String { rawValue }
 
@@ -30,7 +35,13 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
     /// The backends whose servers this run has: SQLite always, object
     /// storage when `script/services` runs (as `script/test` makes sure).
     package static var available: [TestBackend] {
-        allCases.filter { $0 == .sqlite || TestObjectStorageServer.current != nil }
+        allCases.filter { backend in
+            switch backend {
+            case .sqlite: true
+            case .sqliteObjectStorage: TestObjectStorageServer.current != nil
+            case .postgres: TestPostgresServer.current != nil
+            }
+        }
     }
 
     /// Whether a library keeps its originals in its own directory, where
@@ -41,14 +52,24 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
     /// The location of a new, empty library whose scratch space is `directory`
     /// (which the caller removes afterwards).
     package func newLibraryURL(in directory: URL) -> URL {
-        directory.appendingPathComponent("Test.photoslibrary", isDirectory: true)
+        switch self {
+        case .sqlite, .sqliteObjectStorage:
+            return directory.appendingPathComponent("Test.photoslibrary", isDirectory: true)
+        case .postgres:
+            guard let server = TestPostgresServer.current else {
+                fatalError("PHOTOS_TEST_BACKEND=postgres needs the PostgreSQL server script/services starts")
+            }
+            return server.newLibraryURL()
+        }
     }
 
-    /// Where a new library of this backend keeps its originals: nil for its
-    /// own directory, or a new bucket.
-    package func newOriginals() throws -> URL? {
+    /// Where a new library of this backend, whose scratch space is
+    /// `directory`, keeps its originals: nil for its own directory, a new
+    /// bucket, or a directory beside it.
+    package func newOriginals(in directory: URL) throws -> URL? {
         switch self {
         case .sqlite: return nil
+        case .postgres: return directory.appendingPathComponent("library-files", isDirectory: true)
         case .sqliteObjectStorage:
             guard let server = TestObjectStorageServer.current else {
                 throw StoreError.fileSystem("PHOTOS_TEST_BACKEND=\(rawValue) needs the S3 server script/services starts")
@@ -60,7 +81,7 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
     /// Opens (creating it when new, with `originals`) the library at `url` as `client` (nil: the owner).
     package func open(_ url: URL, client: String? = nil, originals: URL? = nil) throws -> any PhotoStore {
         try LibraryBackend.open(url, options: StoreOpenOptions(client: client, originals: originals?.absoluteString,
-                                                               fileStorage: StorageOpener()))
+                                                               fileStorage: StorageOpener(), databases: [PostgresBackend()]))
     }
 }
 

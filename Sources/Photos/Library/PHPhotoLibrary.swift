@@ -1,6 +1,7 @@
 import Foundation
 import PhotosMedia
 import PhotosObjectStorage
+import PhotosPostgres
 import PhotosStore
 
 /// A photo library on disk: assets, albums and folders, the change blocks
@@ -134,7 +135,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
                 allowsUnsafeLocation: options.contains(.allowUnsafeLocation),
                 client: clientIdentifier,
                 originals: originals?.absoluteString,
-                fileStorage: StorageOpener()))
+                fileStorage: StorageOpener(),
+                databases: [PostgresBackend()]))
         } catch {
             throw PHPhotosError(storeError: error)
         }

@@ -38,13 +38,16 @@ package enum PostgresSchema {
 
     static let migrations: [Migration] = [
         Migration(version: 1, name: "assets, collections, history, access and tokens", statements: version1),
+        Migration(version: 2, name: "text comparison with NSPredicate's options", statements: version2),
     ]
 
     /// What opening found.
     package struct Opening: Sendable {
         /// The library's identity, fixed when it was created.
         package var libraryUUID: String
-        /// Where its originals are kept, as recorded at creation (nil: a directory every server mounts).
+        /// Where its originals are kept, as recorded at creation: `s3://…`, or
+        /// `file:///…`, a directory every server mounts (nil only for a
+        /// library created before the store required one).
         package var originals: String?
         /// Whether this opening created it.
         package var created: Bool
@@ -134,6 +137,73 @@ package enum PostgresSchema {
     }
 
     // MARK: - Versions
+
+    /// `photos_text(comparison, options, lhs, rhs)`, what SQLite's function
+    /// of that name (`TextMatching`) computes: NULL when either side is,
+    /// else whether `lhs <comparison> rhs` after folding case (ICU's full
+    /// lowercase) and diacritics (combining marks dropped after
+    /// decomposition), with text ordered by its bytes. The comparison codes
+    /// are `TextMatching.codes`; LIKE's `*`, `?` and `\` become a regular
+    /// expression.
+    @Sendable private static func version2(_ schema: String) -> [String] {
+        let s = "\"\(schema)\""
+        return [
+            """
+            CREATE FUNCTION \(s).photos_fold(value text, options bigint) RETURNS text
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+                SELECT CASE WHEN (options & 2) <> 0
+                    THEN regexp_replace(normalize(CASE WHEN (options & 1) <> 0 THEN lower(value COLLATE "und-x-icu") ELSE value END, NFD),
+                                        '[\\u0300-\\u036f]', '', 'g')
+                    ELSE CASE WHEN (options & 1) <> 0 THEN lower(value COLLATE "und-x-icu") ELSE value END
+                END
+            $$
+            """,
+            """
+            CREATE FUNCTION \(s).photos_like_pattern(pattern text) RETURNS text
+            LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+            DECLARE
+                result text := '^';
+                position integer := 1;
+                character text;
+            BEGIN
+                WHILE position <= length(pattern) LOOP
+                    character := substr(pattern, position, 1);
+                    IF character = '\\' AND position < length(pattern) THEN
+                        position := position + 1;
+                        result := result || regexp_replace(substr(pattern, position, 1), '([^[:alnum:]])', '\\\\\\1', 'g');
+                    ELSIF character = '*' THEN
+                        result := result || '.*';
+                    ELSIF character = '?' THEN
+                        result := result || '.';
+                    ELSE
+                        result := result || regexp_replace(character, '([^[:alnum:]])', '\\\\\\1', 'g');
+                    END IF;
+                    position := position + 1;
+                END LOOP;
+                RETURN result || '$';
+            END
+            $$
+            """,
+            """
+            CREATE FUNCTION \(s).photos_text(comparison bigint, options bigint, lhs text, rhs text) RETURNS boolean
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+                SELECT CASE comparison
+                    WHEN 0 THEN l = r
+                    WHEN 1 THEN l <> r
+                    WHEN 2 THEN l < r
+                    WHEN 3 THEN l <= r
+                    WHEN 4 THEN l > r
+                    WHEN 5 THEN l >= r
+                    WHEN 6 THEN r = '' OR strpos(l, r) > 0
+                    WHEN 7 THEN left(l, length(r)) = r
+                    WHEN 8 THEN length(r) = 0 OR right(l, length(r)) = r
+                    WHEN 9 THEN l ~ \(s).photos_like_pattern(r)
+                END
+                FROM (SELECT \(s).photos_fold(lhs, options) COLLATE "C" AS l, \(s).photos_fold(rhs, options) COLLATE "C" AS r) folded
+            $$
+            """,
+        ]
+    }
 
     /// The whole library as SQLite's format version 7 has it.
     @Sendable private static func version1(_ schema: String) -> [String] {

@@ -27,6 +27,12 @@ package protocol SQLPhotoStore: PhotoStore {
     /// Why a commit that returned cannot last after all (SQLite's
     /// write-ahead log deleted under it); nil when it can.
     func commitLossProblem() -> StoreError?
+    /// What the database's own checks find wrong in it (pages, keys,
+    /// derived tables); empty when it is whole. Cost: reading all of it.
+    func databaseProblems() -> [String]
+    /// Remembers what a full check concluded: damage found is recorded so
+    /// that nothing more is written, a whole database clears it.
+    func recordIntegrity(databaseIsWhole: Bool, problem: String?)
 }
 
 /// The moments of one change block, kept until the next commit.

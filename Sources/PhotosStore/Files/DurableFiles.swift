@@ -11,7 +11,7 @@ import Glibc
 ///
 /// Cost: one `fsync` each, from microseconds on a page cache that needs no
 /// flush to a few milliseconds on a disk.
-enum DurableFiles {
+package enum DurableFiles {
     /// Flushes a file's bytes, or a directory's entries, to stable storage.
     static func synchronize(_ url: URL) throws {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -28,7 +28,7 @@ enum DurableFiles {
 
     /// Creates a directory and any missing parents, then flushes the entry
     /// of each one created in its parent.
-    static func createDirectory(_ url: URL) throws {
+    package static func createDirectory(_ url: URL) throws {
         var missing: [URL] = []
         var candidate = url.standardizedFileURL
         while !FileManager.default.fileExists(atPath: candidate.path), candidate.path != "/" {

@@ -14,7 +14,7 @@ package struct TokenCipher: Sendable {
     private let key1: UInt64
 
     /// The metadata key under which a library keeps its token key (32 hex digits).
-    static let metadataKey = "token_key"
+    package static let metadataKey = "token_key"
 
     init(key0: UInt64, key1: UInt64) {
         self.key0 = key0
@@ -22,7 +22,7 @@ package struct TokenCipher: Sendable {
     }
 
     /// A cipher from the 32 hex digits a library keeps; nil for anything else.
-    init?(hex: String) {
+    package init?(hex: String) {
         guard hex.utf8.count == 32, let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16) else {
             return nil
         }
@@ -30,7 +30,7 @@ package struct TokenCipher: Sendable {
     }
 
     /// A new random key, as 32 hex digits.
-    static func newKeyText() -> String {
+    package static func newKeyText() -> String {
         var generator = SystemRandomNumberGenerator()
         return [generator.next(), generator.next()].map { (value: UInt64) in
             let digits = String(value, radix: 16)

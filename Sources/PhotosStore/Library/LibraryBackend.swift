@@ -22,13 +22,20 @@ package struct StoreOpenOptions: Sendable {
     /// recorded in. The default serves only the library's own directory.
     package var fileStorage: any FileStorageOpener = LocalFileStorage.Opener()
 
+    /// Opens libraries at locations that are not directories (a database
+    /// server's URL), by scheme. The engine knows none itself; the layer
+    /// above passes the backends it links.
+    package var databases: [any DatabaseBackend] = []
+
     package init(createIfNeeded: Bool = true, allowsUnsafeLocation: Bool = false, client: String? = nil,
-                 originals: String? = nil, fileStorage: any FileStorageOpener = LocalFileStorage.Opener()) {
+                 originals: String? = nil, fileStorage: any FileStorageOpener = LocalFileStorage.Opener(),
+                 databases: [any DatabaseBackend] = []) {
         self.createIfNeeded = createIfNeeded
         self.allowsUnsafeLocation = allowsUnsafeLocation
         self.client = client
         self.originals = originals
         self.fileStorage = fileStorage
+        self.databases = databases
     }
 }
 
@@ -43,16 +50,31 @@ package protocol FileStorageOpener: Sendable {
     func open(layout: LibraryLayout, originals: String?) throws(StoreError) -> any LibraryFileStorage
 }
 
+/// A backend whose libraries are named by URL (`postgres://…`) rather
+/// than by directory.
+package protocol DatabaseBackend: Sendable {
+    /// The URL schemes it serves, lowercase.
+    var schemes: Set<String> { get }
+    /// Opens, or creates when allowed, the library at `url`.
+    func open(_ url: URL, options: StoreOpenOptions) throws(StoreError) -> any PhotoStore
+}
+
 /// Chooses the engine backend a library's location names, the one place
 /// that does: `PHPhotoLibrary(url:)`, the `photos` command and the server
 /// all open libraries here. A file URL is a library directory on SQLite
-/// (``SQLitePhotoStore``); a new backend adds its URL scheme.
+/// (``SQLitePhotoStore``); another URL goes to the backend among
+/// ``StoreOpenOptions/databases`` that serves its scheme.
 package enum LibraryBackend {
     /// Opens, or creates when allowed, the library at `url`.
     /// Throws `notALibrary` for a location no backend serves.
     package static func open(_ url: URL, options: StoreOpenOptions = StoreOpenOptions()) throws(StoreError) -> any PhotoStore {
         guard url.isFileURL else {
-            throw .notALibrary(path: url.absoluteString, reason: "no library backend serves \(url.scheme ?? "this kind of") locations; a library is a directory")
+            let scheme = url.scheme?.lowercased() ?? ""
+            guard let backend = options.databases.first(where: { $0.schemes.contains(scheme) }) else {
+                let known = (["a directory"] + options.databases.flatMap(\.schemes).sorted().map { "\($0)://…" }).joined(separator: ", ")
+                throw .notALibrary(path: url.absoluteString, reason: "no library backend serves \(scheme.isEmpty ? "this kind of" : scheme + "://") locations; a library is \(known)")
+            }
+            return try backend.open(url, options: options)
         }
         return try SQLitePhotoStore(url: url, options: options)
     }

@@ -24,7 +24,8 @@ final class ServerFixture: @unchecked Sendable {
          originals: URL? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory), originals: originals)
+        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory),
+                                     originals: try originals ?? TestBackend.selected.newOriginals(in: directory))
         ownerToken = try library.createAccessToken(forClient: nil, label: "test owner").bearer
         server = try PhotoServer(library: library, configuration: configuration)
         assets = try importPhotos(photos)

@@ -20,7 +20,7 @@ import Testing
         init(_ backend: TestBackend) throws {
             self.backend = backend
             url = backend.newLibraryURL(in: directory)
-            owner = try backend.open(url, originals: try backend.newOriginals())
+            owner = try backend.open(url, originals: try backend.newOriginals(in: directory))
         }
 
         deinit {

@@ -16,7 +16,7 @@ final class TestLibrary {
         files = directory.appendingPathComponent("files")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory),
-                                     originals: try originals ?? TestBackend.selected.newOriginals(), options: options,
+                                     originals: try originals ?? TestBackend.selected.newOriginals(in: directory), options: options,
                                      clientIdentifier: nil)
     }
 

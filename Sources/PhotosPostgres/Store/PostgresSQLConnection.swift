@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+import Logging
+import NIOCore
+import PhotosStore
+import PostgresNIO
+
+/// A pooled PostgreSQL connection inside one of its transactions, as the
+/// engine's ``SQLConnection``: the engine's statements, rendered for
+/// PostgreSQL (``PostgresStatementText``), run one at a time and waited
+/// for on the calling thread, which is never an event loop's.
+///
+/// Values cross as GRDB's `DatabaseValue`s both ways, so the engine decodes
+/// a PostgreSQL row as it decodes an SQLite one: integers of every width
+/// as 64-bit integers, booleans as 0 and 1, `numeric` (what `SUM` of
+/// integers gives) as an integer when whole.
+package final class PostgresSQLConnection: SQLConnection {
+    package let dialect = SQLDialect.postgres
+    let connection: PostgresConnection
+    package let location: PostgresLocation
+    private let text: PostgresStatementText
+
+    init(connection: PostgresConnection, location: PostgresLocation, text: PostgresStatementText) {
+        self.connection = connection
+        self.location = location
+        self.text = text
+    }
+
+    package func execute(_ sql: SQL) throws -> Int {
+        try run(text.render(sql)).metadata.rows ?? 0
+    }
+
+    package func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow] {
+        try rows(run(text.render(sql)))
+    }
+
+    package func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow? {
+        try fetchAll(type, sql).first
+    }
+
+    package func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value] {
+        try fetchAll(SQLRow.self, sql).map { $0[0] }
+    }
+
+    package func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> Value? {
+        guard let row = try fetchOne(SQLRow.self, sql) else { return nil }
+        return row[0] as Value?
+    }
+
+    package func prepare(sql: String) throws -> any SQLStatement {
+        Prepared(connection: self, sql: text.placeholders(sql))
+    }
+
+    /// Numbers the block with the library's counter (see ``ChangeBlockNumbering``).
+    package func numberChangeBlock(committedAt date: Date, author: String?) throws -> Int64 {
+        try ChangeBlockNumbering.number(self, committedAt: date, author: author)
+    }
+
+    /// Runs one rendered statement and collects its rows and command tag.
+    func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
+        let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: LibraryDatabase.quiet)
+        do {
+            return try result.wait()
+        } catch {
+            throw StoreError(postgres: error, location: location)
+        }
+    }
+
+    /// A query's rows as the engine's rows.
+    func rows(_ result: PostgresQueryResult) throws -> [SQLRow] {
+        guard let first = result.rows.first else { return [] }
+        let columns = first.map(\.columnName)
+        return try result.rows.map { row in
+            SQLRow(columns: columns, values: try row.map(Self.value))
+        }
+    }
+
+    /// One cell as a `DatabaseValue`, by its PostgreSQL type.
+    private static func value(_ cell: PostgresCell) throws -> DatabaseValue {
+        guard cell.bytes != nil else { return .null }
+        do {
+            switch cell.dataType {
+            case .int2, .int4, .int8, .oid:
+                return try cell.decode(Int64.self).databaseValue
+            case .float4, .float8:
+                return try cell.decode(Double.self).databaseValue
+            case .bool:
+                return (try cell.decode(Bool.self) ? 1 : 0 as Int64).databaseValue
+            case .numeric:
+                let number = try cell.decode(Decimal.self)
+                var rounded = number
+                var source = number
+                NSDecimalRound(&rounded, &source, 0, .plain)
+                if rounded == number, let whole = Int64(exactly: NSDecimalNumber(decimal: number).int64Value),
+                   Decimal(whole) == number {
+                    return whole.databaseValue
+                }
+                return NSDecimalNumber(decimal: number).doubleValue.databaseValue
+            case .bytea:
+                var buffer = try cell.decode(ByteBuffer.self)
+                return Data(buffer.readBytes(length: buffer.readableBytes) ?? []).databaseValue
+            default:
+                return try cell.decode(String.self).databaseValue
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.database("PostgreSQL: cannot read column \(cell.columnName) of type \(cell.dataType): \(error)")
+        }
+    }
+
+    /// A statement's text rendered once, run with each call's arguments.
+    private struct Prepared: SQLStatement {
+        let connection: PostgresSQLConnection
+        let sql: String
+
+        func execute(arguments: StatementArguments) throws -> Int {
+            try connection.run(try PostgresStatementText.query(sql, arguments: arguments)).metadata.rows ?? 0
+        }
+
+        func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, arguments: StatementArguments) throws -> Value? {
+            let result = try connection.run(try PostgresStatementText.query(sql, arguments: arguments))
+            guard let row = try connection.rows(result).first else { return nil }
+            return row[0] as Value?
+        }
+    }
+}
