@@ -33,7 +33,7 @@ let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: albums|assets|count LIBRARY ...") }
 let library: PHPhotoLibrary
 do {
-    library = try PHPhotoLibrary(url: URL(fileURLWithPath: arguments[2]))
+    library = try PHPhotoLibrary(url: PHPhotoLibrary.libraryURL(arguments[2]))
 } catch {
     fail("cannot open \(arguments[2]): \(error.localizedDescription)")
 }

@@ -49,6 +49,11 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
     /// them) apply.
     package var keepsOriginalsInItsDirectory: Bool { self == .sqlite }
 
+    /// Whether the catalogue is an SQLite file in the library's directory,
+    /// which the tests of SQLite's own files (its log, its pages, a copy
+    /// of the directory) damage or copy.
+    package var isSQLite: Bool { self == .sqlite || self == .sqliteObjectStorage }
+
     /// The location of a new, empty library whose scratch space is `directory`
     /// (which the caller removes afterwards).
     package func newLibraryURL(in directory: URL) -> URL {

@@ -67,7 +67,7 @@ import Testing
         #expect(test.fetch { PHAsset.fetchAssets(with: nil) }.count == 0)
         #expect(test.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }.count == 0)
         #expect(test.originalFiles.isEmpty)
-        let staging = try FileManager.default.contentsOfDirectory(atPath: test.library.url.appendingPathComponent("staging").path)
+        let staging = try FileManager.default.contentsOfDirectory(atPath: test.libraryDirectory.appendingPathComponent("staging").path)
         #expect(staging.isEmpty)
     }
 

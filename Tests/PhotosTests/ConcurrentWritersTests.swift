@@ -11,7 +11,7 @@ import Testing
 
     @Test func fourWritersTwoWatchersNothingLostOrDuplicated() throws {
         let test = try TestLibrary()
-        let path = test.library.url.path
+        let path = test.library.locationDescription
         let total = 4 * Self.blocksPerWriter
         let origin = test.library.currentChangeToken
         let watchers = try (0..<2).map { _ in try MultiProcessTests.start(["observe-history", path, String(total)]) }

@@ -7,7 +7,7 @@ import Testing
 
 /// A change block that returned lasts, and a damaged library is refused,
 /// never replaced or written into.
-@Suite(.tags(.slow)) struct DurabilityTests {
+@Suite(.tags(.slow), .enabled(if: TestBackend.selected.isSQLite, "damages or inspects SQLite's own files")) struct DurabilityTests {
     @Test func theWriterSyncsEveryCommit() throws {
         let test = try TestLibrary()
         let store = try #require(test.library.store as? SQLitePhotoStore)

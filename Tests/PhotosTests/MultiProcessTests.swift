@@ -22,7 +22,7 @@ import Testing
     @Test func processesWriteOneLibraryAtOnceAndSeeEachOther() throws {
         let test = try TestLibrary()
         let image = try test.jpeg()
-        let path = test.library.url.path
+        let path = test.library.locationDescription
         let writers = try [
             Self.start(["albums", path, "40", "first"]),
             Self.start(["albums", path, "40", "second"]),
@@ -58,7 +58,7 @@ import Testing
         let ids = try test.importDays(2)
         let observer = Process()
         observer.executableURL = MultiProcessTests.helper
-        observer.arguments = ["observe", test.library.url.path, "4"]
+        observer.arguments = ["observe", test.library.locationDescription, "4"]
         let output = Pipe()
         observer.standardOutput = output
         try observer.run()
@@ -92,7 +92,7 @@ import Testing
         defer { test.library.unregisterChangeObserver(observer) }
         let writer = Process()
         writer.executableURL = MultiProcessTests.helper
-        writer.arguments = ["albums", test.library.url.path, "3", "remote"]
+        writer.arguments = ["albums", test.library.locationDescription, "3", "remote"]
         try writer.run()
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0)

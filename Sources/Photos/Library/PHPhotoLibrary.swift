@@ -172,12 +172,31 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         scoped ?? sharedLibrary
     }
 
+    /// The library a command line or `PHOTOS_LIBRARY` names: a URL with a
+    /// scheme (`postgres://…`, `file://…`) as it is, anything else as a
+    /// directory's path, `~` expanded. (An OpenPhotoKit addition.)
+    public static func libraryURL(_ location: String) -> URL {
+        if let separator = location.range(of: "://"), !location[..<separator.lowerBound].isEmpty,
+           location[..<separator.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
+           let url = URL(string: location) {
+            return url
+        }
+        return URL(fileURLWithPath: (location as NSString).expandingTildeInPath)
+    }
+
+    /// The library's location as people read it: a directory's path, or a
+    /// database library's URL (which never holds a password). (An
+    /// OpenPhotoKit addition.)
+    public var locationDescription: String {
+        url.isFileURL ? url.path : url.absoluteString
+    }
+
     /// Where `shared()` looks: `PHOTOS_LIBRARY`, else
     /// `$XDG_DATA_HOME/photos/Photos Library.photoslibrary`, with
     /// `XDG_DATA_HOME` defaulting to `~/.local/share`.
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let path = environment["PHOTOS_LIBRARY"], !path.isEmpty {
-            return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        if let location = environment["PHOTOS_LIBRARY"], !location.isEmpty {
+            return libraryURL(location)
         }
         var dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         if dataHome == nil {

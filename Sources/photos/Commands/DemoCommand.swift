@@ -47,7 +47,7 @@ struct DemoCommand: ParsableCommand {
         let photoLibrary = try PHPhotoLibrary(url: libraryURL, clientIdentifier: nil)
         var tour = Tour(library: photoLibrary)
         tour.title("OpenPhotoKit demo")
-        Output.line("Library: \(photoLibrary.url.path)")
+        Output.line("Library: \(photoLibrary.locationDescription)")
 
         let shots = Trip.schedule(count: assets)
         tour.section("1. Generate \(shots.count) photos with EXIF dates and GPS, as a camera card would hold them")
@@ -83,8 +83,8 @@ struct DemoCommand: ParsableCommand {
         }
         tour.section("Done")
         if keep {
-            Output.line("   The library stays at \(photoLibrary.url.path)")
-            Output.line("   Try: PHOTOS_LIBRARY=\"\(photoLibrary.url.path)\" photos --help")
+            Output.line("   The library stays at \(photoLibrary.locationDescription)")
+            Output.line("   Try: PHOTOS_LIBRARY=\"\(photoLibrary.locationDescription)\" photos --help")
         } else {
             Output.line("   The demo library is deleted; run with --keep to keep it.")
         }

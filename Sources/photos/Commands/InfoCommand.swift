@@ -41,9 +41,9 @@ struct InfoCommand: ParsableCommand {
             let access = reach == .addOnly ? "add-only: this client may add photos and read nothing"
                 : "none: the library's owner has not granted this client access"
             if options.json {
-                Output.json(["library": library.url.path, "access": reach.rawValue])
+                Output.json(["library": library.locationDescription, "access": reach.rawValue])
             } else {
-                options.say("Library:  \(library.url.path)")
+                options.say("Library:  \(library.locationDescription)")
                 options.say("Access:   \(access)")
             }
             return try options.requireAvailable(library)
@@ -69,7 +69,7 @@ struct InfoCommand: ParsableCommand {
         let onDisk = reach == .whole ? Self.sizeOnDisk(library.url) : nil
         try options.requireAvailable(library)
         if options.json {
-            var json: [String: Any] = ["library": library.url.path, "access": reach.rawValue, "storedBytes": stored, "currentToken": token]
+            var json: [String: Any] = ["library": library.locationDescription, "access": reach.rawValue, "storedBytes": stored, "currentToken": token]
             json["bytesOnDisk"] = onDisk
             json["assets"] = Dictionary(uniqueKeysWithValues: counts.prefix(5).map { ($0.0, $0.1) })
             json["albums"] = counts[5].1
@@ -80,7 +80,7 @@ struct InfoCommand: ParsableCommand {
             return
         }
         guard !options.quiet else { return }
-        Output.line("Library:  \(library.url.path)\(reach == .limited ? " (limited access: what this client may see)" : "")")
+        Output.line("Library:  \(library.locationDescription)\(reach == .limited ? " (limited access: what this client may see)" : "")")
         Output.line("Assets:   \(counts[0].1) images, \(counts[1].1) videos, \(counts[2].1) audio (\(counts[3].1) hidden); \(counts[4].1) in Recently Deleted")
         Output.line("Albums:   \(counts[5].1) in \(counts[6].1) folders")
         Output.line("Files:    \(Output.bytes(stored))" + (onDisk.map { "; \(Output.bytes($0)) on disk with thumbnails and database" } ?? ""))

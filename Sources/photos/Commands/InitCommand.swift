@@ -42,12 +42,21 @@ struct InitCommand: ParsableCommand {
     func run() throws {
         var options = options
         if let path { options.library = path }
-        let existed = FileManager.default.fileExists(atPath: options.url.appendingPathComponent("VERSION").path)
+        let existed = options.url.isFileURL && FileManager.default.fileExists(atPath: options.url.appendingPathComponent("VERSION").path)
         let library = try options.open(creating: true, originals: originals.flatMap(URL.init(string:)))
+        guard options.url.isFileURL else {
+            // A database library is created or found in one step, which does not say which.
+            if options.json {
+                Output.json(["library": library.locationDescription])
+            } else {
+                options.say("The library at \(library.locationDescription) is ready")
+            }
+            return
+        }
         if options.json {
-            Output.json(["library": library.url.path, "created": !existed])
+            Output.json(["library": library.locationDescription, "created": !existed])
         } else {
-            options.say(existed ? "A library is already at \(library.url.path)" : "Created a library at \(library.url.path)")
+            options.say(existed ? "A library is already at \(library.locationDescription)" : "Created a library at \(library.locationDescription)")
         }
     }
 }

@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "photos.serve")
         logger.logLevel = options.quiet ? .warning : .info
         let server = try PhotoServer(library: library, configuration: .init(host: host, port: port, signInFailuresPerMinute: signInAttempts), logger: logger)
-        let (json, quiet, path) = (options.json, options.quiet, library.url.path)
+        let (json, quiet, path) = (options.json, options.quiet, library.locationDescription)
         try await server.run { port in
             if json {
                 Output.jsonLine(["listening": "http://\(host):\(port)", "library": path])

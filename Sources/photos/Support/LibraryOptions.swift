@@ -4,8 +4,8 @@ import Photos
 
 /// The options every command that works on a library takes.
 struct LibraryOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The library to use.", discussion: "Default: $PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Photos Library.photoslibrary.",
-                                            valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The library to use.", discussion: "A directory, or a PostgreSQL library's URL (postgres://USER@HOST/DB?library=NAME; the password comes from $PHOTOS_POSTGRES_PASSWORD or $PHOTOS_POSTGRES_PASSWORD_FILE). Default: $PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Photos Library.photoslibrary.",
+                                            valueName: "location"))
     var library: String?
 
     @Flag(name: .long, help: "Print machine-readable JSON instead of text.")
@@ -18,15 +18,15 @@ struct LibraryOptions: ParsableArguments {
         if let library, library.isEmpty { throw ValidationError("--library needs a path; leave it out to use the default library") }
     }
 
-    /// The library's directory.
+    /// The library's directory or URL.
     var url: URL {
-        library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultURL()
+        library.map(PHPhotoLibrary.libraryURL) ?? PHPhotoLibrary.defaultURL()
     }
 
     /// Opens the library; `creating` allows making a new one, which keeps
     /// its originals at `originals` when given.
     func open(creating: Bool = false, originals: URL? = nil) throws -> PHPhotoLibrary {
-        if !creating && !FileManager.default.fileExists(atPath: url.appendingPathComponent("VERSION").path) {
+        if !creating && url.isFileURL && !FileManager.default.fileExists(atPath: url.appendingPathComponent("VERSION").path) {
             throw CLIError.user("no library at \(url.path) (create one with: photos init \(shellQuoted(url.path)))")
         }
         do {

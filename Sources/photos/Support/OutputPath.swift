@@ -82,7 +82,7 @@ enum OutputPath {
         }
         let resolved = rest.reduce(existing.resolvingSymlinksInPath().standardizedFileURL) { $0.appendingPathComponent($1) }.path
         if resolved == root || resolved.hasPrefix(root + "/") {
-            throw CLIError.user("\(path) is inside the library; choose a place outside \(library.url.path)")
+            throw CLIError.user("\(path) is inside the library; choose a place outside \(library.locationDescription)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosMedia
+import PhotosStore
 import PhotosTestSupport
 @testable import Photos
 
@@ -91,9 +92,15 @@ final class TestLibrary {
         (library.store?.files.presentStoredPaths() ?? []).map { String($0.dropFirst("originals/".count)) }.sorted()
     }
 
+    /// The directory holding the library's files (its own directory; for a
+    /// database library, the one its originals, derivatives and staging are in).
+    var libraryDirectory: URL {
+        (library.store as? any SQLPhotoStore)?.layout.root ?? library.url
+    }
+
     /// Every file under a folder of the library, relative to that folder.
     func files(under folder: String) -> [String] {
-        let root = library.url.appendingPathComponent(folder)
+        let root = libraryDirectory.appendingPathComponent(folder)
         let enumerator = FileManager.default.enumerator(atPath: root.path)
         var files: [String] = []
         while let path = enumerator?.nextObject() as? String {
