@@ -61,7 +61,7 @@ public struct PhotoServer: Sendable {
                 logger: Logger = Logger(label: "photos.serve")) throws {
         self.configuration = configuration
         libraries = LibraryPool(owner: library)
-        uploads = try UploadStore(directory: library.url.appendingPathComponent("uploads"),
+        uploads = try UploadStore(directory: library.filesDirectory.appendingPathComponent("uploads"),
                                   maximumLength: configuration.maximumUploadLength)
         uploads.removeExpired()
         authentication = AuthenticationMiddleware(

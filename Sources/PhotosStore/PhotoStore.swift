@@ -54,6 +54,13 @@ package protocol PhotoStore: AnyObject, Sendable {
     var libraryUUID: String { get }
     /// Where the library is, as ``LibraryBackend/open(_:options:)`` was given it.
     var location: URL { get }
+    /// The library's name as people call it: its directory's name, or its
+    /// name inside a database.
+    var name: String { get }
+    /// The local directories of the library's files: its own directory, or,
+    /// for a library in a database, the shared directory of its originals
+    /// or this machine's cache for one whose originals are in object storage.
+    var layout: LibraryLayout { get }
     /// The client this store acts for; nil for the library's owner. Every
     /// read and write below applies the client's grant, resolved anew in
     /// each transaction: a client that may not read gets `accessDenied`.

@@ -184,6 +184,17 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         return URL(fileURLWithPath: (location as NSString).expandingTildeInPath)
     }
 
+    /// The library's name as people call it: its directory's name without
+    /// the extension, or its name inside a database.
+    package var name: String {
+        store?.name ?? url.deletingPathExtension().lastPathComponent
+    }
+
+    /// The local directory of the library's files (see `PhotoStore.layout`).
+    package var filesDirectory: URL {
+        store?.layout.root ?? url
+    }
+
     /// The library's location as people read it: a directory's path, or a
     /// database library's URL (which never holds a password). (An
     /// OpenPhotoKit addition.)

@@ -20,6 +20,8 @@ import Synchronization
 package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// The library's URL without secrets.
     package let location: URL
+    /// The library's name inside its database.
+    package let name: String
     package let layout: LibraryLayout
     package let files: any LibraryFileStorage
     package let libraryUUID: String
@@ -41,6 +43,7 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
     package init(url: URL, options: StoreOpenOptions) throws(StoreError) {
         let postgres = try PostgresLocation(url: url)
         location = postgres.url
+        name = postgres.library
         if let client = options.client { try ClientIdentifier.check(client) }
         client = options.client
         writesHistoryEntries = options.writesHistoryEntries

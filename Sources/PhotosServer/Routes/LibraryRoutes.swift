@@ -33,7 +33,7 @@ struct LibraryRoutes {
                         videos: PHAsset.fetchAssets(with: .video, options: nil).count,
                         albums: PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count,
                         folders: PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: nil).count)
-                    return LibraryRepresentation(name: library.url.deletingPathExtension().lastPathComponent, client: principal.client,
+                    return LibraryRepresentation(name: library.name, client: principal.client,
                                                  readOnly: principal.isReadOnly, counts: counts,
                                                  changeToken: library.currentChangeToken.textRepresentation)
                 }

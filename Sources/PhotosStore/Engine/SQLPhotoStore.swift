@@ -9,8 +9,6 @@ import Synchronization
 /// transactions on its database and what it alone knows: how it opens, how
 /// its errors read, how commits are watched, when it cannot be written.
 package protocol SQLPhotoStore: PhotoStore {
-    /// The library's directory layout: where new files are placed, relative to it.
-    var layout: LibraryLayout { get }
     /// Hides block numbers in restricted clients' change tokens.
     var tokenCipher: TokenCipher { get }
     /// Off only in benchmarks that measure what history costs.

@@ -14,6 +14,7 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
 
     package let layout: LibraryLayout
     package var location: URL { layout.root }
+    package var name: String { layout.root.deletingPathExtension().lastPathComponent }
     /// The library's files: its own directory.
     package let files: any LibraryFileStorage
     package let libraryUUID: String

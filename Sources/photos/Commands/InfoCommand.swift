@@ -66,7 +66,7 @@ struct InfoCommand: ParsableCommand {
             ]
         }
         // The whole directory's size tells of everything in it: the owner's and read-write clients' to know.
-        let onDisk = reach == .whole ? Self.sizeOnDisk(library.url) : nil
+        let onDisk = reach == .whole ? Self.sizeOnDisk(library.filesDirectory) : nil
         try options.requireAvailable(library)
         if options.json {
             var json: [String: Any] = ["library": library.locationDescription, "access": reach.rawValue, "storedBytes": stored, "currentToken": token]

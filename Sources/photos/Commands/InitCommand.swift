@@ -18,22 +18,28 @@ struct InitCommand: ParsableCommand {
             variables), or PHOTOS_S3_CREDENTIALS_FILE naming a file with the key id and the
             secret on two lines. The library remembers where its originals are.
 
+            A library in PostgreSQL (--library postgres://USER@HOST/DB?library=NAME, the
+            password from PHOTOS_POSTGRES_PASSWORD or PHOTOS_POSTGRES_PASSWORD_FILE) is shared
+            by every machine that reaches the database, so its files must be too: give
+            --originals as object storage, or as file:///DIR, a directory every server mounts.
+
             Examples:
               photos init ~/Pictures/Main.photoslibrary
               PHOTOS_LIBRARY=/tmp/Test.photoslibrary photos init
               photos init /srv/Family.photoslibrary --originals 's3://photos/family?endpoint=http://nas:9000'
+              photos init 'postgres://photos@db/photos?library=family' --originals file:///srv/photos/family
             """)
 
     @Argument(help: "Where to create the library.")
     var path: String?
 
-    @Option(name: .long, help: ArgumentHelp("Keep the originals in S3-compatible object storage.",
-                                            valueName: "s3://bucket/prefix?endpoint=URL&region=NAME"))
+    @Option(name: .long, help: ArgumentHelp("Keep the originals in S3-compatible object storage, or (for a PostgreSQL library) in a shared directory.",
+                                            valueName: "s3://bucket/prefix?endpoint=URL&region=NAME | file:///DIR"))
     var originals: String?
 
     func validate() throws {
-        if let originals, !originals.hasPrefix("s3://") {
-            throw ValidationError("--originals takes an object storage location, s3://bucket/prefix?endpoint=URL")
+        if let originals, !originals.hasPrefix("s3://"), !originals.hasPrefix("file:///") {
+            throw ValidationError("--originals takes an object storage location, s3://bucket/prefix?endpoint=URL, or a shared directory, file:///DIR")
         }
     }
 
@@ -42,6 +48,9 @@ struct InitCommand: ParsableCommand {
     func run() throws {
         var options = options
         if let path { options.library = path }
+        if options.url.isFileURL, let originals, originals.hasPrefix("file:///") {
+            throw CLIError.user("a library directory keeps its originals in itself or in object storage; --originals file:///… is for a PostgreSQL library")
+        }
         let existed = options.url.isFileURL && FileManager.default.fileExists(atPath: options.url.appendingPathComponent("VERSION").path)
         let library = try options.open(creating: true, originals: originals.flatMap(URL.init(string:)))
         guard options.url.isFileURL else {

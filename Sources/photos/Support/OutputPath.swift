@@ -73,7 +73,7 @@ enum OutputPath {
 
     /// Refuses a destination inside the library, symbolic links resolved.
     private static func refuseInside(_ library: PHPhotoLibrary, _ url: URL, describing path: String) throws {
-        let root = library.url.resolvingSymlinksInPath().standardizedFileURL.path
+        let root = library.filesDirectory.resolvingSymlinksInPath().standardizedFileURL.path
         var existing = url.standardizedFileURL
         var rest: [String] = []
         while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
