@@ -4,7 +4,7 @@ import GRDB
 /// Something a full check of a library found wrong.
 package struct IntegrityFinding: Sendable, Hashable {
     package enum Kind: Sendable, Hashable {
-        /// SQLite's integrity or foreign-key check failed, or the database could not be read.
+        /// The database's own checks (SQLite's integrity and foreign-key checks, PostgreSQL's table reads) failed, or it could not be read.
         case database
         /// A file the database names is not there.
         case missingFile
