@@ -103,7 +103,15 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// written by a newer version, a damaged one, or a directory that holds
     /// something else, and `accessUserDenied` for a malformed client
     /// identifier. Nothing on disk is changed when it throws.
-    /// Cost: opening SQLite and, for a new library, creating it.
+    ///
+    /// `url` may also name a library in PostgreSQL,
+    /// `postgres://USER@HOST/DB?library=NAME` (the password from
+    /// `PHOTOS_POSTGRES_PASSWORD` or `PHOTOS_POSTGRES_PASSWORD_FILE`, never
+    /// in the URL), which any number of processes on any machines share;
+    /// creating one needs ``init(url:originals:options:clientIdentifier:)``.
+    /// Cost: opening SQLite and, for a new library, creating it; for
+    /// PostgreSQL, one connection to check the server, and the schema's
+    /// creation for a new library.
     public convenience init(url: URL, options: OpenOptions = [],
                             clientIdentifier: String? = PHPhotoLibrary.processClientIdentifier) throws {
         try self.init(url: url, originals: nil, options: options, clientIdentifier: clientIdentifier)
@@ -117,7 +125,9 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// a cache of the originals read. Credentials come from the environment:
     /// `PHOTOS_S3_ACCESS_KEY_ID` and `PHOTOS_S3_SECRET_ACCESS_KEY` (or AWS's
     /// variables), or `PHOTOS_S3_CREDENTIALS_FILE`. An existing library must
-    /// name the place it was created with, or nil.
+    /// name the place it was created with, or nil. A PostgreSQL library
+    /// (see ``init(url:options:clientIdentifier:)``) needs one when created:
+    /// object storage, or `file:///DIR`, a directory every machine mounts.
     ///
     /// ```swift
     /// let library = try PHPhotoLibrary(
