@@ -5,9 +5,10 @@ import NIOSSL
 import PhotosStore
 import PostgresNIO
 
-/// A process's connections to one PostgreSQL library: a pool
-/// (`PostgresClient`) for reads and writes, and the configuration the
-/// commit listener opens its own connection with. The engine's contract is
+/// A process's connections to one PostgreSQL library: the engine's
+/// synchronous transactions (``SyncConnectionPool``), a `PostgresClient`
+/// pool for async work (schema migrations, the commit watcher's re-reads),
+/// and the configuration the commit listener opens its own connection with. The engine's contract is
 /// synchronous, so each operation runs its async work through `Blocking`
 /// and waits; every failure arrives as a typed ``StoreError``.
 ///
@@ -25,6 +26,8 @@ package final class LibraryDatabase: Sendable {
     package let timeout: Duration
     let client: PostgresClient
     let connectionConfiguration: PostgresConnection.Configuration
+    /// The connections of the engine's synchronous transactions.
+    let transactions: SyncConnectionPool
     private let runner: Task<Void, Never>
 
     /// Connects to the server the location names and checks that it
@@ -55,6 +58,7 @@ package final class LibraryDatabase: Sendable {
         poolConfiguration.options.additionalStartupParameters = startup
         connectionConfiguration.options.additionalStartupParameters = startup
         self.connectionConfiguration = connectionConfiguration
+        transactions = SyncConnectionPool(configuration: connectionConfiguration, location: location)
         let client = PostgresClient(configuration: poolConfiguration)
         self.client = client
         runner = Task(executorPreference: DispatchTaskExecutor.shared) { await client.run() }

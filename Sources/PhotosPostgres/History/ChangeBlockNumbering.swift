@@ -32,8 +32,10 @@ package enum ChangeBlockNumbering {
         guard let number = try db.fetchOne(Int64.self, sql: "UPDATE change_counter SET last = last + 1 RETURNING last") else {
             throw StoreError.damaged(path: db.location.url.absoluteString, reason: "its change_counter row is missing")
         }
+        let stamp = Int64.random(in: 1...Int64.max)
         try db.execute(sql: "INSERT INTO change_transaction (id, committed_at, author, stamp) VALUES (?, ?, ?, ?)",
-                       arguments: [number, date.timeIntervalSince1970, author, Int64.random(in: 1...Int64.max)])
+                       arguments: [number, date.timeIntervalSince1970, author, stamp])
+        db.numberedBlock = (number, stamp)
         try db.execute(sql: "SELECT pg_notify(?, ?)", arguments: [db.location.channel, String(number)])
         return number
     }

@@ -19,6 +19,9 @@ package final class PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     package let location: PostgresLocation
     private let text: PostgresStatementText
+    /// The change block this transaction numbered, with its stamp: how a
+    /// commit whose answer was lost is settled afterwards.
+    var numberedBlock: (changeBlock: Int64, stamp: Int64)?
 
     init(connection: PostgresConnection, location: PostgresLocation, text: PostgresStatementText) {
         self.connection = connection

@@ -16,9 +16,10 @@ extension LibraryDatabase {
     /// and commits it; rolls back and rethrows when `body` throws. Waits at
     /// most ``timeout`` for a connection.
     package func transaction<T>(_ mode: TransactionMode, text: PostgresStatementText,
-                        _ body: (PostgresSQLConnection) throws -> T) throws(StoreError) -> T {
-        let (connection, lease) = try ConnectionLease.take(from: client, location: location, timeout: timeout)
-        defer { lease.giveBack() }
+                                _ body: (PostgresSQLConnection) throws -> T) throws(StoreError) -> T {
+        let connection = try transactions.take(timeout: timeout)
+        var endedCleanly = false
+        defer { transactions.giveBack(connection, reusable: endedCleanly) }
         let db = PostgresSQLConnection(connection: connection, location: location, text: text)
         do {
             switch mode {
@@ -29,20 +30,39 @@ extension LibraryDatabase {
                 try ChangeBlockNumbering.lock(db)
             }
         } catch {
-            _ = try? db.run(PostgresQuery(unsafeSQL: "ROLLBACK"))
+            endedCleanly = (try? db.run(PostgresQuery(unsafeSQL: "ROLLBACK"))) != nil
             throw StoreError(postgres: error, location: location)
         }
         let value: T
         do {
             value = try body(db)
         } catch {
-            _ = try? db.run(PostgresQuery(unsafeSQL: "ROLLBACK"))
+            endedCleanly = (try? db.run(PostgresQuery(unsafeSQL: "ROLLBACK"))) != nil
             throw StoreError(postgres: error, location: location)
         }
         do {
             _ = try db.run(PostgresQuery(unsafeSQL: "COMMIT"))
+            endedCleanly = true
         } catch {
-            throw StoreError(postgres: error, location: location)
+            // The answer to COMMIT was lost: the block may or may not have
+            // committed. Its number and stamp, read back on another
+            // connection, say which, so that a block that committed is
+            // not reported as failed (and retried into a duplicate).
+            let failure = StoreError(postgres: error, location: location)
+            guard case .unreachable = failure, let block = db.numberedBlock else { throw failure }
+            let committed = try? transaction(.read, text: text) { check in
+                try check.fetchOne(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM change_transaction WHERE id = ? AND stamp = ?)",
+                                   arguments: [block.changeBlock, block.stamp])
+            }
+            switch committed {
+            case true?: return value
+            case false?: throw failure
+            case nil:
+                throw StoreError.unreachable(location: location.url.absoluteString, reason: """
+                    the connection was lost while change block \(block.changeBlock) committed, and whether it did is unknown \
+                    until the server answers again: \(failure)
+                    """)
+            }
         }
         return value
     }
