@@ -233,6 +233,33 @@ struct ChangeBlockNumberingTests {
         let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
         #expect(next == 1)
     }
+
+    /// The session ends while COMMIT runs (a deferred trigger ends it), so
+    /// the answer to COMMIT is lost: the block is looked up by its stamp,
+    /// found not committed, and the write fails with nothing of it stored.
+    @Test func aCommitWhoseAnswerIsLostIsSettledByItsStamp() throws {
+        let database = try newLibrary()
+        let text = try PostgresStatementText()
+        try database.transaction(.write, text: text) { db in
+            try db.execute(sql: """
+                CREATE FUNCTION end_session() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$
+                """)
+            try db.execute(sql: """
+                CREATE CONSTRAINT TRIGGER end_session AFTER INSERT ON change_transaction
+                DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.author = 'lost') EXECUTE FUNCTION end_session()
+                """)
+        }
+        #expect {
+            try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: "lost") }
+        } throws: { error in
+            guard case StoreError.unreachable = error else { return false }
+            return true
+        }
+        #expect(try rows(database, "SELECT COUNT(*) FROM change_transaction", as: Int.self) == [0])
+        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
+        #expect(next == 1)
+    }
 }
 
 @Suite(.enabled(if: TestPostgresServer.current != nil, "needs the PostgreSQL server script/services starts (script/test starts it)"))

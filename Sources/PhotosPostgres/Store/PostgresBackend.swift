@@ -4,6 +4,7 @@ import PhotosStore
 /// The PostgreSQL backend as ``LibraryBackend`` chooses it: for
 /// `postgres://` and `postgresql://` library URLs.
 package struct PostgresBackend: DatabaseBackend {
+    /// The backend; it holds nothing until it opens a library.
     package init() {}
 
     package var schemes: Set<String> { PostgresLocation.schemes }

@@ -17,6 +17,7 @@ import PostgresNIO
 package final class PostgresSQLConnection: SQLConnection {
     package let dialect = SQLDialect.postgres
     let connection: PostgresConnection
+    /// The library the connection reaches, which its errors name.
     package let location: PostgresLocation
     private let text: PostgresStatementText
     /// The change block this transaction numbered, with its stamp: how a

@@ -18,6 +18,7 @@ package final class PostgresStatementText: Sendable {
     private let renderer: DatabaseQueue
     private let converted = Mutex<[String: String]>([:])
 
+    /// A renderer with its own empty in-memory SQLite database. Cost: opening it.
     package init() throws(StoreError) {
         do {
             renderer = try DatabaseQueue()

@@ -37,6 +37,7 @@ package protocol SQLPhotoStore: PhotoStore {
 package final class MomentCache: Sendable {
     private let cached = Mutex<(changeBlock: Int64, moments: [MomentRecord])?>(nil)
 
+    /// An empty cache.
     package init() {}
 
     /// The moments, when they were computed for `changeBlock`.

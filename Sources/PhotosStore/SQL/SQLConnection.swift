@@ -50,20 +50,24 @@ extension SQLConnection {
         try execute(SQL(sql: sql, arguments: arguments))
     }
 
+    /// Every row SQL text returns, with positional arguments.
     package func fetchAll(_ type: SQLRow.Type, sql: String, arguments: StatementArguments = []) throws -> [SQLRow] {
         try fetchAll(type, SQL(sql: sql, arguments: arguments))
     }
 
+    /// The first row SQL text returns, if any.
     package func fetchOne(_ type: SQLRow.Type, sql: String, arguments: StatementArguments = []) throws -> SQLRow? {
         try fetchOne(type, SQL(sql: sql, arguments: arguments))
     }
 
+    /// The first column of every row SQL text returns, none of them NULL.
     package func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type, sql: String, arguments: StatementArguments = []
     ) throws -> [Value] {
         try fetchAll(type, SQL(sql: sql, arguments: arguments))
     }
 
+    /// The first column of the first row SQL text returns; nil when there is none or it is NULL.
     package func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type, sql: String, arguments: StatementArguments = []
     ) throws -> Value? {

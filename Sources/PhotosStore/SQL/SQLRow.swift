@@ -9,6 +9,7 @@ package struct SQLRow: Sendable {
     /// The columns' names, in the same order (shared by a result's rows).
     package let columns: [String]
 
+    /// A row of `values`, named by `columns` in the same order.
     package init(columns: [String], values: [DatabaseValue]) {
         self.columns = columns
         self.values = values
