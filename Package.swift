@@ -159,7 +159,7 @@ let package = Package(
         // The `photos` command run as a process, end to end.
         .testTarget(
             name: "PhotosCommandTests",
-            dependencies: ["photos", "Photos", "PhotosMedia", "PhotosStore", "PhotosTestSupport"]
+            dependencies: ["photos", "Photos", "PhotosMedia", "PhotosStore", "PhotosPostgres", "PhotosTestSupport"]
         ),
         .testTarget(
             name: "PhotosServerTests",

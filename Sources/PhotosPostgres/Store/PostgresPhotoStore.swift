@@ -24,6 +24,9 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
     package let name: String
     package let layout: LibraryLayout
     package let files: any LibraryFileStorage
+    /// Whether ``layout`` is this machine's cache (the originals are in
+    /// object storage) rather than the directory every server shares.
+    package let layoutIsCache: Bool
     package let libraryUUID: String
     package let client: String?
     /// PostgreSQL reports a read-only server (a replica) per statement.
@@ -61,7 +64,10 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
         guard let originals = opening.originals else {
             throw .notALibrary(path: location.absoluteString, reason: "it records no place for its originals")
         }
-        (layout, files) = try Self.fileStorage(originals: originals, libraryUUID: libraryUUID, options: options, location: postgres)
+        let shared = URL(string: originals).flatMap { $0.isFileURL ? URL(fileURLWithPath: $0.path, isDirectory: true) : nil }
+        layoutIsCache = shared == nil
+        (layout, files) = try Self.fileStorage(originals: originals, sharedDirectory: shared, libraryUUID: libraryUUID,
+                                               options: options, location: postgres)
         tokenCipher = try Self.tokenCipher(database, text: text)
         try recoverAbandonedChangeBlocks()
     }
@@ -82,12 +88,12 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// The library's layout and file storage. Originals in a shared
     /// directory: the library's directory is that one. In object storage:
     /// this machine's cache directory holds derivatives and staging.
-    private static func fileStorage(originals: String, libraryUUID: String, options: StoreOpenOptions,
+    private static func fileStorage(originals: String, sharedDirectory: URL?, libraryUUID: String, options: StoreOpenOptions,
                                     location: PostgresLocation) throws(StoreError) -> (LibraryLayout, any LibraryFileStorage) {
         let layout: LibraryLayout
         let stored: String?
-        if let url = URL(string: originals), url.isFileURL {
-            layout = LibraryLayout(root: URL(fileURLWithPath: url.path, isDirectory: true))
+        if let sharedDirectory {
+            layout = LibraryLayout(root: sharedDirectory)
             stored = nil
         } else {
             layout = LibraryLayout(root: cacheDirectory().appendingPathComponent(libraryUUID, isDirectory: true))
