@@ -10,18 +10,6 @@ import Testing
 /// `photos serve` as people run it: a process on a loopback port, with
 /// other `photos` processes changing the library beside it.
 @Suite(.serialized, .tags(.slow)) struct ServeProcessTests {
-    private static func request(_ method: HTTPMethod, _ url: String, token: String, headers: [(String, String)] = [],
-                                body: Data? = nil) async throws -> (status: Int, headers: [(String, String)], body: Data) {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let data = Data(buffer: try await response.body.collect(upTo: 1 << 24))
-        return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, data)
-    }
-
     private static func library(photos: Int) throws -> (ServerProcess, [String], URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         let card = directory.appendingPathComponent("card")
@@ -73,11 +61,11 @@ import Testing
         try server.start()
         let photo = try SampleImage.jpeg(width: 300, height: 200, from: (10, 200, 30), to: (250, 20, 90))
         let tus = [("Tus-Resumable", "1.0.0")]
-        let created = try await Self.request(.POST, "\(server.url)/v1/uploads", token: token,
+        let created = try await ServerProcess.request(.POST, "\(server.url)/v1/uploads", token: token,
                                              headers: tus + [("Upload-Length", "\(photo.count)")])
         let location = try #require(created.headers.first { $0.0.lowercased() == "location" }?.1)
         let half = photo.count / 2
-        let first = try await Self.request(.PATCH, server.url + location, token: token,
+        let first = try await ServerProcess.request(.PATCH, server.url + location, token: token,
                                            headers: tus + [("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
                                            body: photo.prefix(half))
         #expect(first.status == 204)
@@ -85,14 +73,14 @@ import Testing
 
         try server.start()
         defer { server.stop() }
-        let head = try await Self.request(.HEAD, server.url + location, token: token, headers: tus)
+        let head = try await ServerProcess.request(.HEAD, server.url + location, token: token, headers: tus)
         #expect(head.headers.first { $0.0.lowercased() == "upload-offset" }?.1 == "\(half)")
-        let rest = try await Self.request(.PATCH, server.url + location, token: token,
+        let rest = try await ServerProcess.request(.PATCH, server.url + location, token: token,
                                           headers: tus + [("Upload-Offset", "\(half)"), ("Content-Type", "application/offset+octet-stream")],
                                           body: photo.suffix(from: half))
         #expect(rest.status == 204)
         let block = try JSONSerialization.data(withJSONObject: ["requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]])
-        let committed = try await Self.request(.POST, "\(server.url)/v1/changes", token: token,
+        let committed = try await ServerProcess.request(.POST, "\(server.url)/v1/changes", token: token,
                                                headers: [("Content-Type", "application/json")], body: block)
         #expect(committed.status == 200, "\(String(decoding: committed.body, as: UTF8.self))")
         let made = (try JSONSerialization.jsonObject(with: committed.body) as? [String: Any])?["created"] as? [String: String]

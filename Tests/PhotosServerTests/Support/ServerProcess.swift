@@ -1,17 +1,32 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 
 /// `photos serve` run as a process on a free loopback port, and the
 /// `photos` command beside it, against one library.
 final class ServerProcess: @unchecked Sendable {
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("photos")
 
-    let library: URL
+    /// The library: a directory's path or a database library's URL.
+    let location: String
+    /// Variables set for every process, over the test's own.
+    let variables: [String: String]
     private(set) var process: Process?
     private(set) var port = 0
 
-    init(library: URL) {
-        self.library = library
+    /// A library directory.
+    convenience init(library: URL) {
+        self.init(location: library.path)
     }
+
+    init(location: String, variables: [String: String] = [:]) {
+        self.location = location
+        self.variables = variables
+    }
+
+    /// The library directory.
+    var library: URL { URL(fileURLWithPath: location) }
 
     /// Runs `photos arguments...` to the end; returns its standard output.
     @discardableResult
@@ -67,11 +82,24 @@ final class ServerProcess: @unchecked Sendable {
 
     var url: String { "http://127.0.0.1:\(port)" }
 
+    /// One request to a server with a bearer token; the status, headers and whole body.
+    static func request(_ method: HTTPMethod, _ url: String, token: String, headers: [(String, String)] = [],
+                        body: Data? = nil) async throws -> (status: Int, headers: [(String, String)], body: Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let data = Data(buffer: try await response.body.collect(upTo: 1 << 24))
+        return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, data)
+    }
+
     private var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        environment["PHOTOS_LIBRARY"] = library.path
+        environment["PHOTOS_LIBRARY"] = location
         environment.removeValue(forKey: "PHOTOS_CLIENT_ID")
-        return environment
+        return environment.merging(variables) { $1 }
     }
 
     deinit {
