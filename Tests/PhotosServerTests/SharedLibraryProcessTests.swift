@@ -13,71 +13,12 @@ import Testing
        .enabled(if: TestPostgresServer.current != nil && TestObjectStorageServer.current != nil,
                 "needs the PostgreSQL and S3 servers script/services starts (script/test starts them)"))
 struct SharedLibraryProcessTests {
-    /// A new library, its owner's token, and three servers started on it.
-    private struct Cluster {
-        let servers: [ServerProcess]
-        let token: String
-        let directory: URL
-
-        init() throws {
-            let postgres = try #require(TestPostgresServer.current), storage = try #require(TestObjectStorageServer.current)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)")
-            self.directory = directory
-            let library = postgres.newLibraryURL().absoluteString
-            let credentials = ["PHOTOS_S3_ACCESS_KEY_ID": storage.credentials.accessKeyID,
-                               "PHOTOS_S3_SECRET_ACCESS_KEY": storage.credentials.secretAccessKey]
-            servers = (0..<3).map { machine in
-                ServerProcess(location: library, variables: credentials.merging(
-                    ["PHOTOS_CACHE_DIR": directory.appendingPathComponent("machine-\(machine)").path]) { $1 })
-            }
-            try servers[0].photos("init", "--originals", try storage.newBucket().absoluteString)
-            token = try servers[0].photos("token", "create", "--owner", "--quiet")
-            for server in servers { try server.start() }
-        }
-
-        func stop() {
-            for server in servers { server.stop() }
-            try? FileManager.default.removeItem(at: directory)
-        }
-
-        /// A finished upload of `photo` through `server`: its id.
-        func upload(_ photo: Data, through server: ServerProcess) async throws -> String {
-            let tus = [("Tus-Resumable", "1.0.0")]
-            let created = try await ServerProcess.request(.POST, "\(server.url)/v1/uploads", token: token,
-                                                          headers: tus + [("Upload-Length", "\(photo.count)")])
-            let location = try #require(created.headers.first { $0.0.lowercased() == "location" }?.1)
-            let sent = try await ServerProcess.request(.PATCH, server.url + location, token: token,
-                                                       headers: tus + [("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
-                                                       body: photo)
-            try #require(sent.status == 204)
-            return String(location.split(separator: "/").last!)
-        }
-
-        /// Commits one change block through `server`; what it created, by ref.
-        @discardableResult
-        func commit(_ requests: [[String: Any]], through server: ServerProcess) async throws -> [String: String] {
-            let body = try JSONSerialization.data(withJSONObject: ["requests": requests])
-            let committed = try await ServerProcess.request(.POST, "\(server.url)/v1/changes", token: token,
-                                                            headers: [("Content-Type", "application/json")], body: body)
-            try #require(committed.status == 200, "\(String(decoding: committed.body, as: UTF8.self))")
-            return (try JSONSerialization.jsonObject(with: committed.body) as? [String: Any])?["created"] as? [String: String] ?? [:]
-        }
-
-        /// The identifiers `token` may see through `server`.
-        func assets(through server: ServerProcess, token: String) async throws -> Set<String> {
-            let page = try await ServerProcess.request(.GET, "\(server.url)/v1/assets?limit=100", token: token)
-            try #require(page.status == 200)
-            let items = (try JSONSerialization.jsonObject(with: page.body) as? [String: Any])?["items"] as? [[String: Any]] ?? []
-            return Set(items.compactMap { $0["localIdentifier"] as? String })
-        }
-    }
-
     private static func photo(_ index: Int) throws -> Data {
         try SampleImage.jpeg(width: 96, height: 64, from: (Double(index * 40 % 255), 30, 200), to: (20, Double(index * 70 % 255), 90))
     }
 
     /// The ids of the next `count` events of `stream`.
-    private static func ids(_ count: Int, of stream: EventStream) async throws -> [String] {
+    static func ids(_ count: Int, of stream: EventStream) async throws -> [String] {
         var ids: [String] = []
         while ids.count < count, let event = try await stream.nextEvent(timeout: .seconds(30)) {
             if let id = event.id { ids.append(id) }
@@ -86,7 +27,7 @@ struct SharedLibraryProcessTests {
     }
 
     @Test func whatOneServerCommitsEveryServerStreamsInOrderOnceAndAGrantHoldsOnEach() async throws {
-        let cluster = try Cluster()
+        let cluster = try ServerCluster()
         defer { cluster.stop() }
         var streams: [EventStream] = []
         for server in cluster.servers { streams.append(try await EventStream.open("\(server.url)/v1/changes", token: cluster.token)) }
@@ -124,7 +65,7 @@ struct SharedLibraryProcessTests {
     }
 
     @Test func aServerKilledMidUploadOrMidBlockLeavesTheSharedLibraryWhole() async throws {
-        let cluster = try Cluster()
+        let cluster = try ServerCluster()
         defer { cluster.stop() }
         let (a, b, c) = (cluster.servers[0], cluster.servers[1], cluster.servers[2])
         let watcher = try await EventStream.open("\(c.url)/v1/changes", token: cluster.token)

@@ -122,8 +122,12 @@ package final class PostgresCommitWatcher: CommitWatcher, @unchecked Sendable {
                 }
             }
             defer { poller.cancel() }
+            // A notice past the last reported reads the newest number, so that a
+            // listener busy with an earlier block catches up in one step, and the
+            // notices queued meanwhile, already covered, cost nothing.
             for try await notification in notifications {
-                if let number = Int64(notification.payload) { report(number) }
+                guard let number = Int64(notification.payload), number > state.withLock({ lastSeen }) else { continue }
+                try await reportLast(connection)
             }
         }
     }
