@@ -18,13 +18,16 @@ struct PostgresRestartTests {
     private static func restartPostgres(_ server: TestPostgresServer) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("script/services")
-        let process = Process()
-        process.executableURL = script
-        // The socket is in DIR/pg.
-        process.arguments = ["restart-postgres", (server.socketDirectory as NSString).deletingLastPathComponent]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "script/services restart-postgres failed")
+        // The socket is in DIR/pg. Spawned and reaped directly: Foundation's
+        // Process misses this child's exit when the server it starts lives on.
+        let arguments = [script.path, "restart-postgres", (server.socketDirectory as NSString).deletingLastPathComponent]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        try #require(posix_spawn(&pid, script.path, nil, nil, &argv, environ) == 0)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        try #require(status == 0, "script/services restart-postgres failed (\(status))")
     }
 
     @Test func aRestartUnderLoadLosesNoAcknowledgedBlockAndStreamsCarryOn() async throws {

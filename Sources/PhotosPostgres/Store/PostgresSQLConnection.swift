@@ -20,14 +20,18 @@ package final class PostgresSQLConnection: SQLConnection {
     /// The library the connection reaches, which its errors name.
     package let location: PostgresLocation
     private let text: PostgresStatementText
+    /// How long one statement may go unanswered before it fails as
+    /// `unreachable` and its connection is closed.
+    private let answerTimeout: Duration
     /// The change block this transaction numbered, with its stamp: how a
     /// commit whose answer was lost is settled afterwards.
     var numberedBlock: (changeBlock: Int64, stamp: Int64)?
 
-    init(connection: PostgresConnection, location: PostgresLocation, text: PostgresStatementText) {
+    init(connection: PostgresConnection, location: PostgresLocation, text: PostgresStatementText, answerTimeout: Duration) {
         self.connection = connection
         self.location = location
         self.text = text
+        self.answerTimeout = answerTimeout
     }
 
     package func execute(_ sql: SQL) throws -> Int {
@@ -61,10 +65,22 @@ package final class PostgresSQLConnection: SQLConnection {
     }
 
     /// Runs one rendered statement and collects its rows and command tag.
+    /// A statement unanswered for ``answerTimeout`` fails, and its
+    /// connection is closed: a connection the server dropped without a
+    /// word (a restart, a lost network) can leave a query waiting forever.
     func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
-        let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: LibraryDatabase.quiet)
+        let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+        connection.query(query, logger: LibraryDatabase.quiet).cascade(to: answer)
+        let (connection, location, timeout) = (connection, location, answerTimeout)
+        let deadline = connection.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000)) {
+            answer.fail(StoreError.unreachable(location: location.url.absoluteString,
+                                               reason: "no answer to a statement within \(timeout.components.seconds) s"))
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in }
+        }
+        defer { deadline.cancel() }
         do {
-            return try result.wait()
+            return try answer.futureResult.wait()
         } catch {
             throw StoreError(postgres: error, location: location)
         }

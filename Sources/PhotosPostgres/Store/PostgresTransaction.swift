@@ -20,7 +20,7 @@ extension LibraryDatabase {
         let connection = try transactions.take(timeout: timeout)
         var endedCleanly = false
         defer { transactions.giveBack(connection, reusable: endedCleanly) }
-        let db = PostgresSQLConnection(connection: connection, location: location, text: text)
+        let db = PostgresSQLConnection(connection: connection, location: location, text: text, answerTimeout: timeout)
         do {
             switch mode {
             case .read:
