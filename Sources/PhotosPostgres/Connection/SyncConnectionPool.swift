@@ -62,8 +62,12 @@ final class SyncConnectionPool: @unchecked Sendable {
         condition.unlock()
         do {
             let id = nextID.add(1, ordering: .relaxed).oldValue
-            return try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
-                                                  id: id, logger: LibraryDatabase.quiet).wait()
+            let connecting = PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+                                                        id: id, logger: LibraryDatabase.quiet)
+            // One that comes after the deadline is closed as it arrives.
+            return try connecting.wait(atMost: timeout, location: location, what: "a new connection") {
+                connecting.whenSuccess(Self.close)
+            }
         } catch {
             release()
             throw StoreError(postgres: error, location: location)

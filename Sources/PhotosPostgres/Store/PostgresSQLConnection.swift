@@ -66,21 +66,15 @@ package final class PostgresSQLConnection: SQLConnection {
 
     /// Runs one rendered statement and collects its rows and command tag.
     /// A statement unanswered for ``answerTimeout`` fails, and its
-    /// connection is closed: a connection the server dropped without a
-    /// word (a restart, a lost network) can leave a query waiting forever.
+    /// connection is closed.
     func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
-        let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
-        connection.query(query, logger: LibraryDatabase.quiet).cascade(to: answer)
-        let (connection, location, timeout) = (connection, location, answerTimeout)
-        let deadline = connection.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000)) {
-            answer.fail(StoreError.unreachable(location: location.url.absoluteString,
-                                               reason: "no answer to a statement within \(timeout.components.seconds) s"))
-            let closing: EventLoopFuture<Void> = connection.close()
-            closing.whenComplete { _ in }
-        }
-        defer { deadline.cancel() }
+        let connection = connection
         do {
-            return try answer.futureResult.wait()
+            return try connection.query(query, logger: LibraryDatabase.quiet)
+                .wait(atMost: answerTimeout, location: location, what: "a statement") {
+                    let closing: EventLoopFuture<Void> = connection.close()
+                    closing.whenComplete { _ in }
+                }
         } catch {
             throw StoreError(postgres: error, location: location)
         }
