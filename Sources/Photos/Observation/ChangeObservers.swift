@@ -18,6 +18,9 @@ final class ChangeObservers: @unchecked Sendable {
     private var availabilityEntries = WeakObservers<any PHPhotoLibraryAvailabilityObserver>()
     private var watcher: (any CommitWatcher)?
     private var lastDelivered: Int64 = 0
+    /// The newest change block reported committed; a delivery reaches it,
+    /// so that reports queued behind a slow observer are folded into one.
+    private var lastCommitted: Int64 = 0
     /// Whether availability observers were told the library became unavailable.
     private var reportedUnavailable = false
 
@@ -103,11 +106,13 @@ final class ChangeObservers: @unchecked Sendable {
 
     /// Reports that the change blocks up to `changeBlock` are committed.
     func committed(through changeBlock: Int64) {
-        deliveryQueue.async { [self] in deliver(through: changeBlock) }
+        lock.withLock { lastCommitted = max(lastCommitted, changeBlock) }
+        deliveryQueue.async { [self] in deliverCommitted() }
     }
 
-    private func deliver(through changeBlock: Int64) {
+    private func deliverCommitted() {
         lock.lock()
+        let changeBlock = lastCommitted
         guard changeBlock > lastDelivered, !entries.isEmpty, let library else {
             stopWatchingIfUnobserved()
             lock.unlock()
