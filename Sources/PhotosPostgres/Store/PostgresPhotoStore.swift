@@ -1,6 +1,9 @@
 import Foundation
 import PhotosStore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A library whose catalogue and history are in PostgreSQL, shared by any
 /// number of processes on any number of machines, and whose files are in
@@ -86,14 +89,15 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
     }
 
     /// The library's layout and file storage. Originals in a shared
-    /// directory: the library's directory is that one. In object storage:
-    /// this machine's cache directory holds derivatives and staging.
+    /// directory: the library's directory is that one, with a staging
+    /// folder per machine. In object storage: this machine's cache directory
+    /// holds derivatives and staging.
     private static func fileStorage(originals: String, sharedDirectory: URL?, libraryUUID: String, options: StoreOpenOptions,
                                     location: PostgresLocation) throws(StoreError) -> (LibraryLayout, any LibraryFileStorage) {
         let layout: LibraryLayout
         let stored: String?
         if let sharedDirectory {
-            layout = LibraryLayout(root: sharedDirectory)
+            layout = LibraryLayout(root: sharedDirectory, machine: try machineIdentity())
             stored = nil
         } else {
             layout = LibraryLayout(root: cacheDirectory().appendingPathComponent(libraryUUID, isDirectory: true))
@@ -118,6 +122,31 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
         let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
         return base.appendingPathComponent("openphotokit/libraries", isDirectory: true)
+    }
+
+    /// This machine's identity, made once and kept in its cache directory:
+    /// neither the host name nor `/etc/machine-id` is sure to differ
+    /// between machines (containers, cloned images).
+    private static func machineIdentity() throws(StoreError) -> String {
+        let file = cacheDirectory().appendingPathComponent("machine-id")
+        if let text = try? String(contentsOf: file, encoding: .utf8), let identity = UUID(uuidString: text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            return identity.uuidString
+        }
+        let identity = UUID().uuidString
+        do {
+            try DurableFiles.createDirectory(file.deletingLastPathComponent())
+            // Two processes starting at once: the first name written wins, and both read it back.
+            let made = FileManager.default.createFile(atPath: file.path + ".\(identity)", contents: Data(identity.utf8))
+            if made, link(file.path + ".\(identity)", file.path) != 0, errno != EEXIST {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            try? FileManager.default.removeItem(atPath: file.path + ".\(identity)")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            guard let written = UUID(uuidString: text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw CocoaError(.fileReadCorruptFile) }
+            return written.uuidString
+        } catch {
+            throw .fileSystem("cannot record this machine's identity at \(file.path): \(error.localizedDescription)")
+        }
     }
 
     /// The library's token cipher; its key is made by the first opening.

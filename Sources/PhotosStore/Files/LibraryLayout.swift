@@ -10,9 +10,15 @@ import Foundation
 ///       staging/                files of change blocks in flight
 package struct LibraryLayout: Sendable {
     package let root: URL
+    /// The staging folder's name under `staging/` when several machines
+    /// share the directory: each recovers only its own (see ``staging``).
+    package let machine: String?
 
-    package init(root: URL) {
+    /// The layout of the library directory at `root`; `machine` names this
+    /// machine's own staging folder when the directory is shared.
+    package init(root: URL, machine: String? = nil) {
         self.root = root.standardizedFileURL
+        self.machine = machine
     }
 
     package var versionFile: URL { root.appendingPathComponent("VERSION") }
@@ -20,7 +26,14 @@ package struct LibraryLayout: Sendable {
     package var databaseFile: URL { databaseDirectory.appendingPathComponent("Photos.sqlite") }
     package var originals: URL { root.appendingPathComponent("originals", isDirectory: true) }
     package var derivatives: URL { root.appendingPathComponent("derivatives", isDirectory: true) }
-    package var staging: URL { root.appendingPathComponent("staging", isDirectory: true) }
+    /// Where this process's change blocks stage their files: `staging/`, or
+    /// `staging/MACHINE/` in a directory several machines share, since a
+    /// lock that tells a live staging area from an abandoned one is seen
+    /// only on the machine that holds it.
+    package var staging: URL {
+        let shared = root.appendingPathComponent("staging", isDirectory: true)
+        return machine.map { shared.appendingPathComponent($0, isDirectory: true) } ?? shared
+    }
 
     /// The URL of a file the database names by its path relative to the
     /// root; nil for any path but the shape the library writes,
