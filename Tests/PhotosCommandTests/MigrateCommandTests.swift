@@ -13,6 +13,16 @@ struct MigrateCommandTests {
     private static let views: [[String]] = [["ls", "--json"], ["album", "ls", "--json"], ["folder", "ls"],
                                             ["access", "ls", "--json"], ["token", "ls", "--json"]]
 
+    /// A library directory with two photos imported.
+    private static func libraryWithTwoPhotos() throws -> CommandLineTool {
+        let tool = try CommandLineTool()
+        try #require(tool.run("init").status == 0)
+        try tool.photo("IMG_1.JPG")
+        try tool.photo("IMG_2.JPG", shade: 0.5)
+        try #require(tool.run("import", "card").status == 0)
+        return tool
+    }
+
     @Test func aLibraryDirectoryMovesIntoPostgreSQLAsTheSameLibrary() throws {
         let server = try #require(TestPostgresServer.current)
         let tool = try CommandLineTool()
@@ -69,11 +79,7 @@ struct MigrateCommandTests {
 
     @Test func aCopyThatCannotBeMadeWholeLeavesTheDestinationEmpty() throws {
         let server = try #require(TestPostgresServer.current)
-        let tool = try CommandLineTool()
-        try #require(tool.run("init").status == 0)
-        try tool.photo("IMG_1.JPG")
-        try tool.photo("IMG_2.JPG", shade: 0.5)
-        try #require(tool.run("import", "card").status == 0)
+        let tool = try Self.libraryWithTwoPhotos()
         // An original cut short behind the library's back.
         let originals = tool.library.appendingPathComponent("originals")
         let damaged = try #require(FileManager.default.subpathsOfDirectory(atPath: originals.path).first { $0.hasSuffix(".jpg") })
@@ -101,11 +107,7 @@ struct MigrateCommandTests {
     func aLibraryMovesIntoPostgreSQLWithItsOriginalsInABucket() throws {
         let server = try #require(TestPostgresServer.current)
         let storage = try #require(TestObjectStorageServer.current)
-        let tool = try CommandLineTool()
-        try #require(tool.run("init").status == 0)
-        try tool.photo("IMG_1.JPG")
-        try tool.photo("IMG_2.JPG", shade: 0.5)
-        try #require(tool.run("import", "card").status == 0)
+        let tool = try Self.libraryWithTwoPhotos()
         let listing = try tool.run("ls", "--json").output
 
         let library = server.newLibraryURL().absoluteString
