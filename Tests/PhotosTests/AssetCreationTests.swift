@@ -67,8 +67,7 @@ import Testing
         #expect(test.fetch { PHAsset.fetchAssets(with: nil) }.count == 0)
         #expect(test.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }.count == 0)
         #expect(test.originalFiles.isEmpty)
-        let staging = try FileManager.default.contentsOfDirectory(atPath: test.libraryDirectory.appendingPathComponent("staging").path)
-        #expect(staging.isEmpty)
+        #expect(test.files(under: "staging").isEmpty)
     }
 
     @Test func aMissingFileFailsWithInvalidResource() throws {
