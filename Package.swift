@@ -125,8 +125,9 @@ let package = Package(
         .executableTarget(
             name: "photos-bench",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosMedia", "CBenchVips", "PhotosServer",
+                "Photos", "PhotosStore", "PhotosMedia", "CBenchVips", "PhotosServer", "PhotosPostgres", "PhotosObjectStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

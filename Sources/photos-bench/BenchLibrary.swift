@@ -72,6 +72,12 @@ enum BenchLibrary {
             cameraMake: "Apple", cameraModel: "iPhone")
     }
 
+    /// A library's location as a child process's `--library` takes it: a
+    /// directory's path, or a database library's URL.
+    static func argument(_ library: URL) -> String {
+        library.isFileURL ? library.path : library.absoluteString
+    }
+
     /// A new library location under `scratch/`, which the run deletes at the end.
     static func scratch(in workdir: URL) -> URL {
         workdir.appendingPathComponent("scratch/\(UUID().uuidString).photoslibrary")

@@ -18,10 +18,13 @@ struct BenchmarkReport {
             ("media", ["media"] + (quick ? ["--quick"] : [])),
             ("serve", ["serve", "--assets", quick ? "2000" : "1000000"] + (quick ? ["--quick"] : [])),
             ("gallery", ["gallery", "--assets", quick ? "4000" : "2000000"] + (quick ? ["--quick"] : [])),
+            ("postgres", ["postgres", "--assets", quick ? "2000" : "1000000"] + (quick ? ["--quick"] : [])),
         ]
     }
 
     func run() throws {
+        let startedServices = try startServicesIfNeeded()
+        defer { if let startedServices { Self.services("stop", startedServices) } }
         var results: [(suite: String, lines: [String])] = []
         for suite in suites {
             FileHandle.standardOutput.write(Data("== \(suite.name)\n".utf8))
@@ -30,6 +33,36 @@ struct BenchmarkReport {
         guard let report else { return }
         try markdown(results).write(to: report, atomically: true, encoding: .utf8)
         FileHandle.standardOutput.write(Data("wrote \(report.path)\n".utf8))
+    }
+
+    /// Starts PostgreSQL and the S3-compatible server with `script/services`
+    /// (run from the repository) when the environment names none, and puts
+    /// their variables in this process's environment, which the suites
+    /// inherit. Returns the directory to stop them with, or nil when they
+    /// were already running.
+    private func startServicesIfNeeded() throws -> URL? {
+        guard BenchServices.fromEnvironment() == nil else { return nil }
+        let directory = workdir.appendingPathComponent("services-\(ProcessInfo.processInfo.processIdentifier)")
+        guard Self.services("start", directory) else {
+            throw BenchError("script/services could not start PostgreSQL and the S3 server (run photos-bench from the repository)")
+        }
+        let variables = try String(contentsOf: directory.appendingPathComponent("env"), encoding: .utf8)
+        for line in variables.split(separator: "\n") where line.hasPrefix("export ") {
+            let assignment = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1)
+            if assignment.count == 2 { setenv(String(assignment[0]), String(assignment[1]), 1) }
+        }
+        return directory
+    }
+
+    /// Runs `script/services COMMAND DIRECTORY`; returns whether it succeeded.
+    @discardableResult
+    private static func services(_ command: String, _ directory: URL) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "script/services")
+        process.arguments = [command, directory.path]
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 
     /// Runs `photos-bench ARGUMENTS` and returns its lines; fails when it does.

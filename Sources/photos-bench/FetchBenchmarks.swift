@@ -196,7 +196,10 @@ struct BaselineAsset {
     var cameraMake: String?
     var cameraModel: String?
     var lensModel: String?
+}
 
+extension BaselineAsset {
+    /// Every column the engine reads, decoded from a GRDB row in order.
     init(row: Row) {
         id = row[0]
         uuid = row[1]

@@ -40,6 +40,26 @@ enum Measure {
         return fastest
     }
 
+    /// ``alternating(runs:prepare:ours:baseline:)`` for sides that await,
+    /// as a baseline written on postgres-nio's async API does.
+    static func alternating(runs: Int = 5, prepare: () async throws -> Void = {}, ours: () async throws -> Void,
+                            baseline: () async throws -> Void) async rethrows -> (ours: Double, baseline: Double) {
+        var fastest = (ours: Double.infinity, baseline: Double.infinity)
+        for _ in 0..<runs {
+            try await prepare()
+            fastest.ours = min(fastest.ours, try await elapsed(ours))
+            fastest.baseline = min(fastest.baseline, try await elapsed(baseline))
+        }
+        return fastest
+    }
+
+    /// How long `body` takes, in milliseconds.
+    static func elapsed(_ body: () async throws -> Void) async rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+
     /// Prints one comparison line and returns the ratio.
     @discardableResult
     static func report(_ name: String, ours: Double, baseline: Double, target: Double) -> Double {

@@ -188,8 +188,12 @@ struct MediaBenchmarks {
 
     // MARK: - Fixtures
 
-    /// `count` camera-like JPEGs of one size, made once and reused.
     private func fixtures(width: Int, height: Int, count: Int) throws -> [URL] {
+        try Self.fixtures(width: width, height: height, count: count, in: workdir)
+    }
+
+    /// `count` camera-like JPEGs of one size in `workdir`, made once and reused.
+    static func fixtures(width: Int, height: Int, count: Int, in workdir: URL) throws -> [URL] {
         let folder = workdir.appendingPathComponent("photos-\(width)x\(height)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let urls = (0..<count).map { folder.appendingPathComponent(String(format: "IMG_%04d.JPG", $0)) }

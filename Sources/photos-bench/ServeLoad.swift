@@ -8,15 +8,19 @@ struct ChildProcess {
     let process: Process
     /// What it prints, for the caller to read.
     let output: Pipe
+    /// Its standard input, when the caller asked to write to it.
+    let input: Pipe?
 
-    static func start(_ arguments: [String]) throws -> ChildProcess {
+    static func start(_ arguments: [String], input: Bool = false) throws -> ChildProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
+        let inputPipe = input ? Pipe() : nil
+        if let inputPipe { process.standardInput = inputPipe }
         try process.run()
-        return ChildProcess(process: process, output: output)
+        return ChildProcess(process: process, output: output, input: inputPipe)
     }
 
     /// Waits for the end; returns what it printed.
@@ -25,6 +29,20 @@ struct ChildProcess {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw BenchError("a child process failed with \(process.terminationStatus)") }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension FileHandle {
+    /// The next line read from the pipe, without its newline; nil at its end.
+    /// Reads a byte at a time, so nothing after the line is taken from it.
+    func readLine() -> String? {
+        var line = Data()
+        while true {
+            let byte = readData(ofLength: 1)
+            guard let first = byte.first else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if first == 0x0A { return String(decoding: line, as: UTF8.self) }
+            line.append(first)
+        }
     }
 }
 
@@ -39,7 +57,7 @@ final class ServerChild {
     }
 
     static func start(library: URL) throws -> ServerChild {
-        let child = try ChildProcess.start(["serve-child", "--library", library.path])
+        let child = try ChildProcess.start(["serve-child", "--library", BenchLibrary.argument(library)])
         let (process, output) = (child.process, child.output)
         var text = ""
         while !text.contains("\n") {

@@ -5,11 +5,13 @@
 //   swift run -c release photos-bench history [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench media [--quick] [--workdir DIR]
 //   swift run -c release photos-bench serve [--quick] [--assets N] [--workdir DIR]
+//   swift run -c release photos-bench postgres [--quick] [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench all [--quick] [--report FILE] [--workdir DIR]
 //
 // Each benchmark prints `name: ours X ms, baseline Y ms, ratio R`, the best of
 // several runs of each side.
 import Foundation
+import Photos
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -20,7 +22,7 @@ func option(_ name: String) -> String? {
 
 func usage() -> Never {
     print("""
-        usage: photos-bench fetch|observe|history|media|serve|gallery|all [--assets N] [--changes N] [--quick] [--report FILE] [--workdir DIR]
+        usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all [--assets N] [--changes N] [--quick] [--report FILE] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000)
           observe   change details on that library, the general diff, cross-process delivery
@@ -31,6 +33,10 @@ func usage() -> Never {
                     N assets, events from another process, idle and stalled streams, uploads
           gallery   the web gallery in headless Chromium on N assets (default 2,000,000): first
                     paint, long tasks, the oldest asset reached, change to animation, heap
+          postgres  on the servers script/services starts (its variables in the environment): fetches
+                    of N assets (default 1,000,000) and a 10,000-asset block against postgres-nio by
+                    hand, a commit through one server to another's event stream, 4 writer processes
+                    on SQLite and PostgreSQL, importing with the originals in object storage
           all       every suite above, each in a child process, then the report: BENCHMARKS.md
                     (or --report FILE); --quick runs them small, to check they run, and
                     writes no report unless --report is given
@@ -62,10 +68,20 @@ do {
     case "gallery":
         let assets = option("--assets").flatMap(Int.init) ?? 2_000_000
         try await GalleryBenchmarks(workdir: workdir, assetCount: assets, quick: arguments.contains("--quick")).run()
+    case "postgres":
+        guard let services = BenchServices.fromEnvironment() else {
+            throw BenchError("the postgres suite needs the servers script/services starts: run `script/services start DIR` and `. DIR/env` first")
+        }
+        let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
+        try await PostgresBenchmarks(assetCount: assets, workdir: workdir, quick: arguments.contains("--quick"), services: services).run()
     case "serve-child":
         // The server alone in a process, for the serve benchmarks.
-        guard let path = option("--library") else { usage() }
-        try await ServeBenchmarks.serveChild(library: URL(fileURLWithPath: path))
+        guard let location = option("--library") else { usage() }
+        try await ServeBenchmarks.serveChild(library: PHPhotoLibrary.libraryURL(location))
+    case "write-child":
+        // One of the writers of the postgres suite's throughput row.
+        guard let location = option("--library"), let count = option("--count").flatMap(Int.init) else { usage() }
+        try PostgresBenchmarks.writeBlocks(library: PHPhotoLibrary.libraryURL(location), count: count)
     case "all":
         let quick = arguments.contains("--quick")
         let report = option("--report").map { URL(fileURLWithPath: $0) } ?? (quick ? nil : URL(fileURLWithPath: "BENCHMARKS.md"))
