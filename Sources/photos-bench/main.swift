@@ -96,8 +96,8 @@ do {
         try ObserveBenchmarks.commitForLatency(library: URL(fileURLWithPath: path), count: count)
     case "enumerate-child":
         // Runs in a child process so that its peak memory is the enumeration's alone.
-        guard let path = option("--library") else { usage() }
-        try FetchBenchmarks.enumerateForMemory(library: URL(fileURLWithPath: path))
+        guard let location = option("--library") else { usage() }
+        try FetchBenchmarks.enumerateForMemory(library: PHPhotoLibrary.libraryURL(location))
     default:
         usage()
     }

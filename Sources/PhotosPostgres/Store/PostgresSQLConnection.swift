@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import PhotosStore
 import PostgresNIO
+import Synchronization
 
 /// A pooled PostgreSQL connection inside one of its transactions, as the
 /// engine's ``SQLConnection``: the engine's statements, rendered for
@@ -26,6 +27,8 @@ package final class PostgresSQLConnection: SQLConnection {
     /// The change block this transaction numbered, with its stamp: how a
     /// commit whose answer was lost is settled afterwards.
     var numberedBlock: (changeBlock: Int64, stamp: Int64)?
+    /// The first failure of a statement sent without waiting (``send(_:)``).
+    private let sentFailure = FirstFailure()
 
     init(connection: PostgresConnection, location: PostgresLocation, text: PostgresStatementText, answerTimeout: Duration) {
         self.connection = connection
@@ -46,8 +49,21 @@ package final class PostgresSQLConnection: SQLConnection {
         try fetchAll(type, sql).first
     }
 
+    /// The first column of every row, decoded straight from the cells
+    /// (no row of values is built: a fetch's ids can be a million).
     package func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value] {
-        try fetchAll(SQLRow.self, sql).map { $0[0] }
+        let result = try run(text.render(sql))
+        var values: [Value] = []
+        values.reserveCapacity(result.rows.count)
+        for row in result.rows {
+            guard let cell = row.first else { break }
+            let value = try Self.value(cell)
+            guard let decoded = Value.fromDatabaseValue(value) else {
+                throw StoreError.database("PostgreSQL: column \(cell.columnName) holds \(value), not \(Value.self)")
+            }
+            values.append(decoded)
+        }
+        return values
     }
 
     package func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> Value? {
@@ -66,18 +82,38 @@ package final class PostgresSQLConnection: SQLConnection {
 
     /// Runs one rendered statement and collects its rows and command tag.
     /// A statement unanswered for ``answerTimeout`` fails, and its
-    /// connection is closed.
+    /// connection is closed. Fails too when a statement sent before it
+    /// without waiting (``send(_:)``) failed.
     func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
         let connection = connection
         do {
-            return try connection.query(query, logger: LibraryDatabase.quiet)
+            let result = try connection.query(query, logger: LibraryDatabase.quiet)
                 .wait(atMost: answerTimeout, location: location, what: "a statement") {
                     let closing: EventLoopFuture<Void> = connection.close()
                     closing.whenComplete { _ in }
                 }
+            try checkSent()
+            return result
         } catch {
             throw StoreError(postgres: error, location: location)
         }
+    }
+
+    /// Sends a statement without waiting for its answer: a transaction's
+    /// `BEGIN`, or a read's `COMMIT`, which would otherwise cost a round
+    /// trip of their own. The server answers a connection's statements in
+    /// order, and the answer's callback runs before a later statement's
+    /// answer wakes its waiter, so the next ``run(_:)`` (or
+    /// ``checkSent()``) reports its failure.
+    func send(_ query: PostgresQuery) {
+        connection.query(query, logger: LibraryDatabase.quiet).whenFailure { [sentFailure] error in
+            sentFailure.record(error)
+        }
+    }
+
+    /// Throws the first failure of a statement ``send(_:)`` sent.
+    func checkSent() throws {
+        if let failure = sentFailure.first { throw StoreError(postgres: failure, location: location) }
     }
 
     /// A query's rows as the engine's rows.
@@ -89,9 +125,23 @@ package final class PostgresSQLConnection: SQLConnection {
         }
     }
 
-    /// One cell as a `DatabaseValue`, by its PostgreSQL type.
+    /// One cell as a `DatabaseValue`, by its PostgreSQL type. The types
+    /// the engine's tables use are read straight from their binary form;
+    /// any other goes through postgres-nio's decoding.
     private static func value(_ cell: PostgresCell) throws -> DatabaseValue {
-        guard cell.bytes != nil else { return .null }
+        guard var bytes = cell.bytes else { return .null }
+        if cell.format == .binary {
+            switch (cell.dataType, bytes.readableBytes) {
+            case (.int8, 8):
+                return bytes.readInteger(as: Int64.self)!.databaseValue
+            case (.float8, 8):
+                return Double(bitPattern: bytes.readInteger(as: UInt64.self)!).databaseValue
+            case (.text, _), (.varchar, _), (.name, _):
+                return bytes.readString(length: bytes.readableBytes)!.databaseValue
+            default:
+                break
+            }
+        }
         do {
             switch cell.dataType {
             case .int2, .int4, .int8, .oid:
@@ -136,6 +186,19 @@ package final class PostgresSQLConnection: SQLConnection {
             let result = try connection.run(try PostgresStatementText.query(sql, arguments: arguments))
             guard let row = try connection.rows(result).first else { return nil }
             return row[0] as Value?
+        }
+    }
+}
+
+/// The first error recorded, from whichever thread.
+private final class FirstFailure: Sendable {
+    private let error = Mutex<(any Error)?>(nil)
+
+    var first: (any Error)? { error.withLock { $0 } }
+
+    func record(_ failure: any Error) {
+        error.withLock { error in
+            if error == nil { error = failure }
         }
     }
 }

@@ -21,12 +21,14 @@ extension LibraryDatabase {
         var endedCleanly = false
         defer { transactions.giveBack(connection, reusable: endedCleanly) }
         let db = PostgresSQLConnection(connection: connection, location: location, text: text, answerTimeout: timeout)
+        // BEGIN is sent without waiting: the transaction's first statement
+        // follows it on the connection, and reports its failure.
         do {
             switch mode {
             case .read:
-                _ = try db.run(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+                db.send(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
             case .write:
-                _ = try db.run(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL READ COMMITTED"))
+                db.send(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL READ COMMITTED"))
                 try ChangeBlockNumbering.lock(db)
             }
         } catch {
@@ -39,6 +41,21 @@ extension LibraryDatabase {
         } catch {
             endedCleanly = (try? db.run(PostgresQuery(unsafeSQL: "ROLLBACK"))) != nil
             throw StoreError(postgres: error, location: location)
+        }
+        if mode == .read {
+            // A read-only snapshot has nothing to make durable: its COMMIT
+            // is sent without waiting, and the connection's next
+            // transaction queues behind it. Failing, it would fail the
+            // connection, which is then closed rather than reused.
+            do {
+                try db.checkSent()
+            } catch {
+                endedCleanly = (try? db.run(PostgresQuery(unsafeSQL: "ROLLBACK"))) != nil
+                throw StoreError(postgres: error, location: location)
+            }
+            db.send(PostgresQuery(unsafeSQL: "COMMIT"))
+            endedCleanly = true
+            return value
         }
         do {
             _ = try db.run(PostgresQuery(unsafeSQL: "COMMIT"))
