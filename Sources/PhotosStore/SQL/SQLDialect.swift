@@ -5,9 +5,10 @@ import GRDB
 /// engine needs: lists bound as one argument, and the place of NULLs in an
 /// order. Everything else the engine writes is SQL both accept.
 ///
-/// A list travels as one JSON array argument, so that a statement's text
-/// does not change with the list's length (SQLite caches it, and neither
-/// database meets its limit on arguments).
+/// A list travels as one argument, so that a statement's text does not
+/// change with the list's length (SQLite caches it, and neither database
+/// meets its limit on arguments): a JSON array, or for ids on PostgreSQL
+/// an array literal, which it unnests at about half the cost of JSON.
 package enum SQLDialect: Sendable {
     case sqlite
     case postgres
@@ -16,7 +17,7 @@ package enum SQLDialect: Sendable {
     package func elements(of ids: [Int64]) -> SQL {
         switch self {
         case .sqlite: "SELECT value FROM json_each(\(Self.json(ids)))"
-        case .postgres: "SELECT value::int8 FROM jsonb_array_elements_text(\(Self.json(ids))::jsonb) AS e(value)"
+        case .postgres: "SELECT unnest(CAST(\(Self.arrayLiteral(ids)) AS int8[]))"
         }
     }
 
@@ -35,7 +36,7 @@ package enum SQLDialect: Sendable {
         case .sqlite:
             "json_each(\(Self.json(ids))) \(sql: alias)"
         case .postgres:
-            "(SELECT value::int8 AS value, key FROM jsonb_array_elements_text(\(Self.json(ids))::jsonb) WITH ORDINALITY AS e(value, key)) \(sql: alias)"
+            "unnest(CAST(\(Self.arrayLiteral(ids)) AS int8[])) WITH ORDINALITY AS \(sql: alias)(value, key)"
         }
     }
 
@@ -60,6 +61,17 @@ package enum SQLDialect: Sendable {
         case (.postgres, true): "ASC NULLS FIRST"
         case (.postgres, false): "DESC NULLS LAST"
         }
+    }
+
+    /// PostgreSQL's literal of an array of integers, `{1,2,3}`.
+    static func arrayLiteral(_ ids: [Int64]) -> String {
+        var text = "{"
+        text.reserveCapacity(ids.count * 8 + 2)
+        for (index, id) in ids.enumerated() {
+            if index > 0 { text += "," }
+            text += String(id)
+        }
+        return text + "}"
     }
 
     /// A JSON array of values, the one argument a list travels as.
