@@ -52,20 +52,28 @@ final class FetchedObjects: @unchecked Sendable {
         }
     }
 
+    /// The object at `index`. Read next to the index read before it (as a
+    /// scrolling view or a loop does), it comes with the rest of its
+    /// window, so the neighbours that follow cost no query; read elsewhere
+    /// (at random), it is loaded alone, so a jump does not pay for 31 rows
+    /// it will not use.
     func object(at index: Int) -> PHObject {
         switch source {
         case .objects(let objects):
             return objects[index]
         case .rows:
-            let window = index / Self.windowSize
-            let offset = index - window * Self.windowSize
-            if let cached = cache.withLock({ $0.window(index: window) }) {
-                return cached[offset]
+            let (cached, sequential) = cache.withLock { cache in (cache.object(at: index), cache.readsNext(index)) }
+            if let cached { return cached }
+            let range: Range<Int>
+            if sequential {
+                let start = index / Self.windowSize * Self.windowSize
+                range = start..<min(count, start + Self.windowSize)
+            } else {
+                range = index..<(index + 1)
             }
-            let start = window * Self.windowSize
-            let objects = load(start..<min(count, start + Self.windowSize))
-            cache.withLock { $0.insert(objects, for: window) }
-            return objects[offset]
+            let objects = load(range)
+            cache.withLock { $0.insert(objects, at: range) }
+            return objects[index - range.lowerBound]
         }
     }
 
@@ -183,24 +191,35 @@ final class FetchedObjects: @unchecked Sendable {
 
 /// The most recently used windows of a fetch result.
 struct WindowCache {
-    /// Windows kept; with 32 objects a window, about 2,000 objects.
+    /// Spans kept: windows of 32 objects, or single objects read at random;
+    /// at most about 2,000 objects.
     static let capacity = 64
 
-    private var windows: [(index: Int, objects: [PHObject])] = []
+    private var spans: [(range: Range<Int>, objects: [PHObject])] = []
+    /// The index read last, which tells sequential reading from random.
+    private var lastRead: Int?
 
-    /// The window, marked as the most recently used.
-    mutating func window(index: Int) -> [PHObject]? {
-        guard let position = windows.lastIndex(where: { $0.index == index }) else { return nil }
-        let entry = windows.remove(at: position)
-        windows.append(entry)
-        return entry.objects
+    /// The object at `index` when a span holds it, that span marked as the
+    /// most recently used.
+    mutating func object(at index: Int) -> PHObject? {
+        guard let position = spans.lastIndex(where: { $0.range.contains(index) }) else { return nil }
+        let entry = spans.remove(at: position)
+        spans.append(entry)
+        return entry.objects[index - entry.range.lowerBound]
     }
 
-    mutating func insert(_ objects: [PHObject], for index: Int) {
-        windows.removeAll { $0.index == index }
-        windows.append((index, objects))
-        if windows.count > Self.capacity {
-            windows.removeFirst()
+    /// Whether `index` is next to the index read before it; records it as read.
+    mutating func readsNext(_ index: Int) -> Bool {
+        defer { lastRead = index }
+        guard let lastRead else { return false }
+        return abs(index - lastRead) == 1
+    }
+
+    mutating func insert(_ objects: [PHObject], at range: Range<Int>) {
+        spans.removeAll { $0.range == range }
+        spans.append((range, objects))
+        if spans.count > Self.capacity {
+            spans.removeFirst()
         }
     }
 }
