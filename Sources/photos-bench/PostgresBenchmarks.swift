@@ -58,19 +58,10 @@ struct PostgresBenchmarks {
         let sorted = PHFetchOptions()
         sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
         let visible = FetchBenchmarks.visible
-        let sortedIDs = "SELECT a.id FROM asset a WHERE \(visible) ORDER BY a.creation_date ASC NULLS FIRST, a.id ASC"
-        let indexes = Self.randomIndexes(upTo: try await Self.count(connection, "SELECT COUNT(*) FROM asset a WHERE \(visible)"))
-        let (oursSorted, baseSorted) = try await Measure.alternating(ours: {
-            library.withCurrentLibrary {
-                let result = PHAsset.fetchAssets(with: sorted)
-                sink &+= result.count
-                for index in indexes { sink &+= result.object(at: index).pixelWidth }
-            }
-        }, baseline: {
-            sink &+= try await Self.fetchAndLoad(connection, ids: PostgresQuery(unsafeSQL: sortedIDs), at: indexes)
-        })
-        Measure.report("PostgreSQL: fetchAssets sorted by creationDate, count + 100 random object(at:)",
-                       ours: oursSorted, baseline: baseSorted, target: 1.3)
+        sink &+= try await compareFetch("PostgreSQL: fetchAssets sorted by creationDate, count + 100 random object(at:)",
+                                        sorted, library, connection, matching: visible, ids: PostgresQuery(unsafeSQL: """
+                                            SELECT a.id FROM asset a WHERE \(visible) ORDER BY a.creation_date ASC NULLS FIRST, a.id ASC
+                                            """))
 
         // 2. A predicate fetch, newest first.
         let since = BenchLibrary.start.addingTimeInterval(BenchLibrary.span / 2)
@@ -78,25 +69,15 @@ struct PostgresBenchmarks {
         predicate.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
                                           PHAssetMediaType.image.rawValue, since as CVarArg)
         predicate.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
-        let matching = "\(visible) AND a.media_type = 1 AND a.creation_date > \(since.timeIntervalSince1970) AND a.is_favorite = 0"
-        let predicateIndexes = Self.randomIndexes(upTo: try await Self.count(connection, "SELECT COUNT(*) FROM asset a WHERE \(matching)"))
-        var predicateIDs = PostgresBindings()
-        predicateIDs.append(since.timeIntervalSince1970)
-        let (oursPredicate, basePredicate) = try await Measure.alternating(ours: {
-            library.withCurrentLibrary {
-                let result = PHAsset.fetchAssets(with: predicate)
-                sink &+= result.count
-                for index in predicateIndexes { sink &+= result.object(at: index).pixelWidth }
-            }
-        }, baseline: {
-            let ids = PostgresQuery(unsafeSQL: """
-                SELECT a.id FROM asset a WHERE \(visible) AND a.media_type = 1 AND a.creation_date > $1 AND a.is_favorite = 0
-                ORDER BY a.creation_date DESC NULLS LAST, a.id DESC
-                """, binds: predicateIDs)
-            sink &+= try await Self.fetchAndLoad(connection, ids: ids, at: predicateIndexes)
-        })
-        Measure.report("PostgreSQL: predicate fetch (mediaType, creationDate, favorite), newest first",
-                       ours: oursPredicate, baseline: basePredicate, target: 1.3)
+        var binds = PostgresBindings()
+        binds.append(since.timeIntervalSince1970)
+        sink &+= try await compareFetch("PostgreSQL: predicate fetch (mediaType, creationDate, favorite), newest first", predicate,
+                                        library, connection,
+                                        matching: "\(visible) AND a.media_type = 1 AND a.creation_date > \(since.timeIntervalSince1970) AND a.is_favorite = 0",
+                                        ids: PostgresQuery(unsafeSQL: """
+                                            SELECT a.id FROM asset a WHERE \(visible) AND a.media_type = 1 AND a.creation_date > $1 AND a.is_favorite = 0
+                                            ORDER BY a.creation_date DESC NULLS LAST, a.id DESC
+                                            """, binds: binds))
 
         // 3. enumerateObjects over everything, against one streamed query of the same columns.
         let (oursEnumerate, baseEnumerate) = try await Measure.alternating(runs: 2, ours: {
@@ -113,6 +94,26 @@ struct PostgresBenchmarks {
         })
         Measure.report("PostgreSQL: enumerateObjects over the whole result", ours: oursEnumerate, baseline: baseEnumerate, target: 1.5)
         if sink == 42 { print("") }
+    }
+
+    /// Reports a fetch with `options` and 100 random `object(at:)` against
+    /// the baseline's `ids` query (the rows `matching` says, in order) and
+    /// single-row loads. Returns a value that keeps the work from being optimised away.
+    private func compareFetch(_ name: String, _ options: PHFetchOptions, _ library: PHPhotoLibrary, _ connection: PostgresConnection,
+                              matching condition: String, ids: PostgresQuery) async throws -> Int {
+        var sink = 0
+        let indexes = Self.randomIndexes(upTo: try await Self.count(connection, "SELECT COUNT(*) FROM asset a WHERE \(condition)"))
+        let (ours, baseline) = try await Measure.alternating(ours: {
+            library.withCurrentLibrary {
+                let result = PHAsset.fetchAssets(with: options)
+                sink &+= result.count
+                for index in indexes { sink &+= result.object(at: index).pixelWidth }
+            }
+        }, baseline: {
+            sink &+= try await Self.fetchAndLoad(connection, ids: ids, at: indexes)
+        })
+        Measure.report(name, ours: ours, baseline: baseline, target: 1.3)
+        return sink
     }
 
     /// The baseline's fetch: the ids in order in one snapshot, then the
