@@ -83,6 +83,15 @@ enum BenchLibrary {
         workdir.appendingPathComponent("scratch/\(UUID().uuidString).photoslibrary")
     }
 
+    /// Runs a suite's `steps` between two clean-ups of `scratch/`: what an
+    /// earlier run left goes first, and what these steps leave goes
+    /// whether they succeed or fail.
+    static func withScratch(in workdir: URL, _ steps: () async throws -> Void) async throws {
+        removeScratch(in: workdir)
+        defer { removeScratch(in: workdir) }
+        try await steps()
+    }
+
     static func removeScratch(in workdir: URL) {
         try? FileManager.default.removeItem(at: workdir.appendingPathComponent("scratch"))
     }

@@ -31,13 +31,18 @@ struct PostgresBenchmarks {
         setenv("PHOTOS_S3_ACCESS_KEY_ID", services.s3AccessKey, 1)
         setenv("PHOTOS_S3_SECRET_ACCESS_KEY", services.s3SecretKey, 1)
         try await dropScratchLibraries()
-        BenchLibrary.removeScratch(in: workdir)
-        defer { BenchLibrary.removeScratch(in: workdir) }
-        try await fetches()
-        try await commit()
-        try await eventAcrossServers()
-        try await writersAtOnce()
-        try await objectStorageImport()
+        do {
+            try await BenchLibrary.withScratch(in: workdir) {
+                try await fetches()
+                try await commit()
+                try await eventAcrossServers()
+                try await writersAtOnce()
+                try await objectStorageImport()
+            }
+        } catch {
+            try? await dropScratchLibraries()
+            throw error
+        }
         try await dropScratchLibraries()
     }
 
@@ -272,24 +277,7 @@ struct PostgresBenchmarks {
         let token = try PHPhotoLibrary(url: url, originals: try scratchFiles()).createAccessToken(forClient: nil).bearer
         let (writer, reader) = (try ServerChild.start(library: url), try ServerChild.start(library: url))
         defer { writer.stop(); reader.stop() }
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(reader.port)/v1/changes")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Accept", value: "text/event-stream")
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        let (events, heard) = AsyncStream.makeStream(of: UInt64.self)
-        let listening = Task {
-            var pending = ""
-            for try await chunk in response.body {
-                let now = DispatchTime.now().uptimeNanoseconds
-                pending += String(buffer: chunk)
-                while let range = pending.range(of: "\n\n") {
-                    if pending[..<range.lowerBound].contains("event: change") { heard.yield(now) }
-                    pending.removeSubrange(..<range.upperBound)
-                }
-            }
-        }
-        defer { listening.cancel() }
-        var arrivals = events.makeAsyncIterator()
+        let events = try await ChangeEventArrivals(port: reader.port, token: token)
         var latencies: [Double] = []
         for index in 0..<(quick ? 10 : 100) {
             var commit = HTTPClientRequest(url: "http://127.0.0.1:\(writer.port)/v1/changes")
@@ -301,8 +289,7 @@ struct PostgresBenchmarks {
             let answer = try await HTTPClient.shared.execute(commit, timeout: .seconds(60))
             _ = try await answer.body.collect(upTo: 1 << 20)
             guard answer.status == .ok else { throw BenchError("committing through the first server: \(answer.status)") }
-            guard let arrived = await arrivals.next() else { throw BenchError("the second server's event stream ended") }
-            latencies.append(Double(arrived - sent) / 1_000_000)
+            latencies.append(Double(try await events.next() - sent) / 1_000_000)
         }
         Measure.reportAbsolute("PostgreSQL: commit through one server to the event on another's stream, p95 over \(latencies.count) commits",
                                ours: ServeBenchmarks.percentile(latencies, 0.95), target: 100)

@@ -21,14 +21,14 @@ struct ServeBenchmarks {
     let quick: Bool
 
     func run() async throws {
-        BenchLibrary.removeScratch(in: workdir)
-        defer { BenchLibrary.removeScratch(in: workdir) }
-        try await thumbnails()
-        try await timeline()
-        try await eventLatency()
-        try await idleStreams()
-        try await uploads()
-        try await photosOverHTTP()
+        try await BenchLibrary.withScratch(in: workdir) {
+            try await thumbnails()
+            try await timeline()
+            try await eventLatency()
+            try await idleStreams()
+            try await uploads()
+            try await photosOverHTTP()
+        }
     }
 
     // MARK: - Thumbnails against nginx
@@ -129,24 +129,11 @@ struct ServeBenchmarks {
     private func eventLatency() async throws {
         let (library, token, server) = try scratchServer()
         defer { server.stop() }
-        let client = HTTPClient.shared
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/v1/changes")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Accept", value: "text/event-stream")
-        let response = try await client.execute(request, timeout: .seconds(60))
+        let events = try await ChangeEventArrivals(port: server.port, token: token)
         let count = quick ? 10 : 100
         let committer = try ChildProcess.start(["commit-child", "--library", library.url.path, "--count", "\(count)"])
         var received: [UInt64] = []
-        var pending = ""
-        for try await chunk in response.body {
-            let now = DispatchTime.now().uptimeNanoseconds
-            pending += String(buffer: chunk)
-            while let range = pending.range(of: "\n\n") {
-                if pending[..<range.lowerBound].contains("event: change") { received.append(now) }
-                pending.removeSubrange(..<range.upperBound)
-            }
-            if received.count >= count { break }
-        }
+        for _ in 0..<count { received.append(try await events.next()) }
         let committed = try committer.finish().split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { UInt64($0) } }
         let latencies = zip(committed, received).map { Double(Int64($1) - Int64($0)) / 1_000_000 }
         Measure.reportAbsolute("change in another process to an event stream, p95 over \(latencies.count) commits",

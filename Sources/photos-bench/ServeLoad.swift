@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 
 /// The processes the server benchmarks start: the server, nginx, wrk,
@@ -43,6 +44,45 @@ extension FileHandle {
             if first == 0x0A { return String(decoding: line, as: UTF8.self) }
             line.append(first)
         }
+    }
+}
+
+/// A server's `/v1/changes` event stream, opened as an owner: the moment
+/// (uptime, in nanoseconds) each change event arrives, in order.
+final class ChangeEventArrivals {
+    private var arrivals: AsyncStream<UInt64>.Iterator
+    private let listening: Task<Void, any Error>
+
+    /// Opens the stream; returns once the server has answered.
+    init(port: Int, token: String) async throws {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/changes")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Accept", value: "text/event-stream")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let (events, heard) = AsyncStream.makeStream(of: UInt64.self)
+        arrivals = events.makeAsyncIterator()
+        listening = Task {
+            defer { heard.finish() }
+            var pending = ""
+            for try await chunk in response.body {
+                let now = DispatchTime.now().uptimeNanoseconds
+                pending += String(buffer: chunk)
+                while let range = pending.range(of: "\n\n") {
+                    if pending[..<range.lowerBound].contains("event: change") { heard.yield(now) }
+                    pending.removeSubrange(..<range.upperBound)
+                }
+            }
+        }
+    }
+
+    deinit {
+        listening.cancel()
+    }
+
+    /// When the next change event arrived; fails when the stream ends first.
+    func next() async throws -> UInt64 {
+        guard let arrival = await arrivals.next() else { throw BenchError("the event stream ended") }
+        return arrival
     }
 }
 
