@@ -170,6 +170,72 @@ struct PostgresSchemaTests {
         }
         #expect(try rows(database, "SELECT local_month, asset_count FROM \(schema).timeline_month ORDER BY 1", as: (Int, Int).self)
             .map { "\($0.0):\($0.1)" } == ["0:0", "202311:1"])
+        #expect(try rows(database, "SELECT COUNT(*) FROM \(schema).timeline_month_change", as: Int.self) == [0])
+    }
+
+    /// Thousands of assets of one month, some then moved, hidden or deleted
+    /// in the same transaction, and others in a later one: the months
+    /// match a count of the assets, each transaction moves a month's
+    /// version, and no change is left waiting.
+    @Test func monthCountsAddUpWhatEachTransactionDid() throws {
+        let database = try newLibrary()
+        let schema = database.location.schema
+        let november2023 = 1_700_000_000
+        try database.write { connection in
+            try await connection.run(PostgresQuery(unsafeSQL: """
+                INSERT INTO \(schema).asset (uuid, media_type, creation_date, modification_date, added_date, playback_style, time_zone_offset)
+                SELECT 'A' || n, 1, \(november2023) + n, 0, 0, 1, 0 FROM generate_series(1, 5000) n
+                """))
+            try await connection.run(PostgresQuery(unsafeSQL: "UPDATE \(schema).asset SET creation_date = creation_date + 40 * 86400 WHERE id % 5 = 0"))
+            try await connection.run(PostgresQuery(unsafeSQL: "UPDATE \(schema).asset SET is_hidden = 1 WHERE id % 7 = 0"))
+            try await connection.run(PostgresQuery(unsafeSQL: "UPDATE \(schema).asset SET is_favorite = 1 WHERE id % 3 = 0"))
+            try await connection.run(PostgresQuery(unsafeSQL: "DELETE FROM \(schema).asset WHERE id % 11 = 0"))
+        }
+        try expectMonthCountsMatchTheAssets(database)
+        let versions = try rows(database, "SELECT local_month, version FROM \(schema).timeline_month ORDER BY 1", as: (Int, Int).self)
+        try database.write { connection in
+            try await connection.run(PostgresQuery(unsafeSQL: "UPDATE \(schema).asset SET is_favorite = 0 WHERE id = 1"))
+        }
+        try expectMonthCountsMatchTheAssets(database)
+        let moved = try rows(database, "SELECT local_month, version FROM \(schema).timeline_month ORDER BY 1", as: (Int, Int).self)
+        #expect(moved.map(\.0) == versions.map(\.0))
+        #expect(zip(moved, versions).filter { $0.0.1 != $0.1.1 }.map(\.0.0) == [202311])
+    }
+
+    /// A library left at version 2, which counted months row by row, keeps
+    /// its counts when opened by this build and counts on from them.
+    @Test func aVersion2LibraryKeepsItsMonthCounts() throws {
+        let server = try #require(TestPostgresServer.current)
+        let database = try LibraryDatabase(location: PostgresLocation(url: server.newLibraryURL()), password: nil)
+        _ = try PostgresSchema.open(database, createIfNeeded: true, originals: nil, through: 2)
+        let schema = database.location.schema
+        let insert = { (first: Int, last: Int) in
+            try database.write { connection in
+                try await connection.run(PostgresQuery(unsafeSQL: """
+                    INSERT INTO \(schema).asset (uuid, media_type, creation_date, modification_date, added_date, playback_style, time_zone_offset)
+                    SELECT 'A' || n, 1, 1700000000 + n * 86400, 0, 0, 1, 0 FROM generate_series(\(first), \(last)) n
+                    """))
+            }
+        }
+        try insert(1, 100)
+        _ = try PostgresSchema.open(database, createIfNeeded: false, originals: nil)
+        #expect(try rows(database, "SELECT MAX(version) FROM \(schema).schema_migration", as: Int.self) == [PostgresSchema.currentVersion])
+        try expectMonthCountsMatchTheAssets(database)
+        try insert(101, 200)
+        try expectMonthCountsMatchTheAssets(database)
+    }
+
+    private func expectMonthCountsMatchTheAssets(_ database: LibraryDatabase, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let schema = database.location.schema
+        let kept = try rows(database, """
+            SELECT local_month, asset_count, id_total FROM \(schema).timeline_month WHERE asset_count <> 0 ORDER BY 1
+            """, as: (Int, Int, Int).self).map { "\($0.0): \($0.1), \($0.2)" }
+        let counted = try rows(database, """
+            SELECT COALESCE(local_month, 0), COUNT(*), SUM(id)::bigint FROM \(schema).asset
+            WHERE trashed_date IS NULL AND is_hidden = 0 AND burst_member_hidden = 0 AND source_type = 1 GROUP BY 1 ORDER BY 1
+            """, as: (Int, Int, Int).self).map { "\($0.0): \($0.1), \($0.2)" }
+        #expect(kept == counted, sourceLocation: sourceLocation)
+        #expect(try rows(database, "SELECT COUNT(*) FROM \(schema).timeline_month_change", as: Int.self) == [0], sourceLocation: sourceLocation)
     }
 }
 

@@ -67,12 +67,15 @@ package struct LibraryMigration {
         CopiedTable(name: "client_access", key: ["client"]),
         CopiedTable(name: "client_selection", key: ["client", "entity", "uuid"]),
         CopiedTable(name: "access_token", key: ["id"]),
-        // Copied after the assets, replacing what the target's trigger counted, so months keep their versions (ETags).
+        // The source's counts, so months keep their versions (ETags); the target's triggers do not count the copied assets.
         CopiedTable(name: "timeline_month", key: ["local_month"]),
     ]
 
     /// The PostgreSQL library's own tables, which the copy sets rather than copies.
-    private static let targetOnlyTables: Set<String> = ["change_counter", "schema_migration"]
+    private static let targetOnlyTables: Set<String> = ["change_counter", "schema_migration", "timeline_month_change"]
+    /// The triggers that count the timeline's months, off while the assets go
+    /// in: the source's counts are copied instead.
+    private static let monthCountTriggers = ["timeline_month_count", "timeline_month_fold"]
     /// Tables whose ids come from an identity column, set past every id the source gave.
     private static let identityTables = ["asset", "resource", "collection"]
     /// Rows read from the source per batch.
@@ -254,13 +257,15 @@ package struct LibraryMigration {
                 _ = try db.execute(sql: "DELETE FROM \(table)")
             }
             var copied: [String: Int] = [:]
+            for trigger in Self.monthCountTriggers {
+                _ = try db.execute(sql: "ALTER TABLE asset DISABLE TRIGGER \(trigger)")
+            }
             for (index, table) in Self.tables.enumerated() {
-                if table.name == "timeline_month" {
-                    // What the trigger counted while the assets went in; the source's months replace it.
-                    _ = try db.execute(sql: "DELETE FROM timeline_month")
-                }
                 copied[table.name] = try copy(table, from: src, to: db)
                 progress(.rows, index + 1, Self.tables.count)
+            }
+            for trigger in Self.monthCountTriggers {
+                _ = try db.execute(sql: "ALTER TABLE asset ENABLE TRIGGER \(trigger)")
             }
             if let originals {
                 _ = try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES ('originals', ?)", arguments: [originals])

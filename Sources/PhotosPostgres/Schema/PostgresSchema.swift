@@ -16,7 +16,8 @@ import PostgresNIO
 /// Row ids come from identity columns, which never hand out a number twice
 /// (as SQLite's AUTOINCREMENT). The timeline's day and month and the hidden
 /// burst member flag are generated columns; the month counts are kept by
-/// a trigger in each writer's transaction.
+/// triggers, added up in each writer's transaction and written as it
+/// commits (version 3).
 ///
 /// Several processes may open a new library at once: the migration runs
 /// under a transaction-scoped advisory lock on the library's schema name,
@@ -39,6 +40,7 @@ package enum PostgresSchema {
     static let migrations: [Migration] = [
         Migration(version: 1, name: "assets, collections, history, access and tokens", statements: version1),
         Migration(version: 2, name: "text comparison with NSPredicate's options", statements: version2),
+        Migration(version: 3, name: "month counts written once per transaction", statements: version3),
     ]
 
     /// What opening found.
@@ -58,7 +60,11 @@ package enum PostgresSchema {
     /// newer library, a missing one when creating is not allowed, and a
     /// library recording other originals than `originals` names.
     /// Cost: one transaction; a few statements when nothing is to do.
-    package static func open(_ database: LibraryDatabase, createIfNeeded: Bool, originals asked: String?) throws(StoreError) -> Opening {
+    ///
+    /// `version` stops the migrations earlier, so tests can make a library
+    /// as an older build left it.
+    package static func open(_ database: LibraryDatabase, createIfNeeded: Bool, originals asked: String?,
+                             through version: Int = currentVersion) throws(StoreError) -> Opening {
         let location = database.location
         return try database.write { connection in
             let schema = location.schema
@@ -86,7 +92,7 @@ package enum PostgresSchema {
                     )
                     """))
             }
-            for migration in migrations where migration.version > applied {
+            for migration in migrations where migration.version > applied && migration.version <= version {
                 for statement in migration.statements(schema) {
                     try await connection.run(PostgresQuery(unsafeSQL: statement))
                 }
@@ -208,10 +214,6 @@ package enum PostgresSchema {
     /// The whole library as SQLite's format version 7 has it.
     @Sendable private static func version1(_ schema: String) -> [String] {
         let s = "\"\(schema)\""
-        // What the timeline's default view counts (see the SQLite schema's version 7).
-        let counted = { (row: String) in
-            "\(row).trashed_date IS NULL AND \(row).is_hidden = 0 AND \(row).burst_member_hidden = 0 AND \(row).source_type = 1"
-        }
         let localDate = "(to_timestamp(creation_date + COALESCE(time_zone_offset, 0)) AT TIME ZONE 'UTC')"
         return [
             """
@@ -425,6 +427,84 @@ package enum PostgresSchema {
             """
             CREATE TRIGGER timeline_month_count AFTER INSERT OR UPDATE OR DELETE ON \(s).asset
                 FOR EACH ROW EXECUTE FUNCTION \(s).timeline_month_count()
+            """,
+        ]
+    }
+
+    /// What the timeline's default view counts (see the SQLite schema's
+    /// version 7), of the trigger's `OLD` or `NEW` row.
+    private static func counted(_ row: String) -> String {
+        "\(row).trashed_date IS NULL AND \(row).is_hidden = 0 AND \(row).burst_member_hidden = 0 AND \(row).source_type = 1"
+    }
+
+    /// Month counts added up per transaction instead of per asset.
+    ///
+    /// Version 1's trigger updated an asset's month row once per asset. Each
+    /// update of a row leaves a version that the transaction's later updates
+    /// of it must step past, so a transaction adding n assets to one month
+    /// cost n² (a million-asset copy did not finish; a block importing
+    /// thousands of photos from one month paid the same). Now the row
+    /// trigger only appends the asset's change to `timeline_month_change`,
+    /// and a deferred trigger adds those up and writes each month once, as
+    /// the transaction commits. The transaction-local setting
+    /// `photos_timeline.SCHEMA` says whether changes are waiting, so the
+    /// deferred trigger, which fires once per changed asset, folds once and
+    /// then returns at once. Writers hold the library's commit lock
+    /// (``ChangeBlockNumbering``) until they commit, so the changes a fold
+    /// reads are its own transaction's, and two folds never interleave.
+    @Sendable private static func version3(_ schema: String) -> [String] {
+        let s = "\"\(schema)\""
+        let pending = "'photos_timeline.\(schema)'"
+        return [
+            """
+            CREATE TABLE \(s).timeline_month_change (
+                local_month BIGINT NOT NULL,
+                asset_count BIGINT NOT NULL,
+                id_total BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE OR REPLACE FUNCTION \(s).timeline_month_count() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                was_counted boolean := TG_OP IN ('DELETE', 'UPDATE') AND \(counted("OLD"));
+                is_counted boolean := TG_OP IN ('INSERT', 'UPDATE') AND \(counted("NEW"));
+            BEGIN
+                IF was_counted AND is_counted AND COALESCE(OLD.local_month, 0) = COALESCE(NEW.local_month, 0) THEN
+                    -- Still counted in the same month, but changed: the month's version moves.
+                    INSERT INTO \(s).timeline_month_change VALUES (COALESCE(NEW.local_month, 0), 0, NEW.id - OLD.id);
+                ELSE
+                    IF was_counted THEN
+                        INSERT INTO \(s).timeline_month_change VALUES (COALESCE(OLD.local_month, 0), -1, -OLD.id);
+                    END IF;
+                    IF is_counted THEN
+                        INSERT INTO \(s).timeline_month_change VALUES (COALESCE(NEW.local_month, 0), 1, NEW.id);
+                    END IF;
+                END IF;
+                IF was_counted OR is_counted THEN
+                    PERFORM set_config(\(pending), 'on', true);
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE FUNCTION \(s).timeline_month_fold() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF current_setting(\(pending), true) = 'on' THEN
+                    PERFORM set_config(\(pending), '', true);
+                    WITH changes AS (DELETE FROM \(s).timeline_month_change RETURNING *)
+                    INSERT INTO \(s).timeline_month
+                        SELECT local_month, SUM(asset_count), SUM(id_total), COUNT(*) FROM changes GROUP BY local_month ORDER BY local_month
+                        ON CONFLICT (local_month) DO UPDATE SET asset_count = timeline_month.asset_count + EXCLUDED.asset_count,
+                            id_total = timeline_month.id_total + EXCLUDED.id_total, version = timeline_month.version + EXCLUDED.version;
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE CONSTRAINT TRIGGER timeline_month_fold AFTER INSERT OR UPDATE OR DELETE ON \(s).asset
+                DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION \(s).timeline_month_fold()
             """,
         ]
     }
