@@ -209,8 +209,8 @@ struct PostgresSchemaTests {
         let database = try LibraryDatabase(location: PostgresLocation(url: server.newLibraryURL()), password: nil)
         _ = try PostgresSchema.open(database, createIfNeeded: true, originals: nil, through: 2)
         let schema = database.location.schema
-        let insert = { (first: Int, last: Int) in
-            try database.write { connection in
+        func insert(_ first: Int, _ last: Int) throws {
+            _ = try database.write { connection in
                 try await connection.run(PostgresQuery(unsafeSQL: """
                     INSERT INTO \(schema).asset (uuid, media_type, creation_date, modification_date, added_date, playback_style, time_zone_offset)
                     SELECT 'A' || n, 1, 1700000000 + n * 86400, 0, 0, 1, 0 FROM generate_series(\(first), \(last)) n

@@ -38,11 +38,11 @@ package final class PostgresSQLConnection: SQLConnection {
     }
 
     package func execute(_ sql: SQL) throws -> Int {
-        try run(text.render(sql)).metadata.rows ?? 0
+        try run(text.render(sql)).rows ?? 0
     }
 
     package func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow] {
-        try rows(run(text.render(sql)))
+        try rows(text.render(sql))
     }
 
     package func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow? {
@@ -52,18 +52,18 @@ package final class PostgresSQLConnection: SQLConnection {
     /// The first column of every row, decoded straight from the cells
     /// (no row of values is built: a fetch's ids can be a million).
     package func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value] {
-        let result = try run(text.render(sql))
-        var values: [Value] = []
-        values.reserveCapacity(result.rows.count)
-        for row in result.rows {
-            guard let cell = row.first else { break }
-            let value = try Self.value(cell)
-            guard let decoded = Value.fromDatabaseValue(value) else {
-                throw StoreError.database("PostgreSQL: column \(cell.columnName) holds \(value), not \(Value.self)")
-            }
-            values.append(decoded)
+        let cells = Collected<DatabaseValue>()
+        try run(text.render(sql)) { row in
+            guard let cell = row.first else { return }
+            if cells.columns.isEmpty { cells.columns = [cell.columnName] }
+            cells.items.append(try Self.value(cell))
         }
-        return values
+        return try cells.items.map { value in
+            guard let decoded = Value.fromDatabaseValue(value) else {
+                throw StoreError.database("PostgreSQL: column \(cells.columns.first ?? "") holds \(value), not \(Value.self)")
+            }
+            return decoded
+        }
     }
 
     package func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> Value? {
@@ -80,20 +80,28 @@ package final class PostgresSQLConnection: SQLConnection {
         try ChangeBlockNumbering.number(self, committedAt: date, author: author)
     }
 
-    /// Runs one rendered statement and collects its rows and command tag.
-    /// A statement unanswered for ``answerTimeout`` fails, and its
+    /// Runs one rendered statement, handing each row to `onRow` as it
+    /// arrives, on the connection's event loop; returns the command tag's
+    /// counts. A statement unanswered for ``answerTimeout`` fails, and its
     /// connection is closed. Fails too when a statement sent before it
-    /// without waiting (``send(_:)``) failed.
-    func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
+    /// without waiting (``send(_:)``) failed, or when `onRow` throws.
+    ///
+    /// Rows are taken one by one rather than gathered by postgres-nio's
+    /// `query(_:logger:)`, which copies the rows gathered so far each time
+    /// more arrive: a million ids took seconds.
+    @discardableResult
+    func run(_ query: PostgresQuery, onRow: @escaping @Sendable (PostgresRow) throws -> Void = { _ in }) throws -> PostgresQueryMetadata {
         let connection = connection
         do {
-            let result = try connection.query(query, logger: LibraryDatabase.quiet)
+            let metadata = try connection.query(query, logger: LibraryDatabase.quiet, onRow)
                 .wait(atMost: answerTimeout, location: location, what: "a statement") {
                     let closing: EventLoopFuture<Void> = connection.close()
                     closing.whenComplete { _ in }
                 }
             try checkSent()
-            return result
+            return metadata
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(postgres: error, location: location)
         }
@@ -116,13 +124,14 @@ package final class PostgresSQLConnection: SQLConnection {
         if let failure = sentFailure.first { throw StoreError(postgres: failure, location: location) }
     }
 
-    /// A query's rows as the engine's rows.
-    func rows(_ result: PostgresQueryResult) throws -> [SQLRow] {
-        guard let first = result.rows.first else { return [] }
-        let columns = first.map(\.columnName)
-        return try result.rows.map { row in
-            SQLRow(columns: columns, values: try row.map(Self.value))
+    /// A statement's rows as the engine's rows.
+    func rows(_ query: PostgresQuery) throws -> [SQLRow] {
+        let rows = Collected<SQLRow>()
+        try run(query) { row in
+            if rows.columns.isEmpty { rows.columns = row.map(\.columnName) }
+            rows.items.append(SQLRow(columns: rows.columns, values: try row.map(Self.value)))
         }
+        return rows.items
     }
 
     /// One cell as a `DatabaseValue`, by its PostgreSQL type. The types
@@ -179,15 +188,22 @@ package final class PostgresSQLConnection: SQLConnection {
         let sql: String
 
         func execute(arguments: StatementArguments) throws -> Int {
-            try connection.run(try PostgresStatementText.query(sql, arguments: arguments)).metadata.rows ?? 0
+            try connection.run(try PostgresStatementText.query(sql, arguments: arguments)).rows ?? 0
         }
 
         func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, arguments: StatementArguments) throws -> Value? {
-            let result = try connection.run(try PostgresStatementText.query(sql, arguments: arguments))
-            guard let row = try connection.rows(result).first else { return nil }
+            guard let row = try connection.rows(try PostgresStatementText.query(sql, arguments: arguments)).first else { return nil }
             return row[0] as Value?
         }
     }
+}
+
+/// What a statement's rows give, gathered on the connection's event loop
+/// and read by the thread that waited for the statement to end; the
+/// future it waits on orders the two.
+private final class Collected<Item>: @unchecked Sendable {
+    var items: [Item] = []
+    var columns: [String] = []
 }
 
 /// The first error recorded, from whichever thread.

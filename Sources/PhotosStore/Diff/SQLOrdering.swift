@@ -5,6 +5,11 @@ import GRDB
 struct OrderTerm: Sendable, Hashable {
     var expression: String
     var ascending: Bool
+    /// Whether the expression can be NULL. Only then does PostgreSQL need
+    /// telling where NULLs go; saying it for a NOT NULL column (a row id,
+    /// a position) would stop an index whose order differs there from
+    /// serving the ORDER BY, and PostgreSQL would sort every row instead.
+    var nullable = true
 }
 
 /// Compares values and sort keys exactly as SQLite's ORDER BY does: NULL

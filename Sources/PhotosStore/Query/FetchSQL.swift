@@ -18,7 +18,8 @@ enum FetchSQL {
     static func assetPlan(_ query: AssetQuery, scope: AccessScope, dialect: SQLDialect, now: Date) -> SelectPlan? {
         var builder = Builder()
         var from: SQL = "asset a"
-        var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)]
+        var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true),
+                            OrderTerm(expression: "a.id", ascending: true, nullable: false)]
         var visibility = SmartAlbumRule.Visibility.visible
         var appliesDefaultExclusions = true
         // Fetches by identifier name the assets they want: burst members
@@ -31,19 +32,19 @@ enum FetchSQL {
             break
         case .uuids(let uuids):
             from += Builder.join(uuids, on: "a.uuid", dialect: dialect)
-            naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
+            naturalOrder = [OrderTerm(expression: "k.key", ascending: true, nullable: false)]
             appliesDefaultExclusions = false
             defaultSourceTypes = .all
         case .rowIDs(let ids):
             from += Builder.join(ids, on: "a.id", dialect: dialect)
-            naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
+            naturalOrder = [OrderTerm(expression: "k.key", ascending: true, nullable: false)]
             appliesDefaultExclusions = false
             excludesHidden = false
             defaultSourceTypes = .all
         case .album(let rowID):
             from += " JOIN collection_asset m ON m.asset_id = a.id"
             builder.conditions.append("m.collection_id = \(rowID)")
-            naturalOrder = [OrderTerm(expression: "m.position", ascending: true)]
+            naturalOrder = [OrderTerm(expression: "m.position", ascending: true, nullable: false)]
             defaultSourceTypes = .all
         case .smartAlbum(let subtype):
             guard let rule = SmartAlbumRule.rule(for: subtype, now: now) else { return nil }
@@ -87,7 +88,7 @@ enum FetchSQL {
     static func collectionIDs(_ query: CollectionQuery, scope: AccessScope, dialect: SQLDialect) -> SQL {
         var builder = Builder()
         var from: SQL = collectionSource(scope) + " c"
-        var naturalOrder = [OrderTerm(expression: "c.id", ascending: true)]
+        var naturalOrder = [OrderTerm(expression: "c.id", ascending: true, nullable: false)]
         switch query.scope {
         case .stored(let type, let subtype):
             builder.conditions.append(SQL(sql: type.condition("c")))
@@ -99,13 +100,13 @@ enum FetchSQL {
             if let kind {
                 builder.conditions.append("c.kind = \(sql: String(kind.rawValue))")
             }
-            naturalOrder = [OrderTerm(expression: "k.key", ascending: true)]
+            naturalOrder = [OrderTerm(expression: "k.key", ascending: true, nullable: false)]
         case .children(let parent?):
             builder.conditions.append("c.parent_id = \(parent)")
-            naturalOrder = [OrderTerm(expression: "c.position", ascending: true), OrderTerm(expression: "c.id", ascending: true)]
+            naturalOrder = [OrderTerm(expression: "c.position", ascending: true, nullable: false), OrderTerm(expression: "c.id", ascending: true, nullable: false)]
         case .children(nil):
             builder.conditions.append("c.parent_id IS NULL AND \(sql: userCollection("c"))")
-            naturalOrder = [OrderTerm(expression: "c.position", ascending: true), OrderTerm(expression: "c.id", ascending: true)]
+            naturalOrder = [OrderTerm(expression: "c.position", ascending: true, nullable: false), OrderTerm(expression: "c.id", ascending: true, nullable: false)]
         case .albumsContaining(let assetRowID):
             builder.conditions.append("""
                 \(sql: CollectionType.album.condition("c")) \
@@ -162,7 +163,7 @@ enum FetchSQL {
         }
         builder.append(Builder.condition(filter, alias: "c"))
         return SelectPlan(column: "c.id", from: from, builder: builder,
-                          order: Builder.order(sort, alias: "c", natural: [OrderTerm(expression: "c.id", ascending: true)]),
+                          order: Builder.order(sort, alias: "c", natural: [OrderTerm(expression: "c.id", ascending: true, nullable: false)]),
                           limit: limit, dialect: dialect).ids
     }
 
@@ -191,7 +192,7 @@ enum FetchSQL {
         }
 
         private var orderClause: String {
-            order.map { "\($0.expression) \(dialect.direction(ascending: $0.ascending))" }.joined(separator: ", ")
+            order.map { "\($0.expression) \(dialect.direction(ascending: $0.ascending, nullable: $0.nullable))" }.joined(separator: ", ")
         }
 
         /// The ids of the matching rows, in order.
@@ -248,7 +249,7 @@ enum FetchSQL {
         static func order<A: StoreAttribute>(_ sort: [StoreSort<A>], alias: String, natural: [OrderTerm]) -> [OrderTerm] {
             guard let last = sort.last else { return natural }
             return sort.map { OrderTerm(expression: $0.attribute.sql(alias: alias), ascending: $0.ascending) }
-                + [OrderTerm(expression: "\(alias).id", ascending: last.ascending)]
+                + [OrderTerm(expression: "\(alias).id", ascending: last.ascending, nullable: false)]
         }
 
         /// A filter as SQL; nil when it is always true.

@@ -72,7 +72,8 @@ struct SmartAlbumRule {
     var condition: SQL?
     var visibility: Visibility = .visible
     /// The natural order when the fetch gives no sort descriptors.
-    var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)]
+    var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true),
+                        OrderTerm(expression: "a.id", ascending: true, nullable: false)]
 
     /// The rule for a subtype; nil for subtypes no library has.
     static func rule(for subtype: Int, now: Date) -> SmartAlbumRule? {
@@ -83,7 +84,7 @@ struct SmartAlbumRule {
         case SmartAlbumSubtype.recentlyAdded:
             let since = now.timeIntervalSince1970 - RetentionWindows.recentlyAdded
             return SmartAlbumRule(condition: "a.added_date >= \(since)",
-                                  naturalOrder: [OrderTerm(expression: "a.added_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)])
+                                  naturalOrder: [OrderTerm(expression: "a.added_date", ascending: true), OrderTerm(expression: "a.id", ascending: true, nullable: false)])
         case SmartAlbumSubtype.videos: return SmartAlbumRule(condition: "a.media_type = \(sql: String(AssetMediaType.video.rawValue))")
         case SmartAlbumSubtype.selfPortraits: return SmartAlbumRule(condition: "a.is_front_camera = 1")
         case SmartAlbumSubtype.livePhotos: return subtypeBit(MediaSubtypeBit.photoLive)
@@ -102,7 +103,7 @@ struct SmartAlbumRule {
         case SmartAlbumSubtype.allHidden: return SmartAlbumRule(condition: nil, visibility: .hiddenOnly)
         case SmartAlbumSubtype.recentlyDeleted:
             return SmartAlbumRule(condition: nil, visibility: .trashedOnly,
-                                  naturalOrder: [OrderTerm(expression: "a.trashed_date", ascending: true), OrderTerm(expression: "a.id", ascending: true)])
+                                  naturalOrder: [OrderTerm(expression: "a.trashed_date", ascending: true), OrderTerm(expression: "a.id", ascending: true, nullable: false)])
         default: return nil
         }
     }

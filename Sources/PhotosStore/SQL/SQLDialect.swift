@@ -53,13 +53,14 @@ package enum SQLDialect: Sendable {
     /// An ORDER BY direction that puts NULL first when ascending and last
     /// when descending, as SQLite does by itself (PostgreSQL does the
     /// opposite). SQLite gets the bare direction, which its planner matches
-    /// against indexes.
-    package func direction(ascending: Bool) -> String {
+    /// against indexes; so does PostgreSQL for an expression that is never
+    /// NULL, whose index then serves the order read forwards or backwards.
+    package func direction(ascending: Bool, nullable: Bool = true) -> String {
         switch (self, ascending) {
         case (.sqlite, true): "ASC"
         case (.sqlite, false): "DESC"
-        case (.postgres, true): "ASC NULLS FIRST"
-        case (.postgres, false): "DESC NULLS LAST"
+        case (.postgres, true): nullable ? "ASC NULLS FIRST" : "ASC"
+        case (.postgres, false): nullable ? "DESC NULLS LAST" : "DESC"
         }
     }
 
