@@ -39,7 +39,7 @@ struct SharedDirectoryCommandTests {
     private static func stagedBlock(in machineFolder: URL, placing path: String, under root: URL) throws -> URL {
         let area = machineFolder.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: area, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: area.appendingPathComponent("lock").path, contents: Data())
+        try Data().write(to: area.appendingPathComponent("lock"))
         try Data(path.utf8).write(to: area.appendingPathComponent("journal"))
         let placed = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: placed.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -37,6 +37,46 @@ import Testing
         #expect(iterator.next() as? PHAsset == result[0])
     }
 
+    /// Enumeration loads a chunk ahead while the block goes through the
+    /// one before: over several chunks, forwards, in reverse and over
+    /// indexes crossing chunks, every index comes once, in order, with its
+    /// object, and stopping in a chunk stops there.
+    @Test func enumerationAcrossChunks() throws {
+        let test = try TestLibrary()
+        let total = FetchedObjects.chunkSize * 2 + 300
+        let ids = try test.insert((0..<total).map { TestLibrary.record(created: Date(timeIntervalSince1970: Double($0) * 60)) })
+        let result = test.fetch { PHAsset.fetchAssets(with: nil) }
+        try test.library.performChangesAndWait {
+            PHAssetChangeRequest.deleteAssets(result.objects(at: IndexSet([5, FetchedObjects.chunkSize + 1])) as NSArray)
+        }
+        var forwards: [Int] = []
+        result.enumerateObjects { asset, index, _ in
+            #expect(asset.localIdentifier == ids[index])
+            forwards.append(index)
+        }
+        #expect(forwards == Array(0..<total))
+        var backwards: [Int] = []
+        result.enumerateObjects(options: .reverse) { asset, index, _ in
+            #expect(asset.localIdentifier == ids[index])
+            backwards.append(index)
+        }
+        #expect(backwards == Array((0..<total).reversed()))
+        let stopAt = FetchedObjects.chunkSize + 10
+        var stopped: [Int] = []
+        result.enumerateObjects { _, index, stop in
+            stopped.append(index)
+            if index == stopAt { stop.pointee = true }
+        }
+        #expect(stopped == Array(0...stopAt))
+        let picked = IndexSet(integersIn: 1000..<1100).union(IndexSet(integersIn: 2000..<2100))
+        var visited: [Int] = []
+        result.enumerateObjects(at: picked, options: []) { asset, index, _ in
+            #expect(asset.localIdentifier == ids[index])
+            visited.append(index)
+        }
+        #expect(visited == Array(picked))
+    }
+
     @Test func deletedCollectionsKeepTheirClassInOlderResults() throws {
         let test = try TestLibrary()
         var folderID = "", albumID = ""

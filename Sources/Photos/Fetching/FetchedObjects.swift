@@ -89,6 +89,34 @@ final class FetchedObjects: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with the objects of `range` a chunk at a time, with the
+    /// index of each chunk's first object, the chunks last to first when
+    /// `reverse`, until `body` returns false. While `body` goes through one
+    /// chunk, the next is loaded on another thread, so the database's work
+    /// and the caller's overlap. Cost: one query per chunk of
+    /// ``chunkSize``; when `body` stops early, the chunk loaded ahead is
+    /// dropped.
+    func forEachChunk(in range: Range<Int>, reverse: Bool, _ body: (_ start: Int, _ objects: [PHObject]) -> Bool) {
+        var chunks = stride(from: range.lowerBound, to: range.upperBound, by: Self.chunkSize).map { start in
+            start..<min(range.upperBound, start + Self.chunkSize)
+        }
+        if reverse { chunks.reverse() }
+        guard case .rows = source, chunks.count > 1 else {
+            for chunk in chunks where !body(chunk.lowerBound, objects(in: chunk)) { return }
+            return
+        }
+        let first = chunks[0]
+        var next = LoadedAhead { self.load(first) }
+        for (position, chunk) in chunks.enumerated() {
+            let objects = next.wait()
+            if position + 1 < chunks.count {
+                let following = chunks[position + 1]
+                next = LoadedAhead { self.load(following) }
+            }
+            if !body(chunk.lowerBound, objects) { return }
+        }
+    }
+
     /// Loads one batch; rows deleted since the fetch come back as objects that
     /// keep only their identifier, of the class the result's rows are.
     private func load(_ range: Range<Int>) -> [PHObject] {
@@ -186,6 +214,26 @@ final class FetchedObjects: @unchecked Sendable {
         }
         mediaTypeCounts.withLock { $0[mediaType] = count }
         return count
+    }
+}
+
+/// A chunk of objects loaded on another thread while the caller works
+/// through the chunk before it; waited for once.
+private final class LoadedAhead: @unchecked Sendable {
+    private let loaded = DispatchSemaphore(value: 0)
+    /// Written by the loading thread before it signals `loaded`.
+    private var objects: [PHObject] = []
+
+    init(_ load: @escaping @Sendable () -> [PHObject]) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            self.objects = load()
+            self.loaded.signal()
+        }
+    }
+
+    func wait() -> [PHObject] {
+        loaded.wait()
+        return objects
     }
 }
 

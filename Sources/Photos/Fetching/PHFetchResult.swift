@@ -86,7 +86,9 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
     }
 
     /// Calls `block` with each object and its index, in order, until it sets
-    /// `stop`. Runs synchronously, loading a batch at a time.
+    /// `stop`. Runs synchronously on the calling thread, loading a batch at
+    /// a time, the next batch on another thread while `block` goes through
+    /// the current one.
     public func enumerateObjects(_ block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void) {
         enumerateObjects(at: IndexSet(integersIn: 0..<count), options: [], using: block)
     }
@@ -105,16 +107,15 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
         let ranges = opts.contains(.reverse) ? Array(s.rangeView.reversed()) : Array(s.rangeView)
         for range in ranges {
             precondition(range.upperBound <= count, "index \(range.upperBound - 1) beyond bounds [0 .. \(count - 1)]")
-            let chunks = stride(from: range.lowerBound, to: range.upperBound, by: FetchedObjects.chunkSize)
-            for chunkStart in opts.contains(.reverse) ? Array(chunks.reversed()) : Array(chunks) {
-                let chunk = chunkStart..<min(range.upperBound, chunkStart + FetchedObjects.chunkSize)
-                let objects = contents.objects(in: chunk)
+            contents.forEachChunk(in: range, reverse: opts.contains(.reverse)) { start, objects in
                 let offsets = opts.contains(.reverse) ? Array(objects.indices.reversed()) : Array(objects.indices)
                 for offset in offsets {
-                    block(Self.typed(objects[offset]), chunk.lowerBound + offset, &stop)
-                    if stop.boolValue { return }
+                    block(Self.typed(objects[offset]), start + offset, &stop)
+                    if stop.boolValue { return false }
                 }
+                return true
             }
+            if stop.boolValue { return }
         }
     }
 
