@@ -177,7 +177,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosPostgresTests",
-            dependencies: ["PhotosPostgres", "PhotosTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: ["PhotosPostgres", "PhotosTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
         ),
         .testTarget(
             name: "PhotosMediaTests",

@@ -287,6 +287,58 @@ struct ChangeBlockNumberingTests {
         #expect(try database.read { try await ChangeBlockNumbering.last($0, location: location) } == Int64(writers * blocksEach))
     }
 
+    /// The server commits a block, and the connection fails before its
+    /// answer arrives: the block is reported committed, once, and not as
+    /// a failure a caller would retry into a duplicate.
+    @Test func aBlockWhoseCommitAnswerIsLostIsReportedCommitted() throws {
+        let (proxy, database) = try libraryBehindAProxy()
+        defer { proxy.stop() }
+        let text = try PostgresStatementText()
+        proxy.lose(.answer)
+        let number = try database.transaction(.write, text: text) { db in
+            _ = try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES ('probe', 'kept')")
+            return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil)
+        }
+        #expect(proxy.losses == 1)
+        #expect(number == 1)
+        #expect(try rows(database, "SELECT value FROM library_metadata WHERE key = 'probe'", as: String.self) == ["kept"])
+        #expect(try rows(database, "SELECT id FROM change_transaction", as: Int.self) == [1])
+        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
+        #expect(next == 2)
+    }
+
+    /// The connection fails as the block's COMMIT is sent, before the
+    /// server has it: the block is reported failed, and nothing of it stays.
+    @Test func aBlockWhoseCommitIsLostIsReportedFailedAndLeavesNothing() throws {
+        let (proxy, database) = try libraryBehindAProxy()
+        defer { proxy.stop() }
+        let text = try PostgresStatementText()
+        proxy.lose(.request)
+        #expect {
+            try database.transaction(.write, text: text) { db in
+                _ = try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES ('probe', 'lost')")
+                return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil)
+            }
+        } throws: { error in
+            guard case StoreError.unreachable = error else { return false }
+            return true
+        }
+        #expect(proxy.losses == 1)
+        #expect(try rows(database, "SELECT value FROM library_metadata WHERE key = 'probe'", as: String.self).isEmpty)
+        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
+        #expect(next == 1)
+    }
+
+    /// A new library reached through an ``AnswerLosingProxy``.
+    private func libraryBehindAProxy() throws -> (AnswerLosingProxy, LibraryDatabase) {
+        let server = try #require(TestPostgresServer.current)
+        let proxy = try AnswerLosingProxy(upstream: server.socket)
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
+        let database = try LibraryDatabase(location: PostgresLocation(url: proxy.libraryURL(name)), password: nil)
+        _ = try PostgresSchema.open(database, createIfNeeded: true, originals: nil)
+        return (proxy, database)
+    }
+
     @Test func aRolledBackBlockTakesNoNumber() throws {
         let database = try newLibrary()
         let text = try PostgresStatementText()
