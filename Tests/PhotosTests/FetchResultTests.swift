@@ -37,30 +37,34 @@ import Testing
         #expect(iterator.next() as? PHAsset == result[0])
     }
 
-    /// Enumeration loads a chunk ahead while the block goes through the
-    /// one before: over several chunks, forwards, in reverse and over
-    /// indexes crossing chunks, every index comes once, in order, with its
-    /// object, and stopping in a chunk stops there.
+    /// Enumeration loads a chunk ahead of the block: over several chunks,
+    /// forwards, in reverse, over indexes crossing chunks, inside another
+    /// enumeration, and after the library changed under the result, every
+    /// index comes once, in order, with its object, and stopping in a chunk
+    /// stops there.
     @Test func enumerationAcrossChunks() throws {
         let test = try TestLibrary()
-        let total = FetchedObjects.chunkSize * 2 + 300
+        let total = FetchedObjects.chunkSize * 3 + 300
         let ids = try test.insert((0..<total).map { TestLibrary.record(created: Date(timeIntervalSince1970: Double($0) * 60)) })
         let result = test.fetch { PHAsset.fetchAssets(with: nil) }
-        try test.library.performChangesAndWait {
-            PHAssetChangeRequest.deleteAssets(result.objects(at: IndexSet([5, FetchedObjects.chunkSize + 1])) as NSArray)
+        func expectEveryObject(_ result: PHFetchResult<PHAsset>, options: NSEnumerationOptions = [],
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+            var visited: [Int] = []
+            result.enumerateObjects(options: options) { asset, index, _ in
+                if asset.localIdentifier != ids[index] { Issue.record("index \(index) is \(asset.localIdentifier)", sourceLocation: sourceLocation) }
+                visited.append(index)
+            }
+            let expected = Array(0..<total)
+            #expect(visited == (options.contains(.reverse) ? expected.reversed() : expected), sourceLocation: sourceLocation)
         }
-        var forwards: [Int] = []
-        result.enumerateObjects { asset, index, _ in
-            #expect(asset.localIdentifier == ids[index])
-            forwards.append(index)
+        expectEveryObject(result)
+        expectEveryObject(result, options: .reverse)
+        var outer = 0
+        result.enumerateObjects { _, index, _ in
+            outer += 1
+            if index == FetchedObjects.chunkSize + 1 { expectEveryObject(result) }
         }
-        #expect(forwards == Array(0..<total))
-        var backwards: [Int] = []
-        result.enumerateObjects(options: .reverse) { asset, index, _ in
-            #expect(asset.localIdentifier == ids[index])
-            backwards.append(index)
-        }
-        #expect(backwards == Array((0..<total).reversed()))
+        #expect(outer == total)
         let stopAt = FetchedObjects.chunkSize + 10
         var stopped: [Int] = []
         result.enumerateObjects { _, index, stop in
@@ -68,13 +72,19 @@ import Testing
             if index == stopAt { stop.pointee = true }
         }
         #expect(stopped == Array(0...stopAt))
-        let picked = IndexSet(integersIn: 1000..<1100).union(IndexSet(integersIn: 2000..<2100))
+        let picked = IndexSet(integersIn: 1000..<1100).union(IndexSet(integersIn: 2000..<3300))
         var visited: [Int] = []
         result.enumerateObjects(at: picked, options: []) { asset, index, _ in
             #expect(asset.localIdentifier == ids[index])
             visited.append(index)
         }
         #expect(visited == Array(picked))
+        // Changed under the result: objects deleted since the fetch keep their identifiers.
+        try test.library.performChangesAndWait {
+            PHAssetChangeRequest.deleteAssets(result.objects(at: IndexSet([FetchedObjects.chunkSize + 1, total - 1])) as NSArray)
+        }
+        expectEveryObject(result)
+        #expect(result[total - 1].localIdentifier == ids[total - 1])
     }
 
     @Test func deletedCollectionsKeepTheirClassInOlderResults() throws {
