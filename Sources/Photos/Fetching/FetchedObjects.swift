@@ -92,10 +92,10 @@ final class FetchedObjects: @unchecked Sendable {
     /// Calls `body` with the objects of `range` a chunk at a time, with the
     /// index of each chunk's first object, the chunks last to first when
     /// `reverse`, until `body` returns false. While `body` goes through one
-    /// chunk, the next is loaded on another thread, so the database's work
-    /// and the caller's overlap. Cost: one query per chunk of
-    /// ``chunkSize``; when `body` stops early, the chunk loaded ahead is
-    /// dropped.
+    /// chunk, the next ``chunksAhead`` load on other threads, so the
+    /// database's work and the caller's overlap. Cost: one query per chunk
+    /// of ``chunkSize``; when `body` stops early, the chunks loaded ahead
+    /// are dropped.
     func forEachChunk(in range: Range<Int>, reverse: Bool, _ body: (_ start: Int, _ objects: [PHObject]) -> Bool) {
         var chunks = stride(from: range.lowerBound, to: range.upperBound, by: Self.chunkSize).map { start in
             start..<min(range.upperBound, start + Self.chunkSize)
@@ -105,17 +105,27 @@ final class FetchedObjects: @unchecked Sendable {
             for chunk in chunks where !body(chunk.lowerBound, objects(in: chunk)) { return }
             return
         }
-        let first = chunks[0]
-        var next = LoadedAhead { self.load(first) }
-        for (position, chunk) in chunks.enumerated() {
-            let objects = next.wait()
-            if position + 1 < chunks.count {
-                let following = chunks[position + 1]
-                next = LoadedAhead { self.load(following) }
+        var ahead: [LoadedAhead] = []
+        var requested = 0
+        func loadAhead() {
+            while requested < chunks.count && ahead.count < Self.chunksAhead {
+                let chunk = chunks[requested]
+                ahead.append(LoadedAhead { self.load(chunk) })
+                requested += 1
             }
+        }
+        loadAhead()
+        for chunk in chunks {
+            let objects = ahead.removeFirst().wait()
+            loadAhead()
             if !body(chunk.lowerBound, objects) { return }
         }
     }
+
+    /// Chunks loading at once during an enumeration, each in its own read
+    /// transaction: the database works on the next ones while the caller
+    /// goes through the current one.
+    static let chunksAhead = 2
 
     /// Loads one batch; rows deleted since the fetch come back as objects that
     /// keep only their identifier, of the class the result's rows are.
