@@ -19,6 +19,9 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
     /// test), with the originals in a directory, as servers sharing one
     /// mount keep them.
     case postgres
+    /// PostgreSQL, with the originals in object storage: what several
+    /// servers without a shared mount run on.
+    case postgresObjectStorage = "postgres-s3"
 
     package var description: String { rawValue }
 
@@ -32,14 +35,15 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
         return backend
     }()
 
-    /// The backends whose servers this run has: SQLite always, object
-    /// storage when `script/services` runs (as `script/test` makes sure).
+    /// The backends whose servers this run has: SQLite always, the others
+    /// when `script/services` runs (as `script/test` makes sure).
     package static var available: [TestBackend] {
         allCases.filter { backend in
             switch backend {
             case .sqlite: true
             case .sqliteObjectStorage: TestObjectStorageServer.current != nil
             case .postgres: TestPostgresServer.current != nil
+            case .postgresObjectStorage: TestPostgresServer.current != nil && TestObjectStorageServer.current != nil
             }
         }
     }
@@ -60,9 +64,9 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
         switch self {
         case .sqlite, .sqliteObjectStorage:
             return directory.appendingPathComponent("Test.photoslibrary", isDirectory: true)
-        case .postgres:
+        case .postgres, .postgresObjectStorage:
             guard let server = TestPostgresServer.current else {
-                fatalError("PHOTOS_TEST_BACKEND=postgres needs the PostgreSQL server script/services starts")
+                fatalError("PHOTOS_TEST_BACKEND=\(rawValue) needs the PostgreSQL server script/services starts")
             }
             return server.newLibraryURL()
         }
@@ -75,7 +79,7 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
         switch self {
         case .sqlite: return nil
         case .postgres: return directory.appendingPathComponent("library-files", isDirectory: true)
-        case .sqliteObjectStorage:
+        case .sqliteObjectStorage, .postgresObjectStorage:
             guard let server = TestObjectStorageServer.current else {
                 throw StoreError.fileSystem("PHOTOS_TEST_BACKEND=\(rawValue) needs the S3 server script/services starts")
             }
