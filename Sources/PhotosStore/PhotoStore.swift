@@ -72,6 +72,18 @@ package protocol PhotoStore: AnyObject, Sendable {
     func fetchAssets(_ query: AssetQuery) throws(StoreError) -> FetchSnapshot
     /// The rows with these ids, in the same order; ids no longer stored are skipped.
     func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord]
+    /// Reads the rows `query` selects now, in its order (last first when
+    /// `reverse`), `batchSize` at a time, handing each batch to `body`
+    /// until it returns false or the rows run out; false, without reading,
+    /// when the query has a limit and `reverse` is asked. Cost: one pass of
+    /// the query in one read transaction, open until `body` stops.
+    func scanAssets(_ query: AssetQuery, reverse: Bool, batchSize: Int,
+                    _ body: ([AssetRecord]) -> Bool) throws(StoreError) -> Bool
+    /// Whether reading a fetch's rows again with ``scanAssets(_:reverse:batchSize:_:)``
+    /// costs the database less than loading them by id with
+    /// ``assets(ids:)``: true where every lookup by id descends an index
+    /// (PostgreSQL), false where it reads the table by its row id (SQLite).
+    var scansCostLessThanLookups: Bool { get }
     /// How many of these assets have the media type.
     func countAssets(ids: [Int64], mediaType: AssetMediaType) throws(StoreError) -> Int
     /// The files stored for an asset.

@@ -84,7 +84,13 @@ import Testing
             PHAssetChangeRequest.deleteAssets(result.objects(at: IndexSet([FetchedObjects.chunkSize + 1, total - 1])) as NSArray)
         }
         expectEveryObject(result)
+        expectEveryObject(result, options: .reverse)
         #expect(result[total - 1].localIdentifier == ids[total - 1])
+        // Added since the fetch, last in its order: not in the result.
+        let later = result.count
+        _ = try test.insert([TestLibrary.record(created: Date(timeIntervalSince1970: Double(total + 1) * 60))])
+        expectEveryObject(result)
+        #expect(result.count == later)
     }
 
     @Test func deletedCollectionsKeepTheirClassInOlderResults() throws {

@@ -36,6 +36,11 @@ struct FetchTracking: Sendable {
     }
 
     /// The same fetch, as of a later change block.
+    /// The query of an asset fetch; nil for other origins.
+    var assetQuery: AssetQuery? {
+        if case .assets(let query) = origin { query } else { nil }
+    }
+
     func advanced(to changeBlock: Int64) -> FetchTracking {
         FetchTracking(library: library, origin: origin, changeBlock: changeBlock,
                       wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)

@@ -28,6 +28,10 @@ final class FetchedObjects: @unchecked Sendable {
     }
 
     let source: Source
+    /// The query that selected the rows, which an enumeration may run
+    /// again (see ``forEachChunk(in:reverse:_:)``); nil when there is none
+    /// to run, or it would select rows by id anyway.
+    private let query: AssetQuery?
     private let cache = Mutex(WindowCache())
     private let mediaTypeCounts = Mutex<[AssetMediaType: Int]>([:])
 
@@ -39,8 +43,9 @@ final class FetchedObjects: @unchecked Sendable {
     /// Objects loaded per query when reading consecutive indexes (enumeration).
     static let chunkSize = 1024
 
-    init(_ source: Source) {
+    init(_ source: Source, query: AssetQuery? = nil) {
         self.source = source
+        self.query = query
     }
 
     static let empty = FetchedObjects(.objects([]))
@@ -93,32 +98,70 @@ final class FetchedObjects: @unchecked Sendable {
     /// index of each chunk's first object, the chunks last to first when
     /// `reverse`, until `body` returns false. While `body` goes through one
     /// chunk, the next ``chunksAhead`` load on other threads, so the
-    /// database's work and the caller's overlap. Cost: one query per chunk
-    /// of ``chunkSize``; when `body` stops early, the chunks loaded ahead
+    /// database's work and the caller's overlap. When every object is
+    /// asked for and the store scans more cheaply than it looks rows up
+    /// (PostgreSQL), the chunks come from running the fetch's query again,
+    /// as long as its rows are the fetched ones in the same order; from the
+    /// first chunk that differs (the library changed since the fetch), they
+    /// are loaded by id. Cost: one query per chunk of ``chunkSize``, or one
+    /// pass of the query; when `body` stops early, the chunks loaded ahead
     /// are dropped.
     func forEachChunk(in range: Range<Int>, reverse: Bool, _ body: (_ start: Int, _ objects: [PHObject]) -> Bool) {
-        var chunks = stride(from: range.lowerBound, to: range.upperBound, by: Self.chunkSize).map { start in
-            start..<min(range.upperBound, start + Self.chunkSize)
-        }
-        if reverse { chunks.reverse() }
+        let chunks = reverse
+            ? stride(from: range.upperBound, to: range.lowerBound, by: -Self.chunkSize).map { max(range.lowerBound, $0 - Self.chunkSize)..<$0 }
+            : stride(from: range.lowerBound, to: range.upperBound, by: Self.chunkSize).map { $0..<min(range.upperBound, $0 + Self.chunkSize) }
         guard case .rows = source, chunks.count > 1 else {
             for chunk in chunks where !body(chunk.lowerBound, objects(in: chunk)) { return }
             return
         }
+        var remaining = chunks[...]
+        if range == 0..<count, let scan = scanAhead(chunks, reverse: reverse) {
+            while let objects = scan.next() {
+                let chunk = remaining.removeFirst()
+                if !body(chunk.lowerBound, objects) {
+                    scan.cancel()
+                    return
+                }
+            }
+        }
         var ahead: [LoadedAhead] = []
-        var requested = 0
+        var requested = remaining.startIndex
         func loadAhead() {
-            while requested < chunks.count && ahead.count < Self.chunksAhead {
-                let chunk = chunks[requested]
+            while requested < remaining.endIndex && ahead.count < Self.chunksAhead {
+                let chunk = remaining[requested]
                 ahead.append(LoadedAhead { self.load(chunk) })
                 requested += 1
             }
         }
         loadAhead()
-        for chunk in chunks {
+        for chunk in remaining {
             let objects = ahead.removeFirst().wait()
             loadAhead()
             if !body(chunk.lowerBound, objects) { return }
+        }
+    }
+
+    /// The objects of `chunks`, in their order, from one scan of the
+    /// fetch's query on another thread; nil when the store looks rows up
+    /// as cheaply, or there is no query to run. The scan stops at the first
+    /// chunk whose rows are not the fetched ones, in the same order.
+    private func scanAhead(_ chunks: [Range<Int>], reverse: Bool) -> ScanAhead? {
+        guard case .rows(let library, .assets, let ids) = source, let query, let store = library.store,
+              store.scansCostLessThanLookups else { return nil }
+        return ScanAhead(capacity: Self.chunksAhead) { deliver in
+            var next = 0
+            do {
+                _ = try store.scanAssets(query, reverse: reverse, batchSize: Self.chunkSize) { records in
+                    guard next < chunks.count else { return false }
+                    let chunk = chunks[next]
+                    let ordered = reverse ? records.reversed() : records
+                    guard ordered.count == chunk.count, zip(ordered, ids[chunk]).allSatisfy({ $0.id == $1 }) else { return false }
+                    next += 1
+                    return deliver(ordered.map { PHAsset(record: $0, library: library) })
+                }
+            } catch {
+                Diagnostics.report(error, while: "reading fetched objects")
+            }
         }
     }
 
@@ -244,6 +287,60 @@ private final class LoadedAhead: @unchecked Sendable {
     func wait() -> [PHObject] {
         loaded.wait()
         return objects
+    }
+}
+
+/// Chunks of objects read in order on another thread, by a producer that
+/// hands each to `deliver` and stops when it returns false; at most
+/// `capacity` wait for the caller.
+private final class ScanAhead: @unchecked Sendable {
+    private let capacity: Int
+    /// Guards the state below, and wakes whichever side waits.
+    private let condition = NSCondition()
+    private var ready: [[PHObject]] = []
+    private var produced = false
+    private var cancelled = false
+
+    init(capacity: Int, produce: @escaping @Sendable (_ deliver: ([PHObject]) -> Bool) -> Void) {
+        self.capacity = capacity
+        DispatchQueue.global(qos: .userInitiated).async {
+            produce(self.put)
+            self.condition.lock()
+            self.produced = true
+            self.condition.broadcast()
+            self.condition.unlock()
+        }
+    }
+
+    /// The next chunk, waiting for it; nil when the producer has finished.
+    func next() -> [PHObject]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.isEmpty && !produced { condition.wait() }
+        guard !ready.isEmpty else { return nil }
+        condition.broadcast()
+        return ready.removeFirst()
+    }
+
+    /// Tells the producer to stop; chunks it made are dropped.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        ready.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Hands a chunk to the caller, waiting while `capacity` wait already;
+    /// false when the caller has stopped.
+    private func put(_ objects: [PHObject]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.count >= capacity && !cancelled { condition.wait() }
+        guard !cancelled else { return false }
+        ready.append(objects)
+        condition.broadcast()
+        return true
     }
 }
 

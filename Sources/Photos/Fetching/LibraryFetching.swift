@@ -38,7 +38,7 @@ extension PHPhotoLibrary {
             let snapshot = try store.fetchAssets(query)
             var tracked = true
             if case .rowIDs = scope { tracked = false }  // transient collections never change
-            return PHFetchResult(contents: FetchedObjects(.rows(self, .assets, snapshot.ids)),
+            return PHFetchResult(contents: FetchedObjects(.rows(self, .assets, snapshot.ids), query: tracked ? query : nil),
                                  tracking: tracked ? FetchTracking(library: self, origin: .assets(query),
                                                                    changeBlock: snapshot.changeBlock, options: options) : nil)
         } catch {

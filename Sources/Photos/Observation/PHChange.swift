@@ -110,7 +110,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
 
     private func details<T: PHObject>(_ before: PHFetchResult<T>, _ refresh: FetchRefresh, kind: FetchedObjects.RowKind,
                                       tracking: FetchTracking) -> PHFetchResultChangeDetails<T> {
-        let after = PHFetchResult<T>(contents: FetchedObjects(.rows(library, kind, refresh.snapshot.ids)),
+        let after = PHFetchResult<T>(contents: FetchedObjects(.rows(library, kind, refresh.snapshot.ids), query: tracking.assetQuery),
                                      tracking: tracking.advanced(to: refresh.snapshot.changeBlock))
         return PHFetchResultChangeDetails(before: before, after: after, difference: refresh.difference,
                                           wantsIncrementalChanges: tracking.wantsIncrementalChangeDetails && refresh.isIncremental)

@@ -62,7 +62,7 @@ final class SyncConnectionPool: @unchecked Sendable {
         condition.unlock()
         do {
             let id = nextID.add(1, ordering: .relaxed).oldValue
-            let connecting = PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+            let connecting = PostgresConnection.connect(on: Self.loop(id), configuration: configuration,
                                                         id: id, logger: LibraryDatabase.quiet)
             // One that comes after the deadline is closed as it arrives.
             return try connecting.wait(atMost: timeout, location: location, what: "a new connection") {
@@ -72,6 +72,16 @@ final class SyncConnectionPool: @unchecked Sendable {
             release()
             throw StoreError(postgres: error, location: location)
         }
+    }
+
+    /// The event loop the pool's connection number `id` runs on: the
+    /// group's loops in turn, so that connections reading rows at once
+    /// decode them on different threads. (The group's own turn-taking,
+    /// `any()`, is shared with every other user of the group, which can
+    /// leave all of the pool's connections on one loop.)
+    private static func loop(_ id: Int) -> any EventLoop {
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+        return loops[id % loops.count]
     }
 
     /// Gives a connection back: kept for the next caller when its last

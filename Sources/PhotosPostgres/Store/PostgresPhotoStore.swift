@@ -27,6 +27,8 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
     package let name: String
     package let layout: LibraryLayout
     package let files: any LibraryFileStorage
+    /// Each id costs a descent of the primary key; a scan reads the fetch's index in order.
+    package var scansCostLessThanLookups: Bool { true }
     /// Whether ``layout`` is this machine's cache (the originals are in
     /// object storage) rather than the directory every server shares.
     package let layoutIsCache: Bool

@@ -75,6 +75,9 @@ package final class PostgresSQLConnection: SQLConnection {
         Prepared(connection: self, sql: text.placeholders(sql))
     }
 
+    /// Cursors ``scan(_:batchSize:_:)`` declared in this transaction, which name them.
+    private var scans = 0
+
     /// Numbers the block with the library's counter (see ``ChangeBlockNumbering``).
     package func numberChangeBlock(committedAt date: Date, author: String?) throws -> Int64 {
         try ChangeBlockNumbering.number(self, committedAt: date, author: author)
@@ -91,20 +94,53 @@ package final class PostgresSQLConnection: SQLConnection {
     /// more arrive: a million ids took seconds.
     @discardableResult
     func run(_ query: PostgresQuery, onRow: @escaping @Sendable (PostgresRow) throws -> Void = { _ in }) throws -> PostgresQueryMetadata {
+        try finish(connection.query(query, logger: LibraryDatabase.quiet, onRow))
+    }
+
+    /// Starts a statement without waiting for it; its rows are gathered
+    /// as they arrive, undecoded, so the event loop does no more than read
+    /// them. ``finish(_:)`` waits for them.
+    private func start(_ query: PostgresQuery) -> EventLoopFuture<[PostgresRow]> {
+        let rows = Collected<PostgresRow>()
+        return connection.query(query, logger: LibraryDatabase.quiet) { row in rows.items.append(row) }
+            .map { _ in rows.items }
+    }
+
+    /// Waits for a statement started on this connection, as ``run(_:onRow:)`` does.
+    private func finish<Value: Sendable>(_ answer: EventLoopFuture<Value>) throws -> Value {
         let connection = connection
         do {
-            let metadata = try connection.query(query, logger: LibraryDatabase.quiet, onRow)
-                .wait(atMost: answerTimeout, location: location, what: "a statement") {
-                    let closing: EventLoopFuture<Void> = connection.close()
-                    closing.whenComplete { _ in }
-                }
+            let value = try answer.wait(atMost: answerTimeout, location: location, what: "a statement") {
+                let closing: EventLoopFuture<Void> = connection.close()
+                closing.whenComplete { _ in }
+            }
             try checkSent()
-            return metadata
+            return value
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError(postgres: error, location: location)
         }
+    }
+
+    /// Reads the query through a cursor, a batch per `FETCH`: the server
+    /// works out the next batch while the rows of one are decoded, on this
+    /// thread rather than the event loop, and go through `body`. Cost: one
+    /// pass of the query; the server keeps its place between batches, so
+    /// no batch repeats the search for where the last one ended.
+    package func scan(_ sql: SQL, batchSize: Int, _ body: ([SQLRow]) throws -> Bool) throws {
+        scans += 1
+        let cursor = "photos_scan_\(scans)"
+        try run(text.render("DECLARE \(sql: cursor) NO SCROLL CURSOR FOR \(sql)"))
+        let fetch = PostgresQuery(unsafeSQL: "FETCH FORWARD \(batchSize) FROM \(cursor)")
+        var pending: EventLoopFuture<[PostgresRow]>? = start(fetch)
+        while let answer = pending {
+            let rows = try finish(answer)
+            pending = rows.count == batchSize ? start(fetch) : nil
+            guard !rows.isEmpty, try body(try Self.decode(rows)) else { break }
+        }
+        if let pending { _ = try finish(pending) }
+        send(PostgresQuery(unsafeSQL: "CLOSE \(cursor)"))
     }
 
     /// Sends a statement without waiting for its answer: a transaction's
@@ -129,9 +165,25 @@ package final class PostgresSQLConnection: SQLConnection {
         let rows = Collected<SQLRow>()
         try run(query) { row in
             if rows.columns.isEmpty { rows.columns = row.map(\.columnName) }
-            rows.items.append(SQLRow(columns: rows.columns, values: try row.map(Self.value)))
+            rows.items.append(SQLRow(columns: rows.columns, values: try Self.values(row)))
         }
         return rows.items
+    }
+
+    /// Rows read by ``start(_:)``, as the engine's rows.
+    private static func decode(_ rows: [PostgresRow]) throws -> [SQLRow] {
+        guard let first = rows.first else { return [] }
+        let columns = first.map(\.columnName)
+        return try rows.map { row in SQLRow(columns: columns, values: try values(row)) }
+    }
+
+    /// A row's cells as `DatabaseValue`s. Walks the row with its iterator,
+    /// which reads each cell's length once (its indexes read it twice).
+    private static func values(_ row: PostgresRow) throws -> [DatabaseValue] {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(row.count)
+        for cell in row { values.append(try value(cell)) }
+        return values
     }
 
     /// One cell as a `DatabaseValue`, by its PostgreSQL type. The types
@@ -200,9 +252,10 @@ package final class PostgresSQLConnection: SQLConnection {
 
 /// What a statement's rows give, gathered on the connection's event loop
 /// and read by the thread that waited for the statement to end; the
-/// future it waits on orders the two.
+/// future it waits on orders the two, so the accesses never overlap and
+/// are not checked at run time (a check per row cost a few percent).
 private final class Collected<Item>: @unchecked Sendable {
-    var items: [Item] = []
+    @exclusivity(unchecked) var items: [Item] = []
     var columns: [String] = []
 }
 

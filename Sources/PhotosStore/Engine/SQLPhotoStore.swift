@@ -120,6 +120,16 @@ extension SQLPhotoStore {
         }
     }
 
+    package func scanAssets(_ query: AssetQuery, reverse: Bool, batchSize: Int,
+                            _ body: ([AssetRecord]) -> Bool) throws(StoreError) -> Bool {
+        try readObjects { db, scope in
+            guard let plan = FetchSQL.assetPlan(query, scope: scope, dialect: db.dialect, now: Date()) else { return true }
+            guard let statement = plan.rows(AssetRecord.selection, reverse: reverse) else { return false }
+            try db.scan(statement, batchSize: batchSize) { rows in body(rows.map(AssetRecord.init(row:))) }
+            return true
+        }
+    }
+
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
         try readObjects { db, scope in
             try Self.loadRows(db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", alias: "c", condition: scope.collectionCondition("c"),

@@ -17,6 +17,8 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     package var name: String { layout.root.deletingPathExtension().lastPathComponent }
     /// The library's files: its own directory.
     package let files: any LibraryFileStorage
+    /// SQLite finds a row by its row id in the table itself: reading by id costs what a scan does.
+    package var scansCostLessThanLookups: Bool { false }
     package let libraryUUID: String
     package let client: String?
     /// Why nothing can be written, when the library's database is read-only

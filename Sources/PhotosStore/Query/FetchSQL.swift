@@ -191,14 +191,27 @@ enum FetchSQL {
             return all.isEmpty ? nil : all.joined(separator: " AND ")
         }
 
-        private var orderClause: String {
-            order.map { "\($0.expression) \(dialect.direction(ascending: $0.ascending, nullable: $0.nullable))" }.joined(separator: ", ")
+        /// The ORDER BY terms, or the reverse order's.
+        private func orderClause(reverse: Bool) -> String {
+            order.map { "\($0.expression) \(dialect.direction(ascending: $0.ascending != reverse, nullable: $0.nullable))" }
+                .joined(separator: ", ")
         }
 
         /// The ids of the matching rows, in order.
         var ids: SQL {
+            select(column, reverse: false)
+        }
+
+        /// `columns` of the matching rows, in order, or in the reverse order
+        /// when `reverse`; nil when a limit makes which rows match depend on
+        /// the direction.
+        func rows(_ columns: String, reverse: Bool) -> SQL? {
+            reverse && limit > 0 ? nil : select(columns, reverse: reverse)
+        }
+
+        private func select(_ columns: String, reverse: Bool) -> SQL {
             let limitClause: SQL = limit > 0 ? " LIMIT \(sql: String(limit))" : ""
-            return "SELECT \(sql: column) FROM \(from)\(conditions().whereClause) ORDER BY \(sql: orderClause)\(limitClause)"
+            return "SELECT \(sql: columns) FROM \(from)\(conditions().whereClause) ORDER BY \(sql: orderClause(reverse: reverse))\(limitClause)"
         }
 
         /// The matching rows grouped by `group`: its value, then `aggregates`,

@@ -20,6 +20,11 @@ package protocol SQLConnection {
     func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow]
     /// The first row a query returns, if any.
     func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow?
+    /// Runs a query and hands its rows to `body` in order, `batchSize` at a
+    /// time, until `body` returns false or the rows run out. Cost: one pass
+    /// of the query, and memory for about two batches: PostgreSQL computes
+    /// the next batch while `body` works on one.
+    func scan(_ sql: SQL, batchSize: Int, _ body: ([SQLRow]) throws -> Bool) throws
     /// The first column of every row, none of them NULL.
     func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value]
     /// The first column of the first row; nil when there is no row or it is NULL.

@@ -15,11 +15,25 @@ package struct SQLRow: Sendable {
         self.values = values
     }
 
-    /// The value at `index`; traps when it is not a `Value`, as GRDB's
-    /// `Row` does: the engine's statements know their columns' types. Ask
-    /// for an optional type where NULL may come.
+    /// The value at `index`; traps when it is NULL or not a `Value`, as
+    /// GRDB's `Row` does: the engine's statements know their columns'
+    /// types. Ask for an optional type where NULL may come.
+    @_disfavoredOverload
     package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
         let value = values[index]
+        guard let decoded = Value.fromDatabaseValue(value) else {
+            preconditionFailure("column \(index) (\(columns[index])) holds \(value), not \(Value.self)")
+        }
+        return decoded
+    }
+
+    /// The value at `index`, nil when it is NULL; traps when it is neither
+    /// NULL nor a `Value`. Asked for as an optional, a value is decoded
+    /// here rather than by GRDB's generic `Optional` conformance, which
+    /// looks up type metadata on every call.
+    package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
+        let value = values[index]
+        if value.isNull { return nil }
         guard let decoded = Value.fromDatabaseValue(value) else {
             preconditionFailure("column \(index) (\(columns[index])) holds \(value), not \(Value.self)")
         }

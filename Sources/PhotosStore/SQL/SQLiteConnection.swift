@@ -20,15 +20,36 @@ struct SQLiteConnection: SQLConnection {
         let cursor = try Row.fetchCursor(statement)
         var rows: [SQLRow] = []
         while let row = try cursor.next() {
-            rows.append(SQLRow(columns: columns, values: (0..<columns.count).map { row[$0] }))
+            rows.append(Self.sqlRow(row, columns: columns))
         }
         return rows
+    }
+
+    func scan(_ sql: SQL, batchSize: Int, _ body: ([SQLRow]) throws -> Bool) throws {
+        let statement = try db.cachedStatement(literal: sql)
+        let columns = statement.columnNames
+        let cursor = try Row.fetchCursor(statement)
+        var batch: [SQLRow] = []
+        batch.reserveCapacity(batchSize)
+        while let row = try cursor.next() {
+            batch.append(Self.sqlRow(row, columns: columns))
+            if batch.count == batchSize {
+                guard try body(batch) else { return }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { _ = try body(batch) }
     }
 
     func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow? {
         let statement = try db.cachedStatement(literal: sql)
         let columns = statement.columnNames
-        return try Row.fetchOne(statement).map { row in SQLRow(columns: columns, values: (0..<columns.count).map { row[$0] }) }
+        return try Row.fetchOne(statement).map { row in Self.sqlRow(row, columns: columns) }
+    }
+
+    /// A GRDB row as the engine's row, named by the statement's `columns`.
+    private static func sqlRow(_ row: Row, columns: [String]) -> SQLRow {
+        SQLRow(columns: columns, values: (0..<columns.count).map { row[$0] })
     }
 
     func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value] {

@@ -110,6 +110,42 @@ import Testing
         #expect(seen.get() == result.changeBlock)
     }
 
+    @Test(arguments: TestBackend.available)
+    func aScanReadsWhatAFetchSelectsInBatches(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let store = library.owner
+        var set = ChangeSet()
+        set.newAssets = (0..<25).map { Self.asset(created: Double(($0 * 7) % 25), favorite: $0 % 3 == 0) }
+        try library.commit(set)
+        let favorites = AssetQuery(scope: .library, filter: .compare(.attribute(.isFavorite), .equal, .value(.integer(1)), []),
+                                   sort: [StoreSort(.creationDate, ascending: false)])
+        for query in [Self.byCreation, favorites] {
+            let fetched = try store.fetchAssets(query).ids
+            for reverse in [false, true] {
+                var batches: [[Int64]] = []
+                #expect(try store.scanAssets(query, reverse: reverse, batchSize: 4) { records in
+                    batches.append(records.map(\.id))
+                    return true
+                })
+                #expect(batches.flatMap { $0 } == (reverse ? fetched.reversed() : fetched))
+                #expect(batches.dropLast().allSatisfy { $0.count == 4 })
+            }
+        }
+        var seen = 0
+        #expect(try store.scanAssets(Self.byCreation, reverse: false, batchSize: 4) { records in
+            seen += records.count
+            return false
+        })
+        #expect(seen == 4, "a scan stops when its reader does")
+        var limited = Self.byCreation
+        limited.limit = 10
+        #expect(try store.scanAssets(limited, reverse: false, batchSize: 4) { _ in true })
+        #expect(try store.scanAssets(limited, reverse: true, batchSize: 4) { _ in
+            Issue.record("a limited query is not scanned backwards")
+            return true
+        } == false)
+    }
+
     // MARK: - History
 
     @Test(arguments: TestBackend.available)
