@@ -182,7 +182,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosMediaTests",
-            dependencies: ["PhotosMedia"]
+            dependencies: ["PhotosMedia", "PhotosTestSupport"]
         ),
     ]
 )

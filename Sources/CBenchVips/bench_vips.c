@@ -2,13 +2,20 @@
 
 #include <pthread.h>
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int ready = -1;
 
 static void initialise(void) {
     ready = VIPS_INIT("photos-bench");
-    if (ready == 0) vips_cache_set_max(0);
+    if (ready == 0) {
+        vips_cache_set_max(0);
+        // As in PhotosMedia, and for the same reason: Debian's liborc crashes
+        // when threads compile vector code together. The baseline does the
+        // same work as the product, so it runs the same loops.
+        vips_vector_set_enabled(FALSE);
+    }
 }
 
 int bench_vips_init(void) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <vips/vips.h>
+#include <vips/vector.h>
 #include <xxhash.h>
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -23,6 +24,12 @@ static void initialise(void) {
         return;
     }
     vips_cache_set_max(0);
+    // Run-time compiled vector code (liborc) stays off: Debian's liborc 0.4.33
+    // corrupts its code memory when threads compile and free programs at once,
+    // which every concurrent resize does with the operation cache off, and a
+    // server making thumbnails for many clients crashed in it. libvips falls
+    // back to its plain C loops, which give the same pixels.
+    vips_vector_set_enabled(FALSE);
     vips_leak_set(FALSE);
     init_result = 0;
 }
