@@ -64,6 +64,30 @@ import Testing
         #expect(check.status == 2 && check.output.contains("damaged-database"), "\(check.output)")
     }
 
+    /// SQLite's tables are not STRICT, so another program can store text in
+    /// a number column. Reading that row is an error that names the column,
+    /// never a crash; `photos check` finds every such value, and finds the
+    /// library whole again once the value is put right.
+    @Test func aValueOfTheWrongTypeIsReportedNotACrash() throws {
+        let identifiers = try libraryWithPhotos(2)
+        let uuid = try #require(identifiers.first?.split(separator: "/").first.map(String.init))
+        try DatabaseSurgery.execute("UPDATE asset SET pixel_width = 'abc' WHERE uuid = ?", arguments: [uuid], in: tool.library)
+
+        let listing = try tool.run("ls")
+        #expect(listing.status == 2 && listing.errors.contains("damaged") && listing.errors.contains("pixel_width holds \"abc\""),
+                "\(listing.status) \(listing.errors)")
+        let favorite = try tool.run("favorite", identifiers[0])
+        #expect(favorite.status == 2 && favorite.errors.contains("pixel_width"), "\(favorite.status) \(favorite.errors)")
+        let check = try tool.run("check")
+        #expect(check.status == 2 && check.output.contains("asset.pixel_width holds 1 value that is not INTEGER"), "\(check.output)")
+
+        try DatabaseSurgery.execute("UPDATE asset SET pixel_width = 64 WHERE uuid = ?", arguments: [uuid], in: tool.library)
+        let repaired = try tool.run("check")
+        #expect(repaired.status == 0 && repaired.output.contains("The library is whole"), "\(repaired.output)")
+        let relisted = try tool.run("ls", "--json")
+        #expect(relisted.status == 0 && (relisted.json as? [[String: Any]])?.count == 2, "\(relisted.errors)")
+    }
+
     @Test func aReadOnlyLibraryIsReadableAndRefusesChanges() throws {
         let ids = try libraryWithPhotos(2)
         let out = tool.directory.appendingPathComponent("out")

@@ -76,6 +76,21 @@ import Testing
         }
     }
 
+    /// JSON has no infinity: a location a client stored with one is sent as
+    /// none, and the server keeps serving.
+    @Test func aLocationOffTheGlobeIsSentAsNone() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let asset = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: fixture.assets, options: nil) }[0]
+        try fixture.library.performChangesAndWait {
+            PHAssetChangeRequest(for: asset).location = CLLocation(latitude: .infinity, longitude: 2)
+        }
+        try await fixture.withRouter { client in
+            let response = try await client.get("/v1/assets/\(urlID(fixture.assets[0]))", token: fixture.ownerToken)
+            #expect(response.status == .ok, "\(String(buffer: response.body))")
+            #expect(response.json["location"] == nil || response.json["location"] is NSNull, "\(response.json)")
+        }
+    }
+
     @Test func albumsFoldersSmartAlbumsAndMoments() async throws {
         let fixture = try ServerFixture(photos: 3)
         var albumIDs = "", folderIDs = ""

@@ -9,6 +9,14 @@ package enum DatabaseSurgery {
         library.appendingPathComponent("database/Photos.sqlite")
     }
 
+    /// Runs `sql` on the library's database as another program would,
+    /// bypassing the engine (and its checks).
+    package static func execute(_ sql: String, arguments: [String] = [], in library: URL) throws {
+        let queue = try DatabaseQueue(path: databaseFile(of: library).path)
+        try queue.write { try $0.execute(sql: sql, arguments: StatementArguments(arguments)) }
+        try queue.close()
+    }
+
     /// Folds the write-ahead log into the database file, so that its pages
     /// are all in the file. Other connections may stay open.
     package static func checkpoint(_ library: URL) throws {

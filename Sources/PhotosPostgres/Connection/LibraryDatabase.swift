@@ -182,6 +182,8 @@ extension StoreError {
         switch error {
         case let error as StoreError:
             self = error
+        case let error as StoredValueError:
+            self = .damaged(path: place, reason: error.description)
         case let error as PostgresTransactionError:
             self.init(postgres: error.closureError ?? error.commitError ?? error.beginError ?? error, location: location)
         case let error as PSQLError:

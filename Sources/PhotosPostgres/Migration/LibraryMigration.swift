@@ -119,7 +119,7 @@ package struct LibraryMigration {
             try checkTargetIsEmpty()
             var report = Report()
             let files = try src.fetchAll(SQLRow.self, sql: "SELECT relative_path, file_size FROM resource ORDER BY id")
-                .map { (path: $0[0] as String, size: $0[1] as Int64) }
+                .map { try (path: $0[0] as String, size: $0[1] as Int64) }
             let staging = try target.files.makeStagingArea()
             defer { staging.discard() }
             var staged: [(file: StagedFile, path: String)] = []
@@ -246,7 +246,7 @@ package struct LibraryMigration {
         let sequences = try sourceRead { () throws -> [String: Int64] in
             var sequences: [String: Int64] = [:]
             for row in try src.fetchAll(SQLRow.self, sql: "SELECT name, seq FROM sqlite_sequence") {
-                sequences[row[0]] = row[1] as Int64
+                sequences[try row[0]] = try row[1] as Int64
             }
             return sequences
         }
@@ -299,7 +299,7 @@ package struct LibraryMigration {
                 for row in chunk {
                     for (index, value) in row.values.enumerated() {
                         if index == parentIndex, !value.isNull {
-                            parents.append((row["id"], row[index]))
+                            parents.append(try (row["id"], row[index]))
                             values.append(.null)
                         } else {
                             values.append(value)
@@ -330,11 +330,11 @@ package struct LibraryMigration {
             SELECT column_name, is_generated <> 'NEVER' FROM information_schema.columns
             WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
             """, arguments: [table.name]) {
-            if row[1] as Bool { generated.insert(row[0]) } else { stored.append(row[0]) }
+            if try row[1] as Bool { generated.insert(try row[0]) } else { stored.append(try row[0]) }
         }
         // table_xinfo's hidden: 0 a stored column, 2 and 3 generated ones.
         let sourceColumns = Set(try src.fetchAll(SQLRow.self, sql: "SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0",
-                                                 arguments: [table.name]).map { $0[0] as String })
+                                                 arguments: [table.name]).map { try $0[0] as String })
         // A column SQLite stores and PostgreSQL computes is compared, not copied.
         let missing = Set(stored).subtracting(sourceColumns), lost = sourceColumns.subtracting(stored).subtracting(generated)
         guard missing.isEmpty, lost.isEmpty else {

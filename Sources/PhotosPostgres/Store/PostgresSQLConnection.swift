@@ -68,7 +68,7 @@ package final class PostgresSQLConnection: SQLConnection {
 
     package func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> Value? {
         guard let row = try fetchOne(SQLRow.self, sql) else { return nil }
-        return row[0] as Value?
+        return try row[0] as Value?
     }
 
     package func prepare(sql: String) throws -> any SQLStatement {
@@ -245,7 +245,7 @@ package final class PostgresSQLConnection: SQLConnection {
 
         func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, arguments: StatementArguments) throws -> Value? {
             guard let row = try connection.rows(try PostgresStatementText.query(sql, arguments: arguments)).first else { return nil }
-            return row[0] as Value?
+            return try row[0] as Value?
         }
     }
 }

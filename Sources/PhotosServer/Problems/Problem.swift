@@ -44,6 +44,10 @@ struct Problem: HTTPResponseError, Sendable {
         self.init(status, error.localizedDescription, code: error.code)
     }
 
+    /// What the client is told of an error the server did not expect; the
+    /// server's log has the error itself, which may name its files.
+    static let unexpected = Problem(.internalServerError, "the server could not answer this request; its log says why")
+
     /// The problem any error thrown by a handler is.
     static func from(_ error: any Error) -> any Error {
         switch error {
@@ -52,7 +56,8 @@ struct Problem: HTTPResponseError, Sendable {
         case let error as PHPredicateError: Problem.badRequest(error.description)
         case let error as DecodingError: Problem.badRequest("the request body is not what this endpoint takes: \(Self.describe(error))")
         case let error as HTTPError: Problem(error.status, error.body ?? error.status.reasonPhrase)
-        default: error
+        case let error as any HTTPResponseError: error
+        default: unexpected
         }
     }
 
@@ -122,7 +127,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             throw Problem.from(error)
         } catch {
-            throw Problem.from(error)
+            let problem = Problem.from(error)
+            if let problem = problem as? Problem, problem.status == .internalServerError {
+                context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
+            }
+            throw problem
         }
     }
 }

@@ -49,9 +49,12 @@ struct AssetRepresentation: Encodable, Sendable {
         creationDate = asset.creationDate
         modificationDate = asset.modificationDate
         addedDate = asset.addedDate
-        location = asset.location.map {
-            Location(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude,
-                     altitude: $0.altitude == 0 ? nil : $0.altitude)
+        // A location a client stored with coordinates off the globe (or not
+        // numbers at all) is sent as none: JSON cannot hold infinities.
+        location = asset.location.flatMap {
+            guard (-90...90).contains($0.coordinate.latitude), (-180...180).contains($0.coordinate.longitude) else { return nil }
+            return Location(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude,
+                            altitude: $0.altitude == 0 || !$0.altitude.isFinite ? nil : $0.altitude)
         }
         duration = asset.duration
         isFavorite = asset.isFavorite

@@ -43,10 +43,12 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// A number, or null for nil. JSON has no infinities or NaN: those are
+    /// written as null too, since a value stored by another client (or
+    /// another program) must not stop the server.
     mutating func value(_ number: Double?) {
         separate()
-        if let number {
-            precondition(number.isFinite, "JSON has no \(number)")
+        if let number, number.isFinite {
             buffer.writeString(number == number.rounded(.towardZero) && abs(number) < 1e15 ? String(Int64(number)) : String(number))
         } else {
             buffer.writeStaticString("null")

@@ -212,7 +212,7 @@ struct ChangeSetCommitter {
             WHERE m.asset_id IN (\(db.dialect.elements(of: assetIDs)))
             """)
         for album in albums {
-            record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
+            try record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
                          kind: .updated, changedAttributes: [.summary]))
         }
     }
@@ -377,10 +377,10 @@ struct ChangeSetCommitter {
     private func collection(_ uuid: String) throws -> StoredCollection {
         guard let row = try db.fetchOne(SQLRow.self, sql: "SELECT id, kind, type, parent_id FROM collection WHERE uuid = ?",
                                          arguments: [uuid]),
-              let kind = CollectionKind(rawValue: row[1]) else {
+              let kind = try CollectionKind(rawValue: row[1]) else {
             throw StoreError.notFound(entity: .assetCollection, identifier: uuid)
         }
-        return StoredCollection(rowID: row[0], type: CollectionType(kind: kind, storedType: row[2]), parentID: row[3],
+        return try StoredCollection(rowID: row[0], type: CollectionType(kind: kind, storedType: row[2]), parentID: row[3],
                                 identifier: LocalIdentifier(uuid: uuid, entity: kind.entity))
     }
 
@@ -441,15 +441,15 @@ struct ChangeSetCommitter {
             FROM collection_asset m JOIN asset a ON a.id = m.asset_id
             WHERE m.collection_id = \(album.rowID) ORDER BY m.position
             """)
-        let stored: [String] = rows.map { $0[0] }
-        let view = edit.snapshot ?? rows.filter { $0[2] as Bool }.map { $0[0] }
+        let stored: [String] = try rows.map { try $0[0] }
+        let view = try edit.snapshot ?? rows.filter { try $0[2] as Bool }.map { try $0[0] }
         let referenced = Self.members(named: edit.operations)
         let assetIDs = try rowIDs(table: "asset", uuids: referenced.union(stored))
         if let missing = referenced.first(where: { assetIDs[$0] == nil }) {
             throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: missing, entity: .asset).description)
         }
         let final = try OrderedMembership.apply(edit.operations, stored: stored, view: view)
-        let storedPositions = Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int) })
+        let storedPositions = Dictionary(uniqueKeysWithValues: try rows.map { try ($0[0] as String, $0[1] as Int) })
         let finalSet = Set(final)
         for uuid in stored where !finalSet.contains(uuid) {
             try db.execute(sql: "DELETE FROM collection_asset WHERE collection_id = ? AND asset_id = ?",
@@ -567,10 +567,10 @@ struct ChangeSetCommitter {
         }
         try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [target.rowID])
         for row in doomed {
-            let kind = CollectionKind(rawValue: row[2]) ?? .assetCollection
+            let kind = try CollectionKind(rawValue: row[2]) ?? .assetCollection
             // Both kinds of collection share one table, so one key space; the entity says which kind it was.
             try Self.recordDeletion(db, entity: kind.entity, rowID: row[0], uuid: row[1], at: now)
-            record(.init(identifier: LocalIdentifier(uuid: row[1], entity: kind.entity),
+            try record(.init(identifier: LocalIdentifier(uuid: row[1], entity: kind.entity),
                          rowID: row[0], kind: .deleted, changedAttributes: []))
         }
         if let parentID = target.parentID,
@@ -601,10 +601,10 @@ struct ChangeSetCommitter {
         }
         let doomed = try db.fetchAll(SQLRow.self, sql: "SELECT id, uuid FROM asset WHERE \(condition)", arguments: arguments)
         guard !doomed.isEmpty else { return }
-        let ids = db.dialect.elements(of: doomed.map { $0[0] as Int64 })
+        let ids = db.dialect.elements(of: try doomed.map { try $0[0] as Int64 })
         // Every file of the assets goes: their originals and edits, and their thumbnails and previews.
         removedFiles += try db.fetchAll(String.self, "SELECT relative_path FROM resource WHERE asset_id IN (\(ids))").map(JournalEntry.file)
-            + doomed.map { JournalEntry.renditions(assetUUID: $0[1]) }
+            + doomed.map { JournalEntry.renditions(assetUUID: try $0[1]) }
         let albums = try db.fetchAll(SQLRow.self, """
             SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
             WHERE m.asset_id IN (\(ids))
@@ -612,10 +612,10 @@ struct ChangeSetCommitter {
         try db.execute("DELETE FROM asset WHERE id IN (\(ids))")
         for row in doomed {
             try Self.recordDeletion(db, entity: .asset, rowID: row[0], uuid: row[1], at: now)
-            record(.init(identifier: LocalIdentifier(uuid: row[1], entity: .asset), rowID: row[0], kind: .deleted, changedAttributes: []))
+            try record(.init(identifier: LocalIdentifier(uuid: row[1], entity: .asset), rowID: row[0], kind: .deleted, changedAttributes: []))
         }
         for album in albums {
-            record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
+            try record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
                          kind: .updated, changedAttributes: [.members]))
         }
     }
@@ -684,7 +684,7 @@ struct ChangeSetCommitter {
     private func rowIDs(table: String, uuids: Set<String>) throws -> [String: Int64] {
         guard !uuids.isEmpty else { return [:] }
         let rows = try db.fetchAll(SQLRow.self, "SELECT uuid, id FROM \(sql: table) WHERE uuid IN (\(db.dialect.elements(of: Array(uuids))))")
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int64) })
+        return Dictionary(uniqueKeysWithValues: try rows.map { try ($0[0] as String, $0[1] as Int64) })
     }
 
     /// Keeps one record per object: an insert absorbs later updates, a delete

@@ -105,7 +105,7 @@ enum FetchRefresher {
         var members: [(id: Int64, key: [DatabaseValue])] = []
         let keys = plan.keys(of: Array(touched.keys))
         for row in try db.fetchAll(SQLRow.self, keys) {
-            members.append((row[0], (1...terms.count).map { row[$0] }))
+            members.append((try row[0], Array(row.values[1...terms.count])))
         }
         members.sort { SQLOrdering.precedes($0.key, $1.key, terms: terms) }
 
@@ -147,7 +147,7 @@ enum FetchRefresher {
             if let key = probed[index] { return key }
             let probe = plan.keys(of: [untouched[index]])
             guard let row = try db.fetchOne(SQLRow.self, probe) else { return nil }
-            let key: [DatabaseValue] = (1...terms.count).map { row[$0] }
+            let key = Array(row.values[1...terms.count])
             probed[index] = key
             return key
         }

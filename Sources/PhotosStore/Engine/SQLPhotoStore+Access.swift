@@ -35,7 +35,7 @@ extension SQLPhotoStore {
                         WHERE s.client = c.client AND s.entity = \(StoreEntity.asset.rawValue))
                 FROM client_access c ORDER BY c.client
                 """).map { row in
-                ClientAccessRecord(client: row[0], grant: (row[1] as Int?).flatMap(AccessGrant.init(rawValue:)),
+                try ClientAccessRecord(client: row[0], grant: (row[1] as Int?).flatMap(AccessGrant.init(rawValue:)),
                                    requestedLevel: (row[2] as Int?).flatMap(AccessLevel.init(rawValue:)), requestedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
                                    decidedAt: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)), selectedAssetCount: row[5])
             }

@@ -38,8 +38,8 @@ extension SQLPhotoStore {
         }
     }
 
-    private static func accessToken(_ row: SQLRow) -> AccessTokenRecord {
-        AccessTokenRecord(id: row["id"], secretHash: row["secret_hash"], client: row["client"], isReadOnly: row["read_only"],
+    private static func accessToken(_ row: SQLRow) throws(StoredValueError) -> AccessTokenRecord {
+        try AccessTokenRecord(id: row["id"], secretHash: row["secret_hash"], client: row["client"], isReadOnly: row["read_only"],
                           label: row["label"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
                           expiresAt: (row["expires_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }

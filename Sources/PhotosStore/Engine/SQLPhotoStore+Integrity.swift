@@ -45,6 +45,16 @@ package struct IntegrityReport: Sendable {
     package var hashedOriginals: [(assetUUID: String, file: URL, contentHash: String)] = []
 }
 
+/// A file the catalogue names, as the integrity check reads it.
+private struct StoredFile {
+    var assetUUID: String
+    var path: String
+    var size: Int64
+    /// The content hash recorded at import, on the asset's primary resource.
+    var contentHash: String?
+    var isPrimary: Bool
+}
+
 extension SQLPhotoStore {
     /// Checks the whole library: the database (see ``SQLPhotoStore/databaseProblems()``),
     /// every file the database names
@@ -60,7 +70,7 @@ extension SQLPhotoStore {
         let databaseProblems = self.databaseProblems()
         report.findings += databaseProblems.map { IntegrityFinding(kind: .database, detail: $0) }
 
-        let stored: [SQLRow]
+        let stored: [StoredFile]
         do {
             stored = try read { db in
                 // The content hash covers the primary resource, as import chose it: the
@@ -70,7 +80,9 @@ extension SQLPhotoStore {
                            r.id = (SELECT p.id FROM resource p WHERE p.asset_id = a.id
                                    ORDER BY p.type IN (\(ResourceType.sqlList(ResourceType.originals))) DESC, p.type IN (\(ResourceType.sqlList(ResourceType.renderings))) DESC, p.id LIMIT 1)
                     FROM resource r JOIN asset a ON a.id = r.asset_id ORDER BY r.id
-                    """)
+                    """).map { row in
+                    try StoredFile(assetUUID: row[0], path: row[1], size: row[2], contentHash: row[3], isPrimary: row[4])
+                }
             }
             report.assetCount = try read { db in try db.fetchOne(Int.self, sql: "SELECT COUNT(*) FROM asset") ?? 0 }
         } catch {
@@ -79,8 +91,8 @@ extension SQLPhotoStore {
             return report
         }
         var named = Set<String>()
-        for row in stored {
-            let uuid: String = row[0], path: String = row[1], size: Int64 = row[2]
+        for file in stored {
+            let uuid = file.assetUUID, path = file.path, size = file.size
             named.insert(path)
             report.fileCount += 1
             let readable: URL?
@@ -102,7 +114,7 @@ extension SQLPhotoStore {
             if actual != size {
                 report.findings.append(IntegrityFinding(kind: .fileSizeMismatch, assetUUID: uuid, file: url,
                                                         detail: "\(path) holds \(actual) bytes; \(size) were stored"))
-            } else if row[4] as Bool, let hash = row[3] as String? {
+            } else if file.isPrimary, let hash = file.contentHash {
                 report.hashedOriginals.append((uuid, url, hash))
             }
         }
@@ -114,7 +126,7 @@ extension SQLPhotoStore {
             report.findings.append(IntegrityFinding(kind: .orphanFile, file: layout.root.appendingPathComponent(path),
                                                     detail: "\(path) belongs to no asset"))
         }
-        let uuids = Set(stored.map { $0[0] as String })
+        let uuids = Set(stored.map(\.assetUUID))
         let assetUUIDs = (try? allAssetUUIDs()) ?? uuids
         for path in layout.relativeFilePaths(under: layout.derivatives) {
             let name = (path as NSString).lastPathComponent

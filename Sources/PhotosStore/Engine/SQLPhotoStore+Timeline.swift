@@ -10,8 +10,8 @@ extension SQLPhotoStore {
                 return try db.fetchAll(SQLRow.self, sql: """
                     SELECT local_month, asset_count, id_total, version FROM timeline_month WHERE asset_count > 0 ORDER BY local_month DESC
                     """).map { row in
-                    let count: Int = row[1]
-                    return TimelineBucketRecord(key: row[0], count: count,
+                    let count: Int = try row[1]
+                    return try TimelineBucketRecord(key: row[0], count: count,
                                                 fingerprint: Self.fingerprint(count, Double(row[2] as Int64), Double(row[3] as Int64)))
                 }
             }
@@ -26,8 +26,8 @@ extension SQLPhotoStore {
                                          condition: month == 0 ? "a.local_month IS NULL" : "a.local_month = \(month)")
             }
             return try db.fetchAll(SQLRow.self, statement).map { row in
-                let count: Int = row[1]
-                return TimelineBucketRecord(key: row[0], count: count,
+                let count: Int = try row[1]
+                return try TimelineBucketRecord(key: row[0], count: count,
                                             fingerprint: Self.fingerprint(count, row[2] as Double, (row[3] as Double?) ?? 0))
             }
         }
@@ -47,7 +47,7 @@ extension SQLPhotoStore {
                 """, condition: key == 0 ? "\(sql: column) IS NULL" : "\(sql: column) = \(key)",
                 orderBy: "a.creation_date \(db.dialect.direction(ascending: false)), a.id DESC", offset: max(0, offset), limit: max(0, limit))
             return try db.fetchAll(SQLRow.self, statement).map { row in
-                TimelineRow(uuid: row[0], pixelWidth: row[1], pixelHeight: row[2],
+                try TimelineRow(uuid: row[0], pixelWidth: row[1], pixelHeight: row[2],
                             creationDate: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
                             mediaType: AssetMediaType(rawValue: row[4]) ?? .unknown, duration: row[5], isFavorite: row[6], thumbHash: row[7], contentVersion: row[8])
             }

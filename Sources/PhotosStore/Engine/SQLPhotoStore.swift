@@ -125,7 +125,7 @@ extension SQLPhotoStore {
         try readObjects { db, scope in
             guard let plan = FetchSQL.assetPlan(query, scope: scope, dialect: db.dialect, now: Date()) else { return true }
             guard let statement = plan.rows(AssetRecord.selection, reverse: reverse) else { return false }
-            try db.scan(statement, batchSize: batchSize) { rows in body(rows.map(AssetRecord.init(row:))) }
+            try db.scan(statement, batchSize: batchSize) { rows in body(try rows.map(AssetRecord.init(row:))) }
             return true
         }
     }
@@ -144,7 +144,7 @@ extension SQLPhotoStore {
     /// cost of sorting them (an ORDER BY would sort whole rows); PostgreSQL
     /// is told the order.
     private static func loadRows<Record>(
-        _ db: any SQLConnection, ids: [Int64], table: SQL, alias: String, condition: SQL?, selection: String, decode: (SQLRow) -> Record
+        _ db: any SQLConnection, ids: [Int64], table: SQL, alias: String, condition: SQL?, selection: String, decode: (SQLRow) throws(StoredValueError) -> Record
     ) throws -> [Record] {
         var records: [Record] = []
         records.reserveCapacity(ids.count)
@@ -200,8 +200,8 @@ extension SQLPhotoStore {
                 WHERE entity IN (\(db.dialect.elements(of: entities.map { Int64($0.rawValue) })))
                   AND row_id IN (\(db.dialect.elements(of: rowIDs)))\(scope.deletedObjectCondition("uuid").andClause)
                 """)
-            return Dictionary(rows.map { row in
-                (row[0] as Int64, LocalIdentifier(uuid: row[1], entity: StoreEntity(rawValue: row[2]) ?? entity))
+            return Dictionary(try rows.map { row in
+                try (row[0] as Int64, LocalIdentifier(uuid: row[1], entity: StoreEntity(rawValue: row[2]) ?? entity))
             }, uniquingKeysWith: { first, _ in first })
         }
     }
@@ -214,7 +214,7 @@ extension SQLPhotoStore {
             let rows = try db.fetchAll(SQLRow.self, """
                 SELECT a.uuid, a.id FROM \(table) WHERE a.uuid IN (\(db.dialect.elements(of: uuids)))\(condition.andClause)
                 """)
-            return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(try rows.map { try ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -227,7 +227,7 @@ extension SQLPhotoStore {
                     scope.assetCondition("a").andClause)
                 ORDER BY a.id
                 """)
-            return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(try rows.map { try ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -262,8 +262,8 @@ extension SQLPhotoStore {
                     scope.assetCondition("a").andClause)
                 ORDER BY a.creation_date, a.id
                 """)
-            let assets = rows.map { row in
-                MomentClustering.Asset(uuid: row[0], creationDate: Date(timeIntervalSince1970: row[1]),
+            let assets = try rows.map { row in
+                try MomentClustering.Asset(uuid: row[0], creationDate: Date(timeIntervalSince1970: row[1]),
                                        latitude: row[2], longitude: row[3])
             }
             return .uncached(changeBlock: changeBlock, assets: assets)

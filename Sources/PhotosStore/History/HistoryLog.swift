@@ -21,7 +21,7 @@ enum HistoryLog {
         guard let row = try db.fetchOne(SQLRow.self, sql: "SELECT id, stamp FROM change_transaction ORDER BY id DESC LIMIT 1") else {
             return HistoryPoint(changeBlock: 0, stamp: 0)
         }
-        return HistoryPoint(changeBlock: row[0], stamp: row[1])
+        return try HistoryPoint(changeBlock: row[0], stamp: row[1])
     }
 
     /// The state the last change block `scope` may see something of made:
@@ -36,7 +36,7 @@ enum HistoryLog {
             ORDER BY t.id DESC LIMIT 1
             """)
             ?? db.fetchOne(SQLRow.self, sql: "SELECT id, stamp FROM change_transaction WHERE id = ?", arguments: [pruned])
-        return row.map { HistoryPoint(changeBlock: $0[0], stamp: $0[1]) } ?? HistoryPoint(changeBlock: 0, stamp: 0)
+        return try row.map { try HistoryPoint(changeBlock: $0[0], stamp: $0[1]) } ?? HistoryPoint(changeBlock: 0, stamp: 0)
     }
 
     private static let prunedKey = "history_pruned_through"
@@ -54,9 +54,9 @@ enum HistoryLog {
             SELECT COUNT(*), MIN(t.committed_at), MAX(t.committed_at) FROM change_transaction t
             WHERE t.id > \(try prunedThrough(db)) AND \(visibleBlock("t", scope: scope, client: client))
             """)
-        let oldest: Double? = row?[1]
-        let newest: Double? = row?[2]
-        return KeptHistory(changeBlocks: row?[0] ?? 0, oldest: oldest.map(Date.init(timeIntervalSince1970:)),
+        let oldest: Double? = try row?[1]
+        let newest: Double? = try row?[2]
+        return KeptHistory(changeBlocks: try row?[0] ?? 0, oldest: oldest.map(Date.init(timeIntervalSince1970:)),
                            newest: newest.map(Date.init(timeIntervalSince1970:)))
     }
 
@@ -88,8 +88,8 @@ enum HistoryLog {
             """)
         var entries: [HistoryEntry] = []
         for row in rows {
-            guard let entity = StoreEntity(rawValue: row[1]), let kind = ObjectChange.Kind(rawValue: row[4]) else { continue }
-            entries.append(HistoryEntry(
+            guard let entity = try StoreEntity(rawValue: row[1]), let kind = try ObjectChange.Kind(rawValue: row[4]) else { continue }
+            try entries.append(HistoryEntry(
                 changeBlock: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
                 attributes: ChangedAttribute.attributes(storedList: row[5])))
         }
@@ -157,14 +157,14 @@ enum HistoryLog {
         var changes: [PersistentChangeRecord] = []
         for row in rows {
             let details: PersistentChangeRecord.Details
-            if row[5] as Bool {
+            if try row[5] as Bool {
                 details = .accessChanged
-            } else if row[3] as Int == 0 {
-                details = .dropped(objectCount: row[4])
+            } else if try row[3] as Int == 0 {
+                details = .dropped(objectCount: try row[4])
             } else {
                 details = .kept
             }
-            changes.append(PersistentChangeRecord(point: HistoryPoint(changeBlock: row[0], stamp: row[1]),
+            try changes.append(PersistentChangeRecord(point: HistoryPoint(changeBlock: row[0], stamp: row[1]),
                                                   committedAt: Date(timeIntervalSince1970: row[2]), details: details))
         }
         return changes

@@ -313,9 +313,15 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     }
 
     /// The engine's error for what a read or write threw. Damage SQLite
-    /// reports is remembered, so that nothing more is written into it.
+    /// reports, or a value of the wrong type found in a row, is remembered,
+    /// so that nothing more is written into it (until `photos check` finds
+    /// the database whole again).
     func storeError(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
+        if let error = error as? StoredValueError {
+            damage.record(error.description)
+            return .damaged(path: layout.root.path, reason: error.description)
+        }
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_CORRUPT, .SQLITE_NOTADB:

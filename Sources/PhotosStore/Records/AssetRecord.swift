@@ -133,48 +133,48 @@ package struct AssetRecord: Sendable, Equatable {
     static let selection = Column.selection(alias: "a")
 
     /// Decodes a row selected with `selection`.
-    init(row: SQLRow) {
+    init(row: SQLRow) throws(StoredValueError) {
         typealias C = Column
-        id = row[C.id.rawValue]
-        uuid = row[C.uuid.rawValue]
-        mediaType = AssetMediaType(rawValue: row[C.mediaType.rawValue]) ?? .unknown
-        mediaSubtypes = row[C.mediaSubtypes.rawValue]
-        pixelWidth = row[C.pixelWidth.rawValue]
-        pixelHeight = row[C.pixelHeight.rawValue]
-        creationDate = (row[C.creationDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
-        modificationDate = Date(timeIntervalSince1970: row[C.modificationDate.rawValue])
-        addedDate = Date(timeIntervalSince1970: row[C.addedDate.rawValue])
-        duration = row[C.duration.rawValue]
-        if let latitude = row[C.latitude.rawValue] as Double?, let longitude = row[C.longitude.rawValue] as Double? {
+        id = try row[C.id.rawValue]
+        uuid = try row[C.uuid.rawValue]
+        mediaType = AssetMediaType(rawValue: try row[C.mediaType.rawValue]) ?? .unknown
+        mediaSubtypes = try row[C.mediaSubtypes.rawValue]
+        pixelWidth = try row[C.pixelWidth.rawValue]
+        pixelHeight = try row[C.pixelHeight.rawValue]
+        creationDate = (try row[C.creationDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
+        modificationDate = Date(timeIntervalSince1970: try row[C.modificationDate.rawValue])
+        addedDate = Date(timeIntervalSince1970: try row[C.addedDate.rawValue])
+        duration = try row[C.duration.rawValue]
+        if let latitude = try row[C.latitude.rawValue] as Double?, let longitude = try row[C.longitude.rawValue] as Double? {
             location = StoredLocation(
-                latitude: latitude, longitude: longitude, altitude: row[C.altitude.rawValue],
-                timestamp: (row[C.locationDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:)),
-                horizontalAccuracy: row[C.horizontalAccuracy.rawValue], course: row[C.course.rawValue], speed: row[C.speed.rawValue])
+                latitude: latitude, longitude: longitude, altitude: try row[C.altitude.rawValue],
+                timestamp: (try row[C.locationDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:)),
+                horizontalAccuracy: try row[C.horizontalAccuracy.rawValue], course: try row[C.course.rawValue], speed: try row[C.speed.rawValue])
         } else {
             location = nil
         }
-        isFavorite = row[C.isFavorite.rawValue]
-        isHidden = row[C.isHidden.rawValue]
-        sourceType = AssetSourceTypes(rawValue: row[C.sourceType.rawValue])
-        burstIdentifier = row[C.burstIdentifier.rawValue]
-        burstSelectionTypes = row[C.burstSelectionTypes.rawValue]
-        representsBurst = row[C.representsBurst.rawValue]
-        playbackStyle = row[C.playbackStyle.rawValue]
-        adjustmentFormatIdentifier = row[C.adjustmentFormatIdentifier.rawValue]
-        trashedDate = (row[C.trashedDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
-        isFrontCamera = row[C.isFrontCamera.rawValue]
-        isLongExposure = row[C.isLongExposure.rawValue]
-        hasRAWOriginal = row[C.hasRawOriginal.rawValue]
-        originalFilename = row[C.originalFilename.rawValue]
-        uniformTypeIdentifier = row[C.uniformTypeIdentifier.rawValue]
-        timeZoneOffset = row[C.timeZoneOffset.rawValue]
-        cameraMake = row[C.cameraMake.rawValue]
-        cameraModel = row[C.cameraModel.rawValue]
-        lensModel = row[C.lensModel.rawValue]
-        contentHash = row[C.contentHash.rawValue]
-        contentVersion = row[C.contentVersion.rawValue]
-        adjustmentFormatVersion = row[C.adjustmentFormatVersion.rawValue]
-        thumbHash = row[C.thumbHash.rawValue]
+        isFavorite = try row[C.isFavorite.rawValue]
+        isHidden = try row[C.isHidden.rawValue]
+        sourceType = AssetSourceTypes(rawValue: try row[C.sourceType.rawValue])
+        burstIdentifier = try row[C.burstIdentifier.rawValue]
+        burstSelectionTypes = try row[C.burstSelectionTypes.rawValue]
+        representsBurst = try row[C.representsBurst.rawValue]
+        playbackStyle = try row[C.playbackStyle.rawValue]
+        adjustmentFormatIdentifier = try row[C.adjustmentFormatIdentifier.rawValue]
+        trashedDate = (try row[C.trashedDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
+        isFrontCamera = try row[C.isFrontCamera.rawValue]
+        isLongExposure = try row[C.isLongExposure.rawValue]
+        hasRAWOriginal = try row[C.hasRawOriginal.rawValue]
+        originalFilename = try row[C.originalFilename.rawValue]
+        uniformTypeIdentifier = try row[C.uniformTypeIdentifier.rawValue]
+        timeZoneOffset = try row[C.timeZoneOffset.rawValue]
+        cameraMake = try row[C.cameraMake.rawValue]
+        cameraModel = try row[C.cameraModel.rawValue]
+        lensModel = try row[C.lensModel.rawValue]
+        contentHash = try row[C.contentHash.rawValue]
+        contentVersion = try row[C.contentVersion.rawValue]
+        adjustmentFormatVersion = try row[C.adjustmentFormatVersion.rawValue]
+        thumbHash = try row[C.thumbHash.rawValue]
     }
 
     /// What the record stores in a column.

@@ -33,19 +33,19 @@ package struct CollectionRecord: Sendable, Equatable {
     static let selection = Column.selection(alias: "c")
 
     /// Decodes a row selected with `selection`.
-    init(row: SQLRow) {
+    init(row: SQLRow) throws(StoredValueError) {
         typealias C = Column
-        id = row[C.id.rawValue]
-        uuid = row[C.uuid.rawValue]
-        type = CollectionType(kind: CollectionKind(rawValue: row[C.kind.rawValue]) ?? .assetCollection, storedType: row[C.type.rawValue])
-        subtype = row[C.subtype.rawValue]
-        title = row[C.title.rawValue]
-        parentID = row[C.parentId.rawValue]
-        position = row[C.position.rawValue]
-        creationDate = Date(timeIntervalSince1970: row[C.creationDate.rawValue])
-        modificationDate = Date(timeIntervalSince1970: row[C.modificationDate.rawValue])
-        assetCount = row[C.assetCount.rawValue]
-        startDate = (row[C.startDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
-        endDate = (row[C.endDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
+        id = try row[C.id.rawValue]
+        uuid = try row[C.uuid.rawValue]
+        type = CollectionType(kind: CollectionKind(rawValue: try row[C.kind.rawValue]) ?? .assetCollection, storedType: try row[C.type.rawValue])
+        subtype = try row[C.subtype.rawValue]
+        title = try row[C.title.rawValue]
+        parentID = try row[C.parentId.rawValue]
+        position = try row[C.position.rawValue]
+        creationDate = Date(timeIntervalSince1970: try row[C.creationDate.rawValue])
+        modificationDate = Date(timeIntervalSince1970: try row[C.modificationDate.rawValue])
+        assetCount = try row[C.assetCount.rawValue]
+        startDate = (try row[C.startDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
+        endDate = (try row[C.endDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
     }
 }

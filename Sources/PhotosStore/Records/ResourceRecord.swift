@@ -22,16 +22,16 @@ package struct ResourceRecord: Sendable, Equatable {
     static let selection = Column.selection(alias: "r")
 
     /// Decodes a row selected with `selection`.
-    init(row: SQLRow) {
+    init(row: SQLRow) throws(StoredValueError) {
         typealias C = Column
-        id = row[C.id.rawValue]
-        assetID = row[C.assetId.rawValue]
-        type = ResourceType(rawValue: row[C.type.rawValue]) ?? .photo
-        relativePath = row[C.relativePath.rawValue]
-        originalFilename = row[C.originalFilename.rawValue]
-        uniformTypeIdentifier = row[C.uniformTypeIdentifier.rawValue]
-        pixelWidth = row[C.pixelWidth.rawValue]
-        pixelHeight = row[C.pixelHeight.rawValue]
-        fileSize = row[C.fileSize.rawValue]
+        id = try row[C.id.rawValue]
+        assetID = try row[C.assetId.rawValue]
+        type = ResourceType(rawValue: try row[C.type.rawValue]) ?? .photo
+        relativePath = try row[C.relativePath.rawValue]
+        originalFilename = try row[C.originalFilename.rawValue]
+        uniformTypeIdentifier = try row[C.uniformTypeIdentifier.rawValue]
+        pixelWidth = try row[C.pixelWidth.rawValue]
+        pixelHeight = try row[C.pixelHeight.rawValue]
+        fileSize = try row[C.fileSize.rawValue]
     }
 }

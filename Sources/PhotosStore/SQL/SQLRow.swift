@@ -15,34 +15,41 @@ package struct SQLRow: Sendable {
         self.values = values
     }
 
-    /// The value at `index`; traps when it is NULL or not a `Value`, as
-    /// GRDB's `Row` does: the engine's statements know their columns'
-    /// types. Ask for an optional type where NULL may come.
+    /// The value at `index`. Ask for an optional type where NULL may come.
+    /// The engine's statements know their columns' types, so a NULL here,
+    /// or a value that is not a `Value`, was written into the database by
+    /// something else: it throws rather than trapping, and the store
+    /// reports the library as damaged.
     @_disfavoredOverload
     package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
-        let value = values[index]
-        guard let decoded = Value.fromDatabaseValue(value) else {
-            preconditionFailure("column \(index) (\(columns[index])) holds \(value), not \(Value.self)")
+        get throws(StoredValueError) {
+            let value = values[index]
+            guard let decoded = Value.fromDatabaseValue(value) else {
+                throw StoredValueError(column: columns[index], value: value, expected: Value.self)
+            }
+            return decoded
         }
-        return decoded
     }
 
-    /// The value at `index`, nil when it is NULL; traps when it is neither
+    /// The value at `index`, nil when it is NULL; throws when it is neither
     /// NULL nor a `Value`. Asked for as an optional, a value is decoded
     /// here rather than by GRDB's generic `Optional` conformance, which
     /// looks up type metadata on every call.
     package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
-        let value = values[index]
-        if value.isNull { return nil }
-        guard let decoded = Value.fromDatabaseValue(value) else {
-            preconditionFailure("column \(index) (\(columns[index])) holds \(value), not \(Value.self)")
+        get throws(StoredValueError) {
+            let value = values[index]
+            if value.isNull { return nil }
+            guard let decoded = Value.fromDatabaseValue(value) else {
+                throw StoredValueError(column: columns[index], value: value, expected: Value.self)
+            }
+            return decoded
         }
-        return decoded
     }
 
-    /// The value of the column named `name`; traps when there is none.
+    /// The value of the column named `name`; traps when the statement
+    /// selected no such column, which is a mistake in the engine.
     package subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value {
-        self[columnIndex(name)]
+        get throws(StoredValueError) { try self[columnIndex(name)] }
     }
 
     private func columnIndex(_ name: String) -> Int {

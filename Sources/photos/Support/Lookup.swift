@@ -24,6 +24,7 @@ enum Lookup {
         }
         let missing = zip(identifiers, wanted).filter { found[$0.1] == nil }.map(\.0)
         guard missing.isEmpty else {
+            try requireReadable()
             throw CLIError.user("no asset with the identifier\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", "))")
         }
         return wanted.map { found[$0]! }
@@ -55,7 +56,15 @@ enum Lookup {
     static func collection(_ nameOrIdentifier: String) throws -> PHCollection {
         if let album = try? album(nameOrIdentifier) { return album }
         if let folder = try? folder(nameOrIdentifier) { return folder }
+        try requireReadable()
         throw CLIError.user("no album or folder is named or identified \(nameOrIdentifier)")
+    }
+
+    /// Fails with why the library could not be read, if it could not: then
+    /// a lookup that found nothing proves nothing, and saying "no such
+    /// asset" would mislead.
+    private static func requireReadable() throws {
+        if let reason = PHPhotoLibrary.shared().unavailabilityReason { throw CLIError.library(reason) }
     }
 
     /// The collection a fetch by identifier finds, else the only one a fetch by title finds.
@@ -68,7 +77,9 @@ enum Lookup {
         let result = byTitle(options)
         let matches = result.objects(at: IndexSet(integersIn: 0..<result.count))
         switch matches.count {
-        case 0: throw CLIError.user("no \(kind) is named or identified \(text)")
+        case 0:
+            try requireReadable()
+            throw CLIError.user("no \(kind) is named or identified \(text)")
         case 1: return matches[0]
         default:
             throw CLIError.user("\(matches.count) \(kind)s are named \(text); use an identifier: "
