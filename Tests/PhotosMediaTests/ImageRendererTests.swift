@@ -1,6 +1,4 @@
 import Foundation
-import Synchronization
-import PhotosTestSupport
 import Testing
 @testable import PhotosMedia
 
@@ -74,38 +72,6 @@ import Testing
         let truncated = directory.appendingPathComponent("t.jpg")
         try jpeg.prefix(jpeg.count / 2).write(to: truncated)
         #expect(throws: MediaError.self) { try ImageRenderer.derivative(fileAt: truncated, shortEdge: 360) }
-    }
-
-    /// 5,120 renders on 32 threads, each of a different size, so libvips builds
-    /// a new resampling pipeline in every one. With liborc's vector code on,
-    /// Debian's liborc 0.4.33 corrupted its code memory when threads compiled
-    /// and freed programs together: `photos serve` died under load, and twice
-    /// this many renders crashed about one run in two. Slow, and a race, so it
-    /// can only make a regression likely to show.
-    @Test(.tags(.slow)) func rendersOnManyThreadsAtOnce() throws {
-        let sources = try (0..<4).map { try photo(width: 300 + 37 * $0, height: 200 + 23 * $0) }
-        let failures = Mutex(0)
-        let done = DispatchGroup()
-        for thread in 0..<32 {
-            done.enter()
-            Thread.detachNewThread {
-                defer { done.leave() }
-                for round in 0..<80 {
-                    let index = thread * 80 + round
-                    let edge = 20 + index % 111
-                    let spec = RenderSpec(targetWidth: edge, targetHeight: edge, mode: index % 2 == 0 ? .fit : .fill, exact: true)
-                    do {
-                        let pixels = try ImageRenderer.render(fileAt: sources[index % sources.count], spec)
-                        if max(pixels.width, pixels.height) != edge { failures.withLock { $0 += 1 } }
-                        _ = try ImageRenderer.derivative(fileAt: sources[(index + 1) % sources.count], shortEdge: 100 + index % 97)
-                    } catch {
-                        failures.withLock { $0 += 1 }
-                    }
-                }
-            }
-        }
-        done.wait()
-        #expect(failures.withLock { $0 } == 0)
     }
 
     @Test func contentHashesTellFilesApart() throws {
