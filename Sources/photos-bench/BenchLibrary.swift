@@ -7,19 +7,27 @@ import PhotosStore
 enum BenchLibrary {
     static let start = Date(timeIntervalSince1970: 1_400_000_000)
     static let span: TimeInterval = 10 * 365 * 86_400
+    /// When the library's deleted assets were deleted: 2100, so that the
+    /// 30-day purge of Recently Deleted, which opening a library runs, never
+    /// finds them, and the library is the same in every measured run.
+    static let trashedDate = Date(timeIntervalSince1970: 4_102_444_800)
+
+    /// What the libraries hold, by version: a library built by another
+    /// version of the setup is built again. 2: deleted assets are never purged.
+    private static let contentsVersion = "2"
 
     /// The library `name` in `workdir`, built by `build` on first use and
-    /// reused once a build completed.
+    /// reused once a build of this version completed.
     static func cached(_ name: String, in workdir: URL, holding contents: String, build: (URL) throws -> Void) throws -> URL {
         let url = workdir.appendingPathComponent(name)
         let marker = url.appendingPathComponent("bench-complete")
-        if FileManager.default.fileExists(atPath: marker.path) { return url }
+        if (try? String(contentsOf: marker, encoding: .utf8)) == contentsVersion { return url }
         try? FileManager.default.removeItem(at: url)
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         print("setting up \(contents) in \(url.path) (once; later runs reuse it)...")
         let started = Date()
         try build(url)
-        try Data().write(to: marker)
+        try Data(contentsVersion.utf8).write(to: marker)
         print(String(format: "set up in %.0f s", Date().timeIntervalSince(started)))
         return url
     }
@@ -67,7 +75,7 @@ enum BenchLibrary {
             location: located ? StoredLocation(latitude: Double(random.next() % 180) - 90, longitude: Double(random.next() % 360) - 180) : nil,
             isFavorite: random.next() % 10 == 0, isHidden: random.next() % 100 == 0, sourceType: random.next() % 50 == 0 ? .cloudShared : .userLibrary,
             burstIdentifier: burst, burstSelectionTypes: 0, representsBurst: burst != nil && index % 10 == 0,
-            playbackStyle: mediaType == .video ? 4 : 1, trashedDate: random.next() % 200 == 0 ? date : nil,
+            playbackStyle: mediaType == .video ? 4 : 1, trashedDate: random.next() % 200 == 0 ? trashedDate : nil,
             originalFilename: String(format: "IMG_%05d.JPG", index % 100_000), uniformTypeIdentifier: "public.jpeg",
             cameraMake: "Apple", cameraModel: "iPhone")
     }
