@@ -26,16 +26,22 @@ enum Measure {
     }
 
     /// The fastest of `runs` timings of each side, the two sides taking
-    /// turns, so that drift in the machine's speed (other load, background
-    /// work, frequency) reaches both alike. `prepare` runs, untimed, before
-    /// each turn of ours.
+    /// turns in an order drawn afresh for each turn, so that drift in the
+    /// machine's speed (other load, background work, frequency) and the
+    /// caches one side warms for the other reach both alike. `prepare`
+    /// runs, untimed, before each turn.
     static func alternating(runs: Int = 5, prepare: () throws -> Void = {}, ours: () throws -> Void,
                             baseline: () throws -> Void) rethrows -> (ours: Double, baseline: Double) {
         var fastest = (ours: Double.infinity, baseline: Double.infinity)
         for _ in 0..<runs {
             try prepare()
-            fastest.ours = min(fastest.ours, try best(runs: 1, ours))
-            fastest.baseline = min(fastest.baseline, try best(runs: 1, baseline))
+            if Bool.random() {
+                fastest.ours = min(fastest.ours, try best(runs: 1, ours))
+                fastest.baseline = min(fastest.baseline, try best(runs: 1, baseline))
+            } else {
+                fastest.baseline = min(fastest.baseline, try best(runs: 1, baseline))
+                fastest.ours = min(fastest.ours, try best(runs: 1, ours))
+            }
         }
         return fastest
     }
@@ -47,8 +53,13 @@ enum Measure {
         var fastest = (ours: Double.infinity, baseline: Double.infinity)
         for _ in 0..<runs {
             try await prepare()
-            fastest.ours = min(fastest.ours, try await elapsed(ours))
-            fastest.baseline = min(fastest.baseline, try await elapsed(baseline))
+            if Bool.random() {
+                fastest.ours = min(fastest.ours, try await elapsed(ours))
+                fastest.baseline = min(fastest.baseline, try await elapsed(baseline))
+            } else {
+                fastest.baseline = min(fastest.baseline, try await elapsed(baseline))
+                fastest.ours = min(fastest.ours, try await elapsed(ours))
+            }
         }
         return fastest
     }

@@ -8,8 +8,9 @@
 //   swift run -c release photos-bench postgres [--quick] [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench all [--quick] [--report FILE] [--workdir DIR]
 //
-// Each benchmark prints `name: ours X ms, baseline Y ms, ratio R`, the best of
-// several runs of each side.
+// Each suite prints `name: ours X ms, baseline Y ms, ratio R`, each side's
+// fastest of several turns taken in random order; `all` runs every suite in
+// fresh processes several times and reports each row's median with its interval.
 import Foundation
 import Photos
 
@@ -22,7 +23,7 @@ func option(_ name: String) -> String? {
 
 func usage() -> Never {
     print("""
-        usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all [--assets N] [--changes N] [--quick] [--report FILE] [--workdir DIR]
+        usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all [--assets N] [--changes N] [--quick] [--runs N] [--report FILE] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000)
           observe   change details on that library, the general diff, cross-process delivery
@@ -37,9 +38,11 @@ func usage() -> Never {
                     of N assets (default 1,000,000) and a 10,000-asset block against postgres-nio by
                     hand, a commit through one server to another's event stream, 4 writer processes
                     on SQLite and PostgreSQL, importing with the originals in object storage
-          all       every suite above, each in a child process, then the report: BENCHMARKS.md
-                    (or --report FILE); --quick runs them small, to check they run, and
-                    writes no report unless --report is given
+          all       every suite above, --runs N times (default 10; 2 with --quick), each run in a
+                    fresh child process, then each row's median over the runs with its 95 %
+                    bootstrap interval, and the report: BENCHMARKS.md (or --report FILE);
+                    --quick runs them small, to check they run, and writes no report unless
+                    --report is given
         """)
     exit(2)
 }
@@ -85,7 +88,8 @@ do {
     case "all":
         let quick = arguments.contains("--quick")
         let report = option("--report").map { URL(fileURLWithPath: $0) } ?? (quick ? nil : URL(fileURLWithPath: "BENCHMARKS.md"))
-        try BenchmarkReport(workdir: workdir, quick: quick, report: report).run()
+        let runs = option("--runs").flatMap(Int.init).map { max(1, $0) } ?? (quick ? 2 : 10)
+        try BenchmarkReport(workdir: workdir, quick: quick, report: report, runs: runs).run()
     case "import-child":
         // Runs in a child process so that its peak memory is the import's alone.
         guard let path = option("--library"), let list = option("--list") else { usage() }
