@@ -180,6 +180,11 @@ let package = Package(
             dependencies: ["PhotosPostgres", "PhotosTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
         ),
+        // photos-bench's statistics: medians, intervals, rows over runs.
+        .testTarget(
+            name: "PhotosBenchTests",
+            dependencies: ["photos-bench"]
+        ),
         .testTarget(
             name: "PhotosMediaTests",
             dependencies: ["PhotosMedia", "PhotosTestSupport"]

@@ -1,0 +1,60 @@
+import Testing
+@testable import photos_bench
+
+/// The protocol's arithmetic: medians, their bootstrap intervals, and rows
+/// gathered from the lines of several runs.
+@Suite struct BenchmarkStatisticsTests {
+    @Test func mediansOfOddAndEvenCounts() {
+        #expect(MedianInterval.median([3, 1, 2]) == 2)
+        #expect(MedianInterval.median([4, 1, 3, 2]) == 2.5)
+        #expect(MedianInterval.median([7]) == 7)
+    }
+
+    @Test func anIntervalHoldsTheMedianWithinTheRuns() {
+        var random = SplitMix(state: 11)
+        for count in [1, 2, 3, 10, 25] {
+            for _ in 0..<20 {
+                let samples = (0..<count).map { _ in 0.5 + Double(random.next() % 1000) / 500 }
+                let interval = MedianInterval(samples, resamples: 2_000)
+                #expect(samples.min()! <= interval.low && interval.low <= interval.median, "\(samples)")
+                #expect(interval.median <= interval.high && interval.high <= samples.max()!, "\(samples)")
+            }
+        }
+        let constant = MedianInterval(Array(repeating: 1.25, count: 10))
+        #expect(constant == MedianInterval(Array(repeating: 1.25, count: 10)))
+        #expect(constant.low == 1.25 && constant.high == 1.25)
+    }
+
+    @Test func anOutlierWidensTheIntervalButBarelyMovesTheMedian() {
+        let steady = MedianInterval([1.00, 1.01, 0.99, 1.02, 0.98, 1.00, 1.01, 0.99, 1.00, 1.00])
+        let spiked = MedianInterval([1.00, 1.01, 0.99, 1.02, 0.98, 1.00, 1.01, 0.99, 1.00, 3.00])
+        #expect(abs(spiked.median - steady.median) < 0.01)
+        #expect(spiked.high >= steady.high)
+    }
+
+    @Test func rowsAreJudgedByTheUpperBound() throws {
+        let runs = [1.10, 1.15, 1.30, 1.12, 1.18].map { ratio in
+            [
+                "photos-bench fetch: 2000 assets, 2 cores",
+                String(format: "fetch (ours %d req/s): ours %.1f ms, baseline 100.0 ms, ratio %.2f (target <= 1.2, within)",
+                       Int(ratio * 1000), ratio * 100, ratio),
+                "idle p95: ours 3.00 ms (target <= 5 ms, within)",
+            ]
+        }
+        let result = try SuiteResult(suite: "fetch", outputs: runs)
+        #expect(result.rows.count == 2)
+        let summary = result.rows[0].summary
+        #expect(summary.hasPrefix("fetch (ours 1100 req/s): ours 115.0 ms, baseline 100.0 ms, ratio 1.15 ["), "\(summary)")
+        #expect(summary.hasSuffix("(target <= 1.2, OVER)"), "the median is within, its interval's upper bound is not: \(summary)")
+        #expect(result.rows[1].summary == "idle p95: ours 3.00 ms [3.00, 3.00] (target <= 5 ms, within)")
+        #expect(result.rows[0].markdown.contains("| 1.10 1.15 1.30 1.12 1.18 |"), "\(result.rows[0].markdown)")
+        #expect(result.notes == ["photos-bench fetch: 2000 assets, 2 cores"])
+    }
+
+    @Test func runsThatPrintOtherRowsAreRefused() {
+        let one = ["a: ours 1.0 ms, baseline 1.0 ms, ratio 1.00 (target <= 2, within)"]
+        let other = ["b: ours 1.0 ms, baseline 1.0 ms, ratio 1.00 (target <= 2, within)"]
+        #expect(throws: BenchError.self) { try SuiteResult(suite: "s", outputs: [one, other]) }
+        #expect(throws: BenchError.self) { try SuiteResult(suite: "s", outputs: [one, []]) }
+    }
+}
