@@ -13,11 +13,16 @@ struct BenchmarkReport {
     /// Fresh-process runs of each suite.
     let runs: Int
 
-    /// One suite's command line, in full and in quick form.
+    /// One suite's command line, in full and in quick form. In full, fetches
+    /// and observation run at three library sizes, since what dominates at
+    /// one size (reading a million ids) hides costs at another.
     private var suites: [(name: String, arguments: [String])] {
-        [
-            ("fetch", ["fetch", "--assets", quick ? "2000" : "1000000"]),
-            ("observe", ["observe", "--assets", quick ? "2000" : "1000000"]),
+        let sizes: [Int] = quick ? [2000] : [10_000, 100_000, 1_000_000]
+        var suites: [(name: String, arguments: [String])] = []
+        for suite in ["fetch", "observe"] {
+            suites += sizes.map { size in ("\(suite), \(size) assets", [suite, "--assets", String(size)]) }
+        }
+        return suites + [
             ("history", ["history", "--assets", quick ? "2000" : "1000000"] + (quick ? ["--changes", "500"] : [])),
             ("media", ["media"] + (quick ? ["--quick"] : [])),
             ("serve", ["serve", "--assets", quick ? "2000" : "1000000"] + (quick ? ["--quick"] : [])),
