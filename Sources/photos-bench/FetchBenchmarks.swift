@@ -51,6 +51,34 @@ struct FetchBenchmarks {
         })
         Measure.report("fetchAssets sorted by creationDate, count + 100 random object(at:)", ours: oursSorted, baseline: baseSorted, target: 1.3)
 
+        // 1b. Reading a fetched result, apart from the fetch: 100 objects at
+        // random indexes, and the first 1,000 in order (a scrolling grid),
+        // each from a new result (so none is cached), against as many
+        // single-row lookups by id in one read transaction.
+        let sortedIDs = try baseline.read { db in
+            try Int64.fetchAll(db, sql: "SELECT a.id FROM asset a WHERE \(Self.visible) ORDER BY a.creation_date ASC, a.id ASC")
+        }
+        let scrolled = Array(0..<min(1000, sortedIDs.count))
+        for (name, positions) in [("100 random object(at:) on a fetched result", indexes),
+                                  ("object(at:) for the first \(scrolled.count) in order (scrolling)", scrolled)] {
+            var result: PHFetchResult<PHAsset>?
+            let (ours, base) = try Measure.alternating(prepare: {
+                result = library.withCurrentLibrary { PHAsset.fetchAssets(with: sorted) }
+                sink &+= result?.count ?? 0
+            }, ours: {
+                guard let result else { return }
+                for index in positions { sink &+= result.object(at: index).pixelWidth }
+            }, baseline: {
+                try baseline.read { db in
+                    let statement = try db.makeStatement(sql: "SELECT \(Self.columns) FROM asset a WHERE a.id = ?")
+                    for index in positions {
+                        sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [sortedIDs[index]])!).pixelWidth
+                    }
+                }
+            })
+            Measure.report(name, ours: ours, baseline: base, target: 1.5)
+        }
+
         // 2. A predicate fetch, newest first.
         let since = BenchLibrary.start.addingTimeInterval(BenchLibrary.span / 2)
         let predicate = PHFetchOptions()
