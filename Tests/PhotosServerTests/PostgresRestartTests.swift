@@ -72,14 +72,18 @@ struct PostgresRestartTests {
         #expect(Set(stored).count == stored.count, "no block applied twice")
         #expect(Set(acknowledged).isSubset(of: stored), "every acknowledged block kept: \(Set(acknowledged).subtracting(stored).sorted())")
         // The stream across the restart: each stored block heard once. The
-        // server may end it while the database is away; the client resumes
-        // by its last id, as a browser's EventSource does.
-        while heard.count < stored.count {
-            do {
-                guard let event = try await watcher.nextEvent(timeout: .seconds(30)) else { break }
+        // server may end it, cleanly or not, while the database is away; the
+        // client resumes by its last id, as a browser's EventSource does.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while heard.count < stored.count, ContinuousClock.now < deadline {
+            if let event = try? await watcher.nextEvent(timeout: .seconds(20)) {
                 if let id = event.id { heard.append(id) }
-            } catch {
-                watcher = try await EventStream.open(changes, token: cluster.token, lastEventID: heard.last)
+                continue
+            }
+            if let reopened = try? await EventStream.open(changes, token: cluster.token, lastEventID: heard.last) {
+                watcher = reopened
+            } else {
+                try await Task.sleep(for: .milliseconds(200))
             }
         }
         #expect(heard.count == stored.count && Set(heard).count == heard.count, "\(heard.count) events for \(stored.count) blocks")
