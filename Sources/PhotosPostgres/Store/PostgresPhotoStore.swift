@@ -192,6 +192,13 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
         try database.transaction(.read, text: text) { db in try body(db) }
     }
 
+    /// A read transaction: its BEGIN and COMMIT travel with the statement
+    /// without waiting for answers (see ``LibraryDatabase/transaction(_:text:_:)``),
+    /// so they cost no round trip.
+    package func readStatement<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
+        try read(body)
+    }
+
     /// Writes, retrying a few times what PostgreSQL reports as a
     /// serialisation failure or deadlock, which a retry resolves.
     package func write<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {

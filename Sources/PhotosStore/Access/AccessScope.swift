@@ -19,6 +19,12 @@ package enum AccessScope: Sendable, Equatable {
     /// A client that was denied access, or whose request the owner has not answered.
     case none(client: String, grant: AccessGrant?)
 
+    /// The owner's scope (`client` nil), known without a query; nil for a
+    /// client, whose grant must be read (see ``resolve(_:client:)``).
+    static func withoutQuery(client: String?) -> AccessScope? {
+        client == nil ? .full : nil
+    }
+
     /// The scope of `client` (nil: the owner) as the database says now.
     static func resolve(_ db: any SQLConnection, client: String?) throws -> AccessScope {
         guard let client else { return .full }

@@ -17,6 +17,11 @@ package protocol SQLPhotoStore: PhotoStore {
     var momentCache: MomentCache { get }
     /// Runs `body` in one read transaction: one snapshot of the library.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T
+    /// Runs `body`, which runs exactly one statement, without a transaction
+    /// of its own: a single statement sees one state of the library by
+    /// itself, and a lookup by id costs less than a transaction's start
+    /// and end. Used where one object or one list of ids is read.
+    func readStatement<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T
     /// Runs `body` in one write transaction and commits it, durably; refuses
     /// a library that cannot take a write (see ``checkWritable()``).
     func write<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T
@@ -67,6 +72,15 @@ extension SQLPhotoStore {
         }
     }
 
+    /// Reads objects with one statement: for the library's owner, whose
+    /// scope needs no query, outside a transaction (see
+    /// ``readStatement(_:)``); for a client, whose grant is read first, in
+    /// one transaction with it (see ``readObjects(_:)``).
+    func readObjectsInOneStatement<T>(_ body: (any SQLConnection, AccessScope) throws -> T) throws(StoreError) -> T {
+        guard let scope = AccessScope.withoutQuery(client: client) else { return try readObjects(body) }
+        return try readStatement { db in try body(db, scope) }
+    }
+
     /// The bytes of the files stored for the assets this process may see
     /// (originals and edits, Recently Deleted included). Cost: one query
     /// over the visible assets' resources.
@@ -114,7 +128,7 @@ extension SQLPhotoStore {
     }
 
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
-        try readObjects { db, scope in
+        try readRows(ids) { db, scope in
             try Self.loadRows(db, ids: ids, table: "asset a", alias: "a", condition: scope.assetCondition("a"),
                               selection: AssetRecord.selection, decode: AssetRecord.init(row:))
         }
@@ -131,10 +145,16 @@ extension SQLPhotoStore {
     }
 
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
-        try readObjects { db, scope in
+        try readRows(ids) { db, scope in
             try Self.loadRows(db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", alias: "c", condition: scope.collectionCondition("c"),
                               selection: CollectionRecord.selection, decode: CollectionRecord.init(row:))
         }
+    }
+
+    /// Reads the rows of `ids` with ``loadRows(_:ids:table:alias:condition:selection:decode:)``:
+    /// in one statement when they fit in one chunk, else in one transaction.
+    private func readRows<Record>(_ ids: [Int64], _ body: (any SQLConnection, AccessScope) throws -> [Record]) throws(StoreError) -> [Record] {
+        ids.count <= Self.loadChunk ? try readObjectsInOneStatement(body) : try readObjects(body)
     }
 
     /// Loads rows by id and returns them in the order of `ids`; ids missing
@@ -148,6 +168,11 @@ extension SQLPhotoStore {
     ) throws -> [Record] {
         var records: [Record] = []
         records.reserveCapacity(ids.count)
+        if ids.count == 1 {
+            // One row, as a fetch result reads at random: sought by id, without a list to join.
+            let statement: SQL = "SELECT \(sql: selection) FROM \(table) WHERE \(sql: alias).id = \(ids[0])\(condition.andClause)"
+            return try db.fetchAll(SQLRow.self, statement).map(decode)
+        }
         for start in stride(from: 0, to: ids.count, by: loadChunk) {
             let chunk = Array(ids[start..<min(start + loadChunk, ids.count)])
             let list = db.dialect.table(of: chunk, alias: "k")
@@ -166,7 +191,7 @@ extension SQLPhotoStore {
     private static var loadChunk: Int { 1024 }
 
     package func countAssets(ids: [Int64], mediaType: AssetMediaType) throws(StoreError) -> Int {
-        try readObjects { db, scope in
+        try readObjectsInOneStatement { db, scope in
             try db.fetchOne(Int.self, """
                 SELECT COUNT(*) FROM asset a
                 WHERE a.media_type = \(mediaType.rawValue) AND a.id IN (\(db.dialect.elements(of: ids)))\(
@@ -176,7 +201,7 @@ extension SQLPhotoStore {
     }
 
     package func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord] {
-        try readObjects { db, scope in
+        try readObjectsInOneStatement { db, scope in
             try db.fetchAll(SQLRow.self, """
                 SELECT \(sql: ResourceRecord.selection) FROM resource r JOIN asset a ON a.id = r.asset_id
                 WHERE r.asset_id = \(assetID)\(scope.assetCondition("a").andClause) ORDER BY r.id
@@ -194,7 +219,7 @@ extension SQLPhotoStore {
     package func deletedIdentifiers(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: LocalIdentifier] {
         guard !rowIDs.isEmpty else { return [:] }
         let entities = entity == .asset ? [StoreEntity.asset] : [.assetCollection, .collectionList]
-        return try readObjects { db, scope in
+        return try readObjectsInOneStatement { db, scope in
             let rows = try db.fetchAll(SQLRow.self, """
                 SELECT row_id, uuid, entity FROM deleted_object
                 WHERE entity IN (\(db.dialect.elements(of: entities.map { Int64($0.rawValue) })))
@@ -208,7 +233,7 @@ extension SQLPhotoStore {
 
     package func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64] {
         guard !uuids.isEmpty else { return [:] }
-        return try readObjects { db, scope in
+        return try readObjectsInOneStatement { db, scope in
             let (table, condition): (SQL, SQL?) = entity == .asset
                 ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
             let rows = try db.fetchAll(SQLRow.self, """

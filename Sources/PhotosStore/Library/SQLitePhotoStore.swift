@@ -26,6 +26,8 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     package let readOnlyReason: String?
     package let writesHistoryEntries: Bool
     private let pool: DatabasePool
+    /// Runs the reads of a single statement outside the pool (see ``readStatement(_:)``).
+    private let statementReader: StatementReader
     package let momentCache = MomentCache()
     let damage: LibraryDamage
     /// The database file as opened: a file put in its place is another library.
@@ -98,9 +100,10 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         // (Should a writer with more rights open it meanwhile, this process
         // may read stale or torn pages; what it finds then stays in memory.)
         let immutable = readOnlyReason != nil && !hasWriteAheadLog
+        let databasePath = immutable ? Self.immutableURI(layout.databaseFile) : layout.databaseFile.path
+        statementReader = StatementReader(path: databasePath, configuration: configuration)
         do {
-            pool = try DatabasePool(path: immutable ? Self.immutableURI(layout.databaseFile) : layout.databaseFile.path,
-                                    configuration: configuration)
+            pool = try DatabasePool(path: databasePath, configuration: configuration)
             if readOnlyReason == nil {
                 // GRDB sets NORMAL on the writer as it turns WAL on, after
                 // prepareDatabase: a commit would then not be synced. FULL
@@ -392,6 +395,18 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     package func read<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
         do {
             return try pool.read { db in try body(SQLiteConnection(db: db)) }
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// Runs the statement on a connection kept for such reads, outside any
+    /// transaction; when another thread is using that connection, on one
+    /// of the pool's readers, still outside a transaction.
+    package func readStatement<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
+        do {
+            if let value = try statementReader.read({ db in try body(SQLiteConnection(db: db)) }) { return value }
+            return try pool.unsafeRead { db in try body(SQLiteConnection(db: db)) }
         } catch {
             throw storeError(error)
         }

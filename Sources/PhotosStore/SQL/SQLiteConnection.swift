@@ -19,8 +19,8 @@ struct SQLiteConnection: SQLConnection {
         let columns = statement.columnNames
         let cursor = try Row.fetchCursor(statement)
         var rows: [SQLRow] = []
-        while let row = try cursor.next() {
-            rows.append(Self.sqlRow(row, columns: columns))
+        while try cursor.next() != nil {
+            rows.append(Self.sqlRow(statement, columns: columns))
         }
         return rows
     }
@@ -31,8 +31,8 @@ struct SQLiteConnection: SQLConnection {
         let cursor = try Row.fetchCursor(statement)
         var batch: [SQLRow] = []
         batch.reserveCapacity(batchSize)
-        while let row = try cursor.next() {
-            batch.append(Self.sqlRow(row, columns: columns))
+        while try cursor.next() != nil {
+            batch.append(Self.sqlRow(statement, columns: columns))
             if batch.count == batchSize {
                 guard try body(batch) else { return }
                 batch.removeAll(keepingCapacity: true)
@@ -44,12 +44,19 @@ struct SQLiteConnection: SQLConnection {
     func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow? {
         let statement = try db.cachedStatement(literal: sql)
         let columns = statement.columnNames
-        return try Row.fetchOne(statement).map { row in Self.sqlRow(row, columns: columns) }
+        let cursor = try Row.fetchCursor(statement)
+        // The cursor resets the statement when it goes: keep it until the row is read.
+        return try withExtendedLifetime(cursor) {
+            try cursor.next().map { _ in Self.sqlRow(statement, columns: columns) }
+        }
     }
 
-    /// A GRDB row as the engine's row, named by the statement's `columns`.
-    private static func sqlRow(_ row: Row, columns: [String]) -> SQLRow {
-        SQLRow(columns: columns, values: (0..<columns.count).map { row[$0] })
+    /// The row `statement` stands on, as the engine's row named by its
+    /// `columns`: each value is read from SQLite directly, without the
+    /// generic decoding a GRDB `Row` goes through for every column.
+    private static func sqlRow(_ statement: Statement, columns: [String]) -> SQLRow {
+        let sqliteStatement = statement.sqliteStatement
+        return SQLRow(columns: columns, values: (0..<CInt(columns.count)).map { DatabaseValue(sqliteStatement: sqliteStatement, index: $0) })
     }
 
     func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value] {

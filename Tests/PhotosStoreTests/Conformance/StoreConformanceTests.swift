@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PhotosTestSupport
 import Testing
 @testable import PhotosStore
@@ -147,6 +148,61 @@ import Testing
     }
 
     // MARK: - History
+
+    /// Objects read one at a time (as a fetch result reads at random) run
+    /// outside a transaction on SQLite, on a connection of their own that
+    /// threads share: from many threads at once, while another connection
+    /// commits, each lookup returns the row asked for, whole, and a
+    /// change committed before it began.
+    @Test(arguments: TestBackend.available)
+    func lookupsByIDFromManyThreadsDuringCommitsReadWholeCurrentRows(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let store = library.owner
+        var insert = ChangeSet()
+        let assets = (0..<40).map { Self.asset(created: Double($0)) }
+        insert.newAssets = assets
+        try library.commit(insert)
+        let ids = try store.fetchAssets(Self.byCreation).ids
+        let writer = try library.reopen()
+        let problems = Mutex<[String]>([])
+        let finished = Mutex(false)
+        let committing = Thread {
+            var round = 0
+            while !finished.withLock({ $0 }) {
+                var edit = ChangeSet()
+                edit.assetEdits = assets.map { AssetEdit(uuid: $0.record.uuid, isFavorite: round % 2 == 0) }
+                do { _ = try writer.commit(edit, staging: nil) } catch { problems.withLock { $0.append("commit: \(error)") } }
+                round += 1
+            }
+        }
+        committing.start()
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            for _ in 0..<5 {
+                for (index, id) in ids.enumerated() {
+                    do {
+                        let records = try store.assets(ids: [id])
+                        if records.map(\.id) != [id] || records[0].creationDate != Date(timeIntervalSince1970: Double(index)) {
+                            problems.withLock { $0.append("row \(id): \(records)") }
+                        }
+                    } catch {
+                        problems.withLock { $0.append("row \(id): \(error)") }
+                    }
+                }
+            }
+        }
+        finished.withLock { $0 = true }
+        while !committing.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(problems.withLock { $0 } == [])
+
+        var last = ChangeSet()
+        last.assetEdits = [AssetEdit(uuid: assets[7].record.uuid, isFavorite: true)]
+        try library.commit(last, on: writer)
+        #expect(try store.assets(ids: [ids[7]]).first?.isFavorite == true)
+        var unfavorite = ChangeSet()
+        unfavorite.assetEdits = [AssetEdit(uuid: assets[7].record.uuid, isFavorite: false)]
+        try library.commit(unfavorite, on: writer)
+        #expect(try store.assets(ids: [ids[7]]).first?.isFavorite == false)
+    }
 
     @Test(arguments: TestBackend.available)
     func historyTellsEachBlocksChangesInOrder(backend: TestBackend) throws {
