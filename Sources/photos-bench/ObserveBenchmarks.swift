@@ -118,23 +118,47 @@ struct ObserveBenchmarks {
             (PHAsset.fetchAssets(withLocalIdentifiers: identifiers(old), options: nil),
              PHAsset.fetchAssets(withLocalIdentifiers: identifiers(new), options: nil))
         }
+        let oldIDs = try store.fetchAssets(AssetQuery(scope: .uuids(old))).ids
+        let newIDs = try store.fetchAssets(AssetQuery(scope: .uuids(new))).ids
         var moves = 0
-        let ours = Measure.best {
+        var linear = LinearDiff(from: oldIDs, to: newIDs)
+        let (ours, baseline) = try Measure.alternating(runs: 9, ours: {
             let details = PHFetchResultChangeDetails(from: before, to: after, changedObjects: [])
             moves = 0
             details.enumerateMoves { _, _ in moves += 1 }
             _ = details.removedIndexes
-        }
-        let oldIDs = try store.fetchAssets(AssetQuery(scope: .uuids(old))).ids
-        let newIDs = try store.fetchAssets(AssetQuery(scope: .uuids(new))).ids
-        var linear = LinearDiff(from: oldIDs, to: newIDs)
-        let baseline = Measure.best { linear = LinearDiff(from: oldIDs, to: newIDs) }
+        }, baseline: {
+            linear = LinearDiff(from: oldIDs, to: newIDs)
+        })
         guard linear.transforms(oldIDs, into: newIDs) else { throw BenchError("the linear diff does not turn the old result into the new one") }
+        let details = PHFetchResultChangeDetails(from: before, to: after, changedObjects: [])
+        var ourMoves: [(from: Int, to: Int)] = []
+        details.enumerateMoves { ourMoves.append(($0, $1)) }
+        guard Self.replays(old: oldIDs, new: newIDs, removed: Array(details.removedIndexes ?? []),
+                           inserted: Array(details.insertedIndexes ?? []), moves: ourMoves) else {
+            throw BenchError("the change details do not turn the old result into the new one")
+        }
         Measure.report("init(from:to:changedObjects:) on \(size) assets (\(changed) removed, \(changed) inserted, \(moved) moved), against a linear diff",
                        ours: ours, baseline: baseline, target: 0.5)
         let myers = Measure.best(runs: 1) { _ = newIDs.difference(from: oldIDs).inferringMoves() }
         print(String(format: "  (%d moves reported, the linear diff %d; CollectionDifference with inferred moves: %.1f ms)",
                      moves, linear.moves.count, myers))
+    }
+
+    /// Whether removing `removed` from `old`, inserting `inserted` and
+    /// moving `moves` gives exactly `new`, as a collection view's batch
+    /// update would: every removed element is gone, every inserted one new,
+    /// each move carries the same element, and what stays in place keeps
+    /// its order.
+    static func replays(old: [Int64], new: [Int64], removed: [Int], inserted: [Int], moves: [(from: Int, to: Int)]) -> Bool {
+        let newSet = Set(new), oldSet = Set(old)
+        guard removed.allSatisfy({ !newSet.contains(old[$0]) }), inserted.allSatisfy({ !oldSet.contains(new[$0]) }),
+              moves.allSatisfy({ old[$0.from] == new[$0.to] }) else { return false }
+        let leavingOld = Set(removed).union(moves.map(\.from))
+        let arrivingNew = Set(inserted).union(moves.map(\.to))
+        let stayingOld = old.indices.filter { !leavingOld.contains($0) }.map { old[$0] }
+        let stayingNew = new.indices.filter { !arrivingNew.contains($0) }.map { new[$0] }
+        return stayingOld == stayingNew && old.count - removed.count == new.count - inserted.count
     }
 
     /// Another process commits 200 change blocks; each one's commit-to-callback time here.

@@ -55,6 +55,32 @@ import Testing
         try Self.verify(old, new, changed: Set(old.filter { $0 % 7 == 0 }))
     }
 
+    /// Row ids close together are looked up in an array indexed by id,
+    /// others in a hash table: both give the same difference, for ids
+    /// near zero, negative, far apart, and new ids outside the old span.
+    @Test(arguments: 0..<12)
+    func rowIDsGiveTheSameDifferenceWhicheverTableFindsThem(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let base: Int64 = [0, 1, -500, Int64.max - 5_000, Int64.min + 10][Int(seed % 5)]
+        let stride: Int64 = seed % 3 == 0 ? 100_000 : 1
+        var old = (0..<Int64.random(in: 0...600, using: &random)).map { base &+ $0 &* stride }
+        old.shuffle(using: &random)
+        var new = old.filter { _ in Int.random(in: 0..<10, using: &random) > 1 }
+        for _ in 0..<Int.random(in: 0...60, using: &random) {
+            let id = base &+ Int64.random(in: -100...1_200, using: &random) &* stride
+            if !new.contains(id) { new.insert(id, at: Int.random(in: 0...new.count, using: &random)) }
+        }
+        for _ in 0..<Int.random(in: 0...40, using: &random) where new.count > 1 {
+            new.insert(new.remove(at: Int.random(in: 0..<new.count, using: &random)), at: Int.random(in: 0...new.count, using: &random))
+        }
+        let changed = Set(new.filter { _ in Bool.random(using: &random) })
+        let byTable = IdentityDifference.between(old, new, changed: changed)
+        #expect(byTable == IdentityDifference.difference(old, new, changed: changed))
+        let replayed = try BatchUpdate.apply(to: old, removed: IndexSet(byTable.removed), inserted: IndexSet(byTable.inserted),
+                                             moves: byTable.moves.map { ($0.from, $0.to) }, after: new)
+        #expect(replayed == new)
+    }
+
     @Test func movesAreMinimal() {
         #expect(IdentityDifference.difference([1, 2, 3, 4, 5], [2, 3, 4, 5, 1]).moves == [.init(from: 0, to: 4)])
         #expect(IdentityDifference.difference([1, 2, 3], [1, 2, 3]).isEmpty)
