@@ -306,7 +306,7 @@ struct GalleryBenchmarks {
 
     /// One line: the runs' median (or `percentile`) with a 95 % bootstrap interval of it, against an absolute target.
     private static func report(_ name: String, _ values: [Double], target: Double, percentile: Double = 0.5, unit: String = "ms") {
-        let statistic = { (sample: [Double]) in ServeBenchmarks.percentile(sample, percentile) }
+        let statistic = { (sample: [Double]) in Measure.percentile(sample, percentile) }
         var generator = SplitMix(state: 2024)
         let resamples = (0..<2000).map { _ in statistic((0..<values.count).map { _ in values[Int(generator.next() % UInt64(values.count))] }) }.sorted()
         let (low, high) = (resamples[Int(Double(resamples.count) * 0.025)], resamples[Int(Double(resamples.count) * 0.975) - 1])

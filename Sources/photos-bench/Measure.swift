@@ -76,9 +76,26 @@ enum Measure {
     static func report(_ name: String, ours: Double, baseline: Double, target: Double) -> Double {
         let ratio = ours / baseline
         let verdict = ratio <= target ? "within" : "OVER"
-        print(String(format: "%@: ours %.1f ms, baseline %.1f ms, ratio %.2f (target <= %g, %@)",
-                     name, ours, baseline, ratio, target, verdict))
+        print(String(format: "%@: ours %@ ms, baseline %@ ms, ratio %.2f (target <= %g, %@)",
+                     name, milliseconds(ours), milliseconds(baseline), ratio, target, verdict))
         return ratio
+    }
+
+    /// A time in milliseconds with four significant digits and no exponent
+    /// ("0.02530", "2.500", "5755.0"): the report's ratios are computed
+    /// again from the printed times, so a row of microseconds must keep
+    /// its precision.
+    static func milliseconds(_ value: Double) -> String {
+        guard value.isFinite, value > 0 else { return String(format: "%.1f", value) }
+        let decimals = min(6, max(1, 3 - Int(log10(value).rounded(.down))))
+        return String(format: "%.\(decimals)f", value)
+    }
+
+    /// The `fraction` quantile of `values` (the nearest rank above).
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))]
     }
 
     /// The resident memory of this process now, in megabytes.
@@ -103,7 +120,8 @@ enum Measure {
     @discardableResult
     static func reportAbsolute(_ name: String, ours: Double, target: Double, unit: String = "ms") -> Bool {
         let within = ours <= target
-        print(String(format: "%@: ours %.2f %@ (target <= %g %@, %@)", name, ours, unit, target, unit, within ? "within" : "OVER"))
+        let value = unit == "ms" ? milliseconds(ours) : String(format: "%.2f", ours)
+        print(String(format: "%@: ours %@ %@ (target <= %g %@, %@)", name, value, unit, target, unit, within ? "within" : "OVER"))
         return within
     }
 }

@@ -292,7 +292,7 @@ struct PostgresBenchmarks {
             latencies.append(Double(try await events.next() - sent) / 1_000_000)
         }
         Measure.reportAbsolute("PostgreSQL: commit through one server to the event on another's stream, p95 over \(latencies.count) commits",
-                               ours: ServeBenchmarks.percentile(latencies, 0.95), target: 100)
+                               ours: Measure.percentile(latencies, 0.95), target: 100)
         print(String(format: "  median %.1f ms, the commit's answer included", ServeBenchmarks.median(latencies)))
     }
 

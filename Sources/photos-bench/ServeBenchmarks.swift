@@ -88,7 +88,7 @@ struct ServeBenchmarks {
             buckets = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["buckets"] as? [[String: Any]] ?? []
         }
         Measure.reportAbsolute("timeline bucket summary p95 on \(assetCount) assets (\(buckets.count) months)",
-                               ours: Self.percentile(summary, 0.95), target: 50)
+                               ours: Measure.percentile(summary, 0.95), target: 50)
         let largest = buckets.max { ($0["count"] as? Int ?? 0) < ($1["count"] as? Int ?? 0) }
         guard let bucket = largest?["id"] as? String, let count = largest?["count"] as? Int else { throw BenchError("the timeline has no buckets") }
         // Every page of the biggest month in turn: a later page costs more
@@ -99,7 +99,7 @@ struct ServeBenchmarks {
             pages.append(try await Self.timedGet(client, base + "/v1/timeline/\(bucket)?page=\(index % pageCount)", token: token).milliseconds)
         }
         Measure.reportAbsolute("timeline bucket page p95 (pages of 2,000 of the \(count) assets of \(bucket), in turn)",
-                               ours: Self.percentile(pages, 0.95), target: 30)
+                               ours: Measure.percentile(pages, 0.95), target: 30)
 
         // The summary as a client meets it after each commit: uncached.
         var afterCommit: [Double] = []
@@ -109,7 +109,7 @@ struct ServeBenchmarks {
             afterCommit.append(try await Self.timedGet(client, base + "/v1/timeline", token: token).milliseconds)
         }
         Measure.reportAbsolute("timeline bucket summary p95 right after a commit, on \(assetCount) assets",
-                               ours: Self.percentile(afterCommit, 0.95), target: 50)
+                               ours: Measure.percentile(afterCommit, 0.95), target: 50)
         try Self.removeBenchAlbums(from: PHPhotoLibrary(url: url))
     }
 
@@ -137,7 +137,7 @@ struct ServeBenchmarks {
         let committed = try committer.finish().split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { UInt64($0) } }
         let latencies = zip(committed, received).map { Double(Int64($1) - Int64($0)) / 1_000_000 }
         Measure.reportAbsolute("change in another process to an event stream, p95 over \(latencies.count) commits",
-                               ours: Self.percentile(latencies, 0.95), target: 50)
+                               ours: Measure.percentile(latencies, 0.95), target: 50)
     }
 
     private func idleStreams() async throws {
@@ -294,13 +294,7 @@ struct ServeBenchmarks {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
     }
 
-    static func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
-
-    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))]
-    }
+    static func median(_ values: [Double]) -> Double { Measure.percentile(values, 0.5) }
 
     /// `serve-child`: the server alone in this process, until SIGTERM.
     static func serveChild(library: URL) async throws {

@@ -36,12 +36,12 @@ struct SuiteResult {
             switch figures[0] {
             case .comparison(_, _, _, let target):
                 let (ours, baseline, ratio) = comparison
-                return String(format: "%@: ours %.1f ms, baseline %.1f ms, ratio %.2f [%.2f, %.2f] (target <= %g, %@)",
-                              name, ours, baseline, ratio.median, ratio.low, ratio.high, target, ratio.high <= target ? "within" : "OVER")
+                return String(format: "%@: ours %@ ms, baseline %@ ms, ratio %.2f [%.2f, %.2f] (target <= %g, %@)",
+                              name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.median, ratio.low, ratio.high, target, ratio.high <= target ? "within" : "OVER")
             case .absolute(_, _, let unit, let target):
                 let value = absolute
-                return String(format: "%@: ours %.2f %@ [%.2f, %.2f] (target <= %g %@, %@)",
-                              name, value.median, unit, value.low, value.high, target, unit, value.high <= target ? "within" : "OVER")
+                return String(format: "%@: ours %@ %@ [%@, %@] (target <= %g %@, %@)",
+                              name, Self.figure(value.median, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), target, unit, value.high <= target ? "within" : "OVER")
             }
         }
 
@@ -51,14 +51,19 @@ struct SuiteResult {
             case .comparison(_, _, _, let target):
                 let (ours, baseline, ratio) = comparison
                 let every = ratios.map { String(format: "%.2f", $0) }.joined(separator: " ")
-                return String(format: "| %@ | %.1f ms | %.1f ms | **%.2f** [%.2f, %.2f] | %@ | ≤ %g | %@ |",
-                              name, ours, baseline, ratio.median, ratio.low, ratio.high, every, target, ratio.high <= target ? "within" : "OVER")
+                return String(format: "| %@ | %@ ms | %@ ms | **%.2f** [%.2f, %.2f] | %@ | ≤ %g | %@ |",
+                              name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.median, ratio.low, ratio.high, every, target, ratio.high <= target ? "within" : "OVER")
             case .absolute(_, _, let unit, let target):
                 let value = absolute
                 let every = values.map { String(format: "%.2f", $0) }.joined(separator: " ")
-                return String(format: "| %@ | **%.2f %@** [%.2f, %.2f] | — | — | %@ | ≤ %g %@ | %@ |",
-                              name, value.median, unit, value.low, value.high, every, target, unit, value.high <= target ? "within" : "OVER")
+                return String(format: "| %@ | **%@ %@** [%@, %@] | — | — | %@ | ≤ %g %@ | %@ |",
+                              name, Self.figure(value.median, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), every, target, unit, value.high <= target ? "within" : "OVER")
             }
+        }
+
+        /// A value in `unit`: milliseconds to four significant digits, megabytes to two decimals.
+        private static func figure(_ value: Double, _ unit: String) -> String {
+            unit == "ms" ? Measure.milliseconds(value) : String(format: "%.2f", value)
         }
 
         /// The row's name as the first run printed it.

@@ -46,9 +46,22 @@ import Testing
         let summary = result.rows[0].summary
         #expect(summary.hasPrefix("fetch (ours 1100 req/s): ours 115.0 ms, baseline 100.0 ms, ratio 1.15 ["), "\(summary)")
         #expect(summary.hasSuffix("(target <= 1.2, OVER)"), "the median is within, its interval's upper bound is not: \(summary)")
-        #expect(result.rows[1].summary == "idle p95: ours 3.00 ms [3.00, 3.00] (target <= 5 ms, within)")
+        #expect(result.rows[1].summary == "idle p95: ours 3.000 ms [3.000, 3.000] (target <= 5 ms, within)")
         #expect(result.rows[0].markdown.contains("| 1.10 1.15 1.30 1.12 1.18 |"), "\(result.rows[0].markdown)")
         #expect(result.notes == ["photos-bench fetch: 2000 assets, 2 cores"])
+    }
+
+    /// Ratios are computed again from the printed times: a row of
+    /// microseconds keeps four significant digits, so its ratio survives.
+    @Test func timesKeepTheirPrecisionInPrintAndInTheReport() throws {
+        #expect(Measure.milliseconds(0.02253) == "0.02253")
+        #expect(Measure.milliseconds(2.5) == "2.500")
+        #expect(Measure.milliseconds(5755.04) == "5755.0")
+        #expect(Measure.milliseconds(0.0000012) == "0.000001")
+        let line = "random (p50): ours \(Measure.milliseconds(0.02253)) ms, baseline \(Measure.milliseconds(0.01409)) ms, ratio 1.60 (target <= 1.5, OVER)"
+        let result = try SuiteResult(suite: "fetch", outputs: [[line], [line]])
+        #expect(result.rows[0].summary.contains("ratio 1.60 [1.60, 1.60]"))
+        #expect(result.rows[0].summary.contains("ours 0.02253 ms, baseline 0.01409 ms"))
     }
 
     @Test func runsThatPrintOtherRowsAreRefused() {
