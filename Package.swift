@@ -56,7 +56,11 @@ let package = Package(
         // The engine: schema, migrations, queries and commits. The only code that speaks SQL.
         .target(
             name: "PhotosStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for reading a row's values straight from its statement.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // Object storage for a library's files: an S3-compatible client
         // (AWS Signature Version 4 on async-http-client and swift-crypto).

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A GRDB database connection inside one of its transactions, as the
 /// engine's ``SQLConnection``. Every statement goes through GRDB's
@@ -17,10 +18,10 @@ struct SQLiteConnection: SQLConnection {
     func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow] {
         let statement = try db.cachedStatement(literal: sql)
         let columns = statement.columnNames
-        let cursor = try Row.fetchCursor(statement)
+        let cursor = try RowValues.fetchCursor(statement)
         var rows: [SQLRow] = []
-        while try cursor.next() != nil {
-            rows.append(Self.sqlRow(statement, columns: columns))
+        while let row = try cursor.next() {
+            rows.append(SQLRow(columns: columns, values: row.values))
         }
         return rows
     }
@@ -28,11 +29,11 @@ struct SQLiteConnection: SQLConnection {
     func scan(_ sql: SQL, batchSize: Int, _ body: ([SQLRow]) throws -> Bool) throws {
         let statement = try db.cachedStatement(literal: sql)
         let columns = statement.columnNames
-        let cursor = try Row.fetchCursor(statement)
+        let cursor = try RowValues.fetchCursor(statement)
         var batch: [SQLRow] = []
         batch.reserveCapacity(batchSize)
-        while try cursor.next() != nil {
-            batch.append(Self.sqlRow(statement, columns: columns))
+        while let row = try cursor.next() {
+            batch.append(SQLRow(columns: columns, values: row.values))
             if batch.count == batchSize {
                 guard try body(batch) else { return }
                 batch.removeAll(keepingCapacity: true)
@@ -44,19 +45,7 @@ struct SQLiteConnection: SQLConnection {
     func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow? {
         let statement = try db.cachedStatement(literal: sql)
         let columns = statement.columnNames
-        let cursor = try Row.fetchCursor(statement)
-        // The cursor resets the statement when it goes: keep it until the row is read.
-        return try withExtendedLifetime(cursor) {
-            try cursor.next().map { _ in Self.sqlRow(statement, columns: columns) }
-        }
-    }
-
-    /// The row `statement` stands on, as the engine's row named by its
-    /// `columns`: each value is read from SQLite directly, without the
-    /// generic decoding a GRDB `Row` goes through for every column.
-    private static func sqlRow(_ statement: Statement, columns: [String]) -> SQLRow {
-        let sqliteStatement = statement.sqliteStatement
-        return SQLRow(columns: columns, values: (0..<CInt(columns.count)).map { DatabaseValue(sqliteStatement: sqliteStatement, index: $0) })
+        return try RowValues.fetchCursor(statement).next().map { SQLRow(columns: columns, values: $0.values) }
     }
 
     func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value] {
@@ -94,4 +83,30 @@ struct SQLiteConnection: SQLConnection {
             try Value.fetchOne(statement, arguments: arguments)
         }
     }
+}
+
+/// The values of the row a statement stands on, read column by column
+/// straight from SQLite, as the element of GRDB's cursor of column values.
+/// That cursor only steps the statement, where a `Row` cursor first builds
+/// a table of its columns' lowercased names (microseconds, which a lookup
+/// of one row by id would pay every time), and a `Row` decodes each value
+/// through a generic conversion.
+private struct RowValues: DatabaseValueConvertible, StatementColumnConvertible {
+    let values: [DatabaseValue]
+
+    /// Reads the whole row, whichever column the cursor names (the first),
+    /// and whether or not that column is NULL.
+    static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> RowValues? {
+        RowValues(sqliteStatement: sqliteStatement, index: index)
+    }
+
+    init(sqliteStatement: SQLiteStatement, index: CInt) {
+        values = (0..<sqlite3_column_count(sqliteStatement)).map { DatabaseValue(sqliteStatement: sqliteStatement, index: $0) }
+    }
+
+    /// A row is never written as one value.
+    var databaseValue: DatabaseValue { .null }
+
+    /// A row is never read from one value.
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> RowValues? { nil }
 }
