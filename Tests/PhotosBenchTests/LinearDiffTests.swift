@@ -23,4 +23,19 @@ import Testing
         #expect(diff.moves.count == 4)
         #expect(!LinearDiff(from: [1, 2], to: [2, 3]).transforms([1, 2], into: [3, 2]))
     }
+
+    /// The diff rows' lists: a tenth removed, the added ones inserted, a
+    /// fiftieth moved; a replay accepts a true diff and refuses a false one.
+    @Test func editedListsAndTheirReplay() {
+        var random = SplitMix(state: 9)
+        let (old, new) = ObserveBenchmarks.edit(Array(0..<1_000), adding: Array(1_000..<1_100), random: &random)
+        #expect(new.count == 1_000 - 100 - 20 + 20 + 100)
+        #expect(Set(new).count == new.count && Set(new).isSuperset(of: 1_000..<1_100))
+        #expect(Set(old).subtracting(new).count == 100)
+        let diff = LinearDiff(from: old, to: new)
+        #expect(ObserveBenchmarks.replays(old: old, new: new, removed: diff.removed, inserted: diff.inserted, moves: diff.moves))
+        #expect(!ObserveBenchmarks.replays(old: old, new: new, removed: diff.removed, inserted: diff.inserted, moves: []))
+        #expect(!ObserveBenchmarks.replays(old: old, new: new, removed: Array(diff.removed.dropLast()), inserted: diff.inserted,
+                                           moves: diff.moves))
+    }
 }

@@ -67,6 +67,11 @@ package struct IdentityDifference: Sendable, Equatable {
         difference(old, new, changed: changed)
     }
 
+    /// The difference between two lists of UUIDs; see the generic version.
+    package static func between(_ old: [UUID], _ new: [UUID], changed: Set<UUID> = []) -> IdentityDifference {
+        difference(old, new, changed: changed)
+    }
+
     /// The difference between two lists of unique identities, found by
     /// identity in O(n) (Heckel's idea: a table of where each identity was)
     /// plus O(m log m) for the m identities in both, to keep the largest set
