@@ -18,6 +18,21 @@ import Testing
         #expect(Set(difference.inserted).isDisjoint(with: difference.moves.map(\.to)))
     }
 
+    /// Checks that `between` (with its own lookup tables) gives the
+    /// difference the generic hash-table path gives, and that it replays.
+    @discardableResult
+    static func expectSameAsHashed<Identity: Hashable>(
+        _ old: [Identity], _ new: [Identity], changed: Set<Identity>,
+        by between: ([Identity], [Identity], Set<Identity>) -> IdentityDifference
+    ) throws -> IdentityDifference {
+        let difference = between(old, new, changed)
+        #expect(difference == IdentityDifference.difference(old, new, changed: changed))
+        let replayed = try BatchUpdate.apply(to: old, removed: IndexSet(difference.removed), inserted: IndexSet(difference.inserted),
+                                             moves: difference.moves.map { ($0.from, $0.to) }, after: new)
+        #expect(replayed == new)
+        return difference
+    }
+
     @Test func everySmallPermutationWithRemovalsAndInsertions() throws {
         // Every ordering of every subset of {0,1,2,3} plus up to two new items, from every subset.
         let pool = [0, 1, 2, 3]
@@ -73,12 +88,8 @@ import Testing
         for _ in 0..<Int.random(in: 0...40, using: &random) where new.count > 1 {
             new.insert(new.remove(at: Int.random(in: 0..<new.count, using: &random)), at: Int.random(in: 0...new.count, using: &random))
         }
-        let changed = Set(new.filter { _ in Bool.random(using: &random) })
-        let byTable = IdentityDifference.between(old, new, changed: changed)
-        #expect(byTable == IdentityDifference.difference(old, new, changed: changed))
-        let replayed = try BatchUpdate.apply(to: old, removed: IndexSet(byTable.removed), inserted: IndexSet(byTable.inserted),
-                                             moves: byTable.moves.map { ($0.from, $0.to) }, after: new)
-        #expect(replayed == new)
+        try Self.expectSameAsHashed(old, new, changed: Set(new.filter { _ in Bool.random(using: &random) }),
+                                    by: IdentityDifference.between)
     }
 
     /// UUIDs and ASCII identifiers are found by a quick hash of their
@@ -101,12 +112,8 @@ import Testing
             newText.insert("\u{212A}-\(seed)", at: Int.random(in: 0...newText.count, using: &random))
         }
         if seed % 4 == 2 { oldText.insert("café-\(seed)", at: 0) }
-        let changed = Set(newText.filter { _ in Bool.random(using: &random) })
-        let quick = IdentityDifference.between(oldText, newText, changed: changed)
-        #expect(quick == IdentityDifference.difference(oldText, newText, changed: changed))
-        let replayed = try BatchUpdate.apply(to: oldText, removed: IndexSet(quick.removed), inserted: IndexSet(quick.inserted),
-                                             moves: quick.moves.map { ($0.from, $0.to) }, after: newText)
-        #expect(replayed == newText)
+        let quick = try Self.expectSameAsHashed(oldText, newText, changed: Set(newText.filter { _ in Bool.random(using: &random) }),
+                                                by: IdentityDifference.between)
         if seed % 2 == 1 {
             #expect(quick.removed.allSatisfy { oldText[$0] != "K-\(seed)" }, "the Kelvin sign's twin is kept, not removed")
         }
