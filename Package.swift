@@ -136,10 +136,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        // The media benchmark's baseline: libvips called directly.
+        // The media benchmarks' baselines: libvips, libexif and xxHash called directly.
         .target(
             name: "CBenchVips",
-            dependencies: ["CVips"]
+            dependencies: ["CVips", "CExif"],
+            linkerSettings: [.linkedLibrary("xxhash")]
         ),
         // Drives a library from a separate process, for the multi-process tests.
         .executableTarget(

@@ -3,8 +3,8 @@ import Photos
 import PhotosMedia
 import PhotosStore
 
-/// Change observation: the latency of incremental details on a large
-/// library, the general diff, and delivery across processes.
+/// Change observation: from a change block to its details in an observer
+/// on a large library, the general diff, and delivery across processes.
 struct ObserveBenchmarks {
     let assetCount: Int
     let workdir: URL
@@ -12,85 +12,10 @@ struct ObserveBenchmarks {
     func run() throws {
         print("photos-bench observe: \(assetCount) assets, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let url = try BenchLibrary.prepare(assetCount: assetCount, in: workdir)
-        try singleInsert(url)
+        try ObservedChanges(assetCount: assetCount, workdir: workdir, library: url).run()
         try generalDiff(url)
         try listDiffs()
         try crossProcessLatency()
-    }
-
-    /// Holds a sorted fetch and reports when it has the details of a change.
-    final class DetailsObserver: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable {
-        var result: PHFetchResult<PHAsset>
-        var finishedAt: UInt64 = 0
-        var inserted = 0
-        let done = DispatchSemaphore(value: 0)
-
-        init(result: PHFetchResult<PHAsset>) {
-            self.result = result
-        }
-
-        func photoLibraryDidChange(_ change: PHChange) {
-            guard let details = change.changeDetails(for: result) else { return }
-            inserted = details.insertedIndexes?.count ?? -1
-            result = details.fetchResultAfterChanges
-            finishedAt = DispatchTime.now().uptimeNanoseconds
-            done.signal()
-        }
-    }
-
-    /// One asset inserted while a sorted fetch of every asset is observed:
-    /// from the end of the change block to the observer holding the details,
-    /// against fetching again and diffing with CollectionDifference.
-    private func singleInsert(_ url: URL) throws {
-        let library = try PHPhotoLibrary(url: url)
-        let sorted = PHFetchOptions()
-        sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
-        let observer = DetailsObserver(result: library.withCurrentLibrary { PHAsset.fetchAssets(with: sorted) })
-        library.register(observer)
-        defer { library.unregisterChangeObserver(observer) }
-
-        var exif = ExifFields()
-        let middle = BenchLibrary.start.addingTimeInterval(BenchLibrary.span / 2)
-        (exif.dateTimeOriginal, exif.offsetTimeOriginal) = ExifFields.exifDateTime(middle, utcOffset: 0)
-        let photo = workdir.appendingPathComponent("insert.jpg")
-        try SampleImage.jpeg(width: 64, height: 48, from: (0, 0, 0), to: (200, 100, 50), exif: exif).write(to: photo)
-
-        var ours: [Double] = []
-        var created: [String] = []
-        for _ in 0..<5 {
-            var identifier = ""
-            try library.performChangesAndWait {
-                identifier = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: photo)!.placeholderForCreatedAsset!.localIdentifier
-            }
-            let end = DispatchTime.now().uptimeNanoseconds
-            guard observer.done.wait(timeout: .now() + 10) == .success, observer.inserted == 1 else {
-                throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "the observer did not get the insertion"])
-            }
-            // On a small library the details can be ready before the block returns.
-            ours.append(Double(observer.finishedAt > end ? observer.finishedAt - end : 0) / 1_000_000)
-            created.append(identifier)
-        }
-
-        let store = try SQLitePhotoStore(url: url)
-        let query = AssetQuery(scope: .library, sort: [StoreSort(.creationDate, ascending: true)])
-        // The fetch as it was before the last insertion.
-        let current = try store.fetchAssets(query).ids
-        let newest = current.max()
-        let old = current.filter { $0 != newest }
-        let baseline = try Measure.best(runs: 3) {
-            let new = try store.fetchAssets(query).ids
-            _ = new.difference(from: old).inferringMoves()
-        }
-        Measure.report("single insert into \(assetCount) assets, commit to observer holding details",
-                       ours: ours.sorted()[ours.count / 2], baseline: baseline, target: 0.05)
-        print(String(format: "  (ours: median of 5 inserts, target under 20 ms; fastest %.2f ms, slowest %.2f ms)",
-                     ours.min()!, ours.max()!))
-
-        library.unregisterChangeObserver(observer)
-        try library.performChangesAndWait {
-            PHAssetChangeRequest.deleteAssets(PHAsset.fetchAssets(withLocalIdentifiers: created, options: nil))
-        }
-        try library.emptyRecentlyDeleted()
     }
 
     /// `init(from:to:changedObjects:)` on 100,000 assets with 10,000
