@@ -26,7 +26,8 @@ package enum MediaProbe {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw MediaError(file: path, reason: "the file is not readable")
         }
-        if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_size == 0 {
             throw MediaError(file: path, reason: "the file is empty")
         }
         let name = originalName ?? url.lastPathComponent
@@ -43,9 +44,11 @@ package enum MediaProbe {
     }
 
     /// Whether the file, symbolic links followed, is a regular file: a pipe
-    /// or a device would block a read or never end it.
+    /// or a device would block a read or never end it. One `stat`, where
+    /// Foundation's attributes would also read the system's account files.
     package static func isRegularFile(_ url: URL) -> Bool {
-        (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType) == .typeRegular
+        var status = stat()
+        return stat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// The largest image accepted, in megapixels: above the largest camera

@@ -81,6 +81,8 @@ struct ObservedChanges {
     private struct Change {
         let name: String
         let target: Double
+        /// Chooses what to change, untimed, before each turn of either side.
+        var prepare: () throws -> Void = {}
         /// Makes the change through PhotoKit; returns when it is committed.
         let ours: () throws -> Void
         /// Whether delivered details are this change's.
@@ -121,6 +123,7 @@ struct ObservedChanges {
         var ours: [Double] = []
         var baseline: [Double] = []
         func oursTurn() throws {
+            try change.prepare()
             let mark = observer.mark
             let start = DispatchTime.now().uptimeNanoseconds
             try change.ours()
@@ -131,6 +134,7 @@ struct ObservedChanges {
             _ = try observer.change(after: undone, matching: change.undoneDetails)
         }
         func baselineTurn() throws {
+            try change.prepare()
             let start = DispatchTime.now().uptimeNanoseconds
             try change.baseline()
             baseline.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
@@ -262,12 +266,12 @@ struct ObservedChanges {
         }
         let touched: (DeliveredChange) -> Bool = { $0.removed == 0 && $0.inserted == 0 && $0.moves + $0.changed > 0 }
         return Change(
-            name: "\(count) assets given new creation dates", target: 2,
-            ours: { try choose(); try setDates { chosen[$0].newDate } },
+            name: "\(count) assets given new creation dates", target: 2, prepare: choose,
+            ours: { try setDates { chosen[$0].newDate } },
             oursDetails: touched,
             undoOurs: { try setDates { chosen[$0].key.date } },
             undoneDetails: touched,
-            baseline: { try choose(); try setBaselineDates { chosen[$0].newDate } },
+            baseline: { try setBaselineDates { chosen[$0].newDate } },
             baselineDetails: { $0.removed.count == count && $0.inserted.count == count },
             undoBaseline: { try setBaselineDates { chosen[$0].key.date } })
     }
@@ -289,15 +293,12 @@ struct ObservedChanges {
             }
         }
         return Change(
-            name: "\(count) assets deleted", target: 2,
-            ours: {
-                try choose()
-                try photoLibrary.performChangesAndWait { PHAssetChangeRequest.deleteAssets(assets!) }
-            },
+            name: "\(count) assets deleted", target: 2, prepare: choose,
+            ours: { try photoLibrary.performChangesAndWait { PHAssetChangeRequest.deleteAssets(assets!) } },
             oursDetails: { $0.removed == count },
             undoOurs: { try photoLibrary.performChangesAndWait { PHAssetChangeRequest.restoreDeletedAssets(assets!) } },
             undoneDetails: { $0.inserted == count },
-            baseline: { try choose(); try setTrashed(Date()) },
+            baseline: { try setTrashed(Date()) },
             baselineDetails: { $0.removed.count == count && $0.inserted.isEmpty },
             undoBaseline: { try setTrashed(nil) })
     }

@@ -83,7 +83,7 @@ struct NewAssetPreparation {
             if index == primaryIndex {
                 primary = metadata
                 if case .file(let url) = resource.source {
-                    fileDate = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
+                    fileDate = FileStatus(atPath: url.path)?.modified
                 }
             }
             let uti = resource.options?.uniformTypeIdentifier ?? metadata?.uniformTypeIdentifier ?? "public.data"

@@ -343,17 +343,30 @@ struct ChangeSetCommitter {
                      rowID: rowID, kind: .updated, changedAttributes: attributes))
     }
 
+    /// Moves assets to Recently Deleted, or back out of it, in one
+    /// statement: a block deleting thousands of assets costs one pass over
+    /// them, not a lookup and an update each. Those already where they are
+    /// sent are left as they are and not recorded; an unknown one fails
+    /// the block.
     private mutating func setTrashed(_ uuids: [String], trashed: Bool) throws {
-        for uuid in uuids {
-            let rowID = try assetRowID(uuid)
-            let changed = try db.execute(sql: """
-                UPDATE asset SET trashed_date = ?, modification_date = ?
-                WHERE id = ? AND trashed_date IS \(trashed ? "" : "NOT ")NULL
-                """, arguments: [trashed ? now.timeIntervalSince1970 : nil, now.timeIntervalSince1970, rowID])
-            if changed > 0 {
-                record(.init(identifier: LocalIdentifier(uuid: uuid, entity: .asset),
-                             rowID: rowID, kind: .updated, changedAttributes: [trashed ? .trashed : .restored]))
+        guard !uuids.isEmpty else { return }
+        let trashedDate: Double? = trashed ? now.timeIntervalSince1970 : nil
+        let moved = try Dictionary(uniqueKeysWithValues: db.fetchAll(SQLRow.self, """
+            UPDATE asset SET trashed_date = \(trashedDate), modification_date = \(now.timeIntervalSince1970)
+            WHERE uuid IN (\(db.dialect.elements(of: uuids))) AND trashed_date IS \(sql: trashed ? "" : "NOT ")NULL
+            RETURNING uuid, id
+            """).map { try ($0[0] as String, $0[1] as Int64) })
+        if moved.count < Set(uuids).count {
+            let existing = try rowIDs(table: "asset", uuids: Set(uuids).subtracting(moved.keys))
+            if let unknown = uuids.first(where: { moved[$0] == nil && existing[$0] == nil }) {
+                throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: unknown, entity: .asset).description)
             }
+        }
+        var recorded = Set<String>()
+        for uuid in uuids {
+            guard let rowID = moved[uuid], recorded.insert(uuid).inserted else { continue }
+            record(.init(identifier: LocalIdentifier(uuid: uuid, entity: .asset),
+                         rowID: rowID, kind: .updated, changedAttributes: [trashed ? .trashed : .restored]))
         }
     }
 

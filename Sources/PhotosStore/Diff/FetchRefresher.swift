@@ -141,29 +141,40 @@ enum FetchRefresher {
             untouched.append(contentsOf: old[start...])
         }
 
-        // Each member goes before the first untouched row that sorts after it.
+        // Each member goes before the first untouched row that sorts after
+        // it, found by binary search. The snapshot holds no sort keys, so
+        // the members search together, a halving each round, and a round
+        // reads the keys of the rows it probes in one query: about log2(n)
+        // queries for any number of members, not one per probe.
         var probed: [Int: [DatabaseValue]] = [:]
-        func key(ofUntouched index: Int) throws -> [DatabaseValue]? {
-            if let key = probed[index] { return key }
-            let probe = plan.keys(of: [untouched[index]])
-            guard let row = try db.fetchOne(SQLRow.self, probe) else { return nil }
-            let key = Array(row.values[1...terms.count])
-            probed[index] = key
-            return key
-        }
-        var insertion: [Int] = []
-        insertion.reserveCapacity(members.count)
-        var lowerBound = 0
-        for member in members {
-            var low = lowerBound, high = untouched.count
-            while low < high {
-                let middle = (low + high) / 2
-                guard let probe = try key(ofUntouched: middle) else { return nil }
-                if SQLOrdering.precedes(probe, member.key, terms: terms) { low = middle + 1 } else { high = middle }
+        var low = [Int](repeating: 0, count: members.count)
+        var high = [Int](repeating: untouched.count, count: members.count)
+        while true {
+            var wanted = Set<Int>()
+            for index in members.indices where low[index] < high[index] {
+                let middle = (low[index] + high[index]) / 2
+                if probed[middle] == nil { wanted.insert(middle) }
             }
-            insertion.append(low)
-            lowerBound = low
+            if !wanted.isEmpty {
+                var keysByID: [Int64: [DatabaseValue]] = [:]
+                for row in try db.fetchAll(SQLRow.self, plan.keys(of: wanted.map { untouched[$0] })) {
+                    keysByID[try row[0]] = Array(row.values[1...terms.count])
+                }
+                for position in wanted {
+                    // An untouched row that no longer matches: only a refetch can say where things are.
+                    guard let key = keysByID[untouched[position]] else { return nil }
+                    probed[position] = key
+                }
+            }
+            var searching = false
+            for index in members.indices where low[index] < high[index] {
+                let middle = (low[index] + high[index]) / 2
+                if SQLOrdering.precedes(probed[middle]!, members[index].key, terms: terms) { low[index] = middle + 1 } else { high[index] = middle }
+                searching = searching || low[index] < high[index]
+            }
+            if !searching { break }
         }
+        let insertion = low
 
         var ids: [Int64] = []
         ids.reserveCapacity(untouched.count + members.count)

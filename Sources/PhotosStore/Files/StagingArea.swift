@@ -229,11 +229,10 @@ package final class StagingArea: @unchecked Sendable {
     /// A folder still under its temporary name is abandoned once it is old:
     /// a live process renames it within microseconds.
     private static func isStale(_ area: URL) -> Bool {
-        let modified = (try? FileManager.default.attributesOfItem(atPath: area.path)[.modificationDate]) as? Date
-        return modified.map { Date().timeIntervalSince($0) > 60 } ?? true
+        FileStatus(atPath: area.path).map { Date().timeIntervalSince($0.modified) > 60 } ?? true
     }
 
     private static func size(of url: URL) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.int64Value ?? 0
+        FileStatus(atPath: url.path)?.size ?? 0
     }
 }

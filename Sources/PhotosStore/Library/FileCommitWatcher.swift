@@ -15,6 +15,14 @@ import Glibc
 /// `-shm`, which is ignored, so an idle library costs nothing. A poll every
 /// `safetyInterval` catches anything inotify could miss (an exhausted watch
 /// limit, a file system without it). Runs on its own thread until stopped.
+///
+/// A commit writes many pages to the log, each an event, and is visible
+/// only once SQLite updates the log's index in `Photos.sqlite-shm`. So
+/// before it reads the database, a check triggered by an event compares
+/// the index's header (which every commit rewrites) with the one the last
+/// read saw: while it is the same, nothing has committed, and the check
+/// costs one small read of a file instead of a read transaction beside
+/// the writer.
 package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
     /// How often the watcher checks without an event.
     package static let safetyInterval: Int32 = 2000
@@ -27,6 +35,10 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
     private let state = NSLock()
     private var lastSeen: Int64
     private var stopped = false
+    /// The log's index: `Photos.sqlite-shm`.
+    private let logIndexPath: String
+    /// The header of the log's index when the database was last read.
+    private var checkedLogIndexHeader: [UInt8]?
 
     /// Starts watching; `onCommit` is called on the watcher's thread with the
     /// number of the latest change block each time it is past `changeBlock`,
@@ -36,6 +48,7 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
         self.store = store
         self.onCommit = onCommit
         self.onUnavailable = onUnavailable
+        logIndexPath = store.layout.databaseFile.path + "-shm"
         lastSeen = changeBlock
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw .fileSystem("cannot create the commit watcher's wake-up pipe") }
@@ -97,17 +110,20 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
                                pollfd(fd: notifications, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&descriptors, notifications >= 0 ? 2 : 1, settleDelay > 0 ? settleDelay : Self.safetyInterval)
             var shouldCheck = ready == 0
+            // A check asked for, and the safety poll, read the database whatever the log's index says.
+            var readsAnyway = ready == 0 && settleDelay == 0
             var written = false
             if descriptors[0].revents != 0 {
                 _ = read(wakeRead, &buffer, buffer.count)
                 shouldCheck = true
+                readsAnyway = true
             }
             if notifications >= 0, descriptors[1].revents != 0, Self.drain(notifications, into: &buffer, touching: watched) {
                 shouldCheck = true
                 written = true
             }
             guard shouldCheck, !isStopped else { continue }
-            if report() {
+            if report(readsAnyway: readsAnyway) {
                 settleDelay = 0
             } else if written {
                 settleDelay = 1
@@ -117,18 +133,38 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
         }
     }
 
-    /// Reports what changed; true when a new change block was seen.
+    /// Reports what changed; true when a new change block was seen. Unless
+    /// `readsAnyway`, the database is read only when the log's index
+    /// changed since it was last read.
     @discardableResult
-    private func report() -> Bool {
+    private func report(readsAnyway: Bool = true) -> Bool {
         if let problem = store.availabilityProblem() {
             stop()
             onUnavailable(problem)
             return false
         }
+        // Read before the database, so that a commit landing in between is seen by the next check.
+        let header = Self.logIndexHeader(at: logIndexPath)
+        if !readsAnyway, let header, header == checkedLogIndexHeader { return false }
+        checkedLogIndexHeader = header
         guard let latest = try? store.lastChangeBlock(), latest > lastSeen else { return false }
         lastSeen = latest
         onCommit(latest)
         return true
+    }
+
+    /// The first 48 bytes of the log's index (the `-shm` file): the header of the
+    /// write-ahead log's index, with the count of frames committed and a
+    /// counter of write transactions, which SQLite rewrites at every commit
+    /// (https://sqlite.org/walformat.html). Nil when it cannot be read.
+    /// Cost: opening and reading one small file.
+    private static func logIndexHeader(at path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 48)
+        let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 48, 0) }
+        return count == 48 ? header : nil
     }
 
     /// Reads every pending event; true when one concerns a watched file or

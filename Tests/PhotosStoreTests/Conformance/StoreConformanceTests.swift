@@ -95,6 +95,62 @@ import Testing
     }
 
     @Test(arguments: TestBackend.available)
+    func trashingAndRestoringManyAssetsRecordsEachThatMovedOnce(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let store = library.owner
+        var create = ChangeSet()
+        create.newAssets = (0..<300).map { Self.asset(created: Double($0)) }
+        _ = try library.commit(create)
+        let uuids = create.newAssets.map(\.record.uuid)
+
+        var trash = ChangeSet()
+        trash.trashedAssets = Array(uuids[0..<200]) + Array(uuids[0..<10])
+        let trashed = try library.commit(trash)
+        #expect(trashed.changes.map(\.identifier.uuid) == Array(uuids[0..<200]), "each once, in the order asked")
+        #expect(trashed.changes.allSatisfy { $0.kind == .updated && $0.changedAttributes == [.trashed] })
+        #expect(try store.fetchAssets(Self.byCreation).ids.count == 100)
+
+        // Those already in Recently Deleted stay and are not recorded again.
+        var again = ChangeSet()
+        again.trashedAssets = Array(uuids[150..<250])
+        #expect(try library.commit(again).changes.map(\.identifier.uuid) == Array(uuids[200..<250]))
+
+        // An unknown asset fails the whole block.
+        var unknown = ChangeSet()
+        unknown.trashedAssets = [uuids[299], UUID().uuidString]
+        #expect(throws: StoreError.self) { try store.commit(unknown, staging: nil) }
+        #expect(try store.fetchAssets(Self.byCreation).ids.count == 50)
+
+        var restore = ChangeSet()
+        restore.restoredAssets = Array(uuids[0..<250]) + Array(uuids[290..<300])
+        let restored = try library.commit(restore)
+        #expect(restored.changes.map(\.identifier.uuid) == Array(uuids[0..<250]), "those not deleted are left as they are")
+        #expect(restored.changes.allSatisfy { $0.changedAttributes == [.restored] })
+        #expect(try store.fetchAssets(Self.byCreation).ids.count == 300)
+    }
+
+    /// A watcher reading the log's index to skip idle checks still sees
+    /// every commit: large ones, whose many writes come before they are
+    /// visible, and small ones in quick succession.
+    @Test(arguments: TestBackend.available)
+    func aWatcherSeesTheLastOfABurstOfCommitsLargeAndSmall(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let other = try library.reopen()
+        let seen = LockedValue<Int64>(0)
+        let watcher = try other.watchCommits(after: try other.lastChangeBlock(), onCommit: { seen.set($0) }, onUnavailable: { _ in })
+        defer { watcher.stop() }
+        var last: Int64 = 0
+        for round in 0..<30 {
+            var set = ChangeSet()
+            set.newAssets = (0..<(round % 10 == 0 ? 2_000 : 1)).map { Self.asset(created: Double($0)) }
+            last = try library.commit(set).changeBlock
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while seen.get() < last && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(seen.get() == last)
+    }
+
+    @Test(arguments: TestBackend.available)
     func aCommitIsVisibleToAnotherConnectionAndWakesItsWatcher(backend: TestBackend) throws {
         let library = try Library(backend)
         let other = try library.reopen()
