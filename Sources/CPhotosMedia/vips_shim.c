@@ -382,7 +382,8 @@ int pm_render(const char *path, const void *buffer, size_t length, const pm_rend
 }
 
 int pm_make_derivative(const char *path, int source_width, int source_height, int short_edge, int quality,
-                       void **jpeg, size_t *jpeg_length, int *width, int *height) {
+                       void **jpeg, size_t *jpeg_length, int *width, int *height,
+                       unsigned char **placeholder, int *placeholder_width, int *placeholder_height) {
     if (pm_init() != 0) return -1;
     if (check_source(path, NULL, 0) != 0) return -1;
     if ((source_width <= 0 || source_height <= 0) &&
@@ -393,7 +394,7 @@ int pm_make_derivative(const char *path, int source_width, int source_height, in
     if (thumbnail(path, NULL, 0, &image, ceil_positive(source_width * scale), ceil_positive(source_height * scale),
                   VIPS_SIZE_DOWN, VIPS_INTERESTING_NONE) != 0) return -1;
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
-    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 2);
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 4);
     int result = -1;
     // JPEG holds no alpha: flatten onto white first, as a viewer would show it.
     VipsImage *opaque = image;
@@ -404,11 +405,35 @@ int pm_make_derivative(const char *path, int source_width, int source_height, in
         vips_area_unref(VIPS_AREA(background));
         opaque = flattened == 0 ? t[0] : NULL;
     }
-    if (opaque != NULL && vips_colourspace(opaque, &t[1], VIPS_INTERPRETATION_sRGB, NULL) == 0 &&
-        (limit_time(t[1]), vips_jpegsave_buffer(t[1], jpeg, jpeg_length, "Q", quality, "strip", TRUE, NULL)) == 0) {
-        *width = vips_image_get_width(t[1]);
-        *height = vips_image_get_height(t[1]);
-        result = 0;
+    if (opaque != NULL && vips_colourspace(opaque, &t[1], VIPS_INTERPRETATION_sRGB, NULL) == 0) {
+        // With a placeholder too, the scaled image is computed once, into
+        // memory, and both are made from it.
+        VipsImage *scaled = t[1];
+        if (placeholder != NULL) {
+            limit_time(t[1]);
+            t[2] = vips_image_copy_memory(t[1]);
+            scaled = t[2];
+        }
+        if (scaled != NULL && (limit_time(scaled), vips_jpegsave_buffer(scaled, jpeg, jpeg_length, "Q", quality, "strip", TRUE, NULL)) == 0) {
+            *width = vips_image_get_width(scaled);
+            *height = vips_image_get_height(scaled);
+            result = 0;
+        }
+        VipsImage *small = NULL;
+        if (result == 0 && placeholder != NULL) {
+            result = -1;
+            size_t size = 0;
+            if (vips_thumbnail_image(scaled, &t[3], 100, "height", 100, "size", VIPS_SIZE_BOTH, NULL) == 0 &&
+                to_rgba8(scope, t[3], &small) == 0 &&
+                (*placeholder = vips_image_write_to_memory(small, &size)) != NULL) {
+                *placeholder_width = vips_image_get_width(small);
+                *placeholder_height = vips_image_get_height(small);
+                result = 0;
+            } else {
+                g_free(*jpeg);
+                *jpeg = NULL;
+            }
+        }
     }
     g_object_unref(scope);
     g_object_unref(image);

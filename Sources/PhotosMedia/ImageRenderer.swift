@@ -103,24 +103,42 @@ package enum ImageRenderer {
 
     /// A JPEG of the upright image scaled down so that its short edge is
     /// `shortEdge` (smaller images keep their size), without metadata. It
-    /// fails on any decode error, so it also proves the file decodes.
+    /// fails on any decode error, so it also proves the file decodes. With
+    /// `placeholder`, it also gives the same image at most 100 × 100 for a
+    /// ThumbHash, scaled from the derivative's pixels in memory.
     /// Cost: a shrink-on-load decode and a small encode.
-    package static func derivative(fileAt url: URL, sourceWidth: Int = 0, sourceHeight: Int = 0,
-                                   shortEdge: Int, quality: Int = 82) throws(MediaError) -> (jpeg: Data, width: Int, height: Int) {
+    package static func derivative(fileAt url: URL, sourceWidth: Int = 0, sourceHeight: Int = 0, shortEdge: Int,
+                                   quality: Int = 82, placeholder: Bool = false) throws(MediaError) -> Derivative {
         guard Vips.isReady else { throw MediaError(file: url.path, reason: "libvips failed to initialise") }
         var output: UnsafeMutableRawPointer?
         var length = 0
         var width: Int32 = 0
         var height: Int32 = 0
+        var small: UnsafeMutablePointer<UInt8>?
+        var smallWidth: Int32 = 0
+        var smallHeight: Int32 = 0
         if let failure = Vips.run({
-            pm_make_derivative(url.path, Int32(sourceWidth), Int32(sourceHeight), Int32(shortEdge), Int32(quality),
-                               &output, &length, &width, &height)
+            placeholder
+                ? pm_make_derivative(url.path, Int32(sourceWidth), Int32(sourceHeight), Int32(shortEdge), Int32(quality),
+                                     &output, &length, &width, &height, &small, &smallWidth, &smallHeight)
+                : pm_make_derivative(url.path, Int32(sourceWidth), Int32(sourceHeight), Int32(shortEdge), Int32(quality),
+                                     &output, &length, &width, &height, nil, nil, nil)
         }) {
             throw MediaError(file: url.path, reason: "the image cannot be decoded: \(failure)")
         }
+        let pixels = small.map { RGBAPixels(taking: $0, width: Int(smallWidth), height: Int(smallHeight)) }
         guard let output else { throw MediaError(file: url.path, reason: "the image cannot be decoded: libvips returned no image") }
         defer { pm_free(output) }
-        return (Data(bytes: output, count: length), Int(width), Int(height))
+        return Derivative(jpeg: Data(bytes: output, count: length), width: Int(width), height: Int(height), placeholderPixels: pixels)
+    }
+
+    /// What ``derivative(fileAt:sourceWidth:sourceHeight:shortEdge:quality:placeholder:)`` makes.
+    package struct Derivative: Sendable {
+        package let jpeg: Data
+        package let width: Int
+        package let height: Int
+        /// The image at most 100 × 100, when asked for.
+        package let placeholderPixels: RGBAPixels?
     }
 }
 

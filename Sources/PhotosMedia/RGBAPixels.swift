@@ -23,6 +23,11 @@ package struct RGBAPixels: Sendable, Equatable {
         self.storage = storage
     }
 
+    /// Pixels libvips allocated (`width × height × 4` bytes), taken as they are.
+    init(taking pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int) {
+        self.init(width: width, height: height, storage: Storage(taking: pixels, count: width * height * 4))
+    }
+
     /// A copy of the bytes, `width × height × 4` of them. Cost: one copy.
     package var bytes: [UInt8] {
         Array(UnsafeRawBufferPointer(start: storage.pointer, count: storage.count))
@@ -51,8 +56,7 @@ package struct RGBAPixels: Sendable, Equatable {
             throw MediaError(file: label, reason: "the image cannot be decoded: \(failure)")
         }
         guard let pixels else { throw MediaError(file: label, reason: "the image cannot be decoded: libvips returned no pixels") }
-        return RGBAPixels(width: Int(width), height: Int(height),
-                          storage: Storage(taking: pixels, count: Int(width) * Int(height) * 4))
+        return RGBAPixels(taking: pixels, width: Int(width), height: Int(height))
     }
 
     /// Pixel memory, from libvips or from Swift, freed as it was allocated.

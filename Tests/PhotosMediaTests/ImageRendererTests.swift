@@ -74,6 +74,20 @@ import Testing
         #expect(throws: MediaError.self) { try ImageRenderer.derivative(fileAt: truncated, shortEdge: 360) }
     }
 
+    @Test func aDerivativeCanGiveItsPlaceholderPixelsFromTheSameDecode() throws {
+        let url = try photo(width: 1600, height: 1200)
+        let derivative = try ImageRenderer.derivative(fileAt: url, shortEdge: 360, placeholder: true)
+        let pixels = try #require(derivative.placeholderPixels)
+        #expect(pixels.width == 100 && pixels.height == 75, "fits 100 × 100 with the photo's shape")
+        #expect(try ImageRenderer.derivative(fileAt: url, shortEdge: 360).placeholderPixels == nil, "only when asked for")
+        // The same placeholder, near enough, as one made by decoding the JPEG again.
+        let fromJPEG = try ThumbHash.ofImage(data: derivative.jpeg)
+        let ours = ThumbHash.encode(pixels)
+        let (a, b) = (try #require(ThumbHash.averageColor(of: ours)), try #require(ThumbHash.averageColor(of: fromJPEG)))
+        #expect(abs(a.red - b.red) < 0.02 && abs(a.green - b.green) < 0.02 && abs(a.blue - b.blue) < 0.02)
+        #expect(ThumbHash.aspectRatio(of: ours) == ThumbHash.aspectRatio(of: fromJPEG))
+    }
+
     @Test func contentHashesTellFilesApart() throws {
         let a = try photo(width: 64, height: 64)
         let copy = directory.appendingPathComponent("copy.jpg")

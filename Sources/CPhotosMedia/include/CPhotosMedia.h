@@ -150,9 +150,13 @@ int pm_render(const char *path, const void *buffer, size_t length, const pm_rend
 /// Makes a derivative of an image file: a JPEG of the upright image scaled
 /// down so that its short edge is `short_edge` (never scaled up), without
 /// metadata. Fails on any decode error, so it also proves the file decodes.
-/// `*jpeg` is freed with pm_free. Returns 0 on success.
+/// Unless `placeholder` is NULL, also gives the same image at most 100 x 100
+/// as 8-bit RGBA (for a ThumbHash), made from the scaled image in memory
+/// rather than by decoding the JPEG again. `*jpeg` and `*placeholder` are
+/// freed with pm_free. Returns 0 on success.
 int pm_make_derivative(const char *path, int source_width, int source_height, int short_edge, int quality,
-                       void **jpeg, size_t *jpeg_length, int *width, int *height);
+                       void **jpeg, size_t *jpeg_length, int *width, int *height,
+                       unsigned char **placeholder, int *placeholder_width, int *placeholder_height);
 
 /// The 128-bit XXH3 hash of a file's bytes, as 32 lowercase hex digits and
 /// a NUL. Returns 0 on success, -1 when the file cannot be read.

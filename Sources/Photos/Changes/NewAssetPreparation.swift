@@ -149,9 +149,9 @@ struct NewAssetPreparation {
             size = (0, 0)
         }
         let thumbnail = try ImageRenderer.derivative(fileAt: source, sourceWidth: size.0, sourceHeight: size.1,
-                                                     shortEdge: DerivativeCache.Kind.thumbnail.shortEdge!)
+                                                     shortEdge: DerivativeCache.Kind.thumbnail.shortEdge!, placeholder: true)
         try session.stageDerivative(thumbnail.jpeg, ofNewAsset: uuid, kind: .thumbnail)
-        return try ThumbHash.ofImage(data: thumbnail.jpeg)
+        return thumbnail.placeholderPixels.map { ThumbHash.encode($0) }
     }
 
     private func stage(_ resource: PHAssetChangeRequest.PendingResource) throws(PHPhotosError) -> StagedFile {
