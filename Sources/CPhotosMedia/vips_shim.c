@@ -381,6 +381,49 @@ int pm_render(const char *path, const void *buffer, size_t length, const pm_rend
     return result;
 }
 
+// An 8-bit sRGB image held in memory, reduced to fit 100 x 100 (never
+// enlarged) by averaging the box of pixels under each output pixel, as
+// opaque RGBA: a ThumbHash's input, made without another libvips pipeline.
+// Returns memory for pm_free, or NULL.
+static unsigned char *placeholder_pixels(VipsImage *image, int *out_width, int *out_height) {
+    int width = vips_image_get_width(image), height = vips_image_get_height(image);
+    int bands = vips_image_get_bands(image);
+    if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR || bands < 3 || width < 1 || height < 1) return NULL;
+    int longest = width > height ? width : height;
+    int w = width, h = height;
+    if (longest > 100) {
+        w = (int) lround((double) width * 100 / longest);
+        h = (int) lround((double) height * 100 / longest);
+        if (w < 1) w = 1;
+        if (h < 1) h = 1;
+    }
+    unsigned char *out = g_malloc((size_t) w * h * 4);
+    for (int y = 0; y < h; y++) {
+        int top = (int) ((long) y * height / h), bottom = (int) ((long) (y + 1) * height / h);
+        if (bottom <= top) bottom = top + 1;
+        for (int x = 0; x < w; x++) {
+            int left = (int) ((long) x * width / w), right = (int) ((long) (x + 1) * width / w);
+            if (right <= left) right = left + 1;
+            unsigned long sum[3] = {0, 0, 0};
+            for (int row = top; row < bottom; row++) {
+                const unsigned char *pixel = VIPS_IMAGE_ADDR(image, left, row);
+                for (int column = left; column < right; column++, pixel += bands) {
+                    sum[0] += pixel[0];
+                    sum[1] += pixel[1];
+                    sum[2] += pixel[2];
+                }
+            }
+            unsigned long count = (unsigned long) (bottom - top) * (unsigned long) (right - left);
+            unsigned char *target = out + ((size_t) y * w + x) * 4;
+            for (int band = 0; band < 3; band++) target[band] = (unsigned char) ((sum[band] + count / 2) / count);
+            target[3] = 255;
+        }
+    }
+    *out_width = w;
+    *out_height = h;
+    return out;
+}
+
 int pm_make_derivative(const char *path, int source_width, int source_height, int short_edge, int quality,
                        void **jpeg, size_t *jpeg_length, int *width, int *height,
                        unsigned char **placeholder, int *placeholder_width, int *placeholder_height) {
@@ -406,33 +449,29 @@ int pm_make_derivative(const char *path, int source_width, int source_height, in
         opaque = flattened == 0 ? t[0] : NULL;
     }
     if (opaque != NULL && vips_colourspace(opaque, &t[1], VIPS_INTERPRETATION_sRGB, NULL) == 0) {
-        // With a placeholder too, the scaled image is computed once, into
-        // memory, and both are made from it.
         VipsImage *scaled = t[1];
+        // With a placeholder too, the scaled image is computed once, as
+        // 8-bit values in memory, and both are made from it.
         if (placeholder != NULL) {
-            limit_time(t[1]);
-            t[2] = vips_image_copy_memory(t[1]);
-            scaled = t[2];
+            if (vips_image_get_format(scaled) != VIPS_FORMAT_UCHAR) {
+                scaled = vips_cast(scaled, &t[2], VIPS_FORMAT_UCHAR, NULL) == 0 ? t[2] : NULL;
+            }
+            if (scaled != NULL) {
+                limit_time(scaled);
+                t[3] = vips_image_copy_memory(scaled);
+                scaled = t[3];
+            }
         }
         if (scaled != NULL && (limit_time(scaled), vips_jpegsave_buffer(scaled, jpeg, jpeg_length, "Q", quality, "strip", TRUE, NULL)) == 0) {
             *width = vips_image_get_width(scaled);
             *height = vips_image_get_height(scaled);
             result = 0;
         }
-        VipsImage *small = NULL;
-        if (result == 0 && placeholder != NULL) {
+        if (result == 0 && placeholder != NULL &&
+            (*placeholder = placeholder_pixels(scaled, placeholder_width, placeholder_height)) == NULL) {
+            g_free(*jpeg);
+            *jpeg = NULL;
             result = -1;
-            size_t size = 0;
-            if (vips_thumbnail_image(scaled, &t[3], 100, "height", 100, "size", VIPS_SIZE_BOTH, NULL) == 0 &&
-                to_rgba8(scope, t[3], &small) == 0 &&
-                (*placeholder = vips_image_write_to_memory(small, &size)) != NULL) {
-                *placeholder_width = vips_image_get_width(small);
-                *placeholder_height = vips_image_get_height(small);
-                result = 0;
-            } else {
-                g_free(*jpeg);
-                *jpeg = NULL;
-            }
         }
     }
     g_object_unref(scope);
