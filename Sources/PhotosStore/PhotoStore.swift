@@ -137,6 +137,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     func deletedIdentifiers(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: LocalIdentifier]
     /// The row ids of stored objects by UUID; collections of both kinds share one table.
     func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64]
+    /// The UUIDs of stored objects by row id, of those the reader may see;
+    /// collections of both kinds share one table. Cost: one query, reading
+    /// two columns of each row.
+    func uuids(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String]
     /// The UUID of an asset (the oldest, outside Recently Deleted) whose
     /// original has each content hash, for those that one has.
     func assetUUIDs(withContentHashes hashes: [String]) throws(StoreError) -> [String: String]

@@ -120,6 +120,49 @@ import Testing
         test.library.unregisterChangeObserver(observer)
     }
 
+    /// A change request given a whole fetch result reads its identifiers
+    /// in one query, without its objects; rows purged since the fetch
+    /// still name what they were, and fail the block as unknown.
+    @Test func changeRequestsTakeAWholeFetchResultByItsRows() throws {
+        let test = try TestLibrary()
+        let ids = try test.insert((0..<3_000).map { TestLibrary.record(created: Date(timeIntervalSince1970: Double($0) * 60)) })
+        let everything = test.fetch { PHAsset.fetchAssets(with: nil) }
+        let firstTen = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: Array(ids.prefix(10)), options: nil) }
+        try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(firstTen) }
+        try test.library.emptyRecentlyDeleted()
+        // The old result still names the ten purged assets, which are no more: the block fails and changes nothing.
+        do {
+            try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(everything) }
+            Issue.record("deleting assets that were purged succeeded")
+        } catch let error as PHPhotosError {
+            #expect(error.code == .identifierNotFound)
+            #expect(Set(ids.prefix(10)).contains((error.userInfo[PHLocalIdentifiersErrorKey] as? [String])?.first ?? ""))
+        }
+        #expect(test.fetch { PHAsset.fetchAssets(with: nil) }.count == 2_990)
+        try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(test.fetch { PHAsset.fetchAssets(with: nil) }) }
+        #expect(test.fetch { PHAsset.fetchAssets(with: nil) }.count == 0)
+        let trash = test.fetch {
+            PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil).firstObject
+        }
+        let deleted = test.fetch { PHAsset.fetchAssets(in: try! #require(trash), options: nil) }
+        #expect(Set(deleted.identifiers) == Set(ids.dropFirst(10)))
+
+        try test.library.performChangesAndWait { PHAssetChangeRequest.restoreDeletedAssets(deleted) }
+        #expect(Set(test.fetch { PHAsset.fetchAssets(with: nil) }.identifiers) == Set(ids.dropFirst(10)))
+
+        // Collections too: an album holding a fetched result's assets, deleted through a fetch of albums.
+        var album = ""
+        try test.library.performChangesAndWait {
+            let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "All")
+            request.addAssets(test.fetch { PHAsset.fetchAssets(with: nil) })
+            album = request.placeholderForCreatedAssetCollection.localIdentifier
+        }
+        let albums = test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [album], options: nil) }
+        #expect(albums.firstObject?.estimatedAssetCount == 2_990)
+        try test.library.performChangesAndWait { PHAssetCollectionChangeRequest.deleteAssetCollections(albums) }
+        #expect(test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [album], options: nil) }.count == 0)
+    }
+
     @Test func emptyResults() throws {
         let test = try TestLibrary()
         let empty = test.fetch { PHAsset.fetchAssets(with: nil) }

@@ -227,6 +227,27 @@ final class FetchedObjects: @unchecked Sendable {
         }
     }
 
+    /// The UUIDs of every object, in order, read without building the
+    /// objects: what a change request passed the whole result needs. Rows
+    /// deleted since the fetch give the UUID their deletion recorded. Nil
+    /// when the objects are already in memory, or the rows are not of
+    /// `entity` (assets, or collections of either kind), so that the caller
+    /// goes through the objects. Cost: one query.
+    func uuids(of entity: StoreEntity) -> [String]? {
+        guard case .rows(let library, let kind, let ids) = source, (kind == .assets) == (entity == .asset),
+              let store = library.store else { return nil }
+        let storedEntity: StoreEntity = kind == .assets ? .asset : .assetCollection
+        do {
+            let stored = try store.uuids(entity: storedEntity, rowIDs: ids)
+            let missing = ids.filter { stored[$0] == nil }
+            let deleted = missing.isEmpty ? [:] : try store.deletedIdentifiers(entity: storedEntity, rowIDs: missing)
+            return ids.map { stored[$0] ?? deleted[$0]?.uuid ?? Self.unknownUUID }
+        } catch {
+            Diagnostics.report(error, while: "reading the identifiers of fetched objects")
+            return ids.map { _ in Self.unknownUUID }
+        }
+    }
+
     /// The position of an object in `range`, or nil.
     func position(of object: PHObject, in range: Range<Int>) -> Int? {
         switch source {

@@ -149,3 +149,11 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
         "<PHFetchResult> count=\(count)"
     }
 }
+
+/// What any fetch result holds, whatever its element type: lets code that
+/// takes an `NSFastEnumeration` reach the rows of a `PHFetchResult<T>`.
+protocol FetchedContents {
+    var contents: FetchedObjects { get }
+}
+
+extension PHFetchResult: FetchedContents {}

@@ -234,13 +234,30 @@ extension SQLPhotoStore {
     package func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64] {
         guard !uuids.isEmpty else { return [:] }
         return try readObjectsInOneStatement { db, scope in
-            let (table, condition): (SQL, SQL?) = entity == .asset
-                ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
+            let (table, condition) = Self.identitySource(entity, scope)
             let rows = try db.fetchAll(SQLRow.self, """
                 SELECT a.uuid, a.id FROM \(table) WHERE a.uuid IN (\(db.dialect.elements(of: uuids)))\(condition.andClause)
                 """)
             return Dictionary(try rows.map { try ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
         }
+    }
+
+    package func uuids(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String] {
+        guard !rowIDs.isEmpty else { return [:] }
+        return try readObjectsInOneStatement { db, scope in
+            let (table, condition) = Self.identitySource(entity, scope)
+            let rows = try db.fetchAll(SQLRow.self, """
+                SELECT a.id, a.uuid FROM \(table) WHERE a.id IN (\(db.dialect.elements(of: rowIDs)))\(condition.andClause)
+                """)
+            return Dictionary(try rows.map { try ($0[0] as Int64, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// The table (aliased `a`) that maps an entity's UUIDs and row ids, and
+    /// the condition that keeps to what `scope` may see.
+    private static func identitySource(_ entity: StoreEntity, _ scope: AccessScope) -> (table: SQL, condition: SQL?) {
+        entity == .asset
+            ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
     }
 
     package func assetUUIDs(withContentHashes hashes: [String]) throws(StoreError) -> [String: String] {

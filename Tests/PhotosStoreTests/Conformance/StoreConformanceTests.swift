@@ -341,6 +341,11 @@ import Testing
             #expect(try clientStore.assets(ids: ids).map(\.uuid) == [assets[1].record.uuid])
             let everything = try library.owner.fetchAssets(Self.byCreation).ids
             #expect(try clientStore.assets(ids: everything).map(\.uuid) == [assets[1].record.uuid], "rows outside the grant do not load")
+            #expect(try clientStore.uuids(entity: .asset, rowIDs: everything) == [ids[0]: assets[1].record.uuid],
+                    "nor do their identifiers")
+            let owned = try library.owner.uuids(entity: .asset, rowIDs: everything)
+            #expect(Set(owned.values) == Set(assets.map(\.record.uuid)))
+            #expect(try library.owner.rowIDs(entity: .asset, uuids: Array(owned.values)) == Dictionary(uniqueKeysWithValues: owned.map { ($1, $0) }))
             var edit = ChangeSet()
             edit.assetEdits = [AssetEdit(uuid: assets[0].record.uuid, isFavorite: true)]
             #expect(throws: StoreError.self, "an asset outside the grant cannot be changed") { try clientStore.commit(edit, staging: nil) }
