@@ -32,7 +32,7 @@ final class IncrementalTimeline: TransactionObserver, @unchecked Sendable {
 
     /// The list as the last commit left it.
     private(set) var keys: [Key]
-    /// The details of the last commit that touched an asset.
+    /// The details of the last commit; nil when it touched no asset.
     private(set) var details: Details?
     /// Why the last commit's rows could not be read, if they could not.
     private(set) var failure: (any Error)?
@@ -62,7 +62,10 @@ final class IncrementalTimeline: TransactionObserver, @unchecked Sendable {
     }
 
     func databaseDidCommit(_ db: Database) {
-        guard !touched.isEmpty else { return }
+        guard !touched.isEmpty else {
+            details = nil
+            return
+        }
         let ids = Array(Set(touched))
         touched = []
         // What the touched rows are now: their keys, for those still visible.
