@@ -233,31 +233,26 @@ extension SQLPhotoStore {
 
     package func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64] {
         guard !uuids.isEmpty else { return [:] }
-        return try readObjectsInOneStatement { db, scope in
-            let (table, condition) = Self.identitySource(entity, scope)
-            let rows = try db.fetchAll(SQLRow.self, """
-                SELECT a.uuid, a.id FROM \(table) WHERE a.uuid IN (\(db.dialect.elements(of: uuids)))\(condition.andClause)
-                """)
-            return Dictionary(try rows.map { try ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
-        }
+        return try identities(of: entity, where: { "a.uuid IN (\($0.elements(of: uuids)))" }) { try ($0[1] as String, $0[0] as Int64) }
     }
 
     package func uuids(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String] {
         guard !rowIDs.isEmpty else { return [:] }
-        return try readObjectsInOneStatement { db, scope in
-            let (table, condition) = Self.identitySource(entity, scope)
-            let rows = try db.fetchAll(SQLRow.self, """
-                SELECT a.id, a.uuid FROM \(table) WHERE a.id IN (\(db.dialect.elements(of: rowIDs)))\(condition.andClause)
-                """)
-            return Dictionary(try rows.map { try ($0[0] as Int64, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
-        }
+        return try identities(of: entity, where: { "a.id IN (\($0.elements(of: rowIDs)))" }) { try ($0[0] as Int64, $0[1] as String) }
     }
 
-    /// The table (aliased `a`) that maps an entity's UUIDs and row ids, and
-    /// the condition that keeps to what `scope` may see.
-    private static func identitySource(_ entity: StoreEntity, _ scope: AccessScope) -> (table: SQL, condition: SQL?) {
-        entity == .asset
-            ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
+    /// The row id and UUID (`a.id, a.uuid`) of each object of `entity` that
+    /// `condition` selects and the reader may see, as `pair` makes them into
+    /// a table; collections of both kinds share one table. Cost: one query.
+    private func identities<Key: Hashable, Value>(
+        of entity: StoreEntity, where condition: (SQLDialect) -> SQL, pair: (SQLRow) throws -> (Key, Value)
+    ) throws(StoreError) -> [Key: Value] {
+        try readObjectsInOneStatement { db, scope in
+            let (table, visible): (SQL, SQL?) = entity == .asset
+                ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
+            let rows = try db.fetchAll(SQLRow.self, "SELECT a.id, a.uuid FROM \(table) WHERE \(condition(db.dialect))\(visible.andClause)")
+            return Dictionary(try rows.map(pair), uniquingKeysWith: { first, _ in first })
+        }
     }
 
     package func assetUUIDs(withContentHashes hashes: [String]) throws(StoreError) -> [String: String] {
