@@ -1,4 +1,3 @@
-import CBenchVips
 import Foundation
 import GRDB
 import Photos
@@ -167,7 +166,7 @@ struct ObservedChanges {
     // MARK: - The changes
 
     /// One photo imported: ours through a creation request, the baseline by
-    /// `bench_import_photo` and a durable insert of its asset and resource rows.
+    /// ``ImportBaseline``.
     private func insertion(_ photoLibrary: PHPhotoLibrary, _ pool: DatabasePool, _ timeline: IncrementalTimeline) throws -> Change {
         var exif = ExifFields()
         let middle = BenchLibrary.start.addingTimeInterval(BenchLibrary.span / 2)
@@ -176,16 +175,10 @@ struct ObservedChanges {
         try SampleImage.jpeg(width: 64, height: 48, from: (0, 0, 0), to: (200, 100, 50), exif: exif).write(to: photo)
         let files = workdir.appendingPathComponent("observe-baseline-files")
         try? FileManager.default.removeItem(at: files)
-        for folder in ["originals", "thumbnails"] {
-            try FileManager.default.createDirectory(at: files.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
-        let exifDate = DateFormatter()
-        exifDate.locale = Locale(identifier: "en_US_POSIX")
-        exifDate.timeZone = TimeZone(identifier: "UTC")
-        exifDate.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        let importer = try ImportBaseline(files: files, pool: pool)
 
         var created = ""
-        var baselineUUID = ""
+        var baselineUUIDs: [String] = []
         return Change(
             name: "one photo imported", target: 1.5,
             ours: {
@@ -201,37 +194,9 @@ struct ObservedChanges {
                 try photoLibrary.emptyRecentlyDeleted()
             },
             undoneDetails: { $0.removed == 1 },
-            baseline: {
-                baselineUUID = UUID().uuidString
-                let original = files.appendingPathComponent("originals/\(baselineUUID).jpg")
-                let thumbnail = files.appendingPathComponent("thumbnails/\(baselineUUID).jpg")
-                var imported = bench_imported_photo()
-                guard bench_import_photo(photo.path, original.path, thumbnail.path, &imported) == 0 else {
-                    throw BenchError("the import baseline failed on \(photo.path)")
-                }
-                let taken = withUnsafeBytes(of: imported.date_time_original) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                let hash = withUnsafeBytes(of: imported.content_hash) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                let now = Date()
-                let record = AssetRecord(
-                    uuid: baselineUUID, mediaType: .image, pixelWidth: Int(imported.pixel_width), pixelHeight: Int(imported.pixel_height),
-                    creationDate: exifDate.date(from: taken) ?? now, modificationDate: now, addedDate: now, playbackStyle: 1,
-                    originalFilename: "insert.jpg", uniformTypeIdentifier: "public.jpeg", contentHash: hash)
-                let size = try FileManager.default.attributesOfItem(atPath: original.path)[.size] as? Int ?? 0
-                try pool.write { db in
-                    try db.execute(sql: AssetRecord.insertSQL, arguments: record.insertArguments)
-                    try db.execute(sql: """
-                        INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier, pixel_width, pixel_height, file_size)
-                        VALUES (?, 1, ?, 'insert.jpg', 'public.jpeg', ?, ?, ?)
-                        """, arguments: [db.lastInsertedRowID, "originals/\(baselineUUID).jpg", imported.pixel_width, imported.pixel_height, size])
-                }
-            },
+            baseline: { baselineUUIDs = try importer.importPhotos([photo]) },
             baselineDetails: { $0.inserted.count == 1 && $0.removed.isEmpty },
-            undoBaseline: {
-                try pool.write { try $0.execute(sql: "DELETE FROM asset WHERE uuid = ?", arguments: [baselineUUID]) }
-                for folder in ["originals", "thumbnails"] {
-                    try FileManager.default.removeItem(at: files.appendingPathComponent("\(folder)/\(baselineUUID).jpg"))
-                }
-            })
+            undoBaseline: { try importer.remove(baselineUUIDs) })
     }
 
     /// `count` assets given new creation dates at random, which moves them in the sorted fetch.

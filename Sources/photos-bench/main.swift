@@ -29,7 +29,8 @@ func usage() -> Never {
           observe   change details on that library, the general diff, cross-process delivery
           history   reading 100,000 change blocks, asking with nothing new on that library,
                     the cost of writing history, commits while pruning
-          media     thumbnails from originals and from derivatives, importing 24 MP photos
+          media     thumbnails from originals and from derivatives, importing 24 MP photos against
+                    the same work done plainly
           serve     photos serve: thumbnails against nginx (wrk, 64 connections), the timeline of
                     N assets, events from another process, idle and stalled streams, uploads
           gallery   the web gallery in headless Chromium on N assets (default 2,000,000): first
@@ -93,7 +94,8 @@ do {
     case "import-child":
         // Runs in a child process so that its peak memory is the import's alone.
         guard let path = option("--library"), let list = option("--list") else { usage() }
-        try MediaBenchmarks.importForMemory(library: URL(fileURLWithPath: path), list: URL(fileURLWithPath: list))
+        try MediaBenchmarks.importForMemory(library: URL(fileURLWithPath: path), list: URL(fileURLWithPath: list),
+                                            baseline: arguments.contains("--baseline"))
     case "commit-child":
         // Commits from a second process for the cross-process latency benchmark.
         guard let path = option("--library"), let count = option("--count").flatMap(Int.init) else { usage() }

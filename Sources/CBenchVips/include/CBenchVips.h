@@ -29,8 +29,8 @@ typedef struct {
 /// plainly in C. Copies `source` to `original` (hashing the bytes as they
 /// pass, then fsync of the file and of its folder), reads the EXIF capture
 /// date with libexif, and makes the 360-px short-edge thumbnail (Q 82) with
-/// `vips_thumbnail` from the copy, written to `thumbnail` and synced the
-/// same way. Returns 0 on success.
+/// `vips_thumbnail` from the copy, written to `thumbnail` (not synced: like
+/// the engine's, it can be made again). Returns 0 on success.
 int bench_import_photo(const char *source, const char *original, const char *thumbnail, bench_imported_photo *out);
 
 #endif

@@ -40,6 +40,7 @@ package final class DerivativeCache: @unchecked Sendable {
     private var storedBytes: Int64?
     private let evictionQueue = DispatchQueue(label: "photos.derivative-eviction", qos: .utility)
     private var evictionPending = false
+    private let evicting = NSLock()
 
     package init(root: URL, byteLimit: Int64 = 2 << 30) {
         self.root = root
@@ -161,21 +162,25 @@ package final class DerivativeCache: @unchecked Sendable {
     /// which each use refreshes. Cost: a scan of the cache folder, one
     /// `stat` per file.
     package func evict() {
-        var files: [(path: String, size: Int64, used: Date)] = []
-        // The renditions sit one folder down (`AB/UUID_v0_thumbnail.jpg`).
-        for folder in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
-            let folderPath = root.path + "/" + folder
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folderPath)) ?? [] {
-                let path = folderPath + "/" + name
-                if let status = FileStatus(atPath: path), status.isRegularFile { files.append((path, status.size, status.modified)) }
+        // One eviction at a time: the background one a store starts and one called directly would each count the other's deletions.
+        evicting.withLock {
+            var files: [(path: String, size: Int64, used: Date)] = []
+            // The renditions sit one folder down (`AB/UUID_v0_thumbnail.jpg`).
+            for folder in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
+                let folderPath = root.path + "/" + folder
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folderPath)) ?? [] {
+                    let path = folderPath + "/" + name
+                    if let status = FileStatus(atPath: path), status.isRegularFile { files.append((path, status.size, status.modified)) }
+                }
             }
+            var total = files.reduce(0) { $0 + $1.size }
+            let goal = byteLimit / 10 * 9
+            for file in files.sorted(by: { $0.used < $1.used }) where total > goal {
+                // A file already gone (discarded meanwhile) no longer counts either.
+                if unlink(file.path) == 0 || errno == ENOENT { total -= file.size }
+            }
+            lock.withLock { storedBytes = total }
         }
-        var total = files.reduce(0) { $0 + $1.size }
-        let goal = byteLimit / 10 * 9
-        for file in files.sorted(by: { $0.used < $1.used }) where total > goal {
-            if unlink(file.path) == 0 { total -= file.size }
-        }
-        lock.withLock { storedBytes = total }
     }
 
     private func removeFile(_ url: URL) {
