@@ -135,9 +135,7 @@ import Testing
     @Test(arguments: TestBackend.available)
     func aWatcherSeesTheLastOfABurstOfCommitsLargeAndSmall(backend: TestBackend) throws {
         let library = try Library(backend)
-        let other = try library.reopen()
-        let seen = LockedValue<Int64>(0)
-        let watcher = try other.watchCommits(after: try other.lastChangeBlock(), onCommit: { seen.set($0) }, onUnavailable: { _ in })
+        let (_, watcher) = try Self.watchFromAnotherConnection(library)
         defer { watcher.stop() }
         var last: Int64 = 0
         for round in 0..<30 {
@@ -145,26 +143,44 @@ import Testing
             set.newAssets = (0..<(round % 10 == 0 ? 2_000 : 1)).map { Self.asset(created: Double($0)) }
             last = try library.commit(set).changeBlock
         }
-        let deadline = Date().addingTimeInterval(10)
-        while seen.get() < last && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        #expect(seen.get() == last)
+        #expect(watcher.waitUntilSeen(last) == last)
+    }
+
+    /// Another connection to `library`, and a watcher on it that notes the
+    /// latest change block it reports.
+    private static func watchFromAnotherConnection(_ library: Library) throws -> (any PhotoStore, NotedCommits) {
+        let other = try library.reopen()
+        let seen = LockedValue<Int64>(0)
+        let watcher = try other.watchCommits(after: try other.lastChangeBlock(), onCommit: { seen.set($0) }, onUnavailable: { _ in })
+        return (other, NotedCommits(watcher: watcher, seen: seen))
+    }
+
+    /// A watcher and the latest change block it reported.
+    private struct NotedCommits {
+        let watcher: any CommitWatcher
+        let seen: LockedValue<Int64>
+
+        /// Waits up to 10 seconds for `changeBlock` to be reported; returns the latest reported.
+        func waitUntilSeen(_ changeBlock: Int64) -> Int64 {
+            let deadline = Date().addingTimeInterval(10)
+            while seen.get() < changeBlock && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            return seen.get()
+        }
+
+        func stop() { watcher.stop() }
     }
 
     @Test(arguments: TestBackend.available)
     func aCommitIsVisibleToAnotherConnectionAndWakesItsWatcher(backend: TestBackend) throws {
         let library = try Library(backend)
-        let other = try library.reopen()
-        let seen = LockedValue<Int64>(0)
-        let watcher = try other.watchCommits(after: try other.lastChangeBlock(), onCommit: { seen.set($0) }, onUnavailable: { _ in })
+        let (other, watcher) = try Self.watchFromAnotherConnection(library)
         defer { watcher.stop() }
         var set = ChangeSet()
         set.newAssets = [Self.asset(created: 1)]
         let result = try library.commit(set)
         #expect(try other.lastChangeBlock() == result.changeBlock)
         #expect(try other.fetchAssets(Self.byCreation).ids.count == 1)
-        let deadline = Date().addingTimeInterval(10)
-        while seen.get() < result.changeBlock && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(seen.get() == result.changeBlock)
+        #expect(watcher.waitUntilSeen(result.changeBlock) == result.changeBlock)
     }
 
     @Test(arguments: TestBackend.available)
