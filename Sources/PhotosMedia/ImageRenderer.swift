@@ -134,7 +134,9 @@ package enum ImageRenderer {
 
     /// What ``derivative(fileAt:sourceWidth:sourceHeight:shortEdge:quality:placeholder:)`` makes.
     package struct Derivative: Sendable {
+        /// The encoded image.
         package let jpeg: Data
+        /// Its size in pixels, upright.
         package let width: Int
         package let height: Int
         /// The image at most 100 × 100, when asked for.

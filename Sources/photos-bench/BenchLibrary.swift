@@ -80,6 +80,12 @@ enum BenchLibrary {
             cameraMake: "Apple", cameraModel: "iPhone")
     }
 
+    /// `ids` as a JSON array, for SQLite's `json_each(?)`: the baselines'
+    /// way to pass a list of rows in one argument.
+    static func jsonList(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
     /// A library's location as a child process's `--library` takes it: a
     /// directory's path, or a database library's URL.
     static func argument(_ library: URL) -> String {

@@ -69,7 +69,7 @@ final class IncrementalTimeline: TransactionObserver, @unchecked Sendable {
         let ids = Array(Set(touched))
         touched = []
         // What the touched rows are now: their keys, for those still visible.
-        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let list = BenchLibrary.jsonList(ids)
         let now: [Int64: Double]
         do {
             now = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """

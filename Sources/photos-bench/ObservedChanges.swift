@@ -254,7 +254,7 @@ struct ObservedChanges {
         func setTrashed(_ date: Date?) throws {
             try pool.write { db in
                 try db.execute(sql: "UPDATE asset SET trashed_date = ? WHERE id IN (SELECT value FROM json_each(?))",
-                               arguments: [date?.timeIntervalSince1970, "[" + ids.map(String.init).joined(separator: ",") + "]"])
+                               arguments: [date?.timeIntervalSince1970, BenchLibrary.jsonList(ids)])
             }
         }
         return Change(
@@ -295,7 +295,7 @@ struct ObservedChanges {
         let byID = try pool.read { db in
             try Dictionary(uniqueKeysWithValues: Row.fetchAll(
                 db, sql: "SELECT id, uuid FROM asset WHERE id IN (SELECT value FROM json_each(?))",
-                arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"]).map { ($0[0] as Int64, $0[1] as String) })
+                arguments: [BenchLibrary.jsonList(ids)]).map { ($0[0] as Int64, $0[1] as String) })
         }
         return ids.map { byID[$0]! }
     }

@@ -141,10 +141,10 @@ import Testing
         #expect(test.fetch { PHAsset.fetchAssets(with: nil) }.count == 2_990)
         try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(test.fetch { PHAsset.fetchAssets(with: nil) }) }
         #expect(test.fetch { PHAsset.fetchAssets(with: nil) }.count == 0)
-        let trash = test.fetch {
+        let trash = try #require(test.fetch {
             PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil).firstObject
-        }
-        let deleted = test.fetch { PHAsset.fetchAssets(in: try! #require(trash), options: nil) }
+        })
+        let deleted = test.fetch { PHAsset.fetchAssets(in: trash, options: nil) }
         #expect(Set(deleted.identifiers) == Set(ids.dropFirst(10)))
 
         try test.library.performChangesAndWait { PHAssetChangeRequest.restoreDeletedAssets(deleted) }

@@ -9,8 +9,11 @@ import Glibc
 /// reading the system's account files each time; the paths that run once
 /// per asset or per cached file use this instead. Cost: one system call.
 package struct FileStatus: Sendable {
+    /// Bytes.
     package let size: Int64
+    /// The last modification time, to the nanosecond.
     package let modified: Date
+    /// False for a folder, link target aside, pipe or device.
     package let isRegularFile: Bool
 
     /// The status of the file at `path`; nil when there is none (or it cannot be reached).
