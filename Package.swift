@@ -129,7 +129,7 @@ let package = Package(
         .executableTarget(
             name: "photos-bench",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosMedia", "CBenchVips", "PhotosServer", "PhotosPostgres", "PhotosObjectStorage",
+                "Photos", "PhotosStore", "PhotosMedia", "CBenchVips", "CBenchSQLite", "PhotosServer", "PhotosPostgres", "PhotosObjectStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,6 +141,11 @@ let package = Package(
             name: "CBenchVips",
             dependencies: ["CVips", "CExif"],
             linkerSettings: [.linkedLibrary("xxhash")]
+        ),
+        // The fetch benchmarks' lowest baseline: SQLite's C API called directly.
+        .target(
+            name: "CBenchSQLite",
+            linkerSettings: [.linkedLibrary("sqlite3")]
         ),
         // Drives a library from a separate process, for the multi-process tests.
         .executableTarget(

@@ -80,6 +80,25 @@ enum BenchLibrary {
             cameraMake: "Apple", cameraModel: "iPhone")
     }
 
+    /// Drops the library database's pages (and its WAL's) from the kernel's
+    /// page cache, so that the next read comes from the disk: a cold start.
+    /// Cost: one `posix_fadvise` per file; the pages are clean, so nothing is
+    /// written.
+    static func evictFromPageCache(_ library: URL) throws {
+        for suffix in ["", "-wal"] {
+            let path = library.appendingPathComponent("database/Photos.sqlite\(suffix)").path
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else {
+                if errno == ENOENT && !suffix.isEmpty { continue }
+                throw BenchError("could not open \(path) to evict it from the page cache")
+            }
+            defer { close(descriptor) }
+            guard posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0 else {
+                throw BenchError("posix_fadvise could not evict \(path) from the page cache")
+            }
+        }
+    }
+
     /// `ids` as a JSON array, for SQLite's `json_each(?)`: the baselines'
     /// way to pass a list of rows in one argument.
     static func jsonList(_ ids: [Int64]) -> String {

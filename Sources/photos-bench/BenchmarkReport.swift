@@ -47,8 +47,40 @@ struct BenchmarkReport {
             results.append(result)
         }
         guard let report else { return }
-        try markdown(results).write(to: report, atomically: true, encoding: .utf8)
-        FileHandle.standardOutput.write(Data("wrote \(report.path)\n".utf8))
+        let charts = try writeCharts(results, beside: report)
+        try markdown(results, charts: charts).write(to: report, atomically: true, encoding: .utf8)
+        FileHandle.standardOutput.write(Data("wrote \(report.path) and \(charts.count) charts in \(Self.chartFolder)/\n".utf8))
+    }
+
+    /// The folder beside the report that holds its charts.
+    static let chartFolder = "benchmark-charts"
+
+    /// The charts of `results`, keyed by what they show: a suite's name (its
+    /// ratios) or a scaling row's title; the values are paths relative to the
+    /// report. Writes them into ``chartFolder``, emptied first.
+    private func writeCharts(_ results: [SuiteResult], beside report: URL) throws -> [String: String] {
+        let folder = report.deletingLastPathComponent().appendingPathComponent(Self.chartFolder)
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var charts: [String: String] = [:]
+        func write(_ svg: String, title: String) throws {
+            let name = BenchmarkCharts.fileName(title)
+            try svg.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            charts[title] = "\(Self.chartFolder)/\(name)"
+        }
+        for result in results {
+            let rows = result.rows.compactMap { row in
+                row.comparisonTarget.map { BenchmarkCharts.RatioRow(name: row.name, ratios: row.ratios, interval: MedianInterval(row.ratios), target: $0) }
+            }
+            if !rows.isEmpty { try write(BenchmarkCharts.ratios(title: "\(result.suite): every run's ratio", rows: rows), title: result.suite) }
+        }
+        for scaling in ScalingRow.all(in: results) {
+            try write(BenchmarkCharts.scaling(title: scaling.title, sizes: scaling.sizes, series: [
+                BenchmarkCharts.Series(label: "ours", colour: BenchmarkCharts.oursColour, intervals: scaling.rows.map { MedianInterval($0.sides.ours) }),
+                BenchmarkCharts.Series(label: "baseline", colour: BenchmarkCharts.baselineColour, intervals: scaling.rows.map { MedianInterval($0.sides.baseline) }),
+            ]), title: scaling.title)
+        }
+        return charts
     }
 
     /// Starts PostgreSQL and the S3-compatible server with `script/services`
@@ -102,7 +134,7 @@ struct BenchmarkReport {
         return lines
     }
 
-    private func markdown(_ results: [SuiteResult]) -> String {
+    private func markdown(_ results: [SuiteResult], charts: [String: String]) -> String {
         var text = """
             # Benchmarks
 
@@ -121,7 +153,13 @@ struct BenchmarkReport {
                 + "| Benchmark | Ours (median) | Baseline (median) | Ratio, median [95 % interval] | Every run | Target | |\n"
                 + "|---|---:|---:|---:|---|---:|---|\n"
             for row in result.rows { text += row.markdown + "\n" }
+            if let chart = charts[result.suite] { text += "\n![Every run's ratio in \(result.suite)](\(chart))\n" }
             if !result.notes.isEmpty { text += "\nFrom the last run:\n\n" + result.notes.map { "- \($0)" }.joined(separator: "\n") + "\n" }
+        }
+        let scaling = ScalingRow.all(in: results).compactMap { row in charts[row.title].map { (row.title, $0) } }
+        if !scaling.isEmpty {
+            text += "\n## Cost against library size\n\nEach side's median time over the runs at each size, with its 95 % interval.\n"
+            for (title, chart) in scaling { text += "\n![\(title)](\(chart))\n" }
         }
         return text
     }

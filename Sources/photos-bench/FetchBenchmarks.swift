@@ -1,3 +1,4 @@
+import CBenchSQLite
 import Foundation
 import GRDB
 import Photos
@@ -29,34 +30,50 @@ struct FetchBenchmarks {
         let baseline = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path, configuration: configuration)
         var sink = 0
 
-        // 1. The default fetch sorted by creation date: count, then 100 random objects.
+        // 1. The default fetch sorted by creation date: count, then 100 random
+        // objects; against GRDB, and against SQLite's C API with nothing around it.
         let sorted = PHFetchOptions()
         sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
         let indexes = randomIndexes(upTo: try baseline.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM asset a WHERE \(Self.visible)") } ?? 0)
-        let (oursSorted, baseSorted) = try Measure.alternating(ours: {
+        let fetchSorted = { (library: PHPhotoLibrary) in
             library.withCurrentLibrary {
                 let result = PHAsset.fetchAssets(with: sorted)
                 sink &+= result.count
                 for index in indexes { sink &+= result.object(at: index).pixelWidth }
             }
-        }, baseline: {
-            try baseline.read { db in
-                let ids = try Int64.fetchAll(db, sql: "SELECT a.id FROM asset a WHERE \(Self.visible) ORDER BY a.creation_date ASC, a.id ASC")
+        }
+        let grdbFetchSorted = { (pool: DatabasePool) throws in
+            try pool.read { db in
+                let ids = try Int64.fetchAll(db, sql: Self.sortedIDs)
                 sink &+= ids.count
-                let statement = try db.makeStatement(sql: "SELECT \(Self.columns) FROM asset a WHERE a.id = ?")
+                let statement = try db.makeStatement(sql: Self.rowByID)
                 for index in indexes {
                     sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [ids[index]])!).pixelWidth
                 }
             }
-        })
+        }
+        let (oursSorted, baseSorted) = try Measure.alternating(ours: { fetchSorted(library) }, baseline: { try grdbFetchSorted(baseline) })
         Measure.report("fetchAssets sorted by creationDate, count + 100 random object(at:)", ours: oursSorted, baseline: baseSorted, target: 1.2)
+        let database = url.appendingPathComponent("database/Photos.sqlite")
+        guard let raw = bench_sqlite_open(database.path, Self.sortedIDs, Self.rowByID, Self.sortedRows) else {
+            throw BenchError("SQLite's C API could not open \(database.path)")
+        }
+        defer { bench_sqlite_close(raw) }
+        let positions = indexes.map(Int32.init)
+        let (oursAgainstC, baseC) = try Measure.alternating(ours: { fetchSorted(library) }, baseline: {
+            let result = bench_sqlite_fetch(raw, positions, Int32(positions.count))
+            guard result >= 0 else { throw BenchError("the C baseline's fetch failed") }
+            sink &+= Int(result)
+        })
+        Measure.report("fetchAssets sorted by creationDate, count + 100 random object(at:), against SQLite's C API",
+                       ours: oursAgainstC, baseline: baseC, target: 1.2)
 
         // 1b. Reading a fetched result, apart from the fetch: 100 objects at
         // random indexes, and the first 1,000 in order (a scrolling grid),
         // each from a new result (so none is cached), against as many
         // single-row lookups by id in one read transaction.
         let sortedIDs = try baseline.read { db in
-            try Int64.fetchAll(db, sql: "SELECT a.id FROM asset a WHERE \(Self.visible) ORDER BY a.creation_date ASC, a.id ASC")
+            try Int64.fetchAll(db, sql: Self.sortedIDs)
         }
         let scrolled = Array(0..<min(1000, sortedIDs.count))
         for (name, positions) in [("100 random object(at:) on a fetched result", indexes),
@@ -76,7 +93,7 @@ struct FetchBenchmarks {
                 }
             }, baseline: {
                 try baseline.read { db in
-                    let statement = try db.makeStatement(sql: "SELECT \(Self.columns) FROM asset a WHERE a.id = ?")
+                    let statement = try db.makeStatement(sql: Self.rowByID)
                     for index in positions {
                         let start = DispatchTime.now().uptimeNanoseconds
                         sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [sortedIDs[index]])!).pixelWidth
@@ -124,7 +141,7 @@ struct FetchBenchmarks {
                     ORDER BY a.creation_date DESC, a.id DESC
                     """, arguments: [1, since.timeIntervalSince1970, 0])
                 sink &+= ids.count
-                let statement = try db.makeStatement(sql: "SELECT \(Self.columns) FROM asset a WHERE a.id = ?")
+                let statement = try db.makeStatement(sql: Self.rowByID)
                 for index in predicateIndexes {
                     sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [ids[index]])!).pixelWidth
                 }
@@ -139,15 +156,48 @@ struct FetchBenchmarks {
             }
         }, baseline: {
             try baseline.read { db in
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns) FROM asset a WHERE \(Self.visible) ORDER BY a.creation_date ASC, a.id ASC")
+                let rows = try Row.fetchCursor(db, sql: Self.sortedRows)
                 while let row = try rows.next() { sink &+= BaselineAsset(row: row).pixelWidth }
             }
         })
         Measure.report("enumerateObjects over the whole result", ours: oursEnumerate, baseline: baseEnumerate, target: 1.2)
+        let (oursEnumerateAgainstC, baseEnumerateC) = try Measure.alternating(runs: 2, ours: {
+            library.withCurrentLibrary {
+                PHAsset.fetchAssets(with: sorted).enumerateObjects { asset, _, _ in sink &+= asset.pixelWidth }
+            }
+        }, baseline: {
+            let result = bench_sqlite_enumerate(raw)
+            guard result >= 0 else { throw BenchError("the C baseline's enumeration failed") }
+            sink &+= Int(result)
+        })
+        Measure.report("enumerateObjects over the whole result, against SQLite's C API",
+                       ours: oursEnumerateAgainstC, baseline: baseEnumerateC, target: 1.2)
         print(String(format: "enumerateObjects peak resident memory: %.0f MB (target < 200 MB, measured in a child process)",
                      try childPeakMemory(library: url)))
 
-        // 4. One commit creating 10,000 assets, against plain inserts of the same rows; both synced to disk.
+        // 4. Cold: the database evicted from the kernel's page cache before
+        // each side's turn, and the library (or the GRDB pool) opened afresh,
+        // as when an app starts after other work pushed the library out.
+        var configurationForCold = Configuration()
+        configurationForCold.readonly = true
+        let (oursCold, baseCold) = try Measure.alternating(beforeEachSide: {
+            try BenchLibrary.evictFromPageCache(url)
+        }, ours: {
+            fetchSorted(try PHPhotoLibrary(url: url))
+        }, baseline: {
+            try grdbFetchSorted(try DatabasePool(path: database.path, configuration: configurationForCold))
+        })
+        Measure.report("cold cache: open, fetchAssets sorted by creationDate, count + 100 random object(at:)",
+                       ours: oursCold, baseline: baseCold, target: 1.2)
+
+        // 5. The same fetch while another process commits change blocks.
+        try whileAnotherProcessCommits(url) {
+            fetchSorted(library)
+        } baseline: {
+            try grdbFetchSorted(baseline)
+        }
+
+        // 6. One commit creating 10,000 assets, against plain inserts of the same rows; both synced to disk.
         var random = SplitMix(state: 2024)
         let records = (0..<10_000).map { BenchLibrary.record(index: $0, random: &random) }
         var changes = ChangeSet()
@@ -170,6 +220,44 @@ struct FetchBenchmarks {
         Measure.report("one change block creating 10,000 assets (metadata path)", ours: oursCommit, baseline: baseCommit, target: 2)
         BenchLibrary.removeScratch(in: workdir)
         if sink == 42 { print("") }
+    }
+
+    /// The statements the baselines run: the sorted fetch's ids, one row by
+    /// id, and every row in the fetch's order.
+    static let sortedIDs = "SELECT a.id FROM asset a WHERE \(visible) ORDER BY a.creation_date ASC, a.id ASC"
+    static let rowByID = "SELECT \(columns) FROM asset a WHERE a.id = ?"
+    static let sortedRows = "SELECT \(columns) FROM asset a WHERE \(visible) ORDER BY a.creation_date ASC, a.id ASC"
+
+    // MARK: - Under load
+
+    /// Times `ours` and `baseline`, turn about in random order, while a child
+    /// process commits a change block (a new album) every 5 ms to the same
+    /// library; reports the p99 of each side's turns, as a reader's worst
+    /// case next to a writer is what an app's scrolling feels.
+    private func whileAnotherProcessCommits(_ url: URL, ours: () throws -> Void, baseline: () throws -> Void) throws {
+        let turns = assetCount >= 1_000_000 ? 20 : assetCount >= 100_000 ? 50 : 100
+        let writer = try ChildProcess.start(["commit-child", "--library", url.path, "--pause-ms", "5"], input: true)
+        var oursTimes: [Double] = [], baseTimes: [Double] = []
+        do {
+            // The writer's first commit, so that every turn runs beside it.
+            Thread.sleep(forTimeInterval: 0.2)
+            for _ in 0..<turns {
+                let (oursTurn, baseTurn) = try Measure.alternating(runs: 1, ours: ours, baseline: baseline)
+                oursTimes.append(oursTurn)
+                baseTimes.append(baseTurn)
+            }
+        } catch {
+            writer.input?.fileHandleForWriting.closeFile()
+            _ = try? writer.finish()
+            throw error
+        }
+        writer.input?.fileHandleForWriting.closeFile()
+        let committed = try writer.finish().trimmingCharacters(in: .whitespacesAndNewlines)
+        Measure.report("fetchAssets sorted by creationDate, count + 100 random object(at:), p99 of \(turns) turns while another process commits",
+                       ours: Measure.percentile(oursTimes, 0.99), baseline: Measure.percentile(baseTimes, 0.99), target: 1.5)
+        print(String(format: "  (medians: ours %@ ms, the baseline %@ ms; the other process committed %@ change blocks)",
+                     Measure.milliseconds(Measure.percentile(oursTimes, 0.5)), Measure.milliseconds(Measure.percentile(baseTimes, 0.5)),
+                     committed))
     }
 
     // MARK: - Setup

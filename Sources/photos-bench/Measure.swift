@@ -29,18 +29,21 @@ enum Measure {
     /// turns in an order drawn afresh for each turn, so that drift in the
     /// machine's speed (other load, background work, frequency) and the
     /// caches one side warms for the other reach both alike. `prepare`
-    /// runs, untimed, before each turn.
-    static func alternating(runs: Int = 5, prepare: () throws -> Void = {}, ours: () throws -> Void,
-                            baseline: () throws -> Void) rethrows -> (ours: Double, baseline: Double) {
+    /// runs, untimed, before each turn, and `beforeEachSide` before each
+    /// side's part of it (to make caches cold for both alike).
+    static func alternating(runs: Int = 5, prepare: () throws -> Void = {}, beforeEachSide: () throws -> Void = {},
+                            ours: () throws -> Void, baseline: () throws -> Void) rethrows -> (ours: Double, baseline: Double) {
         var fastest = (ours: Double.infinity, baseline: Double.infinity)
         for _ in 0..<runs {
             try prepare()
-            if Bool.random() {
-                fastest.ours = min(fastest.ours, try best(runs: 1, ours))
-                fastest.baseline = min(fastest.baseline, try best(runs: 1, baseline))
-            } else {
-                fastest.baseline = min(fastest.baseline, try best(runs: 1, baseline))
-                fastest.ours = min(fastest.ours, try best(runs: 1, ours))
+            let oursFirst = Bool.random()
+            for side in oursFirst ? [true, false] : [false, true] {
+                try beforeEachSide()
+                if side {
+                    fastest.ours = min(fastest.ours, try best(runs: 1, ours))
+                } else {
+                    fastest.baseline = min(fastest.baseline, try best(runs: 1, baseline))
+                }
             }
         }
         return fastest

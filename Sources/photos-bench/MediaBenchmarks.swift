@@ -137,7 +137,8 @@ struct MediaBenchmarks {
 
     /// 200 photos created in one change block (metadata, hash, copy and
     /// thumbnail each), against ``ImportBaseline`` doing the same work on as
-    /// many threads; each side's peak memory is measured in a child process.
+    /// many threads; each side's peak memory is measured in a child process,
+    /// and both sides again on one core.
     private func importing(_ photos: [URL]) throws {
         var library: PHPhotoLibrary?
         var baseline: ImportBaseline?
@@ -156,9 +157,22 @@ struct MediaBenchmarks {
                        ours: ours, baseline: plain, target: 1.1)
         print(String(format: "  %.1f photos per second (the baseline: %.1f per second)",
                      Double(photos.count) / ours * 1000, Double(photos.count) / plain * 1000))
-        let (oursMemory, baselineMemory) = (try childImportMemory(photos, baseline: false), try childImportMemory(photos, baseline: true))
+        let (oursChild, baselineChild) = (try childImport(photos, baseline: false), try childImport(photos, baseline: true))
         print(String(format: "  peak memory above idle while importing them: ours %.0f MB, the baseline %.0f MB (target under 150 MB, each in a child process)",
-                     oursMemory, baselineMemory))
+                     oursChild.megabytes, baselineChild.megabytes))
+
+        // One thread's worth: each side in a child process that taskset
+        // keeps on one core, taking turns in random order.
+        let few = Array(photos.prefix(quick ? 10 : 50))
+        var oneCore = (ours: Double.infinity, baseline: Double.infinity)
+        for _ in 0..<2 {
+            for baseline in [false, true].shuffled() {
+                let elapsed = try childImport(few, baseline: baseline, core: 0).milliseconds
+                if baseline { oneCore.baseline = min(oneCore.baseline, elapsed) } else { oneCore.ours = min(oneCore.ours, elapsed) }
+            }
+        }
+        Measure.report("import of \(few.count) \(label) photos in one change block on one core, against the same work done plainly",
+                       ours: oneCore.ours, baseline: oneCore.baseline, target: 1.1)
     }
 
     /// An ``ImportBaseline`` into a new library at `url`.
@@ -167,43 +181,57 @@ struct MediaBenchmarks {
         return try ImportBaseline(files: url.appendingPathComponent("baseline-files"), pool: BenchLibrary.durablePool(url))
     }
 
-    private func childImportMemory(_ photos: [URL], baseline: Bool) throws -> Double {
+    /// Imports `photos` into a new library in a child process, through a
+    /// change block or (`baseline`) through ``ImportBaseline``, on every
+    /// core or on `core` alone; returns how long the import took there and
+    /// its peak memory above the child's idle.
+    private func childImport(_ photos: [URL], baseline: Bool, core: Int? = nil) throws -> (milliseconds: Double, megabytes: Double) {
         let list = workdir.appendingPathComponent("import-list.txt")
         try photos.map(\.path).joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["import-child", "--library", BenchLibrary.scratch(in: workdir).path, "--list", list.path]
-            + (baseline ? ["--baseline"] : [])
+        let arguments = ["import-child", "--library", BenchLibrary.scratch(in: workdir).path, "--list", list.path] + (baseline ? ["--baseline"] : [])
+        if let core {
+            // Pinned from exec on, so every thread either side starts inherits it.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+            process.arguments = ["--cpu-list", String(core), CommandLine.arguments[0]] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            process.arguments = arguments
+        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard let megabytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        let fields = text.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard process.terminationStatus == 0, fields.count == 2 else {
             throw BenchError("the import child printed \(text)")
         }
-        return megabytes
+        return (fields[0], fields[1])
     }
 
     /// Runs in a child process: imports the listed files, through a change
-    /// block or (`baseline`) through ``ImportBaseline``, and prints the peak
-    /// resident memory above what it used before, in MB.
-    static func importForMemory(library url: URL, list: URL, baseline: Bool) throws {
+    /// block or (`baseline`) through ``ImportBaseline``, and prints how long
+    /// that took in ms and the peak resident memory above what the process
+    /// used before, in MB.
+    static func importInChild(library url: URL, list: URL, baseline: Bool) throws {
         let photos = try String(contentsOf: list, encoding: .utf8).split(separator: "\n").map { URL(fileURLWithPath: String($0)) }
         _ = bench_vips_init()
+        let importing: () throws -> Void
         if baseline {
             let importer = try importBaseline(at: url)
-            let idle = Measure.currentResidentMegabytes
-            try importer.importPhotos(photos)
-            print(String(format: "%.1f", Measure.peakResidentMegabytes - idle))
-            return
+            importing = { try importer.importPhotos(photos) }
+        } else {
+            let library = try PHPhotoLibrary(url: url, clientIdentifier: nil)
+            importing = {
+                try library.performChangesAndWait {
+                    for photo in photos { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: photo) }
+                }
+            }
         }
-        let library = try PHPhotoLibrary(url: url, clientIdentifier: nil)
         let idle = Measure.currentResidentMegabytes
-        try library.performChangesAndWait {
-            for photo in photos { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: photo) }
-        }
-        print(String(format: "%.1f", Measure.peakResidentMegabytes - idle))
+        let elapsed = try Measure.best(runs: 1, importing)
+        print(String(format: "%.3f %.1f", elapsed, Measure.peakResidentMegabytes - idle))
     }
 
     // MARK: - Fixtures

@@ -67,10 +67,24 @@ struct SuiteResult {
         }
 
         /// The row's name as the first run printed it.
-        private var name: String { figures[0].name }
+        var name: String { figures[0].name }
 
-        private var ratios: [Double] {
+        /// The target of a comparison row; nil for a row with an absolute bound.
+        var comparisonTarget: Double? {
+            if case .comparison(_, _, _, let target) = figures[0] { target } else { nil }
+        }
+
+        /// Each run's ratio, for a comparison row.
+        var ratios: [Double] {
             figures.compactMap { if case .comparison(_, let ours, let baseline, _) = $0 { ours / baseline } else { nil } }
+        }
+
+        /// Each run's time on either side, for a comparison row.
+        var sides: (ours: [Double], baseline: [Double]) {
+            let pairs = figures.compactMap { figure -> (Double, Double)? in
+                if case .comparison(_, let ours, let baseline, _) = figure { (ours, baseline) } else { nil }
+            }
+            return (pairs.map(\.0), pairs.map(\.1))
         }
 
         private var values: [Double] {
@@ -78,10 +92,7 @@ struct SuiteResult {
         }
 
         private var comparison: (ours: Double, baseline: Double, ratio: MedianInterval) {
-            let sides = figures.compactMap { figure -> (Double, Double)? in
-                if case .comparison(_, let ours, let baseline, _) = figure { (ours, baseline) } else { nil }
-            }
-            return (MedianInterval.median(sides.map(\.0)), MedianInterval.median(sides.map(\.1)), MedianInterval(ratios))
+            (MedianInterval.median(sides.ours), MedianInterval.median(sides.baseline), MedianInterval(ratios))
         }
 
         private var absolute: MedianInterval { MedianInterval(values) }

@@ -92,14 +92,16 @@ do {
         let runs = option("--runs").flatMap(Int.init).map { max(1, $0) } ?? (quick ? 2 : 10)
         try BenchmarkReport(workdir: workdir, quick: quick, report: report, runs: runs).run()
     case "import-child":
-        // Runs in a child process so that its peak memory is the import's alone.
+        // Runs in a child process so that its peak memory is the import's alone, and to pin it to one core.
         guard let path = option("--library"), let list = option("--list") else { usage() }
-        try MediaBenchmarks.importForMemory(library: URL(fileURLWithPath: path), list: URL(fileURLWithPath: list),
+        try MediaBenchmarks.importInChild(library: URL(fileURLWithPath: path), list: URL(fileURLWithPath: list),
                                             baseline: arguments.contains("--baseline"))
     case "commit-child":
-        // Commits from a second process for the cross-process latency benchmark.
-        guard let path = option("--library"), let count = option("--count").flatMap(Int.init) else { usage() }
-        try ObserveBenchmarks.commitForLatency(library: URL(fileURLWithPath: path), count: count)
+        // Commits from a second process, for delivery across processes and fetches beside a writer.
+        // Without --count, commits until standard input closes.
+        guard let path = option("--library") else { usage() }
+        try ObserveBenchmarks.commitForLatency(library: URL(fileURLWithPath: path), count: option("--count").flatMap(Int.init),
+                                               pause: Double(option("--pause-ms").flatMap(Int.init) ?? 5) / 1000)
     case "enumerate-child":
         // Runs in a child process so that its peak memory is the enumeration's alone.
         guard let location = option("--library") else { usage() }
