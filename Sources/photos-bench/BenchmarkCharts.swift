@@ -31,8 +31,8 @@ enum BenchmarkCharts {
     /// A line chart of `series` (milliseconds) against `sizes` (assets).
     /// Cost: linear in the points.
     static func scaling(title: String, sizes: [Int], series: [Series]) -> String {
-        let (width, height) = (720.0, 360.0)
-        let plot = (left: 80.0, right: width - 170, top: 48.0, bottom: height - 52)
+        let (width, height) = (720.0, 380.0)
+        let plot = (left: 80.0, right: width - 170, top: 68.0, bottom: height - 52)
         let values = series.flatMap { $0.intervals.flatMap { [$0.low, $0.high] } }.filter { $0 > 0 }
         let y = LogAxis(low: values.min() ?? 1, high: values.max() ?? 10, from: plot.bottom, to: plot.top)
         let x = LogAxis(low: Double(sizes.min() ?? 1), high: Double(sizes.max() ?? 10), from: plot.left, to: plot.right, padding: 0.15)
@@ -61,8 +61,9 @@ enum BenchmarkCharts {
             svg += line(plot.right + 16, legend - 4, plot.right + 40, legend - 4, stroke: side.colour, width: 2)
             svg += text(side.label, x: plot.right + 46, y: legend, anchor: "start")
         }
-        svg += text("median of the runs; bars: 95 % interval", x: plot.right + 16, y: plot.top + 20 + Double(series.count) * 22 + 8,
-                    anchor: "start", size: 11)
+        for (index, note) in ["dots: medians of the runs", "bars: 95 % intervals"].enumerated() {
+            svg += text(note, x: plot.right + 16, y: plot.top + 28 + Double(series.count + index) * 16, anchor: "start", size: 11)
+        }
         return svg + "</svg>\n"
     }
 
@@ -72,7 +73,7 @@ enum BenchmarkCharts {
     static func ratios(title: String, rows: [RatioRow]) -> String {
         let width = 720.0
         let strip = 46.0
-        let plot = (left: 24.0, right: width - 24, top: 48.0)
+        let plot = (left: 24.0, right: width - 24, top: 60.0)
         let height = plot.top + strip * Double(rows.count) + 44
         let bottom = height - 44
         let values = rows.flatMap { $0.ratios + [$0.target, $0.interval.low, $0.interval.high] }.filter { $0 > 0 }
@@ -140,9 +141,24 @@ enum BenchmarkCharts {
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" \
         font-family="system-ui, sans-serif" font-size="12" fill="#24292f">
         <rect width="100%" height="100%" fill="#ffffff"/>
-        <text x="16" y="24" font-size="14" font-weight="600">\(escaped(title))</text>
 
-        """
+        """ + titleLines(title).enumerated().map { index, line in
+            "<text x=\"16\" y=\"\(22 + index * 18)\" font-size=\"14\" font-weight=\"600\">\(escaped(line))</text>\n"
+        }.joined()
+    }
+
+    /// `title` in at most two lines of about 80 characters, broken between words.
+    private static func titleLines(_ title: String) -> [String] {
+        guard title.count > 80 else { return [title] }
+        let words = title.split(separator: " ")
+        var first = ""
+        var rest = words[...]
+        while let word = rest.first, first.count + word.count < 80 {
+            first += (first.isEmpty ? "" : " ") + word
+            rest = rest.dropFirst()
+        }
+        let second = rest.joined(separator: " ")
+        return [first, second.count > 80 ? String(second.prefix(79)) + "…" : second]
     }
 
     private static func frame(_ left: Double, _ top: Double, _ right: Double, _ bottom: Double) -> String {

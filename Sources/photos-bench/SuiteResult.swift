@@ -55,7 +55,7 @@ struct SuiteResult {
                               name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.median, ratio.low, ratio.high, every, target, ratio.high <= target ? "within" : "OVER")
             case .absolute(_, _, let unit, let target):
                 let value = absolute
-                let every = values.map { String(format: "%.2f", $0) }.joined(separator: " ")
+                let every = values.map { Self.figure($0, unit) }.joined(separator: " ")
                 return String(format: "| %@ | **%@ %@** [%@, %@] | — | — | %@ | ≤ %g %@ | %@ |",
                               name, Self.figure(value.median, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), every, target, unit, value.high <= target ? "within" : "OVER")
             }

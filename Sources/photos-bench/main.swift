@@ -10,7 +10,8 @@
 //
 // Each suite prints `name: ours X ms, baseline Y ms, ratio R`, each side's
 // fastest of several turns taken in random order; `all` runs every suite in
-// fresh processes several times and reports each row's median with its interval.
+// fresh processes several times and reports each row's median with its interval,
+// keeping each suite's runs so that a report can gather suites run at different times.
 import Foundation
 import Photos
 
@@ -23,7 +24,8 @@ func option(_ name: String) -> String? {
 
 func usage() -> Never {
     print("""
-        usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all [--assets N] [--changes N] [--quick] [--runs N] [--report FILE] [--workdir DIR]
+        usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all [--assets N] [--changes N] [--quick] [--runs N]
+                            [--only SUITE,...] [--sizes N,...] [--report FILE] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000)
           observe   change details on that library, the general diff, cross-process delivery
@@ -43,7 +45,10 @@ func usage() -> Never {
                     fresh child process, then each row's median over the runs with its 95 %
                     bootstrap interval, and the report: BENCHMARKS.md (or --report FILE);
                     --quick runs them small, to check they run, and writes no report unless
-                    --report is given
+                    --report is given; --only runs the suites whose names start with those
+                    words, --sizes the sized ones (fetch, observe) at those sizes; each suite's
+                    runs are kept in benchmark-results/ beside the report, which is written
+                    from every suite kept there, with its SVG charts in benchmark-charts/
         """)
     exit(2)
 }
@@ -90,7 +95,14 @@ do {
         let quick = arguments.contains("--quick")
         let report = option("--report").map { URL(fileURLWithPath: $0) } ?? (quick ? nil : URL(fileURLWithPath: "BENCHMARKS.md"))
         let runs = option("--runs").flatMap(Int.init).map { max(1, $0) } ?? (quick ? 2 : 10)
-        try BenchmarkReport(workdir: workdir, quick: quick, report: report, runs: runs).run()
+        var benchmarks = BenchmarkReport(workdir: workdir, quick: quick, report: report, runs: runs)
+        benchmarks.only = option("--only").map { $0.split(separator: ",").map(String.init) }
+        if let sizes = option("--sizes") {
+            let parsed = sizes.split(separator: ",").compactMap { Int($0) }
+            guard !parsed.isEmpty, parsed.count == sizes.split(separator: ",").count else { usage() }
+            benchmarks.sizes = parsed
+        }
+        try benchmarks.run()
     case "import-child":
         // Runs in a child process so that its peak memory is the import's alone, and to pin it to one core.
         guard let path = option("--library"), let list = option("--list") else { usage() }
