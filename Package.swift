@@ -136,11 +136,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        // The media benchmarks' baselines: libvips, libexif and xxHash called directly.
+        // The media benchmarks' baselines: libvips, libexif, libjpeg and xxHash called directly.
         .target(
             name: "CBenchVips",
             dependencies: ["CVips", "CExif"],
-            linkerSettings: [.linkedLibrary("xxhash")]
+            linkerSettings: [.linkedLibrary("xxhash"), .linkedLibrary("jpeg")]
         ),
         // The fetch benchmarks' lowest baseline: SQLite's C API called directly.
         .target(

@@ -1,9 +1,12 @@
 #include "CBenchVips.h"
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <jpeglib.h>
 #include <libexif/exif-data.h>
 #include <libgen.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <string.h>
 #include <unistd.h>
 #include <vips/vips.h>
@@ -39,6 +42,116 @@ int bench_thumbnail(const char *path, int size, int fill) {
     if (pixels == NULL) return -1;
     g_free(pixels);
     return 0;
+}
+
+/// `image` as 8-bit RGBA in memory, handed to the caller; unrefs `image`.
+static int to_rgba(VipsImage *image, unsigned char **rgba, int *width, int *height) {
+    VipsImage *srgb = NULL, *opaque = NULL;
+    int result = -1;
+    if (vips_colourspace(image, &srgb, VIPS_INTERPRETATION_sRGB, NULL) == 0) {
+        VipsImage *source = srgb;
+        if (vips_image_get_bands(srgb) == 3 && vips_bandjoin_const1(srgb, &opaque, 255.0, NULL) == 0) source = opaque;
+        if (vips_image_get_bands(source) == 4) {
+            size_t length = 0;
+            *rgba = vips_image_write_to_memory(source, &length);
+            *width = vips_image_get_width(source);
+            *height = vips_image_get_height(source);
+            result = *rgba == NULL ? -1 : 0;
+        }
+    }
+    if (opaque) g_object_unref(opaque);
+    if (srgb) g_object_unref(srgb);
+    g_object_unref(image);
+    return result;
+}
+
+int bench_thumbnail_rgba(const char *path, int size, unsigned char **rgba, int *width, int *height) {
+    VipsImage *thumbnail = NULL;
+    if (vips_thumbnail(path, &thumbnail, size, "height", size, "crop", VIPS_INTERESTING_CENTRE, NULL) != 0) return -1;
+    return to_rgba(thumbnail, rgba, width, height);
+}
+
+/// Writes `length` bytes to `path` through a temporary name, as the
+/// engine's derivative cache does (not synced: a derivative can be made again).
+static int write_file(const char *path, const void *bytes, size_t length) {
+    char temporary[4096];
+    g_snprintf(temporary, sizeof temporary, "%s.partial", path);
+    int output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (output < 0) return -1;
+    int failed = 0;
+    for (size_t written = 0; !failed && written < length;) {
+        ssize_t step = write(output, (const char *) bytes + written, length - written);
+        if (step <= 0) failed = 1; else written += (size_t) step;
+    }
+    close(output);
+    return failed || rename(temporary, path) != 0 ? -1 : 0;
+}
+
+int bench_thumbnail_same_work(const char *path, int short_edge, int quality, const char *derivative_path, int size,
+                              unsigned char **rgba, int *width, int *height) {
+    VipsImage *header = vips_image_new_from_file(path, NULL);
+    if (header == NULL) return -1;
+    int landscape = vips_image_get_width(header) >= vips_image_get_height(header);
+    if (vips_image_get_orientation_swap(header)) landscape = !landscape;
+    g_object_unref(header);
+    VipsImage *derivative = NULL;
+    if (vips_thumbnail(path, &derivative, landscape ? 1 << 20 : short_edge, "height", landscape ? short_edge : 1 << 20,
+                       "size", VIPS_SIZE_DOWN, NULL) != 0) return -1;
+    void *jpeg = NULL;
+    size_t length = 0;
+    int saved = vips_jpegsave_buffer(derivative, &jpeg, &length, "Q", quality, "strip", TRUE, NULL);
+    g_object_unref(derivative);
+    if (saved != 0) return -1;
+    VipsImage *thumbnail = NULL;
+    int result = write_file(derivative_path, jpeg, length) == 0
+        && vips_thumbnail_buffer(jpeg, length, &thumbnail, size, "height", size, "crop", VIPS_INTERESTING_CENTRE, NULL) == 0
+        ? to_rgba(thumbnail, rgba, width, height) : -1;
+    g_free(jpeg);
+    return result;
+}
+
+/// libjpeg's errors end the decode through this jump rather than exit().
+typedef struct {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+} floor_error;
+
+static void floor_error_exit(j_common_ptr decoder) {
+    longjmp(((floor_error *) decoder->err)->jump, 1);
+}
+
+int bench_decode_floor(const char *path, int size) {
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) return -1;
+    struct jpeg_decompress_struct decoder;
+    floor_error error;
+    decoder.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = floor_error_exit;
+    JSAMPARRAY row = NULL;
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&decoder);
+        fclose(file);
+        return -1;
+    }
+    jpeg_create_decompress(&decoder);
+    jpeg_stdio_src(&decoder, file);
+    jpeg_read_header(&decoder, TRUE);
+    unsigned int shorter = decoder.image_width < decoder.image_height ? decoder.image_width : decoder.image_height;
+    decoder.scale_num = 1;
+    decoder.scale_denom = 1;
+    while (decoder.scale_denom < 8 && shorter / (decoder.scale_denom * 2) >= (unsigned int) size) decoder.scale_denom *= 2;
+    jpeg_start_decompress(&decoder);
+    row = (*decoder.mem->alloc_sarray)((j_common_ptr) &decoder, JPOOL_IMAGE,
+                                       decoder.output_width * (JDIMENSION) decoder.output_components, 1);
+    while (decoder.output_scanline < decoder.output_height) jpeg_read_scanlines(&decoder, row, 1);
+    jpeg_finish_decompress(&decoder);
+    jpeg_destroy_decompress(&decoder);
+    fclose(file);
+    return 0;
+}
+
+void bench_free(void *pointer) {
+    g_free(pointer);
 }
 
 int bench_write_photo(const char *path, int width, int height, int seed) {

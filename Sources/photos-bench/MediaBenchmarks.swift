@@ -3,8 +3,9 @@ import Foundation
 import Photos
 import PhotosStore
 
-/// Thumbnails against libvips called directly in this process
-/// (`vips_thumbnail` with shrink-on-load, nothing around it), and imports
+/// Thumbnails against the same work written plainly with libvips, against
+/// `vips_thumbnail` alone and against libjpeg's decode at scale, with their
+/// quality compared; and imports
 /// against the same work done plainly (``ImportBaseline``), on generated
 /// camera-like JPEGs of 12 and 24 megapixels, and on real camera photos when
 /// `PHOTOS_BENCH_CAMERA_DIR` names a folder of them.
@@ -38,8 +39,13 @@ struct MediaBenchmarks {
     // MARK: - Thumbnails from originals
 
     /// A 256 × 256 aspect-fill thumbnail of each photo through
-    /// `requestImage`, with no derivative made yet (the request makes one),
-    /// against `vips_thumbnail` of the same files.
+    /// `requestImage`, with no derivative made yet (the request makes one
+    /// and keeps it), against three baselines on the same files: the same
+    /// work written plainly with libvips (``bench_thumbnail_same_work``),
+    /// `vips_thumbnail` alone (the practical lower bound: no derivative is
+    /// kept), and libjpeg's decode at scale alone (the `djpeg -scale` floor).
+    /// Then the quality: each side's render against `vips_thumbnail` of the
+    /// original, by SSIM; the run fails when ours is clearly worse.
     private func thumbnailsFromOriginals(_ photos: [URL], label: String) throws {
         guard !photos.isEmpty else { return }
         let library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
@@ -48,23 +54,74 @@ struct MediaBenchmarks {
         options.isSynchronous = true
         options.deliveryMode = .highQualityFormat
         options.resizeMode = .exact
+        let target = CGSize(width: 256, height: 256)
+        let derivatives = workdir.appendingPathComponent("scratch/same-work-derivatives")
+        try FileManager.default.createDirectory(at: derivatives, withIntermediateDirectories: true)
         var failures = 0
         var manager = PHImageManager()
-        let (ours, baseline) = try Measure.alternating(prepare: {
+        var oursImages: [UIImage?] = []
+        let prepare = {
             try removeDerivatives(of: library)
             manager = PHImageManager()
-        }, ours: {
-            for asset in assets {
-                manager.requestImage(for: asset, targetSize: CGSize(width: 256, height: 256), contentMode: .aspectFill,
-                                     options: options) { image, _ in if image?.size.width != 256 { failures += 1 } }
+        }
+        let ours = {
+            oursImages = assets.map { asset in
+                var delivered: UIImage?
+                manager.requestImage(for: asset, targetSize: target, contentMode: .aspectFill, options: options) { image, _ in delivered = image }
+                if delivered?.size != target { failures += 1 }
+                return delivered
             }
-        }, baseline: {
-            // The same bytes as the library's copies of them.
-            for photo in photos where bench_thumbnail(photo.path, 256, 1) != 0 { failures += 1 }
-        })
-        if failures > 0 { print("  \(failures) thumbnails failed") }
-        Measure.report("256-px aspectFill thumbnail from the original, \(label) (\(photos.count) photos, per photo)",
-                       ours: ours / Double(photos.count), baseline: baseline / Double(photos.count), target: 1.15)
+        }
+        var sameWorkImages: [(pixels: [UInt8], width: Int, height: Int)?] = []
+        let baselines: [(name: String, target: Double, run: () -> Void)] = [
+            ("the same work done plainly with libvips (derivative made, kept, rendered)", 1.0, {
+                sameWorkImages = photos.enumerated().map { index, photo in
+                    let image = Self.pixels { bench_thumbnail_same_work(photo.path, 360, 82, derivatives.appendingPathComponent("\(index).jpg").path, 256, &$0, &$1, &$2) }
+                    if image == nil { failures += 1 }
+                    return image
+                }
+            }),
+            ("vips_thumbnail alone", 1.15, {
+                for photo in photos where bench_thumbnail(photo.path, 256, 1) != 0 { failures += 1 }
+            }),
+            ("the libjpeg decode at scale alone (the djpeg -scale floor)", 1.5, {
+                for photo in photos where bench_decode_floor(photo.path, 256) != 0 { failures += 1 }
+            }),
+        ]
+        for baseline in baselines {
+            let (oursTime, baselineTime) = try Measure.alternating(prepare: prepare, ours: ours, baseline: baseline.run)
+            Measure.report("256-px aspectFill thumbnail from the original, \(label) (\(photos.count) photos, per photo), against \(baseline.name)",
+                           ours: oursTime / Double(photos.count), baseline: baselineTime / Double(photos.count), target: baseline.target)
+        }
+        guard failures == 0 else { throw BenchError("\(failures) thumbnails failed") }
+
+        // Quality: both renders against vips_thumbnail straight from the original.
+        var oursSSIM: [Double] = [], sameWorkSSIM: [Double] = []
+        for (index, photo) in photos.enumerated() {
+            guard let reference = Self.pixels({ bench_thumbnail_rgba(photo.path, 256, &$0, &$1, &$2) }),
+                  let mine = oursImages[index], let plain = sameWorkImages[index],
+                  let oursValue = ImageQuality.ssim(mine.rgbaPixels, reference.pixels, width: reference.width, height: reference.height),
+                  let plainValue = ImageQuality.ssim(plain.pixels, reference.pixels, width: reference.width, height: reference.height) else {
+                throw BenchError("the thumbnails of \(photo.lastPathComponent) could not be compared")
+            }
+            oursSSIM.append(oursValue)
+            sameWorkSSIM.append(plainValue)
+        }
+        let (oursQuality, plainQuality) = (MedianInterval.median(oursSSIM), MedianInterval.median(sameWorkSSIM))
+        print(String(format: "  (quality, median SSIM against vips_thumbnail of the original: ours %.4f, the same-work baseline %.4f)",
+                     oursQuality, plainQuality))
+        guard oursQuality >= plainQuality - 0.02 else {
+            throw BenchError(String(format: "our thumbnails are worse than the same-work baseline's: SSIM %.4f against %.4f", oursQuality, plainQuality))
+        }
+    }
+
+    /// The RGBA pixels a C function hands back, copied, and the C buffer freed.
+    private static func pixels(_ make: (inout UnsafeMutablePointer<UInt8>?, inout Int32, inout Int32) -> Int32) -> (pixels: [UInt8], width: Int, height: Int)? {
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var (width, height): (Int32, Int32) = (0, 0)
+        guard make(&buffer, &width, &height) == 0, let buffer else { return nil }
+        defer { bench_free(buffer) }
+        return (Array(UnsafeBufferPointer(start: buffer, count: Int(width) * Int(height) * 4)), Int(width), Int(height))
     }
 
     /// The command-line tools' times for context: they include starting a process.

@@ -11,6 +11,28 @@ int bench_vips_init(void);
 /// thumbnail. Returns 0 on success.
 int bench_thumbnail(const char *path, int size, int fill);
 
+/// vips_thumbnail of a file to `size` x `size`, cropped to fill from the
+/// centre, as 8-bit RGBA in `*rgba` (freed with bench_free): the direct
+/// render a thumbnail's quality is judged against. Returns 0 on success.
+int bench_thumbnail_rgba(const char *path, int size, unsigned char **rgba, int *width, int *height);
+
+/// The same work as the engine's first thumbnail request, written plainly
+/// with libvips: the 360-px short-edge derivative made from the original
+/// (shrink-on-load, Q `quality`, no metadata), written to
+/// `derivative_path`, then the `size` x `size` aspect-fill render of it as
+/// 8-bit RGBA in `*rgba` (freed with bench_free). Returns 0 on success.
+int bench_thumbnail_same_work(const char *path, int short_edge, int quality, const char *derivative_path, int size,
+                              unsigned char **rgba, int *width, int *height);
+
+/// The decode floor of a `size`-px thumbnail, as `djpeg -scale` gives it
+/// but in this process: libjpeg decoding the file at the smallest 1/1, 1/2,
+/// 1/4 or 1/8 scale whose short edge still covers `size`, every scanline
+/// read and dropped. No resampling, no encoding. Returns 0 on success.
+int bench_decode_floor(const char *path, int size);
+
+/// Frees what the functions above return.
+void bench_free(void *pointer);
+
 /// Writes a camera-like JPEG of `width` x `height`: a gradient with sensor
 /// noise, so it compresses as photos do. Returns 0 on success.
 int bench_write_photo(const char *path, int width, int height, int seed);
