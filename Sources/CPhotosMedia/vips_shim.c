@@ -1,4 +1,5 @@
 #include "CPhotosMedia.h"
+#include "jpeg_scaled.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -424,6 +425,43 @@ static unsigned char *placeholder_pixels(VipsImage *image, int *out_width, int *
     return out;
 }
 
+static void free_pixels(VipsImage *image, void *pixels) {
+    (void) image;
+    g_free(pixels);
+}
+
+// A plain JPEG original decoded by libjpeg at scale, turned upright and
+// resized to exactly `box_width` x `box_height`, as `vips_thumbnail` would
+// make it; -1, with no error left, when the file is not for this path.
+static int scaled_original(const char *path, int box_width, int box_height, VipsImage **out) {
+    unsigned char *pixels = NULL;
+    int width = 0, height = 0, orientation = 1;
+    if (pm_jpeg_decode_original(path, box_width, box_height, &pixels, &width, &height, &orientation) != 0) return -1;
+    VipsImage *stored = vips_image_new_from_memory(pixels, (size_t) width * height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
+    if (stored == NULL) {
+        g_free(pixels);
+        vips_error_clear();
+        return -1;
+    }
+    g_signal_connect(stored, "postclose", G_CALLBACK(free_pixels), pixels);
+    stored->Type = VIPS_INTERPRETATION_sRGB;
+    vips_image_set_int(stored, VIPS_META_ORIENTATION, orientation);
+    VipsImage *upright = NULL;
+    int turned = vips_autorot(stored, &upright, NULL);
+    g_object_unref(stored);
+    if (turned != 0) {
+        vips_error_clear();
+        return -1;
+    }
+    int result = vips_image_get_width(upright) == box_width && vips_image_get_height(upright) == box_height
+        ? vips_copy(upright, out, NULL)
+        : vips_resize(upright, out, (double) box_width / vips_image_get_width(upright),
+                      "vscale", (double) box_height / vips_image_get_height(upright), NULL);
+    g_object_unref(upright);
+    if (result != 0) vips_error_clear();
+    return result;
+}
+
 int pm_make_derivative(const char *path, int source_width, int source_height, int short_edge, int quality,
                        void **jpeg, size_t *jpeg_length, int *width, int *height,
                        unsigned char **placeholder, int *placeholder_width, int *placeholder_height) {
@@ -434,8 +472,9 @@ int pm_make_derivative(const char *path, int source_width, int source_height, in
     int shortest = source_width < source_height ? source_width : source_height;
     double scale = shortest > short_edge ? (double) short_edge / shortest : 1;
     VipsImage *image = NULL;
-    if (thumbnail(path, NULL, 0, &image, ceil_positive(source_width * scale), ceil_positive(source_height * scale),
-                  VIPS_SIZE_DOWN, VIPS_INTERESTING_NONE) != 0) return -1;
+    int box_width = ceil_positive(source_width * scale), box_height = ceil_positive(source_height * scale);
+    if (scaled_original(path, box_width, box_height, &image) != 0 &&
+        thumbnail(path, NULL, 0, &image, box_width, box_height, VIPS_SIZE_DOWN, VIPS_INTERESTING_NONE) != 0) return -1;
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
     VipsImage **t = (VipsImage **) vips_object_local_array(scope, 4);
     int result = -1;

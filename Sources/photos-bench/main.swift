@@ -27,12 +27,14 @@ func usage() -> Never {
         usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all [--assets N] [--changes N] [--quick] [--runs N]
                             [--only SUITE,...] [--sizes N,...] [--report FILE] [--workdir DIR]
 
-          fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000)
+          fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000),
+                    against GRDB and SQLite's C API; cold, and beside another process's commits
           observe   change details on that library, the general diff, cross-process delivery
           history   reading 100,000 change blocks, asking with nothing new on that library,
                     the cost of writing history, commits while pruning
-          media     thumbnails from originals and from derivatives, importing 24 MP photos against
-                    the same work done plainly
+          media     thumbnails from originals against the same work in libvips, bare vips_thumbnail
+                    and libjpeg's decode floor (and their SSIM), thumbnails from derivatives, importing
+                    24 MP photos against the same work done plainly, on every core and on one
           serve     photos serve: thumbnails against nginx (wrk, 64 connections), the timeline of
                     N assets, events from another process, idle and stalled streams, uploads
           gallery   the web gallery in headless Chromium on N assets (default 2,000,000): first

@@ -74,6 +74,36 @@ import Testing
         #expect(throws: MediaError.self) { try ImageRenderer.derivative(fileAt: truncated, shortEdge: 360) }
     }
 
+    /// Derivatives of plain JPEGs come from libjpeg at scale: in every
+    /// EXIF orientation, the derivative is the upright picture, as libvips
+    /// renders it at full size, scaled down.
+    @Test func derivativesOfJPEGsInEveryOrientationAreTheUprightPicture() throws {
+        func cells(_ pixels: RGBAPixels) -> [Double] {
+            // The mean of each channel in a 4 × 4 grid.
+            var sums = [Double](repeating: 0, count: 48), counts = [Double](repeating: 0, count: 16)
+            pixels.withUnsafeBytes { bytes in
+                for y in 0..<pixels.height {
+                    for x in 0..<pixels.width {
+                        let cell = (y * 4 / pixels.height) * 4 + x * 4 / pixels.width
+                        counts[cell] += 1
+                        for channel in 0..<3 { sums[cell * 3 + channel] += Double(bytes[(y * pixels.width + x) * 4 + channel]) }
+                    }
+                }
+            }
+            return sums.indices.map { sums[$0] / counts[$0 / 3] }
+        }
+        for orientation in 1...8 {
+            let url = try photo(width: 1600, height: 400, orientation: orientation)
+            let upright = try ImageRenderer.render(fileAt: url, RenderSpec(targetWidth: nil, targetHeight: nil, mode: .fit, exact: false))
+            let derivative = try ImageRenderer.derivative(fileAt: url, shortEdge: 100)
+            let decoded = try ImageCodec.decode(data: derivative.jpeg)
+            let expected = orientation >= 5 ? [100, 400] : [400, 100]
+            #expect([derivative.width, derivative.height] == expected && size(decoded) == expected, "orientation \(orientation)")
+            let difference = zip(cells(upright), cells(decoded)).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(difference < 8, "orientation \(orientation): the cells differ by up to \(difference)")
+        }
+    }
+
     @Test func aDerivativeCanGiveItsPlaceholderPixelsFromTheSameDecode() throws {
         let url = try photo(width: 1600, height: 1200)
         let derivative = try ImageRenderer.derivative(fileAt: url, shortEdge: 360, placeholder: true)

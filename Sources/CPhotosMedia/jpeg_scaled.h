@@ -1,0 +1,15 @@
+// Internal to CPhotosMedia: the libjpeg paths vips_shim.c takes.
+#ifndef PM_JPEG_SCALED_H
+#define PM_JPEG_SCALED_H
+
+/// Decodes a plain JPEG original (YCbCr, greyscale or RGB, no ICC profile)
+/// as 8-bit RGB in its stored frame, at the smallest 1/8, 1/4, 1/2 or full
+/// scale that still covers `upright_width` x `upright_height` once turned
+/// upright by `*orientation` (its EXIF orientation, 1 when none). `*pixels`
+/// is freed with g_free. Returns 0 on success, or -1, leaving no error,
+/// whenever this path does not apply or libjpeg errs or warns: the caller
+/// then goes through libvips, which decides whether the file decodes.
+int pm_jpeg_decode_original(const char *path, int upright_width, int upright_height,
+                            unsigned char **pixels, int *width, int *height, int *orientation);
+
+#endif
