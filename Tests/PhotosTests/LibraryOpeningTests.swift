@@ -117,6 +117,15 @@ import Testing
         try FileManager.default.createDirectory(at: dropbox, withIntermediateDirectories: true)
         try Data().write(to: dropbox.appendingPathComponent(".dropbox"))
         #expect(code { _ = try PHPhotoLibrary(url: dropbox.appendingPathComponent("deep/er/L.photoslibrary")) } == .libraryInFileProviderSyncRoot)
+
+        // Nextcloud's journal has a name of its own in each synced folder; a
+        // name that merely resembles it does not count.
+        let nextcloud = directory.appendingPathComponent("Nextcloud")
+        try FileManager.default.createDirectory(at: nextcloud, withIntermediateDirectories: true)
+        try Data().write(to: nextcloud.appendingPathComponent(".sync_0123abcd.db.notes"))
+        #expect(code { _ = try PHPhotoLibrary(url: nextcloud.appendingPathComponent("N.photoslibrary")) } == nil)
+        try Data().write(to: nextcloud.appendingPathComponent(".sync_0123abcd.db"))
+        #expect(code { _ = try PHPhotoLibrary(url: nextcloud.appendingPathComponent("M.photoslibrary")) } == .libraryInFileProviderSyncRoot)
     }
 
     @Test func defaultLocationFollowsTheEnvironment() {

@@ -76,10 +76,24 @@ package enum LibraryLocationCheck {
             return marker.client
         }
         // Nextcloud and ownCloud keep their journal as .sync_<hash>.db or ._sync_<hash>.db.
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        if names.contains(where: { ($0.hasPrefix(".sync_") || $0.hasPrefix("._sync_")) && $0.hasSuffix(".db") }) {
-            return "Nextcloud or ownCloud"
+        return containsName(in: directory.path, where: { ($0.hasPrefix(".sync_") || $0.hasPrefix("._sync_")) && $0.hasSuffix(".db") })
+            ? "Nextcloud or ownCloud" : nil
+    }
+
+    /// Whether a name in the folder at `path` meets `condition`. Reads the
+    /// folder with `readdir`, looking only at hidden names, where
+    /// Foundation's listing would build every name of a large folder (a
+    /// home or /tmp) as a string on every library opened.
+    private static func containsName(in path: String, where condition: (String) -> Bool) -> Bool {
+        guard let folder = opendir(path) else { return false }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let found = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> Bool in
+                guard bytes.first == UInt8(ascii: ".") else { return false }
+                return condition(String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self))
+            }
+            if found { return true }
         }
-        return nil
+        return false
     }
 }

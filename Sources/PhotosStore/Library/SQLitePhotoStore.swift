@@ -179,13 +179,16 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         }
         guard isDirectory.boolValue else { throw .notALibrary(path: path, reason: "it is a file, not a directory") }
         let manager = FileManager.default
-        let databaseSize = (try? manager.attributesOfItem(atPath: layout.databaseFile.path)[.size] as? Int) ?? nil
+        let databaseSize = FileStatus(atPath: layout.databaseFile.path)?.size
+        // A database with pages is the common case, and enough: only
+        // without one are the other signs of a library looked for.
+        if let databaseSize, databaseSize > 0 { return false }
         let hasVersion = manager.fileExists(atPath: layout.versionFile.path)
-        let originals = manager.enumerator(at: layout.originals, includingPropertiesForKeys: [.isRegularFileKey])
-        let hasOriginals = originals?.contains { ((try? ($0 as? URL)?.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile) == true } ?? false
+        let originals = manager.enumerator(atPath: layout.originals.path)
+        let hasOriginals = originals?.contains { name in
+            FileStatus(atPath: layout.originals.appendingPathComponent(name as? String ?? "").path)?.isRegularFile == true
+        } ?? false
         switch databaseSize {
-        case let size? where size > 0:
-            return false
         case .some where hasVersion || hasOriginals:
             throw .damaged(path: path, reason: "its database (database/Photos.sqlite) is empty\(hasOriginals ? " while originals/ holds files" : "")")
         case nil where hasVersion || hasOriginals:
