@@ -154,7 +154,7 @@ void bench_free(void *pointer) {
     g_free(pointer);
 }
 
-int bench_write_photo(const char *path, int width, int height, int seed) {
+int bench_write_photo(const char *path, int width, int height, int seed, int progressive) {
     if (bench_vips_init() != 0) return -1;
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
     VipsImage **t = (VipsImage **) vips_object_local_array(scope, 8);
@@ -170,7 +170,7 @@ int bench_write_photo(const char *path, int width, int height, int seed) {
             vips_add(t[3], t[4], &t[5], NULL) == 0 &&
             vips_cast(t[5], &t[6], VIPS_FORMAT_UCHAR, NULL) == 0) {
             t[6]->Type = VIPS_INTERPRETATION_sRGB;
-            result = vips_jpegsave(t[6], path, "Q", 90, NULL);
+            result = vips_jpegsave(t[6], path, "Q", 90, "interlace", progressive ? TRUE : FALSE, NULL);
         }
     }
     g_object_unref(scope);

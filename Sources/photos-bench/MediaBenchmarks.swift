@@ -22,6 +22,9 @@ struct MediaBenchmarks {
         let twentyFour = quick ? try fixtures(width: 1600, height: 1200, count: 10) : try fixtures(width: 6000, height: 4000, count: 200)
         try thumbnailsFromOriginals(twelve, label: quick ? "2 MP (quick)" : "12 MP")
         try thumbnailsFromOriginals(Array(twentyFour.prefix(10)), label: quick ? "2 MP (quick)" : "24 MP")
+        let progressive = quick ? try fixtures(width: 1600, height: 1200, count: 2, progressive: true)
+                                : try fixtures(width: 4000, height: 3000, count: 10, progressive: true)
+        try thumbnailsFromOriginals(progressive, label: quick ? "2 MP progressive (quick)" : "12 MP progressive")
         if let folder = ProcessInfo.processInfo.environment["PHOTOS_BENCH_CAMERA_DIR"] {
             let photos = (try FileManager.default.contentsOfDirectory(atPath: folder))
                 .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted().prefix(10)
@@ -293,13 +296,14 @@ struct MediaBenchmarks {
 
     // MARK: - Fixtures
 
-    private func fixtures(width: Int, height: Int, count: Int) throws -> [URL] {
-        try Self.fixtures(width: width, height: height, count: count, in: workdir)
+    private func fixtures(width: Int, height: Int, count: Int, progressive: Bool = false) throws -> [URL] {
+        try Self.fixtures(width: width, height: height, count: count, progressive: progressive, in: workdir)
     }
 
-    /// `count` camera-like JPEGs of one size in `workdir`, made once and reused.
-    static func fixtures(width: Int, height: Int, count: Int, in workdir: URL) throws -> [URL] {
-        let folder = workdir.appendingPathComponent("photos-\(width)x\(height)", isDirectory: true)
+    /// `count` camera-like JPEGs of one size in `workdir`, baseline or
+    /// progressive, made once and reused.
+    static func fixtures(width: Int, height: Int, count: Int, progressive: Bool = false, in workdir: URL) throws -> [URL] {
+        let folder = workdir.appendingPathComponent("photos-\(width)x\(height)\(progressive ? "-progressive" : "")", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let urls = (0..<count).map { folder.appendingPathComponent(String(format: "IMG_%04d.JPG", $0)) }
         let missing = urls.enumerated().filter { !FileManager.default.fileExists(atPath: $0.element.path) }
@@ -308,7 +312,7 @@ struct MediaBenchmarks {
             let failures = ConcurrentCounter()
             DispatchQueue.concurrentPerform(iterations: missing.count) { index in
                 let (seed, url) = missing[index]
-                if bench_write_photo(url.path + ".partial", Int32(width), Int32(height), Int32(seed)) != 0
+                if bench_write_photo(url.path + ".partial", Int32(width), Int32(height), Int32(seed), progressive ? 1 : 0) != 0
                     || rename(url.path + ".partial", url.path) != 0 {
                     failures.increment()
                 }

@@ -34,8 +34,9 @@ int bench_decode_floor(const char *path, int size);
 void bench_free(void *pointer);
 
 /// Writes a camera-like JPEG of `width` x `height`: a gradient with sensor
-/// noise, so it compresses as photos do. Returns 0 on success.
-int bench_write_photo(const char *path, int width, int height, int seed);
+/// noise, so it compresses as photos do; progressive when `progressive`.
+/// Returns 0 on success.
+int bench_write_photo(const char *path, int width, int height, int seed, int progressive);
 
 /// What a same-work import learns of a photo.
 typedef struct {
