@@ -13,8 +13,10 @@ enum BenchLibrary {
     static let trashedDate = Date(timeIntervalSince1970: 4_102_444_800)
 
     /// What the libraries hold, by version: a library built by another
-    /// version of the setup is built again. 2: deleted assets are never purged.
-    private static let contentsVersion = "2"
+    /// version of the setup is built again. 2: deleted assets are never
+    /// purged. 3: no suite writes to them (they write to ``workingCopy(of:in:)``),
+    /// so those that did (with history from every run) are built again.
+    private static let contentsVersion = "3"
 
     /// The library `name` in `workdir`, built by `build` on first use and
     /// reused once a build of this version completed.
@@ -97,6 +99,30 @@ enum BenchLibrary {
                 throw BenchError("posix_fadvise could not evict \(path) from the page cache")
             }
         }
+    }
+
+    /// A copy of `library` for one run to change, in `scratch/` (which the
+    /// run deletes): its folders and files as they are, its database
+    /// written afresh with `VACUUM INTO`. The suites that write work on
+    /// copies made at the start of each run, ours and the baseline alike,
+    /// so that neither side carries the history, deletions and free pages
+    /// of earlier runs: the libraries they are made from never change.
+    /// Cost: a read of the database and a write of the copy.
+    static func workingCopy(of library: URL, in workdir: URL) throws -> URL {
+        let copy = scratch(in: workdir)
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: library.path) where name != "database" {
+            try FileManager.default.copyItem(at: library.appendingPathComponent(name), to: copy.appendingPathComponent(name))
+        }
+        let database = copy.appendingPathComponent("database")
+        try FileManager.default.createDirectory(at: database, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.readonly = true
+        let source = try DatabaseQueue(path: library.appendingPathComponent("database/Photos.sqlite").path, configuration: configuration)
+        try source.inDatabase { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [database.appendingPathComponent("Photos.sqlite").path])
+        }
+        return copy
     }
 
     /// `ids` as a JSON array, for SQLite's `json_each(?)`: the baselines'

@@ -24,6 +24,7 @@ struct FetchBenchmarks {
     func run() throws {
         print("photos-bench fetch: \(assetCount) assets, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let url = try BenchLibrary.prepare(assetCount: assetCount, in: workdir)
+        BenchLibrary.removeScratch(in: workdir)
         let library = try PHPhotoLibrary(url: url)
         var configuration = Configuration()
         configuration.readonly = true
@@ -193,11 +194,7 @@ struct FetchBenchmarks {
                        ours: oursCold, baseline: baseCold, target: 1.2)
 
         // 5. The same fetch while another process commits change blocks.
-        try whileAnotherProcessCommits(url) {
-            fetchSorted(library)
-        } baseline: {
-            try grdbFetchSorted(baseline)
-        }
+        try whileAnotherProcessCommits(url, ours: fetchSorted, baseline: grdbFetchSorted)
 
         // 6. One commit creating 10,000 assets, against plain inserts of the same rows; both synced to disk.
         var random = SplitMix(state: 2024)
@@ -232,19 +229,26 @@ struct FetchBenchmarks {
 
     // MARK: - Under load
 
-    /// Times `ours` and `baseline`, turn about in random order, while a child
-    /// process commits a change block (a new album) every 5 ms to the same
-    /// library; reports the p99 of each side's turns, as a reader's worst
-    /// case next to a writer is what an app's scrolling feels.
-    private func whileAnotherProcessCommits(_ url: URL, ours: () throws -> Void, baseline: () throws -> Void) throws {
+    /// Times `ours` and `baseline` on a working copy of the library, turn
+    /// about in random order, while a child process commits a change block
+    /// (a new album) to that copy every 5 ms; reports the p99 of each side's
+    /// turns, as a reader's worst case next to a writer is what an app's
+    /// scrolling feels.
+    private func whileAnotherProcessCommits(_ url: URL, ours: (PHPhotoLibrary) -> Void,
+                                            baseline: (DatabasePool) throws -> Void) throws {
         let turns = assetCount >= 1_000_000 ? 20 : assetCount >= 100_000 ? 50 : 100
-        let writer = try ChildProcess.start(["commit-child", "--library", url.path, "--pause-ms", "5"], input: true)
+        let copy = try BenchLibrary.workingCopy(of: url, in: workdir)
+        let library = try PHPhotoLibrary(url: copy)
+        var configuration = Configuration()
+        configuration.readonly = true
+        let pool = try DatabasePool(path: copy.appendingPathComponent("database/Photos.sqlite").path, configuration: configuration)
+        let writer = try ChildProcess.start(["commit-child", "--library", copy.path, "--pause-ms", "5"], input: true)
         var oursTimes: [Double] = [], baseTimes: [Double] = []
         do {
             // The writer's first commit, so that every turn runs beside it.
             Thread.sleep(forTimeInterval: 0.2)
             for _ in 0..<turns {
-                let (oursTurn, baseTurn) = try Measure.alternating(runs: 1, ours: ours, baseline: baseline)
+                let (oursTurn, baseTurn) = try Measure.alternating(runs: 1, ours: { ours(library) }, baseline: { try baseline(pool) })
                 oursTimes.append(oursTurn)
                 baseTimes.append(baseTurn)
             }

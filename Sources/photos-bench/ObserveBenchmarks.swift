@@ -12,6 +12,8 @@ struct ObserveBenchmarks {
     func run() throws {
         print("photos-bench observe: \(assetCount) assets, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let url = try BenchLibrary.prepare(assetCount: assetCount, in: workdir)
+        BenchLibrary.removeScratch(in: workdir)
+        defer { BenchLibrary.removeScratch(in: workdir) }
         try ObservedChanges(assetCount: assetCount, workdir: workdir, library: url).run()
         try generalDiff(url)
         try listDiffs()

@@ -10,11 +10,14 @@ import PhotosStore
 /// same change: one photo imported (the baseline copies, hashes, reads the
 /// EXIF date and makes the thumbnail as the engine does, then inserts the
 /// row), and 100 assets given new creation dates, 100 and 10,000 assets
-/// moved to Recently Deleted. Every change is undone, untimed, after its
-/// turn, so that the library is the same in every turn and every run.
+/// moved to Recently Deleted. Each side works on its own fresh copy of the
+/// library (``BenchLibrary/workingCopy(of:in:)``), and every change is
+/// undone, untimed, after its turn, so that the library is the same in
+/// every turn and every run.
 struct ObservedChanges {
     let assetCount: Int
     let workdir: URL
+    /// The library as built, which both sides copy and neither changes.
     let library: URL
 
     /// Turns of each row, each side's order drawn afresh for each.
@@ -96,12 +99,11 @@ struct ObservedChanges {
     }
 
     func run() throws {
-        let copy = try baselineCopy()
-        let pool = try BenchLibrary.durablePool(copy)
+        let pool = try BenchLibrary.durablePool(BenchLibrary.workingCopy(of: library, in: workdir))
         let timeline = try pool.read { try IncrementalTimeline($0, visible: FetchBenchmarks.visible) }
         pool.add(transactionObserver: timeline, extent: .observerLifetime)
 
-        let photoLibrary = try PHPhotoLibrary(url: library)
+        let photoLibrary = try PHPhotoLibrary(url: BenchLibrary.workingCopy(of: library, in: workdir))
         let sorted = PHFetchOptions()
         sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
         let observer = DetailsObserver(result: photoLibrary.withCurrentLibrary { PHAsset.fetchAssets(with: sorted) })
@@ -269,19 +271,6 @@ struct ObservedChanges {
     }
 
     // MARK: - Setup
-
-    /// A copy of the library's database for the baseline to change, made
-    /// once per library with `VACUUM INTO` (same rows, ids and indexes).
-    private func baselineCopy() throws -> URL {
-        try BenchLibrary.cached("observe-baseline-\(assetCount)", in: workdir, holding: "a copy of the \(assetCount)-asset database") { url in
-            let database = url.appendingPathComponent("database")
-            try FileManager.default.createDirectory(at: database, withIntermediateDirectories: true)
-            let source = try DatabaseQueue(path: library.appendingPathComponent("database/Photos.sqlite").path)
-            try source.writeWithoutTransaction { db in
-                try db.execute(sql: "VACUUM INTO ?", arguments: [database.appendingPathComponent("Photos.sqlite").path])
-            }
-        }
-    }
 
     /// `count` distinct keys of `keys`, at random.
     private static func sample(_ count: Int, of keys: [IncrementalTimeline.Key], _ random: inout SplitMix) -> [IncrementalTimeline.Key] {
