@@ -88,7 +88,9 @@ enum BenchmarkCharts {
         for (index, row) in rows.enumerated() {
             let top = plot.top + strip * Double(index)
             let middle = top + 30
-            svg += text(row.name, x: plot.left, y: top + 13, anchor: "start", size: 11)
+            // About 115 characters fit the width at this size; the table has the full name.
+            let name = row.name.count > 115 ? String(row.name.prefix(114)) + "…" : row.name
+            svg += text(name, x: plot.left, y: top + 13, anchor: "start", size: 11)
             svg += "<rect x=\"\(rounded(x[row.interval.low]))\" y=\"\(rounded(middle - 8))\" width=\"\(rounded(max(1, x[row.interval.high] - x[row.interval.low])))\" height=\"16\" fill=\"\(oursColour)\" fill-opacity=\"0.18\"/>\n"
             svg += line(x[row.interval.median], middle - 10, x[row.interval.median], middle + 10, stroke: oursColour, width: 3)
             for ratio in row.ratios where ratio > 0 {

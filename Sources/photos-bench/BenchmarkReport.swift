@@ -61,6 +61,12 @@ struct BenchmarkReport {
             }
         }
         guard let report else { return }
+        try write(report)
+    }
+
+    /// Writes `report`, and its charts, from every suite's runs kept beside
+    /// it; runs nothing. `photos-bench report` is this alone.
+    func write(_ report: URL) throws {
         let folder = report.deletingLastPathComponent().appendingPathComponent(StoredRuns.folder)
         let stored = try suites.compactMap { try StoredRuns.load(suite: $0.name, from: folder) }.filter { $0.quick == quick }
         let results = try stored.map { try SuiteResult(suite: $0.suite, outputs: $0.outputs) }

@@ -24,7 +24,7 @@ func option(_ name: String) -> String? {
 
 func usage() -> Never {
     print("""
-        usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all [--assets N] [--changes N] [--quick] [--runs N]
+        usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all|report [--assets N] [--changes N] [--quick] [--runs N]
                             [--only SUITE,...] [--sizes N,...] [--report FILE] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000),
@@ -51,6 +51,8 @@ func usage() -> Never {
                     words, --sizes the sized ones (fetch, observe) at those sizes; each suite's
                     runs are kept in benchmark-results/ beside the report, which is written
                     from every suite kept there, with its SVG charts in benchmark-charts/
+          report    writes the report (--report FILE, default BENCHMARKS.md) and its charts again
+                    from the runs kept beside it, running nothing
         """)
     exit(2)
 }
@@ -105,6 +107,9 @@ do {
             benchmarks.sizes = parsed
         }
         try benchmarks.run()
+    case "report":
+        let report = URL(fileURLWithPath: option("--report") ?? "BENCHMARKS.md")
+        try BenchmarkReport(workdir: workdir, quick: arguments.contains("--quick"), report: report, runs: 0).write(report)
     case "import-child":
         // Runs in a child process so that its peak memory is the import's alone, and to pin it to one core.
         guard let path = option("--library"), let list = option("--list") else { usage() }
