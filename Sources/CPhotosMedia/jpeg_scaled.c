@@ -32,6 +32,20 @@ static void escape_on_warning(j_common_ptr info, int level) {
     if (level < 0) escape_on_error(info);
 }
 
+// Decodes every row, `bands` bytes a pixel, into a buffer it puts in
+// `*output` before reading, so that the caller frees it when libjpeg jumps
+// out midway.
+static void decode_rows(struct jpeg_decompress_struct *decoder, int bands, unsigned char *volatile *output) {
+    jpeg_start_decompress(decoder);
+    size_t stride = (size_t) decoder->output_width * (size_t) bands;
+    *output = g_malloc(stride * decoder->output_height);
+    while (decoder->output_scanline < decoder->output_height) {
+        JSAMPROW row = *output + stride * decoder->output_scanline;
+        jpeg_read_scanlines(decoder, &row, 1);
+    }
+    jpeg_finish_decompress(decoder);
+}
+
 int pm_decode_jpeg_covering(const char *path, int target_width, int target_height, int fill,
                             unsigned char **pixels, int *width, int *height) {
     FILE *file = fopen(path, "rb");
@@ -66,15 +80,7 @@ int pm_decode_jpeg_covering(const char *path, int target_width, int target_heigh
     decoder.scale_num = eighths;
     decoder.scale_denom = 8;
     decoder.out_color_space = JCS_EXT_RGBA;
-    jpeg_start_decompress(&decoder);
-
-    size_t stride = (size_t) decoder.output_width * 4;
-    output = g_malloc(stride * decoder.output_height);
-    while (decoder.output_scanline < decoder.output_height) {
-        JSAMPROW row = output + stride * decoder.output_scanline;
-        jpeg_read_scanlines(&decoder, &row, 1);
-    }
-    jpeg_finish_decompress(&decoder);
+    decode_rows(&decoder, 4, &output);
     *width = (int) decoder.output_width;
     *height = (int) decoder.output_height;
     *pixels = output;
@@ -160,14 +166,7 @@ int pm_jpeg_decode_original(const char *path, int upright_width, int upright_hei
     decoder.scale_num = 1;
     decoder.scale_denom = denominator;
     decoder.out_color_space = JCS_RGB;
-    jpeg_start_decompress(&decoder);
-    size_t stride = (size_t) decoder.output_width * 3;
-    output = g_malloc(stride * decoder.output_height);
-    while (decoder.output_scanline < decoder.output_height) {
-        JSAMPROW row = output + stride * decoder.output_scanline;
-        jpeg_read_scanlines(&decoder, &row, 1);
-    }
-    jpeg_finish_decompress(&decoder);
+    decode_rows(&decoder, 3, &output);
     *width = (int) decoder.output_width;
     *height = (int) decoder.output_height;
     *pixels = output;
