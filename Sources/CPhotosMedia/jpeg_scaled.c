@@ -32,6 +32,35 @@ static void escape_on_warning(j_common_ptr info, int level) {
     if (level < 0) escape_on_error(info);
 }
 
+// Sends `decoder`'s errors and warnings to `on_error` and `on_warning`,
+// which end by jumping to `error->escape`.
+static void handle_errors(struct jpeg_decompress_struct *decoder, scaled_error *error,
+                          void (*on_error)(j_common_ptr), void (*on_warning)(j_common_ptr, int)) {
+    decoder->err = jpeg_std_error(&error->manager);
+    error->manager.error_exit = on_error;
+    error->manager.emit_message = on_warning;
+}
+
+// After a jump out of a decode: releases the decoder, the file and the
+// rows read so far. Returns -1.
+static int abandon(struct jpeg_decompress_struct *decoder, FILE *file, unsigned char *output) {
+    jpeg_destroy_decompress(decoder);
+    fclose(file);
+    g_free(output);
+    return -1;
+}
+
+// After every row was read: hands the pixels over and closes. Returns 0.
+static int hand_over(struct jpeg_decompress_struct *decoder, FILE *file, unsigned char *output,
+                     unsigned char **pixels, int *width, int *height) {
+    *width = (int) decoder->output_width;
+    *height = (int) decoder->output_height;
+    *pixels = output;
+    jpeg_destroy_decompress(decoder);
+    fclose(file);
+    return 0;
+}
+
 // Decodes every row, `bands` bytes a pixel, into a buffer it puts in
 // `*output` before reading, so that the caller frees it when libjpeg jumps
 // out midway.
@@ -55,16 +84,10 @@ int pm_decode_jpeg_covering(const char *path, int target_width, int target_heigh
     }
     struct jpeg_decompress_struct decoder;
     scaled_error error;
-    decoder.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = escape_on_error;
-    error.manager.emit_message = escape_on_warning;
+    handle_errors(&decoder, &error, escape_on_error, escape_on_warning);
     unsigned char *volatile output = NULL;
-    if (setjmp(error.escape)) {
-        jpeg_destroy_decompress(&decoder);
-        fclose(file);
-        g_free(output);
-        return -1;
-    }
+    // setjmp belongs in this frame, which must still be live when libjpeg jumps.
+    if (setjmp(error.escape)) return abandon(&decoder, file, output);
     jpeg_create_decompress(&decoder);
     jpeg_stdio_src(&decoder, file);
     jpeg_read_header(&decoder, TRUE);
@@ -81,12 +104,7 @@ int pm_decode_jpeg_covering(const char *path, int target_width, int target_heigh
     decoder.scale_denom = 8;
     decoder.out_color_space = JCS_EXT_RGBA;
     decode_rows(&decoder, 4, &output);
-    *width = (int) decoder.output_width;
-    *height = (int) decoder.output_height;
-    *pixels = output;
-    jpeg_destroy_decompress(&decoder);
-    fclose(file);
-    return 0;
+    return hand_over(&decoder, file, output, pixels, width, height);
 }
 
 // ---------------------------------------------------------------- originals
@@ -136,16 +154,10 @@ int pm_jpeg_decode_original(const char *path, int upright_width, int upright_hei
     rewind(file);
     struct jpeg_decompress_struct decoder;
     scaled_error error;
-    decoder.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = decline_on_error;
-    error.manager.emit_message = decline_on_warning;
+    handle_errors(&decoder, &error, decline_on_error, decline_on_warning);
     unsigned char *volatile output = NULL;
-    if (setjmp(error.escape)) {
-        jpeg_destroy_decompress(&decoder);
-        fclose(file);
-        g_free(output);
-        return -1;
-    }
+    // setjmp belongs in this frame, which must still be live when libjpeg jumps.
+    if (setjmp(error.escape)) return abandon(&decoder, file, output);
     jpeg_create_decompress(&decoder);
     jpeg_stdio_src(&decoder, file);
     jpeg_save_markers(&decoder, JPEG_APP0 + 1, 0xFFFF);
@@ -167,10 +179,5 @@ int pm_jpeg_decode_original(const char *path, int upright_width, int upright_hei
     decoder.scale_denom = denominator;
     decoder.out_color_space = JCS_RGB;
     decode_rows(&decoder, 3, &output);
-    *width = (int) decoder.output_width;
-    *height = (int) decoder.output_height;
-    *pixels = output;
-    jpeg_destroy_decompress(&decoder);
-    fclose(file);
-    return 0;
+    return hand_over(&decoder, file, output, pixels, width, height);
 }
