@@ -225,6 +225,30 @@ struct PostgresSchemaTests {
         try expectMonthCountsMatchTheAssets(database)
     }
 
+    /// A library left at version 3, which counted a change block's objects
+    /// only when it dropped their details, has every kept block counted
+    /// when opened by this build (readers with read-write access list blocks
+    /// by their counts); a block of one client's access counts none.
+    @Test func aVersion3LibraryCountsTheObjectsOfItsChangeBlocks() throws {
+        let server = try #require(TestPostgresServer.current)
+        let database = try LibraryDatabase(location: PostgresLocation(url: server.newLibraryURL()), password: nil)
+        _ = try PostgresSchema.open(database, createIfNeeded: true, originals: nil, through: 3)
+        let schema = database.location.schema
+        _ = try database.write { connection in
+            try await connection.run(PostgresQuery(unsafeSQL: """
+                INSERT INTO \(schema).change_transaction (id, committed_at, stamp, details, object_count)
+                    VALUES (1, 0, 11, 1, 0), (2, 0, 12, 1, 0), (3, 0, 13, 0, 5000)
+                """))
+            try await connection.run(PostgresQuery(unsafeSQL: """
+                INSERT INTO \(schema).change_entry (transaction_id, position, entity, row_id, uuid, kind, client)
+                    VALUES (1, 0, 1, 1, 'A', 1, NULL), (1, 1, 1, 2, 'B', 1, NULL), (2, 0, 0, 0, '', 2, 'app')
+                """))
+        }
+        _ = try PostgresSchema.open(database, createIfNeeded: false, originals: nil)
+        #expect(try rows(database, "SELECT id, object_count FROM \(schema).change_transaction ORDER BY id", as: (Int, Int).self)
+            .map { "\($0.0): \($0.1)" } == ["1: 2", "2: 0", "3: 5000"])
+    }
+
     private func expectMonthCountsMatchTheAssets(_ database: LibraryDatabase, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let schema = database.location.schema
         let kept = try rows(database, """
@@ -269,7 +293,7 @@ struct ChangeBlockNumberingTests {
                         numbers.append(try database.transaction(.write, text: text) { db in
                             _ = try db.fetchOne(Int64.self, sql: "SELECT 1")
                             Thread.sleep(forTimeInterval: pause)
-                            return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil)
+                            return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil, objectCount: 0)
                         })
                     }
                     return numbers
@@ -297,13 +321,13 @@ struct ChangeBlockNumberingTests {
         proxy.lose(.answer)
         let number = try database.transaction(.write, text: text) { db in
             _ = try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES ('probe', 'kept')")
-            return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil)
+            return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil, objectCount: 0)
         }
         #expect(proxy.losses == 1)
         #expect(number == 1)
         #expect(try rows(database, "SELECT value FROM library_metadata WHERE key = 'probe'", as: String.self) == ["kept"])
         #expect(try rows(database, "SELECT id FROM change_transaction", as: Int.self) == [1])
-        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
+        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil, objectCount: 0) }
         #expect(next == 2)
     }
 
@@ -317,7 +341,7 @@ struct ChangeBlockNumberingTests {
         #expect {
             try database.transaction(.write, text: text) { db in
                 _ = try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES ('probe', 'lost')")
-                return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil)
+                return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil, objectCount: 0)
             }
         } throws: { error in
             guard case StoreError.unreachable = error else { return false }
@@ -325,7 +349,7 @@ struct ChangeBlockNumberingTests {
         }
         #expect(proxy.losses == 1)
         #expect(try rows(database, "SELECT value FROM library_metadata WHERE key = 'probe'", as: String.self).isEmpty)
-        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
+        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil, objectCount: 0) }
         #expect(next == 1)
     }
 
@@ -344,11 +368,11 @@ struct ChangeBlockNumberingTests {
         let text = try PostgresStatementText()
         #expect(throws: StoreError.self) {
             try database.transaction(.write, text: text) { db in
-                _ = try ChangeBlockNumbering.number(db, committedAt: Date(), author: "x")
+                _ = try ChangeBlockNumbering.number(db, committedAt: Date(), author: "x", objectCount: 0)
                 throw StoreError.editNotAllowed("abandoned")
             }
         }
-        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
+        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil, objectCount: 0) }
         #expect(next == 1)
     }
 
@@ -369,13 +393,13 @@ struct ChangeBlockNumberingTests {
                 """)
         }
         #expect {
-            try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: "lost") }
+            try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: "lost", objectCount: 0) }
         } throws: { error in
             guard case StoreError.unreachable = error else { return false }
             return true
         }
         #expect(try rows(database, "SELECT COUNT(*) FROM change_transaction", as: Int.self) == [0])
-        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
+        let next = try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil, objectCount: 0) }
         #expect(next == 1)
     }
 }
@@ -383,7 +407,7 @@ struct ChangeBlockNumberingTests {
 @Suite(.enabled(if: TestPostgresServer.current != nil, "needs the PostgreSQL server script/services starts (script/test starts it)"))
 struct PostgresCommitWatcherTests {
     private func commit(_ database: LibraryDatabase) throws -> Int64 {
-        return try database.transaction(.write, text: PostgresStatementText()) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil) }
+        return try database.transaction(.write, text: PostgresStatementText()) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil, objectCount: 0) }
     }
 
     /// Waits up to ten seconds for `condition`.

@@ -257,6 +257,30 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
         #expect(try assetChanges(restored, since: beforeCopy) == created.map { AssetChange(inserted: [$0]) })
     }
 
+    @Test(.enabled(if: TestBackend.selected.isSQLite, "takes a copy of the library back to the format before"))
+    func historyCommittedBeforeObjectCountsIsStillSeen() throws {
+        let test = try TestLibrary()
+        let token = test.library.currentChangeToken
+        try test.importDays(2)
+        try test.library.performChangesAndWait {
+            PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Hike")
+        }
+        let expected = try assetChanges(test.library, since: token)
+        #expect(expected.count == 2, "the import, then the album")
+
+        // Format 7 counted the objects of a block only when it dropped their details.
+        let older = test.directory.appendingPathComponent("Older.photoslibrary")
+        try FileManager.default.copyItem(at: test.library.url, to: older)
+        try DatabaseSurgery.execute("""
+            UPDATE change_transaction SET object_count = 0 WHERE details = 1;
+            DELETE FROM grdb_migrations WHERE identifier LIKE 'v8:%';
+            """, in: older)
+        let reopened = try PHPhotoLibrary(url: older, options: .mustExist, clientIdentifier: nil)
+        #expect(try assetChanges(reopened, since: token) == expected)
+        #expect(try reopened.fetchPersistentChanges(since: token).map { $0 }.map(\.changeToken)
+            == test.library.fetchPersistentChanges(since: token).map { $0 }.map(\.changeToken))
+    }
+
     @Test func iteratingPagesThroughManyChanges() throws {
         let test = try TestLibrary()
         let token = test.library.currentChangeToken

@@ -35,16 +35,21 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
         } else {
             span = .failure(PHPhotosError(.libraryVolumeOffline, "the library is unavailable"))
         }
-        // Entries come in commit order, so each change's are the next run of them.
+        // Entries come in commit order, so each change's are the next run of
+        // them, after those of blocks this reader is not shown.
         let entries = (try? span.get().entries) ?? []
+        let libraryUUID = library.store?.libraryUUID ?? ""
         var next = 0
         return page.map { record in
+            while next < entries.count && entries[next].changeBlock < record.point.changeBlock { next += 1 }
             let start = next
-            while next < entries.count && entries[next].changeBlock <= record.point.changeBlock { next += 1 }
-            let own = entries[start..<next].filter { $0.changeBlock == record.point.changeBlock }
-            let token = PHPersistentChangeToken(libraryUUID: library.store?.libraryUUID ?? "", point: record.tokenPoint)
+            while next < entries.count && entries[next].changeBlock == record.point.changeBlock { next += 1 }
+            let own = Array(entries[start..<next])
+            let token = PHPersistentChangeToken(libraryUUID: libraryUUID, point: record.tokenPoint)
             // A reader whose tokens are opaque is not told the block's number either.
-            let block = record.tokenPoint.isOpaque ? "the change block committed \(record.committedAt)" : "change block \(record.point.changeBlock)"
+            var block: String {
+                record.tokenPoint.isOpaque ? "the change block committed \(record.committedAt)" : "change block \(record.point.changeBlock)"
+            }
             let contents: Result<[HistoryEntry], PHPhotosError>
             switch (record.details, span) {
             case (_, .failure(let error)):

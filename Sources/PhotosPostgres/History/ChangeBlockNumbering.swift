@@ -26,15 +26,15 @@ package enum ChangeBlockNumbering {
     }
 
     /// Numbers the block, records it in `change_transaction` with a random
-    /// stamp and notifies the channel; returns its number. Cost: three
-    /// short statements.
-    package static func number(_ db: PostgresSQLConnection, committedAt date: Date, author: String?) throws -> Int64 {
+    /// stamp and the number of objects it changed, and notifies the channel;
+    /// returns its number. Cost: three short statements.
+    package static func number(_ db: PostgresSQLConnection, committedAt date: Date, author: String?, objectCount: Int) throws -> Int64 {
         guard let number = try db.fetchOne(Int64.self, sql: "UPDATE change_counter SET last = last + 1 RETURNING last") else {
             throw StoreError.damaged(path: db.location.url.absoluteString, reason: "its change_counter row is missing")
         }
         let stamp = Int64.random(in: 1...Int64.max)
-        try db.execute(sql: "INSERT INTO change_transaction (id, committed_at, author, stamp) VALUES (?, ?, ?, ?)",
-                       arguments: [number, date.timeIntervalSince1970, author, stamp])
+        try db.execute(sql: "INSERT INTO change_transaction (id, committed_at, author, stamp, object_count) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [number, date.timeIntervalSince1970, author, stamp, objectCount])
         db.numberedBlock = (number, stamp)
         try db.execute(sql: "SELECT pg_notify(?, ?)", arguments: [db.location.channel, String(number)])
         return number

@@ -41,6 +41,7 @@ package enum PostgresSchema {
         Migration(version: 1, name: "assets, collections, history, access and tokens", statements: version1),
         Migration(version: 2, name: "text comparison with NSPredicate's options", statements: version2),
         Migration(version: 3, name: "month counts written once per transaction", statements: version3),
+        Migration(version: 4, name: "every change block's object count", statements: version4),
     ]
 
     /// What opening found.
@@ -211,7 +212,7 @@ package enum PostgresSchema {
         ]
     }
 
-    /// The whole library as SQLite's format version 7 has it.
+    /// The whole library as SQLite's format version 7 has it (version 4 brings it to 8).
     @Sendable private static func version1(_ schema: String) -> [String] {
         let s = "\"\(schema)\""
         let localDate = "(to_timestamp(creation_date + COALESCE(time_zone_offset, 0)) AT TIME ZONE 'UTC')"
@@ -505,6 +506,20 @@ package enum PostgresSchema {
             """
             CREATE CONSTRAINT TRIGGER timeline_month_fold AFTER INSERT OR UPDATE OR DELETE ON \(s).asset
                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION \(s).timeline_month_fold()
+            """,
+        ]
+    }
+
+    /// Every change block's object count, as SQLite's format version 8 has
+    /// it: listing the blocks a reader may see then reads `change_transaction`
+    /// alone. Blocks committed before count their entries for everyone.
+    @Sendable private static func version4(_ schema: String) -> [String] {
+        let s = "\"\(schema)\""
+        return [
+            """
+            UPDATE \(s).change_transaction t SET object_count = (
+                SELECT COUNT(*) FROM \(s).change_entry e WHERE e.transaction_id = t.id AND e.client IS NULL)
+            WHERE t.details = 1
             """,
         ]
     }

@@ -79,8 +79,8 @@ package final class PostgresSQLConnection: SQLConnection {
     private var scans = 0
 
     /// Numbers the block with the library's counter (see ``ChangeBlockNumbering``).
-    package func numberChangeBlock(committedAt date: Date, author: String?) throws -> Int64 {
-        try ChangeBlockNumbering.number(self, committedAt: date, author: author)
+    package func numberChangeBlock(committedAt date: Date, author: String?, objectCount: Int) throws -> Int64 {
+        try ChangeBlockNumbering.number(self, committedAt: date, author: author, objectCount: objectCount)
     }
 
     /// Runs one rendered statement, handing each row to `onRow` as it

@@ -85,7 +85,7 @@ struct ChangeSetCommitter {
         try touchAlbumsOfChangedAssets()
         let changed = order.compactMap { changes[$0] }
         guard set.changesObjects || !changed.isEmpty || !accessEntries.isEmpty else { return nil }
-        let changeBlock = try HistoryLog.begin(db, at: now, author: client)
+        let changeBlock = try HistoryLog.begin(db, at: now, author: client, objectCount: changed.count)
         let result = CommitResult(changeBlock: changeBlock, changes: changed, duplicates: duplicates)
         try HistoryLog.record(result, accessEntries: accessEntries, db, writesEntries: writesHistoryEntries)
         return result

@@ -69,10 +69,10 @@ enum HistoryLog {
         let entries = try self.entries(db, after: after, through: through, scope: scope, client: client)
         var complete = after >= pruned
         if complete {
-            complete = try !(db.fetchOne(Bool.self, sql: """
-                SELECT EXISTS (SELECT 1 FROM change_transaction WHERE id > ?1 AND id <= ?2 AND details = 0)
-                    OR EXISTS (SELECT 1 FROM change_entry WHERE transaction_id > ?1 AND transaction_id <= ?2 AND entity = 0 AND client = ?3)
-                """, arguments: [after, through, client]) ?? false)
+            complete = try !(db.fetchOne(Bool.self, """
+                SELECT EXISTS (SELECT 1 FROM change_transaction WHERE id > \(after) AND id <= \(through) AND details = 0)
+                    OR \(accessChanged(after: "\(after)", through: "\(through)", client: client))
+                """) ?? false)
         }
         return HistorySpan(entries: entries, isComplete: complete, prunedThrough: pruned)
     }
@@ -149,7 +149,7 @@ enum HistoryLog {
     static func changes(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [PersistentChangeRecord] {
         let rows = try db.fetchAll(SQLRow.self, """
             SELECT t.id, t.stamp, t.committed_at, t.details, t.object_count,
-                   EXISTS (SELECT 1 FROM change_entry a WHERE a.transaction_id = t.id AND a.entity = 0 AND a.client = \(client))
+                   \(accessChanged(after: "t.id - 1", through: "t.id", client: client))
             FROM change_transaction t
             WHERE t.id > \(after) AND t.id <= \(through) AND \(visibleBlock("t", scope: scope, client: client))
             ORDER BY t.id
@@ -173,19 +173,39 @@ enum HistoryLog {
     /// The condition a change block (`alias` of `change_transaction`) meets
     /// when `scope` may see something of it: an entry about what it may see,
     /// or details that were dropped (whether they concern it is unknown).
+    /// With read-write access, a block that changed objects is seen without
+    /// looking at its entries, as they are all for everyone; the owner sees
+    /// no other, a client also those with an entry of its own (its access
+    /// changed). Other scopes look for an entry about what they may see.
     private static func visibleBlock(_ alias: String, scope: AccessScope, client: String?) -> SQL {
-        """
-            (\(sql: alias).details = 0 OR EXISTS (
-                SELECT 1 FROM change_entry e WHERE e.transaction_id = \(sql: alias).id AND \(scope.entryCondition("e", client: client))))
+        let entry: (SQL) -> SQL = { condition in
+            "EXISTS (SELECT 1 FROM change_entry e WHERE e.transaction_id = \(sql: alias).id AND \(condition))"
+        }
+        guard scope == .full else { return "(\(sql: alias).details = 0 OR \(entry(scope.entryCondition("e", client: client))))" }
+        guard let client else { return "(\(sql: alias).details = 0 OR \(sql: alias).object_count > 0)" }
+        return "(\(sql: alias).details = 0 OR \(sql: alias).object_count > 0 OR \(entry("e.client = \(client)")))"
+    }
+
+    /// Whether the owner changed `client`'s access in a block after `after`,
+    /// up to `through`: an entry without an object, for that client. The
+    /// owner's own access never changes, so it is false without a look.
+    private static func accessChanged(after: SQL, through: SQL, client: String?) -> SQL {
+        guard let client else { return "FALSE" }
+        return """
+            EXISTS (SELECT 1 FROM change_entry a WHERE a.transaction_id > \(after) AND a.transaction_id <= \(through)
+                    AND a.entity = 0 AND a.client = \(client))
             """
     }
 
     // MARK: - Writing
 
-    /// Starts the history of a change block; returns its number, which the
-    /// backend assigns in commit order (see ``SQLConnection/numberChangeBlock(committedAt:author:)``).
-    static func begin(_ db: any SQLConnection, at date: Date, author: String?) throws -> Int64 {
-        try db.numberChangeBlock(committedAt: date, author: author)
+    /// Starts the history of a change block that changed `objectCount`
+    /// objects; returns its number, which the backend assigns in commit
+    /// order (see ``SQLConnection/numberChangeBlock(committedAt:author:objectCount:)``).
+    /// The count tells readers with read-write access that the block has
+    /// entries for them without looking (see `visibleBlock`).
+    static func begin(_ db: any SQLConnection, at date: Date, author: String?, objectCount: Int) throws -> Int64 {
+        try db.numberChangeBlock(committedAt: date, author: author, objectCount: objectCount)
     }
 
     /// A change of one client's access, recorded for that client only: of
@@ -204,8 +224,7 @@ enum HistoryLog {
         guard writesEntries else { return }
         var objectChanges = result.changes
         if let limit = try HistoryRetention.maximumObjectsPerChange(db), result.changes.count > limit {
-            try db.execute(sql: "UPDATE change_transaction SET details = 0, object_count = ? WHERE id = ?",
-                           arguments: [result.changes.count, result.changeBlock])
+            try db.execute(sql: "UPDATE change_transaction SET details = 0 WHERE id = ?", arguments: [result.changeBlock])
             objectChanges = []
         }
         var rows: [[(any DatabaseValueConvertible)?]] = objectChanges.enumerated().map { position, change in

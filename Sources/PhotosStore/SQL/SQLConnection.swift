@@ -32,10 +32,11 @@ package protocol SQLConnection {
     /// A statement to run many times with different arguments, prepared
     /// once (SQLite caches it; PostgreSQL gets its text once).
     func prepare(sql: String) throws -> any SQLStatement
-    /// Records a change block in `change_transaction`, with a random stamp,
-    /// and returns its number: after every block committed before it, by
-    /// any process. Called once per block, inside its write transaction.
-    func numberChangeBlock(committedAt date: Date, author: String?) throws -> Int64
+    /// Records a change block in `change_transaction`, with a random stamp
+    /// and the number of objects it changed, and returns its number: after
+    /// every block committed before it, by any process. Called once per
+    /// block, inside its write transaction.
+    func numberChangeBlock(committedAt date: Date, author: String?, objectCount: Int) throws -> Int64
 }
 
 /// A statement prepared by ``SQLConnection/prepare(sql:)``, run with arguments.

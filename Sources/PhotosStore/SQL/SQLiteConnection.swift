@@ -62,9 +62,10 @@ struct SQLiteConnection: SQLConnection {
 
     /// SQLite has one writer at a time, so the next row id is the next
     /// number in commit order.
-    func numberChangeBlock(committedAt date: Date, author: String?) throws -> Int64 {
-        guard let number = try fetchOne(Int64.self, sql: "INSERT INTO change_transaction (committed_at, author, stamp) VALUES (?, ?, ?) RETURNING id",
-                                        arguments: [date.timeIntervalSince1970, author, Int64.random(in: 1...Int64.max)]) else {
+    func numberChangeBlock(committedAt date: Date, author: String?, objectCount: Int) throws -> Int64 {
+        guard let number = try fetchOne(Int64.self, sql: """
+            INSERT INTO change_transaction (committed_at, author, stamp, object_count) VALUES (?, ?, ?, ?) RETURNING id
+            """, arguments: [date.timeIntervalSince1970, author, Int64.random(in: 1...Int64.max), objectCount]) else {
             throw StoreError.database("numbering a change block returned no number")
         }
         return number

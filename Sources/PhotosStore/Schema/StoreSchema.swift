@@ -8,7 +8,7 @@ import GRDB
 /// know is refused as newer.
 enum StoreSchema {
     /// The library format this build writes, recorded in the VERSION file.
-    static let formatVersion = 7
+    static let formatVersion = 8
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -32,6 +32,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("v7: timeline month counts") { db in
             try createVersion7(db)
+        }
+        migrator.registerMigration("v8: every change block's object count") { db in
+            try createVersion8(db)
         }
         return migrator
     }
@@ -156,6 +159,20 @@ enum StoreSchema {
             CREATE TRIGGER timeline_month_on_delete AFTER DELETE ON asset WHEN \(counted("OLD")) BEGIN \(remove) END;
             CREATE TRIGGER timeline_month_on_update_from AFTER UPDATE ON asset WHEN \(counted("OLD")) BEGIN \(remove) END;
             CREATE TRIGGER timeline_month_on_update_to AFTER UPDATE ON asset WHEN \(counted("NEW")) BEGIN \(add) END;
+            """)
+    }
+
+    /// Every change block records how many objects it changed, not only one
+    /// whose details were dropped, so that listing the blocks a reader may
+    /// see reads `change_transaction` alone: a block with object changes is
+    /// seen by every reader with read-write access, and only a block
+    /// without (one changing a client's access) needs its entries looked
+    /// at. Blocks committed before count their entries for everyone.
+    private static func createVersion8(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE change_transaction SET object_count = (
+                SELECT COUNT(*) FROM change_entry e WHERE e.transaction_id = change_transaction.id AND e.client IS NULL)
+            WHERE details = 1
             """)
     }
 
