@@ -25,13 +25,14 @@ struct MediaBenchmarks {
         let progressive = quick ? try fixtures(width: 1600, height: 1200, count: 2, progressive: true)
                                 : try fixtures(width: 4000, height: 3000, count: 10, progressive: true)
         try thumbnailsFromOriginals(progressive, label: quick ? "2 MP progressive (quick)" : "12 MP progressive")
-        if let folder = ProcessInfo.processInfo.environment["PHOTOS_BENCH_CAMERA_DIR"] {
-            let photos = (try FileManager.default.contentsOfDirectory(atPath: folder))
-                .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted().prefix(10)
-                .map { URL(fileURLWithPath: folder).appendingPathComponent($0) }
-            try thumbnailsFromOriginals(photos, label: "camera photos from \(folder)")
+        let cameraFolder = ProcessInfo.processInfo.environment["PHOTOS_BENCH_CAMERA_DIR"] ?? Self.debianCameraPhotos
+        let cameraPhotos = Self.cameraPhotos(in: URL(fileURLWithPath: cameraFolder))
+        if cameraPhotos.isEmpty {
+            print("(no real camera photos in \(cameraFolder): script/bootstrap installs Debian's forensics-samples-files, "
+                  + "or set PHOTOS_BENCH_CAMERA_DIR to a folder of JPEGs)")
         } else {
-            print("(no real camera photos: set PHOTOS_BENCH_CAMERA_DIR to a folder of JPEGs to measure them too)")
+            try thumbnailsFromOriginals(cameraPhotos, label: cameraFolder == Self.debianCameraPhotos
+                                        ? "camera photos (Debian's forensics-samples-files)" : "camera photos from \(cameraFolder)")
         }
         context(twelve[0])
         try derivativeRequests()
@@ -40,6 +41,25 @@ struct MediaBenchmarks {
     }
 
     // MARK: - Thumbnails from originals
+
+    /// Real photos with their cameras' EXIF, from a Debian package's test
+    /// data (CC BY-SA 4.0): four 12 MP photos from a Xiaomi Mi A3 phone, one
+    /// of them turned 180° by its orientation tag; a progressive 1280 × 960
+    /// one from a Canon PowerShot SX530 HS with an ICC profile; a progressive
+    /// 1024 × 768 one as WhatsApp sends it. Both our libjpeg path and its
+    /// fallback to libvips are taken.
+    static let debianCameraPhotos = "/usr/share/forensics-samples/original-files"
+
+    /// The JPEGs under `folder`, by path, at most 10; of the Debian samples,
+    /// the photos (named IMG… by the phone, the camera and WhatsApp), not
+    /// the logos beside them.
+    private static func cameraPhotos(in folder: URL) -> [URL] {
+        let found = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }
+            .filter { ["jpg", "jpeg"].contains($0.pathExtension.lowercased()) }
+            .filter { folder.path != debianCameraPhotos || $0.lastPathComponent.hasPrefix("IMG") } ?? []
+        return Array(found.sorted { $0.path < $1.path }.prefix(10))
+    }
 
     /// A 256 × 256 aspect-fill thumbnail of each photo through
     /// `requestImage`, with no derivative made yet (the request makes one
