@@ -171,7 +171,7 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// The change blocks since a state, in commit order (see `SQLitePhotoStore`).
     func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord]
     /// The object changes of a run of change blocks, as this store's client may see them.
-    func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistorySpan
+    func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistoryPage
     /// The kept change blocks this store's client may see something of: how
     /// many, and when the oldest and newest were committed.
     func keptHistory() throws(StoreError) -> KeptHistory

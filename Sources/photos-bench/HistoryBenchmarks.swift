@@ -32,17 +32,16 @@ struct HistoryBenchmarks {
         let start = try NSKeyedUnarchiver.unarchivedObject(ofClass: PHPersistentChangeToken.self,
                                                            from: Data(contentsOf: url.appendingPathComponent("bench-start-token")))!
         var sink = 0
-        let ours = try Measure.best {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let pool = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path, configuration: configuration)
+        let (ours, baseline) = try Measure.alternating(ours: {
             for change in try library.fetchPersistentChanges(since: start) {
                 let details = try change.changeDetails(for: .asset)
                 sink &+= details.insertedLocalIdentifiers.count + details.updatedLocalIdentifiers.count
                     + details.deletedLocalIdentifiers.count
             }
-        }
-        var configuration = Configuration()
-        configuration.readonly = true
-        let pool = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path, configuration: configuration)
-        let baseline = try Measure.best {
+        }, baseline: {
             try pool.read { db in
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT t.id, e.uuid, e.kind FROM change_transaction t LEFT JOIN change_entry e
@@ -63,7 +62,7 @@ struct HistoryBenchmarks {
                     }
                 }
             }
-        }
+        })
         // PhotoKit's shape costs three objects per change (the change, its
         // token, its details), which the baseline does not build.
         Measure.report("fetchPersistentChanges over \(changeCount) single-asset change blocks, every change's details",

@@ -284,19 +284,34 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
     @Test func iteratingPagesThroughManyChanges() throws {
         let test = try TestLibrary()
         let token = test.library.currentChangeToken
-        var records: [[AssetRecord]] = []
-        for index in 0..<(PHPersistentChangeFetchResult.pageSize + 20) {
-            records.append([TestLibrary.record(created: Date(timeIntervalSince1970: Double(index)))])
-        }
-        var identifiers: [String] = []
-        for batch in records {
-            identifiers += try test.insert(batch)
+        // Single-asset blocks, two blocks that together pass a page's object
+        // limit (so a page ends before them and between them), then more singles.
+        let large = PHPersistentChangeFetchResult.objectsPerPage / 2 + 1
+        let sizes = Array(repeating: 1, count: 20) + [large, large] + Array(repeating: 1, count: 5)
+        var blocks: [[String]] = []
+        for (index, size) in sizes.enumerated() {
+            blocks.append(try test.insert((0..<size).map { _ in TestLibrary.record(created: Date(timeIntervalSince1970: Double(index))) }))
         }
         let result = try test.library.fetchPersistentChanges(since: token)
-        #expect(result.underestimatedCount == identifiers.count)
+        #expect(result.underestimatedCount == sizes.count)
+        #expect(result.pageEnd(from: 0) == 21, "the first large block ends the first page")
+        #expect(result.pageEnd(from: 20) == 21, "a large block after another is a page of its own")
+        #expect(result.pageEnd(from: 21) == sizes.count)
         let seen = try result.map { try $0.changeDetails(for: .asset).insertedLocalIdentifiers }
-        #expect(seen == identifiers.map { [$0] })
+        #expect(seen == blocks.map(Set.init))
         #expect(try result.map { try $0.changeDetails(for: .asset).insertedLocalIdentifiers } == seen, "iterable again")
+    }
+
+    @Test func aPageHoldsAtMostItsNumberOfChangeBlocks() throws {
+        let test = try TestLibrary()
+        let records = (0..<(PHPersistentChangeFetchResult.blocksPerPage + 10)).map { index in
+            PersistentChangeRecord(point: HistoryPoint(changeBlock: Int64(index + 1), stamp: 1), committedAt: Date(),
+                                   objectCount: 1, details: .kept)
+        }
+        let result = PHPersistentChangeFetchResult(library: test.library, records: records)
+        #expect(result.pageEnd(from: 0) == PHPersistentChangeFetchResult.blocksPerPage)
+        #expect(result.pageEnd(from: PHPersistentChangeFetchResult.blocksPerPage) == records.count)
+        #expect(result.pageEnd(from: records.count) == records.count)
     }
 }
 

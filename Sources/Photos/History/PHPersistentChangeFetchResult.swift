@@ -18,32 +18,51 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
         self.records = records
     }
 
-    /// Change blocks whose details are read in one query.
-    static let pageSize = 512
+    /// The most change blocks whose details are read in one query.
+    static let blocksPerPage = 4_096
+    /// The most object changes a page holds, unless one block alone has
+    /// more: what bounds a page's memory when blocks are large.
+    static let objectsPerPage = 8_192
+
+    /// The end of the page of records that starts at `start`: as many
+    /// blocks as fit both limits, and at least one. Each block's object
+    /// count bounds what its details hold, so small blocks make few pages
+    /// (each page is a read transaction) and large ones keep a page small.
+    func pageEnd(from start: Int) -> Int {
+        var end = start
+        var objects = 0
+        while end < records.count && end - start < Self.blocksPerPage {
+            objects += records[end].objectCount
+            guard end == start || objects <= Self.objectsPerPage else { break }
+            end += 1
+        }
+        return end
+    }
 
     /// The changes of `records[range]`, with their details.
     func changes(in range: Range<Int>) -> [PHPersistentChange] {
-        let page = records[range]
-        guard let first = page.first, let last = page.last else { return [] }
-        let span: Result<HistorySpan, PHPhotosError>
+        let listed = records[range]
+        guard let first = listed.first, let last = listed.last else { return [] }
+        let page: Result<HistoryPage, PHPhotosError>
         if let store = library.store {
             do {
-                span = .success(try store.persistentChangeEntries(after: first.point.changeBlock - 1, through: last.point.changeBlock))
+                page = .success(try store.persistentChangeEntries(after: first.point.changeBlock - 1, through: last.point.changeBlock))
             } catch {
-                span = .failure(PHPhotosError(storeError: error))
+                page = .failure(PHPhotosError(storeError: error))
             }
         } else {
-            span = .failure(PHPhotosError(.libraryVolumeOffline, "the library is unavailable"))
+            page = .failure(PHPhotosError(.libraryVolumeOffline, "the library is unavailable"))
         }
         // Entries come in commit order, so each change's are the next run of
         // them, after those of blocks this reader is not shown.
-        let entries = (try? span.get().entries) ?? []
+        let entries = (try? page.get().entries) ?? []
         let libraryUUID = library.store?.libraryUUID ?? ""
         var next = 0
-        return page.map { record in
+        return listed.map { record in
             while next < entries.count && entries[next].changeBlock < record.point.changeBlock { next += 1 }
             let start = next
             while next < entries.count && entries[next].changeBlock == record.point.changeBlock { next += 1 }
+            // A copy, so that a change kept after iterating keeps its own entries alive, not its page's.
             let own = Array(entries[start..<next])
             let token = PHPersistentChangeToken(libraryUUID: libraryUUID, point: record.tokenPoint)
             // A reader whose tokens are opaque is not told the block's number either.
@@ -51,12 +70,12 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
                 record.tokenPoint.isOpaque ? "the change block committed \(record.committedAt)" : "change block \(record.point.changeBlock)"
             }
             let contents: Result<[HistoryEntry], PHPhotosError>
-            switch (record.details, span) {
+            switch (record.details, page) {
             case (_, .failure(let error)):
                 contents = .failure(error)
-            case (.dropped(let count), _):
+            case (.dropped, _):
                 contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
-                    \(block) touched \(record.tokenPoint.isOpaque ? "more objects" : "\(count) objects"), more than the library keeps details \
+                    \(block) touched \(record.tokenPoint.isOpaque ? "more objects" : "\(record.objectCount) objects"), more than the library keeps details \
                     for; refetch the objects you track
                     """))
             case (.accessChanged, _):
@@ -64,7 +83,7 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
                     in \(block) the library's owner changed this client's access, so what \
                     it can see changed wholesale; refetch the objects you track
                     """))
-            case (.kept, .success(let span)) where record.point.changeBlock <= span.prunedThrough:
+            case (.kept, .success(let read)) where record.point.changeBlock <= read.prunedThrough:
                 contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
                     the details of \(block) were pruned while the changes were read; \
                     refetch the objects you track
@@ -98,8 +117,7 @@ extension PHPersistentChangeFetchResult: Sequence {
             guard position < fetchResult.records.count else { return nil }
             if position >= pageStart + page.count {
                 pageStart = position
-                page = fetchResult.changes(in: position..<Swift.min(position + PHPersistentChangeFetchResult.pageSize,
-                                                               fetchResult.records.count))
+                page = fetchResult.changes(in: position..<fetchResult.pageEnd(from: position))
             }
             defer { position += 1 }
             return page[position - pageStart]

@@ -37,11 +37,12 @@ extension SQLPhotoStore {
             }
             let point = point.isOpaque ? tokenCipher.masking(point) : point
             let last = try HistoryLog.validate(point, db, revealsNumbers: scope == .full)
-            return try HistoryLog.changes(db, after: point.changeBlock, through: last, scope: scope, client: client).map { record in
-                var record = record
-                record.tokenPoint = tokenPoint(record.point, scope: scope)
-                return record
+            var changes = try HistoryLog.changes(db, after: point.changeBlock, through: last, scope: scope, client: client)
+            // In place: a long history's list is megabytes, which a copy would fault in again.
+            if scope != .full {
+                for index in changes.indices { changes[index].tokenPoint = tokenPoint(changes[index].point, scope: scope) }
             }
+            return changes
         }
     }
 
@@ -52,10 +53,14 @@ extension SQLPhotoStore {
     }
 
     /// The object changes of the change blocks after `after`, up to
-    /// `through`, that this process may see, and whether the blocks'
-    /// details are still all kept (pruning may have overtaken a reader).
-    package func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistorySpan {
-        try readObjects { db, scope in try HistoryLog.span(db, after: after, through: through, scope: scope, client: client) }
+    /// `through`, that this process may see, and how far pruning had gone
+    /// when they were read (it may have overtaken a reader).
+    package func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistoryPage {
+        try readObjects { db, scope in
+            let prunedThrough = try HistoryLog.prunedThrough(db)
+            return HistoryPage(entries: try HistoryLog.entries(db, after: after, through: through, scope: scope, client: client),
+                               prunedThrough: prunedThrough)
+        }
     }
 
     /// The last change block committed before `date`; 0 when none was.

@@ -38,6 +38,24 @@ package struct HistorySpan: Sendable {
     }
 }
 
+/// The object changes of a run of change blocks a persistent-change fetch
+/// result lists, as one reader may see them, for a page of its changes.
+/// The list already says which blocks dropped their details or changed
+/// the reader's access, so unlike a ``HistorySpan`` the page does not look
+/// for them again.
+package struct HistoryPage: Sendable {
+    /// The object changes the reader may see, in commit order.
+    package var entries: [HistoryEntry]
+    /// The newest change block whose details were pruned when the page was
+    /// read: a listed block up to it has lost its entries since.
+    package var prunedThrough: Int64
+
+    package init(entries: [HistoryEntry], prunedThrough: Int64) {
+        self.entries = entries
+        self.prunedThrough = prunedThrough
+    }
+}
+
 /// What a run of change blocks did to each object: one net change per object.
 struct NetChanges {
     enum Change {

@@ -80,18 +80,25 @@ enum HistoryLog {
     /// The object changes of the blocks after `after`, up to `through`, that
     /// `scope` may see, in commit order.
     static func entries(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [HistoryEntry] {
-        let rows = try db.fetchAll(SQLRow.self, """
+        var entries: [HistoryEntry] = []
+        // A library's updates change few distinct sets of attributes, so each stored list is parsed once.
+        var attributeSets: [String: Set<ChangedAttribute>] = [:]
+        try db.forEachRow("""
             SELECT e.transaction_id, e.entity, e.row_id, e.uuid, e.kind, e.attributes FROM change_entry e
             WHERE e.transaction_id > \(after) AND e.transaction_id <= \(through) AND e.entity > 0
               AND \(scope.entryCondition("e", client: client))
             ORDER BY e.transaction_id, e.position
-            """)
-        var entries: [HistoryEntry] = []
-        for row in rows {
-            guard let entity = try StoreEntity(rawValue: row[1]), let kind = try ObjectChange.Kind(rawValue: row[4]) else { continue }
+            """) { row in
+            guard let entity = try StoreEntity(rawValue: row[1]), let kind = try ObjectChange.Kind(rawValue: row[4]) else { return }
+            let storedList: String = try row[5]
+            let attributes = attributeSets[storedList] ?? {
+                let parsed = ChangedAttribute.attributes(storedList: storedList)
+                attributeSets[storedList] = parsed
+                return parsed
+            }()
             try entries.append(HistoryEntry(
                 changeBlock: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
-                attributes: ChangedAttribute.attributes(storedList: row[5])))
+                attributes: attributes))
         }
         return entries
     }
@@ -147,25 +154,29 @@ enum HistoryLog {
     /// something of, in commit order. Blocks whose details were dropped are
     /// listed for every reader: whether they concern it is unknown.
     static func changes(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [PersistentChangeRecord] {
-        let rows = try db.fetchAll(SQLRow.self, """
+        var changes: [PersistentChangeRecord] = []
+        // Blocks are numbered one after another, so a reader with read-write
+        // access, who sees them all, knows the count: the list, megabytes
+        // for a long history, is then not copied as it grows.
+        if scope == .full { changes.reserveCapacity(Int(clamping: max(0, through - after))) }
+        try db.forEachRow("""
             SELECT t.id, t.stamp, t.committed_at, t.details, t.object_count,
                    \(accessChanged(after: "t.id - 1", through: "t.id", client: client))
             FROM change_transaction t
             WHERE t.id > \(after) AND t.id <= \(through) AND \(visibleBlock("t", scope: scope, client: client))
             ORDER BY t.id
-            """)
-        var changes: [PersistentChangeRecord] = []
-        for row in rows {
+            """) { row in
             let details: PersistentChangeRecord.Details
             if try row[5] as Bool {
                 details = .accessChanged
             } else if try row[3] as Int == 0 {
-                details = .dropped(objectCount: try row[4])
+                details = .dropped
             } else {
                 details = .kept
             }
             try changes.append(PersistentChangeRecord(point: HistoryPoint(changeBlock: row[0], stamp: row[1]),
-                                                  committedAt: Date(timeIntervalSince1970: row[2]), details: details))
+                                                      committedAt: Date(timeIntervalSince1970: row[2]), objectCount: row[4],
+                                                      details: details))
         }
         return changes
     }

@@ -28,7 +28,7 @@ package struct PersistentChangeRecord: Sendable, Hashable {
     package enum Details: Sendable, Hashable {
         case kept
         /// The block touched more objects than the library kept details for.
-        case dropped(objectCount: Int)
+        case dropped
         /// The owner changed the reader's own access in this block: what it
         /// may see changed wholesale, which object changes cannot describe.
         case accessChanged
@@ -40,12 +40,17 @@ package struct PersistentChangeRecord: Sendable, Hashable {
     /// reader without read-write access).
     package var tokenPoint: HistoryPoint
     package var committedAt: Date
+    /// How many objects the block changed (0 when it only changed a
+    /// client's access), whatever of them the reader may see: an upper
+    /// bound on the entries it reads for the block.
+    package var objectCount: Int
     package var details: Details
 
-    package init(point: HistoryPoint, tokenPoint: HistoryPoint? = nil, committedAt: Date, details: Details) {
+    package init(point: HistoryPoint, tokenPoint: HistoryPoint? = nil, committedAt: Date, objectCount: Int, details: Details) {
         self.point = point
         self.tokenPoint = tokenPoint ?? point
         self.committedAt = committedAt
+        self.objectCount = objectCount
         self.details = details
     }
 }

@@ -25,6 +25,11 @@ package protocol SQLConnection {
     /// of the query, and memory for about two batches: PostgreSQL computes
     /// the next batch while `body` works on one.
     func scan(_ sql: SQL, batchSize: Int, _ body: ([SQLRow]) throws -> Bool) throws
+    /// Runs a query and hands its rows to `body` one at a time, in order,
+    /// each read in place: a row is valid only while `body` runs, and none
+    /// is kept. Cost: one pass of the query; on SQLite no memory for the
+    /// rows at all, and only the columns `body` reads are decoded.
+    func forEachRow(_ sql: SQL, _ body: (any SQLColumnReader) throws -> Void) throws
     /// The first column of every row, none of them NULL.
     func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value]
     /// The first column of the first row; nil when there is no row or it is NULL.
@@ -50,6 +55,12 @@ package protocol SQLStatement {
 }
 
 extension SQLConnection {
+    /// The rows, fetched whole first, for a backend whose rows arrive on
+    /// another thread and so cannot be read in place.
+    package func forEachRow(_ sql: SQL, _ body: (any SQLColumnReader) throws -> Void) throws {
+        for row in try fetchAll(SQLRow.self, sql) { try body(row) }
+    }
+
     /// Runs SQL text with positional arguments; returns the rows it changed.
     @discardableResult
     package func execute(sql: String, arguments: StatementArguments = []) throws -> Int {

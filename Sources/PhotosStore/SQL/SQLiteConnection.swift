@@ -16,36 +16,57 @@ struct SQLiteConnection: SQLConnection {
     }
 
     func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow] {
-        let statement = try db.cachedStatement(literal: sql)
-        let columns = statement.columnNames
-        let cursor = try RowValues.fetchCursor(statement)
         var rows: [SQLRow] = []
-        while let row = try cursor.next() {
-            rows.append(SQLRow(columns: columns, values: row.values))
+        try forEachStatementRow(sql) { row in
+            rows.append(row.copy())
+            return true
         }
         return rows
     }
 
     func scan(_ sql: SQL, batchSize: Int, _ body: ([SQLRow]) throws -> Bool) throws {
-        let statement = try db.cachedStatement(literal: sql)
-        let columns = statement.columnNames
-        let cursor = try RowValues.fetchCursor(statement)
         var batch: [SQLRow] = []
         batch.reserveCapacity(batchSize)
-        while let row = try cursor.next() {
-            batch.append(SQLRow(columns: columns, values: row.values))
+        var stopped = false
+        try forEachStatementRow(sql) { row in
+            batch.append(row.copy())
             if batch.count == batchSize {
-                guard try body(batch) else { return }
+                stopped = try !body(batch)
                 batch.removeAll(keepingCapacity: true)
             }
+            return !stopped
         }
-        if !batch.isEmpty { _ = try body(batch) }
+        if !stopped && !batch.isEmpty { _ = try body(batch) }
+    }
+
+    func forEachRow(_ sql: SQL, _ body: (any SQLColumnReader) throws -> Void) throws {
+        try forEachStatementRow(sql) { row in
+            try body(row)
+            return true
+        }
     }
 
     func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow? {
+        var first: SQLRow?
+        try forEachStatementRow(sql) { row in
+            first = row.copy()
+            return false
+        }
+        return first
+    }
+
+    /// Steps a query's statement, handing `body` the row it stands on
+    /// after each step, until the rows run out or `body` returns false.
+    /// GRDB's cursor of column values only steps the statement, where a
+    /// `Row` cursor first builds a table of its columns' lowercased names
+    /// (microseconds, which a lookup of one row by id would pay every time).
+    private func forEachStatementRow(_ sql: SQL, _ body: (StatementRow) throws -> Bool) throws {
         let statement = try db.cachedStatement(literal: sql)
-        let columns = statement.columnNames
-        return try RowValues.fetchCursor(statement).next().map { SQLRow(columns: columns, values: $0.values) }
+        let row = StatementRow(statement: statement.sqliteStatement, columns: statement.columnNames)
+        let cursor = try RowStep.fetchCursor(statement)
+        while try cursor.next() != nil {
+            guard try body(row) else { return }
+        }
     }
 
     func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value] {
@@ -86,28 +107,39 @@ struct SQLiteConnection: SQLConnection {
     }
 }
 
-/// The values of the row a statement stands on, read column by column
-/// straight from SQLite, as the element of GRDB's cursor of column values.
-/// That cursor only steps the statement, where a `Row` cursor first builds
-/// a table of its columns' lowercased names (microseconds, which a lookup
-/// of one row by id would pay every time), and a `Row` decodes each value
-/// through a generic conversion.
-private struct RowValues: DatabaseValueConvertible, StatementColumnConvertible {
-    let values: [DatabaseValue]
+/// The row a statement stands on, read in place: each column is decoded
+/// from SQLite when it is asked for, and nothing is copied before.
+private struct StatementRow: SQLColumnReader {
+    let statement: SQLiteStatement
+    let columns: [String]
 
-    /// Reads the whole row, whichever column the cursor names (the first),
-    /// and whether or not that column is NULL.
-    static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> RowValues? {
-        RowValues(sqliteStatement: sqliteStatement, index: index)
+    func value(at index: Int) -> DatabaseValue {
+        DatabaseValue(sqliteStatement: statement, index: CInt(index))
     }
 
-    init(sqliteStatement: SQLiteStatement, index: CInt) {
-        values = (0..<sqlite3_column_count(sqliteStatement)).map { DatabaseValue(sqliteStatement: sqliteStatement, index: $0) }
+    func columnName(at index: Int) -> String { columns[index] }
+
+    /// The row's values, kept.
+    func copy() -> SQLRow {
+        SQLRow(columns: columns, values: (0..<columns.count).map(value(at:)))
+    }
+}
+
+/// The element of a cursor that only steps its statement, for a reader
+/// that reads the row in place (``StatementRow``).
+private struct RowStep: DatabaseValueConvertible, StatementColumnConvertible {
+    /// A step, whatever the row holds, NULLs included.
+    static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> RowStep? {
+        RowStep()
     }
 
-    /// A row is never written as one value.
+    init() {}
+
+    init(sqliteStatement: SQLiteStatement, index: CInt) {}
+
+    /// A step is never written as a value.
     var databaseValue: DatabaseValue { .null }
 
-    /// A row is never read from one value.
-    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> RowValues? { nil }
+    /// A step is never read from a value.
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> RowStep? { nil }
 }
