@@ -34,4 +34,47 @@ import Testing
             #expect(try rows[1]["c"] as Data == Data([0, 255]))
         }
     }
+
+    /// A row read in place decodes integers and text straight from the statement;
+    /// what it reads, converts and refuses must be what a kept row does.
+    @Test func integersAndTextReadInPlaceAgreeWithKeptRows() throws {
+        let query: SQL = "SELECT 7 AS i, 3.0 AS whole, 2.5 AS half, NULL AS n, 'y' AS t, 0 AS zero"
+        /// What one read gave: a value, or a thrown error.
+        enum Outcome<Value: Equatable>: Equatable {
+            case value(Value)
+            case threw
+            init(_ read: () throws -> Value) {
+                do { self = .value(try read()) } catch { self = .threw }
+            }
+        }
+        struct Reads: Equatable {
+            var int64: [Outcome<Int64>] = [], int: [Outcome<Int>] = [], bool: [Outcome<Bool>] = []
+            var optional: [Outcome<Int64?>] = [], text: [Outcome<String>] = []
+        }
+        func read(_ row: some SQLColumnReader) -> Reads {
+            var reads = Reads()
+            for column in 0..<6 {
+                reads.int64.append(Outcome { try row[column] as Int64 })
+                reads.int.append(Outcome { try row[column] as Int })
+                reads.bool.append(Outcome { try row[column] as Bool })
+                reads.optional.append(Outcome { try row[column] as Int64? })
+                reads.text.append(Outcome { try row[column] as String })
+            }
+            return reads
+        }
+        let queue = try DatabaseQueue()
+        try queue.read { db in
+            let connection = SQLiteConnection(db: db)
+            var inPlace: [Reads] = []
+            try connection.forEachRow(query) { inPlace.append(read($0)) }
+            let kept = try #require(try connection.fetchOne(SQLRow.self, query))
+            #expect(inPlace == [read(kept)])
+            // GRDB's own conversions: a REAL is taken toward zero, NULL and text are refused.
+            #expect(inPlace.first?.int64 == [.value(7), .value(3), .value(2), .threw, .threw, .value(0)])
+            #expect(inPlace.first?.int == [.value(7), .value(3), .value(2), .threw, .threw, .value(0)])
+            #expect(inPlace.first?.bool == [.value(true), .value(true), .value(true), .threw, .threw, .value(false)])
+            #expect(inPlace.first?.optional == [.value(7), .value(3), .value(2), .value(nil), .threw, .value(0)])
+            #expect(inPlace.first?.text == [.threw, .threw, .threw, .threw, .value("y"), .threw])
+        }
+    }
 }

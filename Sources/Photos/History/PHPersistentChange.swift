@@ -6,13 +6,23 @@ import PhotosStore
 public final class PHPersistentChange: NSObject, @unchecked Sendable {
     /// The state of the library right after this change. Store the last
     /// change's token once its changes are processed.
-    public let changeToken: PHPersistentChangeToken
+    ///
+    /// Cost: a small object made at each use; tokens of one state are
+    /// equal (`==`), not identical. A reader usually keeps only the last
+    /// change's token, so the others are never made.
+    public var changeToken: PHPersistentChangeToken {
+        PHPersistentChangeToken(libraryUUID: libraryUUID, point: point)
+    }
+    private let libraryUUID: String
+    /// The state this change made, as the reader's tokens name it.
+    private let point: HistoryPoint
     /// When the change block was committed.
     let committedAt: Date
     private let contents: Result<[HistoryEntry], PHPhotosError>
 
-    init(changeToken: PHPersistentChangeToken, committedAt: Date, contents: Result<[HistoryEntry], PHPhotosError>) {
-        self.changeToken = changeToken
+    init(libraryUUID: String, point: HistoryPoint, committedAt: Date, contents: Result<[HistoryEntry], PHPhotosError>) {
+        self.libraryUUID = libraryUUID
+        self.point = point
         self.committedAt = committedAt
         self.contents = contents
     }
@@ -44,13 +54,16 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
                 updated.insert(identifier)
             }
         }
-        updated.subtract(inserted)
-        updated.subtract(deleted)
+        // Most changes update nothing; an empty set is left as it is.
+        if !updated.isEmpty {
+            updated.subtract(inserted)
+            updated.subtract(deleted)
+        }
         return PHPersistentObjectChangeDetails(objectType: objectType, inserted: inserted, updated: updated, deleted: deleted)
     }
 
     public override var description: String {
-        changeToken.point.isOpaque ? "<PHPersistentChange> a change block committed \(committedAt)"
-            : "<PHPersistentChange> change block \(changeToken.point.changeBlock), committed \(committedAt)"
+        point.isOpaque ? "<PHPersistentChange> a change block committed \(committedAt)"
+            : "<PHPersistentChange> change block \(point.changeBlock), committed \(committedAt)"
     }
 }

@@ -53,18 +53,18 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
         } else {
             page = .failure(PHPhotosError(.libraryVolumeOffline, "the library is unavailable"))
         }
-        // Entries come in commit order, so each change's are the next run of
-        // them, after those of blocks this reader is not shown.
-        let entries = (try? page.get().entries) ?? []
+        // Blocks come in commit order, so each change's entries are in the
+        // next listed block, after those of blocks this reader is not shown.
+        let blocks = (try? page.get().blocks) ?? []
         let libraryUUID = library.store?.libraryUUID ?? ""
         var next = 0
         return listed.map { record in
-            while next < entries.count && entries[next].changeBlock < record.point.changeBlock { next += 1 }
-            let start = next
-            while next < entries.count && entries[next].changeBlock == record.point.changeBlock { next += 1 }
-            // A copy, so that a change kept after iterating keeps its own entries alive, not its page's.
-            let own = Array(entries[start..<next])
-            let token = PHPersistentChangeToken(libraryUUID: libraryUUID, point: record.tokenPoint)
+            while next < blocks.count && blocks[next].changeBlock < record.point.changeBlock { next += 1 }
+            var own: [HistoryEntry] = []
+            if next < blocks.count && blocks[next].changeBlock == record.point.changeBlock {
+                own = blocks[next].entries
+                next += 1
+            }
             // A reader whose tokens are opaque is not told the block's number either.
             var block: String {
                 record.tokenPoint.isOpaque ? "the change block committed \(record.committedAt)" : "change block \(record.point.changeBlock)"
@@ -91,7 +91,7 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
             case (.kept, .success):
                 contents = .success(own)
             }
-            return PHPersistentChange(changeToken: token, committedAt: record.committedAt, contents: contents)
+            return PHPersistentChange(libraryUUID: libraryUUID, point: record.tokenPoint, committedAt: record.committedAt, contents: contents)
         }
     }
 }

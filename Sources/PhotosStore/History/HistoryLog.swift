@@ -81,6 +81,30 @@ enum HistoryLog {
     /// `scope` may see, in commit order.
     static func entries(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [HistoryEntry] {
         var entries: [HistoryEntry] = []
+        try forEachEntry(db, after: after, through: through, scope: scope, client: client) { entries.append($0) }
+        return entries
+    }
+
+    /// The same object changes as `entries`, each block's in an array of
+    /// its own: a reader that hands each block's changes out separately
+    /// then copies none of them out of a larger list.
+    static func entriesByBlock(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope,
+                               client: String?) throws -> [HistoryPage.BlockEntries] {
+        var blocks: [HistoryPage.BlockEntries] = []
+        try forEachEntry(db, after: after, through: through, scope: scope, client: client) { entry in
+            if blocks.last?.changeBlock == entry.changeBlock {
+                blocks[blocks.count - 1].entries.append(entry)
+            } else {
+                blocks.append(HistoryPage.BlockEntries(changeBlock: entry.changeBlock, entries: [entry]))
+            }
+        }
+        return blocks
+    }
+
+    /// Hands `body` the object changes of the blocks after `after`, up to
+    /// `through`, that `scope` may see, in commit order.
+    private static func forEachEntry(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?,
+                                     _ body: (HistoryEntry) throws -> Void) throws {
         // A library's updates change few distinct sets of attributes, so each stored list is parsed once.
         var attributeSets: [String: Set<ChangedAttribute>] = [:]
         try db.forEachRow("""
@@ -90,17 +114,17 @@ enum HistoryLog {
             ORDER BY e.transaction_id, e.position
             """) { row in
             guard let entity = try StoreEntity(rawValue: row[1]), let kind = try ObjectChange.Kind(rawValue: row[4]) else { return }
+            // Most entries (insertions, deletions) store an empty list, which needs no look-up.
             let storedList: String = try row[5]
-            let attributes = attributeSets[storedList] ?? {
+            let attributes = storedList.isEmpty ? [] : attributeSets[storedList] ?? {
                 let parsed = ChangedAttribute.attributes(storedList: storedList)
                 attributeSets[storedList] = parsed
                 return parsed
             }()
-            try entries.append(HistoryEntry(
+            try body(HistoryEntry(
                 changeBlock: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
                 attributes: attributes))
         }
-        return entries
     }
 
     /// Checks that `point` names a state of this library's kept history;
@@ -159,23 +183,24 @@ enum HistoryLog {
         // access, who sees them all, knows the count: the list, megabytes
         // for a long history, is then not copied as it grows.
         if scope == .full { changes.reserveCapacity(Int(clamping: max(0, through - after))) }
+        // What the reader may know of each block's details is one column: 0
+        // kept, 1 dropped, 2 the reader's access changed (which wins).
         try db.forEachRow("""
-            SELECT t.id, t.stamp, t.committed_at, t.details, t.object_count,
-                   \(accessChanged(after: "t.id - 1", through: "t.id", client: client))
+            SELECT t.id, t.stamp, t.committed_at, t.object_count,
+                   CASE WHEN \(accessChanged(after: "t.id - 1", through: "t.id", client: client)) THEN 2
+                        WHEN t.details = 0 THEN 1 ELSE 0 END
             FROM change_transaction t
             WHERE t.id > \(after) AND t.id <= \(through) AND \(visibleBlock("t", scope: scope, client: client))
             ORDER BY t.id
             """) { row in
             let details: PersistentChangeRecord.Details
-            if try row[5] as Bool {
-                details = .accessChanged
-            } else if try row[3] as Int == 0 {
-                details = .dropped
-            } else {
-                details = .kept
+            switch try row[4] as Int {
+            case 0: details = .kept
+            case 1: details = .dropped
+            default: details = .accessChanged
             }
             try changes.append(PersistentChangeRecord(point: HistoryPoint(changeBlock: row[0], stamp: row[1]),
-                                                      committedAt: Date(timeIntervalSince1970: row[2]), objectCount: row[4],
+                                                      committedAt: Date(timeIntervalSince1970: row[2]), objectCount: row[3],
                                                       details: details))
         }
         return changes

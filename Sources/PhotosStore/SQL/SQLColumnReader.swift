@@ -10,6 +10,15 @@ package protocol SQLColumnReader {
     /// The name of the column at `index`, as the statement selected it
     /// (for the error about a value the column cannot hold).
     func columnName(at index: Int) -> String
+    /// The value of the column at `index` when it holds an integer; nil
+    /// when it holds anything else, NULL included. Integers are most of
+    /// what long reads decode, and a reader that asks the database for one
+    /// directly builds no ``DatabaseValue`` on the way.
+    func integer(at index: Int) -> Int64?
+    /// The value of the column at `index` when it holds text; nil when it
+    /// holds anything else, NULL included. Read directly for the same
+    /// reason as ``integer(at:)``.
+    func text(at index: Int) -> String?
 }
 
 extension SQLColumnReader {
@@ -20,13 +29,73 @@ extension SQLColumnReader {
     /// reports the library as damaged.
     @_disfavoredOverload @inline(__always)
     package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+        get throws(StoredValueError) { try decode(index) }
+    }
+
+    /// The integer at `index`, read without a ``DatabaseValue`` when the
+    /// column holds one (see ``integer(at:)``); any other value is decoded
+    /// as the generic subscript does, so it converts or throws alike.
+    @inline(__always)
+    package subscript(_ index: Int) -> Int64 {
         get throws(StoredValueError) {
-            let value = value(at: index)
-            guard let decoded = Value.fromDatabaseValue(value) else {
-                throw StoredValueError(column: columnName(at: index), value: value, expected: Value.self)
-            }
-            return decoded
+            if let integer = integer(at: index) { return integer }
+            return try decode(index)
         }
+    }
+
+    /// The integer at `index` as an `Int`, read as ``subscript(_:)-(Int)->Int64``.
+    @inline(__always)
+    package subscript(_ index: Int) -> Int {
+        get throws(StoredValueError) {
+            if let integer = integer(at: index), let value = Int(exactly: integer) { return value }
+            return try decode(index)
+        }
+    }
+
+    /// The integer at `index` as a `Bool` (any integer but 0 is true), read
+    /// as ``subscript(_:)-(Int)->Int64``.
+    @inline(__always)
+    package subscript(_ index: Int) -> Bool {
+        get throws(StoredValueError) {
+            if let integer = integer(at: index) { return integer != 0 }
+            return try decode(index)
+        }
+    }
+
+    /// The text at `index`, read without a ``DatabaseValue`` when the
+    /// column holds text (see ``text(at:)``); any other value is decoded as
+    /// the generic subscript does.
+    @inline(__always)
+    package subscript(_ index: Int) -> String {
+        get throws(StoredValueError) {
+            if let text = text(at: index) { return text }
+            return try decode(index)
+        }
+    }
+
+    /// The text at `index` when the column holds text; the default asks
+    /// for the ``DatabaseValue``.
+    package func text(at index: Int) -> String? {
+        if case .string(let text) = value(at: index).storage { return text }
+        return nil
+    }
+
+    /// The integer at `index` when the column holds one; the default asks
+    /// for the ``DatabaseValue``.
+    package func integer(at index: Int) -> Int64? {
+        if case .int64(let integer) = value(at: index).storage { return integer }
+        return nil
+    }
+
+    /// The value at `index` decoded with GRDB's conversion to `Value`;
+    /// throws for NULL or a value that is not a `Value`.
+    @inline(__always)
+    private func decode<Value: DatabaseValueConvertible>(_ index: Int) throws(StoredValueError) -> Value {
+        let value = value(at: index)
+        guard let decoded = Value.fromDatabaseValue(value) else {
+            throw StoredValueError(column: columnName(at: index), value: value, expected: Value.self)
+        }
+        return decoded
     }
 
     /// The value at `index`, nil when it is NULL; throws when it is neither

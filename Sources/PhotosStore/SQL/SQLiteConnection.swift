@@ -119,6 +119,23 @@ private struct StatementRow: SQLColumnReader {
 
     func columnName(at index: Int) -> String { columns[index] }
 
+    /// Through the column's value: each `sqlite3_column_*` call enters
+    /// and leaves the connection, which for a type and then an integer is
+    /// two round trips where one does. The value is read at once, on the
+    /// thread that holds the connection, while the row is current.
+    func integer(at index: Int) -> Int64? {
+        let value = sqlite3_column_value(statement, CInt(index))
+        return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) : nil
+    }
+
+    /// Through the column's value, as ``integer(at:)``; invalid UTF-8 is
+    /// repaired, as GRDB does.
+    func text(at index: Int) -> String? {
+        let value = sqlite3_column_value(statement, CInt(index))
+        guard sqlite3_value_type(value) == SQLITE_TEXT, let bytes = sqlite3_value_text(value) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+    }
+
     /// The row's values, kept.
     func copy() -> SQLRow {
         SQLRow(columns: columns, values: (0..<columns.count).map(value(at:)))
