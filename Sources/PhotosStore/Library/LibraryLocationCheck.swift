@@ -88,12 +88,22 @@ package enum LibraryLocationCheck {
         guard let folder = opendir(path) else { return false }
         defer { closedir(folder) }
         while let entry = readdir(folder) {
-            let found = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> Bool in
-                guard bytes.first == UInt8(ascii: ".") else { return false }
-                return condition(String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self))
-            }
-            if found { return true }
+            if let name = hiddenName(of: entry), condition(name) { return true }
         }
         return false
     }
+
+    /// The name of a directory entry when it starts with a dot, else nil.
+    ///
+    /// The name is read where it lies, up to its NUL. An entry `readdir`
+    /// returns is only as long as its name (`d_reclen`), not a whole
+    /// `dirent`: copying `entry.pointee` reads the full 256-byte `d_name`,
+    /// and faults when the entry ends a buffer at the end of mapped memory.
+    static func hiddenName(of entry: UnsafePointer<dirent>) -> String? {
+        let name = UnsafeRawPointer(entry).advanced(by: direntNameOffset).assumingMemoryBound(to: CChar.self)
+        return name.pointee == CChar(UInt8(ascii: ".")) ? String(cString: name) : nil
+    }
+
+    /// Where `d_name` starts in a `dirent`.
+    static let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 }
