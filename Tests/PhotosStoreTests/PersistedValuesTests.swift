@@ -6,7 +6,7 @@ import Testing
 /// every later version. A change here breaks libraries already written.
 @Suite struct PersistedValuesTests {
     @Test func changedAttributesKeepTheirStoredNames() {
-        #expect(ChangedAttribute.allCases.map(\.rawValue) == [
+        #expect(ChangedAttribute.allCases.map(\.storedName) == [
             "favorite", "hidden", "creationDate", "location", "trashed", "restored", "content",
             "title", "members", "parent", "position", "summary", "access",
         ])

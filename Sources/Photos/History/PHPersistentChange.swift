@@ -40,18 +40,10 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
         let entries = try contents.get()
         var inserted = Set<String>(), updated = Set<String>(), deleted = Set<String>()
         for entry in entries where entry.identifier.entity.rawValue == objectType.rawValue {
-            let identifier = entry.identifier.description
-            switch entry.kind {
-            case .inserted:
-                inserted.insert(identifier)
-            case .deleted:
-                deleted.insert(identifier)
-            case .updated where entry.attributes.contains(.trashed):
-                deleted.insert(identifier)
-            case .updated where entry.attributes.contains(.restored):
-                inserted.insert(identifier)
-            case .updated:
-                updated.insert(identifier)
+            switch Self.outcome(of: entry) {
+            case .inserted: inserted.insert(entry.identifier.description)
+            case .updated: updated.insert(entry.identifier.description)
+            case .deleted: deleted.insert(entry.identifier.description)
             }
         }
         // Most changes update nothing; an empty set is left as it is.
@@ -60,6 +52,17 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
             updated.subtract(deleted)
         }
         return PHPersistentObjectChangeDetails(objectType: objectType, inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    /// Which of the three lists an entry belongs to. To a reader of history,
+    /// an asset moved to Recently Deleted is deleted and one restored from it
+    /// is inserted, as PhotoKit reports them.
+    private static func outcome(of entry: HistoryEntry) -> ObjectChange.Kind {
+        switch entry.kind {
+        case .updated where entry.attributes.contains(.trashed): .deleted
+        case .updated where entry.attributes.contains(.restored): .inserted
+        case let kind: kind
+        }
     }
 
     public override var description: String {

@@ -270,7 +270,7 @@ enum HistoryLog {
         for (offset, entry) in accessEntries.enumerated() {
             let change = entry.change
             rows.append([result.changeBlock, objectChanges.count + offset, change?.identifier.entity.rawValue ?? 0, change?.rowID ?? 0,
-                         change?.identifier.uuid ?? "", (change?.kind ?? .updated).rawValue, ChangedAttribute.access.rawValue, entry.client])
+                         change?.identifier.uuid ?? "", (change?.kind ?? .updated).rawValue, ChangedAttribute.access.storedName, entry.client])
         }
         try insertEntries(rows, db)
     }

@@ -54,5 +54,17 @@ package struct LocalIdentifier: Hashable, Sendable, CustomStringConvertible {
         LocalIdentifier(uuid: UUID().uuidString, entity: entity)
     }
 
-    package var description: String { uuid + entity.identifierSuffix }
+    /// The identifier as text. Cost: one allocation of its exact length
+    /// (`+` would allocate for the UUID's length and grow).
+    package var description: String {
+        var suffix = entity.identifierSuffix, uuid = uuid
+        return uuid.withUTF8 { uuidBytes in
+            suffix.withUTF8 { suffixBytes in
+                String(unsafeUninitializedCapacity: uuidBytes.count + suffixBytes.count) { buffer in
+                    let end = buffer.initialize(fromContentsOf: uuidBytes)
+                    return buffer[end...].initialize(fromContentsOf: suffixBytes)
+                }
+            }
+        }
+    }
 }
