@@ -18,6 +18,17 @@ import Testing
         #expect(try store.writerSynchronousLevel() == 2)
     }
 
+    /// A large change block's pages stay in the writer's cache until it
+    /// commits, instead of spilling into the log midway (SQLite's default
+    /// cache is 2 MiB).
+    @Test func theWriterCachesALargeChangeBlock() throws {
+        let test = try TestLibrary()
+        let store = try #require(test.library.store as? SQLitePhotoStore)
+        #expect(try store.writerPageCacheKiB() == 65_536)
+        try test.importDays(1)
+        #expect(try store.writerPageCacheKiB() == 65_536)
+    }
+
     @Test func aWriteAheadLogDeletedUnderTheWriterFailsTheNextBlocks() throws {
         let test = try TestLibrary()
         let ids = try test.importDays(2)

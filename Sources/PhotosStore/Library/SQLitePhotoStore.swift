@@ -29,6 +29,9 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// Runs the reads of a single statement outside the pool (see ``readStatement(_:)``).
     private let statementReader: StatementReader
     package let momentCache = MomentCache()
+    /// The largest page cache of the connection that writes, in KiB: enough
+    /// for the pages of a large change block to stay in memory until it commits.
+    private static let writerCacheKiB = 65_536
     let damage: LibraryDamage
     /// The database file as opened: a file put in its place is another library.
     private let databaseIdentity: FileIdentity?
@@ -108,7 +111,18 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
                 // GRDB sets NORMAL on the writer as it turns WAL on, after
                 // prepareDatabase: a commit would then not be synced. FULL
                 // syncs the log at every commit.
-                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                //
+                // The writer's page cache holds up to 64 MiB (SQLite's default
+                // is 2 MiB), allocated only as pages are used. A change block
+                // that dirties more pages than the cache holds spills them into
+                // the log in the middle of its transaction, and may write a
+                // page there again before it commits: moving 5,000 assets of a
+                // 3 MB library to Recently Deleted spent about a sixth of its
+                // time so.
+                try pool.writeWithoutTransaction {
+                    try $0.execute(sql: "PRAGMA synchronous = FULL")
+                    try $0.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
+                }
             }
             let migrator = StoreSchema.migrator
             if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
@@ -380,6 +394,18 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     package func checkWritable() throws(StoreError) {
         if let readOnlyReason { throw .readOnly(path: layout.root.path, reason: readOnlyReason) }
         if let problem = availabilityProblem() { throw problem }
+    }
+
+    /// The most the writer connection's page cache holds, in KiB; 0 for a
+    /// read-only library, which has no writer.
+    package func writerPageCacheKiB() throws(StoreError) -> Int {
+        guard readOnlyReason == nil else { return 0 }
+        do {
+            // SQLite reports a size set in KiB as its negation.
+            return try pool.writeWithoutTransaction { -(try Int.fetchOne($0, sql: "PRAGMA cache_size") ?? 0) }
+        } catch {
+            throw storeError(error)
+        }
     }
 
     /// SQLite's `synchronous` setting on the writer connection: 2 (FULL),
