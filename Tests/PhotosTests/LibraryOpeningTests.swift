@@ -126,6 +126,13 @@ import Testing
         #expect(code { _ = try PHPhotoLibrary(url: nextcloud.appendingPathComponent("N.photoslibrary")) } == nil)
         try Data().write(to: nextcloud.appendingPathComponent(".sync_0123abcd.db"))
         #expect(code { _ = try PHPhotoLibrary(url: nextcloud.appendingPathComponent("M.photoslibrary")) } == .libraryInFileProviderSyncRoot)
+
+        // Resilio Sync's marker is a file in a hidden folder; the folder alone does not count.
+        let resilio = directory.appendingPathComponent("Resilio")
+        try FileManager.default.createDirectory(at: resilio.appendingPathComponent(".sync"), withIntermediateDirectories: true)
+        #expect(code { _ = try PHPhotoLibrary(url: resilio.appendingPathComponent("R.photoslibrary")) } == nil)
+        try Data().write(to: resilio.appendingPathComponent(".sync/ID"))
+        #expect(code { _ = try PHPhotoLibrary(url: resilio.appendingPathComponent("S.photoslibrary")) } == .libraryInFileProviderSyncRoot)
     }
 
     @Test func defaultLocationFollowsTheEnvironment() {

@@ -11,12 +11,13 @@ package enum LibraryLocationCheck {
         "fuseblk", "sshfs", "davfs", "virtiofs",
     ]
 
-    /// Files or folders a sync client leaves at the root of the folder it manages.
-    private static let syncClientMarkers: [(name: String, client: String)] = [
-        (".dropbox", "Dropbox"), (".dropbox.cache", "Dropbox"),
-        (".stfolder", "Syncthing"), (".stignore", "Syncthing"),
-        (".nextcloudsync.log", "Nextcloud"), (".owncloudsync.log", "ownCloud"),
-        (".sync/ID", "Resilio Sync"), (".megaignore", "MEGA"),
+    /// Files or folders a sync client leaves at the root of the folder it
+    /// manages; for a folder that is a marker only with a given file in it, that file.
+    private static let syncClientMarkers: [(name: String, inside: String?, client: String)] = [
+        (".dropbox", nil, "Dropbox"), (".dropbox.cache", nil, "Dropbox"),
+        (".stfolder", nil, "Syncthing"), (".stignore", nil, "Syncthing"),
+        (".nextcloudsync.log", nil, "Nextcloud"), (".owncloudsync.log", nil, "ownCloud"),
+        (".sync", "ID", "Resilio Sync"), (".megaignore", nil, "MEGA"),
     ]
 
     /// Why `directory` is unsafe for a library, or nil when it is safe.
@@ -69,28 +70,27 @@ package enum LibraryLocationCheck {
             .replacingOccurrences(of: "\\012", with: "\n").replacingOccurrences(of: "\\134", with: "\\")
     }
 
+    /// The sync client whose marker is in `directory`, or nil. Reads the
+    /// folder once with `readdir`, looking only at hidden names, where a
+    /// `stat` per marker and Foundation's listing (which would build every
+    /// name of a large folder, a home or /tmp, as a string) would cost more
+    /// on every library opened.
     private static func syncClient(at directory: URL) -> String? {
-        if let marker = syncClientMarkers.first(where: {
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent($0.name).path)
-        }) {
-            return marker.client
-        }
-        // Nextcloud and ownCloud keep their journal as .sync_<hash>.db or ._sync_<hash>.db.
-        return containsName(in: directory.path, where: { ($0.hasPrefix(".sync_") || $0.hasPrefix("._sync_")) && $0.hasSuffix(".db") })
-            ? "Nextcloud or ownCloud" : nil
-    }
-
-    /// Whether a name in the folder at `path` meets `condition`. Reads the
-    /// folder with `readdir`, looking only at hidden names, where
-    /// Foundation's listing would build every name of a large folder (a
-    /// home or /tmp) as a string on every library opened.
-    private static func containsName(in path: String, where condition: (String) -> Bool) -> Bool {
-        guard let folder = opendir(path) else { return false }
+        guard let folder = opendir(directory.path) else { return nil }
         defer { closedir(folder) }
         while let entry = readdir(folder) {
-            if let name = hiddenName(of: entry), condition(name) { return true }
+            guard let name = hiddenName(of: entry) else { continue }
+            for marker in syncClientMarkers where marker.name == name {
+                guard let inside = marker.inside else { return marker.client }
+                let path = directory.appendingPathComponent(name).appendingPathComponent(inside).path
+                if FileManager.default.fileExists(atPath: path) { return marker.client }
+            }
+            // Nextcloud and ownCloud keep their journal as .sync_<hash>.db or ._sync_<hash>.db.
+            if (name.hasPrefix(".sync_") || name.hasPrefix("._sync_")) && name.hasSuffix(".db") {
+                return "Nextcloud or ownCloud"
+            }
         }
-        return false
+        return nil
     }
 
     /// The name of a directory entry when it starts with a dot, else nil.
