@@ -35,7 +35,7 @@ import Testing
         }
     }
 
-    /// A row read in place decodes integers and text straight from the statement;
+    /// A row read in place decodes integers, reals and text straight from the statement;
     /// what it reads, converts and refuses must be what a kept row does.
     @Test func integersAndTextReadInPlaceAgreeWithKeptRows() throws {
         let query: SQL = "SELECT 7 AS i, 3.0 AS whole, 2.5 AS half, NULL AS n, 'y' AS t, 0 AS zero"
@@ -50,6 +50,7 @@ import Testing
         struct Reads: Equatable {
             var int64: [Outcome<Int64>] = [], int: [Outcome<Int>] = [], bool: [Outcome<Bool>] = []
             var optional: [Outcome<Int64?>] = [], text: [Outcome<String>] = []
+            var optionalText: [Outcome<String?>] = [], real: [Outcome<Double>] = [], optionalReal: [Outcome<Double?>] = []
         }
         func read(_ row: some SQLColumnReader) -> Reads {
             var reads = Reads()
@@ -59,6 +60,9 @@ import Testing
                 reads.bool.append(Outcome { try row[column] as Bool })
                 reads.optional.append(Outcome { try row[column] as Int64? })
                 reads.text.append(Outcome { try row[column] as String })
+                reads.optionalText.append(Outcome { try row[column] as String? })
+                reads.real.append(Outcome { try row[column] as Double })
+                reads.optionalReal.append(Outcome { try row[column] as Double? })
             }
             return reads
         }
@@ -75,6 +79,46 @@ import Testing
             #expect(inPlace.first?.bool == [.value(true), .value(true), .value(true), .threw, .threw, .value(false)])
             #expect(inPlace.first?.optional == [.value(7), .value(3), .value(2), .value(nil), .threw, .value(0)])
             #expect(inPlace.first?.text == [.threw, .threw, .threw, .threw, .value("y"), .threw])
+            #expect(inPlace.first?.optionalText == [.threw, .threw, .threw, .value(nil), .value("y"), .threw])
+            // An integer is taken as a real; text is refused.
+            #expect(inPlace.first?.real == [.value(7), .value(3), .value(2.5), .threw, .threw, .value(0)])
+            #expect(inPlace.first?.optionalReal == [.value(7), .value(3), .value(2.5), .value(nil), .threw, .value(0)])
+        }
+    }
+
+    /// A statement prepared once and run with arguments hands over the
+    /// same rows, read in place, as the statement rendered with them.
+    @Test func aPreparedStatementReadsTheRowsOfItsArguments() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, size REAL)")
+            try db.execute(sql: "INSERT INTO t VALUES (1, 'one', 1.5), (2, NULL, NULL), (3, 'three', 3)")
+        }
+        try queue.read { db in
+            let connection = SQLiteConnection(db: db)
+            let statement = try connection.prepare(sql: "SELECT id, name, size FROM t WHERE id >= ? ORDER BY id")
+            for first in [Int64(0), 2, 3, 4] {
+                var prepared: [[DatabaseValue]] = [], rendered: [[DatabaseValue]] = []
+                try statement.forEachRow(arguments: [first]) { row in prepared.append((0..<3).map(row.value(at:))) }
+                try connection.forEachRow("SELECT id, name, size FROM t WHERE id >= \(first) ORDER BY id") { row in
+                    rendered.append((0..<3).map(row.value(at:)))
+                }
+                #expect(prepared == rendered)
+                #expect(prepared.count == max(0, 4 - Int(max(first, 1))))
+            }
+        }
+    }
+
+    /// Lists of ids fetched by their first column: row ids (which take a
+    /// path of their own) and other values alike, in the query's order.
+    @Test func firstColumnsComeInOrder() throws {
+        let queue = try DatabaseQueue()
+        try queue.read { db in
+            let connection = SQLiteConnection(db: db)
+            let ids = try connection.fetchAll(Int64.self, "SELECT value FROM json_each('[3, -1, 9223372036854775807, 0]')")
+            #expect(ids == [3, -1, .max, 0])
+            #expect(try connection.fetchAll(Int64.self, "SELECT 1 WHERE 0").isEmpty)
+            #expect(try connection.fetchAll(String.self, "SELECT value FROM json_each('[\"b\", \"a\"]')") == ["b", "a"])
         }
     }
 }

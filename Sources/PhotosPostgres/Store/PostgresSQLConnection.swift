@@ -247,6 +247,11 @@ package final class PostgresSQLConnection: SQLConnection {
             guard let row = try connection.rows(try PostgresStatementText.query(sql, arguments: arguments)).first else { return nil }
             return try row[0] as Value?
         }
+
+        /// The rows, fetched whole first: they arrive on the event loop.
+        func forEachRow(arguments: StatementArguments, _ body: (any SQLColumnReader) throws -> Void) throws {
+            for row in try connection.rows(try PostgresStatementText.query(sql, arguments: arguments)) { try body(row) }
+        }
     }
 }
 

@@ -129,8 +129,9 @@ extension SQLPhotoStore {
 
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
         try readRows(ids) { db, scope in
-            try Self.loadRows(db, ids: ids, table: "asset a", alias: "a", condition: scope.assetCondition("a"),
-                              selection: AssetRecord.selection, decode: AssetRecord.init(row:))
+            let condition = scope.assetCondition("a")
+            return try Self.loadRows(db, ids: ids, table: "asset a", alias: "a", condition: condition, selection: AssetRecord.selection,
+                                     selectionByID: condition == nil ? AssetRecord.selectionByID : nil, decode: AssetRecord.init(row:))
         }
     }
 
@@ -147,7 +148,7 @@ extension SQLPhotoStore {
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
         try readRows(ids) { db, scope in
             try Self.loadRows(db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", alias: "c", condition: scope.collectionCondition("c"),
-                              selection: CollectionRecord.selection, decode: CollectionRecord.init(row:))
+                              selection: CollectionRecord.selection, selectionByID: nil, decode: CollectionRecord.init(row:))
         }
     }
 
@@ -162,16 +163,26 @@ extension SQLPhotoStore {
     /// table. On SQLite, CROSS JOIN makes it loop over the list, in order,
     /// and seek each row, so rows come back in the list's order without the
     /// cost of sorting them (an ORDER BY would sort whole rows); PostgreSQL
-    /// is told the order.
+    /// is told the order. Rows are decoded in place, none copied first.
+    /// `selectionByID`, when given, is the same one-row statement written
+    /// once, with the id as its argument: a lookup of one row then neither
+    /// renders a statement nor binds more than the id.
     private static func loadRows<Record>(
-        _ db: any SQLConnection, ids: [Int64], table: SQL, alias: String, condition: SQL?, selection: String, decode: (SQLRow) throws(StoredValueError) -> Record
+        _ db: any SQLConnection, ids: [Int64], table: SQL, alias: String, condition: SQL?, selection: String, selectionByID: String?,
+        decode: (any SQLColumnReader) throws(StoredValueError) -> Record
     ) throws -> [Record] {
         var records: [Record] = []
         records.reserveCapacity(ids.count)
         if ids.count == 1 {
             // One row, as a fetch result reads at random: sought by id, without a list to join.
-            let statement: SQL = "SELECT \(sql: selection) FROM \(table) WHERE \(sql: alias).id = \(ids[0])\(condition.andClause)"
-            return try db.fetchAll(SQLRow.self, statement).map(decode)
+            if let selectionByID {
+                try db.prepare(sql: selectionByID).forEachRow(arguments: [ids[0]]) { records.append(try decode($0)) }
+            } else {
+                try db.forEachRow("SELECT \(sql: selection) FROM \(table) WHERE \(sql: alias).id = \(ids[0])\(condition.andClause)") {
+                    records.append(try decode($0))
+                }
+            }
+            return records
         }
         for start in stride(from: 0, to: ids.count, by: loadChunk) {
             let chunk = Array(ids[start..<min(start + loadChunk, ids.count)])
@@ -182,7 +193,7 @@ extension SQLPhotoStore {
             case .postgres:
                 "SELECT \(sql: selection) FROM \(list) JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause) ORDER BY k.key"
             }
-            records += try db.fetchAll(SQLRow.self, statement).map(decode)
+            try db.forEachRow(statement) { records.append(try decode($0)) }
         }
         return records
     }

@@ -132,8 +132,12 @@ package struct AssetRecord: Sendable, Equatable {
     /// Every column, qualified by the alias `a`, in ``Column`` order.
     static let selection = Column.selection(alias: "a")
 
-    /// Decodes a row selected with `selection`.
-    init(row: SQLRow) throws(StoredValueError) {
+    /// The statement selecting one asset by id (its one argument), written
+    /// once: a fetch result reads one at random this way.
+    static let selectionByID = "SELECT \(selection) FROM asset a WHERE a.id = ?"
+
+    /// Decodes a row selected with `selection`, kept or read in place.
+    init(row: any SQLColumnReader) throws(StoredValueError) {
         typealias C = Column
         id = try row[C.id.rawValue]
         uuid = try row[C.uuid.rawValue]

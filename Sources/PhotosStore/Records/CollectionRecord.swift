@@ -33,7 +33,7 @@ package struct CollectionRecord: Sendable, Equatable {
     static let selection = Column.selection(alias: "c")
 
     /// Decodes a row selected with `selection`.
-    init(row: SQLRow) throws(StoredValueError) {
+    init(row: any SQLColumnReader) throws(StoredValueError) {
         typealias C = Column
         id = try row[C.id.rawValue]
         uuid = try row[C.uuid.rawValue]

@@ -19,6 +19,10 @@ package protocol SQLColumnReader {
     /// holds anything else, NULL included. Read directly for the same
     /// reason as ``integer(at:)``.
     func text(at index: Int) -> String?
+    /// The value of the column at `index` when it holds a floating-point
+    /// number; nil when it holds anything else, NULL included. Read
+    /// directly for the same reason as ``integer(at:)``.
+    func real(at index: Int) -> Double?
 }
 
 extension SQLColumnReader {
@@ -87,6 +91,45 @@ extension SQLColumnReader {
         return nil
     }
 
+    /// The floating-point number at `index` when the column holds one; the
+    /// default asks for the ``DatabaseValue``.
+    package func real(at index: Int) -> Double? {
+        if case .double(let real) = value(at: index).storage { return real }
+        return nil
+    }
+
+    /// The text at `index`, nil when it is NULL, read as
+    /// ``subscript(_:)-(Int)->String``; any other value is decoded as the
+    /// generic optional subscript does, so it converts or throws alike.
+    @inline(__always)
+    package subscript(_ index: Int) -> String? {
+        get throws(StoredValueError) {
+            if let text = text(at: index) { return text }
+            return try decodeOptional(index)
+        }
+    }
+
+    /// The floating-point number at `index`, nil when it is NULL, read
+    /// without a ``DatabaseValue`` when the column holds one (see
+    /// ``real(at:)``); any other value (an integer, say) is decoded as the
+    /// generic optional subscript does.
+    @inline(__always)
+    package subscript(_ index: Int) -> Double? {
+        get throws(StoredValueError) {
+            if let real = real(at: index) { return real }
+            return try decodeOptional(index)
+        }
+    }
+
+    /// The floating-point number at `index`, read as ``subscript(_:)-(Int)->Double?``.
+    @inline(__always)
+    package subscript(_ index: Int) -> Double {
+        get throws(StoredValueError) {
+            if let real = real(at: index) { return real }
+            return try decode(index)
+        }
+    }
+
     /// The value at `index` decoded with GRDB's conversion to `Value`;
     /// throws for NULL or a value that is not a `Value`.
     @inline(__always)
@@ -107,13 +150,18 @@ extension SQLColumnReader {
     /// for each column read.
     @inline(__always)
     package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
-        get throws(StoredValueError) {
-            let value = value(at: index)
-            if value.isNull { return nil }
-            guard let decoded = Value.fromDatabaseValue(value) else {
-                throw StoredValueError(column: columnName(at: index), value: value, expected: Value.self)
-            }
-            return decoded
+        get throws(StoredValueError) { try decodeOptional(index) }
+    }
+
+    /// The value at `index` decoded with GRDB's conversion to `Value`; nil
+    /// for NULL, and throws for a value that is not a `Value`.
+    @inline(__always)
+    private func decodeOptional<Value: DatabaseValueConvertible>(_ index: Int) throws(StoredValueError) -> Value? {
+        let value = value(at: index)
+        if value.isNull { return nil }
+        guard let decoded = Value.fromDatabaseValue(value) else {
+            throw StoredValueError(column: columnName(at: index), value: value, expected: Value.self)
         }
+        return decoded
     }
 }

@@ -52,6 +52,11 @@ package protocol SQLStatement {
     /// Runs the statement (an INSERT … RETURNING, say) and gives the first
     /// column of its first row; nil when there is none or it is NULL.
     func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, arguments: StatementArguments) throws -> Value?
+    /// Runs the statement (a query) and hands its rows to `body` one at a
+    /// time, in order, as ``SQLConnection/forEachRow(_:_:)`` does: each
+    /// read in place on SQLite, where nothing of the statement is built
+    /// again. Cost: one pass of the query.
+    func forEachRow(arguments: StatementArguments, _ body: (any SQLColumnReader) throws -> Void) throws
 }
 
 extension SQLConnection {

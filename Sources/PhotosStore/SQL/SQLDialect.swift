@@ -66,19 +66,35 @@ package enum SQLDialect: Sendable {
 
     /// PostgreSQL's literal of an array of integers, `{1,2,3}`.
     static func arrayLiteral(_ ids: [Int64]) -> String {
-        var text = "{"
-        text.reserveCapacity(ids.count * 8 + 2)
-        for (index, id) in ids.enumerated() {
-            if index > 0 { text += "," }
-            text += String(id)
-        }
-        return text + "}"
+        list(ids, between: UInt8(ascii: "{"), and: UInt8(ascii: "}"))
     }
 
-    /// A JSON array of ids, written directly: numbers need no escaping,
-    /// and a list of one or a thousand ids is written in microseconds.
+    /// A JSON array of ids, `[1,2,3]`.
     package static func json(_ ids: [Int64]) -> String {
-        "[" + ids.lazy.map(String.init).joined(separator: ",") + "]"
+        list(ids, between: UInt8(ascii: "["), and: UInt8(ascii: "]"))
+    }
+
+    /// `ids` in decimal, separated by commas, between two brackets. Digits
+    /// are written into one buffer: numbers need no escaping, and making a
+    /// string of each and joining them took as long as SQLite then took to
+    /// look up a chunk of rows by their ids.
+    private static func list(_ ids: [Int64], between open: UInt8, and close: UInt8) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(ids.count * 8 + 2)
+        bytes.append(open)
+        for (index, id) in ids.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if id < 0 { bytes.append(UInt8(ascii: "-")) }
+            let first = bytes.count
+            var magnitude = id.magnitude
+            repeat {
+                bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude > 0
+            bytes[first...].reverse()
+        }
+        bytes.append(close)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A JSON array of values, the one argument a list travels as.
