@@ -18,11 +18,24 @@ struct BenchmarkReport {
     /// The library sizes the sized suites run at, or nil for the default.
     var sizes: [Int]? = nil
 
-    /// One suite's command line, in full and in quick form. In full, fetches
-    /// and observation run at three library sizes, since what dominates at
-    /// one size (reading a million ids) hides costs at another.
-    private var suites: [(name: String, arguments: [String])] {
-        let sizes: [Int] = self.sizes ?? (quick ? [2000] : [10_000, 100_000, 1_000_000])
+    /// The library sizes the sized suites run at by default. In full, fetches
+    /// and observation run at three, since what dominates at one size
+    /// (reading a million ids) hides costs at another.
+    private var defaultSizes: [Int] { quick ? [2000] : [10_000, 100_000, 1_000_000] }
+
+    /// The suites a run chooses from: the sized ones at the sizes asked for.
+    private var suites: [(name: String, arguments: [String])] { suites(sizes: sizes ?? defaultSizes) }
+
+    /// The suites the report shows: the sized ones at the default sizes and
+    /// at any other asked for, so that rerunning one size leaves the others'
+    /// kept runs in the report.
+    private var reportedSuites: [(name: String, arguments: [String])] {
+        suites(sizes: Array(Set(defaultSizes + (sizes ?? []))).sorted())
+    }
+
+    /// Each suite's command line, in full or in quick form, with the sized
+    /// suites at `sizes`.
+    private func suites(sizes: [Int]) -> [(name: String, arguments: [String])] {
         var suites: [(name: String, arguments: [String])] = []
         for suite in ["fetch", "observe"] {
             suites += sizes.map { size in ("\(suite), \(size) assets", [suite, "--assets", String(size)]) }
@@ -68,10 +81,10 @@ struct BenchmarkReport {
     /// it; runs nothing. `photos-bench report` is this alone.
     func write(_ report: URL) throws {
         let folder = report.deletingLastPathComponent().appendingPathComponent(StoredRuns.folder)
-        let stored = try suites.compactMap { try StoredRuns.load(suite: $0.name, from: folder) }.filter { $0.quick == quick }
+        let stored = try reportedSuites.compactMap { try StoredRuns.load(suite: $0.name, from: folder) }.filter { $0.quick == quick }
         let results = try stored.map { try SuiteResult(suite: $0.suite, outputs: $0.outputs) }
         let charts = try writeCharts(results, beside: report)
-        let missing = suites.map(\.name).filter { name in !stored.contains { $0.suite == name } }
+        let missing = reportedSuites.map(\.name).filter { name in !stored.contains { $0.suite == name } }
         try markdown(zip(stored, results).map { $0 }, missing: missing, charts: charts).write(to: report, atomically: true, encoding: .utf8)
         FileHandle.standardOutput.write(Data("wrote \(report.path) and \(charts.count) charts in \(Self.chartFolder)/\n".utf8))
     }
