@@ -119,6 +119,61 @@ import Testing
         }
     }
 
+    /// Strings of every length up to 40 bytes, each a prefix of the next,
+    /// and strings that differ from those in one byte only: their
+    /// quick hashes read every byte (words, the last part word, short
+    /// strings byte by byte), so the quick table finds each where the hash
+    /// table does.
+    @Test(arguments: 0..<4)
+    func stringsOfEveryLengthAreFoundWhereTheyAre(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-/")
+        let longest = String((0..<40).map { _ in alphabet.randomElement(using: &random)! })
+        var strings = (0...40).map { String(longest.prefix($0)) }
+        // A byte changed at every place of strings with whole words, part
+        // words and no whole word at the end.
+        for length in [5, 12, 19, 23, 31, 39] {
+            for place in 0..<length {
+                var bytes = Array(longest.utf8.prefix(length))
+                bytes[place] = bytes[place] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+                strings.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        let old = strings.shuffled(using: &random).filter { _ in Int.random(in: 0..<4, using: &random) > 0 }
+        let new = strings.shuffled(using: &random).filter { _ in Int.random(in: 0..<4, using: &random) > 0 }
+        try Self.expectSameAsHashed(old, new, changed: Set(new.prefix(5)), by: IdentityDifference.between)
+        let positions = try #require(QuickPositionTable(old)).positions(of: strings)
+        #expect(positions == HashedPositionTable(old).positions(of: strings))
+        // Every byte counts: no two of these strings share a hash.
+        #expect(Set(strings.compactMap { $0.quickHash(seed: seed) }).count == strings.count)
+    }
+
+    /// The longest increasing subsequence is as long as a simple quadratic
+    /// search finds, and increasing, on random lists with repeats, runs
+    /// and jumps: the shapes a list that changed a little gives.
+    @Test(arguments: 0..<16)
+    func longestIncreasingSubsequenceAgreesWithQuadraticSearch(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var values: [Int32] = []
+        for _ in 0..<Int.random(in: 0...300, using: &random) {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: values.append(Int32.random(in: -50...400, using: &random))
+            case 1: values.append(values.last ?? 0)
+            default: values.append((values.last ?? 0) + Int32.random(in: 1...3, using: &random))
+            }
+        }
+        let marks = IdentityDifference.longestIncreasingSubsequence(values)
+        let kept = zip(values, marks).filter(\.1).map(\.0)
+        #expect(zip(kept, kept.dropFirst()).allSatisfy { $0 < $1 })
+        var longestEndingAt = [Int](repeating: 1, count: values.count)
+        for end in values.indices {
+            for start in 0..<end where values[start] < values[end] {
+                longestEndingAt[end] = max(longestEndingAt[end], longestEndingAt[start] + 1)
+            }
+        }
+        #expect(kept.count == (longestEndingAt.max() ?? 0))
+    }
+
     @Test func movesAreMinimal() {
         #expect(IdentityDifference.difference([1, 2, 3, 4, 5], [2, 3, 4, 5, 1]).moves == [.init(from: 0, to: 4)])
         #expect(IdentityDifference.difference([1, 2, 3], [1, 2, 3]).isEmpty)

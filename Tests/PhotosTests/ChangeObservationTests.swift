@@ -248,4 +248,20 @@ final class AlbumViewController: NSObject, PHPhotoLibraryChangeObserver, @unchec
         let mixed = PHFetchResultChangeDetails(from: first, to: inMemory, changedObjects: [])
         #expect(mixed.removedIndexes == IndexSet([0]) && mixed.insertedIndexes == IndexSet([2]))
     }
+
+    /// Index sets built a run at a time hold exactly the indexes given:
+    /// runs, gaps, lone indexes, the empty list.
+    @Test(arguments: 0..<8)
+    func indexSetsFromAscendingIndexesHoldThemAll(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var indexes: [Int] = []
+        var next = Int.random(in: 0...3, using: &random)
+        for _ in 0..<Int.random(in: 0...200, using: &random) {
+            indexes.append(next)
+            next += Bool.random(using: &random) ? 1 : Int.random(in: 2...9, using: &random)
+        }
+        let set = IndexSet(ascending: indexes)
+        #expect(Array(set) == indexes)
+        #expect(set == IndexSet(indexes))
+    }
 }

@@ -99,73 +99,90 @@ package struct IdentityDifference: Sendable, Equatable {
         // All lookups first, then the bookkeeping: lookups that do not wait
         // for one another overlap their memory reads.
         let matches = positions.positions(of: new)
+        let commonCount = matches.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
         var kept = [Bool](repeating: false, count: old.count)
         var inserted: [Int] = []
-        // Positions fit in 32 bits (see ``PositionTable``): half the memory to write and read back.
-        var commonOld: [Int32] = []
-        var commonNew: [Int32] = []
-        commonOld.reserveCapacity(min(old.count, new.count))
-        commonNew.reserveCapacity(min(old.count, new.count))
+        inserted.reserveCapacity(matches.count - commonCount)
+        // Positions fit in 32 bits (see ``PositionTable``): half the memory
+        // to write and read back. Written through buffers of the size just
+        // counted, as every match is one of them.
+        var commonOld = [Int32](repeating: 0, count: commonCount)
+        var commonNew = [Int32](repeating: 0, count: commonCount)
         var changedIndexes: [Int] = []
-        for (index, match) in matches.enumerated() {
-            if match >= 0 {
-                kept[Int(match)] = true
-                commonOld.append(match)
-                commonNew.append(Int32(truncatingIfNeeded: index))
-                if !changed.isEmpty && changed.contains(new[index]) { changedIndexes.append(index) }
-            } else {
-                inserted.append(index)
+        kept.withUnsafeMutableBufferPointer { kept in
+            commonOld.withUnsafeMutableBufferPointer { commonOld in
+                commonNew.withUnsafeMutableBufferPointer { commonNew in
+                    var common = 0
+                    for (index, match) in matches.enumerated() {
+                        if match >= 0 {
+                            kept[Int(match)] = true
+                            commonOld[common] = match
+                            commonNew[common] = Int32(truncatingIfNeeded: index)
+                            common += 1
+                            if !changed.isEmpty && changed.contains(new[index]) { changedIndexes.append(index) }
+                        } else {
+                            inserted.append(index)
+                        }
+                    }
+                }
             }
         }
-        let removed = old.indices.filter { !kept[$0] }
+        var removed: [Int] = []
+        removed.reserveCapacity(old.count - commonOld.count)
+        for (index, stays) in kept.enumerated() where !stays { removed.append(index) }
         let staying = longestIncreasingSubsequence(commonOld)
         var moves: [Move] = []
-        for position in commonOld.indices where !staying[position] {
+        for (position, stays) in staying.enumerated() where !stays {
             moves.append(Move(from: Int(commonOld[position]), to: Int(commonNew[position])))
         }
         return IdentityDifference(removed: removed, inserted: inserted, moves: moves, changed: changedIndexes)
     }
 
     /// Marks the elements of one longest strictly increasing subsequence.
-    /// O(n log n) by patience sorting.
+    /// O(n log n) by patience sorting, and O(n) for a list that changed a
+    /// little (see below). Its working arrays are written through unsafe
+    /// buffers of a known size: every index is below the count of values,
+    /// and checked array appends took half the time of a diff of row ids.
     package static func longestIncreasingSubsequence<Value: FixedWidthInteger>(_ values: [Value]) -> [Bool] {
+        var marks = [Bool](repeating: false, count: values.count)
+        guard !values.isEmpty else { return marks }
         // For each length, the index in `values` of the smallest value that
-        // ends an increasing run of that length, and that value. Indexes
-        // are kept in 32 bits: lists are far shorter than 2^31.
-        var tails: [Int32] = []
-        var tailValues: [Value] = []
-        var previous = [Int32](repeating: -1, count: values.count)
+        // ends an increasing run of that length (`tails`), and that value;
+        // for each value, the index of the one before it in its run.
+        // Indexes are kept in 32 bits: lists are far shorter than 2^31.
+        let tails = UnsafeMutableBufferPointer<Int32>.allocate(capacity: values.count)
+        let tailValues = UnsafeMutableBufferPointer<Value>.allocate(capacity: values.count)
+        let previous = UnsafeMutableBufferPointer<Int32>.allocate(capacity: values.count)
+        defer {
+            tails.deallocate()
+            tailValues.deallocate()
+            previous.deallocate()
+        }
+        var length = 0
         // Where the value before went: in a list that changed a little,
         // each value mostly goes just after it, so that place is tried
         // before a binary search.
         var lastPlace = -1
-        for (index, value) in values.enumerated() {
-            let place: Int
-            let guess = lastPlace + 1
-            if guess <= tailValues.count, guess == 0 || tailValues[guess - 1] < value,
-               guess == tailValues.count || value <= tailValues[guess] {
-                place = guess
-            } else {
-                var low = 0, high = tailValues.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if tailValues[middle] < value { low = middle + 1 } else { high = middle }
+        values.withUnsafeBufferPointer { values in
+            for index in values.indices {
+                let value = values[index]
+                var place = lastPlace + 1
+                if !(place <= length && (place == 0 || tailValues[place - 1] < value) && (place == length || value <= tailValues[place])) {
+                    var low = 0, high = length
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if tailValues[middle] < value { low = middle + 1 } else { high = middle }
+                    }
+                    place = low
                 }
-                place = low
-            }
-            if place > 0 { previous[index] = tails[place - 1] }
-            let tail = Int32(truncatingIfNeeded: index)
-            if place == tails.count {
-                tails.append(tail)
-                tailValues.append(value)
-            } else {
-                tails[place] = tail
+                previous[index] = place > 0 ? tails[place - 1] : -1
+                tails[place] = Int32(truncatingIfNeeded: index)
                 tailValues[place] = value
+                if place == length { length += 1 }
+                lastPlace = place
             }
-            lastPlace = place
         }
-        var marks = [Bool](repeating: false, count: values.count)
-        var cursor = Int(tails.last ?? -1)
+        var cursor = Int(tails[length - 1])
         while cursor >= 0 {
             marks[cursor] = true
             cursor = Int(previous[cursor])
