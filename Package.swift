@@ -197,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosMediaTests",
-            dependencies: ["PhotosMedia", "PhotosTestSupport"]
+            dependencies: ["PhotosMedia", "CPhotosMedia", "PhotosTestSupport"]
         ),
     ]
 )

@@ -41,11 +41,11 @@ static void handle_errors(struct jpeg_decompress_struct *decoder, scaled_error *
     error->manager.emit_message = on_warning;
 }
 
-// After a jump out of a decode: releases the decoder, the file and the
-// rows read so far. Returns -1.
+// After a jump out of a decode: releases the decoder, the file (none when
+// decoding from memory) and the rows read so far. Returns -1.
 static int abandon(struct jpeg_decompress_struct *decoder, FILE *file, unsigned char *output) {
     jpeg_destroy_decompress(decoder);
-    fclose(file);
+    if (file != NULL) fclose(file);
     g_free(output);
     return -1;
 }
@@ -57,7 +57,7 @@ static int hand_over(struct jpeg_decompress_struct *decoder, FILE *file, unsigne
     *height = (int) decoder->output_height;
     *pixels = output;
     jpeg_destroy_decompress(decoder);
-    fclose(file);
+    if (file != NULL) fclose(file);
     return 0;
 }
 
@@ -75,10 +75,17 @@ static void decode_rows(struct jpeg_decompress_struct *decoder, int bands, unsig
     jpeg_finish_decompress(decoder);
 }
 
-int pm_decode_jpeg_covering(const char *path, int target_width, int target_height, int fill,
-                            unsigned char **pixels, int *width, int *height) {
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) {
+int pm_decode_jpeg_covering(const char *path, const void *buffer, size_t length, int target_width, int target_height,
+                            int fill, unsigned char **pixels, int *width, int *height) {
+    int source_width = 0, source_height = 0;
+    return pm_jpeg_decode_covering(path, buffer, length, target_width, target_height, fill,
+                                   pixels, width, height, &source_width, &source_height);
+}
+
+int pm_jpeg_decode_covering(const char *path, const void *buffer, size_t length, int target_width, int target_height,
+                            int fill, unsigned char **pixels, int *width, int *height, int *source_width, int *source_height) {
+    FILE *file = NULL;
+    if (path != NULL && (file = fopen(path, "rb")) == NULL) {
         vips_error("jpeg", "cannot open %s", path);
         return -1;
     }
@@ -89,8 +96,14 @@ int pm_decode_jpeg_covering(const char *path, int target_width, int target_heigh
     // setjmp belongs in this frame, which must still be live when libjpeg jumps.
     if (setjmp(error.escape)) return abandon(&decoder, file, output);
     jpeg_create_decompress(&decoder);
-    jpeg_stdio_src(&decoder, file);
+    if (file != NULL) {
+        jpeg_stdio_src(&decoder, file);
+    } else {
+        jpeg_mem_src(&decoder, (const unsigned char *) buffer, (unsigned long) length);
+    }
     jpeg_read_header(&decoder, TRUE);
+    *source_width = (int) decoder.image_width;
+    *source_height = (int) decoder.image_height;
 
     // The smallest scale of n/8 whose output still covers (fill) or fits
     // around (fit) the target's scale, never above full size.
@@ -103,6 +116,10 @@ int pm_decode_jpeg_covering(const char *path, int target_width, int target_heigh
     decoder.scale_num = eighths;
     decoder.scale_denom = 8;
     decoder.out_color_space = JCS_EXT_RGBA;
+    // Block smoothing only makes up coefficients a progressive stream lacks:
+    // none for a whole file, and a stream of DC scans alone (see
+    // pm_jpeg_dc_scans) must decode to the DC pixels themselves.
+    decoder.do_block_smoothing = FALSE;
     decode_rows(&decoder, 4, &output);
     return hand_over(&decoder, file, output, pixels, width, height);
 }
@@ -134,12 +151,91 @@ static int saved_orientation(jpeg_saved_marker_ptr marker) {
     return 1;
 }
 
-// Whether the saved APP2 markers hold an ICC profile.
-static int has_icc_profile(jpeg_saved_marker_ptr marker) {
-    for (; marker != NULL; marker = marker->next) {
-        if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 12 && memcmp(marker->data, "ICC_PROFILE\0", 12) == 0) return 1;
+// ------------------------------------------------- progressive at an eighth
+
+// Where the entropy-coded data that starts at `from` ends: at the first
+// marker, a 0xFF followed by neither a stuffed 0x00 nor a restart marker.
+// `length` when there is none.
+static size_t entropy_end(const unsigned char *jpeg, size_t from, size_t length) {
+    while (from + 1 < length) {
+        const unsigned char *next = memchr(jpeg + from, 0xFF, length - from - 1);
+        if (next == NULL) return length;
+        size_t at = (size_t) (next - jpeg);
+        unsigned char follower = jpeg[at + 1];
+        if (follower != 0x00 && (follower < 0xD0 || follower > 0xD7)) return at;
+        from = at + 2;
     }
+    return length;
+}
+
+int pm_jpeg_dc_scans(const void *bytes, size_t length, void **reduced, size_t *reduced_length) {
+    const unsigned char *jpeg = bytes;
+    if (length < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8) return -1;
+    unsigned char *out = g_malloc(length + 2);
+    size_t written = 2, at = 2;
+    int scans = 0;
+    memcpy(out, jpeg, 2);
+    while (1) {
+        if (at + 1 >= length || jpeg[at] != 0xFF) goto malformed;
+        unsigned char marker = jpeg[at + 1];
+        if (marker == 0xFF) {  // a fill byte before a marker
+            at++;
+            continue;
+        }
+        if (marker == 0xD9) break;
+        // Standalone markers (TEM, RSTn) have no place between segments.
+        if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7) || at + 4 > length) goto malformed;
+        size_t end = at + 2 + (((size_t) jpeg[at + 2] << 8) | jpeg[at + 3]);
+        if (end > length || end < at + 4) goto malformed;
+        int keep = 1;
+        if (marker == 0xDA) {
+            // SOS: the component count, two bytes per component, then the
+            // spectral selection's start (0 for DC), its end and the
+            // successive approximation; the scan's data follows the segment.
+            unsigned int components = jpeg[at + 4];
+            if (end != at + 2 + 6 + 2 * components) goto malformed;
+            keep = jpeg[at + 5 + 2 * components] == 0;
+            scans += keep;
+            end = entropy_end(jpeg, end, length);
+            if (end >= length) goto malformed;
+        }
+        if (keep) {
+            memcpy(out + written, jpeg + at, end - at);
+            written += end - at;
+        }
+        at = end;
+    }
+    if (scans == 0) goto malformed;
+    out[written++] = 0xFF;
+    out[written++] = 0xD9;
+    *reduced = out;
+    *reduced_length = written;
     return 0;
+malformed:
+    g_free(out);
+    return -1;
+}
+
+// Decodes a stream of DC scans (pm_jpeg_dc_scans) at an eighth of its size
+// as 8-bit RGB; -1, leaving no error, when libjpeg errs or warns.
+static int decode_dc_scans_at_an_eighth(const unsigned char *jpeg, size_t length,
+                                        unsigned char **pixels, int *width, int *height) {
+    struct jpeg_decompress_struct decoder;
+    scaled_error error;
+    handle_errors(&decoder, &error, decline_on_error, decline_on_warning);
+    unsigned char *volatile output = NULL;
+    // setjmp belongs in this frame, which must still be live when libjpeg jumps.
+    if (setjmp(error.escape)) return abandon(&decoder, NULL, output);
+    jpeg_create_decompress(&decoder);
+    jpeg_mem_src(&decoder, jpeg, (unsigned long) length);
+    jpeg_read_header(&decoder, TRUE);
+    decoder.scale_num = 1;
+    decoder.scale_denom = 8;
+    decoder.out_color_space = JCS_RGB;
+    // The AC coefficients are absent, not unknown: nothing to make up.
+    decoder.do_block_smoothing = FALSE;
+    decode_rows(&decoder, 3, &output);
+    return hand_over(&decoder, NULL, output, pixels, width, height);
 }
 
 int pm_jpeg_decode_original(const char *path, int upright_width, int upright_height,
@@ -161,11 +257,12 @@ int pm_jpeg_decode_original(const char *path, int upright_width, int upright_hei
     jpeg_create_decompress(&decoder);
     jpeg_stdio_src(&decoder, file);
     jpeg_save_markers(&decoder, JPEG_APP0 + 1, 0xFFFF);
-    jpeg_save_markers(&decoder, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&decoder, TRUE);
-    // Colour-managed, CMYK and other unusual files are libvips' to convert.
-    int plain = !has_icc_profile(decoder.marker_list)
-        && (decoder.jpeg_color_space == JCS_YCbCr || decoder.jpeg_color_space == JCS_GRAYSCALE || decoder.jpeg_color_space == JCS_RGB);
+    // CMYK and other unusual colour spaces are libvips' to convert. An
+    // embedded ICC profile is not applied here, nor by vips_thumbnail on
+    // the other path (libvips 8.14 converts only when asked for an export
+    // profile), so a file with one takes this path too.
+    int plain = decoder.jpeg_color_space == JCS_YCbCr || decoder.jpeg_color_space == JCS_GRAYSCALE || decoder.jpeg_color_space == JCS_RGB;
     if (!plain) longjmp(error.escape, 1);
     *orientation = saved_orientation(decoder.marker_list);
     // The size needed, in the stored (not yet rotated) frame.
@@ -175,6 +272,28 @@ int pm_jpeg_decode_original(const char *path, int upright_width, int upright_hei
     while (denominator < 8
            && (decoder.image_width + denominator * 2 - 1) / (denominator * 2) >= needed_width
            && (decoder.image_height + denominator * 2 - 1) / (denominator * 2) >= needed_height) denominator *= 2;
+    // At an eighth, each block's pixel is its DC coefficient alone (libjpeg's
+    // 1 x 1 inverse DCT): a progressive file's DC scans give the same pixels
+    // as the whole file, without entropy-decoding its AC scans, which hold
+    // most of its bytes and of its decoding time.
+    if (denominator == 8 && decoder.progressive_mode) {
+        gchar *contents = NULL;
+        gsize length = 0;
+        void *reduced = NULL;
+        size_t reduced_length = 0;
+        int result = -1;
+        if (g_file_get_contents(path, &contents, &length, NULL)
+            && pm_jpeg_dc_scans(contents, length, &reduced, &reduced_length) == 0) {
+            result = decode_dc_scans_at_an_eighth(reduced, reduced_length, pixels, width, height);
+            g_free(reduced);
+        }
+        g_free(contents);
+        if (result == 0) {
+            jpeg_destroy_decompress(&decoder);
+            fclose(file);
+            return 0;
+        }
+    }
     decoder.scale_num = 1;
     decoder.scale_denom = denominator;
     decoder.out_color_space = JCS_RGB;

@@ -2,7 +2,7 @@
 #ifndef PM_JPEG_SCALED_H
 #define PM_JPEG_SCALED_H
 
-/// Decodes a plain JPEG original (YCbCr, greyscale or RGB, no ICC profile)
+/// Decodes a plain JPEG original (YCbCr, greyscale or RGB; an ICC profile is not applied)
 /// as 8-bit RGB in its stored frame, at the smallest 1/8, 1/4, 1/2 or full
 /// scale that still covers `upright_width` x `upright_height` once turned
 /// upright by `*orientation` (its EXIF orientation, 1 when none). `*pixels`
@@ -11,5 +11,10 @@
 /// then goes through libvips, which decides whether the file decodes.
 int pm_jpeg_decode_original(const char *path, int upright_width, int upright_height,
                             unsigned char **pixels, int *width, int *height, int *orientation);
+
+/// pm_decode_jpeg_covering, also giving the JPEG's own size, which the
+/// decoded size (rounded up from a scale of n/8) cannot be turned back into.
+int pm_jpeg_decode_covering(const char *path, const void *buffer, size_t length, int target_width, int target_height,
+                            int fill, unsigned char **pixels, int *width, int *height, int *source_width, int *source_height);
 
 #endif

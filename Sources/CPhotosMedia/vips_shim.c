@@ -360,6 +360,71 @@ static int render_image(VipsObject *scope, const char *path, const void *buffer,
     return 0;
 }
 
+static void free_pixels(VipsImage *image, void *pixels) {
+    (void) image;
+    g_free(pixels);
+}
+
+int pm_render_derivative(const char *path, const void *buffer, size_t length, int target_width, int target_height,
+                         int fill, unsigned char **pixels, int *width, int *height) {
+    if (pm_init() != 0) return -1;
+    if (target_width < 1 || target_height < 1) {
+        vips_error("photos", "a render needs a target of at least 1 x 1");
+        return -1;
+    }
+    unsigned char *decoded = NULL;
+    int decoded_width = 0, decoded_height = 0, source_width = 0, source_height = 0;
+    if (pm_jpeg_decode_covering(path, buffer, length, target_width, target_height, fill,
+                                &decoded, &decoded_width, &decoded_height, &source_width, &source_height) != 0) return -1;
+    VipsImage *image = vips_image_new_from_memory(decoded, (size_t) decoded_width * decoded_height * 4,
+                                                  decoded_width, decoded_height, 4, VIPS_FORMAT_UCHAR);
+    if (image == NULL) {
+        g_free(decoded);
+        return -1;
+    }
+    g_signal_connect(image, "postclose", G_CALLBACK(free_pixels), decoded);
+    image->Type = VIPS_INTERPRETATION_sRGB;
+    // The size the whole image is scaled to, as vips_thumbnail computes it
+    // from the JPEG's own size (not the decoded one, rounded up from n/8),
+    // so that the centre it crops is the same: covering the target (fill)
+    // or inside it (fit), each edge rounded to the nearest pixel.
+    double horizontal = (double) target_width / source_width, vertical = (double) target_height / source_height;
+    double scale = fill ? fmax(horizontal, vertical) : fmin(horizontal, vertical);
+    int scaled_width = (int) lround(source_width * scale), scaled_height = (int) lround(source_height * scale);
+    if (scaled_width < 1) scaled_width = 1;
+    if (scaled_height < 1) scaled_height = 1;
+    if (fill) {
+        scaled_width = MAX(scaled_width, target_width);
+        scaled_height = MAX(scaled_height, target_height);
+    }
+    VipsObject *scope = VIPS_OBJECT(vips_image_new());
+    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 2);
+    VipsImage *scaled = image;
+    int result = -1;
+    if (scaled_width != decoded_width || scaled_height != decoded_height) {
+        scaled = vips_resize(image, &t[0], (double) scaled_width / decoded_width,
+                             "vscale", (double) scaled_height / decoded_height, NULL) == 0 ? t[0] : NULL;
+    }
+    VipsImage *cropped = scaled;
+    if (scaled != NULL && fill && (scaled_width != target_width || scaled_height != target_height)) {
+        cropped = vips_extract_area(scaled, &t[1], (scaled_width - target_width) / 2, (scaled_height - target_height) / 2,
+                                    target_width, target_height, NULL) == 0 ? t[1] : NULL;
+    }
+    if (cropped != NULL) {
+        size_t size = 0;
+        void *memory = vips_image_write_to_memory(cropped, &size);
+        if (memory != NULL) {
+            *pixels = memory;
+            *width = vips_image_get_width(cropped);
+            *height = vips_image_get_height(cropped);
+            result = 0;
+        }
+    }
+    g_object_unref(scope);
+    g_object_unref(image);
+    return result;
+}
+
 int pm_render(const char *path, const void *buffer, size_t length, const pm_render_spec *spec,
               unsigned char **pixels, int *width, int *height) {
     if (pm_init() != 0) return -1;
@@ -423,11 +488,6 @@ static unsigned char *placeholder_pixels(VipsImage *image, int *out_width, int *
     *out_width = w;
     *out_height = h;
     return out;
-}
-
-static void free_pixels(VipsImage *image, void *pixels) {
-    (void) image;
-    g_free(pixels);
 }
 
 // A plain JPEG original decoded by libjpeg at scale, turned upright and

@@ -1,4 +1,6 @@
+import CPhotosMedia
 import Foundation
+import PhotosTestSupport
 import Testing
 @testable import PhotosMedia
 
@@ -37,6 +39,106 @@ import Testing
             let probed = size(try ImageRenderer.render(fileAt: url, spec))
             let known = size(try ImageRenderer.render(fileAt: url, sourceWidth: 400, sourceHeight: 300, spec))
             #expect(probed == expected && known == expected, "\(spec): \(probed), \(known)")
+        }
+    }
+
+    /// A derivative the library wrote, rendered to an exact size by libjpeg
+    /// and a resize in memory (from its file or from its bytes), comes out
+    /// at the size the full libvips pipeline gives, with nearly the same
+    /// pixels: fill and fit, wide and tall targets, enlargements, tiny ones
+    /// (whose pixels depend on rounding, so only their sizes are compared).
+    @Test func derivativesRenderExactlyAsTheFullPipelineDoes() throws {
+        let derivative = try ImageRenderer.derivative(fileAt: try photo(width: 640, height: 480), shortEdge: 360)
+        #expect(derivative.width == 480 && derivative.height == 360)
+        let file = directory.appendingPathComponent("derivative.jpg")
+        try derivative.jpeg.write(to: file)
+        let targets = [(256, 256), (100, 300), (300, 100), (1000, 1000), (7, 3), (1, 1), (480, 360)]
+        for (width, height) in targets {
+            for mode in [RenderSpec.Mode.fill, .fit] {
+                let spec = RenderSpec(targetWidth: width, targetHeight: height, mode: mode, exact: true)
+                let pipeline = try ImageRenderer.render(fileAt: file, spec)
+                for rendered in [try ImageRenderer.render(derivativeAt: file, spec), try ImageRenderer.render(derivative: derivative.jpeg, spec)] {
+                    #expect(size(rendered) == size(pipeline), "\(spec)")
+                    // The pixels of tiny renders depend on where each crops by half a pixel.
+                    guard size(rendered) == size(pipeline), min(width, height) >= 16 else { continue }
+                    let difference = rendered.withUnsafeBytes { mine in
+                        pipeline.withUnsafeBytes { theirs in
+                            zip(mine, theirs).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+                        }
+                    }
+                    #expect(Double(difference) / Double(width * height * 4) < 4, "\(spec): mean difference \(difference)")
+                }
+            }
+        }
+        // A size that only needs to cover the target is libjpeg's scaled decode alone from a file.
+        let covering = RenderSpec(targetWidth: 100, targetHeight: 100, mode: .fill, exact: false)
+        let covered = try ImageRenderer.render(derivativeAt: file, covering)
+        #expect(size(covered) == [180, 135])
+        #expect(throws: MediaError.self) {
+            try ImageRenderer.render(derivative: Data(derivative.jpeg.prefix(200)), RenderSpec(targetWidth: 10, targetHeight: 10, mode: .fill, exact: true))
+        }
+    }
+
+    /// A progressive JPEG's DC scans alone decode at an eighth to exactly
+    /// the whole file's pixels, from a fraction of its bytes; a derivative
+    /// made from a progressive original through them has the size and the
+    /// look of one made from the same picture stored plainly. Streams that
+    /// do not parse are refused.
+    @Test(arguments: [UInt64(1), 2])
+    func progressiveFilesAtAnEighthNeedOnlyTheirDCScans(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let (width, height) = (1600, 1200)
+        // A gradient with noise, so that the AC scans carry most of the file.
+        var bytes = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let noise = Int.random(in: -40...40, using: &random)
+                let offset = (y * width + x) * 4
+                bytes[offset] = UInt8(clamping: x * 255 / width + noise)
+                bytes[offset + 1] = UInt8(clamping: y * 255 / height + noise)
+                bytes[offset + 2] = UInt8(clamping: 128 + noise)
+            }
+        }
+        func encoded(_ suffix: String) throws -> Data {
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            #expect(pm_encode(bytes, Int32(width), Int32(height), 4, suffix, nil, 0, &output, &length) == 0)
+            let pointer = try #require(output)
+            defer { pm_free(pointer) }
+            return Data(bytes: pointer, count: length)
+        }
+        let progressive = try encoded(".jpg[Q=90,interlace]")
+        let plain = try encoded(".jpg[Q=90]")
+        var reduced: UnsafeMutableRawPointer?
+        var reducedLength = 0
+        #expect(progressive.withUnsafeBytes { pm_jpeg_dc_scans($0.baseAddress, $0.count, &reduced, &reducedLength) } == 0)
+        let reducedPointer = try #require(reduced)
+        let dcScans = Data(bytes: reducedPointer, count: reducedLength)
+        pm_free(reducedPointer)
+        #expect(dcScans.count * 4 < progressive.count, "DC scans \(dcScans.count) bytes of \(progressive.count)")
+
+        let whole = directory.appendingPathComponent("progressive.jpg"), dcOnly = directory.appendingPathComponent("dc.jpg")
+        try progressive.write(to: whole)
+        try dcScans.write(to: dcOnly)
+        let eighth = RenderSpec(targetWidth: width / 8, targetHeight: height / 8, mode: .fill, exact: false)
+        let fromWhole = try ImageRenderer.render(derivativeAt: whole, eighth)
+        #expect(size(fromWhole) == [width / 8, height / 8])
+        #expect(try ImageRenderer.render(derivativeAt: dcOnly, eighth) == fromWhole)
+
+        let plainFile = directory.appendingPathComponent("plain.jpg")
+        try plain.write(to: plainFile)
+        let viaDCScans = try ImageRenderer.derivative(fileAt: whole, shortEdge: 150)
+        let viaPlain = try ImageRenderer.derivative(fileAt: plainFile, shortEdge: 150)
+        #expect(viaDCScans.width == 200 && viaDCScans.height == 150 && viaPlain.width == 200 && viaPlain.height == 150)
+        let (mine, theirs) = (try ImageCodec.decode(data: viaDCScans.jpeg), try ImageCodec.decode(data: viaPlain.jpeg))
+        let difference = mine.withUnsafeBytes { a in theirs.withUnsafeBytes { b in zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } } }
+        #expect(Double(difference) / Double(200 * 150 * 4) < 3)
+
+        for broken in [Data(), Data([0xFF, 0xD8]), plain.prefix(600), Data(progressive.prefix(progressive.count / 2)), Data("not a jpeg".utf8)] {
+            var output: UnsafeMutableRawPointer?
+            var length = 0
+            #expect(broken.withUnsafeBytes { pm_jpeg_dc_scans($0.baseAddress, $0.count, &output, &length) } == -1)
+            #expect(output == nil)
         }
     }
 

@@ -98,7 +98,7 @@ struct ImageRequest {
                 image = rendered
             } else if let kind {
                 let jpeg = try source.makeDerivative(kind)
-                image = UIImage(pixels: try pixels { () throws(MediaError) in try ImageRenderer.render(data: jpeg, spec) })
+                image = UIImage(pixels: try pixels { () throws(MediaError) in try ImageRenderer.render(derivative: jpeg, spec) })
             } else {
                 image = UIImage(pixels: try source.withFullSizeImage { url, width, height throws(PHPhotosError) in
                     try pixels { () throws(MediaError) in
