@@ -111,6 +111,19 @@ static void limit_time(VipsImage *image) {
     g_signal_connect(image, "eval", G_CALLBACK(stop_when_too_long), NULL);
 }
 
+// Computes `image` into memory, under the time limit, and hands its pixels
+// over (freed with pm_free) with its size. Returns 0, or -1.
+static int write_pixels(VipsImage *image, unsigned char **pixels, int *width, int *height) {
+    limit_time(image);
+    size_t size = 0;
+    void *memory = vips_image_write_to_memory(image, &size);
+    if (memory == NULL) return -1;
+    *pixels = memory;
+    *width = vips_image_get_width(image);
+    *height = vips_image_get_height(image);
+    return 0;
+}
+
 int pm_probe_file(const char *path, pm_image_header *header,
                   void **exif, size_t *exif_length) {
     if (pm_init() != 0) return -1;
@@ -189,17 +202,7 @@ int pm_decode_rgba(const char *path, const void *buffer, size_t length,
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
     VipsImage *rgba = NULL;
     int result = -1;
-    if (to_rgba8(scope, image, &rgba) == 0) {
-        limit_time(rgba);
-        size_t size = 0;
-        void *memory = vips_image_write_to_memory(rgba, &size);
-        if (memory != NULL) {
-            *pixels = memory;
-            *width = vips_image_get_width(rgba);
-            *height = vips_image_get_height(rgba);
-            result = 0;
-        }
-    }
+    if (to_rgba8(scope, image, &rgba) == 0) result = write_pixels(rgba, pixels, width, height);
     g_object_unref(scope);
     g_object_unref(image);
     return result;
@@ -410,16 +413,7 @@ int pm_render_derivative(const char *path, const void *buffer, size_t length, in
         cropped = vips_extract_area(scaled, &t[1], (scaled_width - target_width) / 2, (scaled_height - target_height) / 2,
                                     target_width, target_height, NULL) == 0 ? t[1] : NULL;
     }
-    if (cropped != NULL) {
-        size_t size = 0;
-        void *memory = vips_image_write_to_memory(cropped, &size);
-        if (memory != NULL) {
-            *pixels = memory;
-            *width = vips_image_get_width(cropped);
-            *height = vips_image_get_height(cropped);
-            result = 0;
-        }
-    }
+    if (cropped != NULL) result = write_pixels(cropped, pixels, width, height);
     g_object_unref(scope);
     g_object_unref(image);
     return result;
@@ -433,15 +427,7 @@ int pm_render(const char *path, const void *buffer, size_t length, const pm_rend
     VipsImage *rendered = NULL, *rgba = NULL;
     int result = -1;
     if (render_image(scope, path, buffer, length, spec, &rendered) == 0 && to_rgba8(scope, rendered, &rgba) == 0) {
-        limit_time(rgba);
-        size_t size = 0;
-        void *memory = vips_image_write_to_memory(rgba, &size);
-        if (memory != NULL) {
-            *pixels = memory;
-            *width = vips_image_get_width(rgba);
-            *height = vips_image_get_height(rgba);
-            result = 0;
-        }
+        result = write_pixels(rgba, pixels, width, height);
     }
     g_object_unref(scope);
     return result;
