@@ -189,8 +189,8 @@ struct FetchTranslation<Attribute: StoreAttribute> {
                     // As in Apple's store, a bare UUID names the object too.
                     if let identifier = LocalIdentifier(text) {
                         if rules.entities.contains(identifier.entity) { uuids.append(.text(identifier.uuid)) }
-                    } else if text.utf8.count == 36, let uuid = UUID(uuidString: text) {
-                        uuids.append(.text(uuid.uuidString))
+                    } else if let uuid = LocalIdentifier.canonicalUUID(text.utf8[...]) {
+                        uuids.append(.text(uuid))
                     }
                 case .null:
                     includesNull = true
