@@ -66,7 +66,8 @@ package enum LibraryLocationCheck {
 
     /// mountinfo writes space, tab, newline and backslash as octal escapes.
     private static func unescape(_ field: String) -> String {
-        field.replacingOccurrences(of: "\\040", with: " ").replacingOccurrences(of: "\\011", with: "\t")
+        guard field.contains("\\") else { return field }
+        return field.replacingOccurrences(of: "\\040", with: " ").replacingOccurrences(of: "\\011", with: "\t")
             .replacingOccurrences(of: "\\012", with: "\n").replacingOccurrences(of: "\\134", with: "\\")
     }
 

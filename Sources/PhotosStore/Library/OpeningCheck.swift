@@ -38,6 +38,9 @@ enum OpeningCheck {
 
     /// A problem reading the schema or either end of a table; nil when
     /// everything read. Throws what SQLite reports (a corrupt page, say).
+    /// The rows are only stepped through (`execute` steps each one, which
+    /// decodes every column), not made into GRDB rows, which cost more
+    /// than reading them.
     static func tableProblem(_ db: Database) throws -> String? {
         let tables = try Row.fetchAll(db, sql: """
             SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
@@ -45,10 +48,10 @@ enum OpeningCheck {
         for table in tables {
             let name: String = table[0]
             let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            _ = try Row.fetchOne(db, sql: "SELECT * FROM \(quoted) LIMIT 1")
+            try db.execute(sql: "SELECT * FROM \(quoted) LIMIT 1")
             let withoutRowID = (table[1] as String?)?.uppercased().contains("WITHOUT ROWID") ?? false
             if !withoutRowID {
-                _ = try Row.fetchOne(db, sql: "SELECT * FROM \(quoted) ORDER BY rowid DESC LIMIT 1")
+                try db.execute(sql: "SELECT * FROM \(quoted) ORDER BY rowid DESC LIMIT 1")
             }
         }
         return tables.isEmpty ? "the database holds no tables" : nil

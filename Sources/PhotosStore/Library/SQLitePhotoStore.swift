@@ -72,7 +72,8 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
             }
         }
         let walURL = URL(fileURLWithPath: layout.databaseFile.path + "-wal")
-        let hasWriteAheadLog = ((try? FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? Int) ?? 0) > 0
+        // A `stat`: Foundation's attributes also look up the owner's and group's names.
+        let hasWriteAheadLog = (FileStatus(atPath: walURL.path)?.size ?? 0) > 0
         // Damage an earlier process recorded (a lost write-ahead log, say)
         // explains any failure below better than what SQLite then reports,
         // and nothing is written into such a library: no upgrade, no recovery.
@@ -125,19 +126,20 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
                 }
             }
             let migrator = StoreSchema.migrator
-            if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+            let (superseded, upToDate) = try pool.read { db in
+                (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+            }
+            if superseded {
                 throw StoreError.newerLibraryVersion(path: path, found: StoreSchema.formatVersion + 1,
                                                      supported: StoreSchema.formatVersion)
             }
-            if let readOnlyReason {
-                guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else {
-                    throw StoreError.readOnly(path: path, reason: readOnlyReason + ", and the library needs upgrading to this version's format")
-                }
-            } else if let recordedDamage {
-                guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else {
-                    throw StoreError.damaged(path: path, reason: recordedDamage)
-                }
-            } else {
+            if let readOnlyReason, !upToDate {
+                throw StoreError.readOnly(path: path, reason: readOnlyReason + ", and the library needs upgrading to this version's format")
+            } else if let recordedDamage, !upToDate {
+                throw StoreError.damaged(path: path, reason: recordedDamage)
+            } else if !upToDate {
+                // Only a library that needs it waits for the writer: an
+                // up-to-date one (nearly every opening) was read above.
                 try migrator.migrate(pool)
             }
             guard let uuid = try pool.read({
@@ -434,7 +436,7 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// of the pool's readers, still outside a transaction.
     package func readStatement<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
         do {
-            if let value = try statementReader.read({ db in try body(SQLiteConnection(db: db)) }) { return value }
+            if let value = try statementReader.read({ db, prepared in try body(SQLiteConnection(db: db, prepared: prepared)) }) { return value }
             return try pool.unsafeRead { db in try body(SQLiteConnection(db: db)) }
         } catch {
             throw storeError(error)

@@ -12,7 +12,7 @@ import Synchronization
 final class StatementReader: Sendable {
     private enum State {
         case unopened
-        case idle(DatabaseQueue)
+        case idle(DatabaseQueue, PreparedStatements)
         case inUse
     }
 
@@ -31,10 +31,11 @@ final class StatementReader: Sendable {
     }
 
     /// Runs `body`, which must run a single statement, on the connection,
-    /// outside any transaction; nil, without running it, when another
-    /// caller is using the connection. Cost: the statement, and opening the
-    /// connection the first time.
-    func read<T>(_ body: (Database) throws -> T) throws -> T? {
+    /// outside any transaction, with the statements kept prepared on it;
+    /// nil, without running it, when another caller is using the
+    /// connection. Cost: the statement, and opening the connection the
+    /// first time.
+    func read<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T? {
         let taken: State = state.withLock { state in
             let current = state
             if case .inUse = current { return current }
@@ -42,20 +43,43 @@ final class StatementReader: Sendable {
             return current
         }
         let queue: DatabaseQueue
+        let statements: PreparedStatements
         switch taken {
         case .inUse:
             return nil
-        case .idle(let idle):
-            queue = idle
+        case .idle(let idleQueue, let idleStatements):
+            (queue, statements) = (idleQueue, idleStatements)
         case .unopened:
             do {
                 queue = try DatabaseQueue(path: path, configuration: configuration)
+                statements = PreparedStatements()
             } catch {
                 state.withLock { $0 = .unopened }
                 throw error
             }
         }
-        defer { state.withLock { $0 = .idle(queue) } }
-        return try queue.inDatabase(body)
+        defer { state.withLock { $0 = .idle(queue, statements) } }
+        return try queue.inDatabase { db in try body(db, statements) }
+    }
+}
+
+/// The statements a connection runs most often (a row looked up by id),
+/// kept prepared and found by their text's identity: GRDB's statement cache
+/// hashes the whole text of a statement at every use, about a tenth of a
+/// lookup by id. Only code on the connection's queue uses it (see
+/// ``StatementReader``), one caller at a time.
+final class PreparedStatements: @unchecked Sendable {
+    private var statements: [(sql: String, statement: Statement)] = []
+    /// Few statements are run often; others go to GRDB's cache.
+    private static let capacity = 8
+
+    /// The statement for `sql`, prepared on `db` the first time. Cost: a
+    /// comparison per statement kept, which for the same string (a
+    /// `static let`) compares its storage, not its bytes.
+    func statement(_ sql: String, in db: Database) throws -> Statement {
+        if let kept = statements.first(where: { $0.sql == sql }) { return kept.statement }
+        let statement = try db.cachedStatement(sql: sql)
+        if statements.count < Self.capacity { statements.append((sql, statement)) }
+        return statement
     }
 }
