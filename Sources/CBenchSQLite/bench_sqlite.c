@@ -29,6 +29,11 @@ typedef struct {
     char original_filename[256], uniform_type_identifier[64];
     int time_zone_offset;
     char camera_make[64], camera_model[64], lens_model[64];
+    char content_hash[72];
+    int content_version;
+    char adjustment_format_version[64];
+    unsigned char thumb_hash[64];
+    int thumb_hash_length;
 } bench_sqlite_row;
 
 static void copy_text(sqlite3_stmt *statement, int column, char *buffer, size_t size) {
@@ -41,6 +46,14 @@ static void copy_text(sqlite3_stmt *statement, int column, char *buffer, size_t 
     if (length >= size) length = size - 1;
     memcpy(buffer, text, length);
     buffer[length] = 0;
+}
+
+static void copy_blob(sqlite3_stmt *statement, int column, unsigned char *buffer, size_t size, int *length) {
+    const void *bytes = sqlite3_column_blob(statement, column);
+    size_t count = bytes ? (size_t)sqlite3_column_bytes(statement, column) : 0;
+    if (count > size) count = size;
+    if (count) memcpy(buffer, bytes, count);
+    *length = (int)count;
 }
 
 /// A nullable REAL column: NaN for NULL, as the fields have no other flag.
@@ -84,6 +97,10 @@ static void decode(sqlite3_stmt *s, bench_sqlite_row *r) {
     copy_text(s, 32, r->camera_make, sizeof r->camera_make);
     copy_text(s, 33, r->camera_model, sizeof r->camera_model);
     copy_text(s, 34, r->lens_model, sizeof r->lens_model);
+    copy_text(s, 35, r->content_hash, sizeof r->content_hash);
+    r->content_version = sqlite3_column_int(s, 36);
+    copy_text(s, 37, r->adjustment_format_version, sizeof r->adjustment_format_version);
+    copy_blob(s, 38, r->thumb_hash, sizeof r->thumb_hash, &r->thumb_hash_length);
 }
 
 bench_sqlite *bench_sqlite_open(const char *path, const char *ids_sql, const char *row_sql, const char *all_sql) {

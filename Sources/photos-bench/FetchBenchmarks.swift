@@ -18,7 +18,7 @@ struct FetchBenchmarks {
         a.speed, a.is_favorite, a.is_hidden, a.source_type, a.burst_identifier, a.burst_selection_types, a.represents_burst,
         a.playback_style, a.adjustment_format_identifier, a.trashed_date, a.is_front_camera, a.is_long_exposure,
         a.has_raw_original, a.original_filename, a.uniform_type_identifier, a.time_zone_offset, a.camera_make,
-        a.camera_model, a.lens_model
+        a.camera_model, a.lens_model, a.content_hash, a.content_version, a.adjustment_format_version, a.thumb_hash
         """
 
     func run() throws {
@@ -341,6 +341,10 @@ struct BaselineAsset {
     var cameraMake: String?
     var cameraModel: String?
     var lensModel: String?
+    var contentHash: String?
+    var contentVersion: Int
+    var adjustmentFormatVersion: String?
+    var thumbHash: Data?
 }
 
 extension BaselineAsset {
@@ -381,6 +385,10 @@ extension BaselineAsset {
         cameraMake = row[32]
         cameraModel = row[33]
         lensModel = row[34]
+        contentHash = row[35]
+        contentVersion = row[36]
+        adjustmentFormatVersion = row[37]
+        thumbHash = row[38]
     }
 }
 

@@ -431,6 +431,8 @@ extension BaselineAsset {
             isLongExposure: try next(Int64.self) != 0, hasRAWOriginal: try next(Int64.self) != 0,
             originalFilename: try next(String?.self), uniformTypeIdentifier: try next(String?.self),
             timeZoneOffset: try next(Int64?.self).map(Int.init), cameraMake: try next(String?.self),
-            cameraModel: try next(String?.self), lensModel: try next(String?.self))
+            cameraModel: try next(String?.self), lensModel: try next(String?.self), contentHash: try next(String?.self),
+            contentVersion: Int(try next(Int64.self)), adjustmentFormatVersion: try next(String?.self),
+            thumbHash: try next(ByteBuffer?.self).map { Data($0.readableBytesView) })
     }
 }
