@@ -121,4 +121,34 @@ import Testing
             #expect(try connection.fetchAll(String.self, "SELECT value FROM json_each('[\"b\", \"a\"]')") == ["b", "a"])
         }
     }
+
+    /// A row looked up by id, with the id bound by SQLite's own calls, reads
+    /// what the same statement with a list of arguments reads, again and
+    /// again on a statement kept prepared; a missing id reads nothing, and a
+    /// statement without a parameter fails with SQLite's error, not a crash.
+    @Test func aLookupByIdReadsWhatTheStatementWithArgumentsReads() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)")
+            for id in 1...5 { try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [id, "row \(id)"]) }
+        }
+        let select = "SELECT id, name FROM t WHERE id = ?"
+        let kept = PreparedStatements()
+        try queue.read { db in
+            let connection = SQLiteConnection(db: db, prepared: kept)
+            for id: Int64 in [3, 1, 5, 3, 9] {
+                var byID: [[DatabaseValue]] = [], byArguments: [[DatabaseValue]] = []
+                try connection.prepare(sql: select).forEachRow(id: id) { byID.append([$0.value(at: 0), $0.value(at: 1)]) }
+                try SQLiteConnection(db: db).prepare(sql: select).forEachRow(arguments: [id]) {
+                    byArguments.append([$0.value(at: 0), $0.value(at: 1)])
+                }
+                #expect(byID == byArguments)
+                #expect(byID.count == (id <= 5 ? 1 : 0))
+            }
+            #expect(try kept.statement(select, in: db) === kept.statement(select, in: db))
+            #expect(throws: DatabaseError.self) {
+                try connection.prepare(sql: "SELECT 1").forEachRow(id: 1) { _ in }
+            }
+        }
+    }
 }

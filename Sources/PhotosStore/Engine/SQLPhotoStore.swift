@@ -176,7 +176,7 @@ extension SQLPhotoStore {
         if ids.count == 1 {
             // One row, as a fetch result reads at random: sought by id, without a list to join.
             if let selectionByID {
-                try db.prepare(sql: selectionByID).forEachRow(arguments: [ids[0]]) { records.append(try decode($0)) }
+                try db.prepare(sql: selectionByID).forEachRow(id: ids[0]) { records.append(try decode($0)) }
             } else {
                 try db.forEachRow("SELECT \(sql: selection) FROM \(table) WHERE \(sql: alias).id = \(ids[0])\(condition.andClause)") {
                     records.append(try decode($0))

@@ -78,8 +78,11 @@ final class PreparedStatements: @unchecked Sendable {
     /// `static let`) compares its storage, not its bytes.
     func statement(_ sql: String, in db: Database) throws -> Statement {
         if let kept = statements.first(where: { $0.sql == sql }) { return kept.statement }
-        let statement = try db.cachedStatement(sql: sql)
-        if statements.count < Self.capacity { statements.append((sql, statement)) }
+        guard statements.count < Self.capacity else { return try db.cachedStatement(sql: sql) }
+        // Its own statement, not GRDB's cached one: its bindings may be set
+        // with SQLite's calls (see `SQLStatement.forEachRow(id:_:)`).
+        let statement = try db.makeStatement(sql: sql)
+        statements.append((sql, statement))
         return statement
     }
 }

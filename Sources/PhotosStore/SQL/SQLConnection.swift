@@ -57,6 +57,16 @@ package protocol SQLStatement {
     /// read in place on SQLite, where nothing of the statement is built
     /// again. Cost: one pass of the query.
     func forEachRow(arguments: StatementArguments, _ body: (any SQLColumnReader) throws -> Void) throws
+    /// Runs the statement (a query whose one argument is a row id, a row
+    /// looked up by id) as ``forEachRow(arguments:_:)`` does. On SQLite
+    /// the id is bound as it is, without a list of arguments to check.
+    func forEachRow(id: Int64, _ body: (any SQLColumnReader) throws -> Void) throws
+}
+
+extension SQLStatement {
+    package func forEachRow(id: Int64, _ body: (any SQLColumnReader) throws -> Void) throws {
+        try forEachRow(arguments: [id], body)
+    }
 }
 
 extension SQLConnection {

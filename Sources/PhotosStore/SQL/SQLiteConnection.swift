@@ -131,6 +131,28 @@ struct SQLiteConnection: SQLConnection {
                 return true
             }
         }
+
+        /// Binds the id and steps the statement with SQLite's own calls:
+        /// GRDB's cursor, with its list of arguments to check and bind,
+        /// was a seventh of a lookup by id. A read on this connection
+        /// outside a transaction needs none of the bookkeeping GRDB does
+        /// around a statement that may write or begin one.
+        func forEachRow(id: Int64, _ body: (any SQLColumnReader) throws -> Void) throws {
+            let handle = statement.sqliteStatement
+            defer { sqlite3_reset(handle) }
+            sqlite3_reset(handle)
+            var code = sqlite3_bind_int64(handle, 1, id)
+            if code == SQLITE_OK {
+                let row = StatementRow(statement: handle, columns: statement.columnNames)
+                repeat {
+                    code = sqlite3_step(handle)
+                    if code == SQLITE_ROW { try body(row) }
+                } while code == SQLITE_ROW
+                if code == SQLITE_DONE { return }
+            }
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage,
+                                sql: statement.sql, arguments: [id])
+        }
     }
 }
 
