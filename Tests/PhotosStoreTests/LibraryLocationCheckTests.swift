@@ -25,4 +25,12 @@ import Testing
         #expect(LibraryLocationCheck.hiddenName(of: try entry(named: ".sync_abc.db")) == ".sync_abc.db")
         #expect(LibraryLocationCheck.hiddenName(of: try entry(named: "IMG_0001.jpg")) == nil)
     }
+
+    /// The file system holding a path is the one mounted at the longest
+    /// mount point above it, as /proc/self/mountinfo lists them.
+    @Test func theLongestMountPointAboveAPathNamesItsFileSystem() {
+        #expect(LibraryLocationCheck.mountedFileSystemType(containing: "/proc/self/status") == "proc")
+        #expect(LibraryLocationCheck.mountedFileSystemType(containing: "/sys/kernel") == "sysfs")
+        #expect(LibraryLocationCheck.mountedFileSystemType(containing: "/") != nil)
+    }
 }

@@ -47,18 +47,22 @@ package enum LibraryLocationCheck {
 
     /// The type of the file system mounted at the longest mount point that
     /// contains `path` (symbolic links resolved).
+    ///
+    /// The table is split as bytes: split as characters (grapheme
+    /// clusters), it took most of the time of opening a warm library.
     static func mountedFileSystemType(containing path: String) -> String? {
-        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return nil }
+        guard let table = FileManager.default.contents(atPath: "/proc/self/mountinfo") else { return nil }
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         var best: (mountPoint: String, type: String)?
-        for line in table.split(separator: "\n") {
+        for line in table.split(separator: UInt8(ascii: "\n")) {
             // id parent major:minor root mount-point options [optional...] - type source super-options
-            let fields = line.split(separator: " ")
-            guard fields.count > 6, let separator = fields.firstIndex(of: "-"), separator + 1 < fields.count else { continue }
-            let mountPoint = unescape(String(fields[4]))
+            let fields = line.split(separator: UInt8(ascii: " "))
+            guard fields.count > 6, let separator = fields.firstIndex(where: { $0.elementsEqual([UInt8(ascii: "-")]) }),
+                  separator + 1 < fields.count else { continue }
+            let mountPoint = unescape(String(decoding: fields[4], as: UTF8.self))
             let contains = mountPoint == "/" || resolved == mountPoint || resolved.hasPrefix(mountPoint + "/")
-            if contains, mountPoint.count >= (best?.mountPoint.count ?? -1) {
-                best = (mountPoint, String(fields[separator + 1]))
+            if contains, mountPoint.utf8.count >= (best?.mountPoint.utf8.count ?? -1) {
+                best = (mountPoint, String(decoding: fields[separator + 1], as: UTF8.self))
             }
         }
         return best?.type
