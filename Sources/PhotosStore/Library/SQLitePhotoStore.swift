@@ -142,18 +142,25 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
                 // up-to-date one (nearly every opening) was read above.
                 try migrator.migrate(pool)
             }
-            guard let uuid = try pool.read({
-                try String.fetchOne($0, sql: "SELECT value FROM library_metadata WHERE key = 'uuid'")
-            }) else {
+            // What an opening reads of the metadata, and the tables' check,
+            // in one read: each read of its own took a reader and a transaction.
+            let (metadata, problem) = try pool.read { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM library_metadata WHERE key IN ('uuid', 'originals', ?)",
+                                            arguments: [TokenCipher.metadataKey])
+                let metadata = Dictionary(try rows.map { (try $0.decode(String.self, atIndex: 0), try $0.decode(String.self, atIndex: 1)) },
+                                          uniquingKeysWith: { first, _ in first })
+                return (metadata, try OpeningCheck.tableProblem(db))
+            }
+            guard let uuid = metadata["uuid"] else {
                 throw StoreError.damaged(path: path, reason: "the database has no library identity")
             }
-            if let problem = try pool.read(OpeningCheck.tableProblem) {
+            if let problem {
                 throw StoreError.damaged(path: path, reason: problem)
             }
             libraryUUID = uuid
-            tokenCipher = try Self.tokenCipher(pool, writable: readOnlyReason == nil)
-            files = try options.fileStorage.open(layout: layout, originals: try Self.originals(pool, isNew: isNew, asked: options.originals,
-                                                                                              writable: readOnlyReason == nil, path: path))
+            tokenCipher = try Self.tokenCipher(pool, recorded: metadata[TokenCipher.metadataKey], writable: readOnlyReason == nil)
+            files = try options.fileStorage.open(layout: layout, originals: try Self.originals(
+                pool, recorded: metadata["originals"], isNew: isNew, asked: options.originals, writable: readOnlyReason == nil, path: path))
         } catch let error as StoreError {
             if case .damaged = error, let recordedDamage { throw .damaged(path: path, reason: recordedDamage) }
             throw error
@@ -231,13 +238,14 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         return nil
     }
 
-    /// The library's token cipher, its key made the first time a writable
-    /// library opens (a read first, so that later openings write nothing).
+    /// The library's token cipher, from its `recorded` key, the key made
+    /// the first time a writable library opens (so that later openings
+    /// write nothing).
     /// A read-only library made before keys existed gets a key for this
     /// process only: its restricted clients' tokens then last as long as it.
-    private static func tokenCipher(_ pool: DatabasePool, writable: Bool) throws -> TokenCipher {
+    private static func tokenCipher(_ pool: DatabasePool, recorded: String?, writable: Bool) throws -> TokenCipher {
         let select = "SELECT value FROM library_metadata WHERE key = ?"
-        var key = try pool.read { try String.fetchOne($0, sql: select, arguments: [TokenCipher.metadataKey]) }
+        var key = recorded
         if key == nil, writable {
             key = try pool.write { db in
                 try db.execute(sql: "INSERT OR IGNORE INTO library_metadata (key, value) VALUES (?, ?)",
@@ -251,13 +259,18 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// Where the library's originals are kept: recorded when a writable
     /// library is created with a location, else nil (its own directory).
     /// An existing library asked to keep them elsewhere is refused: moving
-    /// originals is `photos migrate`'s work, not an opening's.
-    private static func originals(_ pool: DatabasePool, isNew: Bool, asked: String?, writable: Bool, path: String) throws -> String? {
-        let select = "SELECT value FROM library_metadata WHERE key = 'originals'"
+    /// originals is `photos migrate`'s work, not an opening's. `recorded`:
+    /// what the library held as it was opened.
+    private static func originals(_ pool: DatabasePool, recorded: String?, isNew: Bool, asked: String?,
+                                  writable: Bool, path: String) throws -> String? {
+        var recorded = recorded
         if isNew, writable, let asked {
-            try pool.write { try $0.execute(sql: "INSERT OR IGNORE INTO library_metadata (key, value) VALUES ('originals', ?)", arguments: [asked]) }
+            // Another process creating the library at once may have recorded its own first.
+            recorded = try pool.write { db in
+                try db.execute(sql: "INSERT OR IGNORE INTO library_metadata (key, value) VALUES ('originals', ?)", arguments: [asked])
+                return try String.fetchOne(db, sql: "SELECT value FROM library_metadata WHERE key = 'originals'")
+            }
         }
-        let recorded = try pool.read { try String.fetchOne($0, sql: select) }
         if let asked, asked != recorded {
             throw StoreError.notALibrary(path: path, reason: "its originals are kept \(recorded.map { "at \($0)" } ?? "in its own directory"), not at \(asked)")
         }
