@@ -64,6 +64,9 @@ package protocol SQLStatement {
 }
 
 extension SQLStatement {
+    /// The lookup by id through the list of arguments, for a backend
+    /// that binds nothing more cheaply (PostgreSQL). Cost: as
+    /// ``forEachRow(arguments:_:)``.
     package func forEachRow(id: Int64, _ body: (any SQLColumnReader) throws -> Void) throws {
         try forEachRow(arguments: [id], body)
     }
