@@ -207,14 +207,22 @@ struct ChangeSetCommitter {
             .filter { $0.identifier.entity == .asset && $0.kind == .updated && !$0.changedAttributes.isDisjoint(with: summaryAttributes) }
             .map(\.rowID)
         guard !assetIDs.isEmpty else { return }
-        let albums = try db.fetchAll(SQLRow.self, """
-            SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
-            WHERE m.asset_id IN (\(db.dialect.elements(of: assetIDs)))
-            """)
-        for album in albums {
+        for album in try albums(holding: db.dialect.elements(of: assetIDs)) {
             try record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
                          kind: .updated, changedAttributes: [.summary]))
         }
+    }
+
+    /// The id and UUID of each album holding any of the assets the subquery
+    /// `assetIDs` selects. The memberships are looked up from the assets:
+    /// joined from the albums, SQLite probed every album for every asset,
+    /// which made trashing thousands of assets in a library of many albums
+    /// cost their product.
+    private func albums(holding assetIDs: SQL) throws -> [SQLRow] {
+        try db.fetchAll(SQLRow.self, """
+            SELECT c.id, c.uuid FROM collection c
+            WHERE c.id IN (SELECT m.collection_id FROM collection_asset m WHERE m.asset_id IN (\(assetIDs)))
+            """)
     }
 
     // MARK: - Assets
@@ -618,10 +626,7 @@ struct ChangeSetCommitter {
         // Every file of the assets goes: their originals and edits, and their thumbnails and previews.
         removedFiles += try db.fetchAll(String.self, "SELECT relative_path FROM resource WHERE asset_id IN (\(ids))").map(JournalEntry.file)
             + doomed.map { JournalEntry.renditions(assetUUID: try $0[1]) }
-        let albums = try db.fetchAll(SQLRow.self, """
-            SELECT DISTINCT c.id, c.uuid FROM collection c JOIN collection_asset m ON m.collection_id = c.id
-            WHERE m.asset_id IN (\(ids))
-            """)
+        let albums = try albums(holding: ids)
         try db.execute("DELETE FROM asset WHERE id IN (\(ids))")
         for row in doomed {
             try Self.recordDeletion(db, entity: .asset, rowID: row[0], uuid: row[1], at: now)

@@ -256,13 +256,20 @@ extension SQLPhotoStore {
     /// `condition` selects and the reader may see, as `pair` makes them into
     /// a table; collections of both kinds share one table. Cost: one query.
     private func identities<Key: Hashable, Value>(
-        of entity: StoreEntity, where condition: (SQLDialect) -> SQL, pair: (SQLRow) throws -> (Key, Value)
+        of entity: StoreEntity, where condition: (SQLDialect) -> SQL, pair: (any SQLColumnReader) throws -> (Key, Value)
     ) throws(StoreError) -> [Key: Value] {
         try readObjectsInOneStatement { db, scope in
             let (table, visible): (SQL, SQL?) = entity == .asset
                 ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
-            let rows = try db.fetchAll(SQLRow.self, "SELECT a.id, a.uuid FROM \(table) WHERE \(condition(db.dialect))\(visible.andClause)")
-            return Dictionary(try rows.map(pair), uniquingKeysWith: { first, _ in first })
+            // Read in place: a change block passed a fetch of thousands of
+            // assets asks for all their UUIDs, and a copy of each row cost
+            // more than SQLite took to find them.
+            var pairs: [Key: Value] = [:]
+            try db.forEachRow("SELECT a.id, a.uuid FROM \(table) WHERE \(condition(db.dialect))\(visible.andClause)") { row in
+                let (key, value) = try pair(row)
+                if pairs[key] == nil { pairs[key] = value }
+            }
+            return pairs
         }
     }
 

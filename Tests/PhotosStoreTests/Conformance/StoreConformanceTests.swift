@@ -95,19 +95,31 @@ import Testing
     }
 
     @Test(arguments: TestBackend.available)
-    func trashingAndRestoringManyAssetsRecordsEachThatMovedOnce(backend: TestBackend) throws {
+    func trashingRestoringAndPurgingRecordEachAssetAndAlbumOnce(backend: TestBackend) throws {
         let library = try Library(backend)
         let store = library.owner
         var create = ChangeSet()
         create.newAssets = (0..<300).map { Self.asset(created: Double($0)) }
         _ = try library.commit(create)
         let uuids = create.newAssets.map(\.record.uuid)
+        // Albums with members among those trashed, one without.
+        let (early, mixed, late) = (UUID().uuidString, UUID().uuidString, UUID().uuidString)
+        var albums = ChangeSet()
+        albums.newCollections = [early, mixed, late].map { NewCollection(uuid: $0, kind: .assetCollection, title: "Album") }
+        albums.collectionEdits = [(early, Array(uuids[0..<5])), (mixed, [uuids[5], uuids[295]]), (late, Array(uuids[280..<290]))].map {
+            CollectionEdit(target: .collection(uuid: $0), operations: [.add($1)])
+        }
+        _ = try library.commit(albums)
 
         var trash = ChangeSet()
         trash.trashedAssets = Array(uuids[0..<200]) + Array(uuids[0..<10])
         let trashed = try library.commit(trash)
-        #expect(trashed.changes.map(\.identifier.uuid) == Array(uuids[0..<200]), "each once, in the order asked")
-        #expect(trashed.changes.allSatisfy { $0.kind == .updated && $0.changedAttributes == [.trashed] })
+        let trashedAssets = trashed.changes.filter { $0.identifier.entity == .asset }
+        #expect(trashedAssets.map(\.identifier.uuid) == Array(uuids[0..<200]), "each once, in the order asked")
+        #expect(trashedAssets.allSatisfy { $0.kind == .updated && $0.changedAttributes == [.trashed] })
+        let summaries = trashed.changes.filter { $0.identifier.entity == .assetCollection }
+        #expect(Set(summaries.map(\.identifier.uuid)) == [early, mixed], "the albums that showed a trashed asset, each once")
+        #expect(summaries.count == 2 && summaries.allSatisfy { $0.kind == .updated && $0.changedAttributes == [.summary] })
         #expect(try store.fetchAssets(Self.byCreation).ids.count == 100)
 
         // Those already in Recently Deleted stay and are not recorded again.
@@ -124,9 +136,22 @@ import Testing
         var restore = ChangeSet()
         restore.restoredAssets = Array(uuids[0..<250]) + Array(uuids[290..<300])
         let restored = try library.commit(restore)
-        #expect(restored.changes.map(\.identifier.uuid) == Array(uuids[0..<250]), "those not deleted are left as they are")
-        #expect(restored.changes.allSatisfy { $0.changedAttributes == [.restored] })
+        let restoredAssets = restored.changes.filter { $0.identifier.entity == .asset }
+        #expect(restoredAssets.map(\.identifier.uuid) == Array(uuids[0..<250]), "those not deleted are left as they are")
+        #expect(restoredAssets.allSatisfy { $0.changedAttributes == [.restored] })
+        #expect(Set(restored.changes.filter { $0.identifier.entity == .assetCollection }.map(\.identifier.uuid)) == [early, mixed])
         #expect(try store.fetchAssets(Self.byCreation).ids.count == 300)
+
+        // Emptying Recently Deleted changes the members of the albums that held what it deletes.
+        var doomed = ChangeSet()
+        doomed.trashedAssets = [uuids[1], uuids[295]]
+        _ = try library.commit(doomed)
+        var purge = ChangeSet()
+        purge.purge = .all
+        let purged = try library.commit(purge)
+        #expect(Set(purged.changes.filter { $0.kind == .deleted }.map(\.identifier.uuid)) == [uuids[1], uuids[295]])
+        let emptied = purged.changes.filter { $0.identifier.entity == .assetCollection }
+        #expect(Set(emptied.map(\.identifier.uuid)) == [early, mixed] && emptied.allSatisfy { $0.changedAttributes == [.members] })
     }
 
     /// A watcher reading the log's index to skip idle checks still sees
