@@ -1,5 +1,6 @@
 #include "CPhotosMedia.h"
 #include "jpeg_scaled.h"
+#include "resample.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -379,14 +380,6 @@ int pm_render_derivative(const char *path, const void *buffer, size_t length, in
     int decoded_width = 0, decoded_height = 0, source_width = 0, source_height = 0;
     if (pm_jpeg_decode_covering(path, buffer, length, target_width, target_height, fill,
                                 &decoded, &decoded_width, &decoded_height, &source_width, &source_height) != 0) return -1;
-    VipsImage *image = vips_image_new_from_memory(decoded, (size_t) decoded_width * decoded_height * 4,
-                                                  decoded_width, decoded_height, 4, VIPS_FORMAT_UCHAR);
-    if (image == NULL) {
-        g_free(decoded);
-        return -1;
-    }
-    g_signal_connect(image, "postclose", G_CALLBACK(free_pixels), decoded);
-    image->Type = VIPS_INTERPRETATION_sRGB;
     // The size the whole image is scaled to, as vips_thumbnail computes it
     // from the JPEG's own size (not the decoded one, rounded up from n/8),
     // so that the centre it crops is the same: covering the target (fill)
@@ -400,23 +393,38 @@ int pm_render_derivative(const char *path, const void *buffer, size_t length, in
         scaled_width = MAX(scaled_width, target_width);
         scaled_height = MAX(scaled_height, target_height);
     }
-    VipsObject *scope = VIPS_OBJECT(vips_image_new());
-    VipsImage **t = (VipsImage **) vips_object_local_array(scope, 2);
-    VipsImage *scaled = image;
-    int result = -1;
+    // Resampled and cropped here, without a libvips pipeline: for an image
+    // this small, its tiles and threads cost more than the arithmetic.
+    unsigned char *scaled = decoded;
     if (scaled_width != decoded_width || scaled_height != decoded_height) {
-        scaled = vips_resize(image, &t[0], (double) scaled_width / decoded_width,
-                             "vscale", (double) scaled_height / decoded_height, NULL) == 0 ? t[0] : NULL;
+        scaled = g_try_malloc((size_t) scaled_width * scaled_height * 4);
+        if (scaled == NULL || pm_resample(decoded, decoded_width, decoded_height, 4, scaled, scaled_width, scaled_height) != 0) {
+            g_free(scaled);
+            g_free(decoded);
+            vips_error("photos", "out of memory resampling a %d x %d image", decoded_width, decoded_height);
+            return -1;
+        }
+        g_free(decoded);
     }
-    VipsImage *cropped = scaled;
-    if (scaled != NULL && fill && (scaled_width != target_width || scaled_height != target_height)) {
-        cropped = vips_extract_area(scaled, &t[1], (scaled_width - target_width) / 2, (scaled_height - target_height) / 2,
-                                    target_width, target_height, NULL) == 0 ? t[1] : NULL;
+    int out_width = fill ? target_width : scaled_width, out_height = fill ? target_height : scaled_height;
+    if (out_width != scaled_width || out_height != scaled_height) {
+        unsigned char *cropped = g_try_malloc((size_t) out_width * out_height * 4);
+        if (cropped == NULL) {
+            g_free(scaled);
+            vips_error("photos", "out of memory cropping a %d x %d image", scaled_width, scaled_height);
+            return -1;
+        }
+        int left = (scaled_width - out_width) / 2, top = (scaled_height - out_height) / 2;
+        for (int y = 0; y < out_height; y++) {
+            memcpy(cropped + (size_t) y * out_width * 4, scaled + ((size_t) (top + y) * scaled_width + left) * 4, (size_t) out_width * 4);
+        }
+        g_free(scaled);
+        scaled = cropped;
     }
-    if (cropped != NULL) result = write_pixels(cropped, pixels, width, height);
-    g_object_unref(scope);
-    g_object_unref(image);
-    return result;
+    *pixels = scaled;
+    *width = out_width;
+    *height = out_height;
+    return 0;
 }
 
 int pm_render(const char *path, const void *buffer, size_t length, const pm_render_spec *spec,
@@ -483,6 +491,22 @@ static int scaled_original(const char *path, int box_width, int box_height, Vips
     unsigned char *pixels = NULL;
     int width = 0, height = 0, orientation = 1;
     if (pm_jpeg_decode_original(path, box_width, box_height, &pixels, &width, &height, &orientation) != 0) return -1;
+    // Resampled to the box in the stored frame (turned, for an orientation
+    // that swaps the edges), then turned upright: see pm_resample for why
+    // not by libvips.
+    int stored_width = orientation >= 5 ? box_height : box_width, stored_height = orientation >= 5 ? box_width : box_height;
+    if (width != stored_width || height != stored_height) {
+        unsigned char *resampled = g_try_malloc((size_t) stored_width * stored_height * 3);
+        int failed = resampled == NULL || pm_resample(pixels, width, height, 3, resampled, stored_width, stored_height) != 0;
+        g_free(pixels);
+        if (failed) {
+            g_free(resampled);
+            return -1;
+        }
+        pixels = resampled;
+        width = stored_width;
+        height = stored_height;
+    }
     VipsImage *stored = vips_image_new_from_memory(pixels, (size_t) width * height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
     if (stored == NULL) {
         g_free(pixels);
@@ -499,10 +523,7 @@ static int scaled_original(const char *path, int box_width, int box_height, Vips
         vips_error_clear();
         return -1;
     }
-    int result = vips_image_get_width(upright) == box_width && vips_image_get_height(upright) == box_height
-        ? vips_copy(upright, out, NULL)
-        : vips_resize(upright, out, (double) box_width / vips_image_get_width(upright),
-                      "vscale", (double) box_height / vips_image_get_height(upright), NULL);
+    int result = vips_copy(upright, out, NULL);
     g_object_unref(upright);
     if (result != 0) vips_error_clear();
     return result;

@@ -79,6 +79,25 @@ import Testing
         }
     }
 
+    /// The resampling behind renders and derivatives: its weights sum to
+    /// exactly one, so a flat colour stays exactly that colour at every
+    /// size, shrunk or enlarged, down to a single pixel, and at the edges.
+    @Test func resamplingKeepsAFlatColourExactly() throws {
+        let url = directory.appendingPathComponent("flat.jpg")
+        try SampleImage.jpeg(width: 640, height: 480, from: (90, 160, 220), to: (90, 160, 220), exif: ExifFields()).write(to: url)
+        let derivative = try ImageRenderer.derivative(fileAt: url, shortEdge: 360)
+        let asStored = try ImageRenderer.render(derivative: derivative.jpeg, RenderSpec(targetWidth: 480, targetHeight: 360, mode: .fit, exact: true))
+        let colour = asStored.withUnsafeBytes { Array($0.prefix(4)) }
+        #expect(asStored.withUnsafeBytes { bytes in (0..<bytes.count).allSatisfy { bytes[$0] == colour[$0 % 4] } }, "the derivative decodes flat")
+        for (width, height) in [(256, 256), (1, 1), (7, 3), (3, 7), (479, 359), (481, 361), (1500, 90)] {
+            for mode in [RenderSpec.Mode.fill, .fit] {
+                let rendered = try ImageRenderer.render(derivative: derivative.jpeg, RenderSpec(targetWidth: width, targetHeight: height, mode: mode, exact: true))
+                let off = rendered.withUnsafeBytes { bytes in (0..<bytes.count).filter { bytes[$0] != colour[$0 % 4] }.count }
+                #expect(off == 0, "\(width) x \(height) \(mode): \(off) values off the flat colour")
+            }
+        }
+    }
+
     /// A progressive JPEG's DC scans alone decode at an eighth to exactly
     /// the whole file's pixels, from a fraction of its bytes; a derivative
     /// made from a progressive original through them has the size and the
