@@ -263,21 +263,14 @@ enum HistoryLog {
             try db.execute(sql: "UPDATE change_transaction SET details = 0 WHERE id = ?", arguments: [result.changeBlock])
             objectChanges = []
         }
-        // Rows of `DatabaseValue`s, not of optional existentials: for a
-        // block of thousands of objects, boxing each value and converting
-        // it again for the statement cost half as much as the inserts.
-        let block = result.changeBlock.databaseValue
-        var rows: [[DatabaseValue]] = objectChanges.enumerated().map { position, change in
-            [block, position.databaseValue, change.identifier.entity.rawValue.databaseValue, change.rowID.databaseValue,
-             change.identifier.uuid.databaseValue, change.kind.rawValue.databaseValue,
-             ChangedAttribute.storedList(change.changedAttributes).databaseValue, .null]
+        var rows: [[(any DatabaseValueConvertible)?]] = objectChanges.enumerated().map { position, change in
+            [result.changeBlock, position, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
+             change.kind.rawValue, ChangedAttribute.storedList(change.changedAttributes), nil]
         }
         for (offset, entry) in accessEntries.enumerated() {
             let change = entry.change
-            rows.append([block, (objectChanges.count + offset).databaseValue, (change?.identifier.entity.rawValue ?? 0).databaseValue,
-                         (change?.rowID ?? 0).databaseValue, (change?.identifier.uuid ?? "").databaseValue,
-                         (change?.kind ?? .updated).rawValue.databaseValue, ChangedAttribute.access.storedName.databaseValue,
-                         entry.client.databaseValue])
+            rows.append([result.changeBlock, objectChanges.count + offset, change?.identifier.entity.rawValue ?? 0, change?.rowID ?? 0,
+                         change?.identifier.uuid ?? "", (change?.kind ?? .updated).rawValue, ChangedAttribute.access.storedName, entry.client])
         }
         try insertEntries(rows, db)
     }
@@ -289,7 +282,7 @@ enum HistoryLog {
 
     /// Inserts entry rows, many per statement; the statement for a full
     /// batch is prepared once.
-    private static func insertEntries(_ rows: [[DatabaseValue]], _ db: any SQLConnection) throws {
+    private static func insertEntries(_ rows: [[(any DatabaseValueConvertible)?]], _ db: any SQLConnection) throws {
         func statementText(rows count: Int) -> String {
             "INSERT INTO change_entry (transaction_id, position, entity, row_id, uuid, kind, attributes, client) VALUES "
                 + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
