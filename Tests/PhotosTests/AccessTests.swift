@@ -323,6 +323,32 @@ final class LimitedFixture {
         #expect(mineMembers == [others[2], created[0]], "the client removed the first photo it sees, not the owner's before it")
     }
 
+    /// A fetch result names its assets by row id in a change block of its
+    /// own library, and by UUID in another's; either way the grant decides.
+    @Test func aClientDeletesOnlyWhatItsGrantStillCovers() throws {
+        let fixture = try LimitedFixture()
+        let (test, client, selected) = (fixture.test, fixture.client, fixture.selected)
+        let all = { test.fetch { identifiers(PHAsset.fetchAssets(with: nil)) } }
+        let everything = test.fetch { PHAsset.fetchAssets(with: nil) }
+        expectPhotosError(.identifierNotFound, "the owner's fetch result holds photos the client cannot see") {
+            try client.performChangesAndWait { PHAssetChangeRequest.deleteAssets(everything) }
+        }
+        #expect(all().count == 5)
+
+        let mine = fixture.fetch { PHAsset.fetchAssets(with: nil) }
+        try test.library.removeFromLimitedSelection([selected[1]], ofClient: LimitedFixture.clientID)
+        expectPhotosError(.identifierNotFound, "fetched before the owner took a photo out of the selection") {
+            try client.performChangesAndWait { PHAssetChangeRequest.deleteAssets(mine) }
+        }
+        #expect(all().count == 5)
+
+        let stillMine = fixture.fetch { PHAsset.fetchAssets(with: nil) }
+        try client.performChangesAndWait { PHAssetChangeRequest.deleteAssets(stillMine) }
+        #expect(Set(all()) == Set(fixture.others + [selected[1]]))
+        try client.performChangesAndWait { PHAssetChangeRequest.restoreDeletedAssets(stillMine) }
+        #expect(all().count == 5)
+    }
+
     @Test func aLimitedClientLearnsOnlyWhatConcernsItsSelection() throws {
         let fixture = try LimitedFixture()
         let (test, client, selected) = (fixture.test, fixture.client, fixture.selected)

@@ -120,9 +120,9 @@ import Testing
         test.library.unregisterChangeObserver(observer)
     }
 
-    /// A change request given a whole fetch result reads its identifiers
-    /// in one query, without its objects; rows purged since the fetch
-    /// still name what they were, and fail the block as unknown.
+    /// A change request given a whole fetch result names its objects
+    /// without building them (assets by the row ids it holds); rows purged
+    /// since the fetch still name what they were, and fail the block as unknown.
     @Test func changeRequestsTakeAWholeFetchResultByItsRows() throws {
         let test = try TestLibrary()
         let ids = try test.insert((0..<3_000).map { TestLibrary.record(created: Date(timeIntervalSince1970: Double($0) * 60)) })
@@ -161,6 +161,21 @@ import Testing
         #expect(albums.firstObject?.estimatedAssetCount == 2_990)
         try test.library.performChangesAndWait { PHAssetCollectionChangeRequest.deleteAssetCollections(albums) }
         #expect(test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [album], options: nil) }.count == 0)
+    }
+
+    /// Row ids mean something only in their own library: another
+    /// library's fetch result names its assets by UUID, so a change block
+    /// never reaches this library's assets that share its row ids.
+    @Test func anotherLibrarysFetchResultNamesItsAssetsByIdentifier() throws {
+        let (here, there) = (try TestLibrary(), try TestLibrary())
+        let mine = try here.insert((0..<5).map { TestLibrary.record(created: Date(timeIntervalSince1970: Double($0) * 60)) })
+        _ = try there.insert((0..<5).map { TestLibrary.record(created: Date(timeIntervalSince1970: Double($0) * 60)) })
+        let theirs = there.fetch { PHAsset.fetchAssets(with: nil) }
+        expectPhotosError(.identifierNotFound) {
+            try here.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(theirs) }
+        }
+        #expect(Set(here.fetch { PHAsset.fetchAssets(with: nil) }.identifiers) == Set(mine))
+        #expect(there.fetch { PHAsset.fetchAssets(with: nil) }.count == 5)
     }
 
     @Test func emptyResults() throws {

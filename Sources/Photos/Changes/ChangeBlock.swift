@@ -130,6 +130,18 @@ func memberUUIDs(_ elements: any NSFastEnumeration, entity: StoreEntity, api: St
     return elements._fastEnumerationElements.map { memberUUID($0, entity: entity, api: api) }
 }
 
+/// The assets of an enumeration passed to a change request of `library`.
+/// A fetch result of that library's assets names them by the row ids it
+/// holds, which costs no query here and spares the commit a lookup by UUID
+/// (trashing 5,000 assets should not look each up twice); anything else
+/// names them by UUID.
+func memberAssets(_ elements: any NSFastEnumeration, library: PHPhotoLibrary, api: String) -> [AssetReference] {
+    if let result = elements as? any FetchedContents, let rowIDs = result.contents.assetRowIDs(of: library) {
+        return rowIDs.map(AssetReference.rowID)
+    }
+    return memberUUIDs(elements, entity: .asset, api: api).map(AssetReference.uuid)
+}
+
 /// PhotoKit's abstract base of change requests.
 public class PHChangeRequest: NSObject, ChangeContribution, @unchecked Sendable {
     func contribute(to builder: ChangeSetBuilder) throws(PHPhotosError) {}
@@ -138,22 +150,22 @@ public class PHChangeRequest: NSObject, ChangeContribution, @unchecked Sendable 
 /// A deletion, trash or restore requested through a class method.
 final class ObjectRemoval: ChangeContribution {
     enum Action {
-        case trashAssets, restoreAssets, deleteCollections
+        case trashAssets([AssetReference])
+        case restoreAssets([AssetReference])
+        case deleteCollections([String])
     }
 
     let action: Action
-    let uuids: [String]
 
-    init(_ action: Action, uuids: [String]) {
+    init(_ action: Action) {
         self.action = action
-        self.uuids = uuids
     }
 
     func contribute(to builder: ChangeSetBuilder) throws(PHPhotosError) {
         switch action {
-        case .trashAssets: builder.changeSet.trashedAssets += uuids
-        case .restoreAssets: builder.changeSet.restoredAssets += uuids
-        case .deleteCollections: builder.changeSet.deletedCollections += uuids
+        case .trashAssets(let assets): builder.changeSet.trashedAssets += assets
+        case .restoreAssets(let assets): builder.changeSet.restoredAssets += assets
+        case .deleteCollections(let uuids): builder.changeSet.deletedCollections += uuids
         }
     }
 }

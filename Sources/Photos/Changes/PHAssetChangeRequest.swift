@@ -93,7 +93,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     public class func deleteAssets(_ assets: any NSFastEnumeration) {
         let api = "PHAssetChangeRequest.deleteAssets(_:)"
         let block = ChangeBlock.required(by: api)
-        block.add(ObjectRemoval(.trashAssets, uuids: memberUUIDs(assets, entity: .asset, api: api)))
+        block.add(ObjectRemoval(.trashAssets(memberAssets(assets, library: block.library, api: api))))
     }
 
     /// Brings assets back from Recently Deleted. An OpenPhotoKit addition:
@@ -101,7 +101,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     public class func restoreDeletedAssets(_ assets: any NSFastEnumeration) {
         let api = "PHAssetChangeRequest.restoreDeletedAssets(_:)"
         let block = ChangeBlock.required(by: api)
-        block.add(ObjectRemoval(.restoreAssets, uuids: memberUUIDs(assets, entity: .asset, api: api)))
+        block.add(ObjectRemoval(.restoreAssets(memberAssets(assets, library: block.library, api: api))))
     }
 
     /// When the asset was taken. Reads the asset's value until set; `nil` clears it.

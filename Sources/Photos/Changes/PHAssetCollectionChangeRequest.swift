@@ -33,7 +33,7 @@ public class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendabl
     public class func deleteAssetCollections(_ assetCollections: any NSFastEnumeration) {
         let api = "PHAssetCollectionChangeRequest.deleteAssetCollections(_:)"
         let block = ChangeBlock.required(by: api)
-        block.add(ObjectRemoval(.deleteCollections, uuids: memberUUIDs(assetCollections, entity: .assetCollection, api: api)))
+        block.add(ObjectRemoval(.deleteCollections(memberUUIDs(assetCollections, entity: .assetCollection, api: api))))
     }
 
     /// A request to edit an album; nil for collections that cannot be edited.

@@ -38,7 +38,7 @@ public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable
     public class func deleteCollectionLists(_ collectionLists: any NSFastEnumeration) {
         let api = "PHCollectionListChangeRequest.deleteCollectionLists(_:)"
         let block = ChangeBlock.required(by: api)
-        block.add(ObjectRemoval(.deleteCollections, uuids: memberUUIDs(collectionLists, entity: .collectionList, api: api)))
+        block.add(ObjectRemoval(.deleteCollections(memberUUIDs(collectionLists, entity: .collectionList, api: api))))
     }
 
     /// A request to edit a folder; nil for lists that cannot be edited.

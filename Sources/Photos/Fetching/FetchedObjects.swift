@@ -227,6 +227,14 @@ final class FetchedObjects: @unchecked Sendable {
         }
     }
 
+    /// The row ids of the assets, in order, when the result holds stored
+    /// assets of `library`; nil otherwise. Cost: none (they are what the
+    /// result holds).
+    func assetRowIDs(of library: PHPhotoLibrary) -> [Int64]? {
+        guard case .rows(let owner, .assets, let ids) = source, owner === library else { return nil }
+        return ids
+    }
+
     /// The UUIDs of every object, in order, read without building the
     /// objects: what a change request passed the whole result needs. Rows
     /// deleted since the fetch give the UUID their deletion recorded. Nil

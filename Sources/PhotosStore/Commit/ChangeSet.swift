@@ -9,9 +9,9 @@ package struct ChangeSet: Sendable {
     package var newAssets: [NewAsset] = []
     package var assetEdits: [AssetEdit] = []
     /// Assets to move to Recently Deleted.
-    package var trashedAssets: [String] = []
+    package var trashedAssets: [AssetReference] = []
     /// Assets to bring back from Recently Deleted.
-    package var restoredAssets: [String] = []
+    package var restoredAssets: [AssetReference] = []
     package var newCollections: [NewCollection] = []
     package var collectionEdits: [CollectionEdit] = []
     /// Collections to delete, with their children.

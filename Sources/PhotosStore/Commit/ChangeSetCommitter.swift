@@ -113,7 +113,10 @@ struct ChangeSetCommitter {
     /// selection or a collection it cannot see, as if the object did not exist.
     private func checkVisibility(of set: ChangeSet, client: String) throws {
         let created = Set(set.newAssets.map(\.record.uuid))
-        var assets = Set(set.assetEdits.map(\.uuid)).union(set.trashedAssets).union(set.restoredAssets)
+        let (trashedUUIDs, trashedRowIDs) = Self.split(set.trashedAssets + set.restoredAssets)
+        let namedByRowID = try assetUUIDs(rowIDs: trashedRowIDs)
+        if let unknown = trashedRowIDs.first(where: { namedByRowID[$0] == nil }) { throw try missingAsset(rowID: unknown) }
+        var assets = Set(set.assetEdits.map(\.uuid)).union(trashedUUIDs).union(namedByRowID.values)
         var collections = Set(set.deletedCollections)
         for edit in set.collectionEdits {
             if case .collection(let uuid) = edit.target { collections.insert(uuid) }
@@ -352,30 +355,87 @@ struct ChangeSetCommitter {
     }
 
     /// Moves assets to Recently Deleted, or back out of it, in one
-    /// statement: a block deleting thousands of assets costs one pass over
-    /// them, not a lookup and an update each. Those already where they are
-    /// sent are left as they are and not recorded; an unknown one fails
-    /// the block.
-    private mutating func setTrashed(_ uuids: [String], trashed: Bool) throws {
-        guard !uuids.isEmpty else { return }
+    /// statement for those named by UUID and one for those named by row id:
+    /// a block deleting thousands of assets costs one pass over them, not a
+    /// lookup and an update each. Those already where they are sent are left
+    /// as they are and not recorded; an unknown one fails the block.
+    private mutating func setTrashed(_ assets: [AssetReference], trashed: Bool) throws {
+        guard !assets.isEmpty else { return }
+        let (uuids, rowIDs) = Self.split(assets)
         let trashedDate: Double? = trashed ? now.timeIntervalSince1970 : nil
-        let moved = try Dictionary(uniqueKeysWithValues: db.fetchAll(SQLRow.self, """
-            UPDATE asset SET trashed_date = \(trashedDate), modification_date = \(now.timeIntervalSince1970)
-            WHERE uuid IN (\(db.dialect.elements(of: uuids))) AND trashed_date IS \(sql: trashed ? "" : "NOT ")NULL
-            RETURNING uuid, id
-            """).map { try ($0[0] as String, $0[1] as Int64) })
-        if moved.count < Set(uuids).count {
-            let existing = try rowIDs(table: "asset", uuids: Set(uuids).subtracting(moved.keys))
-            if let unknown = uuids.first(where: { moved[$0] == nil && existing[$0] == nil }) {
-                throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: unknown, entity: .asset).description)
+        var movedByUUID: [String: Int64] = [:]
+        var movedByRowID: [Int64: String] = [:]
+        let named: [(key: SQL, names: SQL)] = (uuids.isEmpty ? [] : [(SQL(sql: "uuid"), db.dialect.elements(of: uuids))])
+            + (rowIDs.isEmpty ? [] : [(SQL(sql: "id"), db.dialect.elements(of: rowIDs))])
+        for (key, names) in named {
+            try db.forEachRow("""
+                UPDATE asset SET trashed_date = \(trashedDate), modification_date = \(now.timeIntervalSince1970)
+                WHERE \(key) IN (\(names)) AND trashed_date IS \(sql: trashed ? "" : "NOT ")NULL
+                RETURNING uuid, id
+                """) { row in
+                let (uuid, rowID): (String, Int64) = try (row[0], row[1])
+                movedByUUID[uuid] = rowID
+                movedByRowID[rowID] = uuid
             }
         }
-        var recorded = Set<String>()
-        for uuid in uuids {
-            guard let rowID = moved[uuid], recorded.insert(uuid).inserted else { continue }
-            record(.init(identifier: LocalIdentifier(uuid: uuid, entity: .asset),
-                         rowID: rowID, kind: .updated, changedAttributes: [trashed ? .trashed : .restored]))
+        try requireExisting(uuids.filter { movedByUUID[$0] == nil }, rowIDs.filter { movedByRowID[$0] == nil })
+        var recorded = Set<Int64>()
+        for asset in assets {
+            let moved: (uuid: String, rowID: Int64)?
+            switch asset {
+            case .uuid(let uuid): moved = movedByUUID[uuid].map { (uuid, $0) }
+            case .rowID(let rowID): moved = movedByRowID[rowID].map { ($0, rowID) }
+            }
+            guard let moved, recorded.insert(moved.rowID).inserted else { continue }
+            record(.init(identifier: LocalIdentifier(uuid: moved.uuid, entity: .asset),
+                         rowID: moved.rowID, kind: .updated, changedAttributes: [trashed ? .trashed : .restored]))
         }
+    }
+
+    /// The UUIDs and the row ids among `assets`, each in order.
+    private static func split(_ assets: [AssetReference]) -> (uuids: [String], rowIDs: [Int64]) {
+        var uuids: [String] = []
+        var rowIDs: [Int64] = []
+        for asset in assets {
+            switch asset {
+            case .uuid(let uuid): uuids.append(uuid)
+            case .rowID(let rowID): rowIDs.append(rowID)
+            }
+        }
+        return (uuids, rowIDs)
+    }
+
+    /// Fails with `notFound` for the first of the assets named that does
+    /// not exist. Cost: a query for each kind of name given, none when both are empty.
+    private func requireExisting(_ uuids: [String], _ rowIDs: [Int64]) throws {
+        let existing = try self.rowIDs(table: "asset", uuids: Set(uuids))
+        if let unknown = uuids.first(where: { existing[$0] == nil }) {
+            throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: unknown, entity: .asset).description)
+        }
+        let known = try assetUUIDs(rowIDs: rowIDs)
+        if let unknown = rowIDs.first(where: { known[$0] == nil }) {
+            throw try missingAsset(rowID: unknown)
+        }
+    }
+
+    /// The UUIDs of the assets among `rowIDs`, by row id; an id no asset has
+    /// is left out. Cost: one query, none for no ids.
+    private func assetUUIDs(rowIDs: [Int64]) throws -> [Int64: String] {
+        guard !rowIDs.isEmpty else { return [:] }
+        var uuids: [Int64: String] = [:]
+        try db.forEachRow("SELECT id, uuid FROM asset WHERE id IN (\(db.dialect.elements(of: rowIDs)))") { row in
+            uuids[try row[0]] = try row[1]
+        }
+        return uuids
+    }
+
+    /// The error for an asset named by a row id no asset has: one deleted
+    /// since it was fetched, named by the UUID its deletion recorded.
+    private func missingAsset(rowID: Int64) throws -> StoreError {
+        let uuid = try db.fetchOne(String.self, sql: "SELECT uuid FROM deleted_object WHERE entity = ? AND row_id = ?",
+                                   arguments: [StoreEntity.asset.rawValue, rowID])
+        return .notFound(entity: .asset, identifier: uuid.map { LocalIdentifier(uuid: $0, entity: .asset).description }
+                            ?? "the asset of row \(rowID)")
     }
 
     private func assetRowID(_ uuid: String) throws -> Int64 {

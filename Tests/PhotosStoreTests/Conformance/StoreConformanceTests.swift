@@ -79,14 +79,14 @@ import Testing
         // A failing set changes nothing: the whole block is refused.
         var failing = ChangeSet()
         failing.newAssets = [Self.asset(created: 400)]
-        failing.trashedAssets = [UUID().uuidString]
+        failing.trashedAssets = [.uuid(UUID().uuidString)]
         #expect(throws: StoreError.self) { try store.commit(failing, staging: nil) }
         #expect(try store.fetchAssets(Self.byCreation).ids == fetched.ids)
         #expect(try store.lastChangeBlock() == first.changeBlock)
 
         // Blocks are numbered in commit order, one each.
         var trash = ChangeSet()
-        trash.trashedAssets = [assets[2].record.uuid]
+        trash.trashedAssets = [.uuid(assets[2].record.uuid)]
         let second = try library.commit(trash)
         #expect(second.changeBlock == first.changeBlock + 1)
         #expect(try store.fetchAssets(Self.byCreation).ids.count == 2)
@@ -112,7 +112,10 @@ import Testing
         _ = try library.commit(albums)
 
         var trash = ChangeSet()
-        trash.trashedAssets = Array(uuids[0..<200]) + Array(uuids[0..<10])
+        // Named by UUID and by row id (as a fetch result of the library names them), and some twice.
+        let rowIDs = try store.rowIDs(entity: .asset, uuids: uuids)
+        trash.trashedAssets = uuids[0..<200].enumerated().map { $0 < 100 ? .rowID(rowIDs[$1]!) : .uuid($1) }
+            + uuids[0..<10].map { .uuid($0) } + uuids[100..<110].map { .rowID(rowIDs[$0]!) }
         let trashed = try library.commit(trash)
         let trashedAssets = trashed.changes.filter { $0.identifier.entity == .asset }
         #expect(trashedAssets.map(\.identifier.uuid) == Array(uuids[0..<200]), "each once, in the order asked")
@@ -124,17 +127,19 @@ import Testing
 
         // Those already in Recently Deleted stay and are not recorded again.
         var again = ChangeSet()
-        again.trashedAssets = Array(uuids[150..<250])
+        again.trashedAssets = uuids[150..<250].map { .rowID(rowIDs[$0]!) }
         #expect(try library.commit(again).changes.map(\.identifier.uuid) == Array(uuids[200..<250]))
 
         // An unknown asset fails the whole block.
         var unknown = ChangeSet()
-        unknown.trashedAssets = [uuids[299], UUID().uuidString]
+        unknown.trashedAssets = [.uuid(uuids[299]), .uuid(UUID().uuidString)]
+        #expect(throws: StoreError.self) { try store.commit(unknown, staging: nil) }
+        unknown.trashedAssets = [.uuid(uuids[299]), .rowID(rowIDs.values.max()! + 1)]
         #expect(throws: StoreError.self) { try store.commit(unknown, staging: nil) }
         #expect(try store.fetchAssets(Self.byCreation).ids.count == 50)
 
         var restore = ChangeSet()
-        restore.restoredAssets = Array(uuids[0..<250]) + Array(uuids[290..<300])
+        restore.restoredAssets = uuids[0..<250].map { .uuid($0) } + uuids[290..<300].map { .rowID(rowIDs[$0]!) }
         let restored = try library.commit(restore)
         let restoredAssets = restored.changes.filter { $0.identifier.entity == .asset }
         #expect(restoredAssets.map(\.identifier.uuid) == Array(uuids[0..<250]), "those not deleted are left as they are")
@@ -144,7 +149,7 @@ import Testing
 
         // Emptying Recently Deleted changes the members of the albums that held what it deletes.
         var doomed = ChangeSet()
-        doomed.trashedAssets = [uuids[1], uuids[295]]
+        doomed.trashedAssets = [.uuid(uuids[1]), .rowID(rowIDs[uuids[295]]!)]
         _ = try library.commit(doomed)
         var purge = ChangeSet()
         purge.purge = .all
@@ -152,6 +157,13 @@ import Testing
         #expect(Set(purged.changes.filter { $0.kind == .deleted }.map(\.identifier.uuid)) == [uuids[1], uuids[295]])
         let emptied = purged.changes.filter { $0.identifier.entity == .assetCollection }
         #expect(Set(emptied.map(\.identifier.uuid)) == [early, mixed] && emptied.allSatisfy { $0.changedAttributes == [.members] })
+
+        // A row id fetched before its asset was deleted for good names no asset; the error names the asset deleted.
+        var stale = ChangeSet()
+        stale.restoredAssets = [.rowID(rowIDs[uuids[295]]!)]
+        let error = #expect(throws: StoreError.self) { try store.commit(stale, staging: nil) }
+        guard case .notFound(entity: .asset, let identifier) = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(identifier.hasPrefix(uuids[295]))
     }
 
     /// A watcher reading the log's index to skip idle checks still sees
@@ -314,7 +326,7 @@ import Testing
         favorite.assetEdits = [AssetEdit(uuid: asset.record.uuid, isFavorite: true)]
         try library.commit(favorite)
         var trash = ChangeSet()
-        trash.trashedAssets = [asset.record.uuid]
+        trash.trashedAssets = [.uuid(asset.record.uuid)]
         let last = try library.commit(trash)
 
         let span = try store.history(after: start, through: last.changeBlock)
@@ -435,9 +447,9 @@ import Testing
                 case (2, let uuid?) where !set.assetEdits.contains { $0.uuid == uuid }:
                     set.assetEdits.append(AssetEdit(uuid: uuid, creationDate: .some(Date(timeIntervalSince1970: Double(Int.random(in: 0..<50, using: &random))))))
                 case (3, let uuid?):
-                    set.trashedAssets.append(uuid)
+                    set.trashedAssets.append(.uuid(uuid))
                 case (_, let uuid?):
-                    set.restoredAssets.append(uuid)
+                    set.restoredAssets.append(.uuid(uuid))
                 }
             }
             set.trashedAssets = Array(Set(set.trashedAssets).subtracting(set.restoredAssets))
