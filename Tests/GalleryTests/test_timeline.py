@@ -40,6 +40,30 @@ def test_the_grid_shows_the_library_newest_first(browser, server):
     screenshot(browser, "timeline")
 
 
+def test_cells_are_drawn_where_the_grid_places_them_as_its_layer_moves(browser, server):
+    """Scrolling moves one layer, whose base follows far moves; each cell's
+    place on screen stays what the grid says it is (`_x`, `_y`), which
+    selection and these tests read."""
+    sign_in(browser, server)
+    browser.execute_script("gallery.grid.rebaseDistance = 400")
+    bases = set()
+    total = browser.execute_script("return gallery.grid.maxPos()")
+    for pos in [0, 350, 1200, 2600, total / 2, total - 10, 900]:
+        browser.execute_script("gallery.grid.scrollTo(arguments[0])", pos)
+        wait(browser, lambda d: d.execute_script(
+            "return !gallery.grid.sections.some((s) => s.loadingGroups || s.loadingPages.size) && !gallery.grid.frame"), 10, "the grid did not settle")
+        misplaced = browser.execute_script("""
+            const grid = document.getElementById('grid').getBoundingClientRect();
+            return [...document.querySelectorAll('#grid .cell:not(.leaving)')].filter((c) => {
+                const r = c.getBoundingClientRect();
+                return Math.abs(r.top - grid.top - c._y) > 1 || Math.abs(r.left - grid.left - Math.round(c._x)) > 1;
+            }).map((c) => [c.dataset.id, c._x, c._y]);""")
+        assert misplaced == [], f"at {pos}: {misplaced}"
+        assert cell_ids(browser), f"nothing on screen at {pos}"
+        bases.add(browser.execute_script("return gallery.grid.base"))
+    assert len(bases) > 2, "the layer's base never moved"
+
+
 def test_scrolling_and_the_scrubber_reach_the_oldest_photo(browser, server):
     sign_in(browser, server)
     oldest = server.timeline_ids()[-1]

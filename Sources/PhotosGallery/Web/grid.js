@@ -8,12 +8,28 @@
 // reachable. Sections not yet loaded have estimated heights; when one is
 // measured, the asset at the top of the viewport stays where it is (the
 // anchor), so loading and live changes above never move what is seen.
+//
+// Scrolling moves one element: cells sit in a layer at their places
+// relative to a base position, and only the layer's transform follows
+// `pos`. Moving every cell instead made the browser restyle each of them
+// on every frame, which on a slow machine was most of the frame. The base
+// follows `pos` when it is far away, so that no coordinate grows large
+// enough to lose precision.
 import { justifiedRows, estimatedHeight } from './layout.js';
 import { placeholderURL, averageColor } from './thumbhash.js';
+import { describeAsset, formatDuration } from './format.js';
 
 const sectionHeaderHeight = 56;
 const groupHeaderHeight = 36;
 const keptPages = 80;
+/**
+ * New cells made per frame outside the viewport (the screen kept ready above
+ * and below it): after a jump, the cells in view come first, and the rest
+ * follow over the next frames, so no frame makes three screens of cells.
+ */
+const offscreenCellsPerFrame = 24;
+/** How far `pos` may move from the layer's base before the base follows it (pixels). */
+const rebaseDistance = 1_000_000;
 
 export class Grid extends EventTarget {
   /**
@@ -32,6 +48,9 @@ export class Grid extends EventTarget {
     this.sections = [];
     this.summaryEtag = null;
     this.pos = 0;
+    this.base = 0;
+    this.writtenShift = 0;
+    this.rebaseDistance = rebaseDistance; // the browser tests shorten it, to move the base often
     this.total = 0;
     this.rendered = new Map();
     this.located = new Map();
@@ -329,6 +348,7 @@ export class Grid extends EventTarget {
   // Rendering -----------------------------------------------------------
 
   render() {
+    if (Math.abs(this.pos - this.base) > this.rebaseDistance) this.base = Math.round(this.pos);
     let start = this.pos - this.viewportHeight;
     let end = this.pos + this.viewportHeight * 2;
     const deferred = this.sections.filter((s) => s.deferred && s.top < end && s.top + s.height > start);
@@ -338,6 +358,8 @@ export class Grid extends EventTarget {
       end = this.pos + this.viewportHeight * 2;
     }
     const seen = new Set();
+    this.offscreenCellsLeft = this.entering ? Infinity : offscreenCellsPerFrame;
+    this.unfinished = false;
     if (this.sections.length) {
       let index = this.sections.indexOf(this.sectionAt(Math.max(0, start)));
       for (; index < this.sections.length && this.sections[index].top < end; index++) {
@@ -351,12 +373,14 @@ export class Grid extends EventTarget {
         else element.remove();
       }
     }
+    this.moveLayer();
     this.layer.toggleAttribute('data-empty', this.sections.length === 0);
     if (!this.markedPlaceholders && this.rendered.size && this.layer.querySelector('.cell')) {
       // For the benchmarks: when the first cells (placeholders painted, thumbnails on their way) reach the screen.
       this.markedPlaceholders = true;
       requestAnimationFrame(() => performance.mark('gallery:placeholders'));
     }
+    if (this.unfinished) this.schedule();
     this.dispatchEvent(new Event('rendered'));
   }
 
@@ -393,29 +417,50 @@ export class Grid extends EventTarget {
       this.layer.append(element);
       this.rendered.set(key, element);
     }
-    const y = Math.round(top - this.pos);
-    if (element._y !== y || element._h !== height) {
+    const y = Math.round(top - this.base);
+    element._y = y + this.layerShift();
+    if (element._layerY !== y || element._h !== height) {
       element.style.transform = `translate(${this.left}px, ${y}px)`;
       element.style.height = `${height}px`;
       element.style.width = `${this.width}px`;
-      element._y = y;
+      element._layerY = y;
       element._h = height;
     }
+  }
+
+  /** Where the layer sits: the base's offset from the viewport's top, whole pixels. */
+  layerShift() {
+    return Math.round(this.base - this.pos);
+  }
+
+  /** Moves the layer to `pos`: the one style change that scrolling makes. */
+  moveLayer() {
+    const shift = this.layerShift();
+    if (this.writtenShift === shift && this.layer.style.transform) return;
+    this.writtenShift = shift;
+    this.layer.style.transform = `translateY(${shift}px)`;
   }
 
   renderRows(section, block, top, start, end, seen) {
     const columns = section.pages.get(block.page);
     const base = block.page * this.source.pageSize;
+    const shift = this.layerShift();
     for (const row of block.rows) {
       const rowTop = top + row.top;
       if (rowTop + row.height < start || rowTop > end) continue;
+      const inView = rowTop + row.height >= this.pos && rowTop <= this.pos + this.viewportHeight;
       let x = this.left;
       for (let i = 0; i < row.count; i++) {
         const local = row.first + i;
         const id = columns.ids[local];
         const width = row.widths[i];
-        seen.add(id);
         let cell = this.rendered.get(id);
+        if (!cell && !inView && this.offscreenCellsLeft-- <= 0) {
+          this.unfinished = true;
+          x += width + this.gap;
+          continue;
+        }
+        seen.add(id);
         if (!cell) {
           cell = this.makeCell(id);
           this.rendered.set(id, cell);
@@ -424,13 +469,14 @@ export class Grid extends EventTarget {
           else if (this.inserted.has(id)) this.arrived(cell);
         }
         this.fillCell(cell, columns, local, base + local, section);
-        const y = Math.round(rowTop - this.pos);
-        if (cell._x !== x || cell._y !== y || cell._w !== width || cell._h !== row.height) {
+        const y = Math.round(rowTop - this.base);
+        cell._y = y + shift;
+        if (cell._x !== x || cell._layerY !== y || cell._w !== width || cell._h !== row.height) {
           cell.style.transform = `translate(${Math.round(x)}px, ${y}px)`;
           cell.style.width = `${Math.round(width)}px`;
           cell.style.height = `${Math.round(row.height)}px`;
           cell._x = x;
-          cell._y = y;
+          cell._layerY = y;
           cell._w = width;
           cell._h = row.height;
         }
@@ -489,9 +535,7 @@ export class Grid extends EventTarget {
     cell._version = version;
     cell._favorite = favorite;
     const date = columns.creationDates[local];
-    const kind = mediaType === 2 ? 'Video' : mediaType === 3 ? 'Audio' : 'Photo';
-    const when = date == null ? 'without a date' : new Date(date * 1000).toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' });
-    image.alt = `${kind}${favorite ? ', favorite' : ''}, ${when}`;
+    image.alt = describeAsset(mediaType, favorite, date == null ? null : new Date(date * 1000));
     cell.setAttribute('aria-label', image.alt);
     const badges = cell.children[1];
     badges.textContent = '';
@@ -618,7 +662,8 @@ export class Grid extends EventTarget {
       if (!cell || (old.x === cell._x && old.y === cell._y)) continue;
       ids.moved.push(id);
       if (!motion) continue;
-      const from = `translate(${Math.round(old.x)}px, ${old.y}px)`;
+      // Where the cell was on screen, in the layer as it is now.
+      const from = `translate(${Math.round(old.x)}px, ${old.y - this.layerShift()}px)`;
       cell.animate([{ transform: from }, { transform: cell.style.transform }], { duration: 260, easing: 'ease-in-out' });
     }
     this.entering = null;
@@ -714,11 +759,4 @@ function badge(kind, text) {
   element.className = 'badge ' + kind;
   element.textContent = text;
   return element;
-}
-
-/** 75.4 → "1:15". */
-export function formatDuration(seconds) {
-  const total = Math.round(seconds || 0);
-  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
-  return (h ? `${h}:${String(m).padStart(2, '0')}` : `${m}`) + ':' + String(s).padStart(2, '0');
 }

@@ -5,15 +5,14 @@
 //   groups(section, etag)  -> { etag, groups: [{ id, title, count }] } or null when unchanged
 //   page(section, n, etag) -> { etag, columns } or null when unchanged
 import { get, query } from './api.js';
-
-const monthNames = Array.from({ length: 12 }, (_, m) => new Date(2000, m, 1).toLocaleString(undefined, { month: 'long' }));
+import { formatDay, formatMonth } from './format.js';
 
 /** A label for a bucket id: `2024-05` → "May 2024", `2024-05-17` → "Friday 17 May 2024". */
 function bucketTitle(id) {
   if (id === 'undated') return 'No date';
   const [year, month, day] = id.split('-').map(Number);
-  if (!day) return `${monthNames[month - 1]} ${year}`;
-  return new Date(year, month - 1, day).toLocaleDateString(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+  if (!day) return `${formatMonth(month)} ${year}`;
+  return formatDay(year, month, day);
 }
 
 /** The library's timeline, newest first, as the server buckets it (`/v1/timeline`), filtered by a predicate. */

@@ -5,7 +5,7 @@
 import { getData, ApiError } from './api.js';
 import { setFavorite, deleteAssets } from './actions.js';
 import { notifyError, notify } from './notices.js';
-import { formatDuration } from './grid.js';
+import { describeAsset, formatDuration, formatFullDate } from './format.js';
 
 const browserFormats = ['public.jpeg', 'public.png', 'com.compuserve.gif', 'org.webmproject.webp', 'public.avif'];
 
@@ -108,7 +108,7 @@ export class Viewer {
     } else {
       media = document.createElement('img');
       media.src = preview;
-      media.alt = describe(asset);
+      media.alt = describeAsset(asset.mediaType, asset.isFavorite, asset.creationDate ? new Date(asset.creationDate) : null);
     }
     media.className = 'viewer-media';
     media.dataset.id = asset.id;
@@ -169,7 +169,7 @@ export class Viewer {
     const asset = this.asset;
     const rows = [];
     const add = (name, value) => value && rows.push([name, value]);
-    add('Date', asset.creationDate ? new Date(asset.creationDate).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' }) : 'No date');
+    add('Date', asset.creationDate ? formatFullDate(new Date(asset.creationDate)) : 'No date');
     add('Place', asset.location ? `${asset.location.latitude.toFixed(5)}, ${asset.location.longitude.toFixed(5)}` : 'No location');
     add('Camera', [asset.cameraMake, asset.cameraModel].filter(Boolean).join(' ') || 'Unknown');
     add('Size', `${asset.pixelWidth} × ${asset.pixelHeight} (${((asset.pixelWidth * asset.pixelHeight) / 1e6).toFixed(1)} MP)`);
@@ -220,9 +220,4 @@ function div(className) {
   const element = document.createElement('div');
   element.className = className;
   return element;
-}
-
-function describe(asset) {
-  const when = asset.creationDate ? new Date(asset.creationDate).toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' }) : 'without a date';
-  return `Photo${asset.isFavorite ? ', favorite' : ''}, ${when}`;
 }

@@ -1,0 +1,37 @@
+// How the gallery words dates, durations and assets. Each date format is
+// built once: a Date's toLocaleString with options builds a new formatter
+// on every call (about 0.3 ms in Chromium), which for a screenful of new
+// cells was most of a frame.
+
+const dateAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
+const fullDateAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
+const weekdayAndDate = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+const monthName = new Intl.DateTimeFormat(undefined, { month: 'long' });
+
+/** What a cell or the viewer says an asset is: "Photo, favorite, 17 May 2024 at 10:02". `date` may be null. */
+export function describeAsset(mediaType, favorite, date) {
+  const kind = mediaType === 2 ? 'Video' : mediaType === 3 ? 'Audio' : 'Photo';
+  return `${kind}${favorite ? ', favorite' : ''}, ${date ? dateAndTime.format(date) : 'without a date'}`;
+}
+
+/** The viewer's date: "Friday 17 May 2024 at 10:02". */
+export function formatFullDate(date) {
+  return fullDateAndTime.format(date);
+}
+
+/** A day's title: "Friday 17 May 2024" (month from 1). */
+export function formatDay(year, month, day) {
+  return weekdayAndDate.format(new Date(year, month - 1, day));
+}
+
+/** A month's name: 5 → "May". */
+export function formatMonth(month) {
+  return monthName.format(new Date(2000, month - 1, 1));
+}
+
+/** 75.4 → "1:15". */
+export function formatDuration(seconds) {
+  const total = Math.round(seconds || 0);
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+  return (h ? `${h}:${String(m).padStart(2, '0')}` : `${m}`) + ':' + String(s).padStart(2, '0');
+}
