@@ -12,7 +12,7 @@ enum BenchmarkCharts {
     struct Series {
         let label: String
         let colour: String
-        let intervals: [MedianInterval]
+        let intervals: [BootstrapInterval]
     }
 
     /// A row of a ratio chart: every run's ratio, their median's interval
@@ -20,7 +20,7 @@ enum BenchmarkCharts {
     struct RatioRow {
         let name: String
         let ratios: [Double]
-        let interval: MedianInterval
+        let interval: BootstrapInterval
         let target: Double
     }
 
@@ -50,12 +50,12 @@ enum BenchmarkCharts {
         for (index, side) in series.enumerated() {
             let points = zip(sizes, side.intervals).map { (x[Double($0)], $1) }
             svg += "<polyline fill=\"none\" stroke=\"\(side.colour)\" stroke-width=\"2\" points=\""
-                + points.map { "\(rounded($0.0)),\(rounded(y[$0.1.median]))" }.joined(separator: " ") + "\"/>\n"
+                + points.map { "\(rounded($0.0)),\(rounded(y[$0.1.value]))" }.joined(separator: " ") + "\"/>\n"
             for (position, interval) in points {
                 svg += line(position, y[interval.low], position, y[interval.high], stroke: side.colour, width: 2)
                 svg += line(position - 5, y[interval.low], position + 5, y[interval.low], stroke: side.colour, width: 2)
                 svg += line(position - 5, y[interval.high], position + 5, y[interval.high], stroke: side.colour, width: 2)
-                svg += "<circle cx=\"\(rounded(position))\" cy=\"\(rounded(y[interval.median]))\" r=\"4\" fill=\"\(side.colour)\"/>\n"
+                svg += "<circle cx=\"\(rounded(position))\" cy=\"\(rounded(y[interval.value]))\" r=\"4\" fill=\"\(side.colour)\"/>\n"
             }
             let legend = plot.top + 20 + Double(index) * 22
             svg += line(plot.right + 16, legend - 4, plot.right + 40, legend - 4, stroke: side.colour, width: 2)
@@ -92,7 +92,7 @@ enum BenchmarkCharts {
             let name = row.name.count > 115 ? String(row.name.prefix(114)) + "…" : row.name
             svg += text(name, x: plot.left, y: top + 13, anchor: "start", size: 11)
             svg += "<rect x=\"\(rounded(x[row.interval.low]))\" y=\"\(rounded(middle - 8))\" width=\"\(rounded(max(1, x[row.interval.high] - x[row.interval.low])))\" height=\"16\" fill=\"\(oursColour)\" fill-opacity=\"0.18\"/>\n"
-            svg += line(x[row.interval.median], middle - 10, x[row.interval.median], middle + 10, stroke: oursColour, width: 3)
+            svg += line(x[row.interval.value], middle - 10, x[row.interval.value], middle + 10, stroke: oursColour, width: 3)
             for ratio in row.ratios where ratio > 0 {
                 svg += "<circle cx=\"\(rounded(x[ratio]))\" cy=\"\(rounded(middle))\" r=\"3\" fill=\"#24292f\" fill-opacity=\"0.6\"/>\n"
             }

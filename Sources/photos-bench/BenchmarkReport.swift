@@ -107,14 +107,14 @@ struct BenchmarkReport {
         }
         for result in results {
             let rows = result.rows.compactMap { row in
-                row.comparisonTarget.map { BenchmarkCharts.RatioRow(name: row.name, ratios: row.ratios, interval: MedianInterval(row.ratios), target: $0) }
+                row.comparisonTarget.map { BenchmarkCharts.RatioRow(name: row.name, ratios: row.ratios, interval: BootstrapInterval(row.ratios), target: $0) }
             }
             if !rows.isEmpty { try write(BenchmarkCharts.ratios(title: "\(result.suite): every run's ratio", rows: rows), title: result.suite) }
         }
         for scaling in ScalingRow.all(in: results) {
             try write(BenchmarkCharts.scaling(title: scaling.title, sizes: scaling.sizes, series: [
-                BenchmarkCharts.Series(label: "ours", colour: BenchmarkCharts.oursColour, intervals: scaling.rows.map { MedianInterval($0.sides.ours) }),
-                BenchmarkCharts.Series(label: "baseline", colour: BenchmarkCharts.baselineColour, intervals: scaling.rows.map { MedianInterval($0.sides.baseline) }),
+                BenchmarkCharts.Series(label: "ours", colour: BenchmarkCharts.oursColour, intervals: scaling.rows.map { BootstrapInterval($0.sides.ours) }),
+                BenchmarkCharts.Series(label: "baseline", colour: BenchmarkCharts.baselineColour, intervals: scaling.rows.map { BootstrapInterval($0.sides.baseline) }),
             ]), title: scaling.title)
         }
         return charts
@@ -183,7 +183,10 @@ struct BenchmarkReport {
             are the medians of its runs, with a 95 % bootstrap confidence interval for the median ratio; a row is \
             within its target only when the interval's upper bound is. Commits are durable on both sides: every \
             change block, and every baseline transaction that writes, is synced to disk before it returns \
-            (SQLite's `synchronous = FULL`). Regenerate by hand after a change that matters for speed: \
+            (SQLite's `synchronous = FULL`). The gallery's rows are distributions of turns instead, each turn in a \
+            fresh browser (for first paint, with a fresh server too): a row pools every run's turns and gives their \
+            median, or the percentile it names, with a bootstrap interval of it. \
+            Regenerate by hand after a change that matters for speed: \
             `photos-bench all --only fetch,observe --sizes 10000` reruns those suites and rewrites the page.
 
             """
@@ -192,7 +195,7 @@ struct BenchmarkReport {
         }
         for (stored, result) in suites {
             text += "\n## \(result.suite)\n\n"
-                + "\(stored.outputs.count) runs on \(stored.machine), at commit \(stored.commit), "
+                + "\(stored.outputs.count) run\(stored.outputs.count == 1 ? "" : "s") on \(stored.machine), at commit \(stored.commit), "
                 + "\(ISO8601DateFormatter().string(from: stored.date)).\n\n"
                 + "| Benchmark | Ours (median) | Baseline (median) | Ratio, median [95 % interval] | Every run | Target | |\n"
                 + "|---|---:|---:|---:|---|---:|---|\n"

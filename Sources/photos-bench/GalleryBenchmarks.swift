@@ -301,15 +301,13 @@ struct GalleryBenchmarks {
         return oldest
     }
 
-    /// One line: the runs' median (or `percentile`) with a 95 % bootstrap interval of it, against an absolute target.
+    /// One line: the turns' median (or `percentile`) with a 95 % bootstrap interval of it, against an absolute target.
+    /// Each turn is printed, so that a report can pool the turns of several runs (see `SuiteResult`).
     private static func report(_ name: String, _ values: [Double], target: Double, percentile: Double = 0.5, unit: String = "ms") {
-        let statistic = { (sample: [Double]) in Measure.percentile(sample, percentile) }
-        var generator = SplitMix(state: 2024)
-        let resamples = (0..<2000).map { _ in statistic((0..<values.count).map { _ in values[Int(generator.next() % UInt64(values.count))] }) }.sorted()
-        let (low, high) = (resamples[Int(Double(resamples.count) * 0.025)], resamples[Int(Double(resamples.count) * 0.975) - 1])
+        let interval = BootstrapInterval(values, percentile: percentile)
         let label = percentile == 0.5 ? "median" : "p\(Int(percentile * 100))"
-        let runs = values.map { String(format: "%.0f", $0) }.joined(separator: " ")
-        print(String(format: "%@: ours %@ %.1f %@ [%.1f, %.1f] over %d runs (%@) (target <= %g %@, %@)", name, label, statistic(values), unit,
-                     low, high, values.count, runs, target, unit, high <= target ? "within" : "OVER"))
+        let runs = values.map { String(format: "%.1f", $0) }.joined(separator: " ")
+        print(String(format: "%@: ours %@ %.1f %@ [%.1f, %.1f] over %d runs (%@) (target <= %g %@, %@)", name, label, interval.value, unit,
+                     interval.low, interval.high, values.count, runs, target, unit, interval.high <= target ? "within" : "OVER"))
     }
 }

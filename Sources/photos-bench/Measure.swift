@@ -94,6 +94,13 @@ enum Measure {
         return String(format: "%.\(decimals)f", value)
     }
 
+    /// The middle value, or the mean of the two middle ones.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
     /// The `fraction` quantile of `values` (the nearest rank above).
     static func percentile(_ values: [Double], _ fraction: Double) -> Double {
         let sorted = values.sorted()

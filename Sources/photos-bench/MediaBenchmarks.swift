@@ -130,7 +130,7 @@ struct MediaBenchmarks {
             oursSSIM.append(oursValue)
             sameWorkSSIM.append(plainValue)
         }
-        let (oursQuality, plainQuality) = (MedianInterval.median(oursSSIM), MedianInterval.median(sameWorkSSIM))
+        let (oursQuality, plainQuality) = (Measure.median(oursSSIM), Measure.median(sameWorkSSIM))
         print(String(format: "  (quality, median SSIM against vips_thumbnail of the original: ours %.4f, the same-work baseline %.4f)",
                      oursQuality, plainQuality))
         guard oursQuality >= plainQuality - 0.02 else {

@@ -9,12 +9,16 @@ struct SuiteResult {
     enum Figure {
         /// `Measure.report`: ours, the baseline (ms) and the target ratio.
         case comparison(name: String, ours: Double, baseline: Double, target: Double)
-        /// `Measure.reportAbsolute`, or a distribution's median: a value in `unit` against a bound.
+        /// `Measure.reportAbsolute`: a value in `unit` against a bound.
         case absolute(name: String, value: Double, unit: String, target: Double)
+        /// A distribution of turns, as the gallery suite prints it: each
+        /// turn its own fresh browser, judged by a statistic of the turns
+        /// (the median, or the percentile `percentile`) against a bound.
+        case distribution(name: String, turns: [Double], percentile: Double, unit: String, target: Double)
 
         var name: String {
             switch self {
-            case .comparison(let name, _, _, _), .absolute(let name, _, _, _): name
+            case .comparison(let name, _, _, _), .absolute(let name, _, _, _), .distribution(let name, _, _, _, _): name
             }
         }
 
@@ -37,11 +41,11 @@ struct SuiteResult {
             case .comparison(_, _, _, let target):
                 let (ours, baseline, ratio) = comparison
                 return String(format: "%@: ours %@ ms, baseline %@ ms, ratio %.2f [%.2f, %.2f] (target <= %g, %@)",
-                              name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.median, ratio.low, ratio.high, target, ratio.high <= target ? "within" : "OVER")
-            case .absolute(_, _, let unit, let target):
+                              name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.value, ratio.low, ratio.high, target, ratio.high <= target ? "within" : "OVER")
+            case .absolute(_, _, let unit, let target), .distribution(_, _, _, let unit, let target):
                 let value = absolute
                 return String(format: "%@: ours %@ %@ [%@, %@] (target <= %g %@, %@)",
-                              name, Self.figure(value.median, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), target, unit, value.high <= target ? "within" : "OVER")
+                              name, Self.figure(value.value, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), target, unit, value.high <= target ? "within" : "OVER")
             }
         }
 
@@ -52,12 +56,12 @@ struct SuiteResult {
                 let (ours, baseline, ratio) = comparison
                 let every = ratios.map { String(format: "%.2f", $0) }.joined(separator: " ")
                 return String(format: "| %@ | %@ ms | %@ ms | **%.2f** [%.2f, %.2f] | %@ | ≤ %g | %@ |",
-                              name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.median, ratio.low, ratio.high, every, target, ratio.high <= target ? "within" : "OVER")
-            case .absolute(_, _, let unit, let target):
+                              name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.value, ratio.low, ratio.high, every, target, ratio.high <= target ? "within" : "OVER")
+            case .absolute(_, _, let unit, let target), .distribution(_, _, _, let unit, let target):
                 let value = absolute
                 let every = values.map { Self.figure($0, unit) }.joined(separator: " ")
                 return String(format: "| %@ | **%@ %@** [%@, %@] | — | — | %@ | ≤ %g %@ | %@ |",
-                              name, Self.figure(value.median, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), every, target, unit, value.high <= target ? "within" : "OVER")
+                              name, Self.figure(value.value, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), every, target, unit, value.high <= target ? "within" : "OVER")
             }
         }
 
@@ -87,15 +91,26 @@ struct SuiteResult {
             return (pairs.map(\.0), pairs.map(\.1))
         }
 
+        /// Each run's value for an absolute row; every run's turns, pooled, for a distribution.
         private var values: [Double] {
-            figures.compactMap { if case .absolute(_, let value, _, _) = $0 { value } else { nil } }
+            figures.flatMap { figure -> [Double] in
+                switch figure {
+                case .absolute(_, let value, _, _): [value]
+                case .distribution(_, let turns, _, _, _): turns
+                case .comparison: []
+                }
+            }
         }
 
-        private var comparison: (ours: Double, baseline: Double, ratio: MedianInterval) {
-            (MedianInterval.median(sides.ours), MedianInterval.median(sides.baseline), MedianInterval(ratios))
+        private var comparison: (ours: Double, baseline: Double, ratio: BootstrapInterval) {
+            (Measure.median(sides.ours), Measure.median(sides.baseline), BootstrapInterval(ratios))
         }
 
-        private var absolute: MedianInterval { MedianInterval(values) }
+        /// The median of an absolute row's runs, or a distribution's statistic over its pooled turns, with its interval.
+        private var absolute: BootstrapInterval {
+            if case .distribution(_, _, let percentile, _, _) = figures[0] { return BootstrapInterval(values, percentile: percentile) }
+            return BootstrapInterval(values)
+        }
     }
 
     let suite: String
@@ -142,8 +157,10 @@ struct SuiteResult {
         if let field = fields(absoluteLine), let value = Double(field[2]), let target = Double(field[4]) {
             return .absolute(name: field[1], value: value, unit: field[3], target: target)
         }
-        if let field = fields(distributionLine), let value = Double(field[3]), let target = Double(field[9]) {
-            return .absolute(name: "\(field[1]), \(field[2]) of \(field[7]) turns", value: value, unit: field[4], target: target)
+        if let field = fields(distributionLine), let target = Double(field[9]) {
+            let turns = field[8].split(separator: " ").compactMap { Double($0) }
+            let percentile = field[2] == "median" ? 0.5 : (Double(field[2].dropFirst()) ?? 50) / 100
+            return .distribution(name: "\(field[1]), \(field[2]) of every run's turns", turns: turns, percentile: percentile, unit: field[4], target: target)
         }
         return nil
     }

@@ -30,13 +30,13 @@ import Testing
         let rows = ScalingRow.all(in: try results())
         #expect(rows.map(\.title) == ["fetch: fetch sorted", "fetch: insert into N assets"])
         #expect(rows.allSatisfy { $0.sizes == [1000, 10_000, 100_000] && $0.rows.count == 3 })
-        #expect(rows[0].rows.map { MedianInterval($0.sides.ours).median } == [10, 100, 1000])
+        #expect(rows[0].rows.map { BootstrapInterval($0.sides.ours).value } == [10, 100, 1000])
     }
 
     @Test func theRatioChartDrawsEveryRunAndTheTargetOfEachComparisonRow() throws {
         let result = try results()[0]
         let rows = result.rows.compactMap { row in
-            row.comparisonTarget.map { BenchmarkCharts.RatioRow(name: row.name, ratios: row.ratios, interval: MedianInterval(row.ratios), target: $0) }
+            row.comparisonTarget.map { BenchmarkCharts.RatioRow(name: row.name, ratios: row.ratios, interval: BootstrapInterval(row.ratios), target: $0) }
         }
         #expect(rows.count == 2, "the absolute row has no ratio")
         let shapes = try Shapes(BenchmarkCharts.ratios(title: "fetch <1000> & more", rows: rows))
@@ -49,8 +49,8 @@ import Testing
     @Test func theScalingChartHasALineAndAPointPerSizeForEachSide() throws {
         let row = try #require(ScalingRow.all(in: try results()).first)
         let svg = BenchmarkCharts.scaling(title: row.title, sizes: row.sizes, series: [
-            .init(label: "ours", colour: BenchmarkCharts.oursColour, intervals: row.rows.map { MedianInterval($0.sides.ours) }),
-            .init(label: "baseline", colour: BenchmarkCharts.baselineColour, intervals: row.rows.map { MedianInterval($0.sides.baseline) }),
+            .init(label: "ours", colour: BenchmarkCharts.oursColour, intervals: row.rows.map { BootstrapInterval($0.sides.ours) }),
+            .init(label: "baseline", colour: BenchmarkCharts.baselineColour, intervals: row.rows.map { BootstrapInterval($0.sides.baseline) }),
         ])
         let shapes = try Shapes(svg)
         #expect(shapes.count("polyline") == 2)
