@@ -5,6 +5,8 @@
 /// or none; a set naming thousands of assets by row id saves looking each
 /// UUID up twice, once to name it and once to find it.
 package enum AssetReference: Sendable, Hashable {
+    /// The asset with this UUID, the form every client can name.
     case uuid(String)
+    /// The asset stored in this row of the library that made the set.
     case rowID(Int64)
 }
