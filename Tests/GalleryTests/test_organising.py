@@ -70,9 +70,11 @@ def test_favorite_hide_delete_and_restore_from_the_selection_bar(browser, server
     press(browser, "Favorite")
     wait(browser, lambda d: server.asset(a)["isFavorite"] and server.asset(b)["isFavorite"])
     wait(browser, lambda d: "favorite" in cell(d, a).get_attribute("aria-label"), 10, "the grid did not show the favorite")
+    assert cell(browser, a).find_element(By.CSS_SELECTOR, ".badges .favorite").get_attribute("textContent") == "♥"
     cell(browser, a).find_element(By.CSS_SELECTOR, ".check").click()
     press(browser, "Unfavorite")
     wait(browser, lambda d: not server.asset(a)["isFavorite"])
+    wait(browser, lambda d: not cell(d, a).find_elements(By.CSS_SELECTOR, ".badges .favorite"), 10, "the heart stayed")
     cell(browser, a).find_element(By.CSS_SELECTOR, ".check").click()
     press(browser, "Hide")
     wait(browser, lambda d: a not in cell_ids(d), 10, "the hidden photo stayed in the timeline")

@@ -64,6 +64,34 @@ def test_cells_are_drawn_where_the_grid_places_them_as_its_layer_moves(browser, 
     assert len(bases) > 2, "the layer's base never moved"
 
 
+def test_cells_passed_over_before_their_thumbnails_are_asked_for_ask_for_nothing(browser, server):
+    """Thumbnails are asked for after the frame that makes their cells; a
+    cell scrolled past by then makes no request, and the cells that stay
+    all get theirs."""
+    sign_in(browser, server)
+    settled = "return !gallery.grid.sections.some((s) => s.loadingGroups || s.loadingPages.size) && !gallery.grid.frame"
+    far = browser.execute_script("return gallery.grid.maxPos() / 2")
+    browser.execute_script("gallery.grid.scrollTo(arguments[0])", far)
+    wait(browser, lambda d: d.execute_script(settled), 10, "the middle of the timeline did not settle")
+    browser.execute_script("gallery.grid.scrollTo(0)")
+    wait(browser, lambda d: d.execute_script(settled), 10, "the top did not settle")
+    passed = browser.execute_script("""
+        const grid = gallery.grid, before = new Set(grid.rendered.values());
+        grid.scrollTo(arguments[0]);
+        grid.render();
+        const made = [...grid.rendered.values()].filter((e) => e.classList.contains('cell') && !before.has(e));
+        grid.scrollTo(0);
+        grid.render();
+        window.__passed = made.map((c) => c.querySelector('img'));
+        return made.length;""", far)
+    assert passed > 0, "no cells were made in the middle of the timeline"
+    wait(browser, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#grid .cell:not(.leaving)')].every((c) => c.classList.contains('loaded'))"),
+        10, "a cell on screen never got its thumbnail")
+    asked = browser.execute_script("return window.__passed.filter((image) => image.hasAttribute('src')).length")
+    assert asked == 0, f"{asked} of {passed} cells passed over asked for thumbnails"
+
+
 def test_scrolling_and_the_scrubber_reach_the_oldest_photo(browser, server):
     sign_in(browser, server)
     oldest = server.timeline_ids()[-1]

@@ -60,6 +60,8 @@ export class Grid extends EventTarget {
     this.refreshing = null;
     this.refreshAgain = false;
     this.inserted = new Map();
+    this.wantedThumbnails = new Set();
+    this.thumbnailTimer = 0;
     this.measure();
     this.resizeObserver = new ResizeObserver(() => this.resized());
     this.resizeObserver.observe(element);
@@ -78,6 +80,7 @@ export class Grid extends EventTarget {
   destroy() {
     this.resizeObserver.disconnect();
     cancelAnimationFrame(this.frame);
+    clearTimeout(this.thumbnailTimer);
     this.destroyed = true;
   }
 
@@ -502,10 +505,26 @@ export class Grid extends EventTarget {
     const check = document.createElement('span');
     check.className = 'check';
     check.setAttribute('aria-hidden', 'true');
-    const badges = document.createElement('span');
-    badges.className = 'badges';
-    cell.append(image, badges, check);
+    cell.append(image, check);
     return cell;
+  }
+
+  /**
+   * Asks for a cell's thumbnail in a task of its own, after the frame that
+   * shows the cell: starting a screenful of image requests costs the
+   * browser tens of milliseconds, which would otherwise hold back the frame
+   * with the new cells and their placeholders. A cell gone by then (scrolled
+   * past) asks for nothing.
+   */
+  requestThumbnail(image, url) {
+    image._wanted = url;
+    this.wantedThumbnails.add(image);
+    if (this.thumbnailTimer) return;
+    this.thumbnailTimer = setTimeout(() => {
+      this.thumbnailTimer = 0;
+      for (const wanted of this.wantedThumbnails) if (wanted.isConnected) wanted.src = wanted._wanted;
+      this.wantedThumbnails.clear();
+    });
   }
 
   fillCell(cell, columns, local, offset, section) {
@@ -530,17 +549,14 @@ export class Grid extends EventTarget {
     const image = cell.firstChild;
     if (cell._version !== version) {
       if (cell._version !== undefined) cell.classList.remove('loaded');
-      image.src = `/v1/assets/${cell.dataset.id}/thumbnail?v=${version}`;
+      this.requestThumbnail(image, `/v1/assets/${cell.dataset.id}/thumbnail?v=${version}`);
     }
     cell._version = version;
     cell._favorite = favorite;
     const date = columns.creationDates[local];
     image.alt = describeAsset(mediaType, favorite, date == null ? null : new Date(date * 1000));
     cell.setAttribute('aria-label', image.alt);
-    const badges = cell.children[1];
-    badges.textContent = '';
-    if (mediaType === 2) badges.append(badge('duration', formatDuration(columns.durations[local])));
-    if (favorite) badges.append(badge('favorite', '♥'));
+    setBadges(cell, mediaType === 2 ? formatDuration(columns.durations[local]) : null, favorite);
   }
 
   // Live changes -------------------------------------------------------
@@ -752,6 +768,27 @@ function placeholderBlock() {
   element.className = 'loading-block';
   element.setAttribute('aria-hidden', 'true');
   return element;
+}
+
+/**
+ * A cell's badges (a video's duration, a favorite's heart), in an element
+ * made only for cells that have any: most have none, and every element
+ * costs style and layout when a screenful of cells is made.
+ */
+function setBadges(cell, duration, favorite) {
+  let badges = cell.querySelector(':scope > .badges');
+  if (duration === null && !favorite) {
+    badges?.remove();
+    return;
+  }
+  if (!badges) {
+    badges = document.createElement('span');
+    badges.className = 'badges';
+    cell.lastChild.before(badges);
+  }
+  badges.textContent = '';
+  if (duration !== null) badges.append(badge('duration', duration));
+  if (favorite) badges.append(badge('favorite', '♥'));
 }
 
 function badge(kind, text) {

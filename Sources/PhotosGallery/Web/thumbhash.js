@@ -30,7 +30,12 @@ function rgb(l, p, q) {
   const b = l - (2 / 3) * p;
   const r = (3 * l - b + q) / 2;
   const g = r - q;
-  return [r, g, b].map((v) => Math.round(255 * Math.min(1, Math.max(0, v))));
+  return [channelByte(r), channelByte(g), channelByte(b)];
+}
+
+/** A colour channel from 0...1 (clamped) as a byte. */
+function channelByte(v) {
+  return Math.round(255 * Math.min(1, Math.max(0, v)));
 }
 
 function decode(hash) {
@@ -67,33 +72,41 @@ function decode(hash) {
   const ratio = lx / ly;
   const w = Math.round(ratio > 1 ? 32 : 32 * ratio);
   const h = Math.round(ratio > 1 ? 32 / ratio : 32);
+  // The cosines depend on the column or the row alone: computed once for
+  // each, not for every pixel (which was most of a placeholder's cost).
+  const nx = Math.max(lx, hasAlpha ? 5 : 3), ny = Math.max(ly, hasAlpha ? 5 : 3);
+  const fx = new Float64Array(w * nx), fy = new Float64Array(h * ny);
+  for (let x = 0; x < w; x++) for (let cx = 0; cx < nx; cx++) fx[x * nx + cx] = Math.cos((Math.PI / w) * (x + 0.5) * cx);
+  for (let y = 0; y < h; y++) for (let cy = 0; cy < ny; cy++) fy[y * ny + cy] = 2 * Math.cos((Math.PI / h) * (y + 0.5) * cy);
   const rgba = new Uint8ClampedArray(w * h * 4);
-  const fx = [], fy = [];
   for (let y = 0, i = 0; y < h; y++) {
+    const row = y * ny;
     for (let x = 0; x < w; x++, i += 4) {
+      const column = x * nx;
       let l = lDC, p = pDC, q = qDC, a = aDC;
-      for (let cx = 0, n = Math.max(lx, hasAlpha ? 5 : 3); cx < n; cx++) fx[cx] = Math.cos((Math.PI / w) * (x + 0.5) * cx);
-      for (let cy = 0, n = Math.max(ly, hasAlpha ? 5 : 3); cy < n; cy++) fy[cy] = Math.cos((Math.PI / h) * (y + 0.5) * cy);
       for (let cy = 0, j = 0; cy < ly; cy++) {
-        for (let cx = cy ? 0 : 1, fy2 = fy[cy] * 2; cx * ly < lx * (ly - cy); cx++, j++) l += lAC[j] * fx[cx] * fy2;
+        const fy2 = fy[row + cy];
+        for (let cx = cy ? 0 : 1; cx * ly < lx * (ly - cy); cx++, j++) l += lAC[j] * fx[column + cx] * fy2;
       }
       for (let cy = 0, j = 0; cy < 3; cy++) {
-        for (let cx = cy ? 0 : 1, fy2 = fy[cy] * 2; cx < 3 - cy; cx++, j++) {
-          const f = fx[cx] * fy2;
+        const fy2 = fy[row + cy];
+        for (let cx = cy ? 0 : 1; cx < 3 - cy; cx++, j++) {
+          const f = fx[column + cx] * fy2;
           p += pAC[j] * f;
           q += qAC[j] * f;
         }
       }
       if (aAC) {
         for (let cy = 0, j = 0; cy < 5; cy++) {
-          for (let cx = cy ? 0 : 1, fy2 = fy[cy] * 2; cx < 5 - cy; cx++, j++) a += aAC[j] * fx[cx] * fy2;
+          const fy2 = fy[row + cy];
+          for (let cx = cy ? 0 : 1; cx < 5 - cy; cx++, j++) a += aAC[j] * fx[column + cx] * fy2;
         }
       }
-      const [r, g, b] = rgb(l, p, q);
-      rgba[i] = r;
-      rgba[i + 1] = g;
-      rgba[i + 2] = b;
-      rgba[i + 3] = Math.round(255 * Math.min(1, Math.max(0, a)));
+      const b = l - (2 / 3) * p, r = (3 * l - b + q) / 2, g = r - q;
+      rgba[i] = channelByte(r);
+      rgba[i + 1] = channelByte(g);
+      rgba[i + 2] = channelByte(b);
+      rgba[i + 3] = channelByte(a);
     }
   }
   return { w, h, rgba };
