@@ -100,6 +100,28 @@ import Testing
         #expect(try Data(contentsOf: database) == garbage, "a damaged database is never overwritten")
     }
 
+    @Test func refusesATruncatedOrShortDatabaseSayingWhy() throws {
+        for (name, keptBytes, reason) in [("Truncated", 8192, "truncated: it holds 8192 of"), ("Short", 60, "shorter than an SQLite header")] {
+            let url = directory.appendingPathComponent("\(name).photoslibrary")
+            try closedAfterCreating(url)
+            let database = url.appendingPathComponent("database/Photos.sqlite")
+            for suffix in ["-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: database.path + suffix)
+            }
+            let whole = try Data(contentsOf: database)
+            #expect(whole.count > 8192)
+            let kept = whole.prefix(keptBytes)
+            try kept.write(to: database)
+            do {
+                _ = try PHPhotoLibrary(url: url)
+                Issue.record("a \(name.lowercased()) database opened")
+            } catch {
+                #expect(error.localizedDescription.contains(reason), "\(error.localizedDescription)")
+            }
+            #expect(try Data(contentsOf: database) == kept, "a damaged database is never overwritten")
+        }
+    }
+
     @Test func refusesSyncedFoldersUnlessAllowed() throws {
         let synced = directory.appendingPathComponent("Sync")
         try FileManager.default.createDirectory(at: synced.appendingPathComponent(".stfolder"), withIntermediateDirectories: true)

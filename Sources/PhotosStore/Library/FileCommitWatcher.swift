@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,13 +17,18 @@ import Glibc
 /// `safetyInterval` catches anything inotify could miss (an exhausted watch
 /// limit, a file system without it). Runs on its own thread until stopped.
 ///
-/// A commit writes many pages to the log, each an event, and is visible
-/// only once SQLite updates the log's index in `Photos.sqlite-shm`. So
-/// before it reads the database, a check triggered by an event compares
-/// the index's header (which every commit rewrites) with the one the last
-/// read saw: while it is the same, nothing has committed, and the check
-/// costs one small read of a file instead of a read transaction beside
-/// the writer.
+/// A commit writes many pages to the log, each an event. So before it
+/// reads the database, a check triggered by an event asks SQLite for its
+/// `data_version` on a connection of the watcher's own, a number that
+/// changes when any other connection commits: while it is the same,
+/// nothing has committed, and the check costs a look at the log's index
+/// in shared memory instead of a query.
+///
+/// The watcher never opens SQLite's files itself: the kernel drops every
+/// POSIX lock a process holds on a file when the process closes any
+/// descriptor of it, and without its locks on `Photos.sqlite-shm` this
+/// process would look absent to the others, which may then reset the
+/// index under its mapping or checkpoint and delete the log it writes to.
 package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
     /// How often the watcher checks without an event.
     package static let safetyInterval: Int32 = 2000
@@ -35,10 +41,11 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
     private let state = NSLock()
     private var lastSeen: Int64
     private var stopped = false
-    /// The log's index: `Photos.sqlite-shm`.
-    private let logIndexPath: String
-    /// The header of the log's index when the database was last read.
-    private var checkedLogIndexHeader: [UInt8]?
+    /// The watcher's connection, for `data_version`; opened on the
+    /// watcher's thread, and again after a failure.
+    private var versionReader: DatabaseQueue?
+    /// SQLite's `data_version` when the database was last read.
+    private var checkedDataVersion: Int64?
 
     /// Starts watching; `onCommit` is called on the watcher's thread with the
     /// number of the latest change block each time it is past `changeBlock`,
@@ -48,7 +55,6 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
         self.store = store
         self.onCommit = onCommit
         self.onUnavailable = onUnavailable
-        logIndexPath = store.layout.databaseFile.path + "-shm"
         lastSeen = changeBlock
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw .fileSystem("cannot create the commit watcher's wake-up pipe") }
@@ -134,7 +140,7 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
     }
 
     /// Reports what changed; true when a new change block was seen. Unless
-    /// `readsAnyway`, the database is read only when the log's index
+    /// `readsAnyway`, the database is read only when its `data_version`
     /// changed since it was last read.
     @discardableResult
     private func report(readsAnyway: Bool = true) -> Bool {
@@ -144,27 +150,28 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
             return false
         }
         // Read before the database, so that a commit landing in between is seen by the next check.
-        let header = Self.logIndexHeader(at: logIndexPath)
-        if !readsAnyway, let header, header == checkedLogIndexHeader { return false }
-        checkedLogIndexHeader = header
+        let version = dataVersion()
+        if !readsAnyway, let version, version == checkedDataVersion { return false }
+        checkedDataVersion = version
         guard let latest = try? store.lastChangeBlock(), latest > lastSeen else { return false }
         lastSeen = latest
         onCommit(latest)
         return true
     }
 
-    /// The first 48 bytes of the log's index (the `-shm` file): the header of the
-    /// write-ahead log's index, with the count of frames committed and a
-    /// counter of write transactions, which SQLite rewrites at every commit
-    /// (https://sqlite.org/walformat.html). Nil when it cannot be read.
-    /// Cost: opening and reading one small file.
-    private static func logIndexHeader(at path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 48)
-        let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 48, 0) }
-        return count == 48 ? header : nil
+    /// SQLite's `data_version` on the watcher's connection, which changes
+    /// whenever another connection, of any process, commits
+    /// (https://sqlite.org/pragma.html#pragma_data_version); nil when it
+    /// cannot be read. Cost: a read transaction on an idle connection,
+    /// which reads the log's index from shared memory and no page.
+    private func dataVersion() -> Int64? {
+        do {
+            if versionReader == nil { versionReader = try store.openReadOnlyConnection() }
+            return try versionReader?.inDatabase { try Int64.fetchOne($0, sql: "PRAGMA data_version") }
+        } catch {
+            versionReader = nil
+            return nil
+        }
     }
 
     /// Reads every pending event; true when one concerns a watched file or

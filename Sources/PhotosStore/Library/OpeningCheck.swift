@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// What every opening of a library checks, cheaply enough to run each time
 /// (a few page reads): that the database file is as long as its header
@@ -8,12 +9,28 @@ import GRDB
 /// `LibraryDamage`), and a full check (`checkIntegrity`) reads everything.
 enum OpeningCheck {
     /// A problem with the database file itself, read before SQLite opens
-    /// it; nil when the file looks whole. `hasWriteAheadLog`: a non-empty log
-    /// beside it may hold pages a checkpoint had not yet written back.
+    /// it for the store; nil when the file looks whole. `hasWriteAheadLog`:
+    /// a non-empty log beside it may hold pages a checkpoint had not yet
+    /// written back.
+    ///
+    /// The header is read through a connection's own file handle, never a
+    /// descriptor of this code's: the kernel drops every POSIX lock a
+    /// process holds on a file when the process closes any descriptor of
+    /// it, and another store of this process may hold SQLite's locks on
+    /// this file (closing its handle, SQLite keeps the descriptor open while
+    /// such locks are held). Cost: opening a connection and one read.
     static func fileProblem(at url: URL, hasWriteAheadLog: Bool) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 100), header.count == 100 else {
+        var connection: OpaquePointer?
+        defer { sqlite3_close_v2(connection) }
+        guard sqlite3_open_v2(url.path, &connection, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return nil }
+        var pointer: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_FILE_POINTER, &pointer) == SQLITE_OK,
+              let file = pointer, let methods = file.pointee.pMethods?.pointee,
+              let readBytes = methods.xRead, let fileSize = methods.xFileSize else { return nil }
+        var size: sqlite3_int64 = 0
+        guard fileSize(file, &size) == SQLITE_OK else { return nil }
+        var header = [UInt8](repeating: 0, count: 100)
+        guard size >= 100, readBytes(file, &header, 100, 0) == SQLITE_OK else {
             return "the database file is shorter than an SQLite header"
         }
         guard header.starts(with: Array("SQLite format 3\0".utf8)) else {
@@ -31,8 +48,7 @@ enum OpeningCheck {
             return "the database header records an impossible page size (\(rawPageSize))"
         }
         // The page count is trusted only when written with the change counter.
-        guard !hasWriteAheadLog, validFor == changeCounter, pageCount > 0,
-              let size = try? handle.seekToEnd(), Int(size) < pageCount * pageSize else { return nil }
+        guard !hasWriteAheadLog, validFor == changeCounter, pageCount > 0, Int(size) < pageCount * pageSize else { return nil }
         return "the database file is truncated: it holds \(size) of the \(pageCount * pageSize) bytes its header records"
     }
 

@@ -488,6 +488,17 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         try readDatabase { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
     }
 
+    /// A read-only connection of its own to the database, for a reader
+    /// that keeps one (the commit watcher's). Cost: opening an SQLite
+    /// connection.
+    func openReadOnlyConnection() throws(StoreError) -> DatabaseQueue {
+        do {
+            return try statementReader.openConnection()
+        } catch {
+            throw storeError(error)
+        }
+    }
+
     package func watchCommits(after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
                               onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher {
         try FileCommitWatcher(store: self, after: changeBlock, onCommit: onCommit, onUnavailable: onUnavailable)

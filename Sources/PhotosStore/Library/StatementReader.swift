@@ -30,6 +30,12 @@ final class StatementReader: Sendable {
         self.configuration = configuration
     }
 
+    /// A new read-only connection to the database, opened as this reader's
+    /// own is. Cost: opening an SQLite connection.
+    func openConnection() throws -> DatabaseQueue {
+        try DatabaseQueue(path: path, configuration: configuration)
+    }
+
     /// Runs `body`, which must run a single statement, on the connection,
     /// outside any transaction, with the statements kept prepared on it;
     /// nil, without running it, when another caller is using the
@@ -51,7 +57,7 @@ final class StatementReader: Sendable {
             (queue, statements) = (idleQueue, idleStatements)
         case .unopened:
             do {
-                queue = try DatabaseQueue(path: path, configuration: configuration)
+                queue = try openConnection()
                 statements = PreparedStatements()
             } catch {
                 state.withLock { $0 = .unopened }
