@@ -776,13 +776,14 @@ function placeholderBlock() {
  * costs style and layout when a screenful of cells is made.
  */
 function setBadges(cell, duration, favorite) {
-  let badges = cell.querySelector(':scope > .badges');
+  let badges = cell._badges;
   if (duration === null && !favorite) {
     badges?.remove();
+    cell._badges = null;
     return;
   }
   if (!badges) {
-    badges = document.createElement('span');
+    badges = cell._badges = document.createElement('span');
     badges.className = 'badges';
     cell.lastChild.before(badges);
   }

@@ -22,7 +22,7 @@ import Glibc
 /// `data_version` on a connection of the watcher's own, a number that
 /// changes when any other connection commits: while it is the same,
 /// nothing has committed, and the check costs a look at the log's index
-/// in shared memory instead of a query.
+/// in shared memory instead of a query of the change blocks.
 ///
 /// The watcher never opens SQLite's files itself: the kernel drops every
 /// POSIX lock a process holds on a file when the process closes any
@@ -163,7 +163,8 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
     /// whenever another connection, of any process, commits
     /// (https://sqlite.org/pragma.html#pragma_data_version); nil when it
     /// cannot be read. Cost: a read transaction on an idle connection,
-    /// which reads the log's index from shared memory and no page.
+    /// which reads the log's index from shared memory, and the database's
+    /// first page only when something committed.
     private func dataVersion() -> Int64? {
         do {
             if versionReader == nil { versionReader = try store.openReadOnlyConnection() }
