@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 import NIOPosix
 import Photos
 import Synchronization
@@ -69,27 +68,10 @@ final class LibraryPool: Sendable {
     }
 }
 
-/// Runs blocking library work (SQLite, files) off the event loops.
+/// Runs blocking library work (SQLite, files, decoding) off the event loops.
 func blocking<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
     try await NIOThreadPool.singleton.runIfActive(body)
 }
-
-/// Runs the making of a rendition (decoding, scaling, encoding) off the
-/// event loops, on threads of its own. A page of the gallery asks for fifty
-/// thumbnails at once; on the threads `blocking` uses, a timeline or change
-/// request arriving then waited in line behind all of them (a live change
-/// took 150 ms to reach a page still loading). With threads of its own, the
-/// system shares the cores between the two kinds of work instead. Cost: one
-/// thread per core, started with the first rendition.
-func rendering<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-    try await renditionThreads.runIfActive(body)
-}
-
-private let renditionThreads: NIOThreadPool = {
-    let threads = NIOThreadPool(numberOfThreads: System.coreCount)
-    threads.start()
-    return threads
-}()
 
 /// Empties the caches at each commit: the owner's instance hears of every
 /// change block, by any process, grants included.

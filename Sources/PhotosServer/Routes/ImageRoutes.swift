@@ -28,7 +28,7 @@ struct ImageRoutes {
                 } else {
                     let library = try libraries.library(for: principal)
                     let asset = try await AssetRoutes.asset(id, in: library)
-                    let jpeg = try await rendering { () throws -> Data in
+                    let jpeg = try await blocking { () throws -> Data in
                         let (file, jpeg) = try PHImageManager.default().rendition(rendition, of: asset)
                         return try jpeg ?? Data(contentsOf: file!)
                     }
