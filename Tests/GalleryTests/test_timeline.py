@@ -92,42 +92,6 @@ def test_cells_passed_over_before_their_thumbnails_are_asked_for_ask_for_nothing
     assert asked == 0, f"{asked} of {passed} cells passed over asked for thumbnails"
 
 
-def test_a_month_of_one_page_asks_for_its_days_and_its_page_together(browser, server):
-    """The days of a month that fits in one page are held back until its page is
-    asked for: a grid that waited for the days first would ask only once they
-    were let go, 3 s later."""
-    sign_in(browser, server)
-    result = browser.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        const grid = gallery.grid, source = grid.source;
-        const target = grid.sections.find((s) => !s.groups && !s.loadingGroups && s.count > 0 && s.count <= source.pageSize);
-        if (!target) { done('every month was already loaded'); return; }
-        const groups = source.groups, page = source.page;
-        let asked = null, release;
-        const held = new Promise((resolve) => { release = resolve; });
-        source.groups = function (section, etag) {
-            const answer = groups.call(this, section, etag);
-            if (section !== target) return answer;
-            return Promise.race([held, new Promise((resolve) => setTimeout(resolve, 3000))]).then(() => answer);
-        };
-        source.page = function (section, n, etag) {
-            if (section === target && n === 0 && asked === null) { asked = performance.now() - started; release(); }
-            return page.call(this, section, n, etag);
-        };
-        const started = performance.now();
-        grid.jumpTo(target.id);
-        const check = () => {
-            if (!target.groups || !target.pages.has(0)) return setTimeout(check, 20);
-            source.groups = groups;
-            source.page = page;
-            done({ asked, month: target.id });
-        };
-        check();""")
-    assert isinstance(result, dict), result
-    assert result["asked"] is not None and result["asked"] < 2000, f"the page was asked for after the days: {result}"
-    wait(browser, lambda d: cell_ids(d), 10, "the month's cells did not appear")
-
-
 def test_scrolling_and_the_scrubber_reach_the_oldest_photo(browser, server):
     sign_in(browser, server)
     oldest = server.timeline_ids()[-1]

@@ -388,13 +388,7 @@ export class Grid extends EventTarget {
   }
 
   renderSection(section, start, end, seen) {
-    if (!section.groups) {
-      this.loadGroups(section);
-      // A month of one page needs that page wherever it is seen: asked for
-      // beside its days, not after them, it saves a round trip (a new
-      // month's first photo, arriving live, waited for both in turn).
-      if (section.count > 0 && section.count <= this.source.pageSize) this.loadPage(section, 0);
-    }
+    if (!section.groups) this.loadGroups(section);
     for (const block of section.blocks) {
       const top = section.top + block.top;
       if (top + block.height < start || top > end) continue;
