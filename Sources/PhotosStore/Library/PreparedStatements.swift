@@ -4,7 +4,7 @@ import GRDB
 /// kept prepared and found by their text's identity: GRDB's statement cache
 /// hashes the whole text of a statement at every use, about a tenth of a
 /// lookup by id. Only code on the connection's queue uses it (see
-/// ``StatementReader``), one caller at a time.
+/// ``SQLiteReaders``), one caller at a time.
 final class PreparedStatements: @unchecked Sendable {
     private var statements: [(sql: String, statement: Statement)] = []
     /// Few statements are run often; others go to GRDB's cache.

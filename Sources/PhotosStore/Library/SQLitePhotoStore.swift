@@ -4,6 +4,11 @@ import GRDB
 /// A library stored in SQLite (WAL) and plain files, shared safely by any
 /// number of processes.
 ///
+/// Connections: read-only readers, opened as reads need them (see
+/// ``SQLiteReaders``), and one writer, opened at the first write. Opening a
+/// library that is up to date therefore opens one connection, as a
+/// command that only reads needs, and writes nothing.
+///
 /// Durability: the writer connection syncs the write-ahead log at every
 /// commit (`synchronous = FULL`), and a change block's files and the
 /// directories they enter are synced before that commit, so a change block
@@ -25,13 +30,9 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// to this process; nil when it can be written.
     package let readOnlyReason: String?
     package let writesHistoryEntries: Bool
-    private let pool: DatabasePool
-    /// Runs the reads of a single statement outside the pool (see ``readStatement(_:)``).
-    private let statementReader: StatementReader
+    private let readers: SQLiteReaders
+    private let writer: SQLiteWriter
     package let momentCache = MomentCache()
-    /// The largest page cache of the connection that writes, in KiB: enough
-    /// for the pages of a large change block to stay in memory until it commits.
-    private static let writerCacheKiB = 65_536
     let damage: LibraryDamage
     /// The database file as opened: a file put in its place is another library.
     private let databaseIdentity: FileIdentity?
@@ -105,28 +106,13 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         // may read stale or torn pages; what it finds then stays in memory.)
         let immutable = readOnlyReason != nil && !hasWriteAheadLog
         let databasePath = immutable ? Self.immutableURI(layout.databaseFile) : layout.databaseFile.path
-        statementReader = StatementReader(path: databasePath, configuration: configuration)
+        readers = SQLiteReaders(path: databasePath, configuration: configuration)
+        writer = SQLiteWriter(path: databasePath, configuration: configuration)
         do {
-            pool = try DatabasePool(path: databasePath, configuration: configuration)
-            if readOnlyReason == nil {
-                // GRDB sets NORMAL on the writer as it turns WAL on, after
-                // prepareDatabase: a commit would then not be synced. FULL
-                // syncs the log at every commit.
-                //
-                // The writer's page cache holds up to 64 MiB (SQLite's default
-                // is 2 MiB), allocated only as pages are used. A change block
-                // that dirties more pages than the cache holds spills them into
-                // the log in the middle of its transaction, and may write a
-                // page there again before it commits: moving 5,000 assets of a
-                // 3 MB library to Recently Deleted spent about a sixth of its
-                // time so.
-                try pool.writeWithoutTransaction {
-                    try $0.execute(sql: "PRAGMA synchronous = FULL")
-                    try $0.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
-                }
-            }
+            // A new database is made by its writer, before any reader opens it.
+            if isNew { _ = try writer.connection() }
             let migrator = StoreSchema.migrator
-            let (superseded, upToDate) = try pool.read { db in
+            let (superseded, upToDate) = try readers.read { db, _ in
                 (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
             }
             if superseded {
@@ -140,11 +126,11 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
             } else if !upToDate {
                 // Only a library that needs it waits for the writer: an
                 // up-to-date one (nearly every opening) was read above.
-                try migrator.migrate(pool)
+                try migrator.migrate(try writer.connection())
             }
             // What an opening reads of the metadata, and the tables' check,
-            // in one read: each read of its own took a reader and a transaction.
-            let (metadata, problem) = try pool.read { db in
+            // in one read: each read of its own took a transaction.
+            let (metadata, problem) = try readers.read { db, _ in
                 let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM library_metadata WHERE key IN ('uuid', 'originals', ?)",
                                             arguments: [TokenCipher.metadataKey])
                 let metadata = Dictionary(try rows.map { (try $0.decode(String.self, atIndex: 0), try $0.decode(String.self, atIndex: 1)) },
@@ -158,9 +144,9 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
                 throw StoreError.damaged(path: path, reason: problem)
             }
             libraryUUID = uuid
-            tokenCipher = try Self.tokenCipher(pool, recorded: metadata[TokenCipher.metadataKey], writable: readOnlyReason == nil)
+            tokenCipher = try Self.tokenCipher(writer, recorded: metadata[TokenCipher.metadataKey], writable: readOnlyReason == nil)
             files = try options.fileStorage.open(layout: layout, originals: try Self.originals(
-                pool, recorded: metadata["originals"], isNew: isNew, asked: options.originals, writable: readOnlyReason == nil, path: path))
+                writer, recorded: metadata["originals"], isNew: isNew, asked: options.originals, writable: readOnlyReason == nil, path: path))
         } catch let error as StoreError {
             if case .damaged = error, let recordedDamage { throw .damaged(path: path, reason: recordedDamage) }
             throw error
@@ -243,11 +229,11 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// write nothing).
     /// A read-only library made before keys existed gets a key for this
     /// process only: its restricted clients' tokens then last as long as it.
-    private static func tokenCipher(_ pool: DatabasePool, recorded: String?, writable: Bool) throws -> TokenCipher {
+    private static func tokenCipher(_ writer: SQLiteWriter, recorded: String?, writable: Bool) throws -> TokenCipher {
         let select = "SELECT value FROM library_metadata WHERE key = ?"
         var key = recorded
         if key == nil, writable {
-            key = try pool.write { db in
+            key = try writer.connection().write { db in
                 try db.execute(sql: "INSERT OR IGNORE INTO library_metadata (key, value) VALUES (?, ?)",
                                arguments: [TokenCipher.metadataKey, TokenCipher.newKeyText()])
                 return try String.fetchOne(db, sql: select, arguments: [TokenCipher.metadataKey])
@@ -261,12 +247,12 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// An existing library asked to keep them elsewhere is refused: moving
     /// originals is `photos migrate`'s work, not an opening's. `recorded`:
     /// what the library held as it was opened.
-    private static func originals(_ pool: DatabasePool, recorded: String?, isNew: Bool, asked: String?,
+    private static func originals(_ writer: SQLiteWriter, recorded: String?, isNew: Bool, asked: String?,
                                   writable: Bool, path: String) throws -> String? {
         var recorded = recorded
         if isNew, writable, let asked {
             // Another process creating the library at once may have recorded its own first.
-            recorded = try pool.write { db in
+            recorded = try writer.connection().write { db in
                 try db.execute(sql: "INSERT OR IGNORE INTO library_metadata (key, value) VALUES ('originals', ?)", arguments: [asked])
                 return try String.fetchOne(db, sql: "SELECT value FROM library_metadata WHERE key = 'originals'")
             }
@@ -307,7 +293,7 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     private func recoverAbandonedChangeBlocks() throws(StoreError) {
         guard files.hasAbandonedStaging() else { return }
         do {
-            let problems = try pool.read { db in
+            let problems = try readers.read { db, _ in
                 // The integrity check, not the quick one: it also finds an index
                 // that has lost rows, which would make a stored file look unnamed.
                 try ["asset", "resource"].flatMap { table in
@@ -320,7 +306,7 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
                                          + "but the tables that say which files are stored are damaged: \(problem)")
             }
             try files.recoverAbandonedStaging { entry in
-                try pool.read { db in
+                try readers.readStatement { db, _ in
                     switch entry {
                     case .file(let path):
                         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE relative_path = ?)", arguments: [path]) ?? false
@@ -417,7 +403,7 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         guard readOnlyReason == nil else { return 0 }
         do {
             // SQLite reports a size set in KiB as its negation.
-            return try pool.writeWithoutTransaction { -(try Int.fetchOne($0, sql: "PRAGMA cache_size") ?? 0) }
+            return try writer.connection().writeWithoutTransaction { -(try Int.fetchOne($0, sql: "PRAGMA cache_size") ?? 0) }
         } catch {
             throw storeError(error)
         }
@@ -428,7 +414,7 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     package func writerSynchronousLevel() throws(StoreError) -> Int {
         guard readOnlyReason == nil else { return 0 }
         do {
-            return try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? 0 }
+            return try writer.connection().writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? 0 }
         } catch {
             throw storeError(error)
         }
@@ -438,19 +424,16 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
 
     package func read<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
         do {
-            return try pool.read { db in try body(SQLiteConnection(db: db)) }
+            return try readers.read { db, prepared in try body(SQLiteConnection(db: db, prepared: prepared)) }
         } catch {
             throw storeError(error)
         }
     }
 
-    /// Runs the statement on a connection kept for such reads, outside any
-    /// transaction; when another thread is using that connection, on one
-    /// of the pool's readers, still outside a transaction.
+    /// Runs the statement on a reader, outside any transaction.
     package func readStatement<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
         do {
-            if let value = try statementReader.read({ db, prepared in try body(SQLiteConnection(db: db, prepared: prepared)) }) { return value }
-            return try pool.unsafeRead { db in try body(SQLiteConnection(db: db)) }
+            return try readers.readStatement { db, prepared in try body(SQLiteConnection(db: db, prepared: prepared)) }
         } catch {
             throw storeError(error)
         }
@@ -464,7 +447,7 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         var attempt = 0
         while true {
             do {
-                return try pool.write { db in try body(SQLiteConnection(db: db)) }
+                return try writer.connection().write { db in try body(SQLiteConnection(db: db)) }
             } catch let error as DatabaseError where
                 (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && attempt < 5 {
                 attempt += 1
@@ -478,7 +461,7 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// Reads with GRDB directly, for what only SQLite has (its pragmas).
     func readDatabase<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
-            return try pool.read(body)
+            return try readers.read { db, _ in try body(db) }
         } catch {
             throw storeError(error)
         }
@@ -493,7 +476,7 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// connection.
     func openReadOnlyConnection() throws(StoreError) -> DatabaseQueue {
         do {
-            return try statementReader.openConnection()
+            return try readers.openConnection()
         } catch {
             throw storeError(error)
         }

@@ -1,0 +1,80 @@
+import Dispatch
+import GRDB
+import Synchronization
+
+/// The read-only connections a store reads with, each with the statements
+/// it keeps prepared. A read takes the connection returned last, so that a
+/// process reading on one thread at a time (nearly every app and command)
+/// opens one connection and keeps its statements and pages warm; a read
+/// that finds every open connection busy opens another, up to
+/// `maximumCount`, and beyond that waits for one.
+///
+/// Unlike GRDB's pool, nothing is opened before the first read, and a
+/// single statement runs outside any transaction: in SQLite's autocommit
+/// mode one statement is its own snapshot, and a transaction's start and
+/// end cost more than a lookup by id.
+final class SQLiteReaders: Sendable {
+    private struct Reader: Sendable {
+        let queue: DatabaseQueue
+        let statements: PreparedStatements
+    }
+
+    private let path: String
+    private let configuration: Configuration
+    /// The connections open and not in use, the one returned last at the end.
+    private let idle = Mutex<[Reader]>([])
+    /// How many more reads may run at once.
+    private let capacity: DispatchSemaphore
+
+    /// Readers of the database at `path` (a file path or an SQLite URI),
+    /// opened with `configuration` made read-only. Cost: nothing until the
+    /// first read.
+    init(path: String, configuration: Configuration, maximumCount: Int = 5) {
+        var configuration = configuration
+        configuration.readonly = true
+        self.path = path
+        self.configuration = configuration
+        capacity = DispatchSemaphore(value: maximumCount)
+    }
+
+    /// A new read-only connection to the database, opened as the readers'
+    /// own are, for a caller that keeps it (the commit watcher). Cost:
+    /// opening an SQLite connection, which reads the schema.
+    func openConnection() throws -> DatabaseQueue {
+        try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// Runs `body` in one read transaction: one snapshot of the database.
+    /// Cost: the transaction's start and end, and the first time (or when
+    /// every connection is busy) opening a connection.
+    func read<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
+        try withReader { reader in
+            try reader.queue.inDatabase { db in
+                var value: T?
+                try db.inTransaction(.deferred) {
+                    value = try body(db, reader.statements)
+                    return .commit
+                }
+                return value!
+            }
+        }
+    }
+
+    /// Runs `body`, which must run a single statement, outside any
+    /// transaction. Cost: the statement, and opening a connection as
+    /// ``read(_:)`` does.
+    func readStatement<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
+        try withReader { reader in
+            try reader.queue.inDatabase { db in try body(db, reader.statements) }
+        }
+    }
+
+    private func withReader<T>(_ body: (Reader) throws -> T) throws -> T {
+        capacity.wait()
+        defer { capacity.signal() }
+        let reader = try idle.withLock { $0.popLast() }
+            ?? Reader(queue: try openConnection(), statements: PreparedStatements())
+        defer { idle.withLock { $0.append(reader) } }
+        return try body(reader)
+    }
+}
