@@ -1,5 +1,6 @@
 import Foundation
 import PhotosMedia
+import PhotosTestSupport
 
 /// The built `photos` binary, run as a process against a temporary library.
 struct CommandLineTool {
@@ -16,13 +17,14 @@ struct CommandLineTool {
         var lines: [String] { output.split(separator: "\n").map(String.init) }
     }
 
-    let directory: URL
+    /// The tool's directory, removed with the tool.
+    let scratch: ScratchDirectory
+    var directory: URL { scratch.url }
     let library: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-cli-\(UUID().uuidString)")
-        library = directory.appendingPathComponent("Test.photoslibrary")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("photos-cli")
+        library = scratch.url.appendingPathComponent("Test.photoslibrary")
     }
 
     /// Starts `photos arguments...` with PHOTOS_LIBRARY set to the test
@@ -88,9 +90,5 @@ struct CommandLineTool {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
         return url
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -201,7 +201,6 @@ import Testing
         #expect(garbage.status == 1 && garbage.errors.contains("not a change token"))
         // A token of another library names nothing here.
         let other = try CommandLineTool()
-        defer { other.remove() }
         try other.run("init")
         let foreign = try #require(try other.run("changes").lines.last)
         #expect(try tool.run("changes", "--since", foreign).status == 1)

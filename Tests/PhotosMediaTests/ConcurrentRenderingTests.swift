@@ -6,11 +6,11 @@ import Testing
 
 /// libvips driven from many threads at once, as `photos serve` drives it.
 @Suite(.tags(.slow)) struct ConcurrentRenderingTests {
-    let directory: URL
+    let scratch: ScratchDirectory
+    var directory: URL { scratch.url }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("render")
     }
 
     /// 5,120 renders on 32 threads, each of a different size, so libvips builds

@@ -5,11 +5,11 @@ import Testing
 @testable import PhotosMedia
 
 @Suite struct ImageRendererTests {
-    let directory: URL
+    let scratch: ScratchDirectory
+    var directory: URL { scratch.url }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("render")
     }
 
     private func photo(width: Int, height: Int, orientation: Int? = nil) throws -> URL {

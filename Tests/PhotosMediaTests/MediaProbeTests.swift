@@ -1,13 +1,14 @@
 import Foundation
+import PhotosTestSupport
 import Testing
 @testable import PhotosMedia
 
 @Suite struct MediaProbeTests {
-    let directory: URL
+    let scratch: ScratchDirectory
+    var directory: URL { scratch.url }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("media-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("media")
     }
 
     private func write(_ data: Data, _ name: String) throws -> URL {

@@ -1,9 +1,15 @@
 import Foundation
+import PhotosTestSupport
 import Testing
 @testable import PhotosStore
 
 @Suite struct StagingRecoveryTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)/L.photoslibrary")
+    let scratch: ScratchDirectory
+    var root: URL { scratch.url.appendingPathComponent("L.photoslibrary") }
+
+    init() throws {
+        scratch = try ScratchDirectory("store")
+    }
 
     /// A new asset with one staged photo.
     private static func newPhoto(uuid: String, file: StagedFile) -> NewAsset {

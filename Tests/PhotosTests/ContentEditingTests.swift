@@ -64,6 +64,23 @@ private func size(_ image: UIImage?) -> [Int] {
         return output
     }
 
+    @Test func anEditingSessionsFilesGoWithItsInputAndOutput() throws {
+        let asset = try test.importAsset(try test.jpeg(width: 400, height: 300))
+        var folder: URL?
+        do {
+            let input = try input(asset, handles: true)
+            let copy = try #require(input.fullSizeImageURL)
+            folder = copy.deletingLastPathComponent()
+            let output = try squareCrop(of: input)
+            #expect(FileManager.default.fileExists(atPath: output.renderedContentURL.path))
+            try test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).contentEditingOutput = output }
+            #expect(FileManager.default.fileExists(atPath: copy.path), "kept while the input is")
+        }
+        let released = try #require(folder)
+        #expect(!FileManager.default.fileExists(atPath: released.path), "the copy and the rendering are removed")
+        #expect(refetched(asset).pixelWidth == 300, "after the edit was stored")
+    }
+
     @Test func anEditIsStoredShownReportedAndReverted() throws {
         let asset = try test.importAsset(try test.jpeg(width: 400, height: 300))
         let fetchResult = test.fetch { PHAsset.fetchAssets(with: nil) }

@@ -1,14 +1,15 @@
 import Foundation
+import PhotosTestSupport
 import GRDB
 import Testing
 @testable import Photos
 
 @Suite struct LibraryOpeningTests {
-    let directory: URL
+    let scratch: ScratchDirectory
+    var directory: URL { scratch.url }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-open-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("photos-open")
     }
 
     /// Creates a library and lets it close: its change queue drained (the

@@ -25,7 +25,7 @@ extension PHAsset {
                 info[PHContentEditingInputErrorKey] = error
             }
             guard requests.finish(id) else {
-                if let input { try? FileManager.default.removeItem(at: input.folder) }
+                // The input's folder goes with it.
                 info[PHContentEditingInputCancelledKey] = true
                 return handler.value(nil, info)
             }
@@ -52,9 +52,9 @@ extension PHAsset {
         // Resuming an edit starts from the original; otherwise from what is shown now.
         let resumes = stored.map(canHandle) ?? false
         let source = try ImageSource(asset: self, version: resumes ? .unadjusted : .current)
-        let folder = PHContentEditingOutput.makeFolder()
+        let folder = EditingFolder()
         let file = try source.primaryFile()
-        let copy = folder.appendingPathComponent("original." + (file.pathExtension.isEmpty ? "dat" : file.pathExtension))
+        let copy = folder.url.appendingPathComponent("original." + (file.pathExtension.isEmpty ? "dat" : file.pathExtension))
         try FileManager.default.copyItem(at: file, to: copy)
         let displayImage = try? source.withFullSizeImage { url, width, height in
             try? ImageRenderer.render(fileAt: url, sourceWidth: width, sourceHeight: height,

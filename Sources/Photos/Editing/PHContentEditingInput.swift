@@ -57,10 +57,10 @@ open class PHContentEditingInput: NSObject, @unchecked Sendable {
     /// The asset the input was made for.
     let asset: PHAsset
     /// The folder the copies live in, where outputs are written too.
-    let folder: URL
+    let folder: EditingFolder
 
     init(asset: PHAsset, adjustmentData: PHAdjustmentData?, imageURL: URL?, imageType: String?, orientation: Int32,
-         displaySizeImage: UIImage?, videoURL: URL?, folder: URL) {
+         displaySizeImage: UIImage?, videoURL: URL?, folder: EditingFolder) {
         mediaType = asset.mediaType
         mediaSubtypes = asset.mediaSubtypes
         creationDate = asset.creationDate

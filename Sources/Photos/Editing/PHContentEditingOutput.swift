@@ -12,22 +12,29 @@ open class PHContentEditingOutput: NSObject, @unchecked Sendable {
 
     /// The asset the output is for; nil for one a change block creates.
     let asset: PHAsset?
+    /// Where the rendered content is written, kept while the output is.
+    private let folder: EditingFolder
 
     /// An output for an edit of the input's asset.
     public init(contentEditingInput: PHContentEditingInput) {
         asset = contentEditingInput.asset
-        let isVideo = contentEditingInput.mediaType == .video
-        renderedContentURL = contentEditingInput.folder.appendingPathComponent(isVideo ? "rendered.mp4" : "rendered.jpg")
+        folder = contentEditingInput.folder
+        renderedContentURL = Self.renderedContentURL(in: folder, isVideo: contentEditingInput.mediaType == .video)
     }
 
     /// An output for an asset a change block creates, edited from the start.
     public convenience init(placeholderForCreatedAsset placeholder: PHObjectPlaceholder) {
-        self.init(folder: Self.makeFolder(), asset: nil)
+        self.init(folder: EditingFolder())
     }
 
-    private init(folder: URL, asset: PHAsset?) {
-        self.asset = asset
-        renderedContentURL = folder.appendingPathComponent("rendered.jpg")
+    private init(folder: EditingFolder) {
+        asset = nil
+        self.folder = folder
+        renderedContentURL = Self.renderedContentURL(in: folder, isVideo: false)
+    }
+
+    private static func renderedContentURL(in folder: EditingFolder, isVideo: Bool) -> URL {
+        folder.url.appendingPathComponent(isVideo ? "rendered.mp4" : "rendered.jpg")
     }
 
     /// The type `renderedContentURL` expects.
@@ -53,14 +60,5 @@ open class PHContentEditingOutput: NSObject, @unchecked Sendable {
     var writtenContent: URL? {
         ([renderedContentURL] + supportedRenderedContentTypes.compactMap { try? renderedContentURL(for: $0) })
             .first { FileManager.default.fileExists(atPath: $0.path) }
-    }
-
-    /// A folder of its own for an editing session.
-    static func makeFolder() -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("photos-editing", isDirectory: true)
-            .appendingPathComponent(UUID().uuidString, isDirectory: true)
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
     }
 }

@@ -7,8 +7,8 @@ import GRDBSQLite
 /// statement cache, so a statement run again is not compiled again.
 struct SQLiteConnection: SQLConnection {
     let db: Database
-    /// Statements kept prepared on this connection, when it has them (the
-    /// lookup connection); else ``prepare(sql:)`` uses GRDB's cache.
+    /// Statements kept prepared on this connection, when it has them (a
+    /// reader's); else ``prepare(sql:)`` uses GRDB's cache.
     var prepared: PreparedStatements?
 
     var dialect: SQLDialect { .sqlite }
