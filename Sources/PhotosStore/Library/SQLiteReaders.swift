@@ -1,5 +1,6 @@
 import Dispatch
 import GRDB
+import GRDBSQLite
 import Synchronization
 
 /// The read-only connections a store reads with, each with the statements
@@ -50,6 +51,7 @@ final class SQLiteReaders: Sendable {
     func read<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         try withReader { reader in
             try reader.queue.inDatabase { db in
+                defer { Self.endStatements(db) }
                 var value: T?
                 try db.inTransaction(.deferred) {
                     value = try body(db, reader.statements)
@@ -65,7 +67,24 @@ final class SQLiteReaders: Sendable {
     /// ``read(_:)`` does.
     func readStatement<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         try withReader { reader in
-            try reader.queue.inDatabase { db in try body(db, reader.statements) }
+            try reader.queue.inDatabase { db in
+                defer { Self.endStatements(db) }
+                return try body(db, reader.statements)
+            }
+        }
+    }
+
+    /// Resets any statement a read left stepping. Outside a transaction,
+    /// SQLite keeps a connection's snapshot while one of its statements is
+    /// unfinished: every later read on it would see the library as it was
+    /// then, and an observer would miss the commits since. Cost: one call
+    /// when nothing is left running, as it should be.
+    private static func endStatements(_ db: Database) {
+        guard let connection = db.sqliteConnection, sqlite3_txn_state(connection, nil) != SQLITE_TXN_NONE else { return }
+        var statement = sqlite3_next_stmt(connection, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+            statement = sqlite3_next_stmt(connection, current)
         }
     }
 
