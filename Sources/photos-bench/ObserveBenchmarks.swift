@@ -173,9 +173,17 @@ struct ObserveBenchmarks {
                 let now = DispatchTime.now().uptimeNanoseconds
                 guard let details = change.changeDetails(for: albums) else { return }
                 albums = details.fetchResultAfterChanges
+                // A change too large to animate (the first delivery of a
+                // burst, say, bringing ten albums to an empty result) has no
+                // inserted objects: as an app reloads then, every album of
+                // the new result not seen before has arrived.
+                let arrived = details.hasIncrementalChanges
+                    ? details.insertedObjects : albums.objects(at: IndexSet(integersIn: 0..<albums.count))
                 lock.lock()
-                for album in details.insertedObjects {
-                    if let index = album.localizedTitle.flatMap({ Int($0.split(separator: "-").last ?? "") }) { arrivals[index] = now }
+                for album in arrived {
+                    if let index = album.localizedTitle.flatMap({ Int($0.split(separator: "-").last ?? "") }), arrivals[index] == nil {
+                        arrivals[index] = now
+                    }
                 }
                 lock.unlock()
             }
