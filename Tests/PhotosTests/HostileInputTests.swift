@@ -162,13 +162,22 @@ import Testing
 
     /// A full disk, on a 3 MB tmpfs. Mounting needs root (or CAP_SYS_ADMIN):
     /// without it the test is skipped, saying so, and the simulated write
-    /// failure above covers the path.
+    /// failure above covers the path. Once the libraries are released,
+    /// nothing of theirs is open there, so the disk can be unmounted.
     @Test(.enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root or CAP_SYS_ADMIN, which this process lacks"))
     func aFullDiskMidBlock() throws {
         let mountPoint = test.files.appendingPathComponent("small-disk")
         try SmallDisk.mount(at: mountPoint, size: "3m")
         defer { SmallDisk.unmount(mountPoint) }
-        let library = try PHPhotoLibrary(url: mountPoint.appendingPathComponent("Small.photoslibrary"), clientIdentifier: nil)
+        try fillUp(libraryAt: mountPoint.appendingPathComponent("Small.photoslibrary"))
+        let stillOpen = SmallDisk.openFiles(under: mountPoint)
+        #expect(stillOpen.isEmpty, "files the released libraries still hold open: \(stillOpen)")
+    }
+
+    /// Imports photos into a new library at `url` until the disk is full,
+    /// then checks that only whole blocks were stored.
+    private func fillUp(libraryAt url: URL) throws {
+        let library = try PHPhotoLibrary(url: url, clientIdentifier: nil)
         var stored = 0
         var failure: PHPhotosError?
         for round in 0..<40 where failure == nil {
@@ -215,8 +224,21 @@ enum SmallDisk {
         guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", mountPoint.path]) == 0 else { throw MountFailed() }
     }
 
+    /// Unmounts, detaching the file system lazily if something still has it
+    /// open (the test then fails, naming the files), so that the test's
+    /// folder can be removed either way.
     static func unmount(_ mountPoint: URL) {
-        _ = run("/bin/umount", [mountPoint.path])
+        if run("/bin/umount", [mountPoint.path]) != 0 {
+            _ = run("/bin/umount", ["-l", mountPoint.path])
+        }
+    }
+
+    /// The paths under `folder` this process has open, from `/proc/self/fd`.
+    static func openFiles(under folder: URL) -> [String] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
+            .filter { $0.hasPrefix(folder.path + "/") }
+            .sorted()
     }
 
     private static func run(_ tool: String, _ arguments: [String]) -> Int32 {

@@ -90,16 +90,25 @@ import Testing
         #expect(identifiers == [album.localIdentifier, folder.localIdentifier])
     }
 
-    @Test func anUnknownKeyTrapsAsApplesRaises() async {
-        await #expect(processExitsWith: .failure) {
-            let test = try TestLibrary()
+    @Test func anUnknownKeyTrapsAsApplesRaises() async throws {
+        // The child processes trap, so their libraries are made in folders this process removes.
+        let scratch = try ScratchDirectory("photos-exit-test")
+        let asset = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            [folder = scratch.url.appendingPathComponent("asset").path as String] in
+            let test = try TestLibrary(in: URL(fileURLWithPath: folder))
             let asset = try test.importAsset(try test.jpeg())
             _ = asset.value(forKey: "notAKeyOfPHAsset")
         }
-        await #expect(processExitsWith: .failure) {
-            let test = try TestLibrary()
+        let resource = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            [folder = scratch.url.appendingPathComponent("resource").path as String] in
+            let test = try TestLibrary(in: URL(fileURLWithPath: folder))
             let asset = try test.importAsset(try test.jpeg())
             _ = PHAssetResource.assetResources(for: asset)[0].value(forKey: "notAKey")
         }
+        // The trap, not a failure on the way to it.
+        let (assetTrap, resourceTrap) = (String(decoding: asset?.standardErrorContent ?? [], as: UTF8.self),
+                                         String(decoding: resource?.standardErrorContent ?? [], as: UTF8.self))
+        #expect(assetTrap.contains("not key value coding-compliant for the key notAKeyOfPHAsset"))
+        #expect(resourceTrap.contains("not key value coding-compliant for the key notAKey."))
     }
 }

@@ -241,12 +241,17 @@ import Testing
         }
     }
 
-    @Test func unsupportedKeysTrapInFetches() async {
-        await #expect(processExitsWith: .failure) {
-            let test = try TestLibrary()
+    @Test func unsupportedKeysTrapInFetches() async throws {
+        // The child process traps, so its library is made in a folder this process removes.
+        let scratch = try ScratchDirectory("photos-exit-test")
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [folder = scratch.url.path as String] in
+            let test = try TestLibrary(in: URL(fileURLWithPath: folder))
             let options = PHFetchOptions()
             options.predicate = NSPredicate(format: "filename == 'x'")
             _ = test.fetch { PHAsset.fetchAssets(with: options) }
         }
+        // The trap, not a failure on the way to it.
+        let trap = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(trap.contains("Unsupported predicate or sort descriptor"))
     }
 }

@@ -11,14 +11,24 @@ final class TestLibrary {
     let library: PHPhotoLibrary
     let files: URL
 
-    /// `originals`: where a library keeps its originals when not in its directory (object storage).
-    init(options: PHPhotoLibrary.OpenOptions = [], originals: URL? = nil) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-test-\(UUID().uuidString)")
-        files = directory.appendingPathComponent("files")
+    /// `originals`: where a library keeps its originals when not in its
+    /// directory (object storage). `directory`: a folder of its own to make
+    /// it in; by default a new one in the temporary directory. An exit
+    /// test, whose process ends without removing anything, passes one its
+    /// parent removes (a ``ScratchDirectory``'s).
+    init(options: PHPhotoLibrary.OpenOptions = [], originals: URL? = nil, in directory: URL? = nil) throws {
+        self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("photos-test-\(UUID().uuidString)")
+        files = self.directory.appendingPathComponent("files")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory),
-                                     originals: try originals ?? TestBackend.selected.newOriginals(in: directory), options: options,
-                                     clientIdentifier: nil)
+        do {
+            library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: self.directory),
+                                         originals: try originals ?? TestBackend.selected.newOriginals(in: self.directory),
+                                         options: options, clientIdentifier: nil)
+        } catch {
+            // deinit does not run for an instance whose initialiser throws.
+            try? FileManager.default.removeItem(at: self.directory)
+            throw error
+        }
     }
 
     /// The same library opened by a client, whose access the owner (`library`) grants.
@@ -26,7 +36,14 @@ final class TestLibrary {
         try PHPhotoLibrary(url: library.url, clientIdentifier: identifier)
     }
 
+    /// Removes the directory, and the library's own folder when it is
+    /// elsewhere (a library in PostgreSQL with its originals in object
+    /// storage caches its files in `PHOTOS_CACHE_DIR`).
     deinit {
+        if let libraryFolder = (library.store as? any SQLPhotoStore)?.layout.root.standardizedFileURL.path,
+           !libraryFolder.hasPrefix(directory.standardizedFileURL.path + "/") {
+            try? FileManager.default.removeItem(atPath: libraryFolder)
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
