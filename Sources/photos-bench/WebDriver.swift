@@ -9,22 +9,34 @@ import NIOHTTP1
 final class ChromeDriver {
     private let process: Process
     private let base: String
+    /// The browsers' TMPDIR, removed by ``stop()``: Chromium leaves a folder
+    /// for its singleton socket there at every exit.
+    private let temporaryDirectory: URL
 
-    private init(process: Process, port: Int) {
+    private init(process: Process, port: Int, temporaryDirectory: URL) {
         self.process = process
         base = "http://127.0.0.1:\(port)"
+        self.temporaryDirectory = temporaryDirectory
     }
 
     /// Starts chromedriver and waits until it answers.
     static func start() async throws -> ChromeDriver {
         let port = try freePort()
+        let temporaryDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench-chromium-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
         process.arguments = ["--port=\(port)", "--silent"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporaryDirectory.path]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        let driver = ChromeDriver(process: process, port: port)
+        do {
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(at: temporaryDirectory)
+            throw error
+        }
+        let driver = ChromeDriver(process: process, port: port, temporaryDirectory: temporaryDirectory)
         for _ in 0..<100 {
             if (try? await driver.call(.GET, "/status")) != nil { return driver }
             try await Task.sleep(for: .milliseconds(100))
@@ -38,6 +50,7 @@ final class ChromeDriver {
     func stop() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        try? FileManager.default.removeItem(at: temporaryDirectory)
     }
 
     /// Runs `body` with a new browser, closed afterwards whatever happens.

@@ -116,6 +116,17 @@ def server():
     shutil.rmtree(workdir, ignore_errors=True)
 
 
+# Chromium leaves a folder for its singleton socket in TMPDIR at every
+# exit, so each browser gets this one, removed when the tests end.
+CHROMIUM_TMPDIR = tempfile.mkdtemp(prefix="gallery-chromium-")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def chromium_tmpdir():
+    yield CHROMIUM_TMPDIR
+    shutil.rmtree(CHROMIUM_TMPDIR, ignore_errors=True)
+
+
 def make_driver(width=1280, height=900, mobile=False):
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
@@ -125,7 +136,8 @@ def make_driver(width=1280, height=900, mobile=False):
     if mobile:
         options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": True}})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver", env={**os.environ, "TMPDIR": CHROMIUM_TMPDIR})
+    driver = webdriver.Chrome(service=service, options=options)
     driver.set_script_timeout(30)
     return driver
 
