@@ -162,16 +162,22 @@ import Testing
 
     /// A full disk, on a 3 MB tmpfs. Mounting needs root (or CAP_SYS_ADMIN):
     /// without it the test is skipped, saying so, and the simulated write
-    /// failure above covers the path. Once the libraries are released,
-    /// nothing of theirs is open there, so the disk can be unmounted.
+    /// failure above covers the path. Once the libraries are released and
+    /// the maintenance they started in the background has ended, nothing of
+    /// theirs is open there, so the disk can be unmounted.
     @Test(.enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root or CAP_SYS_ADMIN, which this process lacks"))
     func aFullDiskMidBlock() throws {
         let mountPoint = test.files.appendingPathComponent("small-disk")
         try SmallDisk.mount(at: mountPoint, size: "3m")
         defer { SmallDisk.unmount(mountPoint) }
         try fillUp(libraryAt: mountPoint.appendingPathComponent("Small.photoslibrary"))
-        let stillOpen = SmallDisk.openFiles(under: mountPoint)
-        #expect(stillOpen.isEmpty, "files the released libraries still hold open: \(stillOpen)")
+        var stillOpen = SmallDisk.openFiles(under: mountPoint)
+        let deadline = Date().addingTimeInterval(10)
+        while !stillOpen.isEmpty, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            stillOpen = SmallDisk.openFiles(under: mountPoint)
+        }
+        #expect(stillOpen.isEmpty, "files the released libraries still hold open after 10 s: \(stillOpen)")
     }
 
     /// Imports photos into a new library at `url` until the disk is full,

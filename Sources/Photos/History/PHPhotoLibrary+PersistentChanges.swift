@@ -164,7 +164,11 @@ extension PHPhotoLibrary {
             } catch {
                 return Diagnostics.report(error, while: "checking the change history's retention")
             }
-            DispatchQueue.global(qos: .utility).async {
+            // Weakly again: a utility queue can wait long behind other work,
+            // and a library released meanwhile should close its files, not
+            // stay open to prune.
+            DispatchQueue.global(qos: .utility).async { [weak self] in
+                guard let store = self?.store else { return }
                 do {
                     try store.pruneHistory(through: nil, now: Date())
                 } catch {
