@@ -22,8 +22,10 @@ final class ChromeDriver {
     /// Starts chromedriver and waits until it answers.
     static func start() async throws -> ChromeDriver {
         let port = try freePort()
-        let temporaryDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench-chromium-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
+        // Short: Chromium's socket path under it must fit in a sockaddr_un (108 bytes).
+        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("chromium-XXXXXX").path.utf8CString)
+        guard mkdtemp(&template) != nil else { throw BenchError("cannot make a temporary directory for Chromium") }
+        let temporaryDirectory = URL(fileURLWithPath: String(cString: template), isDirectory: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
         process.arguments = ["--port=\(port)", "--silent"]
