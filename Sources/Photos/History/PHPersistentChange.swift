@@ -18,9 +18,9 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
     private let point: HistoryPoint
     /// When the change block was committed.
     let committedAt: Date
-    private let contents: Result<[HistoryEntry], PHPhotosError>
+    private let contents: Result<ArraySlice<HistoryEntry>, PHPhotosError>
 
-    init(libraryUUID: String, point: HistoryPoint, committedAt: Date, contents: Result<[HistoryEntry], PHPhotosError>) {
+    init(libraryUUID: String, point: HistoryPoint, committedAt: Date, contents: Result<ArraySlice<HistoryEntry>, PHPhotosError>) {
         self.libraryUUID = libraryUUID
         self.point = point
         self.committedAt = committedAt
@@ -37,13 +37,18 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
     /// it. The error's message says which. Refetch what you track then.
     /// Cost: none; the details were read with the change.
     public func changeDetails(for objectType: PHObjectType) throws -> PHPersistentObjectChangeDetails {
-        let entries = try contents.get()
+        let entries: ArraySlice<HistoryEntry>
+        switch contents {
+        case .success(let own): entries = own
+        case .failure(let error): throw error
+        }
         var inserted = Set<String>(), updated = Set<String>(), deleted = Set<String>()
-        for entry in entries where entry.identifier.entity.rawValue == objectType.rawValue {
-            switch Self.outcome(of: entry) {
-            case .inserted: inserted.insert(entry.identifier.description)
-            case .updated: updated.insert(entry.identifier.description)
-            case .deleted: deleted.insert(entry.identifier.description)
+        // Entries are read where they are: a copy of each would retain its identifier and attributes.
+        for index in entries.indices where entries[index].identifier.entity.rawValue == objectType.rawValue {
+            switch Self.outcome(entries[index].kind, attributes: entries[index].attributes) {
+            case .inserted: inserted.insert(entries[index].identifier.description)
+            case .updated: updated.insert(entries[index].identifier.description)
+            case .deleted: deleted.insert(entries[index].identifier.description)
             }
         }
         // Most changes update nothing; an empty set is left as it is.
@@ -54,13 +59,14 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
         return PHPersistentObjectChangeDetails(objectType: objectType, inserted: inserted, updated: updated, deleted: deleted)
     }
 
-    /// Which of the three lists an entry belongs to. To a reader of history,
-    /// an asset moved to Recently Deleted is deleted and one restored from it
-    /// is inserted, as PhotoKit reports them.
-    private static func outcome(of entry: HistoryEntry) -> ObjectChange.Kind {
-        switch entry.kind {
-        case .updated where entry.attributes.contains(.trashed): .deleted
-        case .updated where entry.attributes.contains(.restored): .inserted
+    /// Which of the three lists an entry of `kind` that changed `attributes`
+    /// belongs to. To a reader of history, an asset moved to Recently
+    /// Deleted is deleted and one restored from it is inserted, as PhotoKit
+    /// reports them.
+    private static func outcome(_ kind: ObjectChange.Kind, attributes: Set<ChangedAttribute>) -> ObjectChange.Kind {
+        switch kind {
+        case .updated where attributes.contains(.trashed): .deleted
+        case .updated where attributes.contains(.restored): .inserted
         case let kind: kind
         }
     }

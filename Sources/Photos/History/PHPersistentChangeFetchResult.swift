@@ -53,23 +53,21 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
         } else {
             page = .failure(PHPhotosError(.libraryVolumeOffline, "the library is unavailable"))
         }
-        // Blocks come in commit order, so each change's entries are in the
-        // next listed block, after those of blocks this reader is not shown.
-        let blocks = (try? page.get().blocks) ?? []
+        // Entries come in commit order, so each change's are the next run of
+        // them, after those of blocks this reader is not shown.
+        let entries = (try? page.get().entries) ?? []
         let libraryUUID = library.store?.libraryUUID ?? ""
         var next = 0
         return listed.map { record in
-            while next < blocks.count && blocks[next].changeBlock < record.point.changeBlock { next += 1 }
-            var own: [HistoryEntry] = []
-            if next < blocks.count && blocks[next].changeBlock == record.point.changeBlock {
-                own = blocks[next].entries
-                next += 1
-            }
+            while next < entries.count && entries[next].changeBlock < record.point.changeBlock { next += 1 }
+            let start = next
+            while next < entries.count && entries[next].changeBlock == record.point.changeBlock { next += 1 }
+            let own = entries[start..<next]
             // A reader whose tokens are opaque is not told the block's number either.
             var block: String {
                 record.tokenPoint.isOpaque ? "the change block committed \(record.committedAt)" : "change block \(record.point.changeBlock)"
             }
-            let contents: Result<[HistoryEntry], PHPhotosError>
+            let contents: Result<ArraySlice<HistoryEntry>, PHPhotosError>
             switch (record.details, page) {
             case (_, .failure(let error)):
                 contents = .failure(error)

@@ -58,7 +58,7 @@ extension SQLPhotoStore {
     package func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistoryPage {
         try readObjects { db, scope in
             let prunedThrough = try HistoryLog.prunedThrough(db)
-            return HistoryPage(blocks: try HistoryLog.entriesByBlock(db, after: after, through: through, scope: scope, client: client),
+            return HistoryPage(entries: try HistoryLog.entries(db, after: after, through: through, scope: scope, client: client),
                                prunedThrough: prunedThrough)
         }
     }

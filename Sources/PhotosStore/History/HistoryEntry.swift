@@ -44,31 +44,19 @@ package struct HistorySpan: Sendable {
 /// the reader's access, so unlike a ``HistorySpan`` the page does not look
 /// for them again.
 package struct HistoryPage: Sendable {
-    /// The object changes one change block made that the reader may see.
-    package struct BlockEntries: Sendable {
-        /// The number of the change block.
-        package var changeBlock: Int64
-        /// Its object changes, in the order it made them.
-        package var entries: [HistoryEntry]
-
-        /// The entries of `changeBlock`.
-        package init(changeBlock: Int64, entries: [HistoryEntry]) {
-            self.changeBlock = changeBlock
-            self.entries = entries
-        }
-    }
-
-    /// The blocks with object changes the reader may see, in commit order,
-    /// each with its own entries (so a change handed out keeps only its
-    /// own alive); a block with none is not listed.
-    package var blocks: [BlockEntries]
+    /// The object changes the reader may see, in commit order: one list
+    /// for the page, which each change hands out a slice of (a slice
+    /// shares the list, where an array per change block would be an
+    /// allocation per change). A change kept after iterating so keeps its
+    /// page's entries alive, a few thousand at most.
+    package var entries: [HistoryEntry]
     /// The newest change block whose details were pruned when the page was
     /// read: a listed block up to it has lost its entries since.
     package var prunedThrough: Int64
 
-    /// A page of `blocks`, read when the pruning horizon was at `prunedThrough`.
-    package init(blocks: [BlockEntries], prunedThrough: Int64) {
-        self.blocks = blocks
+    /// A page of `entries`, read when the pruning horizon was at `prunedThrough`.
+    package init(entries: [HistoryEntry], prunedThrough: Int64) {
+        self.entries = entries
         self.prunedThrough = prunedThrough
     }
 }

@@ -81,30 +81,6 @@ enum HistoryLog {
     /// `scope` may see, in commit order.
     static func entries(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [HistoryEntry] {
         var entries: [HistoryEntry] = []
-        try forEachEntry(db, after: after, through: through, scope: scope, client: client) { entries.append($0) }
-        return entries
-    }
-
-    /// The same object changes as `entries`, each block's in an array of
-    /// its own: a reader that hands each block's changes out separately
-    /// then copies none of them out of a larger list.
-    static func entriesByBlock(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope,
-                               client: String?) throws -> [HistoryPage.BlockEntries] {
-        var blocks: [HistoryPage.BlockEntries] = []
-        try forEachEntry(db, after: after, through: through, scope: scope, client: client) { entry in
-            if blocks.last?.changeBlock == entry.changeBlock {
-                blocks[blocks.count - 1].entries.append(entry)
-            } else {
-                blocks.append(HistoryPage.BlockEntries(changeBlock: entry.changeBlock, entries: [entry]))
-            }
-        }
-        return blocks
-    }
-
-    /// Hands `body` the object changes of the blocks after `after`, up to
-    /// `through`, that `scope` may see, in commit order.
-    private static func forEachEntry(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?,
-                                     _ body: (HistoryEntry) throws -> Void) throws {
         // A library's updates change few distinct sets of attributes, so each stored list is parsed once.
         var attributeSets: [String: Set<ChangedAttribute>] = [:]
         try db.forEachRow("""
@@ -121,10 +97,12 @@ enum HistoryLog {
                 attributeSets[storedList] = parsed
                 return parsed
             }()
-            try body(HistoryEntry(
+            // Built in place in the list: a closure handed each entry would copy it, retaining its text and set.
+            try entries.append(HistoryEntry(
                 changeBlock: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
                 attributes: attributes))
         }
+        return entries
     }
 
     /// Checks that `point` names a state of this library's kept history;

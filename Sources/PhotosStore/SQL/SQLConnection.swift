@@ -34,6 +34,17 @@ package protocol SQLConnection {
     func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value]
     /// The first column of the first row; nil when there is no row or it is NULL.
     func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> Value?
+    /// Runs SQL text with positional arguments; returns the rows it changed.
+    /// A backend may run plain text more cheaply than an ``SQL`` literal
+    /// (SQLite looks its statement up without building the text again),
+    /// which statements of every commit gain from.
+    @discardableResult
+    func execute(sql: String, arguments: StatementArguments) throws -> Int
+    /// The first column of the first row SQL text returns; nil when there
+    /// is none or it is NULL. Cheaper than a literal as ``execute(sql:arguments:)`` is.
+    func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, sql: String, arguments: StatementArguments
+    ) throws -> Value?
     /// A statement to run many times with different arguments, prepared
     /// once (SQLite caches it; PostgreSQL gets its text once).
     func prepare(sql: String) throws -> any SQLStatement
@@ -79,7 +90,8 @@ extension SQLConnection {
         for row in try fetchAll(SQLRow.self, sql) { try body(row) }
     }
 
-    /// Runs SQL text with positional arguments; returns the rows it changed.
+    /// Runs SQL text with positional arguments as a literal; returns the
+    /// rows it changed.
     @discardableResult
     package func execute(sql: String, arguments: StatementArguments = []) throws -> Int {
         try execute(SQL(sql: sql, arguments: arguments))
@@ -102,7 +114,8 @@ extension SQLConnection {
         try fetchAll(type, SQL(sql: sql, arguments: arguments))
     }
 
-    /// The first column of the first row SQL text returns; nil when there is none or it is NULL.
+    /// The first column of the first row SQL text returns, read through a
+    /// literal; nil when there is none or it is NULL.
     package func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type, sql: String, arguments: StatementArguments = []
     ) throws -> Value? {

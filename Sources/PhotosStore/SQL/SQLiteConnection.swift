@@ -18,6 +18,21 @@ struct SQLiteConnection: SQLConnection {
         return db.changesCount
     }
 
+    /// Plain text goes to GRDB's statement cache as it is; a literal
+    /// would first be built into text again (a few microseconds, which
+    /// every commit's statements paid).
+    func execute(sql: String, arguments: StatementArguments) throws -> Int {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
+        return db.changesCount
+    }
+
+    /// Plain text, as ``execute(sql:arguments:)``.
+    func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, sql: String, arguments: StatementArguments
+    ) throws -> Value? {
+        try Value.fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
     func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow] {
         var rows: [SQLRow] = []
         try forEachStatementRow(sql) { row in
@@ -43,10 +58,7 @@ struct SQLiteConnection: SQLConnection {
     }
 
     func forEachRow(_ sql: SQL, _ body: (any SQLColumnReader) throws -> Void) throws {
-        try forEachStatementRow(sql) { row in
-            try body(row)
-            return true
-        }
+        try Self.forEachReaderRow(of: db.cachedStatement(literal: sql), arguments: nil, body)
     }
 
     func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow? {
@@ -74,6 +86,16 @@ struct SQLiteConnection: SQLConnection {
         while try cursor.next() != nil {
             guard try body(row) else { return }
         }
+    }
+
+    /// Steps `statement` as ``forEachRow(of:arguments:_:)`` does, handing
+    /// `body` the row as a reader made once: a reader made for each row
+    /// would retain the column names, and release them, every time.
+    fileprivate static func forEachReaderRow(of statement: Statement, arguments: StatementArguments?,
+                                             _ body: (any SQLColumnReader) throws -> Void) throws {
+        let row: any SQLColumnReader = StatementRow(statement: statement.sqliteStatement, columns: statement.columnNames)
+        // `forEach` checks once that the statement runs; each `next()` would check again and retain the cursor.
+        try RowStep.fetchCursor(statement, arguments: arguments).forEach { _ in try body(row) }
     }
 
     /// Row ids, the commonest list by far (every fetch's result), come
@@ -126,10 +148,7 @@ struct SQLiteConnection: SQLConnection {
         }
 
         func forEachRow(arguments: StatementArguments, _ body: (any SQLColumnReader) throws -> Void) throws {
-            try SQLiteConnection.forEachRow(of: statement, arguments: arguments) { row in
-                try body(row)
-                return true
-            }
+            try SQLiteConnection.forEachReaderRow(of: statement, arguments: arguments, body)
         }
 
         /// Binds the id and steps the statement with SQLite's own calls:
@@ -143,7 +162,7 @@ struct SQLiteConnection: SQLConnection {
             sqlite3_reset(handle)
             var code = sqlite3_bind_int64(handle, 1, id)
             if code == SQLITE_OK {
-                let row = StatementRow(statement: handle, columns: statement.columnNames)
+                let row: any SQLColumnReader = StatementRow(statement: handle, columns: statement.columnNames)
                 repeat {
                     code = sqlite3_step(handle)
                     if code == SQLITE_ROW { try body(row) }
