@@ -12,6 +12,9 @@ import Synchronization
 /// the database whole (`checkIntegrity`) removes the marker.
 final class LibraryDamage: Sendable {
     private let marker: URL
+    /// The marker's path as text, which every commit looks for: a URL's
+    /// path is parsed again at each use.
+    private let markerPath: String
     private let finding = Mutex<String?>(nil)
     /// Whether findings are written to the marker: not by a read-only
     /// process, which may meet a page another process is changing.
@@ -19,6 +22,7 @@ final class LibraryDamage: Sendable {
 
     init(layout: LibraryLayout, persists: Bool) {
         marker = layout.databaseDirectory.appendingPathComponent("DAMAGED")
+        markerPath = marker.path
         self.persists = persists
     }
 
@@ -26,7 +30,7 @@ final class LibraryDamage: Sendable {
     /// Cost: one `stat` when nothing was found in this process.
     var reason: String? {
         if let found = finding.withLock({ $0 }) { return found }
-        guard FileManager.default.fileExists(atPath: marker.path) else { return nil }
+        guard FileManager.default.fileExists(atPath: markerPath) else { return nil }
         let text = (try? String(contentsOf: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         return text.flatMap { $0.isEmpty ? nil : $0 } ?? "an earlier process found the database damaged"
     }
@@ -39,7 +43,7 @@ final class LibraryDamage: Sendable {
         finding.withLock { current in
             guard current == nil else { return }
             current = reason
-            guard persists, !FileManager.default.fileExists(atPath: marker.path) else { return }
+            guard persists, !FileManager.default.fileExists(atPath: markerPath) else { return }
             try? DurableFiles.write(Data((reason + "\n").utf8), to: marker)
         }
     }
@@ -59,8 +63,13 @@ struct FileIdentity: Equatable, Sendable {
 
     /// The identity of the file at `url` now; nil when there is none.
     init?(of url: URL) {
+        self.init(atPath: url.path)
+    }
+
+    /// The identity of the file at `path` now; nil when there is none.
+    init?(atPath path: String) {
         var status = stat()
-        guard stat(url.path, &status) == 0 else { return nil }
+        guard stat(path, &status) == 0 else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

@@ -34,10 +34,12 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     private let writer: SQLiteWriter
     package let momentCache = MomentCache()
     let damage: LibraryDamage
-    /// The database file as opened: a file put in its place is another library.
-    private let databaseIdentity: FileIdentity?
+    /// The database file as opened: a file put in its place is another
+    /// library. Its path is kept as text, which every commit checks: a URL
+    /// built and parsed again each time was about a tenth of a commit.
+    private let database: (path: String, identity: FileIdentity?)
     /// The write-ahead log the writer appends to, for writable libraries.
-    private let writeAheadLog: (url: URL, identity: FileIdentity)?
+    private let writeAheadLog: (path: String, identity: FileIdentity)?
     package let tokenCipher: TokenCipher
 
     /// Opens the library at `url`, creating it first when allowed. Refuses,
@@ -156,8 +158,8 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         } catch {
             throw .damaged(path: path, reason: error.localizedDescription)
         }
-        databaseIdentity = FileIdentity(of: layout.databaseFile)
-        writeAheadLog = readOnlyReason == nil ? FileIdentity(of: walURL).map { (walURL, $0) } : nil
+        database = (layout.databaseFile.path, FileIdentity(of: layout.databaseFile))
+        writeAheadLog = readOnlyReason == nil ? FileIdentity(of: walURL).map { (walURL.path, $0) } : nil
         guard readOnlyReason == nil, recordedDamage == nil else { return }
         do {
             if isNew {
@@ -378,8 +380,8 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// replaced); nil while they are. The log's loss is recorded as damage.
     /// Cost: two `stat`s.
     package func commitLossProblem() -> StoreError? {
-        guard FileIdentity(of: layout.databaseFile) == databaseIdentity else { return .removed(path: layout.root.path) }
-        guard let log = writeAheadLog, FileIdentity(of: log.url) != log.identity else { return nil }
+        guard FileIdentity(atPath: database.path) == database.identity else { return .removed(path: layout.root.path) }
+        guard let log = writeAheadLog, FileIdentity(atPath: log.path) != log.identity else { return nil }
         let reason = """
             the write-ahead log (database/Photos.sqlite-wal) was deleted or replaced while a process wrote to the library; \
             the change blocks committed since then are lost when that process ends
