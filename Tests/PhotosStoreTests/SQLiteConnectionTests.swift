@@ -151,4 +151,42 @@ import Testing
             }
         }
     }
+
+    /// Values bound with SQLite's own calls write what a list of arguments
+    /// writes, NULL and text included, and a wrong count is refused
+    /// before anything is written.
+    @Test func valuesBoundDirectlyWriteWhatArgumentsWrite() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { (db: Database) throws -> Void in
+            let connection = SQLiteConnection(db: db)
+            try connection.execute("CREATE TABLE t (a, b, c, d)")
+            let insert = try connection.prepare(sql: "INSERT INTO t VALUES (?, ?, ?, ?)")
+            for row in Self.expected {
+                #expect(try insert.execute(values: row) == 1)
+                try insert.execute(arguments: StatementArguments(row))
+            }
+            #expect(throws: DatabaseError.self) { try insert.execute(values: [1.databaseValue]) }
+            let written = try connection.fetchAll(SQLRow.self, "SELECT a, b, c, d FROM t ORDER BY rowid").map(\.values)
+            #expect(written == [Self.expected[0], Self.expected[0], Self.expected[1], Self.expected[1]])
+            #expect(try connection.execute(sql: "DELETE FROM t WHERE a IS NULL", arguments: StatementArguments()) == 2)
+        }
+    }
+
+    /// A look-up without parameters, stepped directly, answers as GRDB's
+    /// cursor does: the first row's first column, nil for no row or NULL.
+    @Test func aLookupWithoutParametersAnswersAsWithThem() throws {
+        let queue = try DatabaseQueue()
+        try queue.read { (db: Database) throws -> Void in
+            let connection = SQLiteConnection(db: db)
+            let none = StatementArguments()
+            #expect(try connection.fetchOne(String.self, sql: "SELECT 'x' UNION ALL SELECT 'y'", arguments: none) == "x")
+            #expect(try connection.fetchOne(String.self, sql: "SELECT ? UNION ALL SELECT 'y'", arguments: ["x"]) == "x")
+            #expect(try connection.fetchOne(Int64.self, sql: "SELECT NULL", arguments: none) == nil)
+            #expect(try connection.fetchOne(Int64.self, sql: "SELECT 1 WHERE 0", arguments: none) == nil)
+            #expect(try connection.fetchOne(Int64.self, sql: "SELECT '42'", arguments: none) == 42)
+            #expect(throws: DatabaseError.self) { try connection.fetchOne(Int64.self, sql: "SELECT ?", arguments: none) }
+            // The statement is left reset: the next look-up starts again from its first row.
+            #expect(try connection.fetchOne(String.self, sql: "SELECT 'x' UNION ALL SELECT 'y'", arguments: none) == "x")
+        }
+    }
 }

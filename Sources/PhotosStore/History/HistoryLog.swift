@@ -241,14 +241,18 @@ enum HistoryLog {
             try db.execute(sql: "UPDATE change_transaction SET details = 0 WHERE id = ?", arguments: [result.changeBlock])
             objectChanges = []
         }
-        var rows: [[(any DatabaseValueConvertible)?]] = objectChanges.enumerated().map { position, change in
-            [result.changeBlock, position, change.identifier.entity.rawValue, change.rowID, change.identifier.uuid,
-             change.kind.rawValue, ChangedAttribute.storedList(change.changedAttributes), nil]
+        // Values of known types, each converted where it is made, not through an existential.
+        var rows: [[DatabaseValue]] = objectChanges.enumerated().map { position, change in
+            [result.changeBlock.databaseValue, position.databaseValue, change.identifier.entity.rawValue.databaseValue,
+             change.rowID.databaseValue, change.identifier.uuid.databaseValue, change.kind.rawValue.databaseValue,
+             ChangedAttribute.storedList(change.changedAttributes).databaseValue, .null]
         }
         for (offset, entry) in accessEntries.enumerated() {
             let change = entry.change
-            rows.append([result.changeBlock, objectChanges.count + offset, change?.identifier.entity.rawValue ?? 0, change?.rowID ?? 0,
-                         change?.identifier.uuid ?? "", (change?.kind ?? .updated).rawValue, ChangedAttribute.access.storedName, entry.client])
+            rows.append([result.changeBlock.databaseValue, (objectChanges.count + offset).databaseValue,
+                         (change?.identifier.entity.rawValue ?? 0).databaseValue, (change?.rowID ?? 0).databaseValue,
+                         (change?.identifier.uuid ?? "").databaseValue, (change?.kind ?? .updated).rawValue.databaseValue,
+                         ChangedAttribute.access.storedName.databaseValue, entry.client.databaseValue])
         }
         try insertEntries(rows, db)
     }
@@ -260,7 +264,7 @@ enum HistoryLog {
 
     /// Inserts entry rows, many per statement; the statement for a full
     /// batch is prepared once.
-    private static func insertEntries(_ rows: [[(any DatabaseValueConvertible)?]], _ db: any SQLConnection) throws {
+    private static func insertEntries(_ rows: [[DatabaseValue]], _ db: any SQLConnection) throws {
         func statementText(rows count: Int) -> String {
             "INSERT INTO change_entry (transaction_id, position, entity, row_id, uuid, kind, attributes, client) VALUES "
                 + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
@@ -268,13 +272,14 @@ enum HistoryLog {
         var full: (any SQLStatement)?
         for start in stride(from: 0, to: rows.count, by: entriesPerStatement) {
             let batch = rows[start..<min(rows.count, start + entriesPerStatement)]
-            let arguments = StatementArguments(batch.flatMap { $0 })
+            let statement: any SQLStatement
             if batch.count == entriesPerStatement {
                 if full == nil { full = try db.prepare(sql: statementText(rows: entriesPerStatement)) }
-                try full!.execute(arguments: arguments)
+                statement = full!
             } else {
-                try db.execute(sql: statementText(rows: batch.count), arguments: arguments)
+                statement = try db.prepare(sql: statementText(rows: batch.count))
             }
+            try statement.execute(values: Array(batch.joined()))
         }
     }
 

@@ -27,9 +27,9 @@ package struct HistoryRetention: Sendable, Equatable {
 
     // Each limit is its own metadata row, so that a commit reads the one it
     // needs as a number: absent means the standard value, "none" no limit.
-    private static let ageKey = "history_maximum_age"
-    private static let countKey = "history_maximum_change_count"
-    private static let objectsKey = "history_maximum_objects_per_change"
+    private static let ageKey: StaticString = "history_maximum_age"
+    private static let countKey: StaticString = "history_maximum_change_count"
+    private static let objectsKey: StaticString = "history_maximum_objects_per_change"
 
     /// The library's setting.
     static func load(_ db: any SQLConnection) throws -> HistoryRetention {
@@ -44,19 +44,22 @@ package struct HistoryRetention: Sendable, Equatable {
     }
 
     func save(_ db: any SQLConnection) throws {
-        let limits: [(String, Double?)] = [
+        let limits: [(StaticString, Double?)] = [
             (Self.ageKey, maximumAge), (Self.countKey, maximumChangeCount.map(Double.init)),
             (Self.objectsKey, maximumObjectsPerChange.map(Double.init)),
         ]
         for (key, value) in limits {
             try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                           arguments: [key, value.map { String($0) } ?? "none"])
+                           arguments: [key.description, value.map { String($0) } ?? "none"])
         }
     }
 
-    private static func limit(_ db: any SQLConnection, _ key: String, standard: Double?) throws -> Double? {
-        guard let text = try db.fetchOne(String.self, sql: "SELECT value FROM library_metadata WHERE key = ?",
-                                             arguments: [key]) else { return standard }
+    /// The key is one of the constant names above, written into the text
+    /// (a statement per key, each cached): a commit reads one, and a list
+    /// of arguments cost more than the lookup.
+    private static func limit(_ db: any SQLConnection, _ key: StaticString, standard: Double?) throws -> Double? {
+        guard let text = try db.fetchOne(String.self, sql: "SELECT value FROM library_metadata WHERE key = '\(key)'",
+                                             arguments: StatementArguments()) else { return standard }
         return Double(text)
     }
 

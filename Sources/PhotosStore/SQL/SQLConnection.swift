@@ -72,9 +72,22 @@ package protocol SQLStatement {
     /// looked up by id) as ``forEachRow(arguments:_:)`` does. On SQLite
     /// the id is bound as it is, without a list of arguments to check.
     func forEachRow(id: Int64, _ body: (any SQLColumnReader) throws -> Void) throws
+    /// Runs the statement with positional `values`; returns how many rows
+    /// it inserted, updated or deleted. On SQLite the values are bound as
+    /// they are, without a list of arguments made from them first: that
+    /// list cost more than the one-row insert every commit's history makes.
+    @discardableResult
+    func execute(values: [DatabaseValue]) throws -> Int
 }
 
 extension SQLStatement {
+    /// The values through a list of arguments, for a backend that binds
+    /// nothing more cheaply (PostgreSQL). Cost: as ``execute(arguments:)``.
+    @discardableResult
+    package func execute(values: [DatabaseValue]) throws -> Int {
+        try execute(arguments: StatementArguments(values))
+    }
+
     /// The lookup by id through the list of arguments, for a backend
     /// that binds nothing more cheaply (PostgreSQL). Cost: as
     /// ``forEachRow(arguments:_:)``.

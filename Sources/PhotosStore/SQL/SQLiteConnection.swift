@@ -26,11 +26,32 @@ struct SQLiteConnection: SQLConnection {
         return db.changesCount
     }
 
-    /// Plain text, as ``execute(sql:arguments:)``.
+    /// Plain text, as ``execute(sql:arguments:)``. A statement without
+    /// parameters (a commit's look-up of a setting, say) is stepped with
+    /// SQLite's own calls: GRDB's cursor around it cost several times the
+    /// look-up.
     func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type, sql: String, arguments: StatementArguments
     ) throws -> Value? {
-        try Value.fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+        let statement = try db.cachedStatement(sql: sql)
+        let handle = statement.sqliteStatement
+        guard arguments.isEmpty, sqlite3_bind_parameter_count(handle) == 0 else {
+            return try Value.fetchOne(statement, arguments: arguments)
+        }
+        defer { sqlite3_reset(handle) }
+        sqlite3_reset(handle)
+        switch sqlite3_step(handle) {
+        case SQLITE_DONE:
+            return nil
+        case SQLITE_ROW:
+            guard sqlite3_column_type(handle, 0) != SQLITE_NULL else { return nil }
+            guard let value = Value(sqliteStatement: handle, index: 0) else {
+                throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "the value is not a \(Value.self)", sql: sql)
+            }
+            return value
+        case let code:
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+        }
     }
 
     func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow] {
@@ -149,6 +170,30 @@ struct SQLiteConnection: SQLConnection {
 
         func forEachRow(arguments: StatementArguments, _ body: (any SQLColumnReader) throws -> Void) throws {
             try SQLiteConnection.forEachReaderRow(of: statement, arguments: arguments, body)
+        }
+
+        /// Binds the values and steps the statement with SQLite's own
+        /// calls, as ``forEachRow(id:_:)`` does; a statement that returns
+        /// rows is stepped through them.
+        func execute(values: [DatabaseValue]) throws -> Int {
+            let handle = statement.sqliteStatement
+            defer { sqlite3_reset(handle) }
+            sqlite3_reset(handle)
+            guard values.count == Int(sqlite3_bind_parameter_count(handle)) else {
+                throw DatabaseError(resultCode: .SQLITE_RANGE, message: """
+                    \(values.count) values for a statement of \(sqlite3_bind_parameter_count(handle)) parameters
+                    """, sql: statement.sql)
+            }
+            var code = SQLITE_OK
+            for (offset, value) in values.enumerated() where code == SQLITE_OK {
+                code = value.bind(to: handle, at: CInt(offset + 1))
+            }
+            if code == SQLITE_OK {
+                repeat { code = sqlite3_step(handle) } while code == SQLITE_ROW
+                if code == SQLITE_DONE { return db.changesCount }
+            }
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage,
+                                sql: statement.sql, arguments: StatementArguments(values))
         }
 
         /// Binds the id and steps the statement with SQLite's own calls:
