@@ -32,7 +32,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             guard let bearer = Self.bearer(inAuthorization: authorization) else {
                 throw unauthorized("the Authorization header must be \"Bearer <token>\"")
             }
-            return try await prove(bearer, context: context)
+            return try await prove(String(bearer), context: context)
         }
         if let sessionID = request.cookies[BrowserSessions.cookieName]?.value {
             guard let session = sessions.session(sessionID) else { throw unauthorized("the session has ended; sign in again") }
@@ -60,25 +60,27 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// ``CachedRenditionHandler``, which keeps its connection's last proof
     /// in `lastProof`, so that a connection using one token looks it up
     /// once a second rather than once a request.
-    func recentlyProvenPrincipal(authorization: String?, cookies: [String], lastProof: inout ProvenTokens.Proof?) -> Principal? {
+    func recentlyProvenPrincipal(authorization: String?, cookies: @autoclosure () -> [String], lastProof: inout ProvenTokens.Proof?) -> Principal? {
         if let authorization {
             guard let bearer = Self.bearer(inAuthorization: authorization) else { return nil }
             let now = Date()
             if let proof = lastProof, proof.validUntil > now, proof.bearer == bearer { return proof.principal }
-            lastProof = provenTokens.proof(for: bearer, now: now)
+            lastProof = provenTokens.proof(for: String(bearer), now: now)
             return lastProof?.principal
         }
+        let cookies = cookies()
         guard !cookies.isEmpty, let sessionID = Cookies(from: cookies)[BrowserSessions.cookieName]?.value,
               let session = sessions.session(sessionID) else { return nil }
         return provenTokens.principal(for: session.bearer)
     }
 
-    /// The token of an `Authorization: Bearer TOKEN` header (the scheme in any case).
-    private static func bearer(inAuthorization header: String) -> String? {
-        let scheme = header.prefix { $0 != " " }
-        guard scheme.utf8.elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
-        let token = header.dropFirst(scheme.count).trimmingOptionalWhitespace()
-        return token.isEmpty ? nil : String(token)
+    /// The token of an `Authorization: Bearer TOKEN` header (the scheme in
+    /// any case), read by bytes, since every request asks.
+    private static func bearer(inAuthorization header: String) -> Substring? {
+        let space = header.utf8.firstIndex(of: UInt8(ascii: " ")) ?? header.utf8.endIndex
+        guard header.utf8[..<space].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
+        let token = Substring(header.utf8[space...]).trimmingOptionalWhitespace()
+        return token.isEmpty ? nil : token
     }
 
     /// The principal a bearer token proves, or 401 (counted against the peer).

@@ -30,7 +30,7 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
     private struct Answered {
         let request: HTTPRequestHead
         let rendition: PHImageManager.Rendition
-        let answer: (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?)
+        let answer: (status: HTTPResponse.Status, headers: PreparedHeaders, body: ByteBuffer?)
         let start: ContinuousClock.Instant
     }
 
@@ -56,7 +56,7 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// This connection's last token proof and request series, so that a
     /// connection asking again and again costs no shared lookups.
     private var lastProof: ProvenTokens.Proof?
-    private var seriesAnswered: [ServerMetrics.RequestSeries] = []
+    private var seriesAnswered: [(rendition: PHImageManager.Rendition, series: ServerMetrics.RequestSeries)] = []
 
     init(renditions: CommitCache<CachedRendition.Key, CachedRendition>, authentication: AuthenticationMiddleware,
          metrics: ServerMetrics, logger: Logger, serverName: String) {
@@ -97,24 +97,25 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private func respond(_ answered: Answered, context: ChannelHandlerContext) {
         let answer = answered.answer
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(answer.headers.count + 2)
-        for field in answer.headers { headers.add(name: field.name.rawName, value: field.value) }
+        var headers = answer.headers.http1
         headers.add(name: "Date", value: date.now())
         headers.add(name: "Server", value: serverName)
         let status = HTTPResponseStatus(statusCode: answer.status.code)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: answered.request.version, status: status, headers: headers))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        RequestObservation.record(path: String(answered.request.uri.prefix { $0 != "?" }), since: answered.start, logger: logger,
-                                  series: series(answered.rendition, status: answer.status.code))
+        let uri = answered.request.uri
+        RequestObservation.record(path: String(Substring(uri.utf8.prefix { $0 != UInt8(ascii: "?") })), since: answered.start,
+                                  logger: logger, series: series(answered.rendition, status: answer.status.code))
     }
 
+    /// The metrics series of this rendition's route and status, found by
+    /// value in this connection's list; the route's text is only made for
+    /// a series not yet in it.
     private func series(_ rendition: PHImageManager.Rendition, status: Int) -> ServerMetrics.RequestSeries {
-        let route = "/v1/assets/{id}/\(rendition.rawValue)"
-        if let known = seriesAnswered.first(where: { $0.key.status == status && $0.key.route == route }) { return known }
-        let series = metrics.requestSeries(method: "GET", route: route, status: status)
-        seriesAnswered.append(series)
+        if let known = seriesAnswered.first(where: { $0.rendition == rendition && $0.series.key.status == status }) { return known.series }
+        let series = metrics.requestSeries(method: "GET", route: "/v1/assets/{id}/\(rendition.rawValue)", status: status)
+        seriesAnswered.append((rendition, series))
         return series
     }
 
@@ -122,7 +123,7 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
     private func answer(_ request: HTTPRequestHead) -> Answered? {
         let start = ContinuousClock.now
         guard request.method == .GET, request.version == .http1_1, request.isKeepAlive,
-              let (assetID, rendition) = Self.renditionPath(request.uri),
+              let (assetID, rendition, query) = Self.renditionPath(request.uri),
               let principal = authentication.recentlyProvenPrincipal(authorization: request.headers.first(name: "authorization"),
                                                                      cookies: request.headers["cookie"], lastProof: &lastProof),
               let entry = renditions.lookup(CachedRendition.Key(client: principal.client, assetID: assetID, rendition: rendition)).value
@@ -130,22 +131,27 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
         var conditions = HTTPFields()
         let ifNoneMatch = request.headers["if-none-match"]
         if !ifNoneMatch.isEmpty { conditions[.ifNoneMatch] = ifNoneMatch.joined(separator: ", ") }
-        guard let answer = try? ImageRoutes.answer(entry, to: Query(uri: URI(request.uri), headers: conditions)) else { return nil }
+        guard let answer = try? ImageRoutes.answer(entry, to: Query(text: query, headers: conditions)) else { return nil }
         return Answered(request: request, rendition: rendition, answer: answer, start: start)
     }
 
-    /// The asset and rendition of `/v1/assets/{id}/{rendition}[?query]`,
+    /// The asset, rendition and query of `/v1/assets/{id}/{rendition}[?query]`,
     /// read from the path's bytes: this runs for every request, and
     /// splitting by characters would cost more than the rest of the answer.
-    private static func renditionPath(_ path: String) -> (assetID: String, rendition: PHImageManager.Rendition)? {
-        var path = path.utf8[...]
-        if let query = path.firstIndex(of: UInt8(ascii: "?")) { path = path[..<query] }
+    private static func renditionPath(_ uri: String) -> (assetID: String, rendition: PHImageManager.Rendition, query: Substring?)? {
+        var path = uri.utf8[...]
+        var query: Substring?
+        if let mark = path.firstIndex(of: UInt8(ascii: "?")) {
+            query = Substring(path[path.index(after: mark)...])
+            path = path[..<mark]
+        }
         guard path.starts(with: prefix) else { return nil }
         let rest = path.dropFirst(prefix.count)
-        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")), slash != rest.startIndex,
-              let assetID = String(rest[..<slash]), let name = String(rest[rest.index(after: slash)...]),
-              let rendition = PHImageManager.Rendition(rawValue: name) else { return nil }
-        return (assetID, rendition)
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")), slash != rest.startIndex else { return nil }
+        let name = rest[rest.index(after: slash)...]
+        guard let rendition = PHImageManager.Rendition.allCases.first(where: { $0.rawValue.utf8.elementsEqual(name) }),
+              let assetID = String(rest[..<slash]) else { return nil }
+        return (assetID, rendition, query)
     }
 
     private static let prefix = "/v1/assets/".utf8

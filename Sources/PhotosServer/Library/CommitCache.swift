@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import NIOCore
+import NIOHTTP1
 import Photos
 import Synchronization
 
@@ -64,7 +66,8 @@ final class CommitCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 }
 
-/// A rendition as last served.
+/// A rendition as last served, with the headers of its 200 made once
+/// (``ImageRoutes/cachedRendition(_:of:jpeg:)``), not at every request.
 struct CachedRendition: Sendable {
     struct Key: Hashable, Sendable {
         let client: String?
@@ -75,6 +78,27 @@ struct CachedRendition: Sendable {
     let contentVersion: Int
     let tag: String
     let body: ByteBuffer
+    /// A 200's headers when the URL names the current version (`?v=`), immutable.
+    let versionedHeaders: PreparedHeaders
+    /// A 200's headers when it does not, to be revalidated.
+    let unversionedHeaders: PreparedHeaders
+}
+
+/// A response's headers in both forms the server writes them: HTTP types
+/// for the router, and NIO's HTTP/1 headers for ``CachedRenditionHandler``,
+/// converted once here rather than at every answer.
+struct PreparedHeaders: Sendable {
+    let fields: HTTPFields
+    let http1: HTTPHeaders
+
+    init(_ fields: HTTPFields) {
+        self.fields = fields
+        // Two more come with each answer: Date and Server.
+        var http1 = HTTPHeaders()
+        http1.reserveCapacity(fields.count + 2)
+        for field in fields { http1.add(name: field.name.rawName, value: field.value) }
+        self.http1 = http1
+    }
 }
 
 /// A timeline query: whose, which buckets (nil: the months), and the filter's text.

@@ -28,11 +28,11 @@ struct RequestObservation: RouterMiddleware {
     }
 
     /// The log line and the metrics of one finished request, however it
-    /// was answered.
-    static func record(path: String, since start: ContinuousClock.Instant, logger: Logger, series: ServerMetrics.RequestSeries) {
+    /// was answered. The path is only made when the line is logged.
+    static func record(path: @autoclosure () -> String, since start: ContinuousClock.Instant, logger: Logger, series: ServerMetrics.RequestSeries) {
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info("\(series.key.method) \(path) \(series.key.status)",
+        logger.info("\(series.key.method) \(path()) \(series.key.status)",
                     metadata: ["duration_ms": .stringConvertible((milliseconds * 1000).rounded() / 1000)])
         series.record(elapsed)
     }

@@ -32,12 +32,11 @@ struct ImageRoutes {
                         let (file, jpeg) = try PHImageManager.default().rendition(rendition, of: asset)
                         return try jpeg ?? Data(contentsOf: file!)
                     }
-                    entry = CachedRendition(contentVersion: asset.contentVersion, tag: Self.entityTag(asset, rendition.rawValue),
-                                                 body: ByteBuffer(bytes: jpeg))
+                    entry = Self.cachedRendition(rendition, of: asset, jpeg: jpeg)
                     libraries.renditions.store(entry, for: key, readAt: generation)
                 }
                 let answer = try Self.answer(entry, to: Query(request: request))
-                return Response(status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
+                return Response(status: answer.status, headers: answer.headers.fields, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
             }
         }
         group.get("assets/:id/original") { request, context -> Response in
@@ -49,7 +48,7 @@ struct ImageRoutes {
             }
             let tag = Self.entityTag(asset, "original")
             let query = Query(request: request)
-            var headers = try Self.cacheHeaders(query, contentVersion: asset.contentVersion, tag: tag)
+            var headers = Self.cacheHeaders(versioned: try Self.isVersioned(query, contentVersion: asset.contentVersion), tag: tag)
             headers[.acceptRanges] = "bytes"
             headers[.contentType] = original.contentType.preferredMIMEType ?? "application/octet-stream"
             if Self.matches(query, tag) { return Response(status: .notModified, headers: headers) }
@@ -95,32 +94,46 @@ struct ImageRoutes {
     /// The answer to a GET of a rendition already read: the JPEG, or 304
     /// when `If-None-Match` names it; throws 404 when `?v=` names a version
     /// that is not the asset's current one. The route and
-    /// ``CachedRenditionHandler`` both answer through this.
-    static func answer(_ entry: CachedRendition, to query: Query) throws -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?) {
-        var headers = try cacheHeaders(query, contentVersion: entry.contentVersion, tag: entry.tag)
-        if matches(query, entry.tag) { return (.notModified, headers, nil) }
-        headers[.contentType] = "image/jpeg"
-        headers[.contentLength] = "\(entry.body.readableBytes)"
-        return (.ok, headers, entry.body)
+    /// ``CachedRenditionHandler`` both answer through this. A 200's headers
+    /// were made with the entry, not here.
+    static func answer(_ entry: CachedRendition, to query: Query) throws -> (status: HTTPResponse.Status, headers: PreparedHeaders, body: ByteBuffer?) {
+        let versioned = try isVersioned(query, contentVersion: entry.contentVersion)
+        if matches(query, entry.tag) { return (.notModified, PreparedHeaders(cacheHeaders(versioned: versioned, tag: entry.tag)), nil) }
+        return (.ok, versioned ? entry.versionedHeaders : entry.unversionedHeaders, entry.body)
+    }
+
+    /// A rendition read for the cache, with the headers of its 200s.
+    static func cachedRendition(_ rendition: PHImageManager.Rendition, of asset: PHAsset, jpeg: Data) -> CachedRendition {
+        let tag = entityTag(asset, rendition.rawValue)
+        let body = ByteBuffer(bytes: jpeg)
+        let okHeaders = { (versioned: Bool) -> PreparedHeaders in
+            var headers = cacheHeaders(versioned: versioned, tag: tag)
+            headers[.contentType] = "image/jpeg"
+            headers[.contentLength] = String(body.readableBytes)
+            return PreparedHeaders(headers)
+        }
+        return CachedRendition(contentVersion: asset.contentVersion, tag: tag, body: body,
+                               versionedHeaders: okHeaders(true), unversionedHeaders: okHeaders(false))
     }
 
     static func entityTag(_ asset: PHAsset, _ rendition: String) -> String {
         "\"\(ObjectID.urlForm(asset.localIdentifier).lowercased())-v\(asset.contentVersion)-\(rendition)\""
     }
 
-    /// Versioned URLs (`?v=` the current version) are immutable; others revalidate.
-    private static func cacheHeaders(_ query: Query, contentVersion: Int, tag: String) throws -> HTTPFields {
-        var headers: HTTPFields = [.eTag: tag]
-        if let version = query.text("v") {
-            guard version == "\(contentVersion)" else {
-                throw Problem(.notFound, "version \(version) of this asset is not its current one (\(contentVersion))",
-                              code: .identifierNotFound)
-            }
-            headers[.cacheControl] = "private, max-age=31536000, immutable"
-        } else {
-            headers[.cacheControl] = "private, no-cache"
+    /// Whether `?v=` names the asset's current version, which makes the URL
+    /// immutable; throws 404 when it names another.
+    private static func isVersioned(_ query: Query, contentVersion: Int) throws -> Bool {
+        guard let version = query.text("v") else { return false }
+        guard version == String(contentVersion) else {
+            throw Problem(.notFound, "version \(version) of this asset is not its current one (\(contentVersion))",
+                          code: .identifierNotFound)
         }
-        return headers
+        return true
+    }
+
+    /// Versioned URLs are immutable; others revalidate.
+    private static func cacheHeaders(versioned: Bool, tag: String) -> HTTPFields {
+        [.eTag: tag, .cacheControl: versioned ? "private, max-age=31536000, immutable" : "private, no-cache"]
     }
 
     static func matches(_ query: Query, _ tag: String) -> Bool {
