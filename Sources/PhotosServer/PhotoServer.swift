@@ -108,9 +108,9 @@ public struct PhotoServer: Sendable {
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         Application(
             router: router(),
-            server: .photos(idleTimeout: configuration.idleTimeout) { [libraries, authentication, metrics, logger] in
+            server: .photos(idleTimeout: configuration.idleTimeout) { [libraries, authentication, metrics, logger] lifecycle in
                 CachedRenditionHandler(renditions: libraries.renditions, authentication: authentication, metrics: metrics, logger: logger,
-                                       serverName: Self.serverName)
+                                       serverName: Self.serverName, lifecycle: lifecycle)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

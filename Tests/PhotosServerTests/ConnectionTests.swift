@@ -4,10 +4,10 @@ import Photos
 import Testing
 @testable import PhotosServer
 
-/// A connection's life on the wire: renditions answered on the event loop
-/// give the same answers as the router, in order behind pipelined
-/// requests, for as long as the token holds; quiet connections close,
-/// busy ones do not.
+/// A connection's life on the wire: renditions answered from the
+/// connection's bytes give the same answers as the router, in order behind
+/// pipelined requests, around requests in pieces or with bodies, for as
+/// long as the token holds; quiet connections close, busy ones do not.
 @Suite(.tags(.slow)) struct ConnectionTests {
     @Test func aCachedThumbnailIsAnsweredLikeTheFirstTime() async throws {
         let fixture = try ServerFixture(photos: 1)
@@ -59,6 +59,45 @@ import Testing
         let second = try #require(try await connection.response())
         #expect(first.headers["etag"]?.contains(ids[0].lowercased()) == true)
         #expect(second.headers["etag"]?.contains(ids[1].lowercased()) == true)
+    }
+
+    @Test func requestsTheDecoderMustReadStillGetTheirAnswersAndThoseAfterThem() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let port = try await LivePort.start(fixture)
+        defer { port.stop() }
+        let id = urlID(fixture.assets[0])
+        let thumbnail = "GET /v1/assets/\(id)/thumbnail HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\n\r\n"
+        let cached = try RawConnection(port: port.number)
+        try cached.send(thumbnail)
+        let reference = try #require(try await cached.response())
+        #expect(reference.statusLine == "HTTP/1.1 200 OK")
+
+        // A head in two pieces, then a body the decoder must skip; the thumbnail after each is the same.
+        let pieces = try RawConnection(port: port.number)
+        try pieces.send(String(thumbnail.prefix(20)))
+        try await Task.sleep(for: .milliseconds(50))
+        try pieces.send(String(thumbnail.dropFirst(20)))
+        #expect(try await pieces.response()?.body == reference.body)
+        try pieces.send(thumbnail)
+        #expect(try await pieces.response()?.body == reference.body)
+        let body = try RawConnection(port: port.number)
+        try body.send("POST /v1/assets/\(id)/thumbnail HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\n"
+                      + "Content-Length: 17\r\n\r\nGET / HTTP/1.1\r\n\r\n")
+        #expect(try await body.response()?.statusLine.hasPrefix("HTTP/1.1 405") == true, "the body is the request's, not another request")
+        try body.send(thumbnail)
+        #expect(try await body.response()?.body == reference.body)
+
+        // After a bodyless request the router answered, a cached one is answered again.
+        try cached.send("GET /v1/library HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\n\r\n")
+        #expect(try await cached.response()?.headers["content-type"]?.hasPrefix("application/json") == true)
+        try cached.send(thumbnail)
+        let again = try #require(try await cached.response())
+        #expect(again.body == reference.body && again.headers["etag"] == reference.headers["etag"])
+
+        // Asked to close, the connection closes after the answer.
+        try cached.send(thumbnail.replacingOccurrences(of: "Host: test\r\n", with: "Host: test\r\nConnection: close\r\n"))
+        #expect(try await cached.response()?.body == reference.body)
+        #expect(try await cached.closesSoon())
     }
 
     @Test func aRevokedTokenStopsGettingCachedThumbnailsWithinASecond() async throws {

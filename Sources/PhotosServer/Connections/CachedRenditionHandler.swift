@@ -1,113 +1,119 @@
 import Foundation
 import HTTPTypes
-import HummingbirdCore
 import Logging
 import NIOCore
-import NIOHTTP1
 import Photos
 
-/// Answers `GET /v1/assets/{id}/{rendition}` on the event loop when the
-/// answer is already known: the token or session was proven within the
-/// last second and the rendition is in the commit cache for that client.
-/// A grid scrolling through thousands of thumbnails is mostly such
-/// requests, and answering them here skips the hop into a Swift task, the
-/// router and the middleware, which cost more than the answer itself.
+/// Answers `GET /v1/assets/{id}/{rendition}` straight from the connection's
+/// bytes when the answer is already known: the token or session was proven
+/// within the last second and the rendition is in the commit cache for that
+/// client. A grid scrolling through thousands of thumbnails is mostly such
+/// requests. Answered here, first in the pipeline, they skip NIO's HTTP
+/// decoder and encoder, the hop into a Swift task, the router and the
+/// middleware, which together cost several times the answer itself: the
+/// head is read by ``RawRequestHead``, and the answer is the entry's
+/// encoded header lines, the `Date` and `Server` lines, and its JPEG.
 ///
-/// Everything else, and any doubt (a failure to report, a request behind
-/// another still being answered on a pipelined connection), passes on
-/// unchanged to the router, which gives the same answer the slow way.
-/// The answer, its headers and its log line and metrics come from the
-/// same code the route uses (``ImageRoutes/answer(_:to:)``,
+/// Everything else passes on unchanged to NIO's decoder and the router,
+/// which give the same answer the slow way; so does any doubt. The bytes
+/// of one read are taken only when they are one whole request head without
+/// a body; and only while everything passed on before ended with its
+/// request (so the decoder holds nothing), every answer owed has been
+/// written (so answers keep their order), and the connection is writable
+/// (so a client that does not read is held back by the router's
+/// back-pressure). Once a read passes on that was not one whole head, the
+/// connection stays on the slow path. The answer, its headers, its log
+/// line and metrics come from the same code the route uses
+/// (``ImageRoutes/answer(_:to:)``,
 /// ``AuthenticationMiddleware/recentlyProvenPrincipal(authorization:cookies:lastProof:)``,
 /// ``RequestObservation/record(path:since:logger:series:)``).
-final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    /// A request answered here, and when it arrived.
-    private struct Answered {
-        let request: HTTPRequestHead
-        let rendition: PHImageManager.Rendition
-        let answer: (status: HTTPResponse.Status, headers: PreparedHeaders, body: ByteBuffer?)
-        let start: ContinuousClock.Instant
-    }
-
-    private enum State {
-        /// Between requests.
-        case idle
-        /// Reading the rest of a request this handler will answer.
-        case answering(Answered)
-        /// Passing a request on to the router.
-        case passing
-    }
+final class CachedRenditionHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = IOData
 
     private let renditions: CommitCache<CachedRendition.Key, CachedRendition>
     private let authentication: AuthenticationMiddleware
     private let metrics: ServerMetrics
     private let logger: Logger
     private let serverName: String
-    private var state = State.idle
-    /// Requests passed on whose responses have not ended: answering one
-    /// here before them would put its response ahead of theirs.
-    private var responsesOwed = 0
-    private var date = HTTPDate()
+    /// The connection's requests in progress on the slow path, and its idle clock.
+    private let lifecycle: ConnectionLifecycleHandler
+    /// Whether NIO's decoder has been given only whole request heads
+    /// without bodies, so that it holds nothing between them.
+    private var decoderAtRequestBoundary = true
+    private var dateAndServer = DateAndServerLines()
     /// This connection's last token proof and request series, so that a
     /// connection asking again and again costs no shared lookups.
     private var lastProof: ProvenTokens.Proof?
     private var seriesAnswered: [(rendition: PHImageManager.Rendition, series: ServerMetrics.RequestSeries)] = []
 
     init(renditions: CommitCache<CachedRendition.Key, CachedRendition>, authentication: AuthenticationMiddleware,
-         metrics: ServerMetrics, logger: Logger, serverName: String) {
+         metrics: ServerMetrics, logger: Logger, serverName: String, lifecycle: ConnectionLifecycleHandler) {
         self.renditions = renditions
         self.authentication = authentication
         self.metrics = metrics
         self.logger = logger
         self.serverName = serverName
+        self.lifecycle = lifecycle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch (unwrapInboundIn(data), state) {
-        case (.head(let request), .idle):
-            if responsesOwed == 0, let answered = answer(request) {
-                state = .answering(answered)
-            } else {
-                state = .passing
-                responsesOwed += 1
-                context.fireChannelRead(data)
-            }
-        case (.end, .answering(let answered)):
-            state = .idle
-            respond(answered, context: context)
-        case (.body, .answering):
-            break
-        case (.end, .passing):
-            state = .idle
+        guard decoderAtRequestBoundary else {
             context.fireChannelRead(data)
-        default:
+            return
+        }
+        guard let head = RawRequestHead(unwrapInboundIn(data)) else {
+            decoderAtRequestBoundary = false
+            context.fireChannelRead(data)
+            return
+        }
+        let start = ContinuousClock.now
+        if !lifecycle.hasRequestsInProgress, context.channel.isWritable, let answer = answer(head) {
+            respond(answer, to: head, since: start, context: context)
+        } else {
             context.fireChannelRead(data)
         }
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { responsesOwed -= 1 }
-        context.write(data, promise: promise)
+    /// The answer when it is known without I/O; nil to pass the request on.
+    private func answer(_ head: RawRequestHead) -> Answer? {
+        guard head.method == "GET", head.version == .http1_1, head.keepAlive, head.authorization.count <= 1,
+              let (assetID, rendition, query) = Self.renditionPath(head.target),
+              let principal = authentication.recentlyProvenPrincipal(authorization: head.authorization.first,
+                                                                     cookies: head.cookies, lastProof: &lastProof),
+              let entry = renditions.lookup(CachedRendition.Key(client: principal.client, assetID: assetID, rendition: rendition)).value
+        else { return nil }
+        var conditions = HTTPFields()
+        if !head.ifNoneMatch.isEmpty { conditions[.ifNoneMatch] = head.ifNoneMatch.joined(separator: ", ") }
+        guard let (status, headers, body) = try? ImageRoutes.answer(entry, to: Query(text: query, headers: conditions)) else { return nil }
+        return Answer(rendition: rendition, status: status, headers: headers, body: body)
     }
 
-    private func respond(_ answered: Answered, context: ChannelHandlerContext) {
-        let answer = answered.answer
-        var headers = answer.headers.http1
-        headers.add(name: "Date", value: date.now())
-        headers.add(name: "Server", value: serverName)
-        let status = HTTPResponseStatus(statusCode: answer.status.code)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: answered.request.version, status: status, headers: headers))), promise: nil)
-        if let body = answer.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        let uri = answered.request.uri
-        RequestObservation.record(path: String(Substring(uri.utf8.prefix { $0 != UInt8(ascii: "?") })), since: answered.start,
-                                  logger: logger, series: series(answered.rendition, status: answer.status.code))
+    /// What ``ImageRoutes/answer(_:to:)`` gave, and for which rendition.
+    private struct Answer {
+        let rendition: PHImageManager.Rendition
+        let status: HTTPResponse.Status
+        let headers: PreparedHeaders
+        let body: ByteBuffer?
     }
+
+    /// Writes the answer as NIO's encoder would: the status line, the
+    /// fields, `Date` and `Server`, then the body; one `writev` at the flush.
+    private func respond(_ answer: Answer, to head: RawRequestHead, since start: ContinuousClock.Instant, context: ChannelHandlerContext) {
+        let statusLine = answer.status == .ok ? Self.okStatusLine
+            : ByteBuffer(string: "HTTP/1.1 \(answer.status.code) \(answer.status.reasonPhrase)\r\n")
+        context.write(wrapOutboundOut(.byteBuffer(statusLine)), promise: nil)
+        context.write(wrapOutboundOut(.byteBuffer(answer.headers.http1Lines)), promise: nil)
+        context.write(wrapOutboundOut(.byteBuffer(dateAndServer.lines(serverName: serverName))), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.byteBuffer(body)), promise: nil) }
+        context.flush()
+        lifecycle.answeredAhead()
+        RequestObservation.record(path: String(Substring(head.target.utf8.prefix { $0 != UInt8(ascii: "?") })), since: start,
+                                  logger: logger, series: series(answer.rendition, status: answer.status.code))
+    }
+
+    private static let okStatusLine = ByteBuffer(string: "HTTP/1.1 200 OK\r\n")
 
     /// The metrics series of this rendition's route and status, found by
     /// value in this connection's list; the route's text is only made for
@@ -117,22 +123,6 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
         let series = metrics.requestSeries(method: "GET", route: "/v1/assets/{id}/\(rendition.rawValue)", status: status)
         seriesAnswered.append((rendition, series))
         return series
-    }
-
-    /// The answer when it is known without I/O; nil to pass the request on.
-    private func answer(_ request: HTTPRequestHead) -> Answered? {
-        let start = ContinuousClock.now
-        guard request.method == .GET, request.version == .http1_1, request.isKeepAlive,
-              let (assetID, rendition, query) = Self.renditionPath(request.uri),
-              let principal = authentication.recentlyProvenPrincipal(authorization: request.headers.first(name: "authorization"),
-                                                                     cookies: request.headers["cookie"], lastProof: &lastProof),
-              let entry = renditions.lookup(CachedRendition.Key(client: principal.client, assetID: assetID, rendition: rendition)).value
-        else { return nil }
-        var conditions = HTTPFields()
-        let ifNoneMatch = request.headers["if-none-match"]
-        if !ifNoneMatch.isEmpty { conditions[.ifNoneMatch] = ifNoneMatch.joined(separator: ", ") }
-        guard let answer = try? ImageRoutes.answer(entry, to: Query(text: query, headers: conditions)) else { return nil }
-        return Answered(request: request, rendition: rendition, answer: answer, start: start)
     }
 
     /// The asset, rendition and query of `/v1/assets/{id}/{rendition}[?query]`,
@@ -157,21 +147,28 @@ final class CachedRenditionHandler: ChannelDuplexHandler, RemovableChannelHandle
     private static let prefix = "/v1/assets/".utf8
 }
 
-/// The `Date` header's text (RFC 9110 IMF-fixdate), made once a second.
-private struct HTTPDate {
+/// The `Date` (RFC 9110 IMF-fixdate) and `Server` field lines that end a
+/// head, and the blank line after them; made once a second.
+private struct DateAndServerLines {
     private var second = 0
-    private var text = ""
+    private var encoded = ByteBuffer()
 
-    mutating func now() -> String {
+    mutating func lines(serverName: String) -> ByteBuffer {
         var clock = time(nil)
-        if clock != second || text.isEmpty {
+        if clock != second || encoded.readableBytes == 0 {
             second = clock
             var parts = tm()
             gmtime_r(&clock, &parts)
-            var buffer = [CChar](repeating: 0, count: 40)
-            let length = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
-            text = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            var date = [CChar](repeating: 0, count: 40)
+            let length = strftime(&date, date.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+            var lines = ByteBuffer()
+            lines.writeStaticString("Date: ")
+            lines.writeBytes(date[..<length].map { UInt8(bitPattern: $0) })
+            lines.writeStaticString("\r\nServer: ")
+            lines.writeString(serverName)
+            lines.writeStaticString("\r\n\r\n")
+            encoded = lines
         }
-        return text
+        return encoded
     }
 }

@@ -6,8 +6,10 @@ import NIOHTTP1
 /// the last response, so a client trickling a request's head byte by byte
 /// is closed too; checked by one timer, so a connection may stay up to
 /// twice that), and, on graceful shutdown, as soon as the response in
-/// progress has ended. It sees every request and response, those
-/// ``CachedRenditionHandler`` answers included, because it sits before it.
+/// progress has ended. It sees every request and response that NIO's
+/// HTTP codec carries; ``CachedRenditionHandler``, which answers ahead of
+/// the codec, asks it whether any is in progress and tells it of each
+/// answer it writes.
 final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -24,6 +26,14 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
 
     init(idleTimeout: TimeAmount) {
         self.idleTimeout = idleTimeout
+    }
+
+    /// Whether a request read by NIO's decoder has not had its response's end written yet.
+    var hasRequestsInProgress: Bool { requestsInProgress > 0 }
+
+    /// A request answered ahead of the codec: the connection was busy until now.
+    func answeredAhead() {
+        idleSince = .now()
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import NIOCore
-import NIOHTTP1
 import Photos
 import Synchronization
 
@@ -85,19 +84,24 @@ struct CachedRendition: Sendable {
 }
 
 /// A response's headers in both forms the server writes them: HTTP types
-/// for the router, and NIO's HTTP/1 headers for ``CachedRenditionHandler``,
-/// converted once here rather than at every answer.
+/// for the router, and the field lines of an HTTP/1.1 head, as
+/// ``CachedRenditionHandler`` writes them to the wire; encoded once here
+/// rather than at every answer.
 struct PreparedHeaders: Sendable {
     let fields: HTTPFields
-    let http1: HTTPHeaders
+    /// `Name: value` CRLF for each field, in order.
+    let http1Lines: ByteBuffer
 
     init(_ fields: HTTPFields) {
         self.fields = fields
-        // Two more come with each answer: Date and Server.
-        var http1 = HTTPHeaders()
-        http1.reserveCapacity(fields.count + 2)
-        for field in fields { http1.add(name: field.name.rawName, value: field.value) }
-        self.http1 = http1
+        var lines = ByteBuffer()
+        for field in fields {
+            lines.writeString(field.name.rawName)
+            lines.writeStaticString(": ")
+            lines.writeString(field.value)
+            lines.writeStaticString("\r\n")
+        }
+        http1Lines = lines
     }
 }
 
