@@ -41,6 +41,8 @@ let package = Package(
             pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]
         ),
+        // Extended attributes, for the server's uploads: in the C library, but not in Swift's Glibc module.
+        .systemLibrary(name: "CExtendedAttributes"),
         // The variadic libvips calls Swift cannot make, EXIF reading/writing with
         // libexif, and content hashes with xxHash (libxxhash-dev).
         .target(
@@ -102,7 +104,7 @@ let package = Package(
         .target(
             name: "PhotosServer",
             dependencies: [
-                "Photos", "PhotosGallery",
+                "Photos", "PhotosGallery", "CExtendedAttributes",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -175,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "PhotosServerTests",
             dependencies: [
-                "PhotosServer", "Photos", "PhotosMedia", "PhotosTestSupport", "photos",
+                "PhotosServer", "Photos", "PhotosMedia", "PhotosTestSupport", "photos", "CExtendedAttributes",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

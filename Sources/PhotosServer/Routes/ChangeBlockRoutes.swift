@@ -134,7 +134,7 @@ struct ChangeBlockRoutes {
         try library.performChangesAndWait {
             for step in steps { step(&placeholders) }
         }
-        uploads.removeUsed()
+        uploads.release(committed: true)
         return Committed(created: placeholders.mapValues(\.localIdentifier), token: library.currentChangeToken.textRepresentation)
     }
 
@@ -379,7 +379,8 @@ private final class UploadedFiles {
 
     let store: UploadStore
     let tokenID: String
-    private var used: [String] = []
+    /// The uploads taken, each with its data file held open.
+    private var used: [(id: String, descriptor: Int32)] = []
 
     init(store: UploadStore, tokenID: String) {
         self.store = store
@@ -388,17 +389,37 @@ private final class UploadedFiles {
 
     func take(_ id: String?) throws -> File {
         guard let id, let upload = store.upload(id, tokenID: tokenID) else { throw Problem(.notFound, "there is no such upload") }
-        guard !used.contains(id) else { throw Problem.badRequest("upload \(id) is used twice in the block") }
+        guard !used.contains(where: { $0.id == id }) else { throw Problem.badRequest("upload \(id) is used twice in the block") }
         guard store.offset(of: id) == upload.length else {
             throw Problem(.conflict, "upload \(id) has \(store.offset(of: id)) of its \(upload.length) bytes; finish it first")
         }
-        used.append(id)
+        guard let descriptor = store.openForChangeBlock(id) else { throw Problem(.notFound, "there is no such upload") }
+        used.append((id, descriptor))
         let type = UTType(filenameExtension: (upload.filename as NSString).pathExtension.lowercased())
         let isVideo = type.map { $0.conforms(to: .movie) || $0.conforms(to: .video) } ?? false
         return File(url: store.dataURL(id), filename: upload.filename, isVideo: isVideo)
     }
 
-    func removeUsed() {
-        for id in used { store.remove(id) }
+    /// Ends the block's hold on the uploads it took: when it committed
+    /// they are gone, else they stay as they were, to be used again. After
+    /// a commit, what is left to remove is removed in the background, not
+    /// before the answer: the uploads are already out of reach (their data
+    /// files are the library's now), and changing files right after the
+    /// commit's sync waits for the file system's journal, which made a
+    /// block of 50 uploads wait a tenth of a second for nothing.
+    func release(committed: Bool) {
+        let taken = used, store = store
+        used = []
+        guard committed else {
+            for (id, descriptor) in taken { store.release(descriptor, of: id, committed: false) }
+            return
+        }
+        DispatchQueue.global(qos: .utility).async {
+            for (id, descriptor) in taken { store.release(descriptor, of: id, committed: true) }
+        }
+    }
+
+    deinit {
+        release(committed: false)
     }
 }
