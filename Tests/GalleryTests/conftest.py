@@ -39,7 +39,9 @@ class Server:
     def __init__(self, workdir):
         self.workdir = Path(workdir)
         self.library = self.workdir / "Gallery.photoslibrary"
-        self.env = {**os.environ, "PHOTOS_LIBRARY": str(self.library)}
+        # TMPDIR too: `photos demo --keep` keeps the photos it generates in a
+        # temporary folder, which then goes with the work directory.
+        self.env = {**os.environ, "PHOTOS_LIBRARY": str(self.library), "TMPDIR": str(self.workdir)}
         self.photos("demo", "--assets", "150", "--keep", "--library", str(self.library))
         self.token = self.photos("token", "create", "--owner", "--label", "gallery tests", "--quiet").strip()
         self.port = free_port()
