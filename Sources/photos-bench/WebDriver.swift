@@ -25,7 +25,8 @@ final class ChromeDriver {
         // Short: Chromium's socket path under it must fit in a sockaddr_un (108 bytes).
         var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("chromium-XXXXXX").path.utf8CString)
         guard mkdtemp(&template) != nil else { throw BenchError("cannot make a temporary directory for Chromium") }
-        let temporaryDirectory = URL(fileURLWithPath: String(cString: template), isDirectory: true)
+        let temporaryDirectory = URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                                        isDirectory: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
         process.arguments = ["--port=\(port)", "--silent"]

@@ -19,7 +19,7 @@ import Testing
     /// Whether this file system keeps user attributes (tmpfs before Linux 6.6 does not).
     private var keepsAttributes: Bool {
         let probe = scratch.url.appendingPathComponent("probe").path
-        FileManager.default.createFile(atPath: probe, contents: nil)
+        _ = FileManager.default.createFile(atPath: probe, contents: nil)
         defer { unlink(probe) }
         return setxattr(probe, "user.probe", "x", 1, 0) == 0
     }
@@ -70,10 +70,10 @@ import Testing
         let inFiles = try UploadStore(directory: directory, maximumLength: 1 << 20, lifetime: 60, describesInAttributes: false)
         let alsoLive = try inFiles.create(tokenID: "token", length: 5, filename: "b.jpg")
         let stray = directory.appendingPathComponent("0123456789abcdef0123456789abcdef.part")
-        FileManager.default.createFile(atPath: stray.path, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: stray.path, contents: Data("x".utf8))
         let cutShort = directory.appendingPathComponent("fedcba9876543210fedcba9876543210")
         try Data("{\"id\":".utf8).write(to: cutShort.appendingPathExtension("json"))
-        FileManager.default.createFile(atPath: cutShort.appendingPathExtension("part").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: cutShort.appendingPathExtension("part").path, contents: nil)
         store.removeExpired(now: Date())
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
                 == ([live.id + ".part", alsoLive.id + ".json", alsoLive.id + ".part"] + (keepsAttributes ? [] : [live.id + ".json"])).sorted())

@@ -159,7 +159,7 @@ import Testing
         let queue = try DatabaseQueue()
         try queue.write { (db: Database) throws -> Void in
             let connection = SQLiteConnection(db: db)
-            try connection.execute("CREATE TABLE t (a, b, c, d)")
+            _ = try connection.execute("CREATE TABLE t (a, b, c, d)")
             let insert = try connection.prepare(sql: "INSERT INTO t VALUES (?, ?, ?, ?)")
             for row in Self.expected {
                 #expect(try insert.execute(values: row) == 1)
