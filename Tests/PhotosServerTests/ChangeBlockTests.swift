@@ -73,4 +73,65 @@ import Testing
             #expect(stale.status == .preconditionFailed)
         }
     }
+
+    /// The precondition is checked in the commit's transaction: of two
+    /// blocks sent at once with the same token, one commits.
+    @Test func ifMatchAdmitsOneOfTwoBlocksSentAtOnce() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let ids = fixture.assets.map(urlID)
+        try await fixture.withRouter { client in
+            for round in 0..<20 {
+                let token = fixture.library.currentChangeToken.textRepresentation
+                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for id in ids {
+                        group.addTask {
+                            try await client.send(.post, "/v1/changes", token: fixture.ownerToken,
+                                                  json: ["requests": [["op": "updateAsset", "asset": id, "favorite": round % 2 == 0]]],
+                                                  headers: [.ifMatch: "\"\(token)\""]).status
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(statuses.sorted { $0.code < $1.code } == [.ok, .preconditionFailed], "round \(round): \(statuses)")
+            }
+        }
+    }
+
+    /// A `$ref` is taken only where the kind of object its request creates
+    /// is: an album where a photo belongs is a 400, never a trap.
+    @Test func refsNameWhatTheirRequestCreatesAndWorkInEveryEdit() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let (first, second) = (urlID(fixture.assets[0]), urlID(fixture.assets[1]))
+        let before = fixture.library.currentChangeToken
+        try await fixture.withRouter { client in
+            let wrong: [[[String: Any]]] = [
+                [["op": "createAlbum", "title": "A", "ref": "a"], ["op": "createAlbum", "title": "B", "addAssets": ["$a"]]],
+                [["op": "createFolder", "title": "F", "ref": "f"], ["op": "updateAlbum", "album": "$f", "title": "x"]],
+                [["op": "createAlbum", "title": "A", "ref": "a"], ["op": "updateFolder", "folder": "$a", "title": "x"]],
+                [["op": "createAlbum", "title": "A", "ref": "a"], ["op": "deleteAlbums", "albums": ["$a"]]],
+                [["op": "createAlbum", "title": "A", "ref": "a"], ["op": "updateAlbum", "album": "$a", "moveAssets": [first], "toIndex": 0]],
+                [["op": "updateAsset", "asset": first, "favorite": true, "ref": "x"]],
+                [["op": "createAlbum", "title": "A", "ref": String(repeating: "é", count: 40)]],
+            ]
+            for block in wrong {
+                let response = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: ["requests": block])
+                #expect(response.status == .badRequest, "\(block): \(response.text)")
+            }
+            #expect(fixture.library.currentChangeToken == before)
+            let response = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: ["requests": [
+                ["op": "createAlbum", "title": "Draft", "ref": "album", "addAssets": [first]],
+                ["op": "updateAlbum", "album": "$album", "title": "Summer", "addAssets": [second], "removeAssets": [first]],
+                ["op": "createFolder", "title": "Draft folder", "ref": "folder"],
+                ["op": "updateFolder", "folder": "$folder", "title": "Trips", "addCollections": ["$album"]],
+            ] as [[String: Any]]])
+            #expect(response.status == .ok, "\(response.text)")
+        }
+        let albums = fixture.library.withCurrentLibrary { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }
+        #expect(albums.count == 1 && albums[0].localizedTitle == "Summer")
+        let members = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(in: albums[0], options: nil) }
+        #expect(members.count == 1 && members[0].localIdentifier == fixture.assets[1])
+        let folders = fixture.library.withCurrentLibrary { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: nil) }
+        #expect(folders.count == 1 && folders[0].localizedTitle == "Trips")
+        #expect(fixture.library.withCurrentLibrary { PHCollection.fetchCollections(in: folders[0], options: nil) }.count == 1)
+    }
 }

@@ -91,4 +91,63 @@ import Testing
         #expect(try await stream.nextEvent(timeout: .seconds(3)) == nil, "a change after the revocation must not reach the stream")
         try await stream.close()
     }
+
+    /// A client without read-write access that alters its own token (its
+    /// masked number, with the checksum made again) gets one answer for
+    /// every guess: nothing tells it which number is the library's.
+    @Test func alteredOpaqueTokensAllGetOneAnswer() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        for index in 0..<5 {
+            let asset = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[index % 3]], options: nil) }[0]
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = index % 2 == 0 }
+        }
+        let token = try fixture.clientToken("org.example.prober", grant: .limited, selection: [fixture.assets[0]])
+        try await fixture.withRouter { client in
+            let library = try await client.get("/v1/library", token: token)
+            let own = try #require(library.json["changeToken"] as? String)
+            #expect(try await client.get("/v1/changes?since=\(own)", token: token).status == .ok)
+            let fields = try #require(Self.fields(own))
+            var answers: Set<String> = []
+            for guess in 1...300 {
+                var altered = fields
+                altered["transaction"] = (fields["transaction"] as! Int64) ^ Int64(guess)
+                let response = try await client.get("/v1/changes?since=\(Self.text(altered))", token: token)
+                answers.insert("\(response.status.code) \(response.text)")
+            }
+            for garbage in ["garbage", "", String(repeating: "A", count: 64), Self.text(fields.merging(["opaque": false]) { $1 })] {
+                let response = try await client.get("/v1/changes?since=\(garbage)", token: token)
+                if !garbage.isEmpty { answers.insert("\(response.status.code) \(response.text)") }
+            }
+            #expect(answers.count == 1, "\(answers)")
+            #expect(answers.first?.hasPrefix("410 ") == true)
+        }
+    }
+
+    /// A token's fields, as its text carries them (base64url JSON).
+    static func fields(_ text: String) -> [String: Any]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return Dictionary(uniqueKeysWithValues: object.map { key, value in
+            switch key {
+            case "library": (key, value)
+            case "opaque": (key, (value as? NSNumber)?.boolValue ?? false)
+            default: (key, (value as? NSNumber)?.int64Value ?? 0)
+            }
+        })
+    }
+
+    /// A token's text from its fields, with the checksum of its stored form made again, as an attacker would.
+    static func text(_ fields: [String: Any]) -> String {
+        var fields = fields
+        let opaque = fields["opaque"] as? Bool == true
+        let summary = "\(fields["library"]!)|\(fields["transaction"]!)|\(fields["stamp"]!)" + (opaque ? "|opaque|\(fields["tag"] ?? 0)" : "")
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in summary.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        fields["check"] = Int64(bitPattern: hash)
+        if !opaque { fields.removeValue(forKey: "opaque"); fields.removeValue(forKey: "tag") }
+        let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
 }

@@ -35,9 +35,10 @@ final class ChangeBlock: @unchecked Sendable {
 
     /// Turns the requests into one change set and commits it; nil when the
     /// block asked for nothing. `skipsDuplicates`: see `ChangeSet.skipsDuplicates`.
-    func commit(to store: any PhotoStore, skipsDuplicates: Bool = false) throws(PHPhotosError) -> CommitResult? {
+    func commit(to store: any PhotoStore, skipsDuplicates: Bool = false, requiredState: HistoryPoint? = nil) throws(PHPhotosError) -> CommitResult? {
         let builder = ChangeSetBuilder(library: library, session: store.beginCommit())
         builder.changeSet.skipsDuplicates = skipsDuplicates
+        builder.changeSet.requiredState = requiredState
         defer { builder.session.discard() }
         for contribution in contributions {
             try contribution.contribute(to: builder)

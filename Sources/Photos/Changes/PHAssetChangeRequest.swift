@@ -57,6 +57,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
 
     /// A request to create an asset from an image. The image is stored as
     /// JPEG, or PNG when it has transparency.
+    @discardableResult
     public class func creationRequestForAsset(from image: UIImage) -> Self {
         let request = makeCreation(api: "creationRequestForAsset(from:)")
         request.resources.append(PendingResource(type: .photo, source: .data(image.encodedForStorage()), options: nil))
@@ -66,6 +67,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     /// A request to create an asset from an image file, which is copied into
     /// the library. An unreadable file fails the whole change block with
     /// `PHPhotosError.invalidResource`; the request itself is never nil.
+    @discardableResult
     public class func creationRequestForAssetFromImage(atFileURL fileURL: URL) -> Self? {
         let request = makeCreation(api: "creationRequestForAssetFromImage(atFileURL:)")
         request.resources.append(PendingResource(type: .photo, source: .file(fileURL), options: nil))
@@ -75,6 +77,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     /// A request to create an asset from a video file, which is copied into
     /// the library. An unreadable file fails the whole change block with
     /// `PHPhotosError.invalidResource`; the request itself is never nil.
+    @discardableResult
     public class func creationRequestForAssetFromVideo(atFileURL fileURL: URL) -> Self? {
         let request = makeCreation(api: "creationRequestForAssetFromVideo(atFileURL:)")
         request.resources.append(PendingResource(type: .video, source: .file(fileURL), options: nil))

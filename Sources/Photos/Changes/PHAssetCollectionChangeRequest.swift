@@ -19,6 +19,7 @@ public class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendabl
     }
 
     /// A request to create an album at the top level.
+    @discardableResult
     public class func creationRequestForAssetCollection(withTitle title: String) -> Self {
         Self(uuid: UUID().uuidString, creationTitle: title, currentTitle: title, snapshot: nil,
              api: "creationRequestForAssetCollection(withTitle:)")

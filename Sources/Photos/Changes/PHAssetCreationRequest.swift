@@ -3,6 +3,7 @@ import Foundation
 /// A request to create an asset from resources (files or data) added one by one.
 public class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
     /// A request to create an asset; add at least a photo or video resource.
+    @discardableResult
     public class func forAsset() -> Self {
         makeCreation(api: "PHAssetCreationRequest.forAsset()")
     }

@@ -20,6 +20,7 @@ public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable
     }
 
     /// A request to create a folder at the top level.
+    @discardableResult
     public class func creationRequestForCollectionList(withTitle title: String) -> Self {
         Self(target: .collection(uuid: UUID().uuidString), creationTitle: title, currentTitle: title, snapshot: nil,
              api: "creationRequestForCollectionList(withTitle:)")

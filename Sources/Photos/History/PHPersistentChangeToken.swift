@@ -39,11 +39,11 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
     }
 
     /// A token from decoded fields, damaged when any is missing or they do not match their checksum.
-    private convenience init(decodedLibrary library: String?, changeBlock: Int64?, stamp: Int64?, opaque: Bool,
+    private convenience init(decodedLibrary library: String?, changeBlock: Int64?, stamp: Int64?, opaque: Bool, tag: Int64?,
                              version: Int64?, check: Int64?) {
         let damage: String?
         if let library, let changeBlock, let stamp, let version {
-            let point = HistoryPoint(changeBlock: changeBlock, stamp: stamp, isOpaque: opaque)
+            let point = HistoryPoint(changeBlock: changeBlock, stamp: stamp, isOpaque: opaque, tag: tag ?? 0)
             if version != Self.currentVersion {
                 damage = "the change token has version \(version), which this build of Photos does not know"
             } else if check != Self.checksum(library, point) {
@@ -68,7 +68,10 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
         coder.encode(libraryUUID as NSString, forKey: CodingKeys.library.rawValue)
         coder.encode(point.changeBlock, forKey: CodingKeys.changeBlock.rawValue)
         coder.encode(point.stamp, forKey: CodingKeys.stamp.rawValue)
-        if point.isOpaque { coder.encode(true, forKey: CodingKeys.opaque.rawValue) }
+        if point.isOpaque {
+            coder.encode(true, forKey: CodingKeys.opaque.rawValue)
+            coder.encode(point.tag, forKey: CodingKeys.tag.rawValue)
+        }
         coder.encode(Self.currentVersion, forKey: CodingKeys.version.rawValue)
         coder.encode(Self.checksum(libraryUUID, point), forKey: CodingKeys.check.rawValue)
     }
@@ -80,13 +83,13 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
         }
         self.init(decodedLibrary: coder.decodeObject(of: NSString.self, forKey: CodingKeys.library.rawValue) as String?,
                   changeBlock: integer(.changeBlock), stamp: integer(.stamp), opaque: coder.decodeBool(forKey: CodingKeys.opaque.rawValue),
-                  version: integer(.version), check: integer(.check))
+                  tag: integer(.tag), version: integer(.version), check: integer(.check))
     }
 
     // MARK: - Codable
 
     private enum CodingKeys: String, CodingKey {
-        case library, stamp, opaque, version, check
+        case library, stamp, opaque, tag, version, check
         // The persisted key keeps the name the engine once gave a change block's number.
         case changeBlock = "transaction"
     }
@@ -97,7 +100,10 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
         try container.encode(libraryUUID, forKey: .library)
         try container.encode(point.changeBlock, forKey: .changeBlock)
         try container.encode(point.stamp, forKey: .stamp)
-        if point.isOpaque { try container.encode(true, forKey: .opaque) }
+        if point.isOpaque {
+            try container.encode(true, forKey: .opaque)
+            try container.encode(point.tag, forKey: .tag)
+        }
         try container.encode(Self.currentVersion, forKey: .version)
         try container.encode(Self.checksum(libraryUUID, point), forKey: .check)
     }
@@ -109,14 +115,17 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
                   changeBlock: try? container.decodeIfPresent(Int64.self, forKey: .changeBlock),
                   stamp: try? container.decodeIfPresent(Int64.self, forKey: .stamp),
                   opaque: (try? container.decodeIfPresent(Bool.self, forKey: .opaque)) == true,
+                  tag: try? container.decodeIfPresent(Int64.self, forKey: .tag),
                   version: try? container.decodeIfPresent(Int64.self, forKey: .version),
                   check: try? container.decodeIfPresent(Int64.self, forKey: .check))
     }
 
-    /// FNV-1a over the fields, to notice a token altered in storage.
+    /// FNV-1a over the fields, to notice a token damaged in storage. It is
+    /// no defence against a client altering its token on purpose: an opaque
+    /// token's tag is (``TokenCipher``).
     private static func checksum(_ library: String, _ point: HistoryPoint) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array("\(library)|\(point.changeBlock)|\(point.stamp)\(point.isOpaque ? "|opaque" : "")".utf8) {
+        for byte in Array("\(library)|\(point.changeBlock)|\(point.stamp)\(point.isOpaque ? "|opaque|\(point.tag)" : "")".utf8) {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return Int64(bitPattern: hash)

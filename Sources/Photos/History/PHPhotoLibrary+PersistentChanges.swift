@@ -51,19 +51,28 @@ extension PHPhotoLibrary {
     /// ```
     public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult {
         let store = try requireStore()
-        if let damage = token.damage {
-            throw PHPhotosError(.identifierNotFound, damage)
-        }
-        guard token.libraryUUID == store.libraryUUID else {
-            throw PHPhotosError(.identifierNotFound, """
-                the change token belongs to library \(token.libraryUUID), not to this one (\(store.libraryUUID)) at \(url.path)
-                """)
-        }
+        try checkBelongs(token, to: store)
         do {
             return PHPersistentChangeFetchResult(library: self, records: try store.persistentChanges(since: token.point))
         } catch {
             throw PHPhotosError(storeError: error)
         }
+    }
+
+    /// Refuses a token damaged in storage or of another library. The owner
+    /// is told which; a client gets the one answer every failure of its
+    /// tokens gets, as the engine gives for the rest.
+    func checkBelongs(_ token: PHPersistentChangeToken, to store: any PhotoStore) throws(PHPhotosError) {
+        let problem: String
+        if let damage = token.damage {
+            problem = damage
+        } else if token.libraryUUID != store.libraryUUID {
+            problem = "the change token belongs to library \(token.libraryUUID), not to this one (\(store.libraryUUID)) at \(url.path)"
+        } else {
+            return
+        }
+        guard store.client == nil else { throw PHPhotosError(storeError: StoreError.unusableOpaqueToken) }
+        throw PHPhotosError(.identifierNotFound, problem)
     }
 
     // MARK: - Retention

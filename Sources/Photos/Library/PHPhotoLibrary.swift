@@ -324,33 +324,67 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         _ = try performChangesAndWait(skippingDuplicates: false, changeBlock)
     }
 
+    /// Runs a change block synchronously and applies it only if the library
+    /// is still in the state `token` names: what this process may see of
+    /// it has not changed since the token was taken (by any process). The
+    /// check is made in the commit's own transaction, under the library's
+    /// commit lock, so of several writers holding the same token at most
+    /// one commits. An OpenPhotoKit addition, for optimistic concurrency
+    /// (HTTP's `If-Match`).
+    ///
+    /// Throws ``StateChangedError`` when the library changed, and what
+    /// ``fetchPersistentChanges(since:)`` throws for a token that names no
+    /// state of it (for a client without read-write access, one
+    /// `persistentChangeTokenExpired` whatever is wrong with the token).
+    /// Cost: one indexed query in the commit.
+    public func performChangesAndWait(ifUnchangedSince token: PHPersistentChangeToken, _ changeBlock: @escaping () -> Void) throws {
+        try checkBelongs(token, to: requireStore())
+        do {
+            _ = try performChangesAndWait(skippingDuplicates: false, requiredState: token.point, changeBlock)
+        } catch where error.isStateChanged {
+            throw StateChangedError(description: error.localizedDescription)
+        }
+    }
+
+    /// The library changed since the token a change block required
+    /// (``performChangesAndWait(ifUnchangedSince:_:)``); nothing was applied.
+    public struct StateChangedError: Error, CustomStringConvertible, Sendable {
+        /// What changed, in words.
+        public let description: String
+    }
+
     /// Runs a change block synchronously, and returns what it committed (nil
     /// when it asked for nothing). `skippingDuplicates`: new assets whose
-    /// content the library holds are left out (`ChangeSet.skipsDuplicates`).
-    func performChangesAndWait(skippingDuplicates: Bool, _ changeBlock: @escaping () -> Void) throws(PHPhotosError) -> CommitResult? {
+    /// content the library holds are left out (`ChangeSet.skipsDuplicates`);
+    /// `requiredState`: see `ChangeSet.requiredState`.
+    func performChangesAndWait(skippingDuplicates: Bool, requiredState: HistoryPoint? = nil,
+                               _ changeBlock: @escaping () -> Void) throws(PHPhotosError) -> CommitResult? {
         if ChangeBlock.current != nil {
             throw PHPhotosError(.changeNotSupported, "performChangesAndWait was called inside a change block; nesting change blocks is not allowed")
         }
         if DispatchQueue.getSpecific(key: changeQueueKey) == ObjectIdentifier(self) {
-            return try runChangeBlock(changeBlock, skippingDuplicates: skippingDuplicates)
+            return try runChangeBlock(changeBlock, skippingDuplicates: skippingDuplicates, requiredState: requiredState)
         }
         let block = UncheckedSendable(changeBlock)
         do {
-            return try changeQueue.sync { try runChangeBlock(block.value, skippingDuplicates: skippingDuplicates) }
+            return try changeQueue.sync {
+                try runChangeBlock(block.value, skippingDuplicates: skippingDuplicates, requiredState: requiredState)
+            }
         } catch {
             throw PHPhotosError(storeError: error)
         }
     }
 
     @discardableResult
-    private func runChangeBlock(_ changeBlock: () -> Void, skippingDuplicates: Bool = false) throws(PHPhotosError) -> CommitResult? {
+    private func runChangeBlock(_ changeBlock: () -> Void, skippingDuplicates: Bool = false,
+                                requiredState: HistoryPoint? = nil) throws(PHPhotosError) -> CommitResult? {
         let store = try requireStore()
         let block = ChangeBlock(library: self)
         ChangeBlock.$current.withValue(block) {
             Self.$scoped.withValue(self, operation: changeBlock)
         }
         do {
-            guard let result = try block.commit(to: store, skipsDuplicates: skippingDuplicates) else { return nil }
+            guard let result = try block.commit(to: store, skipsDuplicates: skippingDuplicates, requiredState: requiredState) else { return nil }
             changeObservers.committed(through: result.changeBlock)
             pruneHistoryInBackground()
             return result

@@ -3,6 +3,13 @@ import PhotosMedia
 import PhotosStore
 
 extension PHPhotosError {
+    /// Marks the error a change block that required a state of the library
+    /// failed with, for the one API that asked for it.
+    static let stateChangedKey = "OpenPhotoKitStateChanged"
+
+    /// Whether this is the refusal of a change block whose required state changed.
+    var isStateChanged: Bool { userInfo[Self.stateChangedKey] as? Bool == true }
+
     /// The PhotoKit error for an engine or media failure.
     init(storeError error: any Error) {
         switch error {
@@ -44,6 +51,10 @@ extension PHPhotosError {
             self.init(.persistentChangeTokenExpired, message)
         case .historyPointUnknown:
             self.init(.identifierNotFound, message)
+        case .stateChanged:
+            // PhotoKit has no code for it; `performChangesAndWait(ifUnchangedSince:_:)`
+            // turns this one into `PHPhotoLibrary.StateChangedError`.
+            self.init(.changeNotSupported, userInfo: [NSLocalizedDescriptionKey: message, Self.stateChangedKey: true])
         case .notALibrary, .newerLibraryVersion, .damaged, .fileSystem, .database:
             self.init(.internalError, message)
         }

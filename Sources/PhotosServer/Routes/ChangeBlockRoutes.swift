@@ -109,17 +109,48 @@ struct ChangeBlockRoutes {
             let principal = try context.requirePrincipal()
             let library = try libraries.library(for: principal)
             let block = try await JSONBody.decode(Block.self, from: request, context: context)
-            let expected = try Query(request: request).header(.ifMatch).map { text in
-                try HistoryRoutes.token(text.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
-            }
+            let precondition = Query(request: request).header(.ifMatch)
+            let expected = try precondition.map { try Self.requiredToken($0, principal: principal) }
             let uploads = self.uploads
-            let committed = try await blocking {
-                try Self.perform(block, in: library, uploads: UploadedFiles(store: uploads, tokenID: principal.tokenID),
-                                 ifUnchangedSince: expected)
+            let committed: Committed
+            do {
+                committed = try await blocking {
+                    try Self.perform(block, in: library, uploads: UploadedFiles(store: uploads, tokenID: principal.tokenID),
+                                     ifUnchangedSince: expected)
+                }
+            } catch let error as PHPhotoLibrary.StateChangedError {
+                throw Self.preconditionFailed(principal, detail: "\(error.description) (If-Match)")
+            } catch let error as PHPhotosError where precondition != nil && error.code == .persistentChangeTokenExpired {
+                throw Self.preconditionFailed(principal, detail: "the change token in If-Match is older than the kept history")
+            } catch let error as PHPhotosError where precondition != nil && error.code == .identifierNotFound && !principal.isOwner {
+                throw Self.preconditionFailed(principal, detail: error.localizedDescription)
             }
             metrics.changeBlockCommitted()
             return try JSONBody.response(committed)
         }
+    }
+
+    /// The change token of an `If-Match` header (`"TOKEN"`). For the owner
+    /// a header that names no token is 400; any other principal gets the
+    /// one answer every failure of its tokens gets (``preconditionFailed(_:detail:)``).
+    private static func requiredToken(_ header: String, principal: Principal) throws -> PHPersistentChangeToken {
+        let text = header.trimmingOptionalWhitespace()
+        let unquoted = text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? text.dropFirst().dropLast() : text
+        guard let token = PHPersistentChangeToken(textRepresentation: String(unquoted)) else {
+            guard principal.isOwner else { throw preconditionFailed(principal, detail: "") }
+            throw Problem.badRequest("If-Match must be \"<change token>\", a token this server gave")
+        }
+        return token
+    }
+
+    /// 412: the change block required a state the library is no longer in.
+    /// The owner is told why; any other principal is told one thing,
+    /// whatever is wrong, so that no token it alters teaches it anything.
+    private static func preconditionFailed(_ principal: Principal, detail: String) -> Problem {
+        Problem(.preconditionFailed, principal.isOwner ? detail : """
+            the library has changed since the change token in If-Match, or the token is not one this client was given: \
+            read the library again and resend with its current token
+            """)
     }
 
     private static func perform(_ block: Block, in library: PHPhotoLibrary, uploads: UploadedFiles,
@@ -127,62 +158,114 @@ struct ChangeBlockRoutes {
         // Everything that can fail is decided before the block runs: a
         // PhotoKit change block cannot be abandoned halfway.
         let steps = try library.withCurrentLibrary { try plan(block, objects: ReferencedObjects(block), uploads: uploads) }
-        if let expected, library.currentChangeToken != expected {
-            throw Problem(.preconditionFailed, "the library has changed since the token in If-Match")
+        nonisolated(unsafe) var state = BlockState()
+        let change: () -> Void = {
+            for step in steps { step(&state) }
         }
-        nonisolated(unsafe) var placeholders: [String: PHObjectPlaceholder] = [:]
-        try library.performChangesAndWait {
-            for step in steps { step(&placeholders) }
+        if let expected {
+            try library.performChangesAndWait(ifUnchangedSince: expected, change)
+        } else {
+            try library.performChangesAndWait(change)
         }
         uploads.release(committed: true)
-        return Committed(created: placeholders.mapValues(\.localIdentifier), token: library.currentChangeToken.textRepresentation)
+        return Committed(created: state.placeholders.mapValues(\.localIdentifier), token: library.currentChangeToken.textRepresentation)
+    }
+
+    /// What the requests of a block made so far, as it runs: the
+    /// placeholders of what they created (by ref, or `#index` without
+    /// one), and the requests that create albums and folders, which later
+    /// requests of the block edit through their refs.
+    private struct BlockState {
+        var placeholders: [String: PHObjectPlaceholder] = [:]
+        var albums: [String: PHAssetCollectionChangeRequest] = [:]
+        var folders: [String: PHCollectionListChangeRequest] = [:]
     }
 
     /// A request made ready to run: every object found, every field checked.
-    private typealias Step = (inout [String: PHObjectPlaceholder]) -> Void
+    private typealias Step = (inout BlockState) -> Void
+
+    /// What a ref names: the kind of object its request creates. A `$ref`
+    /// is taken only where that kind is, so no request of a block can hand
+    /// PhotoKit an album where it expects a photo (which PhotoKit traps on).
+    private enum CreatedKind: String {
+        case asset, album, folder
+    }
 
     /// One object a request names: an existing one, or one an earlier request of the block creates.
     private enum Target {
         case existing(AnyObject)
         case created(ref: String)
 
-        func resolve(_ placeholders: [String: PHObjectPlaceholder]) -> AnyObject {
+        /// The object, or the placeholder of the one created; planning made
+        /// sure every ref is created by an earlier request, which ran first.
+        func resolve(_ state: BlockState) -> AnyObject? {
             switch self {
             case .existing(let object): object
-            case .created(let ref): placeholders[ref]!
+            case .created(let ref): state.placeholders[ref]
             }
         }
     }
 
+    /// An album or folder a request edits: an existing one, or one created earlier in the block.
+    private enum Edited<Collection> {
+        case existing(Collection)
+        case created(ref: String)
+    }
+
     private static func plan(_ block: Block, objects: ReferencedObjects, uploads: UploadedFiles) throws -> [Step] {
-        var refs: Set<String> = []
-        func define(_ ref: String?) throws {
+        var refs: [String: CreatedKind] = [:]
+        func define(_ ref: String?, as kind: CreatedKind) throws {
             guard let ref else { return }
-            guard !ref.isEmpty, ref.count <= 64, !ref.hasPrefix("#"), !ref.hasPrefix("$") else {
-                throw Problem.badRequest("a ref is 1 to 64 characters, not starting with # or $")
+            guard (1...64).contains(ref.utf8.count), !ref.hasPrefix("#"), !ref.hasPrefix("$") else {
+                throw Problem.badRequest("a ref is 1 to 64 bytes, not starting with # or $")
             }
-            guard refs.insert(ref).inserted else { throw Problem.badRequest("ref \(ref) is used twice in the block") }
+            guard refs[ref] == nil else { throw Problem.badRequest("ref \(ref) is used twice in the block") }
+            refs[ref] = kind
         }
-        func targets(_ ids: [String]?, _ find: (String) throws -> AnyObject) throws -> [Target] {
+        /// The ref a `$ref` names, which an earlier request created as one of `kinds`.
+        func createdRef(_ id: String, _ kinds: Set<CreatedKind>) throws -> String {
+            let ref = String(id.dropFirst())
+            guard let kind = refs[ref] else { throw Problem.badRequest("no earlier request of the block has ref \(ref)") }
+            guard kinds.contains(kind) else {
+                let wanted = kinds.map(\.rawValue).sorted().joined(separator: " or ")
+                throw Problem.badRequest("ref \(ref) names the \(kind.rawValue) an earlier request creates; here it must name \(wanted == "album or folder" ? "an" : "a") \(wanted)")
+            }
+            return ref
+        }
+        func targets(_ ids: [String]?, _ kinds: Set<CreatedKind>, _ find: (String) throws -> AnyObject) throws -> [Target] {
             try (ids ?? []).map { id in
-                guard id.hasPrefix("$") else { return .existing(try find(id)) }
-                let ref = String(id.dropFirst())
-                guard refs.contains(ref) else { throw Problem.badRequest("no earlier request of the block has ref \(ref)") }
-                return .created(ref: ref)
+                id.hasPrefix("$") ? .created(ref: try createdRef(id, kinds)) : .existing(try find(id))
             }
         }
-        func all(_ targets: [Target], _ placeholders: [String: PHObjectPlaceholder]) -> NSArray {
-            targets.map { $0.resolve(placeholders) } as NSArray
+        func edited<Collection>(_ id: String?, _ kind: CreatedKind, _ find: (String?) throws -> Collection) throws -> Edited<Collection> {
+            guard let id, id.hasPrefix("$") else { return .existing(try find(id)) }
+            return .created(ref: try createdRef(id, [kind]))
+        }
+        func existing<Collection>(_ ids: [String]?, _ kind: CreatedKind, _ find: (String?) throws -> Collection) throws -> [Collection] {
+            try (ids ?? []).map { id in
+                guard !id.hasPrefix("$") else {
+                    throw Problem.badRequest("\(id) names the \(kind.rawValue) this block creates; a block cannot delete what it creates")
+                }
+                return try find(id)
+            }
+        }
+        func all(_ targets: [Target], _ state: BlockState) -> NSArray {
+            targets.compactMap { $0.resolve(state) } as NSArray
         }
         return try block.requests.enumerated().map { index, request -> Step in
             // What a request creates is reported under its ref, or `#index` without one.
             let key = request.ref ?? "#\(index)"
             switch request.op {
+            case .createAsset, .createAlbum, .createFolder: break
+            default:
+                if request.ref != nil { throw Problem.badRequest("a ref names what a request creates; \(request.op.rawValue) creates nothing") }
+            }
+            switch request.op {
             case .createAsset:
                 let file = try uploads.take(request.upload)
                 let location = try Self.location(request)
-                try define(request.ref)
-                return { placeholders in
+                try define(request.ref, as: .asset)
+                return { state in
                     let creation = PHAssetCreationRequest.forAsset()
                     let options = PHAssetResourceCreationOptions()
                     options.originalFilename = file.filename
@@ -192,10 +275,14 @@ struct ChangeBlockRoutes {
                     if let hidden = request.hidden { creation.isHidden = hidden }
                     if let date = request.creationDate { creation.creationDate = date }
                     if let location { creation.location = location }
-                    if let placeholder = creation.placeholderForCreatedAsset { placeholders[key] = placeholder }
+                    state.placeholders[key] = creation.placeholderForCreatedAsset
                 }
             case .updateAsset:
                 let change = try objects.asset(request.asset)
+                guard change.canPerform(.properties) else {
+                    throw Problem(.unprocessableContent, "asset \(ObjectID.urlForm(change.localIdentifier)) does not allow changes",
+                                  code: .changeNotSupported)
+                }
                 let location = try Self.location(request)
                 return { _ in
                     let asset = PHAssetChangeRequest(for: change)
@@ -205,7 +292,7 @@ struct ChangeBlockRoutes {
                     if let location { asset.location = location }
                 }
             case .deleteAssets, .restoreAssets:
-                let assets = try (request.assets ?? []).map { try objects.asset($0) }
+                let assets = try existing(request.assets, .asset, objects.asset)
                 let restore = request.op == .restoreAssets
                 return { _ in
                     if restore {
@@ -216,51 +303,74 @@ struct ChangeBlockRoutes {
                 }
             case .createAlbum:
                 let title = try required(request.title, "title")
-                let added = try targets(request.addAssets, objects.asset)
-                try define(request.ref)
-                return { placeholders in
+                let added = try targets(request.addAssets, [.asset], objects.asset)
+                try define(request.ref, as: .album)
+                return { state in
                     let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
-                    album.addAssets(all(added, placeholders))
-                    placeholders[key] = album.placeholderForCreatedAssetCollection
+                    album.addAssets(all(added, state))
+                    state.placeholders[key] = album.placeholderForCreatedAssetCollection
+                    if let ref = request.ref { state.albums[ref] = album }
                 }
             case .updateAlbum:
-                let album = try objects.album(request.album)
-                guard album.canPerform(.addContent) || album.canPerform(.rename) else {
-                    throw Problem(.unprocessableContent, "this album cannot be changed", code: .changeNotSupported)
+                let album = try edited(request.album, .album, objects.album)
+                let move: (indexes: IndexSet, toIndex: Int)?
+                switch album {
+                case .existing(let existing):
+                    guard existing.canPerform(.addContent) || existing.canPerform(.rename) else {
+                        throw Problem(.unprocessableContent, "this album cannot be changed", code: .changeNotSupported)
+                    }
+                    move = try Self.move(request, in: existing, objects: objects)
+                case .created:
+                    guard request.moveAssets == nil, request.toIndex == nil else {
+                        throw Problem.badRequest("an album made in this block is in the order its assets were added; move them in a later block")
+                    }
+                    move = nil
                 }
-                let (added, removed) = (try targets(request.addAssets, objects.asset), try targets(request.removeAssets, objects.asset))
-                let move = try Self.move(request, in: album, objects: objects)
-                return { placeholders in
-                    guard let change = PHAssetCollectionChangeRequest(for: album) else { return }
+                let (added, removed) = (try targets(request.addAssets, [.asset], objects.asset),
+                                        try targets(request.removeAssets, [.asset], objects.asset))
+                return { state in
+                    let change: PHAssetCollectionChangeRequest? = switch album {
+                    case .existing(let existing): PHAssetCollectionChangeRequest(for: existing)
+                    case .created(let ref): state.albums[ref]
+                    }
+                    guard let change else { return }
                     if let title = request.title { change.title = title }
                     if let move { change.moveAssets(at: move.indexes, to: move.toIndex) }
-                    change.addAssets(all(added, placeholders))
-                    change.removeAssets(all(removed, placeholders))
+                    change.addAssets(all(added, state))
+                    change.removeAssets(all(removed, state))
                 }
             case .deleteAlbums:
-                let albums = try (request.albums ?? []).map { try objects.album($0) }
+                let albums = try existing(request.albums, .album, objects.album)
                 return { _ in PHAssetCollectionChangeRequest.deleteAssetCollections(albums as NSArray) }
             case .createFolder:
                 let title = try required(request.title, "title")
-                let added = try targets(request.addCollections, objects.collection)
-                try define(request.ref)
-                return { placeholders in
+                let added = try targets(request.addCollections, [.album, .folder], objects.collection)
+                try define(request.ref, as: .folder)
+                return { state in
                     let folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: title)
-                    folder.addChildCollections(all(added, placeholders))
-                    placeholders[key] = folder.placeholderForCreatedCollectionList
+                    folder.addChildCollections(all(added, state))
+                    state.placeholders[key] = folder.placeholderForCreatedCollectionList
+                    if let ref = request.ref { state.folders[ref] = folder }
                 }
             case .updateFolder:
-                let folder = try objects.folder(request.folder)
-                let (added, removed) = (try targets(request.addCollections, objects.collection),
-                                        try targets(request.removeCollections, objects.collection))
-                return { placeholders in
-                    guard let change = PHCollectionListChangeRequest(for: folder) else { return }
+                let folder = try edited(request.folder, .folder, objects.folder)
+                if case .existing(let existing) = folder, !existing.canPerform(.addContent) {
+                    throw Problem(.unprocessableContent, "this folder cannot be changed", code: .changeNotSupported)
+                }
+                let (added, removed) = (try targets(request.addCollections, [.album, .folder], objects.collection),
+                                        try targets(request.removeCollections, [.album, .folder], objects.collection))
+                return { state in
+                    let change: PHCollectionListChangeRequest? = switch folder {
+                    case .existing(let existing): PHCollectionListChangeRequest(for: existing)
+                    case .created(let ref): state.folders[ref]
+                    }
+                    guard let change else { return }
                     if let title = request.title { change.title = title }
-                    change.addChildCollections(all(added, placeholders))
-                    change.removeChildCollections(all(removed, placeholders))
+                    change.addChildCollections(all(added, state))
+                    change.removeChildCollections(all(removed, state))
                 }
             case .deleteFolders:
-                let folders = try (request.folders ?? []).map { try objects.folder($0) }
+                let folders = try existing(request.folders, .folder, objects.folder)
                 return { _ in PHCollectionListChangeRequest.deleteCollectionLists(folders as NSArray) }
             }
         }

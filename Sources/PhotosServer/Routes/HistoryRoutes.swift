@@ -10,8 +10,11 @@ import ServiceLifecycle
 /// Events whose ids are the change token after each change, so an
 /// `EventSource` resumes with `Last-Event-ID` and loses nothing. Live
 /// events come from the library's change observation, which sees commits
-/// of every process. An expired token is 410 (`persistentChangeTokenExpired`);
-/// a foreign, altered or garbled one is 400.
+/// of every process. For the owner, an expired token is 410
+/// (`persistentChangeTokenExpired`) and a foreign, altered or garbled one
+/// 400; any other principal gets one 410 for every token that does not
+/// work (``unusableToken``), so that no answer to a token it made up or
+/// altered teaches it anything of the library.
 struct HistoryRoutes {
     let libraries: LibraryPool
     /// How often an idle stream sends a comment, so proxies and the idle
@@ -29,17 +32,17 @@ struct HistoryRoutes {
             let query = Query(request: request)
             let wantsStream = request.headers[.accept]?.contains("text/event-stream") == true
             let resumeFrom = query.header(HTTPField.Name("Last-Event-ID")!) ?? query.text("since")
-            let since = try resumeFrom.map(Self.token) ?? library.currentChangeToken
+            let since = try resumeFrom.map { try Self.token($0, principal: principal) } ?? library.currentChangeToken
             let limit = try query.integer("limit", default: 100, in: 1...1000)
             guard wantsStream else {
-                return try JSONBody.response(try await blocking { try Self.page(library, since: since, limit: limit) })
+                return try JSONBody.response(try await blocking { try Self.page(library, since: since, limit: limit, principal: principal) })
             }
             // Subscribed before the first read, so that a commit between the
             // two wakes the stream instead of waiting for the next heartbeat.
             let broadcaster = try libraries.broadcaster(for: principal)
             let subscription = broadcaster.subscribe()
             do {
-                let first = try await blocking { try Self.page(library, since: since, limit: limit) }
+                let first = try await blocking { try Self.page(library, since: since, limit: limit, principal: principal) }
                 return stream(library, principal: principal, broadcaster: broadcaster, subscription: subscription, first: first, limit: limit)
             } catch {
                 broadcaster.cancel(subscription.id)
@@ -48,19 +51,31 @@ struct HistoryRoutes {
         }
     }
 
-    /// The token a client sent; 400 when it is not a token's text.
-    static func token(_ text: String) throws -> PHPersistentChangeToken {
+    /// The token a client sent; when it is not a token's text, 400 for
+    /// the owner and ``unusableToken`` for anyone else.
+    static func token(_ text: String, principal: Principal) throws -> PHPersistentChangeToken {
         guard let token = PHPersistentChangeToken(textRepresentation: text) else {
-            throw Problem.badRequest("the change token is not one this server gave")
+            throw principal.isOwner ? Problem.badRequest("the change token is not one this server gave") : unusableToken
         }
         return token
     }
 
+    /// What a principal other than the owner is told of any change token
+    /// that does not work: expired, made up, altered, another library's or
+    /// not a token at all.
+    static let unusableToken = Problem(.gone, """
+        the change token names no state this client can resume from: it is older than the kept history, \
+        or not one this client was given; refetch what you track
+        """, code: .persistentChangeTokenExpired)
+
     /// Up to `limit` changes after `since`.
-    static func page(_ library: PHPhotoLibrary, since: PHPersistentChangeToken, limit: Int) throws -> ChangePage {
+    static func page(_ library: PHPhotoLibrary, since: PHPersistentChangeToken, limit: Int, principal: Principal) throws -> ChangePage {
         let result: PHPersistentChangeFetchResult
         do {
             result = try library.fetchPersistentChanges(since: since)
+        } catch let error as PHPhotosError where !principal.isOwner
+                    && [.identifierNotFound, .persistentChangeTokenExpired].contains(error.code) {
+            throw unusableToken
         } catch let error as PHPhotosError where error.code == .identifierNotFound {
             throw Problem(.badRequest, error.localizedDescription, code: .identifierNotFound)
         }
@@ -98,8 +113,8 @@ struct HistoryRoutes {
                 var page = first
                 try await Self.write(Self.events(page, retry: true), to: &writer, timeout: writeTimeout)
                 while page.moreComing {
-                    let since = try Self.token(page.token)
-                    page = try await blocking { try Self.page(library, since: since, limit: limit) }
+                    let since = try Self.token(page.token, principal: principal)
+                    page = try await blocking { try Self.page(library, since: since, limit: limit, principal: principal) }
                     try await Self.write(Self.events(page, retry: false), to: &writer, timeout: writeTimeout)
                 }
                 for await _ in wakeUps {
@@ -107,8 +122,8 @@ struct HistoryRoutes {
                     // token is revoked or expired, it ends (the client's reconnection is refused).
                     guard try await blocking({ libraries.stillAuthorized(principal) }) else { break }
                     repeat {
-                        let since = try Self.token(page.token)
-                        page = try await blocking { try Self.page(library, since: since, limit: limit) }
+                        let since = try Self.token(page.token, principal: principal)
+                        page = try await blocking { try Self.page(library, since: since, limit: limit, principal: principal) }
                         let text = page.changes.isEmpty ? ": keep-alive\n\n" : Self.events(page, retry: false)
                         try await Self.write(text, to: &writer, timeout: writeTimeout)
                     } while page.moreComing

@@ -66,14 +66,18 @@ struct ImageRoutes {
         var served = 0..<size
         var status = HTTPResponse.Status.ok
         if let header = Query(request: request).header(.range), Self.ifRangeHolds(request, headers) {
-            guard let asked = ByteRange(header, size: size) else {
+            switch ByteRange.parse(header, size: size) {
+            case .whole:
+                break
+            case .partial(let range):
+                served = range
+                status = .partialContent
+                headers[.contentRange] = "bytes \(served.lowerBound)-\(served.upperBound - 1)/\(size)"
+            case .unsatisfiable:
                 reader.close()
                 headers[.contentRange] = "bytes */\(size)"
-                throw Problem(.rangeNotSatisfiable, "the range \(header) is not within the \(size)-byte file", headers: headers)
+                throw Problem(.rangeNotSatisfiable, "no range asked for is within the \(size)-byte file", headers: headers)
             }
-            served = asked.range
-            status = .partialContent
-            headers[.contentRange] = "bytes \(served.lowerBound)-\(served.upperBound - 1)/\(size)"
         }
         headers[.contentLength] = "\(served.count)"
         let range = served
@@ -150,28 +154,91 @@ struct ImageRoutes {
     }
 }
 
-/// One `bytes=` range of a file (`a-b`, `a-`, `-n`); several ranges are
-/// answered with the first, which RFC 9110 allows.
-struct ByteRange {
-    let range: Range<Int>
+/// What a `Range` header asks of a representation of `size` bytes, read
+/// as RFC 9110 (§14.1, §14.2) says: an unknown unit or a header that is not
+/// a range set is ignored (the whole representation is sent); a last
+/// position past the end, however large, means the end; a set none of
+/// whose ranges starts within the representation is unsatisfiable. Several
+/// ranges are answered with one part that covers them all, which the RFC
+/// allows a server to send; a set of more than ``maximumRanges`` is ignored.
+enum ByteRange: Equatable {
+    /// The whole representation, as if no range had been asked for.
+    case whole
+    case partial(Range<Int>)
+    case unsatisfiable
 
-    init?(_ header: String, size: Int) {
-        guard header.hasPrefix("bytes="), size > 0 else { return nil }
-        let first = header.dropFirst(6).split(separator: ",").first?.trimmingOptionalWhitespace() ?? ""
-        let parts = first.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        if parts[0].isEmpty {
-            guard let suffix = Int(parts[1]), suffix > 0 else { return nil }
-            range = max(0, size - suffix)..<size
-        } else {
-            guard let start = Int(parts[0]), start >= 0, start < size else { return nil }
-            if parts[1].isEmpty {
-                range = start..<size
-            } else {
-                guard let end = Int(parts[1]), end >= start else { return nil }
-                range = start..<min(size, end + 1)
+    /// More ranges than this in one header are ignored, not parsed.
+    static let maximumRanges = 64
+
+    static func parse(_ header: String, size: Int) -> ByteRange {
+        let text = header.utf8
+        guard let equals = text.firstIndex(of: UInt8(ascii: "=")),
+              Substring(text[..<equals]).trimmingOptionalWhitespace().utf8.elementsEqual("bytes".utf8, by: { $0 | 0x20 == $1 })
+        else { return .whole }
+        let specs = text[text.index(after: equals)...].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+        guard specs.count <= maximumRanges else { return .whole }
+        var covered: Range<Int>?
+        var sawRange = false
+        for spec in specs {
+            let trimmed = Substring(spec).trimmingOptionalWhitespace()
+            // RFC 9110's list rule: empty elements are allowed and mean nothing.
+            if trimmed.isEmpty { continue }
+            guard let asked = range(trimmed, size: size) else { return .whole }
+            sawRange = true
+            if let asked {
+                covered = covered.map { min($0.lowerBound, asked.lowerBound)..<max($0.upperBound, asked.upperBound) } ?? asked
             }
         }
+        guard sawRange else { return .whole }
+        guard let covered else { return .unsatisfiable }
+        return .partial(covered)
+    }
+
+    /// One range-spec: nil when it is not one (the header is then
+    /// ignored), `.some(nil)` when it is one that the representation
+    /// cannot satisfy.
+    private static func range(_ spec: Substring, size: Int) -> Range<Int>?? {
+        let bytes = spec.utf8
+        guard let dash = bytes.firstIndex(of: UInt8(ascii: "-")) else { return nil }
+        let first = bytes[..<dash], last = bytes[bytes.index(after: dash)...]
+        if first.isEmpty {
+            // A suffix: the last n bytes.
+            guard let suffix = position(last) else { return nil }
+            guard suffix > 0, size > 0 else { return .some(nil) }
+            return .some(max(0, size - suffix)..<size)
+        }
+        guard let start = position(first) else { return nil }
+        var end = Int.max
+        if !last.isEmpty {
+            // A last position before the first makes the spec invalid, however large both are.
+            guard let lastPosition = position(last), !precedes(last, first) else { return nil }
+            end = lastPosition
+        }
+        guard start < size else { return .some(nil) }
+        // The last position is inclusive; past the end (or too large to hold) it is the end.
+        return .some(start..<(end >= size - 1 ? size : end + 1))
+    }
+
+    /// Whether the decimal number `a` is less than `b`, both digits only,
+    /// of any length.
+    private static func precedes(_ a: Substring.UTF8View.SubSequence, _ b: Substring.UTF8View.SubSequence) -> Bool {
+        let a = a.drop { $0 == UInt8(ascii: "0") }, b = b.drop { $0 == UInt8(ascii: "0") }
+        return a.count != b.count ? a.count < b.count : a.lexicographicallyPrecedes(b)
+    }
+
+    /// A decimal position, digits only; one too large for an `Int` is
+    /// `Int.max`, which is past the end of any file.
+    private static func position(_ digits: Substring.UTF8View.SubSequence) -> Int? {
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+            if overflow1 || overflow2 { return Int.max }
+            value = sum
+        }
+        return value
     }
 }
 

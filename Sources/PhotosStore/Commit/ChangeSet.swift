@@ -30,6 +30,13 @@ package struct ChangeSet: Sendable {
     package var purge: RecentlyDeletedPurge?
     /// Changes of what clients may see (the owner's only).
     package var accessChanges: [AccessChange] = []
+    /// Commit only if the library is still in this state, as the writer's
+    /// change tokens name it (plain, or opaque for a client without
+    /// read-write access); nil commits whatever happened meanwhile. Checked
+    /// in the commit's own transaction, under the library's commit lock, so
+    /// two writers holding the same state cannot both commit
+    /// (`StoreError.stateChanged`).
+    package var requiredState: HistoryPoint?
 
     package init() {}
 

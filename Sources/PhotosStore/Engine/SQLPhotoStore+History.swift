@@ -28,14 +28,7 @@ extension SQLPhotoStore {
     /// for a client that may not read.
     package func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord] {
         try readObjects { db, scope in
-            // A reader without read-write access resumes only from the opaque tokens it was given.
-            guard point.isOpaque || scope == .full else {
-                throw StoreError.historyExpired("""
-                    the change token was made for a reader with read-write access; this client resumes from its own \
-                    tokens (currentChangeToken): refetch what you track
-                    """)
-            }
-            let point = point.isOpaque ? tokenCipher.masking(point) : point
+            let point = try plainPoint(point, scope: scope)
             let last = try HistoryLog.validate(point, db, revealsNumbers: scope == .full)
             var changes = try HistoryLog.changes(db, after: point.changeBlock, through: last, scope: scope, client: client)
             // In place: a long history's list is megabytes, which a copy would fault in again.
@@ -44,6 +37,24 @@ extension SQLPhotoStore {
             }
             return changes
         }
+    }
+
+    /// The plain point a token of `scope` names. A reader without
+    /// read-write access resumes only from the opaque tokens it was given,
+    /// whose tags prove the library made them; anything else it presents
+    /// gets the one answer every failure of its tokens gets
+    /// (``StoreError/unusableOpaqueToken``).
+    func plainPoint(_ point: HistoryPoint, scope: AccessScope) throws(StoreError) -> HistoryPoint {
+        guard point.isOpaque else {
+            guard scope == .full else { throw StoreError.unusableOpaqueToken }
+            return point
+        }
+        // A client given read-write access since it took the token still resumes from it.
+        guard let plain = tokenCipher.unmasking(point) else {
+            throw scope == .full ? .historyPointUnknown("the change token is altered or from another library: its tag is not this library's")
+                : StoreError.unusableOpaqueToken
+        }
+        return plain
     }
 
     /// A point as a change token of `scope` names it: plain for read-write

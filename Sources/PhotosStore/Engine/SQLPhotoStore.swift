@@ -380,7 +380,9 @@ extension SQLPhotoStore {
             let purgeJournal = changeSet.purge == nil ? nil : try requireJournal()
             let now = Date()
             outcome = try write { db in
-                var committer = ChangeSetCommitter(db: db, now: now, scope: try AccessScope.resolve(db, client: client))
+                let scope = try AccessScope.resolve(db, client: client)
+                if let required = changeSet.requiredState { try requireState(required, db, scope: scope) }
+                var committer = ChangeSetCommitter(db: db, now: now, scope: scope)
                 guard let result = try committer.apply(changeSet, placement: placement, client: client,
                                                        writesHistoryEntries: writesHistoryEntries) else { return nil }
                 if !committer.removedFiles.isEmpty {
@@ -408,6 +410,19 @@ extension SQLPhotoStore {
             paths.forEach { files.remove(.file($0)) }
         }
         return result
+    }
+
+    /// Refuses the commit unless the library is in `required` as `scope`
+    /// sees it: the last change block it may see something of is the one
+    /// the point names. Runs first in the write transaction, which holds
+    /// the library's commit lock on either backend, so no other commit
+    /// comes between the check and this one.
+    private func requireState(_ required: HistoryPoint, _ db: any SQLConnection, scope: AccessScope) throws {
+        let expected = try plainPoint(required, scope: scope)
+        let current = try HistoryLog.currentPoint(db, scope: scope, client: client)
+        guard expected.changeBlock == current.changeBlock, expected.stamp == current.stamp else {
+            throw StoreError.stateChanged("the library has changed since the change token the change block required")
+        }
     }
 
     /// Whether a purge would find anything to delete.

@@ -114,13 +114,13 @@ enum HistoryLog {
         do {
             return try checkedLast(point, db)
         } catch let error as StoreError where !revealsNumbers {
-            guard case .historyExpired = error else { throw error }
-            throw StoreError.historyExpired("""
-                the change token names no state this client can resume from: it is older than the kept history, \
-                from another copy of the library, or altered; refetch what you track
-                """)
+            switch error {
+            case .historyExpired, .historyPointUnknown: throw StoreError.unusableOpaqueToken
+            default: throw error
+            }
         }
     }
+
 
     private static func checkedLast(_ point: HistoryPoint, _ db: any SQLConnection) throws -> Int64 {
         let last = try lastChangeBlock(db)

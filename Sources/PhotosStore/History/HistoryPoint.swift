@@ -14,11 +14,15 @@ package struct HistoryPoint: Sendable, Hashable {
     package var stamp: Int64
     /// Whether `changeBlock` is masked.
     package var isOpaque: Bool
+    /// An opaque point's MAC (`TokenCipher`), which proves the library made
+    /// it; 0 for a plain one.
+    package var tag: Int64
 
-    package init(changeBlock: Int64, stamp: Int64, isOpaque: Bool = false) {
+    package init(changeBlock: Int64, stamp: Int64, isOpaque: Bool = false, tag: Int64 = 0) {
         self.changeBlock = changeBlock
         self.stamp = stamp
         self.isOpaque = isOpaque
+        self.tag = tag
     }
 }
 
