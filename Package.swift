@@ -92,7 +92,9 @@ let package = Package(
         // The public PhotoKit API (`import Photos`).
         .target(
             name: "Photos",
-            dependencies: ["PhotosStore", "PhotosObjectStorage", "PhotosPostgres", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["PhotosStore", "PhotosObjectStorage", "PhotosPostgres", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto"),
+                           // scrypt, for share links' passwords.
+                           .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         // The web gallery: plain JavaScript modules, a style sheet and a page,
         // bundled as resources and served by PhotosServer at `/`.

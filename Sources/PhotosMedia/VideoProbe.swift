@@ -34,12 +34,13 @@ enum VideoProbe {
               let width = video.width, let height = video.height, width > 0, height > 0 else {
             return nil
         }
-        let duration = Double(report.format?.duration ?? video.duration ?? "") ?? 0
+        // A file's numbers are data: "nan", "inf" or 1e300 in a tag are no duration or rotation.
+        let duration = Double(report.format?.duration ?? video.duration ?? "").flatMap { $0.isFinite ? $0 : nil } ?? 0
         // Still images come through ffprobe as one-frame "video"; only real videos count.
         guard duration > 0 else { return nil }
         let rotation = video.side_data_list?.compactMap(\.rotation).first
             ?? video.tags?["rotate"].flatMap(Double.init) ?? 0
-        let quarterTurns = Int((rotation / 90).rounded()) & 3
+        let quarterTurns = rotation.isFinite ? Int((rotation.truncatingRemainder(dividingBy: 360) / 90).rounded()) & 3 : 0
         let tags = (report.format?.tags ?? [:]).merging(video.tags ?? [:], uniquingKeysWith: { format, _ in format })
         let capture = captureDate(tags)
         return MediaMetadata(

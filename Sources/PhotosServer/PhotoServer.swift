@@ -52,6 +52,7 @@ public struct PhotoServer: Sendable {
     let uploads: UploadStore
     let metrics = ServerMetrics()
     let authentication: AuthenticationMiddleware
+    let streams = EventStreams()
     let logger: Logger
 
     /// A server for the library the owner's instance `library` opened.
@@ -89,9 +90,9 @@ public struct PhotoServer: Sendable {
         TimelineRoutes(libraries: libraries).add(to: authenticated)
         ChangeBlockRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         UploadRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
-        ShareRoutes(libraries: libraries, provenTokens: authentication.provenTokens).add(to: authenticated)
-        HistoryRoutes(libraries: libraries, heartbeat: configuration.heartbeat, writeTimeout: configuration.streamWriteTimeout,
-                      metrics: metrics).add(to: authenticated)
+        ShareRoutes(libraries: libraries, revocation: revocation).add(to: authenticated)
+        HistoryRoutes(libraries: libraries, authentication: authentication, streams: streams, heartbeat: configuration.heartbeat,
+                      writeTimeout: configuration.streamWriteTimeout, metrics: metrics).add(to: authenticated)
         authenticated.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
@@ -100,6 +101,11 @@ public struct PhotoServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         }
         return router
+    }
+
+    /// What ends at once when this process revokes a token.
+    var revocation: Revocation {
+        Revocation(provenTokens: authentication.provenTokens, sessions: authentication.sessions, streams: streams, uploads: uploads)
     }
 
     private static let serverName = "OpenPhotoKit"
@@ -121,7 +127,7 @@ public struct PhotoServer: Sendable {
     /// connections, requests in flight (change blocks included) finish,
     /// event streams end cleanly.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let libraries = self.libraries
+        let streams = self.streams
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: application(onListening: onListening),
                              successTerminationBehavior: .gracefullyShutdownGroup,
@@ -131,7 +137,7 @@ public struct PhotoServer: Sendable {
         try await withGracefulShutdownHandler {
             try await group.run()
         } onGracefulShutdown: {
-            libraries.finishStreams()
+            streams.endAll()
         }
     }
 }

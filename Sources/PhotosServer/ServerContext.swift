@@ -8,6 +8,10 @@ struct ServerContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// Who the request acts for; nil until authenticated.
     var principal: Principal?
+    /// The bearer token that proved it (from the header or the session),
+    /// for what outlives the request's authentication (an event stream
+    /// proves it again as it goes).
+    var bearer: String?
     /// The peer's address, for throttling failed sign-ins.
     let remoteAddress: String?
 

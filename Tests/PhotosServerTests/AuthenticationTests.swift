@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Photos
 import Testing
 @testable import PhotosServer
@@ -91,13 +92,34 @@ import Testing
         }
     }
 
-    @Test func failedSignInsFromOneAddressAreThrottled() async throws {
+    /// Failures from one address are throttled, never a valid token: behind
+    /// a NAT or a proxy, the owner shares the address with whoever fails.
+    @Test func failedSignInsFromOneAddressAreThrottledButValidTokensStillWork() async throws {
         let fixture = try ServerFixture(photos: 0, configuration: .init(port: 0, signInFailuresPerMinute: 3))
         try await fixture.withLiveServer { client in
             for _ in 0..<3 { #expect(try await client.get("/v1/library", token: "wrong").status == .unauthorized) }
-            let throttled = try await client.get("/v1/library", token: fixture.ownerToken)
+            let throttled = try await client.get("/v1/library", token: "wrong")
             #expect(throttled.status == .tooManyRequests)
             #expect(throttled.headers[.retryAfter] != nil)
+            #expect(try await client.get("/v1/library", token: fixture.ownerToken).status == .ok)
+            let signIn = try await client.send(.post, "/v1/session", token: nil, json: ["token": fixture.ownerToken])
+            #expect(signIn.status == .ok)
+            #expect(try await client.send(.post, "/v1/session", token: nil, json: ["token": "nope"]).status == .tooManyRequests)
+        }
+    }
+
+    /// A web page of another site can post a `text/plain` body without
+    /// asking the browser, never a JSON one: such a sign-in is refused before
+    /// it is tried, so no page the owner visits can throttle the owner.
+    @Test func aSignInThatIsNotJSONIsRefusedUncounted() async throws {
+        let fixture = try ServerFixture(photos: 0, configuration: .init(port: 0, signInFailuresPerMinute: 2))
+        try await fixture.withLiveServer { client in
+            for _ in 0..<10 {
+                let response = try await client.execute(uri: "/v1/session", method: .post, headers: [.contentType: "text/plain"],
+                                                        body: ByteBuffer(string: "{\"token\": \"nope\"}"))
+                #expect(response.status == .unsupportedMediaType)
+            }
+            #expect(try await client.send(.post, "/v1/session", token: nil, json: ["token": "nope"]).status == .unauthorized)
         }
     }
 }

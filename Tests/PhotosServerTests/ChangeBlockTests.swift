@@ -51,12 +51,21 @@ import Testing
                 #expect(response.status == status, "\(body): \(response.text)")
                 #expect(response.headers[.contentType] == "application/problem+json")
             }
-            let garbage = try await client.execute(uri: "/v1/changes", method: .post,
-                                                   headers: [.authorization: "Bearer \(fixture.ownerToken)"], body: .init(string: "{nope"))
-            #expect(garbage.status == .badRequest)
-            let huge = try await client.execute(uri: "/v1/changes", method: .post, headers: [.authorization: "Bearer \(fixture.ownerToken)"],
-                                                body: .init(string: "[" + String(repeating: "1,", count: 1 << 20) + "1]"))
-            #expect(huge.status == .contentTooLarge)
+            let json: HTTPFields = [.authorization: "Bearer \(fixture.ownerToken)", .contentType: "application/json; charset=utf-8"]
+            let valid = "{\"requests\": [{\"op\": \"updateAsset\", \"asset\": \"\(id)\", \"favorite\": true}]}"
+            let bodies: [(String, HTTPFields, HTTPResponse.Status)] = [
+                ("{nope", json, .badRequest),
+                ("[" + String(repeating: "1,", count: 1 << 20) + "1]", json, .contentTooLarge),
+                (valid, [.authorization: "Bearer \(fixture.ownerToken)"], .unsupportedMediaType),
+                (valid, [.authorization: "Bearer \(fixture.ownerToken)", .contentType: "text/plain"], .unsupportedMediaType),
+                ("{\"requests\": [{\"op\": \"updateAsset\", \"asset\": \"\(id)\", \"favorite\": true, \"favorite\": false}]}", json, .badRequest),
+                ("{\"requests\": [], \"requ\\u0065sts\": [{\"op\": \"updateAsset\", \"asset\": \"\(id)\", \"favorite\": true}]}", json, .badRequest),
+                (String(repeating: "[", count: 100_000), json, .badRequest),
+            ]
+            for (body, headers, status) in bodies {
+                let response = try await client.execute(uri: "/v1/changes", method: .post, headers: headers, body: .init(string: body))
+                #expect(response.status == status, "\(body.prefix(80)): \(response.text)")
+            }
         }
         #expect(fixture.library.currentChangeToken == before, "no block committed")
     }

@@ -29,6 +29,6 @@ import Testing
     }
 
     @Test func grantsKeepTheirStoredNumbers() {
-        #expect(AccessGrant.allCases.map(\.rawValue) == [1, 2, 3, 4])
+        #expect(AccessGrant.allCases.map(\.rawValue) == [1, 2, 3, 4, 5])
     }
 }

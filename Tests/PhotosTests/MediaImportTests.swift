@@ -110,6 +110,26 @@ import Testing
         #expect(timeLapse.mediaSubtypes.contains(.videoTimelapse))
     }
 
+    /// A file's numbers are data: a Matroska track tagged `rotate` with
+    /// `nan`, `inf` or 1e300 (encoded by ffmpeg, then its tag's name put
+    /// in lower case, as ffprobe then reports it) is imported upright, never
+    /// trapping on the way.
+    @Test(arguments: ["nan", "inf", "-inf", "1e300", "-1e300", "450"])
+    func hostileRotationTagsAreData(rotation: String) throws {
+        let encoded = test.files.appendingPathComponent("clip-\(UUID().uuidString).mkv")
+        try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=1:size=64x48:rate=10", "-c:v", "mpeg4",
+                           "-metadata:s:v:0", "ROTATE=\(rotation)", encoded.path])
+        var bytes = try Data(contentsOf: encoded)
+        let name = Data("ROTATE".utf8)
+        let range = try #require(bytes.range(of: name))
+        bytes.replaceSubrange(range, with: Data("rotate".utf8))
+        try bytes.write(to: encoded)
+        let video = try test.importAsset(encoded, video: true)
+        #expect(video.mediaType == .video)
+        let expected: [Int] = rotation == "450" ? [48, 64] : [64, 48]
+        #expect([video.pixelWidth, video.pixelHeight] == expected)
+    }
+
     @Test func subtypesTheFileDeclares() throws {
         let screenshot = try test.importAsset(try test.jpeg { $0.userComment = "Screenshot" })
         #expect(screenshot.mediaSubtypes == .photoScreenshot)

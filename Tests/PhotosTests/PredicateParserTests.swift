@@ -122,6 +122,10 @@ import Testing
         #expect(throws: PHPredicateError.self) { try PredicateParser.parse(format, arguments: []) }
         let negations = String(repeating: "!", count: 10_000) + "a == 1"
         #expect(throws: PHPredicateError.self) { try PredicateParser.parse(negations, arguments: []) }
+        // A chain of bitwise operators nests its operand as deep as parentheses would.
+        let chain = "pixelWidth" + String(repeating: " & 1", count: 2_000) + " == 0"
+        #expect(throws: PHPredicateError.self) { try PredicateParser.parse(chain, arguments: []) }
+        #expect(throws: Never.self) { try PredicateParser.parse("pixelWidth" + String(repeating: " | 1", count: 100) + " == 0", arguments: []) }
     }
 
     @Test func nsPredicateCarriesItsParsedFormThroughCompounds() throws {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PhotosStore
+import _CryptoExtras
 
 /// Bearer tokens for reaching the library over the network (`photos serve`),
 /// an OpenPhotoKit addition. Only the owner manages them; a client gets
@@ -27,6 +28,10 @@ extension PHPhotoLibrary {
         public var creationDate: Date
         /// When it stops working; nil: never.
         public var expirationDate: Date?
+        /// Whether the token works only with its password too (a share link
+        /// made with one, ``createShareLink(for:label:expirationDate:password:)``):
+        /// check it with ``checkPassword(_:of:)``.
+        public var hasPassword: Bool = false
 
         /// Whether the token is a share link's (``PHPhotoLibrary/createShareLink(for:label:expirationDate:)``).
         public var isShareLink: Bool {
@@ -52,26 +57,53 @@ extension PHPhotoLibrary {
     /// Cost: one insert.
     public func createAccessToken(forClient client: String?, label: String = "", readOnly: Bool = false,
                                   expirationDate: Date? = nil) throws -> IssuedAccessToken {
+        try createAccessToken(forClient: client, label: label, readOnly: readOnly, expirationDate: expirationDate, passwordHash: nil)
+    }
+
+    private func createAccessToken(forClient client: String?, label: String, readOnly: Bool, expirationDate: Date?,
+                                   passwordHash: Data?) throws -> IssuedAccessToken {
         let secret = BearerToken.randomSecret()
         let record = AccessTokenRecord(id: BearerToken.randomID(), secretHash: BearerToken.hash(secret), client: client,
-                                       isReadOnly: readOnly, label: label, createdAt: Date(), expiresAt: expirationDate)
+                                       isReadOnly: readOnly, label: label, createdAt: Date(), expiresAt: expirationDate,
+                                       passwordHash: passwordHash)
         try withStore { store throws(StoreError) in try store.addAccessToken(record) }
         return IssuedAccessToken(token: AccessToken(record), bearer: BearerToken.format(id: record.id, secret: secret))
     }
 
-    /// A share link's token: a read-only token of a new limited client whose
-    /// selection is the album's assets as they are now. It goes through the
-    /// same grant machinery as any client; revoking the token leaves the
-    /// client denied nothing more than it had. Cost: a fetch of the album
-    /// and two small commits.
-    public func createShareLink(for album: PHAssetCollection, label: String? = nil,
-                                expirationDate: Date? = nil) throws -> IssuedAccessToken {
-        let assets = withCurrentLibrary { PHAsset.fetchAssets(in: album, options: nil) }
+    /// A share link's token: a read-only token of a new client whose grant
+    /// is the album itself (``ClientAccessGrant/sharedAlbum``), as it is at
+    /// each read: the photos in it now that are neither hidden nor in
+    /// Recently Deleted, and the album, but no other album, folder, smart
+    /// album or moment, not even their titles. With a `password` (1 to
+    /// 1,024 bytes), the token works only with it too (``checkPassword(_:of:)``),
+    /// which is kept as a scrypt hash. Revoking the token ends the link;
+    /// deleting the album leaves it nothing to read. Only the owner may;
+    /// an album that is not a user album throws `changeNotSupported`.
+    /// Cost: two small commits, and hashing the password (tens of
+    /// milliseconds, 16 MiB of memory).
+    public func createShareLink(for album: PHAssetCollection, label: String? = nil, expirationDate: Date? = nil,
+                                password: String? = nil) throws -> IssuedAccessToken {
+        let passwordHash = try password.map { password throws(PHPhotosError) in
+            guard (1...SharePassword.maximumBytes).contains(password.utf8.count) else {
+                throw PHPhotosError(.changeNotSupported, "a share link's password is 1 to \(SharePassword.maximumBytes) bytes of UTF-8")
+            }
+            return try SharePassword.hash(password)
+        }
         let client = Self.shareLinkClientPrefix + BearerToken.randomID()
-        try setAccess(.limited, forClient: client)
-        try addToLimitedSelection(assets.objects(at: IndexSet(integersIn: 0..<assets.count)).map(\.localIdentifier), ofClient: client)
+        try shareAlbum(album, withClient: client)
         return try createAccessToken(forClient: client, label: label ?? "share: \(album.localizedTitle ?? "album")",
-                                     readOnly: true, expirationDate: expirationDate)
+                                     readOnly: true, expirationDate: expirationDate, passwordHash: passwordHash)
+    }
+
+    /// Whether `password` is the token's password; false for a token
+    /// without one, or one revoked since. Only the owner may. The hashes
+    /// are compared in constant time. Cost: one lookup and a scrypt hash
+    /// (tens of milliseconds); at most as many run at once as the machine
+    /// has cores, so that many tries cannot take all its memory.
+    public func checkPassword(_ password: String, of token: AccessToken) throws -> Bool {
+        guard let record = try withStore({ store throws(StoreError) in try store.accessToken(id: token.id) }),
+              let stored = record.passwordHash, password.utf8.count <= SharePassword.maximumBytes else { return false }
+        return SharePassword.matches(password, stored)
     }
 
     /// What the client identifier of every share link starts with.
@@ -107,7 +139,44 @@ extension PHPhotoLibrary {
 extension PHPhotoLibrary.AccessToken {
     init(_ record: AccessTokenRecord) {
         self.init(id: record.id, clientIdentifier: record.client, isReadOnly: record.isReadOnly, label: record.label,
-                  creationDate: record.createdAt, expirationDate: record.expiresAt)
+                  creationDate: record.createdAt, expirationDate: record.expiresAt, hasPassword: record.passwordHash != nil)
+    }
+}
+
+/// Share links' passwords, kept as scrypt hashes: `scrypt$N$r$p$salt$key`,
+/// the salt and key in base64.
+enum SharePassword {
+    static let maximumBytes = 1024
+    /// 2^14 rounds, blocks of 8: 16 MiB and tens of milliseconds a hash.
+    private static let (rounds, blockSize, parallelism) = (1 << 14, 8, 1)
+    /// As many hashes at once as there are cores, so that a flood of tries
+    /// cannot take all the memory.
+    private static let slots = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    static func hash(_ password: String) throws(PHPhotosError) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        let salt = Data((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        guard let key = derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism) else {
+            throw PHPhotosError(.internalError, "the password could not be hashed")
+        }
+        return Data("scrypt$\(rounds)$\(blockSize)$\(parallelism)$\(salt.base64EncodedString())$\(key.base64EncodedString())".utf8)
+    }
+
+    static func matches(_ password: String, _ stored: Data) -> Bool {
+        let parts = String(decoding: stored, as: UTF8.self).split(separator: "$").map(String.init)
+        guard parts.count == 6, parts[0] == "scrypt", let rounds = Int(parts[1]), let blockSize = Int(parts[2]),
+              let parallelism = Int(parts[3]), rounds == self.rounds, blockSize == self.blockSize, parallelism == self.parallelism,
+              let salt = Data(base64Encoded: parts[4]), let expected = Data(base64Encoded: parts[5]),
+              let key = derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism) else { return false }
+        return BearerToken.constantTimeEqual(key, expected)
+    }
+
+    private static func derive(_ password: String, salt: Data, rounds: Int, blockSize: Int, parallelism: Int) -> Data? {
+        slots.wait()
+        defer { slots.signal() }
+        guard let key = try? KDF.Scrypt.deriveKey(from: Data(password.utf8), salt: salt, outputByteCount: 32, rounds: rounds,
+                                                  blockSize: blockSize, parallelism: parallelism) else { return nil }
+        return key.withUnsafeBytes { Data($0) }
     }
 }
 

@@ -16,6 +16,7 @@ import PhotosStore
 /// | limited      | `.limited`       | `.authorized`    |
 /// | add-only     | `.denied`        | `.authorized`    |
 /// | denied       | `.denied`        | `.denied`        |
+/// | shared album | `.limited`       | `.denied`        |
 ///
 /// Requesting authorization never prompts: it records the request, which
 /// the owner sees in `photos access list`, and answers with the owner's
@@ -26,7 +27,8 @@ import PhotosStore
 /// diagnostic on standard error), change blocks that fail with
 /// `PHPhotosError.accessUserDenied` (an add-only client may create assets),
 /// no change notifications, and `accessUserDenied` from persistent history.
-/// A limited client sees only its selection, everywhere.
+/// A limited client sees only its selection, everywhere; a shared-album
+/// client (a share link's) only its album's visible photos and the album.
 extension PHPhotoLibrary {
     /// The current library's authorization for `accessLevel`, for this
     /// process's client. Cost: one indexed query.
@@ -103,9 +105,9 @@ extension PHPhotoLibrary {
         switch (grant, level) {
         case (nil, _): .notDetermined
         case (.readWrite, _): .authorized
-        case (.limited, .readWrite): .limited
+        case (.limited, .readWrite), (.sharedAlbum, .readWrite): .limited
         case (.limited, .addOnly), (.addOnly, .addOnly): .authorized
-        case (.addOnly, .readWrite), (.denied, _): .denied
+        case (.addOnly, .readWrite), (.denied, _), (.sharedAlbum, .addOnly): .denied
         }
     }
 }

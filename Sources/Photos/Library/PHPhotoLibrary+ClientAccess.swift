@@ -23,6 +23,10 @@ extension PHPhotoLibrary {
         case addOnly
         /// Nothing.
         case denied
+        /// Read one album and nothing else: a share link's grant, which
+        /// ``createShareLink(for:label:expirationDate:password:)`` gives
+        /// with the album; ``setAccess(_:forClient:)`` cannot.
+        case sharedAlbum
     }
 
     /// A client as the owner sees it.
@@ -39,6 +43,8 @@ extension PHPhotoLibrary {
         public var decisionDate: Date?
         /// How many assets the client's selection holds.
         public var selectedAssetCount: Int
+        /// The local identifier of the album a shared-album client reads.
+        public var sharedAlbum: String?
     }
 
     /// Every client that asked for access or was given a grant, by
@@ -49,7 +55,8 @@ extension PHPhotoLibrary {
                 ClientAccess(clientIdentifier: record.client, grant: record.grant.map(ClientAccessGrant.init),
                              requestedAccessLevel: record.requestedLevel.map(PHAccessLevel.init),
                              requestDate: record.requestedAt, decisionDate: record.decidedAt,
-                             selectedAssetCount: record.selectedAssetCount)
+                             selectedAssetCount: record.selectedAssetCount,
+                             sharedAlbum: record.sharedAlbum.map { LocalIdentifier(uuid: $0, entity: .assetCollection).description })
             }
         }
     }
@@ -57,6 +64,7 @@ extension PHPhotoLibrary {
     /// Grants `client` an access, or with nil withdraws the decision so the
     /// client is not determined again. A limited client's selection is kept
     /// when it is given another grant, for when it is limited again.
+    /// `.sharedAlbum` needs its album: it throws `changeNotSupported`.
     public func setAccess(_ grant: ClientAccessGrant?, forClient client: String) throws {
         try commitAccessChange(.setGrant(grant?.stored, client: client))
     }
@@ -94,6 +102,16 @@ extension PHPhotoLibrary {
         }
     }
 
+    /// Grants `client` the reading of one user album, as it is at each read
+    /// (``ClientAccessGrant/sharedAlbum``). Throws `identifierNotFound` for
+    /// a collection that is not a user album of this library.
+    func shareAlbum(_ album: PHAssetCollection, withClient client: String) throws {
+        guard album.canPerform(.addContent), let identifier = album.parsedIdentifier else {
+            throw PHPhotosError(.changeNotSupported, "only an album the user made can be shared")
+        }
+        try commitAccessChange(.shareAlbum(identifier.uuid, client: client))
+    }
+
     /// Commits an access change as a change set and tells this process's
     /// observers about the change block, if it changed anything.
     private func commitAccessChange(_ change: AccessChange) throws {
@@ -111,6 +129,7 @@ extension PHPhotoLibrary.ClientAccessGrant {
         case .limited: self = .limited
         case .addOnly: self = .addOnly
         case .denied: self = .denied
+        case .sharedAlbum: self = .sharedAlbum
         }
     }
 
@@ -120,6 +139,7 @@ extension PHPhotoLibrary.ClientAccessGrant {
         case .limited: .limited
         case .addOnly: .addOnly
         case .denied: .denied
+        case .sharedAlbum: .sharedAlbum
         }
     }
 }

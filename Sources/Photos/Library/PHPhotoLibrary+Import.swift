@@ -78,7 +78,7 @@ extension PHPhotoLibrary {
         // duplicates are reported as imported, with the asset that holds them.
         let readsLibrary: Bool
         do {
-            readsLibrary = try store.grant().map { $0 == .readWrite || $0 == .limited } ?? false
+            readsLibrary = try store.grant()?.mayRead ?? false
         } catch {
             throw PHPhotosError(storeError: error)
         }
@@ -245,7 +245,7 @@ extension PHPhotoLibrary {
         let store = try requireStore()
         guard hash.utf8.count == 32, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
         do {
-            guard try store.grant().map({ $0 == .readWrite || $0 == .limited }) ?? false else { return nil }
+            guard try store.grant()?.mayRead ?? false else { return nil }
             return try store.assetUUIDs(withContentHashes: [hash])[hash].map { LocalIdentifier(uuid: $0, entity: .asset).description }
         } catch {
             throw PHPhotosError(storeError: error)

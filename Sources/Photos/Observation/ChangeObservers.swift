@@ -123,8 +123,7 @@ final class ChangeObservers: @unchecked Sendable {
         let observers = entries.live
         lock.unlock()
         // A client that may not read hears of no change, not even that one happened.
-        let grant = try? library.store?.grant()
-        guard grant == .readWrite || grant == .limited else { return }
+        guard (try? library.store?.grant())??.mayRead == true else { return }
         let change = PHChange(library: library, from: from, to: changeBlock)
         for observer in observers where isRegistered(observer) {
             observer.photoLibraryDidChange(change)

@@ -9,6 +9,9 @@ import Photos
 /// CSRF token; a read-only token may only read. The principal it proves is
 /// put in the context, and the engine applies its client's grant to
 /// everything the route does with the library.
+///
+/// Failed proofs are counted by peer (``SignInThrottle``): a peer past the
+/// limit gets 429 for a token that fails, and its valid tokens still work.
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let libraries: LibraryPool
@@ -18,21 +21,21 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        let principal = try await authenticate(request, context: context)
+        let (principal, bearer) = try await authenticate(request, context: context)
         if principal.isReadOnly, !request.method.isSafe, !Self.isSignOut(request) {
             throw Problem(.forbidden, "this token may only read", code: .accessRestricted)
         }
         context.principal = principal
+        context.bearer = bearer
         return try await next(request, context)
     }
 
-    private func authenticate(_ request: Request, context: Context) async throws -> Principal {
+    private func authenticate(_ request: Request, context: Context) async throws -> (Principal, String) {
         if let authorization = request.headers[.authorization] {
-            try refuseThrottledPeer(context)
             guard let bearer = Self.bearer(inAuthorization: authorization) else {
-                throw unauthorized("the Authorization header must be \"Bearer <token>\"")
+                throw failure("the Authorization header must be \"Bearer <token>\"", context: context)
             }
-            return try await prove(String(bearer), context: context)
+            return (try await prove(String(bearer), context: context), String(bearer))
         }
         if let sessionID = request.cookies[BrowserSessions.cookieName]?.value {
             guard let session = sessions.session(sessionID) else { throw unauthorized("the session has ended; sign in again") }
@@ -43,7 +46,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 }
             }
             do {
-                return try await prove(session.bearer, context: context)
+                return (try await prove(session.bearer, context: context, signedIn: true), session.bearer)
             } catch {
                 sessions.end(sessionID)
                 throw error
@@ -59,14 +62,15 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// answers every failure). Used on the event loop by
     /// ``CachedRenditionHandler``, which keeps its connection's last proof
     /// in `lastProof`, so that a connection using one token looks it up
-    /// once a second rather than once a request.
+    /// once a second rather than once a request; a revocation in this
+    /// process outdates that proof at once.
     func recentlyProvenPrincipal(authorization: String?, cookies: @autoclosure () -> [String], lastProof: inout ProvenTokens.Proof?) -> Principal? {
         if let authorization {
             guard let bearer = Self.bearer(inAuthorization: authorization) else { return nil }
-            let now = Date()
-            if let proof = lastProof, proof.validUntil > now, proof.bearer == bearer { return proof.principal }
-            lastProof = provenTokens.proof(for: String(bearer), now: now)
-            return lastProof?.principal
+            if let proof = lastProof, proof.bearer == bearer, provenTokens.isCurrent(proof) { return proof.principal }
+            lastProof = provenTokens.proof(for: String(bearer))
+            guard let principal = lastProof?.principal, !principal.needsSignIn else { return nil }
+            return principal
         }
         let cookies = cookies()
         guard !cookies.isEmpty, let sessionID = Cookies(from: cookies)[BrowserSessions.cookieName]?.value,
@@ -83,24 +87,53 @@ struct AuthenticationMiddleware: RouterMiddleware {
         return token.isEmpty ? nil : token
     }
 
-    /// The principal a bearer token proves, or 401 (counted against the peer).
-    func prove(_ bearer: String, context: Context) async throws -> Principal {
-        if let principal = provenTokens.principal(for: bearer) { return principal }
-        let owner = libraries.owner
-        guard let token = try await blocking({ try owner.accessToken(authenticating: bearer) }) else {
-            throttle.recordFailure(context.remoteAddress)
-            throw unauthorized("the token is unknown, revoked or expired")
+    /// The principal a bearer token proves, or 401 (429 for a peer past its
+    /// failures), counted against the peer. `signedIn`: the token comes from
+    /// a browser session, whose sign-in checked what the token alone does
+    /// not prove (a share link's password).
+    func prove(_ bearer: String, context: Context, signedIn: Bool = false) async throws -> Principal {
+        let principal: Principal
+        if let proven = provenTokens.principal(for: bearer) {
+            principal = proven
+        } else {
+            let owner = libraries.owner
+            let revocations = provenTokens.revocationCount
+            guard let token = try await blocking({ try owner.accessToken(authenticating: bearer) }) else {
+                throw failure("the token is unknown, revoked or expired", context: context)
+            }
+            principal = Principal(token)
+            provenTokens.remember(bearer, as: principal, expires: token.expirationDate, lookedUpAfter: revocations)
         }
-        let principal = Principal(token)
-        provenTokens.remember(bearer, as: principal, expires: token.expirationDate)
+        if principal.needsSignIn, !signedIn {
+            throw unauthorized("this share link has a password: sign in with it (POST /v1/session) and use the session")
+        }
         return principal
     }
 
-    func refuseThrottledPeer(_ context: Context) throws {
-        if let seconds = throttle.retryAfter(context.remoteAddress) {
-            throw Problem(.tooManyRequests, "too many failed sign-ins from this address; try again in \(seconds) s",
-                          headers: [.retryAfter: "\(seconds)"])
+    /// Whether `bearer` still proves a token (not revoked, not expired), for
+    /// what outlives its request's authentication. Not counted as a
+    /// failure when it does not. Cost: a lookup at most once a second, or
+    /// every time when `fresh` (before an event stream sends changes, so
+    /// that none goes out after the token is revoked, by any process).
+    func stillValid(_ bearer: String, fresh: Bool = false) async -> Bool {
+        if !fresh, provenTokens.principal(for: bearer) != nil { return true }
+        let owner = libraries.owner
+        let revocations = provenTokens.revocationCount
+        guard let token = try? await blocking({ try owner.accessToken(authenticating: bearer) }) else { return false }
+        provenTokens.remember(bearer, as: Principal(token), expires: token.expirationDate, lookedUpAfter: revocations)
+        return true
+    }
+
+    /// A failed proof: counted against the peer, and 429 once the peer is
+    /// past its limit (its first failures are 401).
+    func failure(_ detail: String, context: Context) -> Problem {
+        let throttled = throttle.retryAfter(context.remoteAddress)
+        throttle.recordFailure(context.remoteAddress)
+        if let seconds = throttled {
+            return Problem(.tooManyRequests, "too many failed sign-ins from this address; try again in \(seconds) s",
+                           headers: [.retryAfter: "\(seconds)"])
         }
+        return unauthorized(detail)
     }
 
     private func unauthorized(_ detail: String) -> Problem {

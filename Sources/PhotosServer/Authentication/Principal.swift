@@ -9,12 +9,16 @@ struct Principal: Sendable, Equatable {
     let isReadOnly: Bool
     /// The token's label: for a share link, which album it shares.
     let label: String
+    /// Whether the token works only through a browser session whose
+    /// sign-in gave its password too (a share link made with one).
+    let needsSignIn: Bool
 
     init(_ token: PHPhotoLibrary.AccessToken) {
         tokenID = token.id
         client = token.clientIdentifier
         isReadOnly = token.isReadOnly
         label = token.label
+        needsSignIn = token.hasPassword
     }
 
     var isOwner: Bool { client == nil }

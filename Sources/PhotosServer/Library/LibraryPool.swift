@@ -1,76 +1,137 @@
 import Foundation
-import NIOPosix
 import Photos
 import Synchronization
 
 /// The library as each principal sees it: the owner's instance, and one
-/// instance per client identifier, opened on first use and kept, so that
-/// the engine applies that client's grant to every read and write.
+/// instance per client identifier, opened on first use, so that the engine
+/// applies that client's grant to every read and write.
+///
+/// Bounded: at most ``maximumClients`` client instances are kept open (each
+/// holds files and database connections). Past that, the one used least
+/// lately goes, unless event streams read through it (its ``ChangeFeed``
+/// has subscribers); when every one is so used, a new client is answered
+/// 503 until one frees. An instance that goes stays open until the
+/// requests using it end.
 final class LibraryPool: Sendable {
     let url: URL
     /// The owner's instance: administration (tokens) and the owner's requests.
     let owner: PHPhotoLibrary
-    private let clients = Mutex<[String: PHPhotoLibrary]>([:])
+    let maximumClients: Int
+    private let clients = Mutex(Clients())
+    /// The owner's change feed, made on first use.
+    private let ownerFeed = Mutex<ChangeFeed?>(nil)
     /// Renditions as last served, by the bytes they hold.
     let renditions = CommitCache<CachedRendition.Key, CachedRendition>(costLimit: 64 << 20) { $0.body.readableBytes }
-    /// Timeline buckets as last counted, by their number.
+    /// Timeline buckets as last counted: by their number, and the bytes of the filter that keys them.
     let timelines = CommitCache<TimelineKey, [PHTimelineBucket]>(costLimit: 1_000_000) { $0.count + 1 }
     private let invalidation: CacheInvalidation
-    /// The change broadcasters of the instances, by client ("" for the owner).
-    private let broadcasters = Mutex<[String: ChangeBroadcaster]>([:])
 
-    init(owner: PHPhotoLibrary) {
+    private struct Clients {
+        struct Entry {
+            let library: PHPhotoLibrary
+            var lastUse: UInt64
+            var feed: ChangeFeed?
+            /// Whether event streams read through it, so that it cannot go.
+            var isPinned: Bool { (feed?.subscriberCount ?? 0) > 0 }
+        }
+
+        var entries: [String: Entry] = [:]
+        var uses: UInt64 = 0
+
+        /// Makes room for one more, dropping the least lately used unpinned
+        /// entry; false when every entry is pinned. Cost: a pass over at
+        /// most `maximumClients` entries, only when full.
+        mutating func makeRoom(limit: Int) -> Bool {
+            guard entries.count >= limit else { return true }
+            guard let victim = entries.filter({ !$0.value.isPinned }).min(by: { $0.value.lastUse < $1.value.lastUse })?.key else {
+                return false
+            }
+            entries[victim]?.feed?.stop()
+            entries[victim] = nil
+            return true
+        }
+    }
+
+    init(owner: PHPhotoLibrary, maximumClients: Int = 64) {
         self.owner = owner
+        self.maximumClients = maximumClients
         url = owner.url
         invalidation = CacheInvalidation([renditions.invalidate, timelines.invalidate])
         owner.register(invalidation)
     }
 
     /// The instance that acts for `principal`. Cost: a dictionary lookup,
-    /// or the opening of the library the first time a client is seen.
-    func library(for principal: Principal) throws -> PHPhotoLibrary {
+    /// or, the first time a client is seen (or after its instance went),
+    /// opening the library off the event loops.
+    func library(for principal: Principal) async throws -> PHPhotoLibrary {
         guard let client = principal.client else { return owner }
-        if let library = clients.withLock({ $0[client] }) { return library }
-        let library = try PHPhotoLibrary(url: url, clientIdentifier: client)
-        return clients.withLock { open in
-            if let existing = open[client] { return existing }
-            open[client] = library
-            return library
+        if let library = touch(client) { return library }
+        let url = self.url
+        let opened = try await blocking { try PHPhotoLibrary(url: url, clientIdentifier: client) }
+        return try clients.withLock { clients in
+            clients.uses += 1
+            if let existing = clients.entries[client] {
+                clients.entries[client]?.lastUse = clients.uses
+                return existing.library
+            }
+            guard clients.makeRoom(limit: maximumClients) else { throw Self.full }
+            clients.entries[client] = .init(library: opened, lastUse: clients.uses)
+            return opened
         }
     }
 
-    /// The broadcaster of `principal`'s commits notifications, registered as
-    /// an observer of its instance on first use.
-    func broadcaster(for principal: Principal) throws -> ChangeBroadcaster {
-        let key = principal.client ?? ""
-        if let broadcaster = broadcasters.withLock({ $0[key] }) { return broadcaster }
-        let library = try library(for: principal)
-        return broadcasters.withLock { existing in
-            if let broadcaster = existing[key] { return broadcaster }
-            let broadcaster = ChangeBroadcaster()
-            library.register(broadcaster)
-            existing[key] = broadcaster
-            return broadcaster
+    /// The cached instance of `client`, marked as used now.
+    private func touch(_ client: String) -> PHPhotoLibrary? {
+        clients.withLock { clients in
+            guard clients.entries[client] != nil else { return nil }
+            clients.uses += 1
+            clients.entries[client]?.lastUse = clients.uses
+            return clients.entries[client]?.library
         }
     }
 
-    /// Whether the token `principal` proved still works (not revoked, not
-    /// expired), for requests that outlive their authentication: an event
-    /// stream asks before each read. Cost: one read of the token table.
-    func stillAuthorized(_ principal: Principal) -> Bool {
-        guard let tokens = try? owner.accessTokens() else { return false }
-        return tokens.contains { $0.id == principal.tokenID && !$0.isExpired() }
+    /// The change feed of `principal`'s client: one reader of its history
+    /// for all its event streams. Its instance stays open while the feed
+    /// has subscribers.
+    func feed(for principal: Principal) async throws -> ChangeFeed {
+        guard let client = principal.client else {
+            if let feed = ownerFeed.withLock({ $0 }) { return feed }
+            let made = try await ChangeFeed.start(library: owner)
+            return ownerFeed.withLock { feed in
+                if let feed { made.stop(); return feed }
+                feed = made
+                return made
+            }
+        }
+        let library = try await library(for: principal)
+        if let feed = clients.withLock({ $0.entries[client]?.feed }) { return feed }
+        let made = try await ChangeFeed.start(library: library)
+        return try clients.withLock { clients in
+            clients.uses += 1
+            if let entry = clients.entries[client], entry.library === library {
+                if let feed = entry.feed {
+                    made.stop()
+                    return feed
+                }
+                clients.entries[client]?.feed = made
+                clients.entries[client]?.lastUse = clients.uses
+                return made
+            }
+            // The instance went while the feed started: keep it, as it was.
+            guard clients.makeRoom(limit: maximumClients) else {
+                made.stop()
+                throw Self.full
+            }
+            clients.entries[client] = .init(library: library, lastUse: clients.uses, feed: made)
+            return made
+        }
     }
 
-    /// Stops every stream's subscription, for shutdown.
-    func finishStreams() {
-        for broadcaster in broadcasters.withLock({ Array($0.values) }) { broadcaster.finishAll() }
-    }
-}
+    /// How many client instances are open in the pool now.
+    var openClientCount: Int { clients.withLock { $0.entries.count } }
 
-/// Runs blocking library work (SQLite, files, decoding) off the event loops.
-func blocking<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-    try await NIOThreadPool.singleton.runIfActive(body)
+    private static let full = Problem(.serviceUnavailable, "too many clients are reading at once; try again shortly",
+                                      headers: [.retryAfter: "5"])
 }
 
 /// Empties the caches at each commit: the owner's instance hears of every

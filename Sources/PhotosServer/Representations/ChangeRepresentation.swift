@@ -18,6 +18,11 @@ struct ChangeRepresentation: Encodable, Sendable {
     /// for: refetch what you track.
     let detailsUnavailable: Bool
 
+    /// How many identifiers it holds, what keeping it in memory costs.
+    var identifierCount: Int {
+        [assets, assetCollections, collectionLists].reduce(0) { $0 + ($1.map { $0.inserted.count + $0.updated.count + $0.deleted.count } ?? 0) }
+    }
+
     init(_ change: PHPersistentChange) {
         token = change.changeToken.textRepresentation
         var unavailable = false

@@ -23,14 +23,29 @@ enum JSONBody {
         return try encoder.encode(value)
     }
 
-    /// The request's body as `T`, at most `limit` bytes; 413 beyond, 400 when it is not `T`.
+    /// The request's body as `T`, at most `limit` bytes: 415 unless it
+    /// comes as `application/json` (a web page of another site can send a
+    /// `text/plain` body without asking, never a JSON one), 413 beyond the
+    /// limit, 400 when it is not `T`, names a key twice in an object, or
+    /// nests deeper than any request of this API.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: ServerContext, limit: Int = 1 << 20) async throws -> T {
+        guard isJSON(request.headers[.contentType]) else {
+            throw Problem(.unsupportedMediaType, "the request body must come as Content-Type: application/json")
+        }
         var request = request
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: limit)
         } catch {
             throw Problem(.contentTooLarge, "the request body is larger than \(limit) bytes")
+        }
+        switch JSONKeyCheck.check(buffer.readableBytesView) {
+        case .duplicateKey(let key)?:
+            throw Problem.badRequest("the request body names the key \"\(key.prefix(64))\" twice in one object")
+        case .tooDeep?:
+            throw Problem.badRequest("the request body nests deeper than \(JSONKeyCheck.maximumDepth) levels")
+        case nil:
+            break
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
@@ -46,6 +61,18 @@ enum JSONBody {
             throw Problem.from(error)
         } catch {
             throw Problem.badRequest("the request body is not JSON: \(error.localizedDescription)")
+        }
+    }
+}
+
+extension JSONBody {
+    /// Whether a `Content-Type` names JSON: `application/json`, in any
+    /// case, with or without parameters (`; charset=utf-8`).
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let type = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
+        return Substring(type).trimmingOptionalWhitespace().utf8.elementsEqual("application/json".utf8) { byte, expected in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == expected : byte == expected
         }
     }
 }

@@ -9,7 +9,7 @@ struct AssetRoutes {
 
     func add(to group: RouterGroup<ServerContext>) {
         group.get("assets") { request, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let library = try await libraries.library(for: try context.requirePrincipal())
             let query = Query(request: request)
             let options = try Self.fetchOptions(query, for: PHAsset.self, defaultSort: "creationDate")
             let page = try await blocking {
@@ -20,18 +20,18 @@ struct AssetRoutes {
             return try JSONBody.response(page)
         }
         group.get("assets/:id") { _, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let library = try await libraries.library(for: try context.requirePrincipal())
             let asset = try await Self.asset(context.parameters.get("id"), in: library)
             return try JSONBody.response(AssetRepresentation(asset))
         }
         group.get("assets/:id/resources") { _, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let library = try await libraries.library(for: try context.requirePrincipal())
             let asset = try await Self.asset(context.parameters.get("id"), in: library)
             let resources = try await blocking { library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) } }
             return try JSONBody.response(resources.map(ResourceRepresentation.init))
         }
         group.get("assets/:id/albums") { request, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let library = try await libraries.library(for: try context.requirePrincipal())
             let asset = try await Self.asset(context.parameters.get("id"), in: library)
             let query = Query(request: request)
             let page = try await blocking {

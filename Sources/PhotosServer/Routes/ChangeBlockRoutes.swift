@@ -107,7 +107,7 @@ struct ChangeBlockRoutes {
     func add(to group: RouterGroup<ServerContext>) {
         group.post("changes") { request, context -> Response in
             let principal = try context.requirePrincipal()
-            let library = try libraries.library(for: principal)
+            let library = try await libraries.library(for: principal)
             let block = try await JSONBody.decode(Block.self, from: request, context: context)
             let precondition = Query(request: request).header(.ifMatch)
             let expected = try precondition.map { try Self.requiredToken($0, principal: principal) }

@@ -21,12 +21,12 @@ struct CollectionRoutes {
         list(group, "folders") { options in PHCollection.fetchTopLevelUserCollections(with: options) }
 
         group.get("albums/:id") { _, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let library = try await libraries.library(for: try context.requirePrincipal())
             let album = try await Self.assetCollection(context.parameters.get("id"), in: library)
             return try JSONBody.response(CollectionRepresentation(album))
         }
         group.get("albums/:id/assets") { request, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let library = try await libraries.library(for: try context.requirePrincipal())
             let album = try await Self.assetCollection(context.parameters.get("id"), in: library)
             let query = Query(request: request)
             let options = try AssetRoutes.fetchOptions(query, for: PHAsset.self, defaultSort: nil)
@@ -38,12 +38,12 @@ struct CollectionRoutes {
             return try JSONBody.response(page)
         }
         group.get("folders/:id") { _, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let library = try await libraries.library(for: try context.requirePrincipal())
             let folder = try await Self.collectionList(context.parameters.get("id"), in: library)
             return try JSONBody.response(CollectionRepresentation(folder))
         }
         group.get("folders/:id/children") { request, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let library = try await libraries.library(for: try context.requirePrincipal())
             let folder = try await Self.collectionList(context.parameters.get("id"), in: library)
             let query = Query(request: request)
             let options = try AssetRoutes.fetchOptions(query, for: PHCollection.self, defaultSort: nil)
@@ -59,7 +59,7 @@ struct CollectionRoutes {
     private func list<Object: PHCollection>(_ group: RouterGroup<ServerContext>, _ path: String,
                                             _ fetch: @escaping @Sendable (PHFetchOptions) -> PHFetchResult<Object>) {
         group.get(RouterPath(stringLiteral: path)) { request, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let library = try await libraries.library(for: try context.requirePrincipal())
             let query = Query(request: request)
             let options = try AssetRoutes.fetchOptions(query, for: Object.self, defaultSort: nil)
             let page = try await blocking {

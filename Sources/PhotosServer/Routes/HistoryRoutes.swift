@@ -17,6 +17,8 @@ import ServiceLifecycle
 /// altered teaches it anything of the library.
 struct HistoryRoutes {
     let libraries: LibraryPool
+    let authentication: AuthenticationMiddleware
+    let streams: EventStreams
     /// How often an idle stream sends a comment, so proxies and the idle
     /// timeout keep it open, and a vanished client is noticed.
     let heartbeat: Duration
@@ -28,27 +30,123 @@ struct HistoryRoutes {
     func add(to group: RouterGroup<ServerContext>) {
         group.get("changes") { request, context -> Response in
             let principal = try context.requirePrincipal()
-            let library = try libraries.library(for: principal)
+            let library = try await libraries.library(for: principal)
             let query = Query(request: request)
             let wantsStream = request.headers[.accept]?.contains("text/event-stream") == true
             let resumeFrom = query.header(HTTPField.Name("Last-Event-ID")!) ?? query.text("since")
-            let since = try resumeFrom.map { try Self.token($0, principal: principal) } ?? library.currentChangeToken
             let limit = try query.integer("limit", default: 100, in: 1...1000)
+            let since = try resumeFrom.map { try Self.token($0, principal: principal) }
             guard wantsStream else {
-                return try JSONBody.response(try await blocking { try Self.page(library, since: since, limit: limit, principal: principal) })
+                let from = try await blocking { since ?? library.currentChangeToken }
+                return try JSONBody.response(try await blocking { try Self.page(library, since: from, limit: limit, principal: principal) })
             }
-            // Subscribed before the first read, so that a commit between the
-            // two wakes the stream instead of waiting for the next heartbeat.
-            let broadcaster = try libraries.broadcaster(for: principal)
-            let subscription = broadcaster.subscribe()
-            do {
-                let first = try await blocking { try Self.page(library, since: since, limit: limit, principal: principal) }
-                return stream(library, principal: principal, broadcaster: broadcaster, subscription: subscription, first: first, limit: limit)
-            } catch {
-                broadcaster.cancel(subscription.id)
-                throw error
+            return try await stream(principal: principal, bearer: context.bearer ?? "", since: since, limit: limit)
+        }
+    }
+
+    /// An event stream from `since` (now, when nil): the changes since, then
+    /// each change as the client's ``ChangeFeed`` reads it, and a comment on
+    /// the stream's own clock. 429 when the token has as many streams as it may.
+    private func stream(principal: Principal, bearer: String, since: PHPersistentChangeToken?, limit: Int) async throws -> Response {
+        let feed = try await libraries.feed(for: principal)
+        // Subscribed before the first read, so that a commit between the two
+        // is not missed: the stream then finds it after its position.
+        let subscription = feed.subscribe()
+        guard let registration = streams.register(tokenID: principal.tokenID, end: { subscription.continuation.finish() }) else {
+            feed.unsubscribe(subscription.id)
+            throw Problem(.tooManyRequests, "this token has as many event streams open as it may (\(EventStreams.maximumPerToken))",
+                          headers: [.retryAfter: "5"])
+        }
+        let library = feed.library
+        let first: ChangePage
+        do {
+            first = try await blocking {
+                try Self.page(library, since: since ?? library.currentChangeToken, limit: limit, principal: principal)
+            }
+        } catch {
+            streams.unregister(registration, tokenID: principal.tokenID)
+            feed.unsubscribe(subscription.id)
+            throw error
+        }
+        let (heartbeat, writeTimeout, metrics, streams, authentication) = (self.heartbeat, self.writeTimeout, self.metrics, self.streams, self.authentication)
+        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"]
+        let body = ResponseBody { writer in
+            metrics.streamOpened()
+            defer {
+                metrics.streamClosed()
+                streams.unregister(registration, tokenID: principal.tokenID)
+                feed.unsubscribe(subscription.id)
+            }
+            // Heartbeats on the stream's own clock, never because of a commit.
+            let ticker = Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: heartbeat)
+                    subscription.continuation.yield(.heartbeat)
+                }
+            }
+            defer { ticker.cancel() }
+            let run = StreamRun(library: library, feed: feed, wakes: subscription.wakes, first: first, principal: principal, bearer: bearer,
+                                limit: limit, writeTimeout: writeTimeout, authentication: authentication)
+            try await withGracefulShutdownHandler {
+                try await run(&writer)
+            } onGracefulShutdown: {
+                subscription.continuation.finish()
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Writes the stream's events until it ends: its first page and what
+    /// follows it (more pages, then each change the feed reads), with a
+    /// comment on each heartbeat.
+    private struct StreamRun {
+        let library: PHPhotoLibrary
+        let feed: ChangeFeed
+        let wakes: AsyncStream<ChangeFeed.Wake>
+        let first: ChangePage
+        let principal: Principal
+        let bearer: String
+        let limit: Int
+        let writeTimeout: Duration
+        let authentication: AuthenticationMiddleware
+
+        func callAsFunction(_ writer: inout any ResponseBodyWriter) async throws {
+            var page = first
+            try await HistoryRoutes.write(HistoryRoutes.events(page.changes, retry: true), to: &writer, timeout: writeTimeout)
+            while page.moreComing {
+                page = try await HistoryRoutes.next(after: page.token, library: library, limit: limit, principal: principal)
+                try await HistoryRoutes.write(HistoryRoutes.events(page.changes, retry: false), to: &writer, timeout: writeTimeout)
+            }
+            var position = page.token
+            for await wake in wakes {
+                // A stream outlives the request that proved its token: once the
+                // token is revoked or expired, it ends (the client's reconnection is refused).
+                guard await authentication.stillValid(bearer, fresh: wake == .changes) else { break }
+                switch wake {
+                case .heartbeat:
+                    try await HistoryRoutes.write(": keep-alive\n\n", to: &writer, timeout: writeTimeout)
+                case .changes:
+                    if let changes = feed.changes(after: position) {
+                        try await HistoryRoutes.write(HistoryRoutes.events(changes, retry: false), to: &writer, timeout: writeTimeout)
+                        position = changes.last?.token ?? position
+                        continue
+                    }
+                    // Behind what the feed keeps: its own reads, to where it is now.
+                    repeat {
+                        page = try await HistoryRoutes.next(after: position, library: library, limit: limit, principal: principal)
+                        try await HistoryRoutes.write(HistoryRoutes.events(page.changes, retry: false), to: &writer, timeout: writeTimeout)
+                        position = page.token
+                    } while page.moreComing
+                }
             }
         }
+    }
+
+    /// The page of changes after the token `position`.
+    private static func next(after position: String, library: PHPhotoLibrary, limit: Int, principal: Principal) async throws -> ChangePage {
+        let since = try token(position, principal: principal)
+        return try await blocking { try page(library, since: since, limit: limit, principal: principal) }
     }
 
     /// The token a client sent; when it is not a token's text, 400 for
@@ -91,55 +189,10 @@ struct HistoryRoutes {
         return ChangePage(changes: changes, token: changes.last?.token ?? since.textRepresentation, moreComing: moreComing)
     }
 
-    private func stream(_ library: PHPhotoLibrary, principal: Principal, broadcaster: ChangeBroadcaster,
-                        subscription: (id: UUID, wakeUps: AsyncStream<Void>), first: ChangePage, limit: Int) -> Response {
-        let (heartbeat, writeTimeout, metrics, libraries) = (self.heartbeat, self.writeTimeout, self.metrics, self.libraries)
-        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"]
-        let body = ResponseBody { writer in
-            metrics.streamOpened()
-            defer { metrics.streamClosed() }
-            let (id, wakeUps) = subscription
-            defer { broadcaster.cancel(id) }
-            // Heartbeats go through the same wake-ups: each one reads history
-            // (one indexed query) and sends a comment when nothing is new.
-            let ticker = Task {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: heartbeat)
-                    broadcaster.wake(id)
-                }
-            }
-            defer { ticker.cancel() }
-            try await withGracefulShutdownHandler {
-                var page = first
-                try await Self.write(Self.events(page, retry: true), to: &writer, timeout: writeTimeout)
-                while page.moreComing {
-                    let since = try Self.token(page.token, principal: principal)
-                    page = try await blocking { try Self.page(library, since: since, limit: limit, principal: principal) }
-                    try await Self.write(Self.events(page, retry: false), to: &writer, timeout: writeTimeout)
-                }
-                for await _ in wakeUps {
-                    // A stream outlives the request that proved its token: once the
-                    // token is revoked or expired, it ends (the client's reconnection is refused).
-                    guard try await blocking({ libraries.stillAuthorized(principal) }) else { break }
-                    repeat {
-                        let since = try Self.token(page.token, principal: principal)
-                        page = try await blocking { try Self.page(library, since: since, limit: limit, principal: principal) }
-                        let text = page.changes.isEmpty ? ": keep-alive\n\n" : Self.events(page, retry: false)
-                        try await Self.write(text, to: &writer, timeout: writeTimeout)
-                    } while page.moreComing
-                }
-            } onGracefulShutdown: {
-                broadcaster.cancel(id)
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: .ok, headers: headers, body: body)
-    }
-
-    /// The events of a page; the first of a stream also says how soon to reconnect.
-    private static func events(_ page: ChangePage, retry: Bool) -> String {
+    /// The events of some changes; the first of a stream also says how soon to reconnect.
+    private static func events(_ changes: [ChangeRepresentation], retry: Bool) -> String {
         var text = retry ? "retry: 2000\n\n" : ""
-        for change in page.changes {
+        for change in changes {
             let data = (try? JSONBody.encode(change)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             text += "id: \(change.token)\nevent: change\ndata: \(data)\n\n"
         }

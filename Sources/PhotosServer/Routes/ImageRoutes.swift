@@ -26,7 +26,7 @@ struct ImageRoutes {
                 if let cached {
                     entry = cached
                 } else {
-                    let library = try libraries.library(for: principal)
+                    let library = try await libraries.library(for: principal)
                     let asset = try await AssetRoutes.asset(id, in: library)
                     let jpeg = try await blocking { () throws -> Data in
                         let (file, jpeg) = try PHImageManager.default().rendition(rendition, of: asset)
@@ -40,7 +40,7 @@ struct ImageRoutes {
             }
         }
         group.get("assets/:id/original") { request, context -> Response in
-            let library = try libraries.library(for: try context.requirePrincipal())
+            let library = try await libraries.library(for: try context.requirePrincipal())
             let asset = try await AssetRoutes.asset(context.parameters.get("id"), in: library)
             let resources = try await blocking { library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) } }
             guard let original = resources.first(where: { $0.type == .photo || $0.type == .video }) ?? resources.first else {

@@ -25,7 +25,7 @@ struct LibraryRoutes {
     func add(to group: RouterGroup<ServerContext>) {
         group.get("library") { _, context -> Response in
             let principal = try context.requirePrincipal()
-            let library = try libraries.library(for: principal)
+            let library = try await libraries.library(for: principal)
             let representation = try await blocking {
                 library.withCurrentLibrary {
                     let counts = LibraryRepresentation.Counts(

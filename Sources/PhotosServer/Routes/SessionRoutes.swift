@@ -11,9 +11,13 @@ struct SessionRoutes {
 
     private struct SignIn: Decodable {
         let token: String
+        /// A share link's password, when it has one.
+        let password: String?
         init(from decoder: any Decoder) throws {
-            try decoder.refuseUnknownKeys(allowed: ["token"])
-            token = try decoder.container(keyedBy: AnyKey.self).decode(String.self, forKey: AnyKey(stringValue: "token"))
+            try decoder.refuseUnknownKeys(allowed: ["token", "password"])
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            token = try container.decode(String.self, forKey: AnyKey(stringValue: "token"))
+            password = try container.decodeIfPresent(String.self, forKey: AnyKey(stringValue: "password"))
         }
     }
 
@@ -37,10 +41,21 @@ struct SessionRoutes {
     /// Sign-in needs no authentication: it is where authentication starts.
     func addPublic(to group: RouterGroup<ServerContext>) {
         group.post("session") { request, context -> Response in
-            try authentication.refuseThrottledPeer(context)
             let body = try await JSONBody.decode(SignIn.self, from: request, context: context, limit: 4096)
-            let principal = try await authentication.prove(body.token, context: context)
-            let (id, session) = sessions.start(bearer: body.token)
+            let principal = try await authentication.prove(body.token, context: context, signedIn: true)
+            if principal.needsSignIn {
+                guard let password = body.password else {
+                    throw Problem(.unauthorized, "this share link has a password: send it as \"password\"",
+                                  headers: [.wwwAuthenticate: "Bearer realm=\"photos\""])
+                }
+                let owner = authentication.libraries.owner
+                let bearer = body.token
+                let matches = try await blocking {
+                    try owner.accessToken(authenticating: bearer).map { try owner.checkPassword(password, of: $0) } ?? false
+                }
+                guard matches else { throw authentication.failure("the share link's password is not this", context: context) }
+            }
+            let (id, session) = sessions.start(bearer: body.token, tokenID: principal.tokenID)
             var response = try JSONBody.response(Signed(session, principal))
             response.setCookie(Cookie(name: BrowserSessions.cookieName, value: id, expires: session.expires,
                                       path: "/", secure: false, httpOnly: true, sameSite: .strict))

@@ -3,26 +3,31 @@ import Hummingbird
 import Photos
 
 /// `/v1/shares`: the owner's share links. A share link is a read-only
-/// token of a new limited client whose selection is an album's assets as
-/// they are when it is made (`createShareLink`), so everything it reaches
-/// goes through the engine's grant like any client's. The gallery opens it
-/// as `/#share=<token>`: the fragment never reaches a server's logs.
+/// token of a new client whose grant is the album itself, as it is at each
+/// read (`createShareLink`): its photos that are neither hidden nor
+/// deleted, and the album, nothing else; the engine applies it to
+/// everything the link reaches, like any client's grant. A link may have a
+/// password, which its holder gives when signing in. The gallery opens a
+/// link as `/#share=<token>`: the fragment never reaches a server's logs.
+/// Revoking one ends it at once on every path of this server: its proofs,
+/// its browser sessions and its event streams.
 struct ShareRoutes {
     let libraries: LibraryPool
-    /// Forgets a revoked link's proof, so that it stops working at once here.
-    let provenTokens: ProvenTokens
+    let revocation: Revocation
 
     struct Share: Encodable {
         let id: String
         let label: String
         let created: Date
         let expires: Date?
+        let hasPassword: Bool
 
         init(_ token: PHPhotoLibrary.AccessToken) {
             id = token.id
             label = token.label
             created = token.creationDate
             expires = token.expirationDate
+            hasPassword = token.hasPassword
         }
     }
 
@@ -33,12 +38,14 @@ struct ShareRoutes {
     private struct NewShare: Decodable {
         let album: String
         let expires: Date?
+        let password: String?
 
         init(from decoder: any Decoder) throws {
-            try decoder.refuseUnknownKeys(allowed: ["album", "expires"])
+            try decoder.refuseUnknownKeys(allowed: ["album", "expires", "password"])
             let container = try decoder.container(keyedBy: AnyKey.self)
             album = try container.decode(String.self, forKey: AnyKey(stringValue: "album"))
             expires = try container.decodeIfPresent(Date.self, forKey: AnyKey(stringValue: "expires"))
+            password = try container.decodeIfPresent(String.self, forKey: AnyKey(stringValue: "password"))
         }
     }
 
@@ -63,7 +70,7 @@ struct ShareRoutes {
             let album = try await CollectionRoutes.assetCollection(body.album, in: library)
             guard album.assetCollectionType == .album else { throw Problem.badRequest("only an album the user made can be shared") }
             let issued = try await blocking {
-                try library.withCurrentLibrary { try library.createShareLink(for: album, expirationDate: body.expires) }
+                try library.withCurrentLibrary { try library.createShareLink(for: album, expirationDate: body.expires, password: body.password) }
             }
             return try JSONBody.response(Created(share: Share(issued.token), token: issued.bearer, path: "/#share=\(issued.bearer)"),
                                          status: .created, headers: [.cacheControl: "no-store"])
@@ -77,7 +84,7 @@ struct ShareRoutes {
                 }
                 try library.revokeAccessToken(id: id)
             }
-            provenTokens.forget(tokenID: id)
+            revocation.revoked(tokenID: id)
             return Response(status: .noContent)
         }
     }
@@ -86,6 +93,6 @@ struct ShareRoutes {
     private func owner(_ context: ServerContext) throws -> PHPhotoLibrary {
         let principal = try context.requirePrincipal()
         guard principal.isOwner else { throw Problem(.forbidden, "share links are managed with the owner's tokens") }
-        return try libraries.library(for: principal)
+        return libraries.owner
     }
 }

@@ -67,7 +67,7 @@ struct TimelineRoutes {
     func add(to group: RouterGroup<ServerContext>) {
         group.get("timeline") { request, context -> Response in
             let principal = try context.requirePrincipal()
-            let library = try libraries.library(for: principal)
+            let library = try await libraries.library(for: principal)
             let query = Query(request: request)
             let options = try Self.options(query)
             let months = try await libraries.timelines.value(Self.key(principal, query, month: nil)) {
@@ -85,7 +85,7 @@ struct TimelineRoutes {
         }
         group.get("timeline/:bucket") { request, context -> Response in
             let principal = try context.requirePrincipal()
-            let library = try libraries.library(for: principal)
+            let library = try await libraries.library(for: principal)
             let query = Query(request: request)
             let options = try Self.options(query)
             let bucket = try await find(context.parameters.get("bucket"), for: principal, query: query)
@@ -115,7 +115,7 @@ struct TimelineRoutes {
     /// The buckets of the months (`month` nil) or of one month's days, as
     /// last counted since the last commit.
     private func buckets(for principal: Principal, query: Query, month: Int?) async throws -> [PHTimelineBucket] {
-        let library = try libraries.library(for: principal)
+        let library = try await libraries.library(for: principal)
         let options = try Self.options(query)
         return try await libraries.timelines.value(Self.key(principal, query, month: month)) {
             guard let month else { return try library.timelineMonths(options: options) }

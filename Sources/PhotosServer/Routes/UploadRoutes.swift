@@ -48,7 +48,7 @@ struct UploadRoutes {
             let metadata = try Self.metadata(request.headers[HTTPField.Name("Upload-Metadata")!])
             let filename = metadata["filename"].map(Self.safeFilename) ?? "upload"
             if let hash = metadata["contentHash"], metadata["duplicates"] ?? "skip" == "skip" {
-                let library = try libraries.library(for: principal)
+                let library = try await libraries.library(for: principal)
                 if let existing = try await blocking({ try library.localIdentifierOfAsset(withContentHash: hash.lowercased()) }) {
                     return try JSONBody.response(Duplicate(duplicateOf: existing), headers: Self.tusHeaders())
                 }

@@ -180,6 +180,17 @@ final class UploadStore: Sendable {
         unlink(descriptionURL(id).path)
     }
 
+    /// Removes every upload of a token (revoked). Cost: a pass over the
+    /// uploads' directory.
+    func removeAll(tokenID: String) {
+        for id in ids() where description(of: id)?.tokenID == tokenID { remove(id) }
+    }
+
+    /// The ids of the uploads' files in the directory, each once.
+    private func ids() -> Set<String> {
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).map { String($0.prefix { $0 != "." }) })
+    }
+
     /// Removes uploads past their lifetime and files without a description.
     func removeExpired(now: Date = Date()) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

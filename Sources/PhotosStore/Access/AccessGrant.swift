@@ -11,6 +11,19 @@ package enum AccessGrant: Int, Sendable, CaseIterable {
     case addOnly = 3
     /// Nothing.
     case denied = 4
+    /// Read one album, as it is at each read: its members that are neither
+    /// hidden nor in Recently Deleted, and the album itself, nothing else
+    /// (no other collection, no moments); change nothing. A share link's
+    /// grant; the album is kept beside it (`client_access.shared_album`).
+    case sharedAlbum = 5
+
+    /// Whether the grant lets its client read anything (and so hear of changes).
+    package var mayRead: Bool {
+        switch self {
+        case .readWrite, .limited, .sharedAlbum: true
+        case .addOnly, .denied: false
+        }
+    }
 }
 
 /// The access record of one client, as the owner sees it.
@@ -24,15 +37,18 @@ package struct ClientAccessRecord: Sendable, Equatable {
     package var decidedAt: Date?
     /// How many assets a limited client may see.
     package var selectedAssetCount: Int
+    /// The album a shared-album client reads (its UUID).
+    package var sharedAlbum: String?
 
     package init(client: String, grant: AccessGrant?, requestedLevel: AccessLevel?, requestedAt: Date?, decidedAt: Date?,
-                 selectedAssetCount: Int) {
+                 selectedAssetCount: Int, sharedAlbum: String? = nil) {
         self.client = client
         self.grant = grant
         self.requestedLevel = requestedLevel
         self.requestedAt = requestedAt
         self.decidedAt = decidedAt
         self.selectedAssetCount = selectedAssetCount
+        self.sharedAlbum = sharedAlbum
     }
 }
 

@@ -14,6 +14,9 @@ package enum AccessScope: Sendable, Equatable {
     case full
     /// A client limited to its selection.
     case limited(client: String)
+    /// A client that reads one album and nothing else (a share link's):
+    /// `album` is its UUID.
+    case sharedAlbum(client: String, album: String)
     /// A client that may create assets and read nothing.
     case addOnly(client: String)
     /// A client that was denied access, or whose request the owner has not answered.
@@ -28,9 +31,14 @@ package enum AccessScope: Sendable, Equatable {
     /// The scope of `client` (nil: the owner) as the database says now.
     static func resolve(_ db: any SQLConnection, client: String?) throws -> AccessScope {
         guard let client else { return .full }
-        switch try grant(of: client, db) {
+        let row = try db.fetchOne(SQLRow.self, sql: "SELECT access, shared_album FROM client_access WHERE client = ?", arguments: [client])
+        switch try row.flatMap({ try ($0[0] as Int?).flatMap(AccessGrant.init(rawValue:)) }) {
         case .readWrite: return .full
         case .limited: return .limited(client: client)
+        case .sharedAlbum:
+            // A shared album's grant always names its album; without one it reads nothing.
+            guard let album: String = try row?[1] else { return .none(client: client, grant: .denied) }
+            return .sharedAlbum(client: client, album: album)
         case .addOnly: return .addOnly(client: client)
         case .denied: return .none(client: client, grant: .denied)
         case nil: return .none(client: client, grant: nil)
@@ -43,10 +51,17 @@ package enum AccessScope: Sendable, Equatable {
             .flatMap(AccessGrant.init(rawValue:))
     }
 
+    /// Whether the scope sees the moments the library computes from its
+    /// assets: a shared album's client sees its album and nothing else.
+    var seesMoments: Bool {
+        if case .sharedAlbum = self { return false }
+        return true
+    }
+
     /// Why reading is refused; nil when the scope may read.
     var readDenial: StoreError? {
         switch self {
-        case .full, .limited: nil
+        case .full, .limited, .sharedAlbum: nil
         case .addOnly(let client): .accessDenied("client \(client) has add-only access: it can create assets but not read the library")
         case .none(let client, let grant): .accessDenied(Self.refusal(client: client, grant: grant))
         }
@@ -57,6 +72,8 @@ package enum AccessScope: Sendable, Equatable {
         switch self {
         case .full, .limited:
             return nil
+        case .sharedAlbum(let client, _):
+            return .accessDenied("client \(client) reads one shared album and changes nothing")
         case .addOnly(let client):
             let onlyCreates = set.assetEdits.isEmpty && set.trashedAssets.isEmpty && set.restoredAssets.isEmpty
                 && set.newCollections.isEmpty && set.collectionEdits.isEmpty && set.deletedCollections.isEmpty
@@ -83,6 +100,10 @@ package enum AccessScope: Sendable, Equatable {
         switch self {
         case .full: nil
         case .limited(let client): "\(sql: alias).id IN (\(Self.selectedAssetIDs(client)))"
+        case .sharedAlbum(_, let album):
+            """
+            (\(sql: alias).id IN (\(Self.memberIDs(album))) AND \(sql: alias).is_hidden = 0 AND \(sql: alias).trashed_date IS NULL)
+            """
         case .addOnly, .none: "FALSE"
         }
     }
@@ -96,6 +117,7 @@ package enum AccessScope: Sendable, Equatable {
         case .full: nil
         case .limited(let client):
             "(\(sql: CollectionType.smartAlbum.condition(alias)) OR \(sql: alias).id IN (\(Self.shownCollectionIDs(client))))"
+        case .sharedAlbum(_, let album): "\(sql: alias).uuid = \(album)"
         case .addOnly, .none: "FALSE"
         }
     }
@@ -114,6 +136,7 @@ package enum AccessScope: Sendable, Equatable {
         switch self {
         case .full: nil
         case .limited(let client): "\(sql: column) IN (SELECT uuid FROM client_selection WHERE client = \(client))"
+        case .sharedAlbum(_, let album): "\(sql: column) = \(album)"
         case .addOnly, .none: "FALSE"
         }
     }
@@ -122,6 +145,16 @@ package enum AccessScope: Sendable, Equatable {
     /// be read; entries about another client's access are never read.
     func entryCondition(_ alias: String, client: String?) -> SQL {
         let own: SQL = client.map { "(\(sql: alias).client IS NULL OR \(sql: alias).client = \($0))" } ?? "\(sql: alias).client IS NULL"
+        if case .sharedAlbum(let client, let album) = self {
+            // The album's own entries, and those of the assets in it now (in
+            // whatever state: one hidden or deleted since is told as changed,
+            // and the client finds it gone).
+            return """
+                (\(sql: alias).client = \(client) OR \(sql: alias).client IS NULL AND (
+                    \(sql: alias).entity = \(sql: Self.asset) AND \(sql: alias).row_id IN (\(Self.memberIDs(album)))
+                    OR \(sql: alias).entity <> \(sql: Self.asset) AND \(sql: alias).uuid = \(album)))
+                """
+        }
         guard case .limited(let client) = self else { return own }
         return """
             (\(sql: alias).client IS NOT NULL AND \(own) OR \(sql: alias).client IS NULL AND (
@@ -141,6 +174,11 @@ package enum AccessScope: Sendable, Equatable {
         SELECT sa.id FROM client_selection s JOIN asset sa ON sa.uuid = s.uuid \
         WHERE s.client = \(client) AND s.entity = \(sql: asset)
         """
+    }
+
+    /// The row ids of the assets in the album with this UUID.
+    private static func memberIDs(_ album: String) -> SQL {
+        "SELECT sm.asset_id FROM collection_asset sm JOIN collection sc ON sc.id = sm.collection_id WHERE sc.uuid = \(album)"
     }
 
     private static func shownCollectionIDs(_ client: String) -> SQL {

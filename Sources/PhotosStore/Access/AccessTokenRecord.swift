@@ -16,9 +16,12 @@ package struct AccessTokenRecord: Sendable, Equatable {
     package var createdAt: Date
     /// When it stops working; nil: never.
     package var expiresAt: Date?
+    /// A share link's password, as the public layer hashed it (salt and
+    /// parameters included); nil: the token needs none.
+    package var passwordHash: Data?
 
     package init(id: String, secretHash: Data, client: String?, isReadOnly: Bool, label: String,
-                 createdAt: Date, expiresAt: Date?) {
+                 createdAt: Date, expiresAt: Date?, passwordHash: Data? = nil) {
         self.id = id
         self.secretHash = secretHash
         self.client = client
@@ -26,5 +29,6 @@ package struct AccessTokenRecord: Sendable, Equatable {
         self.label = label
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.passwordHash = passwordHash
     }
 }

@@ -82,11 +82,13 @@ package enum AccessChange: Sendable, Hashable {
     case removeClient(String)
     /// Adds assets (by UUID) to a limited client's selection and removes others.
     case changeSelection(client: String, adding: [String], removing: [String])
+    /// Grants a client the reading of one album (`AccessGrant.sharedAlbum`), by its UUID.
+    case shareAlbum(String, client: String)
 
     /// The client the change concerns.
     package var client: String {
         switch self {
-        case .setGrant(_, let client), .removeClient(let client), .changeSelection(let client, _, _): client
+        case .setGrant(_, let client), .removeClient(let client), .changeSelection(let client, _, _), .shareAlbum(_, let client): client
         }
     }
 }

@@ -707,11 +707,25 @@ struct ChangeSetCommitter {
         try ClientIdentifier.check(target)
         switch change {
         case .setGrant(let grant, _):
+            guard grant != .sharedAlbum else {
+                throw StoreError.editNotAllowed("a shared album's grant names its album: share one with createShareLink(for:)")
+            }
             guard try AccessScope.grant(of: target, db) != grant else { return }
             try db.execute(sql: """
-                INSERT INTO client_access (client, access, decided_at) VALUES (?, ?, ?)
-                ON CONFLICT (client) DO UPDATE SET access = excluded.access, decided_at = excluded.decided_at
+                INSERT INTO client_access (client, access, decided_at, shared_album) VALUES (?, ?, ?, NULL)
+                ON CONFLICT (client) DO UPDATE SET access = excluded.access, decided_at = excluded.decided_at, shared_album = NULL
                 """, arguments: [target, grant?.rawValue, grant == nil ? nil : now.timeIntervalSince1970])
+            accessEntries.append(.init(client: target, change: nil))
+        case .shareAlbum(let album, _):
+            guard try db.fetchOne(Bool.self, """
+                SELECT EXISTS (SELECT 1 FROM collection c WHERE c.uuid = \(album) AND \(sql: CollectionType.album.condition("c")))
+                """) == true else {
+                throw StoreError.notFound(entity: .assetCollection, identifier: LocalIdentifier(uuid: album, entity: .assetCollection).description)
+            }
+            try db.execute(sql: """
+                INSERT INTO client_access (client, access, decided_at, shared_album) VALUES (?, ?, ?, ?)
+                ON CONFLICT (client) DO UPDATE SET access = excluded.access, decided_at = excluded.decided_at, shared_album = excluded.shared_album
+                """, arguments: [target, AccessGrant.sharedAlbum.rawValue, now.timeIntervalSince1970, album])
             accessEntries.append(.init(client: target, change: nil))
         case .removeClient:
             try db.execute(sql: "DELETE FROM client_selection WHERE client = ?", arguments: [target])

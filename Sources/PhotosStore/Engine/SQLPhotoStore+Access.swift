@@ -32,12 +32,13 @@ extension SQLPhotoStore {
             return try db.fetchAll(SQLRow.self, sql: """
                 SELECT c.client, c.access, c.requested_level, c.requested_at, c.decided_at,
                        (SELECT COUNT(*) FROM client_selection s JOIN asset a ON a.uuid = s.uuid
-                        WHERE s.client = c.client AND s.entity = \(StoreEntity.asset.rawValue))
+                        WHERE s.client = c.client AND s.entity = \(StoreEntity.asset.rawValue)), c.shared_album
                 FROM client_access c ORDER BY c.client
                 """).map { row in
                 try ClientAccessRecord(client: row[0], grant: (row[1] as Int?).flatMap(AccessGrant.init(rawValue:)),
                                    requestedLevel: (row[2] as Int?).flatMap(AccessLevel.init(rawValue:)), requestedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
-                                   decidedAt: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)), selectedAssetCount: row[5])
+                                   decidedAt: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)), selectedAssetCount: row[5],
+                                   sharedAlbum: row[6])
             }
         }
     }

@@ -306,6 +306,7 @@ extension SQLPhotoStore {
     /// cannot leave this without one.
     package func moments() throws(StoreError) -> [MomentRecord] {
         let lookup = try readObjects { db, scope -> MomentLookup in
+            guard scope.seesMoments else { return .cached([]) }
             let changeBlock = try HistoryLog.lastChangeBlock(db)
             if let cached = momentCache.moments(at: changeBlock) {
                 return .cached(cached)

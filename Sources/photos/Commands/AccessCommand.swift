@@ -71,6 +71,7 @@ struct AccessCommand: ParsableCommand {
                 case .limited: "limited"
                 case .addOnly: "add-only"
                 case .denied: "denied"
+                case .sharedAlbum: "shared album"
                 case nil: "undecided"
                 }
             }

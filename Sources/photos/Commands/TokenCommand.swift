@@ -65,10 +65,20 @@ struct TokenCommand: ParsableCommand {
 
     struct Share: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a share link's token: read-only, over one album's assets.")
+            abstract: "Create a share link's token: read-only, over one album as it is at each visit.",
+            discussion: """
+                The link reads the album's photos that are neither hidden nor deleted, and the album itself,
+                nothing else. With --password-stdin, the first line of standard input is its password, which
+                the gallery asks for (never on the command line, where other users could read it).
+
+                Example:
+                  photos token share Holidays --expires 7d
+                  printf '%s\\n' "$PASSWORD" | photos token share Holidays --password-stdin
+                """)
         @Argument(help: "The album's name or identifier.") var album: String
         @Option(help: ArgumentHelp("When it stops working: a duration such as 12h, 7d or 4w.", valueName: "duration"))
         var expires: String?
+        @Flag(help: "Read the link's password from the first line of standard input.") var passwordStdin = false
         @OptionGroup var options: LibraryOptions
 
         func validate() throws { _ = try expires.map(TokenCommand.expiration) }
@@ -76,7 +86,15 @@ struct TokenCommand: ParsableCommand {
         func run() throws {
             let library = try options.open()
             let collection = try library.withCurrentLibrary { try Lookup.album(album) }
-            let issued = try library.createShareLink(for: collection, expirationDate: try expires.map(TokenCommand.expiration))
+            var password: String?
+            if passwordStdin {
+                guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                    throw CLIError.user("--password-stdin: standard input holds no password")
+                }
+                password = line
+            }
+            let issued = try library.createShareLink(for: collection, expirationDate: try expires.map(TokenCommand.expiration),
+                                                     password: password)
             TokenCommand.print(issued, options: options)
         }
     }

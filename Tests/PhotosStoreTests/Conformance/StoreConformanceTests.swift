@@ -402,7 +402,7 @@ import Testing
             var edit = ChangeSet()
             edit.assetEdits = [AssetEdit(uuid: assets[0].record.uuid, isFavorite: true)]
             #expect(throws: StoreError.self, "an asset outside the grant cannot be changed") { try clientStore.commit(edit, staging: nil) }
-        case .addOnly?, .denied?, nil:
+        case .addOnly?, .denied?, .sharedAlbum?, nil:
             do {
                 _ = try clientStore.fetchAssets(Self.byCreation)
                 Issue.record("a client granted \(String(describing: grant)) must not read")
@@ -416,6 +416,66 @@ import Testing
             #expect(try clientStore.commit(create, staging: nil) != nil, "add-only may create")
         }
         #expect(try clientStore.grant() == grant)
+    }
+
+    /// A share link's grant: its album as it is at each read (the members
+    /// neither hidden nor deleted), the album alone among collections, no
+    /// moments, no writes, and history about the album and its members only.
+    @Test(arguments: TestBackend.available)
+    func aSharedAlbumSeesItsAlbumAsItIsAndNothingElse(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let assets = (0..<4).map { Self.asset(created: Double($0) * 86_400) }
+        let (shared, other) = (UUID().uuidString, UUID().uuidString)
+        var set = ChangeSet()
+        set.newAssets = assets
+        set.newCollections = [NewCollection(uuid: shared, kind: .assetCollection, title: "Public"),
+                              NewCollection(uuid: other, kind: .assetCollection, title: "Secret")]
+        set.collectionEdits = [CollectionEdit(target: .collection(uuid: shared), operations: [.add(assets[0...2].map(\.record.uuid))]),
+                               CollectionEdit(target: .collection(uuid: other), operations: [.add([assets[0].record.uuid])])]
+        set.assetEdits = [AssetEdit(uuid: assets[2].record.uuid, isHidden: true)]
+        try library.commit(set)
+        let client = "share.conformance"
+        try library.commit(ChangeSet(accessChanges: [.shareAlbum(shared, client: client)]))
+        let store = try library.reopen(client: client)
+        #expect(try store.grant() == .sharedAlbum)
+        let start = try store.currentHistoryPoint()
+        func visible() throws -> [String] { try store.assets(ids: store.fetchAssets(Self.byCreation).ids).map(\.uuid) }
+        #expect(try visible() == [assets[0], assets[1]].map(\.record.uuid), "the album's members, not hidden ones")
+        let collections = try store.fetchCollections(CollectionQuery(scope: .stored(.album, subtype: nil)))
+        #expect(try store.collections(ids: collections.ids).map(\.uuid) == [shared], "no other album, not even its title")
+        #expect(try store.fetchCollections(CollectionQuery(scope: .albumsContaining(assetRowID: try #require(
+            try library.owner.rowIDs(entity: .asset, uuids: [assets[0].record.uuid])[assets[0].record.uuid])))).ids.count == 1)
+        #expect(try store.fetchCollections(CollectionQuery(scope: .stored(.smartAlbum, subtype: nil))).ids.isEmpty)
+        #expect(try store.moments().isEmpty)
+        var write = ChangeSet()
+        write.assetEdits = [AssetEdit(uuid: assets[0].record.uuid, isFavorite: true)]
+        #expect(throws: StoreError.self, "a share link writes nothing") { try store.commit(write, staging: nil) }
+
+        // A change elsewhere is not the client's to hear of; its album's are, at once.
+        var elsewhere = ChangeSet()
+        elsewhere.assetEdits = [AssetEdit(uuid: assets[3].record.uuid, isFavorite: true)]
+        try library.commit(elsewhere)
+        #expect(try store.currentHistoryPoint() == start)
+        var membership = ChangeSet()
+        membership.collectionEdits = [CollectionEdit(target: .collection(uuid: shared), operations: [.add([assets[3].record.uuid]),
+                                                                                                      .remove([assets[1].record.uuid])])]
+        try library.commit(membership)
+        #expect(try visible() == [assets[0], assets[3]].map(\.record.uuid), "membership as it is now")
+        // History is read as the album is now: the block that changed the
+        // photo just added comes with the block that added it.
+        let changes = try store.persistentChanges(since: start)
+        #expect(changes.count == 2)
+        let entries = try store.persistentChangeEntries(after: start.changeBlock == 0 ? 0 : changes[0].point.changeBlock - 1,
+                                                        through: changes[1].point.changeBlock).entries
+        #expect(Set(entries.map(\.identifier.uuid)).isSubset(of: [shared, assets[3].record.uuid, assets[1].record.uuid]))
+        var trash = ChangeSet()
+        trash.trashedAssets = [.uuid(assets[0].record.uuid)]
+        try library.commit(trash)
+        #expect(try visible() == [assets[3].record.uuid], "never a deleted photo")
+        var gone = ChangeSet()
+        gone.deletedCollections = [shared]
+        try library.commit(gone)
+        #expect(try visible().isEmpty, "an album deleted leaves the link nothing")
     }
 
     // MARK: - Refresh against refetch

@@ -195,12 +195,18 @@ struct PredicateParser {
 
     private mutating func expression() throws(PHPredicateError) -> PredicateOperand {
         try enter()
-        defer { depth -= 1 }
+        // Each operator of a chain nests the operand one level deeper, as parentheses do.
+        var chained = 1
+        defer { depth -= chained }
         var result = try term()
         while true {
             if take(symbol: "&") {
+                try enter()
+                chained += 1
                 result = .bitwiseAnd(result, try term())
             } else if take(symbol: "|") {
+                try enter()
+                chained += 1
                 result = .bitwiseOr(result, try term())
             } else {
                 return result
