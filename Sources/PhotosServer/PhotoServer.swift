@@ -30,12 +30,17 @@ public struct PhotoServer: Sendable {
         public var signInFailuresPerMinute: Int
         /// The largest file an upload may bring.
         public var maximumUploadLength: Int
+        /// The most client library instances kept open at once (each holds
+        /// files and database connections); past it, the one used least
+        /// lately closes.
+        public var maximumOpenClients: Int
 
         /// A configuration with the defaults: loopback port 8080, a minute's idle
-        /// timeout, heartbeats every 15 s, 10 failed sign-ins a minute, 16 GiB uploads.
+        /// timeout, heartbeats every 15 s, 10 failed sign-ins a minute, 16 GiB
+        /// uploads, 64 client instances open.
         public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Duration = .seconds(60),
                     heartbeat: Duration = .seconds(15), streamWriteTimeout: Duration = .seconds(30),
-                    signInFailuresPerMinute: Int = 10, maximumUploadLength: Int = 16 << 30) {
+                    signInFailuresPerMinute: Int = 10, maximumUploadLength: Int = 16 << 30, maximumOpenClients: Int = 64) {
             self.host = host
             self.port = port
             self.idleTimeout = idleTimeout
@@ -43,6 +48,7 @@ public struct PhotoServer: Sendable {
             self.streamWriteTimeout = streamWriteTimeout
             self.signInFailuresPerMinute = signInFailuresPerMinute
             self.maximumUploadLength = maximumUploadLength
+            self.maximumOpenClients = maximumOpenClients
         }
     }
 
@@ -61,7 +67,7 @@ public struct PhotoServer: Sendable {
     public init(library: PHPhotoLibrary, configuration: Configuration = Configuration(),
                 logger: Logger = Logger(label: "photos.serve")) throws {
         self.configuration = configuration
-        libraries = LibraryPool(owner: library)
+        libraries = LibraryPool(owner: library, maximumClients: configuration.maximumOpenClients)
         uploads = try UploadStore(directory: library.filesDirectory.appendingPathComponent("uploads"),
                                   maximumLength: configuration.maximumUploadLength)
         uploads.removeExpired()

@@ -43,3 +43,29 @@ def test_a_share_link_sees_only_its_album_and_can_be_revoked(browser, server):
         wait(guest, signed_out, 10, "a revoked link still opens the album")
     finally:
         guest.quit()
+
+
+def test_a_share_link_with_a_password_asks_for_it(browser, server):
+    sign_in(browser, server)
+    open_collection(browser, "Paris 2019")
+    browser.find_element(By.XPATH, "//div[@id='view-actions']/button[text()='Share']").click()
+    dialog = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.share[open]"))
+    dialog.find_element(By.NAME, "password").send_keys("correct horse")
+    dialog.find_element(By.CSS_SELECTOR, "[data-action=create]").click()
+    link = wait(browser, lambda d: d.find_element(By.NAME, "link").get_attribute("value") or None)
+    wait(browser, lambda d: "with a password" in dialog.find_element(By.CSS_SELECTOR, "ul.links").text)
+    guest = make_driver()
+    try:
+        guest.get(link)
+        password = wait(guest, lambda d: d.find_element(By.NAME, "password") if d.find_element(By.NAME, "password").is_displayed() else None)
+        assert not guest.find_element(By.NAME, "token").is_displayed()
+        password.send_keys("wrong")
+        guest.find_element(By.CSS_SELECTOR, "#sign-in button[type=submit]").click()
+        wait(guest, lambda d: "not the password" in d.find_element(By.CSS_SELECTOR, "#sign-in .error").text)
+        password.clear()
+        password.send_keys("correct horse")
+        guest.find_element(By.CSS_SELECTOR, "#sign-in button[type=submit]").click()
+        wait_ready(guest)
+        screenshot(guest, "shared-album-with-password")
+    finally:
+        guest.quit()

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     this.title = problem.title || '';
     this.detail = problem.detail || '';
     this.code = problem.code ?? null;
+    /** The whole problem document, its extension members included. */
+    this.problem = problem;
   }
 }
 

@@ -4,7 +4,7 @@
 // viewer, selection and its actions, uploads, the filter, and the change
 // stream that keeps all of it current.
 import { ApiError, getData, whenSessionEnds } from './api.js';
-import { currentSession, signIn, signOut } from './session.js';
+import { currentSession, needsPassword, signIn, signOut } from './session.js';
 import { Grid } from './grid.js';
 import { TimelineSource, CollectionSource } from './sources.js';
 import { connectScrolling } from './scroller.js';
@@ -297,24 +297,34 @@ function button(label, action) {
   return element;
 }
 
-/** The sign-in page; resolves with the session once a token is accepted. */
-function showSignIn() {
+/**
+ * The sign-in page; resolves with the session once a token is accepted.
+ * With `shareToken` (a share link that has a password), it asks for the
+ * password alone.
+ */
+function showSignIn(shareToken) {
   const page = $('sign-in');
   page.hidden = false;
   const form = page.querySelector('form');
   const error = page.querySelector('.error');
-  form.elements.token.focus();
+  form.querySelector('.token').hidden = shareToken !== undefined;
+  form.elements.token.required = shareToken === undefined;
+  form.querySelector('.password').hidden = shareToken === undefined;
+  form.elements.password.required = shareToken !== undefined;
+  (shareToken === undefined ? form.elements.token : form.elements.password).focus();
   return new Promise((resolve) => {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       error.hidden = true;
       try {
-        const session = await signIn(form.elements.token.value);
+        const session = shareToken === undefined ? await signIn(form.elements.token.value)
+          : await signIn(shareToken, form.elements.password.value);
         form.reset();
         page.hidden = true;
         resolve(session);
       } catch (failure) {
-        error.textContent = failure.status === 401 ? 'That token is not valid (or it expired or was revoked).' : failure.detail || failure.message;
+        error.textContent = shareToken !== undefined && needsPassword(failure) ? 'That is not the password of this share link.'
+          : failure.status === 401 ? 'That token is not valid (or it expired or was revoked).' : failure.detail || failure.message;
         error.hidden = false;
       }
     });
@@ -326,7 +336,9 @@ async function boot() {
   const share = location.hash.match(/^#share=(.+)$/);
   if (share) {
     history.replaceState(null, '', '/');
-    session = await signIn(decodeURIComponent(share[1])).catch((error) => {
+    const token = decodeURIComponent(share[1]);
+    session = await signIn(token).catch((error) => {
+      if (needsPassword(error)) return showSignIn(token);
       notifyError(error, 'This share link does not work');
       return null;
     });

@@ -15,9 +15,14 @@ export async function currentSession() {
   }
 }
 
-/** Signs in with a token (an owner's, a client's or a share link's). */
-export async function signIn(token) {
-  const { data } = await request('POST', '/v1/session', { body: { token: token.trim() } });
+/**
+ * Signs in with a token (an owner's, a client's or a share link's), and the
+ * share link's password when it has one. A link that needs its password
+ * is refused with an ApiError whose problem says `password: 'required'`.
+ */
+export async function signIn(token, password) {
+  const body = password === undefined ? { token: token.trim() } : { token: token.trim(), password };
+  const { data } = await request('POST', '/v1/session', { body });
   useCsrfToken(data.csrfToken);
   return describe(data);
 }
@@ -26,6 +31,11 @@ export async function signIn(token) {
 export async function signOut() {
   await request('DELETE', '/v1/session');
   useCsrfToken(null);
+}
+
+/** Whether a refused sign-in wants the share link's password. */
+export function needsPassword(error) {
+  return error instanceof ApiError && error.status === 401 && error.problem?.password === 'required';
 }
 
 function describe(data) {

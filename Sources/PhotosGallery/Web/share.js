@@ -1,7 +1,8 @@
 // Share links for an album (owner only): create one, read-only, with an
-// optional expiry; list them; revoke. A link opens this gallery as
-// /#share=<token>, signed in as the link's limited client, so it sees the
-// album's assets and nothing else.
+// optional expiry and password; list them; revoke. A link opens this
+// gallery as /#share=<token> (asking for its password when it has one),
+// signed in as the link's client, which sees the album as it is at each
+// visit and nothing else.
 import { request, getData } from './api.js';
 import { notifyError } from './notices.js';
 
@@ -15,6 +16,7 @@ export async function openShareDialog(album) {
         <option value="">Never</option><option value="1">In a day</option>
         <option value="7">In a week</option><option value="30">In a month</option>
       </select></label>
+      <label>Password (optional) <input name="password" type="password" autocomplete="new-password"></label>
       <div class="buttons"><button type="button" class="primary" data-action="create">Create link</button></div>
       <p class="new-link" hidden><label>Link <input readonly name="link"></label></p>
       <h3>Links</h3>
@@ -28,7 +30,7 @@ export async function openShareDialog(album) {
     const { shares } = await getData('/v1/shares');
     list.replaceChildren(...shares.map((share) => {
       const item = document.createElement('li');
-      item.textContent = `${share.label}${share.expires ? ', until ' + new Date(share.expires).toLocaleDateString() : ''} `;
+      item.textContent = `${share.label}${share.expires ? ', until ' + new Date(share.expires).toLocaleDateString() : ''}${share.hasPassword ? ', with a password' : ''} `;
       const revoke = document.createElement('button');
       revoke.type = 'button';
       revoke.textContent = 'Revoke';
@@ -49,6 +51,8 @@ export async function openShareDialog(album) {
     const days = Number(dialog.querySelector('[name=expires]').value);
     const body = { album: album.id };
     if (days) body.expires = new Date(Date.now() + days * 86_400_000).toISOString();
+    const password = dialog.querySelector('[name=password]').value;
+    if (password) body.password = password;
     try {
       const { data } = await request('POST', '/v1/shares', { body });
       const field = dialog.querySelector('[name=link]');

@@ -15,6 +15,10 @@ struct Problem: HTTPResponseError, Sendable {
     /// The symbol of that code (`persistentChangeTokenExpired`).
     let codeName: String?
     var headers: HTTPFields = [:]
+    /// Members of the problem document beyond RFC 9457's own (its
+    /// extension members), for what a client acts on: a share link's
+    /// `"password": "required"`.
+    var extensions: [String: String] = [:]
 
     init(_ status: HTTPResponse.Status, _ detail: String, code: PHPhotosError.Code? = nil, headers: HTTPFields = [:]) {
         self.status = status
@@ -62,7 +66,8 @@ struct Problem: HTTPResponseError, Sendable {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var object: [String: Any] = ["type": "about:blank", "title": title, "status": status.code, "detail": detail]
+        var object: [String: Any] = extensions
+        object.merge(["type": "about:blank", "title": title, "status": status.code, "detail": detail]) { $1 }
         if let code { object["code"] = code }
         if let codeName { object["codeName"] = codeName }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])

@@ -44,16 +44,23 @@ struct SessionRoutes {
             let body = try await JSONBody.decode(SignIn.self, from: request, context: context, limit: 4096)
             let principal = try await authentication.prove(body.token, context: context, signedIn: true)
             if principal.needsSignIn {
+                // Both refusals say that a password is what is needed (`"password": "required"`).
                 guard let password = body.password else {
-                    throw Problem(.unauthorized, "this share link has a password: send it as \"password\"",
-                                  headers: [.wwwAuthenticate: "Bearer realm=\"photos\""])
+                    var problem = Problem(.unauthorized, "this share link has a password: send it as \"password\"",
+                                          headers: [.wwwAuthenticate: "Bearer realm=\"photos\""])
+                    problem.extensions = ["password": "required"]
+                    throw problem
                 }
                 let owner = authentication.libraries.owner
                 let bearer = body.token
                 let matches = try await blocking {
                     try owner.accessToken(authenticating: bearer).map { try owner.checkPassword(password, of: $0) } ?? false
                 }
-                guard matches else { throw authentication.failure("the share link's password is not this", context: context) }
+                guard matches else {
+                    var problem = authentication.failure("that is not the share link's password", context: context)
+                    problem.extensions = ["password": "required"]
+                    throw problem
+                }
             }
             let (id, session) = sessions.start(bearer: body.token, tokenID: principal.tokenID)
             var response = try JSONBody.response(Signed(session, principal))

@@ -63,6 +63,19 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Everything that arrives until nothing more comes within the read
+    /// timeout (or the server closes), as text: an event stream's bytes,
+    /// comments included.
+    func drain() async throws -> String {
+        try await offThePool {
+            do {
+                while try self.readMore() {}
+            } catch let error as POSIXError where error.code == .EAGAIN || error.code == .EWOULDBLOCK {}
+            defer { self.received.removeAll() }
+            return String(decoding: self.received, as: UTF8.self)
+        }
+    }
+
     private func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
