@@ -14,10 +14,15 @@ struct ServerContext: RequestContext {
     var bearer: String?
     /// The peer's address, for throttling failed sign-ins.
     let remoteAddress: String?
+    /// The connection, which a long response (an event stream) watches for
+    /// its client going away, and blocking work asks whether its client is
+    /// still there.
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
+        channel = source.channel
         principal = nil
     }
 

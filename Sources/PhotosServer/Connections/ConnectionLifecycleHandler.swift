@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
 
-/// When a connection closes on its own: after `idleTimeout` with no
+/// When a connection closes on its own, and when its client has gone: after `idleTimeout` with no
 /// request in progress (counted from the connection's start or the end of
 /// the last response, so a client trickling a request's head byte by byte
 /// is closed too; checked by one timer, so a connection may stay up to
@@ -23,6 +23,11 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     /// than a timer per response.
     private var idleSince = NIODeadline.now()
     private var idleTimer: Scheduled<Void>?
+    /// Completed when the client closes its side of the connection (the
+    /// server keeps its own side open, as HTTP/1.1 lets it, to answer) or
+    /// the connection closes: a long response (an event stream) then ends
+    /// at once rather than at its next write.
+    private(set) var clientGone: EventLoopPromise<Void>?
 
     init(idleTimeout: TimeAmount) {
         self.idleTimeout = idleTimeout
@@ -37,6 +42,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        clientGone = context.eventLoop.makePromise()
         if context.channel.isActive { startIdleTimer(context) }
     }
 
@@ -47,10 +53,12 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stopIdleTimer()
+        clientGone?.succeed()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         stopIdleTimer()
+        clientGone?.succeed()
         context.fireChannelInactive()
     }
 
@@ -79,6 +87,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .inputClosed? = event as? ChannelEvent { clientGone?.succeed() }
         guard event is ChannelShouldQuiesceEvent else {
             context.fireUserInboundEventTriggered(event)
             return

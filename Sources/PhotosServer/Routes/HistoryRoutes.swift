@@ -40,14 +40,15 @@ struct HistoryRoutes {
                 let from = try await blocking { since ?? library.currentChangeToken }
                 return try JSONBody.response(try await blocking { try Self.page(library, since: from, limit: limit, principal: principal) })
             }
-            return try await stream(principal: principal, bearer: context.bearer ?? "", since: since, limit: limit)
+            return try await stream(principal: principal, bearer: context.bearer ?? "", since: since, limit: limit, connection: context.channel)
         }
     }
 
     /// An event stream from `since` (now, when nil): the changes since, then
     /// each change as the client's ``ChangeFeed`` reads it, and a comment on
     /// the stream's own clock. 429 when the token has as many streams as it may.
-    private func stream(principal: Principal, bearer: String, since: PHPersistentChangeToken?, limit: Int) async throws -> Response {
+    private func stream(principal: Principal, bearer: String, since: PHPersistentChangeToken?, limit: Int,
+                        connection: any Channel) async throws -> Response {
         let feed = try await libraries.feed(for: principal)
         // Subscribed before the first read, so that a commit between the two
         // is not missed: the stream then finds it after its position.
@@ -57,6 +58,10 @@ struct HistoryRoutes {
             throw Problem(.tooManyRequests, "this token has as many event streams open as it may (\(EventStreams.maximumPerToken))",
                           headers: [.retryAfter: "5"])
         }
+        // A client gone ends its stream at once, not at its next write.
+        connection.pipeline.handler(type: ConnectionLifecycleHandler.self)
+            .flatMap { $0.clientGone?.futureResult ?? connection.closeFuture }
+            .whenComplete { _ in subscription.continuation.finish() }
         let library = feed.library
         let first: ChangePage
         do {

@@ -64,13 +64,33 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Everything that arrives until nothing more comes within the read
-    /// timeout (or the server closes), as text: an event stream's bytes,
-    /// comments included.
-    func drain() async throws -> String {
+    /// timeout, the server closes, or `longest` has passed, as text: an
+    /// event stream's bytes, comments included.
+    func drain(longest: Duration = .seconds(3)) async throws -> String {
         try await offThePool {
+            let deadline = ContinuousClock.now + longest
             do {
-                while try self.readMore() {}
+                while try self.readMore(), ContinuousClock.now < deadline {}
             } catch let error as POSIXError where error.code == .EAGAIN || error.code == .EWOULDBLOCK {}
+            defer { self.received.removeAll() }
+            return String(decoding: self.received, as: UTF8.self)
+        }
+    }
+
+    /// What arrives until it holds `marker` (then at once), the server
+    /// closes, or `longest` passes, as text.
+    func text(until marker: String, longest: Duration = .seconds(20)) async throws -> String {
+        try await offThePool {
+            let deadline = ContinuousClock.now + longest
+            var text = ""
+            while !text.contains(marker), ContinuousClock.now < deadline {
+                do {
+                    guard try self.readMore() else { break }
+                } catch let error as POSIXError where error.code == .EAGAIN || error.code == .EWOULDBLOCK {
+                    continue
+                }
+                text = String(decoding: self.received, as: UTF8.self)
+            }
             defer { self.received.removeAll() }
             return String(decoding: self.received, as: UTF8.self)
         }
