@@ -18,6 +18,31 @@ import Testing
         PHAsset.fetchAssets(in: album, options: nil).identifiers
     }
 
+    /// Titles are bounded, and text: a title of more than 1 KiB, or with a
+    /// control character, is refused, and nothing of its block is stored.
+    @Test func titlesAreBoundedAndHoldNoControlCharacters() throws {
+        let test = try TestLibrary()
+        let longest = String(repeating: "é", count: 512)
+        for title in [longest + "x", "Summer\u{0}", "Line\nbreak", "\u{1B}[31mRed", "\u{202E}txt.exe"] {
+            expectPhotosError(.changeNotSupported, "\(title.debugDescription)") {
+                try test.library.performChangesAndWait {
+                    PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+                }
+            }
+            expectPhotosError(.changeNotSupported, "\(title.debugDescription)") {
+                try test.library.performChangesAndWait { PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: title) }
+            }
+        }
+        try test.library.performChangesAndWait { PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: longest) }
+        let album = test.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }[0]
+        #expect(album.localizedTitle == longest)
+        expectPhotosError(.changeNotSupported) {
+            try test.library.performChangesAndWait { PHAssetCollectionChangeRequest(for: album)!.title = longest + "é" }
+        }
+        let link = try test.library.withCurrentLibrary { try test.library.createShareLink(for: album) }
+        #expect(link.token.label.utf8.count <= 1024 && link.token.label.hasPrefix("share: éé"))
+    }
+
     @Test func createAnAlbumWithNewAssetsThroughPlaceholders() throws {
         let test = try TestLibrary()
         let urls = try (0..<3).map { try test.jpeg(taken: Date(timeIntervalSince1970: 1_500_000_000 + Double($0) * 3600)) }

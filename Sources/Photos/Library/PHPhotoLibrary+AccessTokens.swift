@@ -91,8 +91,19 @@ extension PHPhotoLibrary {
         }
         let client = Self.shareLinkClientPrefix + BearerToken.randomID()
         try shareAlbum(album, withClient: client)
-        return try createAccessToken(forClient: client, label: label ?? "share: \(album.localizedTitle ?? "album")",
+        return try createAccessToken(forClient: client, label: label ?? Self.shareLabel(album.localizedTitle ?? "album"),
                                      readOnly: true, expirationDate: expirationDate, passwordHash: passwordHash)
+    }
+
+    /// A share link's label, "share: TITLE", the title shortened (by whole
+    /// characters) to keep it within what a label may hold.
+    static func shareLabel(_ title: String) -> String {
+        var label = "share: "
+        for character in title {
+            guard label.utf8.count + character.utf8.count <= CollectionTitle.maximumBytes else { break }
+            label.append(character)
+        }
+        return label
     }
 
     /// Whether `password` is the token's password; false for a token

@@ -91,8 +91,16 @@ struct ChangeSetCommitter {
         return result
     }
 
-    /// Refuses what the writer may not do, before anything is applied.
+    /// Refuses what the writer may not do, and what the library does not
+    /// take (titles too long or with control characters), before anything
+    /// is applied.
     private func checkPermission(_ set: ChangeSet, client: String?) throws {
+        for collection in set.newCollections {
+            try CollectionTitle.check(collection.title, as: collection.kind == .collectionList ? "a folder's title" : "an album's title")
+        }
+        for edit in set.collectionEdits {
+            if let title = edit.title { try CollectionTitle.check(title, as: "a collection's title") }
+        }
         if !set.accessChanges.isEmpty, let client {
             throw StoreError.ownerOnly("only the library's owner can change client access; this process is client \(client)")
         }

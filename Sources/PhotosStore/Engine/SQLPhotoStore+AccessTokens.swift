@@ -6,6 +6,7 @@ import GRDB
 extension SQLPhotoStore {
     package func addAccessToken(_ token: AccessTokenRecord) throws(StoreError) {
         if let client = token.client { try ClientIdentifier.check(client) }
+        try CollectionTitle.check(token.label, as: "a token's label")
         try write { db in
             try requireOwner("create access tokens")
             try db.execute(sql: """
