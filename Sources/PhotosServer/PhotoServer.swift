@@ -34,13 +34,17 @@ public struct PhotoServer: Sendable {
         /// files and database connections); past it, the one used least
         /// lately closes.
         public var maximumOpenClients: Int
+        /// The longest one database statement of a request may run before
+        /// it is stopped (503).
+        public var queryDeadline: Duration
 
         /// A configuration with the defaults: loopback port 8080, a minute's idle
         /// timeout, heartbeats every 15 s, 10 failed sign-ins a minute, 16 GiB
-        /// uploads, 64 client instances open.
+        /// uploads, 64 client instances open, 10 s a statement.
         public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Duration = .seconds(60),
                     heartbeat: Duration = .seconds(15), streamWriteTimeout: Duration = .seconds(30),
-                    signInFailuresPerMinute: Int = 10, maximumUploadLength: Int = 16 << 30, maximumOpenClients: Int = 64) {
+                    signInFailuresPerMinute: Int = 10, maximumUploadLength: Int = 16 << 30, maximumOpenClients: Int = 64,
+                    queryDeadline: Duration = .seconds(10)) {
             self.host = host
             self.port = port
             self.idleTimeout = idleTimeout
@@ -49,6 +53,7 @@ public struct PhotoServer: Sendable {
             self.signInFailuresPerMinute = signInFailuresPerMinute
             self.maximumUploadLength = maximumUploadLength
             self.maximumOpenClients = maximumOpenClients
+            self.queryDeadline = queryDeadline
         }
     }
 
@@ -59,6 +64,8 @@ public struct PhotoServer: Sendable {
     let metrics = ServerMetrics()
     let authentication: AuthenticationMiddleware
     let streams = EventStreams()
+    /// The threads requests do their blocking work on, shared fairly.
+    let work: BlockingWork
     let logger: Logger
 
     /// A server for the library the owner's instance `library` opened.
@@ -67,6 +74,7 @@ public struct PhotoServer: Sendable {
     public init(library: PHPhotoLibrary, configuration: Configuration = Configuration(),
                 logger: Logger = Logger(label: "photos.serve")) throws {
         self.configuration = configuration
+        work = BlockingWork(statementDuration: configuration.queryDeadline)
         libraries = LibraryPool(owner: library, maximumClients: configuration.maximumOpenClients)
         uploads = try UploadStore(directory: library.filesDirectory.appendingPathComponent("uploads"),
                                   maximumLength: configuration.maximumUploadLength)
@@ -82,6 +90,7 @@ public struct PhotoServer: Sendable {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestObservation(metrics: metrics))
         router.add(middleware: ProblemMiddleware(routes: DocumentedRoutes()))
+        router.add(middleware: WorkAttribution(work: work))
         GalleryRoutes(files: .bundled).add(to: router)
         let sessions = authentication.sessions
         let v1 = router.group("v1")

@@ -18,11 +18,14 @@ struct ServerContext: RequestContext {
     /// its client going away, and blocking work asks whether its client is
     /// still there.
     let channel: any Channel
+    /// The connection's client, which blocking work asks whether it is still there.
+    let client: ClientPresence.Client?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
         channel = source.channel
+        client = ClientPresence.shared.client(of: ObjectIdentifier(source.channel))
         principal = nil
     }
 

@@ -51,6 +51,10 @@ extension PHPhotosError {
             self.init(.persistentChangeTokenExpired, message)
         case .historyPointUnknown:
             self.init(.identifierNotFound, message)
+        case .stopped(.deadline, _):
+            self.init(.limitExceeded, message)
+        case .stopped(.abandoned, _):
+            self.init(.userCancelled, message)
         case .stateChanged:
             // PhotoKit has no code for it; `performChangesAndWait(ifUnchangedSince:_:)`
             // turns this one into `PHPhotoLibrary.StateChangedError`.

@@ -196,6 +196,11 @@ extension StoreError {
                 self = .diskFull(path: place)
             case (.server, "25006"):
                 self = .readOnly(path: place, reason: message)
+            case (.server, "57014") where StatementBudget.current != nil:
+                // statement_timeout, set from the thread's budget (see LibraryDatabase.transaction).
+                let budget = StatementBudget.current!
+                budget.record(.deadline)
+                self = .stopped(budget)
             case (.server, let state) where state.hasPrefix("08") || state.hasPrefix("28") || state.hasPrefix("57P") || state == "3D000" || state == "53300":
                 self = .unreachable(location: place, reason: message)
             case (.server, _):

@@ -27,6 +27,11 @@ extension LibraryDatabase {
             switch mode {
             case .read:
                 db.send(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+                if let budget = StatementBudget.current {
+                    // The thread's budget bounds each statement of the read, as SQLite's progress handler does.
+                    let milliseconds = max(1, min(Int64(Int32.max), Int64(budget.limitNanoseconds / 1_000_000)))
+                    db.send(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"))
+                }
             case .write:
                 db.send(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL READ COMMITTED"))
                 try ChangeBlockNumbering.lock(db)

@@ -27,7 +27,11 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         context.principal = principal
         context.bearer = bearer
-        return try await next(request, context)
+        // The request's blocking work is the token's, sharing the token's turns.
+        guard let work = BlockingWork.attribution?.work else { return try await next(request, context) }
+        return try await BlockingWork.$attribution.withValue(.init(work: work, key: "token " + principal.tokenID, client: context.client)) {
+            try await next(request, context)
+        }
     }
 
     private func authenticate(_ request: Request, context: Context) async throws -> (Principal, String) {

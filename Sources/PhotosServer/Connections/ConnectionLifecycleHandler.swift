@@ -28,6 +28,8 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     /// the connection closes: a long response (an event stream) then ends
     /// at once rather than at its next write.
     private(set) var clientGone: EventLoopPromise<Void>?
+    /// The same, for readers off the event loop (``ClientPresence``).
+    private var presence: (connection: ObjectIdentifier, client: ClientPresence.Client)?
 
     init(idleTimeout: TimeAmount) {
         self.idleTimeout = idleTimeout
@@ -42,7 +44,12 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        clientGone = context.eventLoop.makePromise()
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        let connection = ObjectIdentifier(context.channel)
+        let client = ClientPresence.shared.register(connection)
+        presence = (connection, client)
+        promise.futureResult.whenComplete { _ in client.leave() }
+        clientGone = promise
         if context.channel.isActive { startIdleTimer(context) }
     }
 
@@ -54,11 +61,13 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     func handlerRemoved(context: ChannelHandlerContext) {
         stopIdleTimer()
         clientGone?.succeed()
+        if let presence { ClientPresence.shared.unregister(presence.connection) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         stopIdleTimer()
         clientGone?.succeed()
+        if let presence { ClientPresence.shared.unregister(presence.connection) }
         context.fireChannelInactive()
     }
 

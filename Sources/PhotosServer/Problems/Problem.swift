@@ -40,7 +40,8 @@ struct Problem: HTTPResponseError, Sendable {
         case .persistentChangeTokenExpired: .gone
         case .invalidResource, .missingResource, .changeNotSupported, .multipleIdentifiersFound,
              .persistentChangeDetailsUnavailable, .requestNotSupportedForAsset: .unprocessableContent
-        case .limitExceeded: .contentTooLarge
+        // A read stopped past its deadline, or for a client that left (who never sees the answer).
+        case .limitExceeded, .userCancelled: .serviceUnavailable
         case .notEnoughSpace: .init(code: 507, reasonPhrase: "Insufficient Storage")
         case .libraryVolumeOffline, .operationInterrupted, .networkError: .serviceUnavailable
         default: .internalServerError
@@ -60,6 +61,7 @@ struct Problem: HTTPResponseError, Sendable {
         case let error as PHPredicateError: Problem.badRequest(error.description)
         case let error as DecodingError: Problem.badRequest("the request body is not what this endpoint takes: \(Self.describe(error))")
         case let error as HTTPError: Problem(error.status, error.body ?? error.status.reasonPhrase)
+        case is CancellationError: Problem(.serviceUnavailable, "the request was given up: its client left")
         case let error as any HTTPResponseError: error
         default: unexpected
         }

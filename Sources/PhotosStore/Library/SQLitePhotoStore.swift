@@ -352,6 +352,8 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
                 damage.record(reason)
                 return .damaged(path: layout.root.path, reason: reason)
             case .SQLITE_FULL: return .diskFull(path: layout.root.path)
+            case .SQLITE_INTERRUPT where StatementBudget.current?.stop != nil:
+                return .stopped(StatementBudget.current!)
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 return .busy("another process held the library at \(layout.root.path) for longer than the wait allowed: \(error.message ?? "\(error.resultCode)")")
             case .SQLITE_READONLY where readOnlyReason != nil:

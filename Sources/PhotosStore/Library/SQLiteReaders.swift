@@ -50,7 +50,7 @@ final class SQLiteReaders: Sendable {
     /// every connection is busy) opening a connection.
     func read<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         try withReader { reader in
-            try reader.queue.inDatabase { db in
+            try reader.queue.inDatabase { db in try Self.watched(db) {
                 defer { Self.endStatements(db) }
                 var value: T?
                 try db.inTransaction(.deferred) {
@@ -58,7 +58,7 @@ final class SQLiteReaders: Sendable {
                     return .commit
                 }
                 return value!
-            }
+            } }
         }
     }
 
@@ -67,10 +67,10 @@ final class SQLiteReaders: Sendable {
     /// ``read(_:)`` does.
     func readStatement<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         try withReader { reader in
-            try reader.queue.inDatabase { db in
+            try reader.queue.inDatabase { db in try Self.watched(db) {
                 defer { Self.endStatements(db) }
                 return try body(db, reader.statements)
-            }
+            } }
         }
     }
 
@@ -95,5 +95,58 @@ final class SQLiteReaders: Sendable {
             ?? Reader(queue: try openConnection(), statements: PreparedStatements())
         defer { idle.withLock { $0.append(reader) } }
         return try body(reader)
+    }
+
+    /// Runs `body` with SQLite's progress handler watching the thread's
+    /// ``StatementBudget``, when it has one: work abandoned already does not
+    /// start; then every hundred virtual-machine steps the handler compares
+    /// the clock with the deadline (and, every sixteenth time, asks whether
+    /// the work was abandoned), and interrupts the statement past either,
+    /// which then fails with `SQLITE_INTERRUPT`. Without a budget no handler
+    /// is set, so ordinary reads pay nothing.
+    private static func watched<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        guard let budget = StatementBudget.current, let connection = db.sqliteConnection else { return try body() }
+        if budget.isAbandoned() {
+            budget.record(.abandoned)
+            throw StoreError.stopped(budget)
+        }
+        let watch = ProgressWatch(budget: budget, deadline: StatementBudget.now() &+ budget.limitNanoseconds)
+        let context = Unmanaged.passRetained(watch)
+        sqlite3_progress_handler(connection, 100, { context in
+            guard let context else { return 0 }
+            let watch = Unmanaged<ProgressWatch>.fromOpaque(context).takeUnretainedValue()
+            return watch.shouldStop() ? 1 : 0
+        }, context.toOpaque())
+        defer {
+            sqlite3_progress_handler(connection, 0, nil, nil)
+            context.release()
+        }
+        return try body()
+    }
+}
+
+/// One statement's (or read transaction's) watch over its budget, for the
+/// progress handler; used by the one thread running it.
+private final class ProgressWatch {
+    let budget: StatementBudget
+    let deadline: UInt64
+    private var calls = 0
+
+    init(budget: StatementBudget, deadline: UInt64) {
+        self.budget = budget
+        self.deadline = deadline
+    }
+
+    func shouldStop() -> Bool {
+        calls &+= 1
+        if StatementBudget.now() > deadline {
+            budget.record(.deadline)
+            return true
+        }
+        if calls % 16 == 0, budget.isAbandoned() {
+            budget.record(.abandoned)
+            return true
+        }
+        return false
     }
 }

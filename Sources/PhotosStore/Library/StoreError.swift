@@ -51,6 +51,14 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A change set that required a state of the library
     /// (`ChangeSet.requiredState`) found it changed since.
     case stateChanged(String)
+    /// A read ran past the limit of its ``StatementBudget``, or the work it
+    /// was for was abandoned.
+    case stopped(StatementBudget.Stop, limit: Duration)
+
+    /// The error of a read its budget stopped.
+    package static func stopped(_ budget: StatementBudget) -> StoreError {
+        .stopped(budget.stop ?? .deadline, limit: budget.limit)
+    }
 
     /// The one answer a reader without read-write access gets for any
     /// change token that does not work, whatever is wrong with it, so that
@@ -70,6 +78,10 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             reason
         case .invalidFile(let path, let reason):
             "\(path): \(reason)"
+        case .stopped(.deadline, let limit):
+            "the query was stopped after \(limit.formatted(.units(allowed: [.seconds, .milliseconds], width: .wide))), its limit: narrow it"
+        case .stopped(.abandoned, _):
+            "the query was stopped: nobody waits for its answer any more"
         case .notALibrary(let path, let reason):
             "\(path) is not a photo library: \(reason)"
         case .newerLibraryVersion(let path, let found, let supported):
