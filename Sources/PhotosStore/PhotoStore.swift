@@ -168,8 +168,9 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// The state of the library now, as this store's client's change token
     /// names it (opaque without read-write access).
     func currentHistoryPoint() throws(StoreError) -> HistoryPoint
-    /// The change blocks since a state, in commit order (see `SQLitePhotoStore`).
-    func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord]
+    /// The change blocks since a state, in commit order, the first `limit`
+    /// of them (all when nil), as this store's client may see them.
+    func persistentChanges(since point: HistoryPoint, limit: Int?) throws(StoreError) -> [PersistentChangeRecord]
     /// The object changes of a run of change blocks, as this store's client may see them.
     func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistoryPage
     /// The kept change blocks this store's client may see something of: how
@@ -223,4 +224,11 @@ package protocol CommitWatcher: AnyObject, Sendable {
     func check()
     /// Stops watching; no callback starts after it returns.
     func stop()
+}
+
+extension PhotoStore {
+    /// Every change block since a state, in commit order.
+    package func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord] {
+        try persistentChanges(since: point, limit: nil)
+    }
 }

@@ -33,6 +33,33 @@ import Testing
         }
     }
 
+    /// A cursor naming something the fetch does not hold (made up, or
+    /// outside the caller's grant) pages from its offset, without walking
+    /// the result; one whose object moved is followed to where it is.
+    @Test func aCursorIsFollowedByItsObjectOrItsOffset() async throws {
+        let fixture = try ServerFixture(photos: 6)
+        let token = try fixture.clientToken("org.example.pager", grant: .limited, selection: Array(fixture.assets[0..<4]))
+        @Sendable func cursor(_ offset: Int, _ identifier: String) -> String {
+            "\(offset)~" + Data(identifier.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        try await fixture.withRouter { client in
+            func page(_ cursor: String) async throws -> [String] {
+                let response = try await client.get("/v1/assets?limit=2&sort=creationDate:asc&cursor=\(cursor)", token: token)
+                #expect(response.status == .ok)
+                return (response.json["items"] as? [[String: Any]])?.compactMap { $0["localIdentifier"] as? String } ?? []
+            }
+            let madeUp = try await page(cursor(1, "\(UUID().uuidString)/L0/001"))
+            #expect(madeUp == Array(fixture.assets[1..<3]), "made up: from the offset")
+            let outside = try await page(cursor(1, fixture.assets[5]))
+            #expect(outside == Array(fixture.assets[1..<3]), "outside the grant: from the offset")
+            let garbled = try await page(cursor(1, "not an identifier"))
+            #expect(garbled == Array(fixture.assets[1..<3]))
+            let moved = try await page(cursor(0, fixture.assets[2]))
+            #expect(moved == [fixture.assets[3]], "moved: after where it is now")
+        }
+    }
+
     @Test func predicatesAndSortKeysArePhotoKits() async throws {
         let fixture = try ServerFixture(photos: 4)
         let favorite = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[2]], options: nil) }[0]

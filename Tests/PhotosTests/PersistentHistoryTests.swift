@@ -73,6 +73,26 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
         #expect(changes.map(\.changeToken) == changes.map(\.changeToken).sorted())
     }
 
+    /// A page of history holds what was asked, and its last token starts
+    /// the next: together they are the whole history since the token.
+    @Test func historyComesInPagesOfALimit() throws {
+        let test = try TestLibrary()
+        let token = test.library.currentChangeToken
+        for _ in 0..<5 { try test.importDays(1) }
+        let whole = try test.library.fetchPersistentChanges(since: token).map(\.changeToken)
+        var paged: [PHPersistentChangeToken] = []
+        var from = token
+        while true {
+            let page = try test.library.fetchPersistentChanges(since: from, limit: 2).map(\.changeToken)
+            #expect(page.count <= 2)
+            paged += page
+            guard let last = page.last else { break }
+            from = last
+        }
+        #expect(whole.count == 5 && paged == whole)
+        #expect(try test.library.fetchPersistentChanges(since: token, limit: 0).map(\.changeToken).isEmpty)
+    }
+
     @Test func aDeletedObjectIsStillReportedAndRestoringReinsertsIt() throws {
         let test = try TestLibrary()
         let ids = try test.importDays(2)

@@ -50,10 +50,24 @@ extension PHPhotoLibrary {
     /// }
     /// ```
     public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult {
+        try fetchPersistentChanges(since: token, limit: nil)
+    }
+
+    /// The first `limit` change blocks committed since `token`, oldest
+    /// first: a page of ``fetchPersistentChanges(since:)``, whose last
+    /// change's token is where the next page starts. An OpenPhotoKit
+    /// addition, for servers that page history. Throws as
+    /// ``fetchPersistentChanges(since:)`` does. Cost: the blocks read up to
+    /// the page's last, not the whole history since the token.
+    public func fetchPersistentChanges(since token: PHPersistentChangeToken, limit: Int) throws -> PHPersistentChangeFetchResult {
+        try fetchPersistentChanges(since: token, limit: Optional(max(0, limit)))
+    }
+
+    private func fetchPersistentChanges(since token: PHPersistentChangeToken, limit: Int?) throws -> PHPersistentChangeFetchResult {
         let store = try requireStore()
         try checkBelongs(token, to: store)
         do {
-            return PHPersistentChangeFetchResult(library: self, records: try store.persistentChanges(since: token.point))
+            return PHPersistentChangeFetchResult(library: self, records: try store.persistentChanges(since: token.point, limit: limit))
         } catch {
             throw PHPhotosError(storeError: error)
         }

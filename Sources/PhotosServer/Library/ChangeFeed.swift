@@ -18,6 +18,8 @@ final class ChangeFeed: NSObject, PHPhotoLibraryChangeObserver, Sendable {
     private let state: Mutex<State>
     /// The most identifiers the kept changes may hold in all; older changes go first.
     static let keptIdentifiers = 100_000
+    /// The change blocks one read of history takes at most.
+    static let pageSize = 1000
 
     /// What a subscriber is woken for.
     enum Wake: Sendable {
@@ -119,13 +121,23 @@ final class ChangeFeed: NSObject, PHPhotoLibraryChangeObserver, Sendable {
             let read = try? await blocking { () throws -> (changes: [ChangeRepresentation], head: String) in
                 // The feed's own token failing (its history pruned past it): start again from now,
                 // and let each subscriber find its own way (which then says why).
-                guard let since = PHPersistentChangeToken(textRepresentation: head),
-                      let history = try? library.fetchPersistentChanges(since: since) else {
-                    return ([], library.currentChangeToken.textRepresentation)
-                }
                 var changes: [ChangeRepresentation] = []
-                for change in history { changes.append(ChangeRepresentation(change)) }
-                return (changes, changes.last?.token ?? head)
+                var position = head
+                // Page by page, so that a feed far behind reads its way in steps.
+                while true {
+                    guard let since = PHPersistentChangeToken(textRepresentation: position),
+                          let page = try? library.fetchPersistentChanges(since: since, limit: Self.pageSize) else {
+                        return ([], library.currentChangeToken.textRepresentation)
+                    }
+                    var read = 0
+                    for change in page {
+                        changes.append(ChangeRepresentation(change))
+                        read += 1
+                    }
+                    position = changes.last?.token ?? position
+                    if read < Self.pageSize { break }
+                }
+                return (changes, position)
             }
             let again = state.withLock { state in
                 if let read, read.changes.isEmpty, read.head != state.head {

@@ -175,7 +175,8 @@ struct HistoryRoutes {
     static func page(_ library: PHPhotoLibrary, since: PHPersistentChangeToken, limit: Int, principal: Principal) throws -> ChangePage {
         let result: PHPersistentChangeFetchResult
         do {
-            result = try library.fetchPersistentChanges(since: since)
+            // One more than the page, to know whether more follow it.
+            result = try library.fetchPersistentChanges(since: since, limit: limit + 1)
         } catch let error as PHPhotosError where !principal.isOwner
                     && [.identifierNotFound, .persistentChangeTokenExpired].contains(error.code) {
             throw unusableToken

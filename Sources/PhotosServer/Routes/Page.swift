@@ -26,8 +26,11 @@ struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
         if let cursor = query.text("cursor") {
             guard let position = Cursor(text: cursor) else { throw Problem.badRequest("cursor is not one this server gave") }
             start = min(position.offset, result.count)
-            if start == 0 || start > result.count || result.object(at: start - 1).localIdentifier != position.identifier {
-                let previous = result.index(of: position.identifier)
+            if start == 0 || result.object(at: start - 1).localIdentifier != position.identifier,
+               let object = lookUp(position.identifier, as: Object.self) {
+                // Found by the ids the result holds, without reading its objects; a
+                // cursor naming nothing in it (made up, or deleted since) keeps its offset.
+                let previous = result.index(of: object)
                 if previous != NSNotFound { start = previous + 1 }
             }
         }
@@ -60,18 +63,23 @@ private struct Cursor {
     var text: String { "\(offset)~" + Data(identifier.utf8).base64URL }
 }
 
-extension PHFetchResult where ObjectType: PHObject {
-    /// The position of the object with this local identifier; NSNotFound when absent.
-    func index(of localIdentifier: String) -> Int {
-        var found = NSNotFound
-        enumerateObjects { object, index, stop in
-            if object.localIdentifier == localIdentifier {
-                found = index
-                stop.pointee = true
-            }
-        }
-        return found
+/// The object a local identifier names, if it is of the kind `Object`
+/// and the caller may see it: one lookup, in the current library.
+private func lookUp<Object: PHObject>(_ localIdentifier: String, as type: Object.Type) -> Object? {
+    let object: PHObject?
+    switch localIdentifier.split(separator: "/").last {
+    case "001":
+        let options = PHFetchOptions()
+        options.includeHiddenAssets = true
+        object = PHAsset.fetchAssets(withLocalIdentifiers: [localIdentifier], options: options).firstObject
+    case "040":
+        object = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [localIdentifier], options: nil).firstObject
+    case "020":
+        object = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [localIdentifier], options: nil).firstObject
+    default:
+        object = nil
     }
+    return object as? Object
 }
 
 extension Data {

@@ -26,11 +26,11 @@ extension SQLPhotoStore {
     /// names. Throws `historyExpired` when the point is older than the kept
     /// history or from another history of this library, and `accessDenied`
     /// for a client that may not read.
-    package func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord] {
+    package func persistentChanges(since point: HistoryPoint, limit: Int?) throws(StoreError) -> [PersistentChangeRecord] {
         try readObjects { db, scope in
             let point = try plainPoint(point, scope: scope)
             let last = try HistoryLog.validate(point, db, revealsNumbers: scope == .full)
-            var changes = try HistoryLog.changes(db, after: point.changeBlock, through: last, scope: scope, client: client)
+            var changes = try HistoryLog.changes(db, after: point.changeBlock, through: last, scope: scope, client: client, limit: limit)
             // In place: a long history's list is megabytes, which a copy would fault in again.
             if scope != .full {
                 for index in changes.indices { changes[index].tokenPoint = tokenPoint(changes[index].point, scope: scope) }

@@ -153,14 +153,18 @@ enum HistoryLog {
     }
 
     /// The change blocks after `after`, up to `through`, that `scope` may see
-    /// something of, in commit order. Blocks whose details were dropped are
-    /// listed for every reader: whether they concern it is unknown.
-    static func changes(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?) throws -> [PersistentChangeRecord] {
+    /// something of, in commit order, the first `limit` of them (all, when
+    /// nil): a page costs what it holds, not the whole history after
+    /// `after`. Blocks whose details were dropped are listed for every
+    /// reader: whether they concern it is unknown.
+    static func changes(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?,
+                        limit: Int? = nil) throws -> [PersistentChangeRecord] {
         var changes: [PersistentChangeRecord] = []
         // Blocks are numbered one after another, so a reader with read-write
         // access, who sees them all, knows the count: the list, megabytes
         // for a long history, is then not copied as it grows.
-        if scope == .full { changes.reserveCapacity(Int(clamping: max(0, through - after))) }
+        if scope == .full { changes.reserveCapacity(min(limit ?? .max, Int(clamping: max(0, through - after)))) }
+        let page: SQL = limit.map { " LIMIT \(max(0, $0))" } ?? ""
         // What the reader may know of each block's details is one column: 0
         // kept, 1 dropped, 2 the reader's access changed (which wins).
         try db.forEachRow("""
@@ -169,7 +173,7 @@ enum HistoryLog {
                         WHEN t.details = 0 THEN 1 ELSE 0 END
             FROM change_transaction t
             WHERE t.id > \(after) AND t.id <= \(through) AND \(visibleBlock("t", scope: scope, client: client))
-            ORDER BY t.id
+            ORDER BY t.id\(page)
             """) { row in
             let details: PersistentChangeRecord.Details
             switch try row[4] as Int {
