@@ -59,6 +59,13 @@ package enum UniformType {
         rawByExtension.values.contains(identifier)
     }
 
+    /// Whether a file extension names a format the library reads (a photo,
+    /// video or camera raw format), so that a stored file keeps it.
+    package static func isKnown(pathExtension: String) -> Bool {
+        let ext = pathExtension.lowercased()
+        return imageByExtension[ext] != nil || videoByExtension[ext] != nil || rawByExtension[ext] != nil
+    }
+
     /// The usual file extension for a type, for naming stored files.
     package static func preferredExtension(for identifier: String) -> String? {
         let all = imageByExtension.merging(videoByExtension, uniquingKeysWith: { first, _ in first })

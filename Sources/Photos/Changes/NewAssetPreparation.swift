@@ -168,7 +168,8 @@ struct NewAssetPreparation {
                 guard MediaProbe.isRegularFile(url) else {
                     throw PHPhotosError(.invalidResource, "\(url.path): not a regular file")
                 }
-                return try session.stage(fileAt: url, move: resource.options?.shouldMoveFile ?? false)
+                return try session.stage(fileAt: url, move: resource.options?.shouldMoveFile ?? false,
+                                         pathExtension: Self.storedExtension(of: url, originalFilename: resource.options?.originalFilename))
             case .data(let data):
                 let ext = resource.options?.originalFilename.map { URL(fileURLWithPath: $0).pathExtension }.flatMap { $0.isEmpty ? nil : $0 }
                     ?? resource.options?.uniformTypeIdentifier.flatMap(UniformType.preferredExtension(for:))
@@ -181,6 +182,20 @@ struct NewAssetPreparation {
         } catch {
             throw PHPhotosError(storeError: error)
         }
+    }
+
+    /// The extension a file is stored under, so that a backup or a file
+    /// manager knows it for what it is: its own when that names a format
+    /// the library reads, else the original name's, else the one its first
+    /// bytes say (a file uploaded as `ID.part`, named nothing), else its own.
+    static func storedExtension(of url: URL, originalFilename: String?) -> String {
+        if UniformType.isKnown(pathExtension: url.pathExtension) { return url.pathExtension }
+        if let name = originalFilename, let ext = FileName.safeExtension(URL(fileURLWithPath: name).pathExtension) { return ext }
+        if let handle = try? FileHandle(forReadingFrom: url) {
+            defer { try? handle.close() }
+            if let head = try? handle.read(upToCount: 16), let ext = UniformType.sniffExtension(of: head) { return ext }
+        }
+        return FileName.safeExtension(url.pathExtension) ?? ""
     }
 
     /// The name the file keeps: the one the client gave or the file had,

@@ -27,8 +27,8 @@ package final class CommitSession: Sendable {
     /// Copies a file into the block's staging area, or hard-links it when
     /// `move` is set and the file system allows; the source is then deleted
     /// once the block commits. Cost: a copy, or a link, and a sync.
-    package func stage(fileAt source: URL, move: Bool) throws(StoreError) -> StagedFile {
-        try stagingArea().stage(fileAt: source, move: move)
+    package func stage(fileAt source: URL, move: Bool, pathExtension: String? = nil) throws(StoreError) -> StagedFile {
+        try stagingArea().stage(fileAt: source, move: move, pathExtension: pathExtension)
     }
 
     /// Writes bytes into the block's staging area as a file. Cost: a write and a sync.

@@ -89,8 +89,10 @@ package final class StagingArea: @unchecked Sendable {
 
     /// Copies the file into the staging area, or hard-links it when `move` is
     /// set and the file system allows (the source is then deleted after commit).
-    package func stage(fileAt source: URL, move: Bool) throws(StoreError) -> StagedFile {
-        let destination = nextURL(pathExtension: source.pathExtension)
+    /// Stages a file, under `pathExtension` (the source's own by default):
+    /// the library stores it under that extension.
+    package func stage(fileAt source: URL, move: Bool, pathExtension: String? = nil) throws(StoreError) -> StagedFile {
+        let destination = nextURL(pathExtension: pathExtension ?? source.pathExtension)
         if move, link(source.path, destination.path) == 0 {
             // The caller's file may have been written just now: its bytes must
             // be on disk before the source is deleted after the commit.
