@@ -37,14 +37,23 @@ public struct PhotoServer: Sendable {
         /// The longest one database statement of a request may run before
         /// it is stopped (503).
         public var queryDeadline: Duration
+        /// The most bytes one token's unfinished uploads may declare in all.
+        public var uploadQuota: Int
+        /// How often uploads abandoned (a day without a byte) or left by
+        /// revoked and expired tokens are removed.
+        public var uploadSweepInterval: Duration
+        /// What the server takes as now when it judges uploads abandoned.
+        public var clock: @Sendable () -> Date
 
         /// A configuration with the defaults: loopback port 8080, a minute's idle
         /// timeout, heartbeats every 15 s, 10 failed sign-ins a minute, 16 GiB
-        /// uploads, 64 client instances open, 10 s a statement.
+        /// uploads and 32 GiB of unfinished ones per token (swept every ten
+        /// minutes), 64 client instances open, 10 s a statement.
         public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Duration = .seconds(60),
                     heartbeat: Duration = .seconds(15), streamWriteTimeout: Duration = .seconds(30),
                     signInFailuresPerMinute: Int = 10, maximumUploadLength: Int = 16 << 30, maximumOpenClients: Int = 64,
-                    queryDeadline: Duration = .seconds(10)) {
+                    queryDeadline: Duration = .seconds(10), uploadQuota: Int = 32 << 30, uploadSweepInterval: Duration = .seconds(600),
+                    clock: @escaping @Sendable () -> Date = { Date() }) {
             self.host = host
             self.port = port
             self.idleTimeout = idleTimeout
@@ -54,6 +63,9 @@ public struct PhotoServer: Sendable {
             self.maximumUploadLength = maximumUploadLength
             self.maximumOpenClients = maximumOpenClients
             self.queryDeadline = queryDeadline
+            self.uploadQuota = uploadQuota
+            self.uploadSweepInterval = uploadSweepInterval
+            self.clock = clock
         }
     }
 
@@ -70,15 +82,17 @@ public struct PhotoServer: Sendable {
 
     /// A server for the library the owner's instance `library` opened.
     /// Uploads in progress are kept in the library's `uploads/` folder;
-    /// expired ones are removed now.
+    /// abandoned ones, and those of tokens revoked or expired, are removed
+    /// now and then periodically while it runs.
     public init(library: PHPhotoLibrary, configuration: Configuration = Configuration(),
                 logger: Logger = Logger(label: "photos.serve")) throws {
         self.configuration = configuration
         work = BlockingWork(statementDuration: configuration.queryDeadline)
         libraries = LibraryPool(owner: library, maximumClients: configuration.maximumOpenClients)
         uploads = try UploadStore(directory: library.filesDirectory.appendingPathComponent("uploads"),
-                                  maximumLength: configuration.maximumUploadLength)
-        uploads.removeExpired()
+                                  maximumLength: configuration.maximumUploadLength, quota: configuration.uploadQuota)
+        let now = configuration.clock()
+        uploads.removeAbandoned(validTokens: Set(try library.accessTokens().filter { !$0.isExpired(at: now) }.map(\.id)), now: now)
         authentication = AuthenticationMiddleware(
             libraries: libraries, sessions: BrowserSessions(),
             throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: ProvenTokens())
@@ -89,7 +103,12 @@ public struct PhotoServer: Sendable {
     func router() -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestObservation(metrics: metrics))
-        router.add(middleware: ProblemMiddleware(routes: DocumentedRoutes()))
+        let library = libraries.owner
+        router.add(middleware: ProblemMiddleware(routes: DocumentedRoutes(), privatePaths: [
+            (uploads.directory.path + "/", "upload "), (uploads.directory.standardizedFileURL.resolvingSymlinksInPath().path + "/", "upload "),
+            (library.filesDirectory.path, "<library>"), (library.filesDirectory.resolvingSymlinksInPath().path, "<library>"),
+            (library.url.path, "<library>"), (library.url.absoluteString, "<library>"),
+        ]))
         router.add(middleware: WorkAttribution(work: work))
         GalleryRoutes(files: .bundled).add(to: router)
         let sessions = authentication.sessions
@@ -134,6 +153,8 @@ public struct PhotoServer: Sendable {
                                        serverName: Self.serverName, lifecycle: lifecycle)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
+            services: [UploadSweeper(uploads: uploads, owner: libraries.owner, interval: configuration.uploadSweepInterval,
+                                     now: configuration.clock)],
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

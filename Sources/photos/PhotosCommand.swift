@@ -27,7 +27,7 @@ struct PhotosCommand: AsyncParsableCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             ChangesCommand.self, WatchCommand.self, ThumbCommand.self, ExportCommand.self,
-            AccessCommand.self, TokenCommand.self, ServeCommand.self, CheckCommand.self, MigrateCommand.self, DemoCommand.self,
+            AccessCommand.self, TokenCommand.self, ServeCommand.self, UploadsCommand.self, CheckCommand.self, MigrateCommand.self, DemoCommand.self,
         ])
 
     /// Parses and runs, with the exit codes the tool documents: a command's

@@ -129,6 +129,96 @@ import Testing
     }
 }
 
+extension UploadRoutesTests {
+    /// Uploads declaring more than a token may hold are refused before a
+    /// byte is sent: an add-only token cannot fill the disk.
+    @Test func aTokenCannotDeclareMoreThanItsQuotaOrTheDiskHolds() async throws {
+        let fixture = try ServerFixture(photos: 0, configuration: .init(port: 0, uploadQuota: 48 << 30))
+        let token = try fixture.clientToken("org.example.filler", grant: .addOnly)
+        try await fixture.withRouter { client in
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<300 {
+                statuses.append(try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(token, [
+                    HTTPField.Name("Upload-Length")!: "\(16 << 30)"])).status)
+            }
+            let accepted = statuses.filter { $0 == .created }.count
+            #expect(accepted <= 3, "\(accepted) uploads of 16 GiB taken")
+            #expect(statuses.allSatisfy { [.created, .contentTooLarge, .insufficientStorage].contains($0) }, "\(Set(statuses.map(\.code)))")
+            let exbibyte = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(fixture.ownerToken, [
+                HTTPField.Name("Upload-Length")!: "\(1 << 60)"]))
+            #expect(exbibyte.status == .contentTooLarge, "past the largest file an upload may bring")
+        }
+    }
+
+    /// The owner lists every token's unfinished uploads and removes any;
+    /// another token sees its own; a sweep removes what revoked tokens left.
+    @Test func theOwnerListsAndRemovesUploadsAndRevokedTokensLeaveNone() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        try fixture.library.setAccess(.readWrite, forClient: "org.example.phone")
+        let issued = try fixture.library.createAccessToken(forClient: "org.example.phone", label: "phone")
+        try await fixture.withRouter { client in
+            var locations: [String] = []
+            for token in [fixture.ownerToken, issued.bearer, issued.bearer] {
+                let created = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(token, [
+                    HTTPField.Name("Upload-Length")!: "10", HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "x.jpg"])]))
+                locations.append(try #require(created.headers[.location]))
+            }
+            let all = try await client.get("/v1/uploads", token: fixture.ownerToken)
+            #expect((all.json["uploads"] as? [[String: Any]])?.count == 3)
+            let own = try await client.get("/v1/uploads", token: issued.bearer)
+            #expect((own.json["uploads"] as? [[String: Any]])?.compactMap { $0["token"] as? String } == [issued.token.id, issued.token.id])
+            #expect(try await client.execute(uri: locations[1], method: .delete, headers: Self.headers(fixture.ownerToken)).status == .noContent)
+            #expect(try await client.execute(uri: locations[0], method: .delete, headers: Self.headers(issued.bearer)).status == .notFound,
+                    "another token's upload is none of its business")
+        }
+        try fixture.library.revokeAccessToken(id: issued.token.id)
+        try await UploadSweeper(uploads: fixture.server.uploads, owner: fixture.library, interval: .seconds(600), now: { Date() }).sweep()
+        #expect(fixture.server.uploads.list().map(\.upload.tokenID) == [try #require(fixture.library.accessTokens().first?.id)])
+        // A day later, abandoned: gone too.
+        try await UploadSweeper(uploads: fixture.server.uploads, owner: fixture.library, interval: .seconds(600),
+                                now: { Date().addingTimeInterval(86_401) }).sweep()
+        #expect(fixture.server.uploads.list().isEmpty)
+    }
+
+    /// An upload that is not a photo fails its block with 422, saying so
+    /// without naming where the server keeps files.
+    @Test func aBrokenUploadsErrorNamesNoPath() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let bytes = Data("this is not a photo at all".utf8)
+        try await fixture.withRouter { client in
+            let created = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(fixture.ownerToken, [
+                HTTPField.Name("Upload-Length")!: "\(bytes.count)", HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "x.jpg"])]))
+            let location = try #require(created.headers[.location])
+            _ = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, [
+                .contentType: "application/offset+octet-stream", HTTPField.Name("Upload-Offset")!: "0"]), body: ByteBuffer(bytes: bytes))
+            let block = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
+                "requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]])
+            #expect(block.status == .unprocessableContent, "\(block.text)")
+            #expect(!block.text.contains(fixture.directory.path) && !block.text.contains("/uploads/"), "\(block.text)")
+            #expect(block.text.contains("upload "), "\(block.text)")
+        }
+    }
+}
+
+extension UploadRoutesTests {
+    /// `photos uploads ls` and `rm`, as the owner runs them beside a server.
+    @Test(.tags(.slow)) func theCommandListsAndRemovesUploads() throws {
+        let fixture = try ServerFixture(photos: 0)
+        let made = try (0..<3).map { index in
+            try fixture.server.uploads.create(tokenID: index == 0 ? "tokenaaaaaaa" : "tokenbbbbbbb", length: 10, filename: "IMG_\(index).JPG")
+        }
+        let tool = ServerProcess(location: fixture.library.locationDescription)
+        let listed = try JSONSerialization.jsonObject(with: Data(try tool.photos("uploads", "ls", "--json").utf8)) as? [[String: Any]]
+        #expect(listed?.compactMap { $0["id"] as? String }.sorted() == made.map(\.id).sorted())
+        #expect(listed?.first?["received"] as? Int == 0 && listed?.first?["length"] as? Int == 10)
+        try tool.photos("uploads", "rm", "--token", "tokenbbbbbbb")
+        #expect(fixture.server.uploads.list().map(\.upload.id) == [made[0].id])
+        try tool.photos("uploads", "rm", made[0].id)
+        #expect(fixture.server.uploads.list().isEmpty)
+        #expect(throws: (any Error).self, "an id of nothing is an error") { try tool.photos("uploads", "rm", made[0].id) }
+    }
+}
+
 extension HTTPFields {
     static func + (lhs: HTTPFields, rhs: HTTPFields) -> HTTPFields {
         var fields = lhs

@@ -1,5 +1,6 @@
 import CExtendedAttributes
 import Foundation
+import NIOCore
 import PhotosTestSupport
 import Testing
 @testable import PhotosServer
@@ -74,10 +75,77 @@ import Testing
         let cutShort = directory.appendingPathComponent("fedcba9876543210fedcba9876543210")
         try Data("{\"id\":".utf8).write(to: cutShort.appendingPathExtension("json"))
         _ = FileManager.default.createFile(atPath: cutShort.appendingPathExtension("part").path, contents: nil)
-        store.removeExpired(now: Date())
+        store.removeAbandoned(now: Date())
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
                 == ([live.id + ".part", alsoLive.id + ".json", alsoLive.id + ".part"] + (keepsAttributes ? [] : [live.id + ".json"])).sorted())
-        store.removeExpired(now: Date().addingTimeInterval(120))
+        store.removeAbandoned(now: Date().addingTimeInterval(120))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    /// A token's unfinished uploads are bounded in bytes and in number;
+    /// another token's are not counted against it.
+    @Test func aTokensUnfinishedUploadsAreBounded() throws {
+        let store = try UploadStore(directory: directory, maximumLength: 1 << 20, quota: 100)
+        let first = try store.create(tokenID: "a", length: 60, filename: "a.jpg")
+        #expect(throws: UploadStore.Refusal.quota(100)) { try store.create(tokenID: "a", length: 50, filename: "b.jpg") }
+        _ = try store.create(tokenID: "b", length: 100, filename: "c.jpg")
+        store.remove(first.id)
+        _ = try store.create(tokenID: "a", length: 50, filename: "b.jpg")
+        let many = try UploadStore(directory: scratch.url.appendingPathComponent("many"), maximumLength: 10)
+        for index in 0..<UploadStore.maximumPerToken { _ = try many.create(tokenID: "a", length: 1, filename: "\(index).jpg") }
+        #expect(throws: UploadStore.Refusal.tooMany) { try many.create(tokenID: "a", length: 1, filename: "last.jpg") }
+        #expect(many.list().count == UploadStore.maximumPerToken)
+    }
+
+    /// An upload the file system could not hold beside what the others
+    /// await is refused before a byte is sent.
+    @Test func anUploadTheDiskCannotHoldIsRefused() throws {
+        let store = try UploadStore(directory: directory, maximumLength: .max)
+        do {
+            _ = try store.create(tokenID: "a", length: 1 << 60, filename: "huge.mov")
+            Issue.record("an exbibyte upload was taken")
+        } catch UploadStore.Refusal.noRoom(let available) {
+            #expect(available < 1 << 60)
+        }
+        #expect(store.list().isEmpty)
+    }
+
+    /// Uploads nobody wrote to for their lifetime, and those of tokens no
+    /// longer valid, are removed; one written to lately is kept.
+    @Test func abandonedUploadsAndThoseOfRevokedTokensAreRemoved() throws {
+        let store = try UploadStore(directory: directory, maximumLength: 1 << 20, lifetime: 3_600)
+        let created = Date()
+        let written = try store.create(tokenID: "a", length: 5, filename: "a.jpg", now: created.addingTimeInterval(-7_200))
+        try store.writeBytes(ByteBuffer(string: "ab"), to: written.id, at: 0, syncing: false)
+        let idle = try store.create(tokenID: "a", length: 5, filename: "b.jpg", now: created.addingTimeInterval(-7_200))
+        try store.writeBytes(ByteBuffer(string: "ab"), to: idle.id, at: 0, syncing: false)
+        let old = timespec(tv_sec: Int(created.timeIntervalSince1970) - 7_200, tv_nsec: 0)
+        var times = [old, old]
+        _ = utimensat(AT_FDCWD, store.dataURL(idle.id).path, &times, 0)
+        let revoked = try store.create(tokenID: "revoked", length: 5, filename: "c.jpg")
+        store.removeAbandoned(validTokens: ["a"], now: created)
+        #expect(store.list().map(\.upload.id) == [written.id], "the idle one and the revoked token's are gone")
+        #expect(store.upload(revoked.id, tokenID: "revoked") == nil)
+        store.removeAll(tokenID: "a")
+        #expect(store.list().isEmpty)
+    }
+
+    /// A full disk mid-upload is a refusal of its own (the server's 507),
+    /// and what arrived stays, to resume from once there is room.
+    @Test(.enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root or CAP_SYS_ADMIN, which this process lacks"))
+    func aFullDiskMidUploadIsRefusedAndResumable() throws {
+        try SmallDisk.mount(at: directory, size: "2m")
+        defer { SmallDisk.unmount(directory) }
+        let store = try UploadStore(directory: directory, maximumLength: 1 << 30)
+        #expect(throws: UploadStore.Refusal.self) { try store.create(tokenID: "a", length: 4 << 20, filename: "big.mov") }
+        let upload = try store.create(tokenID: "a", length: 1 << 20, filename: "clip.mov")
+        let filler = directory.appendingPathComponent("filler")
+        _ = FileManager.default.createFile(atPath: filler.path, contents: Data(count: (2 << 20) - (1 << 20) / 2))
+        let chunk = ByteBuffer(repeating: 7, count: 1 << 20)
+        #expect(throws: UploadStore.Refusal.diskFull) { try store.writeBytes(chunk, to: upload.id, at: 0, syncing: true) }
+        try FileManager.default.removeItem(at: filler)
+        let received = store.offset(of: upload.id)
+        try store.writeBytes(chunk.getSlice(at: received, length: (1 << 20) - received)!, to: upload.id, at: received, syncing: true)
+        #expect(store.offset(of: upload.id) == 1 << 20)
     }
 }

@@ -9,7 +9,7 @@ import Photos
 struct Problem: HTTPResponseError, Sendable {
     let status: HTTPResponse.Status
     let title: String
-    let detail: String
+    var detail: String
     /// PhotoKit's `PHPhotosError.Code` raw value, when the problem is one.
     let code: Int?
     /// The symbol of that code (`persistentChangeTokenExpired`).
@@ -42,7 +42,7 @@ struct Problem: HTTPResponseError, Sendable {
              .persistentChangeDetailsUnavailable, .requestNotSupportedForAsset: .unprocessableContent
         // A read stopped past its deadline, or for a client that left (who never sees the answer).
         case .limitExceeded, .userCancelled: .serviceUnavailable
-        case .notEnoughSpace: .init(code: 507, reasonPhrase: "Insufficient Storage")
+        case .notEnoughSpace: .insufficientStorage
         case .libraryVolumeOffline, .operationInterrupted, .networkError: .serviceUnavailable
         default: .internalServerError
         }
@@ -120,9 +120,18 @@ struct Problem: HTTPResponseError, Sendable {
 }
 
 /// Turns whatever a handler throws into a problem response; a documented
-/// path asked with a method it does not take is 405 with `Allow`.
+/// path asked with a method it does not take is 405 with `Allow`. No detail
+/// tells where the server keeps its files: the paths in `privatePaths` are
+/// replaced by what they are to a client (an upload's file by "upload").
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: DocumentedRoutes
+    /// Paths (longest first) and what a client reads instead.
+    let privatePaths: [(path: String, replacement: String)]
+
+    init(routes: DocumentedRoutes, privatePaths: [(path: String, replacement: String)] = []) {
+        self.routes = routes
+        self.privatePaths = privatePaths.filter { !$0.path.isEmpty }.sorted { $0.path.count > $1.path.count }
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -135,10 +144,17 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             throw Problem.from(error)
         } catch {
             let problem = Problem.from(error)
-            if let problem = problem as? Problem, problem.status == .internalServerError {
+            guard var problem = problem as? Problem else { throw problem }
+            if problem.status == .internalServerError {
                 context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
             }
+            problem.detail = privatePaths.reduce(problem.detail) { $0.replacingOccurrences(of: $1.path, with: $1.replacement) }
             throw problem
         }
     }
+}
+
+extension HTTPResponse.Status {
+    /// 507 (RFC 4918): the server cannot store what the request needs.
+    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
 }

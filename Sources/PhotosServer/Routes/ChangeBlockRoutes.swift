@@ -524,6 +524,8 @@ private final class UploadedFiles {
             for (id, descriptor) in taken { store.release(descriptor, of: id, committed: false) }
             return
         }
+        // No longer the token's to count against its quota, from now.
+        for (id, _) in taken { store.forget(id) }
         DispatchQueue.global(qos: .utility).async {
             for (id, descriptor) in taken { store.release(descriptor, of: id, committed: true) }
         }

@@ -55,9 +55,14 @@ struct UploadRoutes {
             } else if let policy = metadata["duplicates"], policy != "keep", policy != "skip" {
                 throw Problem.badRequest("duplicates must be skip or keep")
             }
-            let upload = try await blocking { try uploads.create(tokenID: principal.tokenID, length: length, filename: filename) }
+            let upload = try await Self.refusingAsProblems { try await blocking { try uploads.create(tokenID: principal.tokenID, length: length, filename: filename) } }
             return Response(status: .created, headers: Self.tusHeaders(extra: [.location: "/v1/uploads/\(upload.id)",
                                                                                 HTTPField.Name("Upload-Offset")!: "0"]))
+        }
+        group.get("uploads") { _, context -> Response in
+            let principal = try context.requirePrincipal()
+            let listed = try await blocking { uploads.list() }.filter { principal.isOwner || $0.upload.tokenID == principal.tokenID }
+            return try JSONBody.response(Listing(uploads: listed.map(Listing.Item.init)), headers: [.cacheControl: "no-store"])
         }
         group.head("uploads/:id") { _, context -> Response in
             let upload = try find(context)
@@ -79,12 +84,13 @@ struct UploadRoutes {
                 throw Problem(.conflict, "Upload-Offset must be \(offset), the bytes received so far",
                               headers: [HTTPField.Name("Upload-Offset")!: "\(offset)"])
             }
-            let written = try await append(request.body, to: upload, at: offset)
+            let written = try await Self.refusingAsProblems { try await append(request.body, to: upload, at: offset) }
             metrics.uploaded(bytes: written - offset)
             return Response(status: .noContent, headers: Self.tusHeaders(extra: [HTTPField.Name("Upload-Offset")!: "\(written)"]))
         }
         group.delete("uploads/:id") { _, context -> Response in
-            let upload = try find(context)
+            // The owner may remove anyone's; any other token its own.
+            let upload = try find(context, anyTokensForTheOwner: true)
             guard uploads.beginWriting(upload.id) else { throw Problem(.conflict, "another request is writing this upload") }
             defer { uploads.endWriting(upload.id) }
             uploads.remove(upload.id)
@@ -92,12 +98,57 @@ struct UploadRoutes {
         }
     }
 
-    private func find(_ context: ServerContext) throws -> UploadStore.Upload {
+    private func find(_ context: ServerContext, anyTokensForTheOwner: Bool = false) throws -> UploadStore.Upload {
         let principal = try context.requirePrincipal()
-        guard let id = context.parameters.get("id"), let upload = uploads.upload(id, tokenID: principal.tokenID) else {
+        let tokenID = anyTokensForTheOwner && principal.isOwner ? nil : principal.tokenID
+        guard let id = context.parameters.get("id"), let upload = uploads.upload(id, tokenID: tokenID) else {
             throw Problem(.notFound, "there is no such upload")
         }
         return upload
+    }
+
+    /// The unfinished uploads a token may see: every token's for the owner.
+    private struct Listing: Encodable {
+        struct Item: Encodable {
+            let id: String
+            let token: String
+            let filename: String
+            let length: Int
+            let received: Int
+            let created: Date
+            let lastWrite: Date
+
+            init(_ status: UploadStore.Status) {
+                id = status.upload.id
+                token = status.upload.tokenID
+                filename = status.upload.filename
+                length = status.upload.length
+                received = status.received
+                created = status.upload.created
+                lastWrite = status.lastWrite
+            }
+        }
+
+        let uploads: [Item]
+    }
+
+    /// Runs `body`, answering what the store refuses as problems: 413 past a
+    /// token's quota or count, 507 when the disk cannot take it.
+    private static func refusingAsProblems<Value>(_ body: () async throws -> Value) async throws -> Value {
+        do {
+            return try await body()
+        } catch let refusal as UploadStore.Refusal {
+            switch refusal {
+            case .quota(let quota):
+                throw Problem(.contentTooLarge, "this token's unfinished uploads would hold more than its quota of \(quota) bytes: finish or delete some")
+            case .tooMany:
+                throw Problem(.contentTooLarge, "this token has \(UploadStore.maximumPerToken) unfinished uploads, as many as it may: finish or delete some")
+            case .noRoom(let available):
+                throw Problem(.insufficientStorage, "the server has room for \(available) more bytes of uploads, fewer than this one needs")
+            case .diskFull:
+                throw Problem(.insufficientStorage, "the server's disk is full")
+            }
+        }
     }
 
     /// Streams the body to the end of the data file; returns the new offset.

@@ -21,11 +21,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on; 0 picks a free one.") var port = 8080
     @Option(help: "Failed sign-ins an address may make per minute before it must wait.") var signInAttempts = 10
+    @Option(help: ArgumentHelp("The longest one database statement of a request may run, in seconds.", valueName: "seconds"))
+    var queryDeadline = 10.0
+    @Option(help: ArgumentHelp("The most bytes one token's unfinished uploads may declare, in GiB.", valueName: "GiB"))
+    var uploadQuota = 32
     @OptionGroup var options: LibraryOptions
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard signInAttempts > 0 else { throw ValidationError("--sign-in-attempts must be at least 1") }
+        guard queryDeadline.isFinite, (0.001...3_600).contains(queryDeadline) else {
+            throw ValidationError("--query-deadline must be from 0.001 to 3600 seconds")
+        }
+        guard (1...1 << 20).contains(uploadQuota) else { throw ValidationError("--upload-quota must be from 1 to 1048576 GiB") }
     }
 
     func run() async throws {
@@ -33,7 +41,10 @@ struct ServeCommand: AsyncParsableCommand {
         try options.requireAvailable(library)
         var logger = Logger(label: "photos.serve")
         logger.logLevel = options.quiet ? .warning : .info
-        let server = try PhotoServer(library: library, configuration: .init(host: host, port: port, signInFailuresPerMinute: signInAttempts), logger: logger)
+        let configuration = PhotoServer.Configuration(host: host, port: port, signInFailuresPerMinute: signInAttempts,
+                                                      queryDeadline: .milliseconds(Int64((queryDeadline * 1000).rounded())),
+                                                      uploadQuota: uploadQuota << 30)
+        let server = try PhotoServer(library: library, configuration: configuration, logger: logger)
         let (json, quiet, path) = (options.json, options.quiet, library.locationDescription)
         try await server.run { port in
             if json {
