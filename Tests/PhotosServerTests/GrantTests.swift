@@ -67,6 +67,44 @@ import Testing
         }
     }
 
+    /// A limited client refused a change of what it may see (an album or a
+    /// folder holding others' photos) is told 403, as the engine refuses it,
+    /// never that the object does not exist; what it may not see is 404.
+    @Test func aRefusedChangeOfWhatTheClientSeesIs403() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        let (mine, theirs) = (fixture.assets[0], fixture.assets[1])
+        var ids = (album: "", folder: "")
+        try fixture.library.performChangesAndWait {
+            let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Mixed")
+            album.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: [mine, theirs], options: nil))
+            let folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Trips")
+            folder.addChildCollections([album.placeholderForCreatedAssetCollection] as NSArray)
+            ids = (urlID(album.placeholderForCreatedAssetCollection.localIdentifier), urlID(folder.placeholderForCreatedCollectionList.localIdentifier))
+        }
+        let token = try fixture.clientToken("org.example.organiser", grant: .limited, selection: [mine])
+        let (album, folder) = ids
+        let before = fixture.library.currentChangeToken
+        try await fixture.withRouter { client in
+            let refused: [[[String: Any]]] = [
+                [["op": "updateAlbum", "album": album, "title": "x"]],
+                [["op": "updateAlbum", "album": album, "removeAssets": [urlID(mine)]]],
+                [["op": "updateAlbum", "album": album, "moveAssets": [urlID(mine)], "toIndex": 0]],
+                [["op": "deleteAlbums", "albums": [album]]],
+                [["op": "createFolder", "title": "Mine", "addCollections": [album]]],
+                [["op": "updateFolder", "folder": folder, "title": "x"]],
+                [["op": "deleteFolders", "folders": [folder]]],
+                [["op": "createFolder", "title": "Own", "ref": "f"], ["op": "updateFolder", "folder": "$f", "addCollections": [album]]],
+            ]
+            for block in refused {
+                let response = try await client.send(.post, "/v1/changes", token: token, json: ["requests": block])
+                #expect(response.status == .forbidden, "\(block): \(response.text)")
+            }
+            let unseen = try await client.send(.post, "/v1/changes", token: token, json: ["requests": [["op": "updateAsset", "asset": urlID(theirs), "favorite": true]]])
+            #expect(unseen.status == .notFound)
+        }
+        #expect(fixture.library.currentChangeToken == before, "nothing was changed")
+    }
+
     @Test func addOnlyAndDeniedTokensReadNothing() async throws {
         let fixture = try ServerFixture(photos: 2)
         for grant in [PHPhotoLibrary.ClientAccessGrant.addOnly, .denied] {

@@ -130,9 +130,10 @@ struct ChangeSetCommitter {
             if case .collection(let uuid) = edit.target { collections.insert(uuid) }
         }
         let createdCollections = Set(set.newCollections.map(\.uuid))
+        let createdFolders = Set(set.newCollections.filter { $0.kind == .collectionList }.map(\.uuid))
         for edit in set.collectionEdits {
             let named = Self.members(named: edit.operations)
-            if try isFolderEdit(edit) {
+            if try isFolderEdit(edit, createdFolders: createdFolders) {
                 collections.formUnion(named)
             } else {
                 assets.formUnion(named)
@@ -150,11 +151,14 @@ struct ChangeSetCommitter {
         }
     }
 
-    /// Whether an edit rearranges collections (a folder or the top level) rather than assets.
-    private func isFolderEdit(_ edit: CollectionEdit) throws -> Bool {
+    /// Whether an edit rearranges collections (a folder or the top level)
+    /// rather than assets; `createdFolders`: the folders the same set
+    /// creates, which have no row yet when this is asked.
+    private func isFolderEdit(_ edit: CollectionEdit, createdFolders: Set<String>) throws -> Bool {
         switch edit.target {
         case .topLevel: return true
         case .collection(let uuid):
+            if createdFolders.contains(uuid) { return true }
             return try db.fetchOne(Int.self, sql: "SELECT kind FROM collection WHERE uuid = ?", arguments: [uuid])
                 == CollectionKind.collectionList.rawValue
         }
