@@ -38,7 +38,11 @@ final class RawConnection: @unchecked Sendable {
     }
 
     func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
+        try send(Data(text.utf8))
+    }
+
+    func send(_ data: Data) throws {
+        let bytes = Array(data)
         guard bytes.withUnsafeBytes({ Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
             throw POSIXError(.EPIPE)
         }

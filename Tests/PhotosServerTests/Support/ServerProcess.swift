@@ -12,6 +12,8 @@ final class ServerProcess: @unchecked Sendable {
     let location: String
     /// Variables set for every process, over the test's own.
     let variables: [String: String]
+    /// More arguments of `photos serve` (`--query-deadline 0.5`).
+    let arguments: [String]
     private(set) var process: Process?
     private(set) var port = 0
 
@@ -20,9 +22,10 @@ final class ServerProcess: @unchecked Sendable {
         self.init(location: library.path)
     }
 
-    init(location: String, variables: [String: String] = [:]) {
+    init(location: String, variables: [String: String] = [:], arguments: [String] = []) {
         self.location = location
         self.variables = variables
+        self.arguments = arguments
     }
 
     /// The library directory.
@@ -51,7 +54,7 @@ final class ServerProcess: @unchecked Sendable {
     func start() throws {
         let process = Process()
         process.executableURL = Self.executable
-        process.arguments = ["serve", "--port", "0", "--json"]
+        process.arguments = ["serve", "--port", "0", "--json"] + arguments
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
