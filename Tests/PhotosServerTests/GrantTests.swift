@@ -144,4 +144,93 @@ import Testing
             }
         }
     }
+
+    /// Random albums, a share link to one of them, and random changes by
+    /// the owner (hiding, removing from the album, deleting, adding): after
+    /// each, nothing the link reads names a photo that is not in its album
+    /// now and visible, nor another collection's title; a limited client's
+    /// event stream receives nothing for commits it cannot see; and its
+    /// own token, altered at random, gets one answer whatever the change.
+    @Test(arguments: [11, 12, 13])
+    func randomShareLinksStreamsAndTokensNeverLeak(seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        let fixture = try ServerFixture(photos: 8, configuration: .init(port: 0, heartbeat: .seconds(60)))
+        let library = fixture.library
+        let all = fixture.assets
+        var albumIDs: [String] = []
+        let titles = ["Public", "Secret one", "Secret two"]
+        try library.performChangesAndWait {
+            let fetched = PHAsset.fetchAssets(withLocalIdentifiers: all, options: nil)
+            for title in titles {
+                let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+                album.addAssets(fetched.objects(at: IndexSet(integersIn: 0..<fetched.count)).filter { _ in Bool.random(using: &random) } as NSArray)
+                albumIDs.append(album.placeholderForCreatedAssetCollection.localIdentifier)
+            }
+        }
+        func album(_ index: Int) -> PHAssetCollection {
+            library.withCurrentLibrary { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumIDs[index]], options: nil)[0] }
+        }
+        let link = try library.withCurrentLibrary { try library.createShareLink(for: album(0)).bearer }
+        let selected = all.filter { _ in Bool.random(using: &random) }
+        let limited = try fixture.clientToken("org.example.watcher\(seed)", grant: .limited, selection: selected)
+        let port = try await LivePort.start(fixture)
+        defer { port.stop() }
+        let stream = try RawConnection(port: port.number, readTimeout: .milliseconds(300))
+        try stream.send("GET /v1/changes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(limited)\r\nAccept: text/event-stream\r\n\r\n")
+        #expect(try await stream.text(until: "retry: 2000\n\n").contains("200 OK"))
+        let limitedToken = try #require(try await fixture.withRouter { client in
+            try await client.get("/v1/library", token: limited).json["changeToken"] as? String
+        })
+        var answers: Set<String> = []
+        for round in 0..<12 {
+            // A random change by the owner.
+            let target = all.randomElement(using: &random)!
+            let asset = library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [target], options: nil).firstObject }
+            let shared = album(0)
+            let change = Int.random(in: 0..<4, using: &random)
+            switch change {
+            case 0: try asset.map { asset in try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isHidden.toggle() } }
+            case 1: try asset.map { asset in try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: shared)!.removeAssets([asset] as NSArray) } }
+            case 2: try asset.map { asset in try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: shared)!.addAssets([asset] as NSArray) } }
+            default: try asset.map { asset in try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) } }
+            }
+            let albums = albumIDs
+            let flip = Int64.random(in: 1...4096, using: &random)
+            let visible = Set(library.withCurrentLibrary { () -> [String] in
+                let members = PHAsset.fetchAssets(in: album(0), options: nil)
+                return members.objects(at: IndexSet(integersIn: 0..<members.count)).map(\.localIdentifier)
+            })
+            let answer = try await fixture.withRouter { client -> String in
+                for path in ["/v1/assets", "/v1/albums", "/v1/folders", "/v1/moments", "/v1/smart-albums", "/v1/timeline",
+                             "/v1/albums/\(urlID(albums[0]))/assets"] + all.map({ "/v1/assets/\(urlID($0))/albums" }) {
+                    let read = try await client.get(path, token: link).text
+                    // What the path itself names (an id it was asked about) is the client's own.
+                    let named = all.filter { !visible.contains($0) && !path.contains(urlID($0)) && read.contains(urlID($0)) }
+                    #expect(named.isEmpty, "round \(round): \(path) names \(named), not in the link's album")
+                    let leaked = titles.dropFirst().filter { read.contains($0) }
+                    #expect(leaked.isEmpty, "round \(round): \(path) names \(leaked)")
+                }
+                for identifier in all {
+                    let status = try await client.get("/v1/assets/\(urlID(identifier))/thumbnail", token: link).status
+                    #expect((status == .ok) == visible.contains(identifier), "round \(round): \(identifier) \(status)")
+                }
+                // The limited client's own token, altered: one answer whatever the library did.
+                var fields = try #require(HistoryRoutesTests.fields(limitedToken))
+                fields["transaction"] = (fields["transaction"] as! Int64) ^ flip
+                let altered = try await client.get("/v1/changes?since=\(HistoryRoutesTests.text(fields))", token: limited)
+                return "\(altered.status.code) \(altered.text)"
+            }
+            answers.insert(answer)
+            // What the limited stream got: only changes about its selection.
+            let received = try await stream.drain(longest: .milliseconds(600))
+            // A photo outside the selection hidden or deleted is nothing the
+            // client may hear of, not even through an album it sees. (An album's
+            // membership changing is told to whoever sees the album.)
+            if !selected.contains(target), change == 0 || change == 3 {
+                #expect(received.isEmpty, "round \(round): a commit about \(target), outside the selection, sent \(received.debugDescription)")
+            }
+            for identifier in all where !selected.contains(identifier) { #expect(!received.contains(identifier)) }
+        }
+        #expect(answers.count == 1, "\(answers)")
+    }
 }

@@ -149,21 +149,41 @@ package enum AccessScope: Sendable, Equatable {
             // The album's own entries, and those of the assets in it now (in
             // whatever state: one hidden or deleted since is told as changed,
             // and the client finds it gone).
+            let visibleAsset: (String) -> SQL = { "\(sql: $0).row_id IN (\(Self.memberIDs(album)))" }
             return """
                 (\(sql: alias).client = \(client) OR \(sql: alias).client IS NULL AND (
-                    \(sql: alias).entity = \(sql: Self.asset) AND \(sql: alias).row_id IN (\(Self.memberIDs(album)))
-                    OR \(sql: alias).entity <> \(sql: Self.asset) AND \(sql: alias).uuid = \(album)))
+                    \(sql: alias).entity = \(sql: Self.asset) AND \(visibleAsset(alias))
+                    OR \(sql: alias).entity <> \(sql: Self.asset) AND \(sql: alias).uuid = \(album)
+                       AND \(Self.summaryIsSeen(alias, visibleAsset: visibleAsset))))
                 """
         }
         guard case .limited(let client) = self else { return own }
+        let visibleAsset: (String) -> SQL = {
+            "\(sql: $0).uuid IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity = \(sql: Self.asset))"
+        }
         return """
             (\(sql: alias).client IS NOT NULL AND \(own) OR \(sql: alias).client IS NULL AND (
-                \(sql: alias).entity = \(sql: Self.asset) AND \(sql: alias).uuid IN (
-                    SELECT uuid FROM client_selection WHERE client = \(client) AND entity = \(sql: Self.asset))
+                \(sql: alias).entity = \(sql: Self.asset) AND \(visibleAsset(alias))
                 OR \(sql: alias).entity <> \(sql: Self.asset) AND (
                     \(sql: alias).uuid IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity <> \(sql: Self.asset))
-                    OR EXISTS (SELECT 1 FROM collection ec WHERE ec.id = \(sql: alias).row_id AND \(collectionCondition("ec")!)))))
+                    OR EXISTS (SELECT 1 FROM collection ec WHERE ec.id = \(sql: alias).row_id AND \(collectionCondition("ec")!)))
+                   AND \(Self.summaryIsSeen(alias, visibleAsset: visibleAsset))))
             """
+    }
+
+    /// The condition a collection entry (`alias`) meets unless all it says
+    /// is that the album's summary (the count and dates of its visible
+    /// assets) changed because one of its assets was hidden, deleted or
+    /// re-dated: then it is seen only when such an asset, whose own entry
+    /// the block holds, is one the reader sees (`visibleAsset`, of an entry
+    /// alias). Otherwise a reader would hear of changes to what it cannot
+    /// see, through the album it can.
+    private static func summaryIsSeen(_ alias: String, visibleAsset: (String) -> SQL) -> SQL {
+        """
+        (\(sql: alias).attributes <> \(ChangedAttribute.summary.storedName) OR EXISTS (
+            SELECT 1 FROM change_entry se WHERE se.transaction_id = \(sql: alias).transaction_id
+              AND se.entity = \(sql: Self.asset) AND se.client IS NULL AND \(visibleAsset("se"))))
+        """
     }
 
     /// The asset entity's stored number, as SQL text.
