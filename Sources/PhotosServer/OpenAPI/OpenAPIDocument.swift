@@ -63,6 +63,13 @@ enum OpenAPIDocument {
      },
      "codeName": {
       "type": "string"
+     },
+     "password": {
+      "type": "string",
+      "enum": [
+       "required"
+      ],
+      "description": "A share link's sign-in that needs its password"
      }
     }
    },
@@ -815,6 +822,10 @@ enum OpenAPIDocument {
     "properties": {
      "token": {
       "type": "string"
+     },
+     "password": {
+      "type": "string",
+      "description": "A share link's password, when it has one"
      }
     }
    },
@@ -881,6 +892,9 @@ enum OpenAPIDocument {
      "expires": {
       "type": "string",
       "format": "date-time"
+     },
+     "hasPassword": {
+      "type": "boolean"
      }
     }
    },
@@ -914,6 +928,11 @@ enum OpenAPIDocument {
       "type": "string",
       "format": "date-time",
       "description": "When the link stops working; never without it"
+     },
+     "password": {
+      "type": "string",
+      "minLength": 1,
+      "description": "The link's password (1 to 1,024 bytes); its holder gives it when signing in"
      }
     }
    },
@@ -936,6 +955,57 @@ enum OpenAPIDocument {
      "path": {
       "type": "string",
       "description": "Where the gallery opens the link, relative to the server"
+     }
+    }
+   },
+   "UploadList": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+     "uploads"
+    ],
+    "properties": {
+     "uploads": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "additionalProperties": false,
+       "required": [
+        "id",
+        "token",
+        "filename",
+        "length",
+        "received",
+        "created",
+        "lastWrite"
+       ],
+       "properties": {
+        "id": {
+         "type": "string"
+        },
+        "token": {
+         "type": "string",
+         "description": "The id of the token that made it"
+        },
+        "filename": {
+         "type": "string"
+        },
+        "length": {
+         "type": "integer"
+        },
+        "received": {
+         "type": "integer"
+        },
+        "created": {
+         "type": "string",
+         "format": "date-time"
+        },
+        "lastWrite": {
+         "type": "string",
+         "format": "date-time"
+        }
+       }
+      }
      }
     }
    }
@@ -962,7 +1032,7 @@ enum OpenAPIDocument {
     }
    },
    "TooManyRequests": {
-    "description": "Too many failed sign-ins from this address",
+    "description": "Too many failed sign-ins from this address (a valid token still works), or, for an event stream, as many streams of this token as it may hold",
     "content": {
      "application/problem+json": {
       "schema": {
@@ -1103,6 +1173,36 @@ enum OpenAPIDocument {
    },
    "Conflict3": {
     "description": "Another request writes it",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "NotJSON": {
+    "description": "The body does not come as application/json",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "ServiceUnavailable": {
+    "description": "A query ran past the server's deadline, the token has too many requests in progress, or too many clients read at once; Retry-After says when to try again",
+    "content": {
+     "application/problem+json": {
+      "schema": {
+       "$ref": "#/components/schemas/Problem"
+      }
+     }
+    }
+   },
+   "InsufficientStorage": {
+    "description": "The server has no room for this upload beside what other uploads await, or its disk is full",
     "content": {
      "application/problem+json": {
       "schema": {
@@ -1325,6 +1425,12 @@ enum OpenAPIDocument {
      },
      "413": {
       "$ref": "#/components/responses/ContentTooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/NotJSON"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    },
@@ -1345,6 +1451,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    },
@@ -1375,6 +1484,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1404,6 +1516,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1450,6 +1565,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1493,6 +1611,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1539,6 +1660,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1604,6 +1728,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1669,6 +1796,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1751,6 +1881,9 @@ enum OpenAPIDocument {
      },
      "416": {
       "$ref": "#/components/responses/RangeNotSatisfiable"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1794,6 +1927,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1837,6 +1973,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1880,6 +2019,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1923,6 +2065,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -1966,6 +2111,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2024,6 +2172,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2067,6 +2218,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2122,6 +2276,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2177,6 +2334,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2247,6 +2407,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2314,6 +2477,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2362,6 +2528,9 @@ enum OpenAPIDocument {
      },
      "410": {
       "$ref": "#/components/responses/Gone"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    },
@@ -2419,6 +2588,15 @@ enum OpenAPIDocument {
      },
      "422": {
       "$ref": "#/components/responses/Unprocessable"
+     },
+     "415": {
+      "$ref": "#/components/responses/NotJSON"
+     },
+     "507": {
+      "$ref": "#/components/responses/InsufficientStorage"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2441,6 +2619,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    },
@@ -2488,6 +2669,42 @@ enum OpenAPIDocument {
      },
      "413": {
       "$ref": "#/components/responses/ContentTooLarge2"
+     },
+     "507": {
+      "$ref": "#/components/responses/InsufficientStorage"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
+     }
+    }
+   },
+   "get": {
+    "summary": "The unfinished uploads the token may see: its own; every token's for the owner's",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/UploadList"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "429": {
+      "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2523,6 +2740,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    },
@@ -2585,11 +2805,17 @@ enum OpenAPIDocument {
      },
      "415": {
       "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "507": {
+      "$ref": "#/components/responses/InsufficientStorage"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    },
    "delete": {
-    "summary": "Abandon an upload",
+    "summary": "Abandon an upload (the owner's tokens may remove any token's)",
     "parameters": [
      {
       "name": "id",
@@ -2621,6 +2847,9 @@ enum OpenAPIDocument {
      },
      "409": {
       "$ref": "#/components/responses/Conflict3"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2679,6 +2908,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2728,6 +2960,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2757,6 +2992,9 @@ enum OpenAPIDocument {
      },
      "429": {
       "$ref": "#/components/responses/TooManyRequests"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    },
@@ -2800,6 +3038,12 @@ enum OpenAPIDocument {
      },
      "413": {
       "$ref": "#/components/responses/ContentTooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/NotJSON"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
@@ -2835,6 +3079,9 @@ enum OpenAPIDocument {
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
      }
     }
    }
