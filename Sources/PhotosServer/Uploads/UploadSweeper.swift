@@ -13,10 +13,16 @@ struct UploadSweeper: Service {
     /// The time the sweep takes as now; the clock tests move.
     let now: @Sendable () -> Date
 
+    /// Sweeps every `interval` until the server shuts down, which ends it
+    /// cleanly (its sleep cancelled is no failure of the server's).
     func run() async throws {
         try await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                try await Task.sleep(for: interval)
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
                 try? await sweep()
             }
         }
