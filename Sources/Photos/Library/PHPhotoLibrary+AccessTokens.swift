@@ -33,7 +33,7 @@ extension PHPhotoLibrary {
         /// check it with ``checkPassword(_:of:)``.
         public var hasPassword: Bool = false
 
-        /// Whether the token is a share link's (``PHPhotoLibrary/createShareLink(for:label:expirationDate:)``).
+        /// Whether the token is a share link's (``PHPhotoLibrary/createShareLink(for:label:expirationDate:password:)``).
         public var isShareLink: Bool {
             clientIdentifier?.hasPrefix(PHPhotoLibrary.shareLinkClientPrefix) ?? false
         }
