@@ -3,7 +3,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Photos
-import PhotosMedia
 import PhotosTestSupport
 import Testing
 
@@ -15,21 +14,10 @@ import Testing
     /// A library of `photos` photos made by the `photos` command, an album
     /// "Shared" holding the first, and the server over it (not started).
     private static func library(photos: Int) throws -> (server: ServerProcess, assets: [String], directory: URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attack-\(UUID().uuidString)")
-        let card = directory.appendingPathComponent("card")
-        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
-        for index in 0..<photos {
-            try SampleImage.jpeg(width: 64, height: 48, from: (Double(index * 30), 40, 60), to: (220, 180, 90))
-                .write(to: card.appendingPathComponent("IMG_\(index).jpg"))
-        }
-        let server = ServerProcess(library: directory.appendingPathComponent("Attacked.photoslibrary"))
-        try server.photos("init", server.library.path)
-        try server.photos("import", card.path)
-        let listing = try server.photos("ls", "--json")
-        let assets = ((try JSONSerialization.jsonObject(with: Data(listing.utf8))) as? [[String: Any]] ?? []).compactMap { $0["localIdentifier"] as? String }
-        try server.photos("album", "create", "Shared")
-        try server.photos("album", "add", "Shared", assets[0])
-        return (server, assets, directory)
+        let made = try ServerProcess.newLibrary(photos: photos, named: "Attacked")
+        try made.server.photos("album", "create", "Shared")
+        try made.server.photos("album", "add", "Shared", made.assets[0])
+        return made
     }
 
     private static func get(_ url: String, token: String, headers: [(String, String)] = []) async throws -> (status: Int, body: Data) {

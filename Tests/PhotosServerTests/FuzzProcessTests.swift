@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import Photos
-import PhotosMedia
 import PhotosTestSupport
 import Testing
 
@@ -16,19 +15,9 @@ import Testing
     static let seconds = ProcessInfo.processInfo.environment["PHOTOS_FUZZ_SECONDS"].flatMap(Double.init) ?? 5
 
     @Test func randomRequestsNeverTakeTheServerDown() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-\(UUID().uuidString)")
+        let (server, identifiers, directory) = try ServerProcess.newLibrary(photos: 3, named: "Fuzzed")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let card = directory.appendingPathComponent("card")
-        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
-        for index in 0..<3 {
-            try SampleImage.jpeg(width: 64, height: 48, from: (Double(index * 60), 40, 60), to: (220, 180, 90))
-                .write(to: card.appendingPathComponent("IMG_\(index).jpg"))
-        }
-        let server = ServerProcess(library: directory.appendingPathComponent("Fuzzed.photoslibrary"))
-        try server.photos("init", server.library.path)
-        try server.photos("import", card.path)
-        let assets = ((try JSONSerialization.jsonObject(with: Data(try server.photos("ls", "--json").utf8))) as? [[String: Any]] ?? [])
-            .compactMap { ($0["localIdentifier"] as? String).map { String($0.prefix { $0 != "/" }) } }
+        let assets = identifiers.map { String($0.prefix { $0 != "/" }) }
         try server.photos("album", "create", "Shared")
         try server.photos("album", "add", "Shared", assets[0])
         let tokens = [

@@ -11,20 +11,7 @@ import Testing
 /// other `photos` processes changing the library beside it.
 @Suite(.serialized, .tags(.slow)) struct ServeProcessTests {
     private static func library(photos: Int) throws -> (ServerProcess, [String], URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
-        let card = directory.appendingPathComponent("card")
-        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
-        for index in 0..<photos {
-            try SampleImage.jpeg(width: 64, height: 48, from: (Double(index * 30), 40, 60), to: (220, 180, 90))
-                .write(to: card.appendingPathComponent("IMG_\(index).jpg"))
-        }
-        let server = ServerProcess(library: directory.appendingPathComponent("Test.photoslibrary"))
-        try server.photos("init", server.library.path)
-        try server.photos("import", card.path)
-        let listing = try server.photos("ls", "--json")
-        let assets = ((try JSONSerialization.jsonObject(with: Data(listing.utf8))) as? [[String: Any]] ?? []).compactMap { $0["localIdentifier"] as? String }
-        guard assets.count == photos else { throw CocoaError(.fileReadCorruptFile) }
-        return (server, assets, directory)
+        try ServerProcess.newLibrary(photos: photos, named: "Serve")
     }
 
     @Test func anotherProcessesChangeStreamsLiveAndAResumeAfterARestartLosesNothing() async throws {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import PhotosMedia
 
 /// `photos serve` run as a process on a free loopback port, and the
 /// `photos` command beside it, against one library.
@@ -30,6 +31,29 @@ final class ServerProcess: @unchecked Sendable {
 
     /// The library directory.
     var library: URL { URL(fileURLWithPath: location) }
+
+    /// A new library made by the `photos` command in a new folder of the
+    /// temporary directory, with `photos` generated photos imported; its
+    /// server (not started), the photos' local identifiers in the order
+    /// `photos ls` lists them, and the folder to remove at the end.
+    static func newLibrary(photos: Int, named name: String = "Test", arguments: [String] = []) throws
+        -> (server: ServerProcess, assets: [String], directory: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name.lowercased())-\(UUID().uuidString)")
+        let card = directory.appendingPathComponent("card")
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        for index in 0..<photos {
+            try SampleImage.jpeg(width: 64, height: 48, from: (Double(index * 30 % 255), 40, 60), to: (220, 180, 90))
+                .write(to: card.appendingPathComponent("IMG_\(index).jpg"))
+        }
+        let server = ServerProcess(location: directory.appendingPathComponent("\(name).photoslibrary").path, arguments: arguments)
+        try server.photos("init", server.library.path)
+        try server.photos("import", card.path)
+        let listing = try server.photos("ls", "--json")
+        let assets = ((try JSONSerialization.jsonObject(with: Data(listing.utf8))) as? [[String: Any]] ?? [])
+            .compactMap { $0["localIdentifier"] as? String }
+        guard assets.count == photos else { throw CocoaError(.fileReadCorruptFile) }
+        return (server, assets, directory)
+    }
 
     /// Runs `photos arguments...` to the end; returns its standard output.
     @discardableResult
