@@ -15,8 +15,8 @@ struct UploadSweeper: Service {
 
     /// Sweeps every `interval` until the server shuts down, which ends it
     /// cleanly (its sleep cancelled is no failure of the server's).
-    func run() async throws {
-        try await cancelWhenGracefulShutdown {
+    func run() async {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
                     try await Task.sleep(for: interval)
