@@ -252,7 +252,8 @@ final class RawStream {
         return RawStream(descriptor: descriptor)
     }
 
-    /// Reads until the response head has arrived.
+    /// Reads until the response head has arrived; throws unless the server
+    /// opened the stream (a refusal would measure nothing).
     func awaitHeaders() throws {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 1024)
@@ -261,6 +262,8 @@ final class RawStream {
             guard count > 0 else { throw BenchError("an event stream closed before its head") }
             received += buffer.prefix(count)
         }
+        let statusLine = String(decoding: received, as: UTF8.self).prefix { $0 != "\r" }
+        guard statusLine.hasPrefix("HTTP/1.1 200") else { throw BenchError("an event stream was refused: \(statusLine)") }
     }
 
     func close() {

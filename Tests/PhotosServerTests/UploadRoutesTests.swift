@@ -69,6 +69,7 @@ import Testing
             #expect(asset.isFavorite && asset.pixelWidth == 80)
             let resource = fixture.library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) }[0]
             #expect(resource.originalFilename == "IMG_0001.JPG", "the name is data: its last component only")
+            #expect(try resource.fileURL().pathExtension == "jpg", "stored as what it is, not as the upload's .part")
             #expect(try await client.execute(uri: location, method: .head, headers: Self.headers(fixture.ownerToken)).status == .notFound)
         }
     }

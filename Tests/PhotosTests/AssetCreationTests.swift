@@ -50,6 +50,33 @@ import Testing
         #expect(asset.isFavorite)
     }
 
+    /// A file whose extension names no format (an upload's `ID.part`) is
+    /// stored under its original name's extension, else the one its bytes
+    /// say, so that backup tools and file managers know it; a known
+    /// extension is kept.
+    @Test func aStoredFileHasTheExtensionOfWhatItIs() throws {
+        let test = try TestLibrary()
+        let jpeg = try Data(contentsOf: try test.jpeg())
+        let named = try test.file("0123.part", jpeg)
+        let unnamed = try test.file("4567.part", jpeg)
+        let known = try test.jpeg("IMG_1.JPEG")
+        var identifiers: [String] = []
+        try test.library.performChangesAndWait {
+            for (url, name) in [(named, "Holiday.JPG" as String?), (unnamed, nil), (known, nil)] {
+                let creation = PHAssetCreationRequest.forAsset()
+                let options = PHAssetResourceCreationOptions()
+                options.originalFilename = name
+                creation.addResource(with: .photo, fileURL: url, options: options)
+                identifiers.append(creation.placeholderForCreatedAsset!.localIdentifier)
+            }
+        }
+        let extensions = try identifiers.map { identifier in
+            let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil)[0] }
+            return try PHAssetResource.assetResources(for: asset)[0].fileURL().pathExtension
+        }
+        #expect(extensions == ["jpg", "jpg", "jpeg"])
+    }
+
     @Test func aBadFileFailsTheWholeBlockAndStoresNothing() throws {
         let test = try TestLibrary()
         let good = try (0..<3).map { _ in try test.jpeg() }
