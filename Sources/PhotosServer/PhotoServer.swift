@@ -95,7 +95,7 @@ public struct PhotoServer: Sendable {
         uploads.removeAbandoned(validTokens: Set(try library.accessTokens().filter { !$0.isExpired(at: now) }.map(\.id)), now: now)
         authentication = AuthenticationMiddleware(
             libraries: libraries, sessions: BrowserSessions(),
-            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: ProvenTokens())
+            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: ProvenTokens(), tokenLookups: FreshLookups())
         self.logger = logger
     }
 

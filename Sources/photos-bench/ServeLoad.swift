@@ -262,7 +262,7 @@ final class RawStream {
             guard count > 0 else { throw BenchError("an event stream closed before its head") }
             received += buffer.prefix(count)
         }
-        let statusLine = String(decoding: received, as: UTF8.self).prefix { $0 != "\r" }
+        let statusLine = String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n")[0]
         guard statusLine.hasPrefix("HTTP/1.1 200") else { throw BenchError("an event stream was refused: \(statusLine)") }
     }
 

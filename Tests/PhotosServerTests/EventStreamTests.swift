@@ -83,4 +83,31 @@ import Testing
         }
         #expect(admitted.contains("200 OK"), "a stream closed makes room for another")
     }
+
+    /// A herd of streams from one address (a proxy for many clients, all
+    /// reconnecting after a restart) is admitted, however slowly the
+    /// address's work goes: each token is looked up once for all its
+    /// streams, and lookups wait in a line longer than other work's.
+    @Test func aHerdOfStreamsFromOneAddressIsAdmitted() async throws {
+        let fixture = try ServerFixture(photos: 1, configuration: .init(port: 0, heartbeat: .seconds(60)))
+        let tokens = try (0..<2 * BlockingWork.maximumWaiting).map { _ in try fixture.library.createAccessToken(forClient: nil).bearer }
+        let port = try await LivePort.start(fixture)
+        defer { port.stop() }
+        // The address's turns taken by slow work, so that every lookup waits.
+        let peer = "peer 127.0.0.1", gate = DispatchSemaphore(value: 0)
+        let slow = (0..<BlockingWork.maximumPerPrincipal).map { _ in
+            Task { try await fixture.server.work.run(for: peer, client: nil) { gate.wait() } }
+        }
+        while fixture.server.work.load(of: peer).running < BlockingWork.maximumPerPrincipal { try await Task.sleep(for: .milliseconds(5)) }
+        var streams = try tokens.map { try Self.open(port, token: $0) }
+        streams += try (1..<EventStreams.maximumPerToken).map { _ in try Self.open(port, token: tokens[0]) }
+        // Every lookup waiting now (a refused one never will: then, on after ten seconds).
+        for _ in 0..<2000 where fixture.server.work.load(of: peer).waiting < tokens.count { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in slow { gate.signal() }
+        for task in slow { try await task.value }
+        for stream in streams {
+            let head = try await stream.text(until: "\r\n\r\n")
+            #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+        }
+    }
 }

@@ -18,6 +18,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let sessions: BrowserSessions
     let throttle: SignInThrottle
     let provenTokens: ProvenTokens
+    let tokenLookups: FreshLookups<PHPhotoLibrary.AccessToken?>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -100,9 +101,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if let proven = provenTokens.principal(for: bearer) {
             principal = proven
         } else {
-            let owner = libraries.owner
             let revocations = provenTokens.revocationCount
-            guard let token = try await blocking({ try owner.accessToken(authenticating: bearer) }) else {
+            guard let token = try await lookUp(bearer) else {
                 throw failure("the token is unknown, revoked or expired", context: context)
             }
             principal = Principal(token)
@@ -121,11 +121,19 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// that none goes out after the token is revoked, by any process).
     func stillValid(_ bearer: String, fresh: Bool = false) async -> Bool {
         if !fresh, provenTokens.principal(for: bearer) != nil { return true }
-        let owner = libraries.owner
         let revocations = provenTokens.revocationCount
-        guard let token = try? await blocking({ try owner.accessToken(authenticating: bearer) }) else { return false }
+        guard let token = try? await lookUp(bearer) else { return false }
         provenTokens.remember(bearer, as: Principal(token), expires: token.expirationDate, lookedUpAfter: revocations)
         return true
+    }
+
+    /// The token `bearer` proves now, looked up once for every request
+    /// that asks meanwhile (``FreshLookups``).
+    private func lookUp(_ bearer: String) async throws -> PHPhotoLibrary.AccessToken? {
+        let owner = libraries.owner
+        return try await tokenLookups.value(of: bearer) {
+            try await blocking(maximumWaiting: BlockingWork.maximumWaitingLookups) { try owner.accessToken(authenticating: bearer) }
+        }
     }
 
     /// A failed proof: counted against the peer, and 429 once the peer is

@@ -11,6 +11,9 @@ import Synchronization
 ///   ``maximumPerPrincipal`` jobs at once; its others wait their turn, in
 ///   order, at most ``maximumWaiting`` of them (more are refused, 503). So
 ///   no principal takes every thread, however many requests it sends.
+///   Token lookups wait in a longer line (``maximumWaitingLookups``): a
+///   peer may be a proxy for many clients, whose streams all reconnect at
+///   once after a restart, and a lookup is one indexed read.
 /// - Each job's reads are bounded (`PHPhotoLibrary.withQueryLimits`): a
 ///   statement past `statementDuration` is stopped (503), and so is one
 ///   whose client has hung up. A job whose client left while it waited is
@@ -31,6 +34,7 @@ final class BlockingWork: Sendable {
 
     static let maximumPerPrincipal = 2
     static let maximumWaiting = 64
+    static let maximumWaitingLookups = 1024
     let statementDuration: Duration
     private let pool: NIOThreadPool
     private let turns = Mutex<[String: Turns]>([:])
@@ -53,17 +57,18 @@ final class BlockingWork: Sendable {
         pool.shutdownGracefully { _ in }
     }
 
-    /// Runs `body` on one of the threads when `key`'s turn comes.
-    func run<Result: Sendable>(for key: String, client: ClientPresence.Client?,
+    /// Runs `body` on one of the threads when `key`'s turn comes, refused
+    /// when `maximumWaiting` of its jobs wait already.
+    func run<Result: Sendable>(for key: String, client: ClientPresence.Client?, maximumWaiting: Int = BlockingWork.maximumWaiting,
                                _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await take(key)
+        try await take(key, maximumWaiting: maximumWaiting)
         defer { give(key) }
         if client?.isGone == true { throw CancellationError() }
         let limits = PHPhotoLibrary.QueryLimits(statementDuration: statementDuration) { client?.isGone ?? false }
         return try await pool.runIfActive { try PHPhotoLibrary.withQueryLimits(limits, body) }
     }
 
-    private func take(_ key: String) async throws {
+    private func take(_ key: String, maximumWaiting: Int) async throws {
         enum Outcome { case run, wait, refuse }
         let outcome = turns.withLock { turns -> Outcome in
             var entry = turns[key, default: Turns()]
@@ -72,7 +77,7 @@ final class BlockingWork: Sendable {
                 entry.running += 1
                 return .run
             }
-            return entry.waiting.count < Self.maximumWaiting ? .wait : .refuse
+            return entry.waiting.count < maximumWaiting ? .wait : .refuse
         }
         switch outcome {
         case .run: return
@@ -115,10 +120,12 @@ final class BlockingWork: Sendable {
 
 /// Runs blocking library work (SQLite, files, decoding) off the event
 /// loops, as the task's request's share of ``BlockingWork``; outside any
-/// request, on NIO's shared pool.
-func blocking<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+/// request, on NIO's shared pool. `maximumWaiting`: how many of the
+/// share's jobs may wait before this one is refused.
+func blocking<Result: Sendable>(maximumWaiting: Int = BlockingWork.maximumWaiting,
+                                _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
     guard let attribution = BlockingWork.attribution else { return try await NIOThreadPool.singleton.runIfActive(body) }
-    return try await attribution.work.run(for: attribution.key, client: attribution.client, body)
+    return try await attribution.work.run(for: attribution.key, client: attribution.client, maximumWaiting: maximumWaiting, body)
 }
 
 /// Attributes each request's blocking work to its peer, until the
