@@ -8,7 +8,7 @@ import Synchronization
 /// Registered as a change observer of the client's library instance, it
 /// reads the history since its last token once per commit it hears of (by
 /// any process), off the observer's queue, and keeps the latest changes in
-/// memory (bounded by their identifiers). A stream at any token among them
+/// memory (``keptBytes`` of them). A stream at any token among them
 /// takes what follows from memory; one further behind reads its own way
 /// there. Subscribers are woken only when a read finds changes the client
 /// may see: a commit about what it cannot see reads nothing new, and wakes
@@ -16,8 +16,10 @@ import Synchronization
 final class ChangeFeed: NSObject, PHPhotoLibraryChangeObserver, Sendable {
     let library: PHPhotoLibrary
     private let state: Mutex<State>
-    /// The most identifiers the kept changes may hold in all; older changes go first.
-    static let keptIdentifiers = 100_000
+    /// About how many bytes the kept changes may take; older changes go
+    /// first. Enough for the changes of the busiest seconds, which woken
+    /// streams take at once (a one-asset change takes about 700 bytes).
+    static let keptBytes = 1 << 20
     /// The change blocks one read of history takes at most.
     static let pageSize = 1000
 
@@ -32,7 +34,7 @@ final class ChangeFeed: NSObject, PHPhotoLibraryChangeObserver, Sendable {
     private struct State {
         /// The token of the last change read.
         var head: String
-        /// The changes read lately, oldest first, and the identifiers they hold.
+        /// The changes read lately, oldest first, and the bytes they take.
         var recent: [ChangeRepresentation] = []
         var recentCost = 0
         var subscribers: [UUID: AsyncStream<Wake>.Continuation] = [:]
@@ -150,10 +152,10 @@ final class ChangeFeed: NSObject, PHPhotoLibraryChangeObserver, Sendable {
                     state.head = read.head
                     for change in read.changes {
                         state.recent.append(change)
-                        state.recentCost += change.identifierCount + 1
+                        state.recentCost += change.memoryCost
                     }
-                    while state.recentCost > Self.keptIdentifiers, !state.recent.isEmpty {
-                        state.recentCost -= state.recent.removeFirst().identifierCount + 1
+                    while state.recentCost > Self.keptBytes, !state.recent.isEmpty {
+                        state.recentCost -= state.recent.removeFirst().memoryCost
                     }
                 }
                 defer { state.readAgain = false }
