@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
-import Photos
+@testable import Photos
 import PhotosMedia
 import Testing
 @testable import PhotosServer
@@ -55,6 +55,9 @@ import Testing
             let rest = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, octets + [offset: "\(half)"]),
                                                 body: ByteBuffer(bytes: data.suffix(from: half)))
             #expect(rest.headers[offset] == "\(data.count)")
+            // Finished, it is read while it waits for its block, which then uses that reading.
+            ReadAhead.shared.waitUntilIdle()
+            let readingsUsed = ReadAhead.shared.readingsUsed
 
             let other = try fixture.library.createAccessToken(forClient: nil).bearer
             #expect(try await client.execute(uri: location, method: .head, headers: Self.headers(other)).status == .notFound)
@@ -64,6 +67,7 @@ import Testing
                 ["op": "createAlbum", "title": "Uploaded", "addAssets": ["$new"]],
             ] as [[String: Any]]])
             #expect(block.status == .ok, "\(block.text)")
+            #expect(ReadAhead.shared.readingsUsed > readingsUsed)
             let identifier = try #require((block.json["created"] as? [String: String])?["new"])
             let asset = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil) }[0]
             #expect(asset.isFavorite && asset.pixelWidth == 80)

@@ -52,26 +52,23 @@ struct NewAssetPreparation {
         var contentHash: String?
         var thumbHash: Data?
         for (index, resource) in resources.enumerated() {
-            let file = try stage(resource)
             let expected: MediaMetadata.Kind? = Self.photoTypes.contains(resource.type) ? .image
                 : Self.videoTypes.contains(resource.type) ? .video : nil
-            var metadata: MediaMetadata?
+            var needs: FileReading.Needs = []
+            if index == shownIndex { needs.insert(.shown) }
+            if index == primaryIndex { needs.insert(.primary) }
+            let name = originalFilename(resource, uti: "")
+            // Taken before staging, which changes the file's status: a reading is of the file as it was read.
+            let readAhead = expected == .image ? ReadAhead.shared.take(resource.source, originalName: name) : nil
+            let file = try stage(resource)
+            let reading: FileReading
             do {
-                if let expected {
-                    // The shown image's thumbnail decodes it below, which proves it sound.
-                    metadata = try MediaProbe.probe(fileAt: file.url, verifiesDecoding: index != shownIndex,
-                                                    originalName: originalFilename(resource, uti: ""))
-                    guard metadata?.kind == expected else {
-                        throw PHPhotosError(.invalidResource, "\(describe(resource)) is not \(expected == .image ? "an image" : "a video")",
-                                            identifiers: [identifier])
-                    }
+                reading = try readAhead ?? FileReading.read(fileAt: file.url, originalName: name, expected: expected, needs: needs) { poster in
+                    try session.stageDerivative(poster, ofNewAsset: uuid, kind: .poster)
                 }
-                if index == shownIndex, let metadata {
-                    thumbHash = try makeDerivatives(of: file.url, metadata)
-                }
-                if index == primaryIndex {
-                    contentHash = try ContentHash.ofFile(at: file.url)
-                }
+            } catch let error as FileReading.KindMismatch {
+                throw PHPhotosError(.invalidResource, "\(describe(resource)) is not \(error.expected == .image ? "an image" : "a video")",
+                                    identifiers: [identifier])
             } catch let error as MediaError where error.systemError != nil {
                 throw PHPhotosError(error.isOutOfSpace ? .notEnoughSpace : .internalError,
                                     "storing \(describe(resource)): \(error.reason)", identifiers: [identifier])
@@ -80,7 +77,19 @@ struct NewAssetPreparation {
             } catch {
                 throw PHPhotosError(storeError: error)
             }
+            let metadata = reading.metadata
+            if index == shownIndex {
+                if let thumbnail = reading.thumbnail {
+                    do {
+                        try session.stageDerivative(thumbnail, ofNewAsset: uuid, kind: .thumbnail)
+                    } catch {
+                        throw PHPhotosError(storeError: error)
+                    }
+                }
+                thumbHash = reading.thumbHash
+            }
             if index == primaryIndex {
+                contentHash = reading.contentHash
                 primary = metadata
                 if case .file(let url) = resource.source {
                     fileDate = FileStatus(atPath: url.path)?.modified
@@ -132,28 +141,6 @@ struct NewAssetPreparation {
         return NewAsset(record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil)
     }
 
-    /// The thumbnail of a new image, or the poster and thumbnail of a new
-    /// video or camera raw file, as content version 0; returns the ThumbHash
-    /// placeholder, made from the thumbnail. A raw file that embeds no
-    /// preview is stored without them: it keeps its metadata and file, and
-    /// image requests report that it cannot be shown.
-    private func makeDerivatives(of url: URL, _ metadata: MediaMetadata) throws -> Data? {
-        var source = url
-        var size = (metadata.pixelWidth, metadata.pixelHeight)
-        if metadata.kind == .video {
-            source = try session.stageDerivative(try VideoFrame.poster(ofVideoAt: url), ofNewAsset: uuid, kind: .poster)
-            size = (0, 0)
-        } else if UniformType.isRAW(metadata.uniformTypeIdentifier) {
-            guard let preview = try? CameraRaw.preview(ofFileAt: url) else { return nil }
-            source = try session.stageDerivative(preview, ofNewAsset: uuid, kind: .poster)
-            size = (0, 0)
-        }
-        let thumbnail = try ImageRenderer.derivative(fileAt: source, sourceWidth: size.0, sourceHeight: size.1,
-                                                     shortEdge: DerivativeCache.Kind.thumbnail.shortEdge!, placeholder: true)
-        try session.stageDerivative(thumbnail.jpeg, ofNewAsset: uuid, kind: .thumbnail)
-        return thumbnail.placeholderPixels.map { ThumbHash.encode($0) }
-    }
-
     private func stage(_ resource: PHAssetChangeRequest.PendingResource) throws(PHPhotosError) -> StagedFile {
         do {
             switch resource.source {
@@ -198,12 +185,18 @@ struct NewAssetPreparation {
         return FileName.safeExtension(url.pathExtension) ?? ""
     }
 
+    /// The name a file keeps when the client or the file gives one that is
+    /// safe (``originalFilename(_:uti:)`` makes one up otherwise).
+    static func knownName(originalFilename: String?, fileURL: URL?) -> String? {
+        originalFilename.flatMap(FileName.safe) ?? fileURL.flatMap { FileName.safe($0.lastPathComponent) }
+    }
+
     /// The name the file keeps: the one the client gave or the file had,
     /// reduced to a safe last path component (`FileName.safe`), else one
     /// made from the asset's identifier and the file's type.
     private func originalFilename(_ resource: PHAssetChangeRequest.PendingResource, uti: String) -> String {
-        if let name = resource.options?.originalFilename.flatMap(FileName.safe) { return name }
-        if case .file(let url) = resource.source, let name = FileName.safe(url.lastPathComponent) { return name }
+        let fileURL: URL? = if case .file(let url) = resource.source { url } else { nil }
+        if let name = Self.knownName(originalFilename: resource.options?.originalFilename, fileURL: fileURL) { return name }
         let ext = UniformType.preferredExtension(for: uti).map { "." + $0.uppercased() } ?? ""
         return "IMG_\(uuid.prefix(8))\(ext)"
     }

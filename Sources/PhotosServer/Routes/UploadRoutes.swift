@@ -86,6 +86,10 @@ struct UploadRoutes {
             }
             let written = try await Self.refusingAsProblems { try await append(request.body, to: upload, at: offset) }
             metrics.uploaded(bytes: written - offset)
+            if written == upload.length {
+                // A finished upload waits for its change block: it is read meanwhile, in time no request wants.
+                ReadAhead.shared.schedule(fileAt: uploads.dataURL(upload.id), originalFilename: upload.filename)
+            }
             return Response(status: .noContent, headers: Self.tusHeaders(extra: [HTTPField.Name("Upload-Offset")!: "\(written)"]))
         }
         group.delete("uploads/:id") { _, context -> Response in
