@@ -16,11 +16,10 @@ import Glibc
 /// waited for (one file's work); one still waiting is taken back.
 ///
 /// Only still images the library decodes itself are read ahead: videos
-/// and camera raw files take processes of their own and are read in
-/// their blocks. Bounded: at most 1,024 files wait, and
-/// readings not taken hold at most 64 MiB, the oldest dropped
-/// first. One thread reads, niced below requests, so that reading ahead
-/// takes only time no request wants.
+/// and camera raw files take processes of their own and are read in their
+/// blocks. Bounded: at most 1,024 files wait, and readings not taken hold
+/// at most 64 MiB, the oldest dropped first. One thread reads, niced below
+/// requests, so that reading ahead takes only time no request wants.
 package final class ReadAhead: @unchecked Sendable {
     /// The readings of this process: they are of files, whatever library adds them.
     package static let shared = ReadAhead()
@@ -64,17 +63,21 @@ package final class ReadAhead: @unchecked Sendable {
         }
     }
 
-    private enum Entry {
-        case waiting(URL, name: String)
-        case reading
-        case read(FileReading, name: String)
+    /// A file to read, and the name its block adds it under.
+    private struct Request {
+        let url: URL
+        let originalFilename: String?
     }
 
     private let condition = NSCondition()
-    private var entries: [FileIdentity: Entry] = [:]
-    /// Files to read, in the order they came; some may have been taken back since.
-    private var waiting: [FileIdentity] = []
-    /// Readings held, oldest first; some may have been taken since.
+    /// Files to read, in the order they came; those no longer in
+    /// `waitingPaths` were taken back since.
+    private var waiting: [Request] = []
+    private var waitingPaths: Set<String> = []
+    /// The file being read now.
+    private var pathBeingRead: String?
+    private var readings: [FileIdentity: (reading: FileReading, name: String)] = [:]
+    /// The keys of the readings held, oldest first; some were taken since.
     private var held: [FileIdentity] = []
     private var heldBytes = 0
     private var isReading = false
@@ -87,48 +90,34 @@ package final class ReadAhead: @unchecked Sendable {
 
     /// Reads the file at `url` in the background, for a change block that
     /// adds it under `originalFilename` (as `PHAssetResourceCreationOptions`
-    /// would name it). Returns at once; does nothing when the file is
-    /// already read or waiting, or too many wait.
+    /// would name it). Returns at once, touching no file; does nothing
+    /// when the file already waits, or too many do.
     package func schedule(fileAt url: URL, originalFilename: String?) {
-        guard let name = NewAssetPreparation.knownName(originalFilename: originalFilename, fileURL: url),
-              UniformType.forCameraRaw(NewAssetPreparation.storedExtension(of: url, originalFilename: originalFilename)) == nil,
-              let identity = FileIdentity(path: url.path) else { return }
-        condition.lock()
-        defer { condition.unlock() }
-        guard entries[identity] == nil, waiting.count < maximumWaiting else { return }
-        entries[identity] = .waiting(url, name: name)
-        waiting.append(identity)
-        guard !isReading else { return }
-        isReading = true
-        let thread = Thread { [self] in readWaiting() }
-        thread.name = "photos.read-ahead"
-        thread.start()
+        condition.withLock {
+            guard waiting.count < maximumWaiting, waitingPaths.insert(url.path).inserted else { return }
+            waiting.append(Request(url: url, originalFilename: originalFilename))
+            guard !isReading else { return }
+            isReading = true
+            let thread = Thread { [self] in readWaiting() }
+            thread.name = "photos.read-ahead"
+            thread.start()
+        }
     }
 
     /// The reading of the file a change block is about to stage, if one
     /// was made of it as it is now and under the same name. Waits for one
-    /// being made.
+    /// being made; takes back a file still waiting, which the block reads.
     func take(_ source: PHAssetChangeRequest.PendingResource.Source, originalName: String) -> FileReading? {
-        guard case .file(let url) = source, let identity = FileIdentity(path: url.path) else { return nil }
+        guard case .file(let url) = source else { return nil }
         condition.lock()
         defer { condition.unlock() }
-        while true {
-            switch entries[identity] {
-            case nil:
-                return nil
-            case .waiting:
-                entries[identity] = nil
-                return nil
-            case .reading:
-                condition.wait()
-            case .read(let reading, let name):
-                entries[identity] = nil
-                heldBytes -= Self.cost(of: reading)
-                guard name == originalName else { return nil }
-                used += 1
-                return reading
-            }
-        }
+        if waitingPaths.remove(url.path) != nil { return nil }
+        while pathBeingRead == url.path { condition.wait() }
+        guard let identity = FileIdentity(path: url.path), let held = readings.removeValue(forKey: identity) else { return nil }
+        heldBytes -= Self.cost(of: held.reading)
+        guard held.name == originalName else { return nil }
+        used += 1
+        return held.reading
     }
 
     /// Waits until nothing is being read or waits to be.
@@ -146,38 +135,39 @@ package final class ReadAhead: @unchecked Sendable {
     /// Whether a reading of the file as it is now is held, untaken.
     func holdsReading(of url: URL) -> Bool {
         guard let identity = FileIdentity(path: url.path) else { return false }
-        return condition.withLock { if case .read = entries[identity] { true } else { false } }
+        return condition.withLock { readings[identity] != nil }
     }
 
     /// The reading thread: reads what waits, one file at a time, then ends.
     private func readWaiting() {
         // On Linux a nice value is the calling thread's own.
         setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        while let (identity, url, name) = nextWaiting() {
-            let reading = Self.read(url, name: name, identity: identity)
+        while let request = nextWaiting() {
+            let read = Self.read(request)
             condition.withLock {
-                if let reading {
-                    entries[identity] = .read(reading, name: name)
+                pathBeingRead = nil
+                if let (identity, reading, name) = read {
+                    if let replaced = readings.updateValue((reading, name), forKey: identity) {
+                        heldBytes -= Self.cost(of: replaced.reading)
+                    }
                     held.append(identity)
                     heldBytes += Self.cost(of: reading)
                     dropOldest()
-                } else {
-                    entries[identity] = nil
                 }
                 condition.broadcast()
             }
         }
     }
 
-    /// The next file still waiting, marked as being read; nil (and the
+    /// The next file still waiting, noted as being read; nil (and the
     /// thread's end noted) when none is.
-    private func nextWaiting() -> (FileIdentity, URL, String)? {
+    private func nextWaiting() -> Request? {
         condition.withLock {
             while !waiting.isEmpty {
-                let identity = waiting.removeFirst()
-                if case .waiting(let url, let name) = entries[identity] {
-                    entries[identity] = .reading
-                    return (identity, url, name)
+                let request = waiting.removeFirst()
+                if waitingPaths.remove(request.url.path) != nil {
+                    pathBeingRead = request.url.path
+                    return request
                 }
             }
             isReading = false
@@ -189,28 +179,31 @@ package final class ReadAhead: @unchecked Sendable {
     /// Drops the oldest readings held until they fit.
     private func dropOldest() {
         while heldBytes > maximumBytes, !held.isEmpty {
-            let identity = held.removeFirst()
-            if case .read(let reading, _) = entries[identity] {
-                entries[identity] = nil
-                heldBytes -= Self.cost(of: reading)
+            if let dropped = readings.removeValue(forKey: held.removeFirst()) {
+                heldBytes -= Self.cost(of: dropped.reading)
             }
         }
         // Readings taken leave their keys behind; they go once they outnumber the rest.
-        if held.count > 2 * entries.count + 64 {
-            held.removeAll { identity in if case .read = entries[identity] { false } else { true } }
+        if held.count > 2 * readings.count + 64 {
+            held.removeAll { readings[$0] == nil }
         }
     }
 
-    /// The file read as a change block reads the image it shows, if it is
-    /// one the library decodes itself and it did not change meanwhile; nil
-    /// otherwise, and when it cannot be read (its block then says why).
-    private static func read(_ url: URL, name: String, identity: FileIdentity) -> FileReading? {
+    /// The file read as a change block reads the image it shows, with the
+    /// file as it was and the name it was read under, if it is an image the
+    /// library decodes itself and did not change meanwhile; nil otherwise,
+    /// and when it cannot be read (its block then says why).
+    private static func read(_ request: Request) -> (FileIdentity, FileReading, String)? {
         struct NotReadAhead: Error {}
-        guard let reading = try? FileReading.read(fileAt: url, originalName: name, expected: .image, needs: [.shown, .primary],
+        let url = request.url
+        guard let name = NewAssetPreparation.knownName(originalFilename: request.originalFilename, fileURL: url),
+              UniformType.forCameraRaw(NewAssetPreparation.storedExtension(of: url, originalFilename: request.originalFilename)) == nil,
+              let identity = FileIdentity(path: url.path),
+              let reading = try? FileReading.read(fileAt: url, originalName: name, expected: .image, needs: [.shown, .primary],
                                                   keepPoster: { _ in throw NotReadAhead() }),
               let metadata = reading.metadata, FileReading.isReadDirectly(metadata),
               FileIdentity(path: url.path) == identity else { return nil }
-        return reading
+        return (identity, reading, name)
     }
 
     private static func cost(of reading: FileReading) -> Int {
