@@ -7,7 +7,10 @@
 #include "CPhotosMedia.h"
 #include "jpeg_scaled.h"
 
+#include <math.h>
 #include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <jpeglib.h>
@@ -125,6 +128,55 @@ int pm_jpeg_decode_covering(const char *path, const void *buffer, size_t length,
 }
 
 // ---------------------------------------------------------------- originals
+
+// A big-endian s15Fixed16 number of an ICC profile.
+static double icc_fixed(const unsigned char *at) {
+    int32_t value = (int32_t) ((uint32_t) at[0] << 24 | (uint32_t) at[1] << 16 | (uint32_t) at[2] << 8 | at[3]);
+    return value / 65536.0;
+}
+
+static uint32_t icc_word(const unsigned char *at) {
+    return (uint32_t) at[0] << 24 | (uint32_t) at[1] << 16 | (uint32_t) at[2] << 8 | at[3];
+}
+
+int pm_icc_is_srgb_like(const unsigned char *profile, size_t length) {
+    if (length < 132) return 0;
+    // Grey: a tone curve, no primaries to be wrong.
+    if (memcmp(profile + 16, "GRAY", 4) == 0) return 1;
+    if (memcmp(profile + 16, "RGB ", 4) != 0) return 0;
+    // sRGB's primaries, adapted to the profile connection space's D50.
+    static const struct { const char *tag; double xyz[3]; } srgb[3] = {
+        {"rXYZ", {0.4361, 0.2225, 0.0139}}, {"gXYZ", {0.3851, 0.7169, 0.0971}}, {"bXYZ", {0.1431, 0.0606, 0.7141}},
+    };
+    uint32_t count = icc_word(profile + 128);
+    if (count > (length - 132) / 12) return 0;
+    int matched = 0;
+    for (uint32_t index = 0; index < count; index++) {
+        const unsigned char *entry = profile + 132 + 12 * index;
+        uint32_t offset = icc_word(entry + 4), size = icc_word(entry + 8);
+        for (int primary = 0; primary < 3; primary++) {
+            if (memcmp(entry, srgb[primary].tag, 4) != 0) continue;
+            if (size < 20 || offset > length || length - offset < 20 || memcmp(profile + offset, "XYZ ", 4) != 0) return 0;
+            for (int axis = 0; axis < 3; axis++) {
+                if (fabs(icc_fixed(profile + offset + 8 + 4 * axis) - srgb[primary].xyz[axis]) > 0.01) return 0;
+            }
+            matched++;
+        }
+    }
+    return matched == 3;
+}
+
+// Whether the JPEG embeds a colour profile whose pixels are not sRGB's
+// (Display P3, Adobe RGB, ProPhoto...): those must be converted, which
+// libvips does; a profile of sRGB, or none, leaves the pixels as they are.
+static int has_foreign_profile(j_decompress_ptr decoder) {
+    JOCTET *profile = NULL;
+    unsigned int length = 0;
+    if (!jpeg_read_icc_profile(decoder, &profile, &length)) return 0;
+    int foreign = !pm_icc_is_srgb_like(profile, length);
+    free(profile);
+    return foreign;
+}
 
 // For originals the fast path only declines: any error or warning sends the
 // file to libvips, which decides, in its own words, whether it decodes.
@@ -257,13 +309,12 @@ int pm_jpeg_decode_original(const char *path, int upright_width, int upright_hei
     jpeg_create_decompress(&decoder);
     jpeg_stdio_src(&decoder, file);
     jpeg_save_markers(&decoder, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&decoder, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&decoder, TRUE);
-    // CMYK and other unusual colour spaces are libvips' to convert. An
-    // embedded ICC profile is not applied here, nor by vips_thumbnail on
-    // the other path (libvips 8.14 converts only when asked for an export
-    // profile), so a file with one takes this path too.
+    // CMYK and other unusual colour spaces, and colour profiles other than
+    // sRGB's, are libvips' to convert.
     int plain = decoder.jpeg_color_space == JCS_YCbCr || decoder.jpeg_color_space == JCS_GRAYSCALE || decoder.jpeg_color_space == JCS_RGB;
-    if (!plain) longjmp(error.escape, 1);
+    if (!plain || has_foreign_profile(&decoder)) longjmp(error.escape, 1);
     *orientation = saved_orientation(decoder.marker_list);
     // The size needed, in the stored (not yet rotated) frame.
     unsigned int needed_width = (unsigned int) (*orientation >= 5 ? upright_height : upright_width);

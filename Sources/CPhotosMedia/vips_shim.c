@@ -295,15 +295,42 @@ static int upright_size(const char *path, const void *buffer, size_t length, int
     return 0;
 }
 
+// The image in sRGB: converted from the colour profile it embeds when that
+// is an RGB one of other primaries (Display P3, Adobe RGB, ProPhoto...),
+// else as it is (no profile means sRGB; libvips' own sRGB-to-sRGB
+// transform would shift the colours). Takes over `in`. A profile libvips
+// cannot use leaves the pixels as stored, which is what a viewer does.
+static void convert_to_srgb(VipsImage *in, VipsImage **out) {
+    const void *profile = NULL;
+    size_t length = 0;
+    *out = in;
+    if (vips_image_get_typeof(in, VIPS_META_ICC_NAME) == 0
+        || vips_image_get_blob(in, VIPS_META_ICC_NAME, &profile, &length) != 0
+        || length < 20 || memcmp((const char *) profile + 16, "RGB ", 4) != 0
+        || pm_icc_is_srgb_like(profile, length)) return;
+    VipsImage *converted = NULL;
+    if (vips_icc_transform(in, &converted, "srgb", "embedded", TRUE, NULL) != 0) {
+        vips_error_clear();
+        return;
+    }
+    g_object_unref(in);
+    *out = converted;
+}
+
 // vips_thumbnail on a file or a buffer: shrink-on-load, orientation applied,
-// fitting inside width x height.
+// fitting inside width x height, in sRGB (`convert_to_srgb`): every
+// rendition is sRGB, stored without a profile.
 static int thumbnail(const char *path, const void *buffer, size_t length, VipsImage **out,
                      int width, int height, VipsSize size, VipsInteresting crop) {
-    return path != NULL
-        ? vips_thumbnail(path, out, width, "height", height, "size", size, "crop", crop,
+    VipsImage *shrunk = NULL;
+    int result = path != NULL
+        ? vips_thumbnail(path, &shrunk, width, "height", height, "size", size, "crop", crop,
                          "fail_on", VIPS_FAIL_ON_ERROR, NULL)
-        : vips_thumbnail_buffer((void *) buffer, length, out, width, "height", height, "size", size,
+        : vips_thumbnail_buffer((void *) buffer, length, &shrunk, width, "height", height, "size", size,
                                 "crop", crop, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (result != 0) return result;
+    convert_to_srgb(shrunk, out);
+    return 0;
 }
 
 static int ceil_positive(double value) {

@@ -98,6 +98,49 @@ import Testing
         }
     }
 
+    /// Runs libvips' command-line tool (Debian's `libvips-tools`); returns what it printed.
+    @discardableResult
+    private func vips(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "vips \(arguments)")
+        return printed
+    }
+
+    /// A photo that embeds a colour profile other than sRGB's (Adobe RGB,
+    /// ProPhoto, from Debian's `libgs-common`) has its colours converted in
+    /// its derivative, as libvips' own transform converts them; one that
+    /// embeds sRGB's keeps its values.
+    @Test func derivativesAreInSRGBWhateverProfileTheOriginalEmbeds() throws {
+        let plain = directory.appendingPathComponent("plain.jpg")
+        let stored: [Double] = [200, 120, 60]
+        try SampleImage.jpeg(width: 640, height: 480, from: (stored[0], stored[1], stored[2]), to: (stored[0], stored[1], stored[2]),
+                             exif: ExifFields()).write(to: plain)
+        let profiles = "/usr/share/color/icc/ghostscript/"
+        for (name, profile, converts) in [("adobe.jpg", "a98.icc", true), ("prophoto.png", "rommrgb.icc", true),
+                                          ("prophoto.jpg", "rommrgb.icc", true), ("srgb.jpg", "srgb.icc", false)] {
+            let tagged = directory.appendingPathComponent(name)
+            try vips(["copy", plain.path, "\(tagged.path)[profile=\(profiles + profile)]"])
+            let reference = directory.appendingPathComponent("reference-\(name).png")
+            try vips(["icc_transform", tagged.path, reference.path, "srgb", "--embedded"])
+            let expected = try vips(["getpoint", reference.path, "320", "240"]).split(separator: " ").compactMap { Double($0) }
+            #expect(expected.count == 3, "\(name)")
+
+            let derivative = try ImageRenderer.derivative(fileAt: tagged, shortEdge: 360)
+            let pixels = try ImageRenderer.render(derivative: derivative.jpeg, RenderSpec(targetWidth: 48, targetHeight: 36, mode: .fit, exact: true))
+            let centre = pixels.withUnsafeBytes { bytes in (0..<3).map { Double(bytes[(18 * 48 + 24) * 4 + $0]) } }
+            #expect(zip(centre, expected).allSatisfy { abs($0 - $1) <= 3 }, "\(name): \(centre), libvips says \(expected)")
+            // The test means something only where converting changes the colour.
+            #expect(zip(expected, stored).contains { abs($0 - $1) > 8 } == converts, "\(name): \(expected) from \(stored)")
+        }
+    }
+
     /// A progressive JPEG's DC scans alone decode at an eighth to exactly
     /// the whole file's pixels, from a fraction of its bytes; a derivative
     /// made from a progressive original through them has the size and the
