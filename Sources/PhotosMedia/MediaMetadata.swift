@@ -91,18 +91,20 @@ package struct MediaMetadata: Sendable, Equatable {
     /// The shortest exposure, in seconds, that counts as a long exposure.
     package static let longExposureThreshold = 1.0
 
-    /// `PHAssetMediaSubtype` bits the file itself shows: HDR and panoramas
-    /// as cameras mark them in EXIF (or a panorama's 2:1 or wider aspect from
-    /// a camera), screenshots, and slow-motion (at least 100 frames per
-    /// second, or captured faster than played) and time-lapse video
-    /// (captured slower than played).
+    /// `PHAssetMediaSubtype` bits the file itself shows: HDR, panoramas and
+    /// Portrait photos as cameras mark them in EXIF's CustomRendered (2 and 3
+    /// HDR, 6 panorama, 7 Portrait HDR, 8 Portrait, as Apple's cameras
+    /// write it; a wide photo is not a panorama for its shape alone, as a
+    /// phone's 20:9 photos are not), screenshots, and slow-motion (at least
+    /// 100 frames per second, or captured faster than played) and
+    /// time-lapse video (captured slower than played).
     package var mediaSubtypeBits: UInt {
         var bits: UInt = 0
         switch kind {
         case .image:
-            if customRendered == 2 || customRendered == 3 { bits |= 1 << 1 }  // photoHDR
-            let long = max(pixelWidth, pixelHeight), short = max(1, min(pixelWidth, pixelHeight))
-            if customRendered == 6 || (cameraMake != nil && Double(long) / Double(short) >= 2) { bits |= 1 << 0 }  // photoPanorama
+            if [2, 3, 7].contains(customRendered) { bits |= 1 << 1 }  // photoHDR
+            if customRendered == 6 { bits |= 1 << 0 }  // photoPanorama
+            if customRendered == 7 || customRendered == 8 { bits |= 1 << 4 }  // photoDepthEffect
             if isScreenshot { bits |= 1 << 2 }  // photoScreenshot
         case .video:
             if let captureFrameRate, let frameRate {

@@ -89,8 +89,11 @@ package enum MediaProbe {
         let exif = exifBytes.flatMap { ExifFields(block: UnsafeRawBufferPointer(start: $0, count: exifLength)) }
         // libheif applies HEIF rotation itself, so its pixels are already upright.
         let orientation = loader.hasPrefix("heif") ? 1 : Int(header.orientation)
+        // Pages are frames only in formats that animate: a HEIF's several
+        // images (a burst, a depth map's companion) and a TIFF's pages are not an animation.
+        let animates = loader.hasPrefix("gif") || loader.hasPrefix("webp")
         return stillImage(storedWidth: Int(header.width), storedHeight: Int(header.height), orientation: orientation,
-                          exif: exif, frameCount: max(1, Int(header.pages)), hasAlpha: header.has_alpha != 0,
+                          exif: exif, frameCount: animates ? max(1, Int(header.pages)) : 1, hasAlpha: header.has_alpha != 0,
                           uniformTypeIdentifier: UniformType.forImage(loader: loader, pathExtension: URL(fileURLWithPath: path).pathExtension),
                           name: name)
     }

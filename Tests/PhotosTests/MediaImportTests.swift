@@ -139,14 +139,30 @@ import Testing
             return url
         }())))
         #expect(named.mediaSubtypes == .photoScreenshot)
-        let panorama = try test.importAsset(try test.jpeg(width: 400, height: 100, make: "Apple"))
-        #expect(panorama.mediaSubtypes == .photoPanorama)
-        let marked = try test.importAsset(try test.jpeg { $0.customRendered = 6 })
+        let marked = try test.importAsset(try test.jpeg(width: 400, height: 100, make: "Apple") { $0.customRendered = 6 })
         #expect(marked.mediaSubtypes == .photoPanorama)
+        // A phone's 20:9 photo, and even a 4:1 one, is no panorama unless the camera says so.
+        for (width, height) in [(400, 180), (400, 100)] {
+            let wide = try test.importAsset(try test.jpeg(width: width, height: height, make: "samsung", model: "SM-S918B"))
+            #expect(wide.mediaSubtypes.isEmpty, "\(width) × \(height)")
+        }
         let hdr = try test.importAsset(try test.jpeg { $0.customRendered = 3 })
         #expect(hdr.mediaSubtypes == .photoHDR)
-        let plain = try test.importAsset(try test.jpeg(width: 400, height: 100))
-        #expect(plain.mediaSubtypes.isEmpty, "a wide image from no camera is no panorama")
+        let portrait = try test.importAsset(try test.jpeg(make: "Apple", model: "iPhone 15 Pro") { $0.customRendered = 8 })
+        #expect(portrait.mediaSubtypes == .photoDepthEffect)
+        let portraitHDR = try test.importAsset(try test.jpeg(make: "Apple") { $0.customRendered = 7 })
+        #expect(portraitHDR.mediaSubtypes == [.photoDepthEffect, .photoHDR])
+    }
+
+    /// A HEIF holding two images (as heif-enc writes it) is a still photo
+    /// showing its primary image: only GIF and WebP frames animate.
+    @Test func aHEIFOfSeveralImagesIsNotAnimated() throws {
+        let first = try test.jpeg(width: 64, height: 48), second = try test.jpeg(width: 32, height: 24)
+        let heif = test.files.appendingPathComponent("two.heic")
+        try run("heif-enc", ["-o", heif.path, first.path, second.path])
+        let asset = try test.importAsset(heif)
+        #expect(asset.playbackStyle == .image)
+        #expect(asset.pixelWidth == 64 && asset.pixelHeight == 48)
     }
 
     @Test func livePhotosFromAPairedVideo() throws {
