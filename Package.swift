@@ -121,7 +121,8 @@ let package = Package(
             ]
         ),
         // The command-line tool. It uses the public Photos API only; PhotosMedia
-        // renders the demo's sample photos.
+        // renders the demo's sample photos and tells which files of a folder
+        // are not photos or videos.
         .executableTarget(
             name: "photos",
             dependencies: [

@@ -34,6 +34,18 @@ package enum MediaProbe {
         if CameraRaw.isCandidate(url) {
             return try CameraRaw.probe(fileAt: url, name: name)
         }
+        let head = (try? FileHandle(forReadingFrom: url)).map { handle in
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: 256)) ?? Data()
+        } ?? Data()
+        if let document = FolderEntries.document(head: head) {
+            throw MediaError(file: path, reason: "\(document), not a photo or video")
+        }
+        // A video container is a video's first: ImageMagick, behind libvips,
+        // would take a Motion-JPEG AVI for an animated image, frame by frame.
+        if isVideoContainer(head), let video = try VideoProbe.probe(path: path) {
+            return video
+        }
         if let image = try probeImage(path: path, verifiesDecoding: verifiesDecoding, name: name) {
             return image
         }
@@ -41,6 +53,25 @@ package enum MediaProbe {
             return video
         }
         throw MediaError(file: path, reason: "not an image or video file that can be read")
+    }
+
+    /// Whether a file's first bytes are those of a video container: AVI,
+    /// Matroska and WebM, MPEG transport and program streams, Flash, ASF,
+    /// and ISO media whose brand is not an image's (HEIF and AVIF are images).
+    private static func isVideoContainer(_ head: Data) -> Bool {
+        let bytes = [UInt8](head.prefix(200))
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+        }
+        if starts(Array("RIFF".utf8)) && starts(Array("AVI ".utf8), at: 8) { return true }
+        if starts([0x1A, 0x45, 0xDF, 0xA3]) || starts(Array("FLV".utf8)) || starts([0x00, 0x00, 0x01, 0xBA]) { return true }
+        if starts([0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return true }
+        if starts([0x47]) && starts([0x47], at: 188) { return true }
+        if starts(Array("ftyp".utf8), at: 4), bytes.count >= 12 {
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+            return !["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1", "avif", "avis"].contains(brand)
+        }
+        return false
     }
 
     /// Whether the file, symbolic links followed, is a regular file: a pipe
@@ -77,6 +108,10 @@ package enum MediaProbe {
         guard Vips.succeeds({ pm_probe_file(path, &header, &exifBytes, &exifLength) }) else { return nil }
         defer { pm_free(exifBytes) }
         let loader = withUnsafeBytes(of: header.loader) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        // Pages and drawings render, but are not photos.
+        if loader.hasPrefix("pdfload") || loader.hasPrefix("svgload") {
+            throw MediaError(file: path, reason: "\(loader.hasPrefix("pdf") ? "a PDF document" : "an SVG drawing"), not a photo or video")
+        }
         // Checked from the header, before anything is decoded: a small file can claim an enormous image.
         let megapixels = Double(header.width) * Double(header.height) / 1_000_000
         guard megapixels <= maximumMegapixels else {

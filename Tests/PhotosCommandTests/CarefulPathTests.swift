@@ -155,6 +155,50 @@ import Testing
                 "\(text.output)\(text.errors)")
     }
 
+    /// A folder as a NAS, a phone's export and a desktop leave it: sidecars
+    /// are recognised as such, thumbnail folders, system files and
+    /// documents are left out saying what they are, and none of them counts
+    /// as a file that could not be read. A PDF named like a photo is
+    /// refused for what it is; a Motion-JPEG AVI from a compact camera is a video.
+    @Test func whatIsNotAPhotoIsLeftOutAndSaidSo() throws {
+        try tool.run("init")
+        let card = tool.directory.appendingPathComponent("card")
+        let photo = try tool.photo("IMG_0001.JPG")
+        try tool.photo("SYNOPHOTO_THUMB_XL.jpg", in: "card/@eaDir/IMG_0001.JPG", shade: 90)
+        for (name, text) in [("IMG_0001.JPG.xmp", "<x:xmpmeta xmlns:x='adobe:ns:meta/'/>"), ("IMG_0001.AAE", "<plist/>"),
+                             ("IMG_0001.JPG.json", "{\"title\": \"IMG_0001.JPG\"}"), ("Thumbs.db", "\0\0"), ("desktop.ini", "[.ShellClassInfo]")] {
+            try Data(text.utf8).write(to: card.appendingPathComponent(name))
+        }
+        let pdf = URL(fileURLWithPath: "/usr/share/forensics-samples/original-files/text1/a-text.pdf")
+        try FileManager.default.copyItem(at: pdf, to: card.appendingPathComponent("letter.pdf"))
+        try FileManager.default.copyItem(at: pdf, to: card.appendingPathComponent("scan.jpg"))
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-c:v", "mjpeg",
+                            card.appendingPathComponent("MVI_0002.AVI").path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        #expect(ffmpeg.terminationStatus == 0 && FileManager.default.fileExists(atPath: photo.path))
+
+        let run = try tool.run("import", "card", "--json")
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try #require(run.json as? [String: Any])
+        #expect((report["imported"] as? [Any])?.count == 2, "the photo and the AVI")
+        let failed = (report["failed"] as? [[String: Any]]) ?? []
+        #expect(failed.count == 1 && (failed.first?["file"] as? String)?.hasSuffix("scan.jpg") == true
+                && (failed.first?["error"] as? String)?.contains("a PDF document, not a photo or video") == true, "\(failed)")
+        let skipped = ((report["skipped"] as? [[String: String]]) ?? []).map { (URL(fileURLWithPath: $0["file"]!).lastPathComponent, $0["kind"]!) }
+        #expect(Set(skipped.filter { $0.1 == "sidecar" }.map(\.0)) == ["IMG_0001.JPG.xmp", "IMG_0001.AAE", "IMG_0001.JPG.json"])
+        #expect(Set(skipped.filter { $0.1 == "notMedia" }.map(\.0)) == ["@eaDir", "Thumbs.db", "desktop.ini", "letter.pdf"])
+        let listing = try #require(try tool.run("ls", "--json").json as? [[String: Any]])
+        #expect(listing.contains { ($0["filename"] as? String) == "MVI_0002.AVI" && ($0["mediaType"] as? String) == "video" }, "\(listing)")
+
+        let text = try tool.run("import", "card", "--duplicates", "keep")
+        #expect(text.output.contains("1 could not be read") && text.output.contains("4 not photos or videos left out")
+                && text.output.contains("3 sidecar files left beside their photos"), "\(text.output)")
+        #expect(text.errors.contains("@eaDir: a Synology thumbnail folder") && !text.errors.contains("IMG_0001.AAE"), "\(text.errors)")
+    }
+
     @Test func badInputIsRefusedWithAReason() throws {
         let id = try onePhoto()
         let refused: [[String]] = [

@@ -57,13 +57,15 @@ import Testing
         try tool.photo("IMG_2.JPG", in: "card/sub", shade: 90)
         try FileManager.default.copyItem(at: tool.directory.appendingPathComponent("card/IMG_1.JPG"),
                                          to: tool.directory.appendingPathComponent("card/sub/copy.jpg"))
+        try Data("notes".utf8).write(to: tool.directory.appendingPathComponent("card/notes.dat"))
         try Data("notes".utf8).write(to: tool.directory.appendingPathComponent("card/notes.txt"))
         try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: tool.directory.appendingPathComponent("card/broken.jpg"))
 
         let run = try tool.run("import", "card")
         #expect(run.status == 0)
-        #expect(run.output.contains("Imported 2 files; 1 duplicates skipped; 2 could not be read"))
-        #expect(run.errors.contains("skipped \(tool.directory.path)/card/notes.txt: "))
+        #expect(run.output.contains("Imported 2 files; 1 duplicates skipped; 2 could not be read; 1 not photos or videos left out"), "\(run.output)")
+        #expect(run.errors.contains("skipped \(tool.directory.path)/card/notes.dat: "))
+        #expect(run.errors.contains("skipped \(tool.directory.path)/card/notes.txt: a text file, not a photo or video"))
         #expect(run.errors.contains("/card/broken.jpg: "))
         // Not a terminal: plain progress lines, the last one complete.
         #expect(run.errors.split(separator: "\n").contains { $0.hasPrefix("progress: 5/5 files") })

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosMedia
 
 /// `photos import PATH...`: files and folders, in atomic batches.
 struct ImportCommand: ParsableCommand {
@@ -10,7 +11,10 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             Every path named or found is accounted for: imported, left out as a duplicate
             of what the library holds, refused with the reason, or left out as no file to
-            import (a hidden file, a pipe or device, a link to nothing), said so. Symbolic
+            import (a hidden file, a pipe or device, a link to nothing), said so. Sidecars
+            (.xmp, .aae, .json, .thm) are counted as such and left beside their photos;
+            NAS thumbnail folders (@eaDir), recycle bins, system files (Thumbs.db,
+            desktop.ini) and documents (PDF, SVG...) are left out, each said so. Symbolic
             links are followed, to files and to folders. Files go in in change blocks of
             --batch files, each stored whole or not at all; Ctrl-C stops after the block
             in progress, keeping what was committed. A photo and a video with the same
@@ -67,7 +71,7 @@ struct ImportCommand: ParsableCommand {
                 "imported": result.imported.map { ["file": $0.file.path, "localIdentifier": $0.localIdentifier] },
                 "duplicates": result.duplicates.map { ["file": $0.file.path, "localIdentifier": $0.localIdentifier] },
                 "failed": result.failed.map { ["file": $0.file.path, "error": $0.error.localizedDescription, "code": $0.error.code.rawValue] },
-                "skipped": found.skipped.map { ["file": $0.path.path, "reason": $0.reason] },
+                "skipped": found.skipped.map { ["file": $0.path.path, "reason": $0.reason, "kind": $0.kind.rawValue] },
                 "interrupted": interrupted,
                 "notAttempted": files.count - done,
             ] as [String: Any])
@@ -77,13 +81,16 @@ struct ImportCommand: ParsableCommand {
                 if reason.hasPrefix(failure.file.path + ": ") { reason.removeFirst(failure.file.path.count + 2) }
                 Output.errorLine("skipped \(failure.file.path): \(reason)")
             }
-            for skipped in found.skipped where !skipped.isHidden {
+            for skipped in found.skipped where skipped.kind == .unusable || skipped.kind == .notMedia {
                 Output.errorLine("skipped \(skipped.path.path): \(skipped.reason)")
             }
-            let hidden = found.skipped.filter(\.isHidden).count
+            func count(_ kind: Skipped.Kind) -> Int { found.skipped.count { $0.kind == kind } }
+            let (unusable, notMedia, sidecars, hidden) = (count(.unusable), count(.notMedia), count(.sidecar), count(.hidden))
             options.say("Imported \(result.imported.count) files; \(result.duplicates.count) duplicates "
                         + "\(duplicates == .skip ? "skipped" : "kept"); \(result.failed.count) could not be read"
-                        + (found.skipped.count > hidden ? "; \(found.skipped.count - hidden) not regular files" : "")
+                        + (unusable > 0 ? "; \(unusable) not regular files" : "")
+                        + (notMedia > 0 ? "; \(notMedia) not photos or videos left out" : "")
+                        + (sidecars > 0 ? "; \(sidecars) sidecar files left beside their photos" : "")
                         + (hidden > 0 ? "; \(hidden) hidden files and folders left out" : "")
                         + (interrupted ? "; interrupted, \(files.count - done) files not attempted" : ""))
         }
@@ -92,10 +99,22 @@ struct ImportCommand: ParsableCommand {
 
     /// A path found that is not imported, and why.
     struct Skipped {
+        /// What kind of thing was left out: each is counted apart, and only
+        /// `unusable` entries are listed one by one.
+        enum Kind: String {
+            /// A hidden file or folder, left out as a rule.
+            case hidden
+            /// A sidecar (`.xmp`, `.aae`, `.json`, `.thm`), describing the photo or video beside it.
+            case sidecar
+            /// Not a photo or video: a NAS's thumbnail folder, a system file, a document.
+            case notMedia
+            /// A pipe, device, socket, link to nothing or unreadable folder.
+            case unusable
+        }
+
         var path: URL
         var reason: String
-        /// Hidden files and folders are left out as a rule; they are counted, not listed.
-        var isHidden = false
+        var kind: Kind = .unusable
     }
 
     /// What the paths given name: the files to import, in order, and what
@@ -151,12 +170,19 @@ struct ImportCommand: ParsableCommand {
             for name in names.sorted() {
                 let child = url.appendingPathComponent(name)
                 if name.hasPrefix(".") {
-                    found.skipped.append(Skipped(path: child, reason: "hidden", isHidden: true))
+                    found.skipped.append(Skipped(path: child, reason: "hidden", kind: .hidden))
                     continue
                 }
                 var childStatus = stat()
                 guard lstat(child.path, &childStatus) == 0 else {
                     found.skipped.append(Skipped(path: child, reason: "it vanished while the folder was read"))
+                    continue
+                }
+                var target = childStatus
+                if childStatus.st_mode & S_IFMT == S_IFLNK { _ = stat(child.path, &target) }
+                if let exclusion = FolderEntries.exclusion(name: name, isFolder: target.st_mode & S_IFMT == S_IFDIR) {
+                    found.skipped.append(Skipped(path: child, reason: exclusion.reason,
+                                                 kind: exclusion.kind == .sidecar ? .sidecar : .notMedia))
                     continue
                 }
                 visit(child, status: childStatus, into: &found, visited: &visited)
