@@ -19,6 +19,31 @@ import Testing
         return test.fetch { PHAsset.fetchAssets(with: all).count }
     }
 
+    /// `progress` hears the files read and those accounted for before each
+    /// block, and stops the import where it says: while reading, nothing is
+    /// stored; between blocks, what committed stays; every file is either
+    /// in the result or not attempted.
+    @Test func progressIsToldAndStopsTheImportBetweenBlocks() throws {
+        let files = try (0..<6).map { try test.jpeg(width: 40 + $0, height: 30) }
+        let heard = Mutex<[(read: Int, accountedFor: Int)]>([])
+        let betweenBlocks = PHPhotoLibrary.ImportOptions(batchSize: 2) { read, accountedFor in
+            heard.withLock { $0.append((read, accountedFor)) }
+            return accountedFor < 2
+        }
+        let stopped = try test.library.importFiles(files, options: betweenBlocks)
+        #expect(stopped.imported.count == 2 && stopped.notAttempted.count == 4 && stopped.failed.isEmpty)
+        #expect(Set(stopped.imported.map(\.file) + stopped.notAttempted) == Set(files))
+        #expect(assetCount == 2)
+        let told = heard.withLock { $0 }
+        #expect(told.filter { $0.accountedFor == 0 }.map(\.read).max() == 6, "each file read is told")
+        #expect(told.last.map { [$0.read, $0.accountedFor] } == [6, 2], "then each block, before it runs")
+
+        let others = try (0..<4).map { try test.jpeg(width: 60 + $0, height: 30) }
+        let whileReading = try test.library.importFiles(others, options: PHPhotoLibrary.ImportOptions { _, _ in false })
+        #expect(whileReading.imported.isEmpty && Set(whileReading.notAttempted) == Set(others))
+        #expect(assetCount == 2)
+    }
+
     @Test func importsRunningAtOnceStoreEachFileOnce() throws {
         let files = try (0..<12).map { try test.jpeg(width: 40 + $0, height: 30) }
         let libraries = try (0..<3).map { _ in try PHPhotoLibrary(url: test.library.url, clientIdentifier: nil) }

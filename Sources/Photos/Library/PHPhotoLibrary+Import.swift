@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PhotosMedia
 import PhotosStore
 
@@ -26,11 +27,21 @@ extension PHPhotoLibrary {
         /// Assets per change block. Each block stores all of its assets or none.
         public var batchSize: Int
 
-        /// Options with the defaults: skip duplicates, pair Live Photos, 50 assets per block.
-        public init(duplicates: DuplicatePolicy = .skip, pairsLivePhotos: Bool = true, batchSize: Int = 50) {
+        /// Told how far the import is, as files are read and before each
+        /// change block: the files read so far and the files accounted for
+        /// (imported, duplicates, failed). Returning false stops the import
+        /// before the next file read or change block; what was committed
+        /// stays, and the files not reached are in
+        /// ``ImportResult/notAttempted``. Called from any thread.
+        public var progress: (@Sendable (_ read: Int, _ accountedFor: Int) -> Bool)?
+
+        /// Options with the defaults: skip duplicates, pair Live Photos, 50 assets per block, no progress.
+        public init(duplicates: DuplicatePolicy = .skip, pairsLivePhotos: Bool = true, batchSize: Int = 50,
+                    progress: (@Sendable (_ read: Int, _ accountedFor: Int) -> Bool)? = nil) {
             self.duplicates = duplicates
             self.pairsLivePhotos = pairsLivePhotos
             self.batchSize = max(1, batchSize)
+            self.progress = progress
         }
     }
 
@@ -48,14 +59,18 @@ extension PHPhotoLibrary {
         /// A file refused, with why: not a photo or video that can be read,
         /// truncated, missing...
         public var failed: [(file: URL, error: PHPhotosError)] = []
+        /// Files not reached because ``ImportOptions/progress`` stopped the import.
+        public var notAttempted: [URL] = []
 
         /// An empty result, to gather several imports' results in.
         public init() {}
     }
 
     /// Imports image and video files. Files are read in parallel, one per
-    /// core; every file is accounted for in the result, and a file refused
-    /// never stops the others. Duplicates are recognised in each change
+    /// core, and grouped (a Live Photo's photo and video into one asset)
+    /// before they are cut into change blocks, so that no pair is split
+    /// whatever the files' order; every file is accounted for in the result,
+    /// and a file refused never stops the others. Duplicates are recognised in each change
     /// block's own transaction, so that imports of the same files running at
     /// once, in any number of processes, store each file once. Throws only
     /// when the library cannot be written at all (read-only, damaged, no
@@ -65,9 +80,14 @@ extension PHPhotoLibrary {
     public func importFiles(_ urls: [URL], options: ImportOptions = ImportOptions()) throws -> ImportResult {
         let store = try requireStore()
         var result = ImportResult()
-        let candidates = Self.inspect(urls)
+        let candidates = Self.inspect(urls, progress: options.progress)
+        guard !candidates.contains(where: { $0 == nil }) else {
+            // Stopped while reading: nothing is committed, so no file is done.
+            result.notAttempted = urls
+            return result
+        }
         var readable: [ImportCandidate] = []
-        for (url, candidate) in zip(urls, candidates) {
+        for case let (url, candidate?) in zip(urls, candidates) {
             switch candidate {
             case .success(let candidate): readable.append(candidate)
             case .failure(let error): result.failed.append((url, error))
@@ -115,6 +135,11 @@ extension PHPhotoLibrary {
         assets.sort { ($0.files.first?.metadata.captureDate ?? .distantFuture) < ($1.files.first?.metadata.captureDate ?? .distantFuture) }
         var identifierByFile: [URL: String] = [:]
         for start in stride(from: 0, to: assets.count, by: options.batchSize) {
+            let accountedFor = result.imported.count + result.duplicates.count + result.failed.count
+            if let progress = options.progress, !progress(urls.count, accountedFor) {
+                result.notAttempted = assets[start...].flatMap { $0.files.map(\.url) }
+                break
+            }
             var batch = Array(assets[start..<min(start + options.batchSize, assets.count)])
             // A file that reads but does not decode fails its block: the block
             // is tried again without it, so one bad file costs one retry, not its neighbours.
@@ -155,9 +180,12 @@ extension PHPhotoLibrary {
                 break
             }
         }
+        let notReached = Set(result.notAttempted)
         for (file, first) in duplicateOf {
             if let identifier = identifierByFile[first] {
                 reportDuplicate(file, of: String(identifier.prefix(36)))
+            } else if notReached.contains(first) {
+                result.notAttempted.append(file)
             } else {
                 result.failed.append((file, PHPhotosError(.invalidResource, "\(file.path) duplicates \(first.path), which failed")))
             }
@@ -178,10 +206,20 @@ extension PHPhotoLibrary {
         var files: [ImportCandidate]
     }
 
-    /// Reads every file's metadata and content hash, one file per core.
-    private static func inspect(_ urls: [URL]) -> [Result<ImportCandidate, PHPhotosError>] {
-        let results = ConcurrentResults<Result<ImportCandidate, PHPhotosError>>(count: urls.count)
+    /// Reads every file's metadata and content hash, one file per core;
+    /// nil for the files not read once `progress` said to stop.
+    private static func inspect(_ urls: [URL], progress: (@Sendable (Int, Int) -> Bool)?) -> [Result<ImportCandidate, PHPhotosError>?] {
+        let results = ConcurrentResults<Result<ImportCandidate, PHPhotosError>?>(count: urls.count)
+        let reading = Mutex((read: 0, stopped: false))
         DispatchQueue.concurrentPerform(iterations: urls.count) { index in
+            guard !reading.withLock({ $0.stopped }) else { return results.set(index, nil) }
+            defer {
+                let read = reading.withLock { state in
+                    state.read += 1
+                    return state.read
+                }
+                if let progress, !progress(read, 0) { reading.withLock { $0.stopped = true } }
+            }
             let url = urls[index]
             do throws(MediaError) {
                 let metadata = try MediaProbe.probe(fileAt: url, verifiesDecoding: false)

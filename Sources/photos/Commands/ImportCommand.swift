@@ -18,7 +18,7 @@ struct ImportCommand: ParsableCommand {
             links are followed, to files and to folders. Files go in in change blocks of
             --batch files, each stored whole or not at all; Ctrl-C stops after the block
             in progress, keeping what was committed. A photo and a video with the same
-            content identifier become one Live Photo.
+            content identifier become one Live Photo, wherever they fall in the batches.
 
             Examples:
               photos import ~/DCIM
@@ -51,21 +51,17 @@ struct ImportCommand: ParsableCommand {
         let files = found.files
         let library = try options.open()
         let interruption = Interruption()
-        let progress = ProgressBar(total: files.count, label: "files", enabled: !options.quiet)
-        var result = PHPhotoLibrary.ImportResult()
-        var done = 0
-        progress.update(0)
-        let importOptions = PHPhotoLibrary.ImportOptions(duplicates: duplicates == .skip ? .skip : .keep, batchSize: batch)
-        for start in stride(from: 0, to: files.count, by: batch) where !interruption.requested {
-            let part = Array(files[start..<min(start + batch, files.count)])
-            let partResult = try library.importFiles(part, options: importOptions)
-            result.imported += partResult.imported
-            result.duplicates += partResult.duplicates
-            result.failed += partResult.failed
-            done += part.count
-            progress.update(done)
+        let progress = ImportProgress(total: files.count, enabled: !options.quiet)
+        // One import of every file: Live Photos are paired before the files
+        // are cut into change blocks, so that no pair is split between two.
+        let importOptions = PHPhotoLibrary.ImportOptions(duplicates: duplicates == .skip ? .skip : .keep, batchSize: batch) { read, accountedFor in
+            progress.update(read: read, accountedFor: accountedFor)
+            return !interruption.requested
         }
-        let interrupted = interruption.requested && done < files.count
+        let result = try library.importFiles(files, options: importOptions)
+        let done = files.count - result.notAttempted.count
+        progress.update(read: files.count, accountedFor: done)
+        let interrupted = !result.notAttempted.isEmpty
         if options.json {
             Output.json([
                 "imported": result.imported.map { ["file": $0.file.path, "localIdentifier": $0.localIdentifier] },
@@ -223,4 +219,31 @@ final class Interruption: @unchecked Sendable {
     }
 
     var requested: Bool { lock.withLock { flag } }
+}
+
+/// An import's progress on standard error: the files read, then the files
+/// imported (or left out as duplicates or failures). Told from the
+/// import's threads at once, so drawn under a lock.
+private final class ImportProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let reading: ProgressBar
+    private let importing: ProgressBar
+    private var readingDrawn = false
+
+    init(total: Int, enabled: Bool) {
+        reading = ProgressBar(total: total, label: "files read", enabled: enabled)
+        importing = ProgressBar(total: total, label: "files", enabled: enabled)
+        reading.update(0)
+    }
+
+    func update(read: Int, accountedFor: Int) {
+        lock.withLock {
+            guard read >= reading.total else { return reading.update(read) }
+            if !readingDrawn {
+                readingDrawn = true
+                reading.update(read)
+            }
+            importing.update(accountedFor)
+        }
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// a terminal (count, rate, time left), plain lines every few seconds
 /// otherwise, nothing with --quiet.
 final class ProgressBar {
-    private let total: Int
+    let total: Int
     private let label: String
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private let enabled: Bool
