@@ -46,7 +46,7 @@ package enum MediaProbe {
         if isVideoContainer(head), let video = try VideoProbe.probe(path: path) {
             return video
         }
-        if let image = try probeImage(path: path, verifiesDecoding: verifiesDecoding, name: name) {
+        if let image = try probeImage(path: path, head: head, verifiesDecoding: verifiesDecoding, name: name) {
             return image
         }
         if let video = try VideoProbe.probe(path: path) {
@@ -100,7 +100,7 @@ package enum MediaProbe {
     }
 
     /// nil when libvips does not recognise the file as an image.
-    private static func probeImage(path: String, verifiesDecoding: Bool, name: String) throws(MediaError) -> MediaMetadata? {
+    private static func probeImage(path: String, head: Data, verifiesDecoding: Bool, name: String) throws(MediaError) -> MediaMetadata? {
         guard Vips.isReady else { throw MediaError(file: path, reason: "libvips failed to initialise") }
         var header = pm_image_header()
         var exifBytes: UnsafeMutableRawPointer?
@@ -129,7 +129,7 @@ package enum MediaProbe {
         let animates = loader.hasPrefix("gif") || loader.hasPrefix("webp")
         return stillImage(storedWidth: Int(header.width), storedHeight: Int(header.height), orientation: orientation,
                           exif: exif, frameCount: animates ? max(1, Int(header.pages)) : 1, hasAlpha: header.has_alpha != 0,
-                          uniformTypeIdentifier: UniformType.forImage(loader: loader, pathExtension: URL(fileURLWithPath: path).pathExtension),
+                          uniformTypeIdentifier: UniformType.forImage(loader: loader, head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
                           name: name)
     }
 

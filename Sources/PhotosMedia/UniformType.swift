@@ -34,13 +34,31 @@ package enum UniformType {
         "webm": "org.webmproject.webm",
     ]
 
-    /// The type of an image read by the given libvips loader.
-    package static func forImage(loader: String, pathExtension: String) -> String {
-        let ext = pathExtension.lowercased()
-        // heifload serves HEIC, HEIF and AVIF alike; the extension tells them apart.
-        if loader.hasPrefix("heifload"), let byExtension = imageByExtension[ext] { return byExtension }
+    /// The type of an image read by the given libvips loader, whose first
+    /// bytes are `head`: decided by the bytes, whatever the file's name (a
+    /// HEIC named `.JPG` is a HEIC).
+    package static func forImage(loader: String, head: Data, pathExtension: String) -> String {
+        // heifload serves HEIC and AVIF alike; their brands tell them apart.
+        if loader.hasPrefix("heifload") {
+            let sniffed = sniffExtension(of: head)
+            return imageByExtension[sniffed ?? ""] ?? imageByExtension[pathExtension.lowercased()].flatMap {
+                ["public.heic", "public.heif", "public.avif"].contains($0) ? $0 : nil
+            } ?? "public.heic"
+        }
         let base = loader.replacingOccurrences(of: "_source", with: "").replacingOccurrences(of: "_buffer", with: "")
-        return imageByLoader[base] ?? imageByExtension[ext] ?? "public.image"
+        return imageByLoader[base] ?? imageByExtension[pathExtension.lowercased()] ?? "public.image"
+    }
+
+    /// The image type a file's first bytes say, when they say one (JPEG,
+    /// PNG, GIF, WebP, TIFF, HEIC, AVIF); nil otherwise.
+    package static func imageType(head: Data) -> String? {
+        sniffExtension(of: head).flatMap { imageByExtension[$0] }
+    }
+
+    /// The type a file extension names, if the library reads that format.
+    package static func forExtension(_ pathExtension: String) -> String? {
+        let ext = pathExtension.lowercased()
+        return imageByExtension[ext] ?? videoByExtension[ext] ?? rawByExtension[ext]
     }
 
     /// The type of a video file with the given extension.

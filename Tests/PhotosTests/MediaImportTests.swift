@@ -75,6 +75,25 @@ import Testing
         #expect(expected.count == 5)
     }
 
+    /// A file's type is what its bytes are, not what its name says: a HEIC
+    /// named `.JPG` (as some phones' exports name them) is stored, typed and
+    /// served as a HEIC, under the name it came with.
+    @Test func aFileIsTypedByItsBytesNotItsName() throws {
+        let heic = test.files.appendingPathComponent("real.heic")
+        try run("vips", ["copy", try test.jpeg(width: 64, height: 48).path, heic.path])
+        let misnamed = test.files.appendingPathComponent("IMG_0009.JPG")
+        try FileManager.default.copyItem(at: heic, to: misnamed)
+        let png = test.files.appendingPathComponent("photo.png")
+        try FileManager.default.copyItem(at: try test.jpeg(width: 64, height: 48), to: png)
+        for (file, type, ext, mime) in [(misnamed, "public.heic", "heic", "image/heic"), (png, "public.jpeg", "jpg", "image/jpeg")] {
+            let asset = try test.importAsset(file)
+            #expect(asset.contentType.identifier == type && asset.contentType.preferredMIMEType == mime, "\(file.lastPathComponent)")
+            let resource = test.fetch { PHAssetResource.assetResources(for: asset) }[0]
+            #expect(try resource.fileURL().pathExtension == ext, "\(file.lastPathComponent)")
+            #expect(resource.originalFilename == file.lastPathComponent)
+        }
+    }
+
     @Test func heifIgnoresTheOrientationItsEXIFRepeats() throws {
         // HEIF records rotation in its container, which libheif applies; an
         // EXIF orientation inside repeats it and must not be applied again.

@@ -173,16 +173,28 @@ struct NewAssetPreparation {
 
     /// The extension a file is stored under, so that a backup or a file
     /// manager knows it for what it is: its own when that names a format
-    /// the library reads, else the original name's, else the one its first
-    /// bytes say (a file uploaded as `ID.part`, named nothing), else its own.
+    /// the library reads, else the original name's, unless the file's first
+    /// bytes are an image of another type (a HEIC named `.JPG`; not a
+    /// camera raw file, TIFF inside), whose extension it then gets; else
+    /// the one its first bytes say (a file
+    /// uploaded as `ID.part`, named nothing); else its own.
     static func storedExtension(of url: URL, originalFilename: String?) -> String {
-        if UniformType.isKnown(pathExtension: url.pathExtension) { return url.pathExtension }
-        if let name = originalFilename, let ext = FileName.safeExtension(URL(fileURLWithPath: name).pathExtension) { return ext }
-        if let handle = try? FileHandle(forReadingFrom: url) {
+        let head = (try? FileHandle(forReadingFrom: url)).flatMap { handle in
             defer { try? handle.close() }
-            if let head = try? handle.read(upToCount: 16), let ext = UniformType.sniffExtension(of: head) { return ext }
+            return try? handle.read(upToCount: 16)
+        } ?? Data()
+        let sniffed = UniformType.sniffExtension(of: head)
+        let named = UniformType.isKnown(pathExtension: url.pathExtension) ? url.pathExtension
+            : originalFilename.flatMap { FileName.safeExtension(URL(fileURLWithPath: $0).pathExtension) }
+        if let named {
+            // Camera raw files are TIFF inside: their own extension says more than their first bytes.
+            if let type = UniformType.imageType(head: head), let namedType = UniformType.forExtension(named),
+               namedType != type, !UniformType.isRAW(namedType), let sniffed {
+                return sniffed
+            }
+            return named
         }
-        return FileName.safeExtension(url.pathExtension) ?? ""
+        return sniffed ?? FileName.safeExtension(url.pathExtension) ?? ""
     }
 
     /// The name a file keeps when the client or the file gives one that is
