@@ -383,6 +383,28 @@ import Testing
         #expect(live.count == 2 && live[0]["localIdentifier"] == live[1]["localIdentifier"], "one asset for the pair")
     }
 
+    /// A photo whose EXIF gives no offset (most cameras) is read in the
+    /// importing machine's zone, and that zone is recorded: taken at 00:30
+    /// on 8 June and imported in Paris, it sits on 8 June, read anywhere.
+    @Test func aPhotoWithoutAnOffsetKeepsTheDayItWasTakenOn() throws {
+        try tool.run("init")
+        var exif = ExifFields()
+        exif.dateTimeOriginal = "2024:06:08 00:30:00"
+        let card = tool.directory.appendingPathComponent("card")
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        try SampleImage.jpeg(width: 64, height: 48, from: (10, 40, 60), to: (220, 180, 90), exif: exif)
+            .write(to: card.appendingPathComponent("DSC_0001.JPG"))
+        let run = try tool.run(["import", "card"], environment: ["TZ": "Europe/Paris"])
+        #expect(run.status == 0, "\(run.errors)")
+
+        // Read here, in whatever zone this process has.
+        let library = try PHPhotoLibrary(url: tool.library, clientIdentifier: nil)
+        let asset = try #require(library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).firstObject })
+        #expect(asset.creationDate == Date(timeIntervalSince1970: 1_717_799_400), "2024-06-07 22:30 UTC, 00:30 in Paris")
+        let june = try #require(try library.timelineMonths().first { $0.year == 2024 && $0.month == 6 })
+        #expect(try library.timelineDays(of: june).compactMap(\.day) == [8])
+    }
+
     @Test func ctrlCStopsAnImportBetweenChangeBlocks() throws {
         try tool.run("init")
         for index in 0..<60 {

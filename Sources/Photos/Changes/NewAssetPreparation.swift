@@ -132,7 +132,11 @@ struct NewAssetPreparation {
             hasRAWOriginal: staged.contains { UniformType.isRAW($0.uniformTypeIdentifier) },
             originalFilename: staged[primaryIndex].originalFilename,
             uniformTypeIdentifier: staged[primaryIndex].uniformTypeIdentifier,
-            timeZoneOffset: metadata.captureTimeZoneOffset,
+            // A file that gives no offset was read in this machine's zone (EXIF
+            // without OffsetTime, a video's UTC time): that zone is recorded, as
+            // Apple records it, so that the photo's day is the one it was taken
+            // on and stays so on any machine and for any viewer.
+            timeZoneOffset: metadata.captureTimeZoneOffset ?? TimeZone.current.secondsFromGMT(for: metadata.captureDate ?? fileDate ?? now),
             cameraMake: metadata.cameraMake,
             cameraModel: metadata.cameraModel,
             lensModel: metadata.lensModel,
