@@ -2,6 +2,7 @@
 
 #include <libexif/exif-data.h>
 #include <libexif/exif-utils.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
@@ -109,11 +110,40 @@ static void read_user_comment(ExifEntry *e, char *out, size_t capacity) {
     for (size_t i = strlen(out); i > 0 && (out[i - 1] == ' ' || out[i - 1] == 0); i--) out[i - 1] = 0;
 }
 
+// libexif reads an EXIF block only after its "Exif\0\0" header (or in a
+// JPEG's APP1). HEIF, AVIF, WebP and JPEG XL writers store the TIFF
+// structure itself, sometimes behind HEIF's 4-byte offset to it: such a
+// block is given the header. NULL when the block holds no TIFF header.
+static unsigned char *with_exif_header(const unsigned char *bytes, size_t length, size_t *out_length) {
+    static const unsigned char header[6] = {'E', 'x', 'i', 'f', 0, 0};
+    for (size_t start = 0; start + 8 <= length && start <= 16; start++) {
+        const unsigned char *at = bytes + start;
+        int tiff = (at[0] == 'I' && at[1] == 'I' && at[2] == 42 && at[3] == 0) || (at[0] == 'M' && at[1] == 'M' && at[2] == 0 && at[3] == 42);
+        if (!tiff) continue;
+        if (length - start > UINT_MAX - sizeof(header)) return NULL;
+        unsigned char *copy = g_malloc(sizeof(header) + length - start);
+        memcpy(copy, header, sizeof(header));
+        memcpy(copy + sizeof(header), at, length - start);
+        *out_length = sizeof(header) + length - start;
+        return copy;
+    }
+    return NULL;
+}
+
 int pm_exif_parse(const void *bytes, size_t length, pm_exif *out) {
     memset(out, 0, sizeof(*out));
     out->custom_rendered = -1;
     if (bytes == NULL || length < 8) return -1;
+    unsigned char *headed = NULL;
+    if (memcmp(bytes, "Exif\0\0", 6) != 0 && ((const unsigned char *) bytes)[0] != 0xFF) {
+        size_t headed_length = 0;
+        headed = with_exif_header(bytes, length, &headed_length);
+        if (headed == NULL) return -1;
+        bytes = headed;
+        length = headed_length;
+    }
     ExifData *data = exif_data_new_from_data(bytes, (unsigned int) length);
+    g_free(headed);
     if (data == NULL) return -1;
     ExifByteOrder order = exif_data_get_byte_order(data);
 

@@ -59,6 +59,23 @@ import Testing
         #expect(camera.record.cameraMake == "FUJIFILM" && camera.record.cameraModel == "X100V" && camera.record.lensModel == "23mm f/2")
     }
 
+    /// EXIF that HEIF writers store as the bare TIFF structure (heif-enc,
+    /// from a camera JPEG tagged by exiftool) gives the date and place as
+    /// a JPEG's does.
+    @Test func exifStoredWithoutItsHeaderIsRead() throws {
+        let tagged = test.files.appendingPathComponent("tagged.jpg")
+        try run("vips", ["copy", try test.jpeg(width: 64, height: 48).path, tagged.path])
+        try run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2019:07:04 10:20:30", "-OffsetTimeOriginal=+02:00",
+                             "-GPSLatitude=48.85", "-GPSLatitudeRef=N", "-GPSLongitude=2.35", "-GPSLongitudeRef=E", tagged.path])
+        let heic = test.files.appendingPathComponent("tagged.heic")
+        try run("heif-enc", ["-o", heic.path, tagged.path])
+        let asset = try test.importAsset(heic)
+        #expect(asset.creationDate == Date(timeIntervalSince1970: 1_562_228_430), "2019-07-04 08:20:30 UTC")
+        #expect(asset.record.timeZoneOffset == 7200)
+        let location = try #require(asset.location)
+        #expect(abs(location.coordinate.latitude - 48.85) < 1e-4 && abs(location.coordinate.longitude - 2.35) < 1e-4)
+    }
+
     @Test func otherImageFormats() throws {
         let jpeg = try test.jpeg(width: 64, height: 48)
         var expected: [(String, String)] = []
