@@ -2,6 +2,8 @@
 #include "jpeg_scaled.h"
 #include "resample.h"
 
+#include <glib/gstdio.h>
+
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -125,6 +127,9 @@ static int write_pixels(VipsImage *image, unsigned char **pixels, int *width, in
     return 0;
 }
 
+// The largest TIFF whose EXIF is read (the whole file is read for it).
+#define PM_TIFF_EXIF_MAXIMUM_BYTES (64 << 20)
+
 int pm_probe_file(const char *path, pm_image_header *header,
                   void **exif, size_t *exif_length) {
     if (pm_init() != 0) return -1;
@@ -152,6 +157,18 @@ int pm_probe_file(const char *path, pm_image_header *header,
         size_t length = 0;
         if (vips_image_get_blob(image, VIPS_META_EXIF_NAME, &data, &length) == 0 && length > 0) {
             *exif = g_memdup2(data, length);
+            *exif_length = length;
+        }
+    } else if (g_str_has_prefix(header->loader, "tiffload")) {
+        // libvips 8.14 gives no EXIF for a TIFF, whose whole file is the
+        // TIFF structure EXIF is: the file is the block (the EXIF reader
+        // adds its header), up to a size worth reading whole for it.
+        gchar *contents = NULL;
+        gsize length = 0;
+        GStatBuf status;
+        if (g_stat(path, &status) == 0 && status.st_size <= PM_TIFF_EXIF_MAXIMUM_BYTES &&
+            g_file_get_contents(path, &contents, &length, NULL)) {
+            *exif = contents;
             *exif_length = length;
         }
     }
