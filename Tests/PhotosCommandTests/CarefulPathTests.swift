@@ -172,13 +172,9 @@ import Testing
         let pdf = URL(fileURLWithPath: "/usr/share/forensics-samples/original-files/text1/a-text.pdf")
         try FileManager.default.copyItem(at: pdf, to: card.appendingPathComponent("letter.pdf"))
         try FileManager.default.copyItem(at: pdf, to: card.appendingPathComponent("scan.jpg"))
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-c:v", "mjpeg",
-                            card.appendingPathComponent("MVI_0002.AVI").path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        #expect(ffmpeg.terminationStatus == 0 && FileManager.default.fileExists(atPath: photo.path))
+        try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-c:v", "mjpeg",
+                                      card.appendingPathComponent("MVI_0002.AVI").path])
+        #expect(FileManager.default.fileExists(atPath: photo.path))
 
         let run = try tool.run("import", "card", "--json")
         #expect(run.status == 0, "\(run.errors)")

@@ -366,14 +366,9 @@ import Testing
         try tool.photo("IMG_0002.JPG", shade: 90)
         try SampleImage.jpeg(width: 64, height: 48, from: (10, 40, 60), to: (220, 180, 90), exif: exif)
             .write(to: card.appendingPathComponent("IMG_0001.JPG"))
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
-                            "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
-                            "-movflags", "use_metadata_tags", card.appendingPathComponent("IMG_0003.MOV").path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        #expect(ffmpeg.terminationStatus == 0)
+        try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
+                                      "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
+                                      "-movflags", "use_metadata_tags", card.appendingPathComponent("IMG_0003.MOV").path])
 
         let run = try tool.run("import", "card", "--batch", "1", "--json")
         let report = try #require(run.json as? [String: Any], "\(run.errors)")

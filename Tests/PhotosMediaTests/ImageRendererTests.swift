@@ -98,21 +98,6 @@ import Testing
         }
     }
 
-    /// Runs libvips' command-line tool (Debian's `libvips-tools`); returns what it printed.
-    @discardableResult
-    private func vips(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "vips \(arguments)")
-        return printed
-    }
-
     /// A photo that embeds a colour profile other than sRGB's (Adobe RGB,
     /// ProPhoto, from Debian's `libgs-common`) has its colours converted in
     /// its derivative, as libvips' own transform converts them; one that
@@ -126,10 +111,10 @@ import Testing
         for (name, profile, converts) in [("adobe.jpg", "a98.icc", true), ("prophoto.png", "rommrgb.icc", true),
                                           ("prophoto.jpg", "rommrgb.icc", true), ("srgb.jpg", "srgb.icc", false)] {
             let tagged = directory.appendingPathComponent(name)
-            try vips(["copy", plain.path, "\(tagged.path)[profile=\(profiles + profile)]"])
+            try DebianTool.run("vips", ["copy", plain.path, "\(tagged.path)[profile=\(profiles + profile)]"])
             let reference = directory.appendingPathComponent("reference-\(name).png")
-            try vips(["icc_transform", tagged.path, reference.path, "srgb", "--embedded"])
-            let expected = try vips(["getpoint", reference.path, "320", "240"]).split(separator: " ").compactMap { Double($0) }
+            try DebianTool.run("vips", ["icc_transform", tagged.path, reference.path, "srgb", "--embedded"])
+            let expected = try DebianTool.run("vips", ["getpoint", reference.path, "320", "240"]).split(separator: " ").compactMap { Double($0) }
             #expect(expected.count == 3, "\(name)")
 
             let derivative = try ImageRenderer.derivative(fileAt: tagged, shortEdge: 360)

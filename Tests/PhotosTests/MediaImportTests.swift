@@ -1,5 +1,6 @@
 import Foundation
 import PhotosMedia
+import PhotosTestSupport
 import Testing
 @testable import Photos
 
@@ -23,16 +24,8 @@ import Testing
         return size
     }
 
-    /// Runs a command-line tool from the Debian packages the tests use.
     private func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(tool) \(arguments)")
+        try DebianTool.run(tool, arguments)
     }
 
     @Test(arguments: 1...8) func everyOrientationIsAppliedToTheSize(orientation: Int) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosMedia
+import PhotosTestSupport
 import Testing
 @testable import Photos
 
@@ -43,12 +44,7 @@ import Testing
         let camera = try test.jpeg(width: 1600, height: 1200, taken: Date(timeIntervalSince1970: 1_600_000_000), utcOffset: 7200,
                                    latitude: 48.85, longitude: 2.35, orientation: 6, make: "Canon", model: "Canon EOS 5D")
         let heic = test.files.appendingPathComponent("converted.heic")
-        let vips = Process()
-        vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-        vips.arguments = ["copy", camera.path, heic.path]
-        try vips.run()
-        vips.waitUntilExit()
-        #expect(vips.terminationStatus == 0)
+        try DebianTool.run("vips", ["copy", camera.path, heic.path])
 
         for (original, name) in [(camera, "IMG_0001.JPG"), (heic, "IMG_0002.HEIC")] {
             let readAhead = try upload(original), readInBlock = try upload(original)
