@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NIOCore
 @testable import Photos
 import PhotosMedia
+import PhotosTestSupport
 import Testing
 @testable import PhotosServer
 
@@ -75,6 +76,47 @@ import Testing
             #expect(resource.originalFilename == "IMG_0001.JPG", "the name is data: its last component only")
             #expect(try resource.fileURL().pathExtension == "jpg", "stored as what it is, not as the upload's .part")
             #expect(try await client.execute(uri: location, method: .head, headers: Self.headers(fixture.ownerToken)).status == .notFound)
+        }
+    }
+
+    /// Uploads the whole file in one PATCH; returns the upload's id.
+    private static func upload(_ data: Data, named name: String, token: String, client: some TestClientProtocol) async throws -> String {
+        let created = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(token, [
+            HTTPField.Name("Upload-Length")!: "\(data.count)", HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": name]),
+        ]))
+        let location = try #require(created.headers[.location], "\(created.status)")
+        let sent = try await client.execute(uri: location, method: .patch, headers: Self.headers(token, [
+            .contentType: "application/offset+octet-stream", HTTPField.Name("Upload-Offset")!: "0",
+        ]), body: ByteBuffer(bytes: data))
+        #expect(sent.status == .noContent)
+        return String(location.split(separator: "/").last!)
+    }
+
+    /// A Live Photo over HTTP: its photo and its video, two uploads, made one
+    /// asset by `createAsset` with `pairedVideo`; a pair the wrong way round is refused.
+    @Test func aLivePhotoIsTwoUploadsMadeOneAsset() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let identifier = "A1B2C3D4-0000-4000-8000-0000000000BB"
+        var exif = ExifFields()
+        exif.contentIdentifier = identifier
+        let still = try SampleImage.jpeg(width: 64, height: 48, from: (10, 40, 60), to: (220, 180, 90), exif: exif)
+        let movie = fixture.directory.appendingPathComponent("IMG_0001.MOV")
+        try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
+                                      "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
+                                      "-movflags", "use_metadata_tags", movie.path])
+        try await fixture.withRouter { client in
+            let photo = try await Self.upload(still, named: "IMG_0001.JPG", token: fixture.ownerToken, client: client)
+            let video = try await Self.upload(try Data(contentsOf: movie), named: "IMG_0001.MOV", token: fixture.ownerToken, client: client)
+            let backwards = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
+                "requests": [["op": "createAsset", "upload": video, "pairedVideo": photo]]])
+            #expect(backwards.status == .badRequest, "\(backwards.text)")
+            let block = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
+                "requests": [["op": "createAsset", "upload": photo, "pairedVideo": video, "ref": "live"]]])
+            #expect(block.status == .ok, "\(block.text)")
+            let created = try #require((block.json["created"] as? [String: String])?["live"])
+            let asset = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [created], options: nil) }[0]
+            #expect(asset.mediaSubtypes.contains(.photoLive) && asset.playbackStyle == .livePhoto)
+            #expect(fixture.library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) }.map(\.type) == [.photo, .pairedVideo])
         }
     }
 

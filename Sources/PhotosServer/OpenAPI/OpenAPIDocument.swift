@@ -539,7 +539,12 @@ enum OpenAPIDocument {
       "pattern": "^[^#$]"
      },
      "upload": {
-      "type": "string"
+      "type": "string",
+      "description": "For createAsset: the finished upload of the photo or video"
+     },
+     "pairedVideo": {
+      "type": "string",
+      "description": "For createAsset: the finished upload of a Live Photo's video, paired with the photo in upload"
      },
      "asset": {
       "type": "string"

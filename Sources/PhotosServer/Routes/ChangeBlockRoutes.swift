@@ -39,6 +39,8 @@ struct ChangeBlockRoutes {
         let ref: String?
         /// A finished upload, for `createAsset`.
         let upload: String?
+        /// A finished upload of the video that makes the photo in `upload` a Live Photo, for `createAsset`.
+        let pairedVideo: String?
         let asset: String?
         let assets: [String]?
         let album: String?
@@ -60,7 +62,7 @@ struct ChangeBlockRoutes {
         let removeCollections: [String]?
 
         private static let fields: Set<String> = [
-            "op", "ref", "upload", "asset", "assets", "album", "albums", "folder", "folders", "title", "favorite", "hidden",
+            "op", "ref", "upload", "pairedVideo", "asset", "assets", "album", "albums", "folder", "folders", "title", "favorite", "hidden",
             "creationDate", "location", "addAssets", "removeAssets", "moveAssets", "toIndex", "addCollections", "removeCollections",
         ]
 
@@ -73,6 +75,7 @@ struct ChangeBlockRoutes {
             op = try container.decode(Operation.self, forKey: AnyKey(stringValue: "op"))
             ref = try field("ref")
             upload = try field("upload")
+            pairedVideo = try field("pairedVideo")
             asset = try field("asset")
             assets = try field("assets")
             album = try field("album")
@@ -263,14 +266,22 @@ struct ChangeBlockRoutes {
             switch request.op {
             case .createAsset:
                 let file = try uploads.take(request.upload)
+                let pairedVideo = try request.pairedVideo.map { try uploads.take($0) }
+                if let pairedVideo, file.isVideo || !pairedVideo.isVideo {
+                    throw Problem.badRequest("pairedVideo is the video of a Live Photo: upload must be its photo, and pairedVideo a video")
+                }
+                var resources = [(file, file.isVideo ? PHAssetResourceType.video : .photo)]
+                if let pairedVideo { resources.append((pairedVideo, .pairedVideo)) }
                 let location = try Self.location(request)
                 try define(request.ref, as: .asset)
                 return { state in
                     let creation = PHAssetCreationRequest.forAsset()
-                    let options = PHAssetResourceCreationOptions()
-                    options.originalFilename = file.filename
-                    options.shouldMoveFile = true
-                    creation.addResource(with: file.isVideo ? .video : .photo, fileURL: file.url, options: options)
+                    for (resource, type) in resources {
+                        let options = PHAssetResourceCreationOptions()
+                        options.originalFilename = resource.filename
+                        options.shouldMoveFile = true
+                        creation.addResource(with: type, fileURL: resource.url, options: options)
+                    }
                     if let favorite = request.favorite { creation.isFavorite = favorite }
                     if let hidden = request.hidden { creation.isHidden = hidden }
                     if let date = request.creationDate { creation.creationDate = date }
