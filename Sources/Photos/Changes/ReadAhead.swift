@@ -10,7 +10,7 @@ import Glibc
 /// (its metadata, content hash and thumbnail, ``FileReading``), on a core
 /// the requests leave idle, leaves that block little more than staging and
 /// committing. A reading is kept for the file as it was read, named by its
-/// device, inode, size and modification and status-change times; a block
+/// `FileStatus.Identity` (device, inode, size and times); a block
 /// uses it only while the file is still so, and reads the file itself
 /// otherwise, or when the reading is not there. One that is being read is
 /// waited for (one file's work); one still waiting is taken back.
@@ -31,36 +31,9 @@ package final class ReadAhead: @unchecked Sendable {
     /// What an entry costs besides its thumbnail: its metadata and key.
     private static let entryCost = 1024
 
-    /// A file as it is now: any write, rename over it, `chmod` or `touch` changes it.
-    struct FileIdentity: Hashable {
-        let device: UInt64
-        let inode: UInt64
-        let size: Int64
-        let modified: timespec
-        let changed: timespec
-
-        init?(path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-            size = Int64(status.st_size)
-            modified = status.st_mtim
-            changed = status.st_ctim
-        }
-
-        static func == (a: FileIdentity, b: FileIdentity) -> Bool {
-            a.device == b.device && a.inode == b.inode && a.size == b.size
-                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-                && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(device)
-            hasher.combine(inode)
-            hasher.combine(size)
-            hasher.combine(modified.tv_nsec)
-        }
+    /// A regular file as it is now, nil when there is none: what a reading is kept under.
+    private static func identity(of url: URL) -> FileStatus.Identity? {
+        FileStatus(atPath: url.path).flatMap { $0.isRegularFile ? $0.identity : nil }
     }
 
     /// A file to read, and the name its block adds it under.
@@ -76,9 +49,9 @@ package final class ReadAhead: @unchecked Sendable {
     private var waitingPaths: Set<String> = []
     /// The file being read now.
     private var pathBeingRead: String?
-    private var readings: [FileIdentity: (reading: FileReading, name: String)] = [:]
+    private var readings: [FileStatus.Identity: (reading: FileReading, name: String)] = [:]
     /// The keys of the readings held, oldest first; some were taken since.
-    private var held: [FileIdentity] = []
+    private var held: [FileStatus.Identity] = []
     private var heldBytes = 0
     private var isReading = false
     private var used = 0
@@ -113,7 +86,7 @@ package final class ReadAhead: @unchecked Sendable {
         defer { condition.unlock() }
         if waitingPaths.remove(url.path) != nil { return nil }
         while pathBeingRead == url.path { condition.wait() }
-        guard let identity = FileIdentity(path: url.path), let held = readings.removeValue(forKey: identity) else { return nil }
+        guard let identity = Self.identity(of: url), let held = readings.removeValue(forKey: identity) else { return nil }
         heldBytes -= Self.cost(of: held.reading)
         guard held.name == originalName else { return nil }
         used += 1
@@ -134,7 +107,7 @@ package final class ReadAhead: @unchecked Sendable {
 
     /// Whether a reading of the file as it is now is held, untaken.
     func holdsReading(of url: URL) -> Bool {
-        guard let identity = FileIdentity(path: url.path) else { return false }
+        guard let identity = Self.identity(of: url) else { return false }
         return condition.withLock { readings[identity] != nil }
     }
 
@@ -193,16 +166,16 @@ package final class ReadAhead: @unchecked Sendable {
     /// file as it was and the name it was read under, if it is an image the
     /// library decodes itself and did not change meanwhile; nil otherwise,
     /// and when it cannot be read (its block then says why).
-    private static func read(_ request: Request) -> (FileIdentity, FileReading, String)? {
+    private static func read(_ request: Request) -> (FileStatus.Identity, FileReading, String)? {
         struct NotReadAhead: Error {}
         let url = request.url
         guard let name = NewAssetPreparation.knownName(originalFilename: request.originalFilename, fileURL: url),
               UniformType.forCameraRaw(NewAssetPreparation.storedExtension(of: url, originalFilename: request.originalFilename)) == nil,
-              let identity = FileIdentity(path: url.path),
+              let identity = Self.identity(of: url),
               let reading = try? FileReading.read(fileAt: url, originalName: name, expected: .image, needs: [.shown, .primary],
                                                   keepPoster: { _ in throw NotReadAhead() }),
               let metadata = reading.metadata, FileReading.isReadDirectly(metadata),
-              FileIdentity(path: url.path) == identity else { return nil }
+              Self.identity(of: url) == identity else { return nil }
         return (identity, reading, name)
     }
 
