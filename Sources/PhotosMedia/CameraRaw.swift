@@ -5,8 +5,6 @@ import Foundation
 /// the largest JPEG the camera embedded: every raw format carries one, and
 /// it is what the camera's own screen showed.
 package enum CameraRaw {
-    private static let exiftool = ExternalTool(name: "exiftool", package: "libimage-exiftool-perl")
-
     /// The embedded images cameras write, from the usually largest to the smallest.
     private static let previewTags = ["JpgFromRaw", "PreviewImage", "OtherImage", "ThumbnailImage"]
 
@@ -17,7 +15,7 @@ package enum CameraRaw {
 
     /// The metadata of a camera raw file. The pixel size is the raw image's
     /// (upright), which can exceed what its embedded preview shows.
-    /// Cost: one exiftool process (about 150 ms, mostly Perl starting).
+    /// Cost: one request to the running exiftool (``ExifToolSession``).
     static func probe(fileAt url: URL, name: String) throws(MediaError) -> MediaMetadata {
         let fields = try read(url, ["-n", "-FileType", "-ExifImageWidth", "-ExifImageHeight", "-ImageSize", "-Orientation", "-DateTimeOriginal",
                                     "-OffsetTimeOriginal", "-SubSecTimeOriginal", "-CreateDate", "-OffsetTimeDigitized",
@@ -58,7 +56,7 @@ package enum CameraRaw {
     /// The largest JPEG embedded in the raw file, tagged with the raw's
     /// orientation when it records none of its own, so that rendering it
     /// shows it upright. Throws when the file embeds no JPEG.
-    /// Cost: one exiftool process and a copy of the previews.
+    /// Cost: one request to the running exiftool and a copy of the previews.
     package static func preview(ofFileAt url: URL) throws(MediaError) -> Data {
         let fields = try read(url, ["-b", "-n", "-Orientation"] + previewTags.map { "-" + $0 })
         let previews = previewTags.compactMap { tag -> Data? in
@@ -83,11 +81,7 @@ package enum CameraRaw {
 
     /// exiftool's JSON for one file: tag name to value.
     private static func read(_ url: URL, _ arguments: [String]) throws(MediaError) -> [String: Any] {
-        let output = try exiftool.run(["-j", "-q", "-q"] + arguments + ["--", url.path], about: url.path)
-        guard let list = try? JSONSerialization.jsonObject(with: output) as? [[String: Any]], let fields = list.first else {
-            throw MediaError(file: url.path, reason: "exiftool cannot read the file")
-        }
-        return fields
+        try ExifToolSession.shared.fields(ofFileAt: url.path, arguments: arguments)
     }
 
     /// A value exiftool printed as text or as a number ("Model": 5 for a model named 5).

@@ -68,8 +68,8 @@ package struct ExifFields: Sendable, Equatable {
         altitude = raw.has_altitude != 0 ? raw.altitude : nil
         if raw.has_gps_timestamp != 0, let day = Self.string(raw.gps_date_stamp) {
             let (hours, minutes, seconds) = raw.gps_time_stamp
-            gpsTimestamp = Self.parse(day + " 00:00:00", offset: "+00:00")?
-                .addingTimeInterval(hours * 3600 + minutes * 60 + seconds)
+            gpsTimestamp = CaptureTime.parse(day + " 00:00:00", offset: "+00:00")?
+                .date.addingTimeInterval(hours * 3600 + minutes * 60 + seconds)
         }
         if raw.has_gps_speed != 0 {
             let unit = Self.string(raw.gps_speed_ref) ?? "K"
@@ -83,21 +83,43 @@ package struct ExifFields: Sendable, Equatable {
         burstIdentifier = Self.string(raw.burst_identifier)
     }
 
-    /// When the picture was taken, and the UTC offset it was recorded in when
-    /// the file says so. Without an offset the local time zone is assumed, as
-    /// cameras without one record local time.
-    package var captureDate: (date: Date, utcOffset: Int?)? {
-        let candidates: [(text: String?, offset: String?, subseconds: String?)] = [
-            (dateTimeOriginal, offsetTimeOriginal, subsecTimeOriginal),
-            (dateTimeDigitized, offsetTimeDigitized, nil),
-            (dateTime, offsetTime, nil),
-        ]
-        for case let (text?, offset, subseconds) in candidates {
-            guard let date = Self.parse(text, offset: offset) else { continue }
-            let fraction = subseconds.flatMap { Double("0." + $0) } ?? 0
-            return (date.addingTimeInterval(fraction), offset.flatMap(Self.offsetSeconds))
+    /// When the picture was taken, as EXIF records it: DateTimeOriginal
+    /// (with its fraction of a second), else DateTimeDigitized, each with
+    /// its OffsetTime when written.
+    package var captureTime: CaptureTime? {
+        if let text = dateTimeOriginal, var time = CaptureTime.parse(text, offset: offsetTimeOriginal) {
+            time.date += subsecTimeOriginal.flatMap { Double("0." + $0) } ?? 0
+            return time
         }
-        return nil
+        return dateTimeDigitized.flatMap { CaptureTime.parse($0, offset: offsetTimeDigitized) }
+    }
+
+    /// When the file was last changed, as EXIF's DateTime records it: the
+    /// capture time for cameras that write no other.
+    package var modificationTime: CaptureTime? {
+        dateTime.flatMap { CaptureTime.parse($0, offset: offsetTime) }
+    }
+
+    /// Each field that is set here, else the other's: what libexif read,
+    /// completed with what exiftool found elsewhere in the file.
+    package func filling(from other: ExifFields) -> ExifFields {
+        var merged = self
+        let texts: [WritableKeyPath<ExifFields, String?>] = [
+            \.dateTimeOriginal, \.offsetTimeOriginal, \.subsecTimeOriginal, \.dateTimeDigitized, \.offsetTimeDigitized,
+            \.dateTime, \.offsetTime, \.make, \.model, \.lensModel, \.software, \.userComment, \.contentIdentifier, \.burstIdentifier,
+        ]
+        for field in texts where merged[keyPath: field] == nil { merged[keyPath: field] = other[keyPath: field] }
+        let numbers: [WritableKeyPath<ExifFields, Double?>] = [
+            \.exposureTime, \.altitude, \.gpsSpeed, \.gpsDirection, \.horizontalError,
+        ]
+        for field in numbers where merged[keyPath: field] == nil { merged[keyPath: field] = other[keyPath: field] }
+        if merged.latitude == nil || merged.longitude == nil {
+            (merged.latitude, merged.longitude) = (other.latitude, other.longitude)
+        }
+        merged.orientation = merged.orientation ?? other.orientation
+        merged.customRendered = merged.customRendered ?? other.customRendered
+        merged.gpsTimestamp = merged.gpsTimestamp ?? other.gpsTimestamp
+        return merged
     }
 
     /// Encodes the fields that are set into a raw EXIF block.
@@ -163,27 +185,6 @@ package struct ExifFields: Sendable, Equatable {
         let sign = utcOffset < 0 ? "-" : "+"
         let minutes = abs(utcOffset) / 60
         return (text, String(format: "%@%02d:%02d", sign, minutes / 60, minutes % 60))
-    }
-
-    private static func parse(_ text: String, offset: String?) -> Date? {
-        // "YYYY:MM:DD HH:MM:SS"; some writers use "-" in the date part.
-        let digits = text.split(whereSeparator: { ":- T".contains($0) }).compactMap { Int($0) }
-        guard digits.count >= 6, digits[0] > 0, (1...12).contains(digits[1]), (1...31).contains(digits[2]) else {
-            return nil
-        }
-        var calendar = Calendar.utc
-        calendar.timeZone = offset.flatMap(offsetSeconds).flatMap(TimeZone.init(secondsFromGMT:)) ?? .current
-        return calendar.date(from: DateComponents(year: digits[0], month: digits[1], day: digits[2],
-                                                  hour: digits[3], minute: digits[4], second: digits[5]))
-    }
-
-    private static func offsetSeconds(_ text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let sign = trimmed.first, sign == "+" || sign == "-" else { return nil }
-        let parts = trimmed.dropFirst().split(separator: ":").compactMap { Int($0) }
-        guard parts.count == 2, parts[0] <= 14, parts[1] < 60 else { return nil }
-        let seconds = parts[0] * 3600 + parts[1] * 60
-        return sign == "-" ? -seconds : seconds
     }
 
     private static func string<T>(_ tuple: T) -> String? {

@@ -6,7 +6,8 @@ struct ExternalTool: Sendable {
     let name: String
     /// The Debian package that provides it, for the error message.
     let package: String
-    private let executable: URL?
+    /// Where the program is, found on PATH; nil when it is not installed.
+    let executable: URL?
 
     init(name: String, package: String) {
         self.name = name

@@ -44,15 +44,24 @@ package enum MediaProbe {
         // A video container is a video's first: ImageMagick, behind libvips,
         // would take a Motion-JPEG AVI for an animated image, frame by frame.
         if isVideoContainer(head), let video = try VideoProbe.probe(path: path) {
-            return video
+            return dated(video, name: name)
         }
         if let image = try probeImage(path: path, head: head, verifiesDecoding: verifiesDecoding, name: name) {
             return image
         }
         if let video = try VideoProbe.probe(path: path) {
-            return video
+            return dated(video, name: name)
         }
         throw MediaError(file: path, reason: "not an image or video file that can be read")
+    }
+
+    /// A video whose container records no creation time, dated by its name
+    /// when a phone named it by the time it was taken.
+    private static func dated(_ video: MediaMetadata, name: String) -> MediaMetadata {
+        guard video.captureDate == nil, let named = CaptureTime.fromFileName(name) else { return video }
+        var video = video
+        video.captureDate = named.date
+        return video
     }
 
     /// Whether a file's first bytes are those of a video container: AVI,
@@ -121,23 +130,37 @@ package enum MediaProbe {
         if verifiesDecoding, let failure = Vips.run({ pm_verify_decodes(path) }) {
             throw MediaError(file: path, reason: "the image cannot be decoded: \(failure)")
         }
-        let exif = exifBytes.flatMap { ExifFields(block: UnsafeRawBufferPointer(start: $0, count: exifLength)) }
+        var exif = exifBytes.flatMap { ExifFields(block: UnsafeRawBufferPointer(start: $0, count: exifLength)) }
+        // A camera JPEG's EXIF says all, read in-process. Other containers,
+        // and JPEGs whose EXIF gives no date, are asked of exiftool too: XMP
+        // and IPTC, and EXIF where libvips does not reach it.
+        var otherCaptureTimes: [CaptureTime] = []
+        if !(loader.hasPrefix("jpegload") && exif?.captureTime != nil), ExifToolSession.shared.isAvailable,
+           let embedded = try? EmbeddedMetadata.read(fileAt: path) {
+            exif = (exif ?? ExifFields()).filling(from: embedded.exif)
+            otherCaptureTimes = embedded.otherCaptureTimes
+        }
         // libheif applies HEIF rotation itself, so its pixels are already upright.
         let orientation = loader.hasPrefix("heif") ? 1 : Int(header.orientation)
         // Pages are frames only in formats that animate: a HEIF's several
         // images (a burst, a depth map's companion) and a TIFF's pages are not an animation.
         let animates = loader.hasPrefix("gif") || loader.hasPrefix("webp")
         return stillImage(storedWidth: Int(header.width), storedHeight: Int(header.height), orientation: orientation,
-                          exif: exif, frameCount: animates ? max(1, Int(header.pages)) : 1, hasAlpha: header.has_alpha != 0,
+                          exif: exif, otherCaptureTimes: otherCaptureTimes, frameCount: animates ? max(1, Int(header.pages)) : 1, hasAlpha: header.has_alpha != 0,
                           uniformTypeIdentifier: UniformType.forImage(loader: loader, head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
                           name: name)
     }
 
-    /// The metadata of a still image from its stored size, orientation and EXIF fields.
-    static func stillImage(storedWidth: Int, storedHeight: Int, orientation: Int, exif: ExifFields?, frameCount: Int,
+    /// The metadata of a still image from its stored size, orientation and
+    /// EXIF fields. Its capture time is the first of: EXIF's
+    /// DateTimeOriginal (or DateTimeDigitized) with its offset, XMP's and
+    /// IPTC's (`otherCaptureTimes`), the date in its name as phones write
+    /// it, EXIF's DateTime. None leaves it to the file's own time.
+    static func stillImage(storedWidth: Int, storedHeight: Int, orientation: Int, exif: ExifFields?,
+                           otherCaptureTimes: [CaptureTime] = [], frameCount: Int,
                            hasAlpha: Bool, uniformTypeIdentifier: String, name: String) -> MediaMetadata {
         let swapsAxes = (5...8).contains(orientation)
-        let capture = exif?.captureDate
+        let capture = exif?.captureTime ?? otherCaptureTimes.first ?? CaptureTime.fromFileName(name) ?? exif?.modificationTime
         let location = exif.flatMap { fields -> MediaLocation? in
             guard let latitude = fields.latitude, let longitude = fields.longitude,
                   !(latitude == 0 && longitude == 0) else { return nil }

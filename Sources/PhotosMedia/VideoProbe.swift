@@ -68,32 +68,16 @@ enum VideoProbe {
         return numerator / denominator
     }
 
-    /// QuickTime's creation date keeps the recording's UTC offset; MP4's creation_time is UTC.
-    private static func captureDate(_ tags: [String: String]) -> (date: Date, utcOffset: Int?)? {
-        if let text = tags["com.apple.quicktime.creationdate"], let date = iso8601(text) {
-            return (date, utcOffset(text))
+    /// QuickTime's creation date keeps the recording's UTC offset; MP4's
+    /// creation_time is UTC, and a zero one (1904 or 1970: the muxer knew no
+    /// time) says nothing.
+    private static func captureDate(_ tags: [String: String]) -> CaptureTime? {
+        if let time = tags["com.apple.quicktime.creationdate"].flatMap({ CaptureTime.parse($0) }) {
+            return time
         }
-        if let text = tags["creation_time"], let date = iso8601(text) {
-            return (date, nil)
-        }
-        return nil
-    }
-
-    private static func iso8601(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
-            formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
-
-    private static func utcOffset(_ text: String) -> Int? {
-        guard let match = text.range(of: #"[+-]\d{2}:?\d{2}$"#, options: .regularExpression) else { return nil }
-        let digits = text[match].filter(\.isNumber).compactMap { Int(String($0)) }
-        guard digits.count == 4 else { return nil }
-        let seconds = (digits[0] * 10 + digits[1]) * 3600 + (digits[2] * 10 + digits[3]) * 60
-        return text[match].first == "-" ? -seconds : seconds
+        guard let time = tags["creation_time"].flatMap({ CaptureTime.parse($0) }),
+              time.date > Date(timeIntervalSince1970: 86_400) else { return nil }
+        return CaptureTime(date: time.date, utcOffset: nil)
     }
 
     /// ISO 6709 as QuickTime writes it: "+48.8584+002.2945+035.000/".

@@ -75,6 +75,69 @@ import Testing
         }
     }
 
+    /// EXIF in every container, and XMP and IPTC where a file keeps its
+    /// date and place there: an iPhone's PNG screenshot (XMP only), a JPEG
+    /// dated in IPTC and placed in XMP, AVIF, WebP and JPEG XL made by their
+    /// encoders from a camera JPEG.
+    @Test func datesAndPlacesAreReadFromEveryContainerAndSchema() throws {
+        let camera = test.files.appendingPathComponent("camera.jpg")
+        try run("vips", ["copy", try test.jpeg(width: 64, height: 48).path, camera.path])
+        try run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2019:07:04 10:20:30", "-OffsetTimeOriginal=+02:00",
+                             "-GPSLatitude=48.85", "-GPSLatitudeRef=N", "-GPSLongitude=2.35", "-GPSLongitudeRef=E", camera.path])
+        let avif = test.files.appendingPathComponent("camera.avif")
+        try run("heif-enc", ["-A", "-o", avif.path, camera.path])
+        let webp = test.files.appendingPathComponent("camera.webp")
+        try run("vips", ["copy", camera.path, webp.path])
+        try run("exiftool", ["-q", "-overwrite_original", "-tagsFromFile", camera.path, "-exif:all", webp.path])
+        for file in [avif, webp] {
+            let asset = try test.importAsset(file)
+            #expect(asset.creationDate == Date(timeIntervalSince1970: 1_562_228_430), "\(file.lastPathComponent)")
+            #expect(asset.record.timeZoneOffset == 7200, "\(file.lastPathComponent)")
+            let location = try #require(asset.location, "\(file.lastPathComponent)")
+            #expect(abs(location.coordinate.latitude - 48.85) < 1e-4 && abs(location.coordinate.longitude - 2.35) < 1e-4)
+        }
+
+        let screenshot = test.files.appendingPathComponent("IMG_0042.PNG")
+        try run("vips", ["copy", try test.jpeg(width: 48, height: 64).path, screenshot.path])
+        try run("exiftool", ["-q", "-overwrite_original", "-XMP-photoshop:DateCreated=2020-06-08T00:30:00+02:00",
+                             "-XMP-exif:UserComment=Screenshot", screenshot.path])
+        let shot = try test.importAsset(screenshot)
+        #expect(shot.creationDate == Date(timeIntervalSince1970: 1_591_569_000), "2020-06-07 22:30 UTC")
+        #expect(shot.mediaSubtypes.contains(.photoScreenshot))
+
+        let press = test.files.appendingPathComponent("agency.jpg")
+        try run("vips", ["copy", try test.jpeg(width: 64, height: 48).path, press.path])
+        try run("exiftool", ["-q", "-overwrite_original", "-IPTC:DateCreated=2018:05:04", "-IPTC:TimeCreated=10:11:12-04:00",
+                             "-XMP-exif:GPSLatitude=40.7128", "-XMP-exif:GPSLongitude=-74.006", press.path])
+        let agency = try test.importAsset(press)
+        #expect(agency.creationDate == Date(timeIntervalSince1970: 1_525_443_072), "2018-05-04 14:11:12 UTC")
+        #expect(agency.record.timeZoneOffset == -14_400)
+        let place = try #require(agency.location)
+        #expect(abs(place.coordinate.latitude - 40.7128) < 1e-4 && abs(place.coordinate.longitude + 74.006) < 1e-4)
+    }
+
+    /// A file with no date inside, named by the time it was taken as phones
+    /// and messengers name them, is dated by its name (in the zone it is
+    /// read in, which is recorded), not by the day it was copied.
+    @Test func aFileWithoutADateIsDatedByItsName() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let photo = test.files.appendingPathComponent("IMG_20200608_003000.jpg")
+        try FileManager.default.copyItem(at: try test.jpeg(width: 64, height: 48), to: photo)
+        let video = test.files.appendingPathComponent("VID_20200609_174501.mp4")
+        try run("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
+                           "-map_metadata", "-1", "-fflags", "+bitexact", "-pix_fmt", "yuv420p", video.path])
+        let whatsApp = test.files.appendingPathComponent("IMG-20200610-WA0003.jpg")
+        try run("vips", ["copy", try test.jpeg(width: 32, height: 32).path, whatsApp.path])
+        for (file, components) in [(photo, DateComponents(year: 2020, month: 6, day: 8, hour: 0, minute: 30)),
+                                   (video, DateComponents(year: 2020, month: 6, day: 9, hour: 17, minute: 45, second: 1)),
+                                   (whatsApp, DateComponents(year: 2020, month: 6, day: 10, hour: 12))] {
+            let asset = try test.importAsset(file, video: file == video)
+            #expect(asset.creationDate == calendar.date(from: components), "\(file.lastPathComponent)")
+            #expect(asset.record.timeZoneOffset == TimeZone.current.secondsFromGMT(for: asset.creationDate!))
+        }
+    }
+
     @Test func otherImageFormats() throws {
         let jpeg = try test.jpeg(width: 64, height: 48)
         var expected: [(String, String)] = []
