@@ -27,6 +27,8 @@ package final class ExifToolSession: Sendable {
     }
 
     private let running = Mutex<Running?>(nil)
+    /// The thread every session is started from.
+    private static let starter = PermanentThread(name: "exiftool starter")
 
     private init() {}
 
@@ -92,23 +94,34 @@ package final class ExifToolSession: Sendable {
         // A write to a process that just died must fail, not kill this one.
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
-        process.executableURL = executable
-        process.arguments = ["-stay_open", "True", "-@", "-"]
+        // exiftool polls a closed argument file for ever rather than exit, so
+        // it is told to die with this process (setpriv's parent-death signal,
+        // SIGKILL: the signals this process blocks, its children inherit
+        // blocked). That signal comes when the thread that started it ends,
+        // hence the one thread that starts sessions and never ends.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--pdeathsig", "KILL", "--", executable.path, "-stay_open", "True", "-@", "-"]
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw MediaError(file: path, reason: "exiftool cannot run: \(error.localizedDescription)")
+        let started = Self.starter.perform { () -> (any Error)? in
+            do {
+                try process.run()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let started {
+            throw MediaError(file: path, reason: "exiftool cannot run: \(started.localizedDescription)")
         }
         return Running(process: process, input: input.fileHandleForWriting, output: output.fileHandleForReading.fileDescriptor)
     }
 
     private func stop(_ session: Running) {
-        if session.process.isRunning { session.process.terminate() }
+        if session.process.isRunning { kill(session.process.processIdentifier, SIGKILL) }
         try? session.input.close()
     }
 
@@ -140,5 +153,45 @@ package final class ExifToolSession: Sendable {
 extension Array where Element: Equatable {
     fileprivate func ends(with suffix: [Element]) -> Bool {
         count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+    }
+}
+
+/// A thread that runs what it is given, one job at a time, and never ends:
+/// a child started from it outlives no thread but the process.
+private final class PermanentThread: @unchecked Sendable {
+    private let turn = NSLock()
+    private let condition = NSCondition()
+    private var job: (() -> Void)?
+
+    init(name: String) {
+        let thread = Thread { [unowned self] in
+            while true {
+                condition.lock()
+                while job == nil { condition.wait() }
+                let next = job!
+                job = nil
+                condition.unlock()
+                next()
+            }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Runs `body` on the thread and returns its result; callers take turns.
+    func perform<T>(_ body: @escaping () -> T) -> T {
+        turn.lock()
+        defer { turn.unlock() }
+        let done = DispatchSemaphore(value: 0)
+        var result: T?
+        condition.lock()
+        job = {
+            result = body()
+            done.signal()
+        }
+        condition.signal()
+        condition.unlock()
+        done.wait()
+        return result!
     }
 }

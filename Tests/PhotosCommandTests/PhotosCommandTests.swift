@@ -400,6 +400,50 @@ import Testing
         #expect(try library.timelineDays(of: june).compactMap(\.day) == [8])
     }
 
+    /// `photos import` dates what libexif cannot: a PNG screenshot by its
+    /// XMP, a JPEG without EXIF by its name, on the day it was taken
+    /// whatever the zone; and the exiftool it asked ends with it.
+    @Test func xmpAndNamesDateWhatEXIFDoesNot() throws {
+        try tool.run("init")
+        let card = tool.directory.appendingPathComponent("card")
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        let screenshot = card.appendingPathComponent("IMG_0042.PNG")
+        try DebianTool.run("vips", ["copy", try tool.photo("source.jpg", in: "sources").path, screenshot.path])
+        try DebianTool.run("exiftool", ["-q", "-overwrite_original", "-XMP-photoshop:DateCreated=2024-06-08T00:30:00",
+                                        "-XMP-exif:UserComment=Screenshot", screenshot.path])
+        try tool.photo("IMG_20240609_003000.jpg")
+        let run = try tool.run(["import", "card"], environment: ["TZ": "Europe/Paris"])
+        #expect(run.status == 0, "\(run.errors)")
+
+        let library = try PHPhotoLibrary(url: tool.library, clientIdentifier: nil)
+        let assets = library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).objects(at: IndexSet(0..<2)) }
+        #expect(assets.compactMap(\.creationDate).sorted() == [Date(timeIntervalSince1970: 1_717_799_400), Date(timeIntervalSince1970: 1_717_885_800)],
+                "00:30 in Paris on 8 and 9 June")
+        #expect(assets.filter { $0.mediaSubtypes.contains(.photoScreenshot) }.count == 1)
+        let june = try #require(try library.timelineMonths().first { $0.year == 2024 && $0.month == 6 })
+        #expect(try library.timelineDays(of: june).compactMap(\.day) == [9, 8])
+
+        // Its exiftool is killed with it, not left polling a closed pipe.
+        var orphans: [String] = []
+        for _ in 0..<50 {
+            orphans = Self.orphanedExifTools()
+            if orphans.isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(orphans.isEmpty, "\(orphans)")
+    }
+
+    /// exiftool sessions whose parent has died (adopted by init).
+    private static func orphanedExifTools() -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
+            guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8), command.contains("-stay_open"),
+                  let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                  status.split(separator: "\n").contains("PPid:\t1") else { return nil }
+            return pid
+        }
+    }
+
     @Test func ctrlCStopsAnImportBetweenChangeBlocks() throws {
         try tool.run("init")
         for index in 0..<60 {
