@@ -19,6 +19,9 @@ package struct MediaMetadata: Sendable, Equatable {
     package var captureDate: Date?
     /// The UTC offset the capture date was recorded in, in seconds, when the file says so.
     package var captureTimeZoneOffset: Int?
+    /// Whether the capture date was read from the file's name, nothing in
+    /// the file giving one: a sidecar's date is trusted over it.
+    package var isDatedByName = false
     package var location: MediaLocation?
     package var cameraMake: String?
     package var cameraModel: String?

@@ -61,6 +61,7 @@ package enum MediaProbe {
         guard video.captureDate == nil, let named = CaptureTime.fromFileName(name) else { return video }
         var video = video
         video.captureDate = named.date
+        video.isDatedByName = true
         return video
     }
 
@@ -160,7 +161,9 @@ package enum MediaProbe {
                            otherCaptureTimes: [CaptureTime] = [], frameCount: Int,
                            hasAlpha: Bool, uniformTypeIdentifier: String, name: String) -> MediaMetadata {
         let swapsAxes = (5...8).contains(orientation)
-        let capture = exif?.captureTime ?? otherCaptureTimes.first ?? CaptureTime.fromFileName(name) ?? exif?.modificationTime
+        let recorded = exif?.captureTime ?? otherCaptureTimes.first
+        let named = recorded == nil ? CaptureTime.fromFileName(name) : nil
+        let capture = recorded ?? named ?? exif?.modificationTime
         let location = exif.flatMap { fields -> MediaLocation? in
             guard let latitude = fields.latitude, let longitude = fields.longitude,
                   !(latitude == 0 && longitude == 0) else { return nil }
@@ -168,7 +171,7 @@ package enum MediaProbe {
                                  timestamp: fields.gpsTimestamp, speed: fields.gpsSpeed,
                                  course: fields.gpsDirection, horizontalAccuracy: fields.horizontalError)
         }
-        return MediaMetadata(
+        var metadata = MediaMetadata(
             kind: .image,
             pixelWidth: swapsAxes ? storedHeight : storedWidth,
             pixelHeight: swapsAxes ? storedWidth : storedHeight,
@@ -188,6 +191,8 @@ package enum MediaProbe {
             contentIdentifier: exif?.contentIdentifier,
             burstIdentifier: exif?.burstIdentifier,
             isScreenshot: exif?.userComment == "Screenshot" || (exif?.make == nil && Self.isScreenshotName(name)))
+        metadata.isDatedByName = named != nil
+        return metadata
     }
 
     /// Names screenshot tools give: "Screenshot 2024-...", "Screen Shot ...", "Screenshot_...".

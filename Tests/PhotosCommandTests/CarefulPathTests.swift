@@ -191,7 +191,7 @@ import Testing
 
         let text = try tool.run("import", "card", "--duplicates", "keep")
         #expect(text.output.contains("1 could not be read") && text.output.contains("4 not photos or videos left out")
-                && text.output.contains("3 sidecar files left beside their photos"), "\(text.output)")
+                && text.output.contains("3 other sidecar files left beside their photos"), "\(text.output)")
         #expect(text.errors.contains("@eaDir: a Synology thumbnail folder") && !text.errors.contains("IMG_0001.AAE"), "\(text.errors)")
     }
 

@@ -142,7 +142,8 @@ struct NewAssetPreparation {
             lensModel: metadata.lensModel,
             contentHash: contentHash,
             thumbHash: thumbHash)
-        return NewAsset(record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil)
+        return NewAsset(record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil,
+                        timeZoneIsAssumed: metadata.captureTimeZoneOffset == nil)
     }
 
     private func stage(_ resource: PHAssetChangeRequest.PendingResource) throws(PHPhotosError) -> StagedFile {

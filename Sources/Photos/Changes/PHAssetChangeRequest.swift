@@ -189,7 +189,10 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
             let preparation = NewAssetPreparation(uuid: uuid, resources: resources, session: builder.session)
             let (creationDate, location, favorite, hidden) = (newCreationDate, newLocation, newFavorite, newHidden)
             builder.prepareNewAsset(preparation) { asset in
-                if let creationDate { asset.record.creationDate = creationDate }
+                if let creationDate {
+                    asset.record.creationDate = creationDate
+                    if asset.timeZoneIsAssumed, let date = creationDate { asset.record.timeZoneOffset = TimeZone.current.secondsFromGMT(for: date) }
+                }
                 if let location { asset.record.location = location.map(StoredLocation.init) }
                 if let favorite { asset.record.isFavorite = favorite }
                 if let hidden { asset.record.isHidden = hidden }

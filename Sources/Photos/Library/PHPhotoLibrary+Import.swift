@@ -26,6 +26,12 @@ extension PHPhotoLibrary {
         public var pairsLivePhotos: Bool
         /// Assets per change block. Each block stores all of its assets or none.
         public var batchSize: Int
+        /// Read the sidecars beside the files: Google Takeout's JSON (its
+        /// time and place, where the person changed them or the file has
+        /// none; favorites; archived as hidden) and XMP sidecars (time and
+        /// place where the file has none), and make each Takeout album
+        /// folder an album of its photos, copies found elsewhere included.
+        public var readsSidecars: Bool
 
         /// Told how far the import is, as files are read and before each
         /// change block: the files read so far and the files accounted for
@@ -35,12 +41,14 @@ extension PHPhotoLibrary {
         /// ``ImportResult/notAttempted``. Called from any thread.
         public var progress: (@Sendable (_ read: Int, _ accountedFor: Int) -> Bool)?
 
-        /// Options with the defaults: skip duplicates, pair Live Photos, 50 assets per block, no progress.
+        /// Options with the defaults: skip duplicates, pair Live Photos, 50
+        /// assets per block, read sidecars, no progress.
         public init(duplicates: DuplicatePolicy = .skip, pairsLivePhotos: Bool = true, batchSize: Int = 50,
-                    progress: (@Sendable (_ read: Int, _ accountedFor: Int) -> Bool)? = nil) {
+                    readsSidecars: Bool = true, progress: (@Sendable (_ read: Int, _ accountedFor: Int) -> Bool)? = nil) {
             self.duplicates = duplicates
             self.pairsLivePhotos = pairsLivePhotos
             self.batchSize = max(1, batchSize)
+            self.readsSidecars = readsSidecars
             self.progress = progress
         }
     }
@@ -61,6 +69,11 @@ extension PHPhotoLibrary {
         public var failed: [(file: URL, error: PHPhotosError)] = []
         /// Files not reached because ``ImportOptions/progress`` stopped the import.
         public var notAttempted: [URL] = []
+        /// Sidecars read, which described a file imported or found a duplicate.
+        public var sidecarsRead: [URL] = []
+        /// The local identifiers of the albums that Takeout album folders
+        /// became (found by title when the library has one already).
+        public var albums: [String] = []
 
         /// An empty result, to gather several imports' results in.
         public init() {}
@@ -131,6 +144,9 @@ extension PHPhotoLibrary {
             return true
         }
 
+        let sidecars = options.readsSidecars ? ImportSidecars(files: readable.map(\.url) + duplicateOf.keys.sorted { $0.path < $1.path }
+                                                              + result.duplicates.map(\.file) + result.imported.map(\.file)) : nil
+        result.sidecarsRead = sidecars?.read ?? []
         var assets = Self.group(readable, pairingLivePhotos: options.pairsLivePhotos)
         assets.sort { ($0.files.first?.metadata.captureDate ?? .distantFuture) < ($1.files.first?.metadata.captureDate ?? .distantFuture) }
         var identifierByFile: [URL: String] = [:]
@@ -152,6 +168,9 @@ extension PHPhotoLibrary {
                             let request = PHAssetCreationRequest.forAsset()
                             for file in asset.files {
                                 request.addResource(with: file.type, fileURL: file.url, options: nil)
+                            }
+                            if let primary = asset.files.first, let sidecars {
+                                request.apply(sidecars.sidecars(of: primary.url), over: primary.metadata)
                             }
                             identifiers.append(request.placeholderForCreatedAsset!.localIdentifier)
                         }
@@ -183,6 +202,7 @@ extension PHPhotoLibrary {
         let notReached = Set(result.notAttempted)
         for (file, first) in duplicateOf {
             if let identifier = identifierByFile[first] {
+                identifierByFile[file] = identifier
                 reportDuplicate(file, of: String(identifier.prefix(36)))
             } else if notReached.contains(first) {
                 result.notAttempted.append(file)
@@ -190,7 +210,53 @@ extension PHPhotoLibrary {
                 result.failed.append((file, PHPhotosError(.invalidResource, "\(file.path) duplicates \(first.path), which failed")))
             }
         }
+        if let sidecars, readsLibrary {
+            for (file, identifier) in result.duplicates where identifierByFile[file] == nil { identifierByFile[file] = identifier }
+            result.albums = try fileAlbums(sidecars, identifierByFile: identifierByFile)
+        }
         return result
+    }
+
+    /// Puts each file's asset in the album its Takeout folder is: the album
+    /// of that title when the library has one, else a new one. One change block.
+    private func fileAlbums(_ sidecars: ImportSidecars, identifierByFile: [URL: String]) throws -> [String] {
+        var assetsByTitle: [String: [String]] = [:]
+        for (file, identifier) in identifierByFile.sorted(by: { $0.key.path < $1.key.path }) {
+            guard let title = sidecars.albumTitle(of: file) else { continue }
+            if !(assetsByTitle[title]?.contains(identifier) ?? false) { assetsByTitle[title, default: []].append(identifier) }
+        }
+        guard !assetsByTitle.isEmpty else { return [] }
+        // What each album lacks, read before the block that adds it.
+        let plan = withCurrentLibrary { () -> [(title: String, album: PHAssetCollection?, assets: [PHAsset])] in
+            let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: nil)
+            var byTitle: [String: PHAssetCollection] = [:]
+            albums.enumerateObjects { album, _, _ in
+                if let title = album.localizedTitle, byTitle[title] == nil { byTitle[title] = album }
+            }
+            return assetsByTitle.sorted(by: { $0.key < $1.key }).map { title, identifiers in
+                let album = byTitle[title]
+                let members: Set<String> = album.map { album in
+                    let current = PHAsset.fetchAssets(in: album, options: nil)
+                    return Set((0..<current.count).map { current[$0].localIdentifier })
+                } ?? []
+                let assets = PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: nil)
+                return (title, album, (0..<assets.count).map { assets[$0] }.filter { !members.contains($0.localIdentifier) })
+            }
+        }
+        var albumIdentifiers: [String] = []
+        try performChangesAndWait {
+            for (title, album, missing) in plan {
+                if let album {
+                    if !missing.isEmpty { PHAssetCollectionChangeRequest(for: album)?.addAssets(missing as NSArray) }
+                    albumIdentifiers.append(album.localIdentifier)
+                } else {
+                    let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+                    request.addAssets(missing as NSArray)
+                    albumIdentifiers.append(request.placeholderForCreatedAssetCollection.localIdentifier)
+                }
+            }
+        }
+        return albumIdentifiers
     }
 
     /// A file read for import.

@@ -101,11 +101,16 @@ package struct NewAsset: Sendable {
     /// has none yet: for photos whose file names a burst, so that the first
     /// of a burst to arrive shows and the others stay behind it.
     package var representsNewBurst: Bool
+    /// Whether the record's UTC offset is this machine's, assumed because
+    /// the file gave none: a creation date set by the client then takes the
+    /// offset of that date instead.
+    package var timeZoneIsAssumed: Bool
 
-    package init(record: AssetRecord, resources: [NewResource], representsNewBurst: Bool = false) {
+    package init(record: AssetRecord, resources: [NewResource], representsNewBurst: Bool = false, timeZoneIsAssumed: Bool = false) {
         self.record = record
         self.resources = resources
         self.representsNewBurst = representsNewBurst
+        self.timeZoneIsAssumed = timeZoneIsAssumed
     }
 }
 

@@ -12,7 +12,12 @@ struct ImportCommand: ParsableCommand {
             Every path named or found is accounted for: imported, left out as a duplicate
             of what the library holds, refused with the reason, or left out as no file to
             import (a hidden file, a pipe or device, a link to nothing), said so. Sidecars
-            (.xmp, .aae, .json, .thm) are counted as such and left beside their photos;
+            are read and left beside their photos: Google Takeout's JSON gives the time
+            and place where the person changed them or the file has none, favorites, and
+            archived photos as hidden; XMP sidecars (darktable's IMG_1.JPG.xmp, Lightroom's
+            IMG_1.xmp) the time and place where the file has none; a Takeout album folder
+            becomes an album (found by title if the library has it), copies elsewhere
+            included. Other sidecars (.aae, .thm) are counted and left;
             NAS thumbnail folders (@eaDir), recycle bins, system files (Thumbs.db,
             desktop.ini) and documents (PDF, SVG...) are left out, each said so. Symbolic
             links are followed, to files and to folders. Files go in in change blocks of
@@ -68,6 +73,8 @@ struct ImportCommand: ParsableCommand {
                 "duplicates": result.duplicates.map { ["file": $0.file.path, "localIdentifier": $0.localIdentifier] },
                 "failed": result.failed.map { ["file": $0.file.path, "error": $0.error.localizedDescription, "code": $0.error.code.rawValue] },
                 "skipped": found.skipped.map { ["file": $0.path.path, "reason": $0.reason, "kind": $0.kind.rawValue] },
+                "sidecarsRead": result.sidecarsRead.map(\.path),
+                "albums": result.albums,
                 "interrupted": interrupted,
                 "notAttempted": files.count - done,
             ] as [String: Any])
@@ -81,12 +88,15 @@ struct ImportCommand: ParsableCommand {
                 Output.errorLine("skipped \(skipped.path.path): \(skipped.reason)")
             }
             func count(_ kind: Skipped.Kind) -> Int { found.skipped.count { $0.kind == kind } }
-            let (unusable, notMedia, sidecars, hidden) = (count(.unusable), count(.notMedia), count(.sidecar), count(.hidden))
+            let (unusable, notMedia, hidden) = (count(.unusable), count(.notMedia), count(.hidden))
+            let sidecars = count(.sidecar) - result.sidecarsRead.count
             options.say("Imported \(result.imported.count) files; \(result.duplicates.count) duplicates "
                         + "\(duplicates == .skip ? "skipped" : "kept"); \(result.failed.count) could not be read"
                         + (unusable > 0 ? "; \(unusable) not regular files" : "")
                         + (notMedia > 0 ? "; \(notMedia) not photos or videos left out" : "")
-                        + (sidecars > 0 ? "; \(sidecars) sidecar files left beside their photos" : "")
+                        + (result.sidecarsRead.isEmpty ? "" : "; \(result.sidecarsRead.count) sidecars read")
+                        + (result.albums.isEmpty ? "" : "; \(result.albums.count) albums filled")
+                        + (sidecars > 0 ? "; \(sidecars) other sidecar files left beside their photos" : "")
                         + (hidden > 0 ? "; \(hidden) hidden files and folders left out" : "")
                         + (interrupted ? "; interrupted, \(files.count - done) files not attempted" : ""))
         }
