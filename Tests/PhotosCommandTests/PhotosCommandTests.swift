@@ -433,6 +433,28 @@ import Testing
         #expect(orphans.isEmpty, "\(orphans)")
     }
 
+    /// A Google Takeout folder through `photos import`: its JSON read, not
+    /// counted as failures, its album folder an album.
+    @Test func aTakeoutFolderComesInWithItsDatesAndAlbums() throws {
+        try tool.run("init")
+        let photo = try tool.photo("IMG_0001.jpg", in: "Takeout/Google Photos/Summer")
+        try Data(#"{"title": "IMG_0001.jpg", "photoTakenTime": {"timestamp": "1591576200"}, "favorited": true}"#.utf8)
+            .write(to: photo.deletingLastPathComponent().appendingPathComponent("IMG_0001.jpg.supplemental-metadata.json"))
+        try Data(#"{"title": "Summer"}"#.utf8).write(to: photo.deletingLastPathComponent().appendingPathComponent("metadata.json"))
+        let run = try tool.run("import", "Takeout", "--json")
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try #require(run.json as? [String: Any])
+        #expect((report["failed"] as? [Any])?.isEmpty == true && (report["sidecarsRead"] as? [String])?.count == 1)
+        #expect((report["albums"] as? [String])?.count == 1)
+        let library = try PHPhotoLibrary(url: tool.library, clientIdentifier: nil)
+        let asset = try #require(library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).firstObject })
+        #expect(asset.creationDate == Date(timeIntervalSince1970: 1_591_576_200) && asset.isFavorite)
+        let album = library.withCurrentLibrary { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).firstObject }
+        #expect(album?.localizedTitle == "Summer")
+        let text = try tool.run("import", "Takeout")
+        #expect(text.output.contains("1 sidecars read") && text.output.contains("0 could not be read"), "\(text.output)")
+    }
+
     /// exiftool sessions whose parent has died (adopted by init).
     private static func orphanedExifTools() -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
