@@ -111,6 +111,27 @@ enum JPEGSegments {
         return nil
     }
 
+    /// Whether the JPEG at `path` has an XMP (APP1) or IPTC (APP13)
+    /// segment before its image data: metadata libexif does not read.
+    /// Cost: one read of the file's first 512 KiB at most.
+    static func hasXMPOrIPTC(fileAt path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let bytes = [UInt8]((try? handle.read(upToCount: 1 << 19)) ?? Data())
+        let xmp = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+        let iptc = Array("Photoshop 3.0\0".utf8)
+        var offset = 2
+        while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
+            let marker = bytes[offset + 1]
+            let end = offset + 2 + (Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
+            if marker == 0xDA { return false }
+            let body = bytes[(offset + 4)..<min(end, bytes.count)]
+            if marker == 0xE1 && body.starts(with: xmp) || marker == 0xED && body.starts(with: iptc) { return true }
+            offset = end
+        }
+        return false
+    }
+
     /// The JPEG with `block` as its only EXIF segment.
     static func replacingEXIF(with block: Data, in jpeg: Data) -> Data {
         var jpeg = jpeg

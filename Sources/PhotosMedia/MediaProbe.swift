@@ -132,11 +132,8 @@ package enum MediaProbe {
             throw MediaError(file: path, reason: "the image cannot be decoded: \(failure)")
         }
         var exif = exifBytes.flatMap { ExifFields(block: UnsafeRawBufferPointer(start: $0, count: exifLength)) }
-        // A camera JPEG's EXIF says all, read in-process. Other containers,
-        // and JPEGs whose EXIF gives no date, are asked of exiftool too: XMP
-        // and IPTC, and EXIF where libvips does not reach it.
         var otherCaptureTimes: [CaptureTime] = []
-        if !(loader.hasPrefix("jpegload") && exif?.captureTime != nil), ExifToolSession.shared.isAvailable,
+        if needsExifTool(loader: loader, exif: exif, path: path), ExifToolSession.shared.isAvailable,
            let embedded = try? EmbeddedMetadata.read(fileAt: path) {
             exif = (exif ?? ExifFields()).filling(from: embedded.exif)
             otherCaptureTimes = embedded.otherCaptureTimes
@@ -150,6 +147,16 @@ package enum MediaProbe {
                           exif: exif, otherCaptureTimes: otherCaptureTimes, frameCount: animates ? max(1, Int(header.pages)) : 1, hasAlpha: header.has_alpha != 0,
                           uniformTypeIdentifier: UniformType.forImage(loader: loader, head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
                           name: name)
+    }
+
+    /// Whether exiftool may find what libexif did not. A JPEG's EXIF is
+    /// read in-process, and says all unless it lacks a date or place that
+    /// the JPEG's XMP or IPTC might give: camera JPEGs cost no request.
+    /// Other containers are asked of exiftool: XMP and IPTC, and EXIF where
+    /// libvips does not reach it.
+    static func needsExifTool(loader: String, exif: ExifFields?, path: String) -> Bool {
+        guard loader.hasPrefix("jpegload") else { return true }
+        return (exif?.captureTime == nil || exif?.latitude == nil) && JPEGSegments.hasXMPOrIPTC(fileAt: path)
     }
 
     /// The metadata of a still image from its stored size, orientation and

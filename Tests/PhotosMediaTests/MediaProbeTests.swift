@@ -42,6 +42,27 @@ import Testing
         #expect(abs((location.altitude ?? 0) - 2061.5) < 0.01)
     }
 
+    /// The shortcut that spares camera JPEGs a request to exiftool, checked
+    /// against exiftool itself: where it skips, exiftool finds no other
+    /// date; where XMP or IPTC is there, it asks.
+    @Test func cameraJPEGsSkipExifToolOnlyWhenItWouldFindNothingMore() throws {
+        var dated = ExifFields()
+        dated.dateTimeOriginal = "2019:07:14 16:30:05"
+        let camera = try write(try SampleImage.jpeg(width: 64, height: 48, from: (10, 20, 30), to: (200, 100, 50), exif: dated), "camera.jpg")
+        let plain = try write(try SampleImage.jpeg(width: 64, height: 48, from: (10, 20, 30), to: (200, 100, 50)), "plain.jpg")
+        let tagged = directory.appendingPathComponent("tagged.jpg")
+        try FileManager.default.copyItem(at: plain, to: tagged)
+        try DebianTool.run("exiftool", ["-q", "-overwrite_original", "-XMP-photoshop:DateCreated=2020-06-08T00:30:00", tagged.path])
+        let iptc = directory.appendingPathComponent("iptc.jpg")
+        try FileManager.default.copyItem(at: plain, to: iptc)
+        try DebianTool.run("exiftool", ["-q", "-overwrite_original", "-IPTC:DateCreated=2018:05:04", iptc.path])
+        for (file, exif, asks) in [(camera, dated, false), (plain, nil, false), (tagged, nil, true), (iptc, nil, true)] {
+            #expect(MediaProbe.needsExifTool(loader: "jpegload", exif: exif, path: file.path) == asks, "\(file.lastPathComponent)")
+            #expect(try EmbeddedMetadata.read(fileAt: file.path).otherCaptureTimes.isEmpty == !asks, "\(file.lastPathComponent)")
+        }
+        #expect(MediaProbe.needsExifTool(loader: "pngload", exif: nil, path: plain.path))
+    }
+
     @Test func orientationSwapsDisplayedDimensions() throws {
         var exif = ExifFields()
         exif.orientation = 6
