@@ -159,6 +159,8 @@ int pm_probe_file(const char *path, pm_image_header *header,
             *exif = g_memdup2(data, length);
             *exif_length = length;
         }
+    } else if (g_str_has_prefix(header->loader, "jxlload")) {
+        pm_jxl_exif(path, exif, exif_length);
     } else if (g_str_has_prefix(header->loader, "tiffload")) {
         // libvips 8.14 gives no EXIF for a TIFF, whose whole file is the
         // TIFF structure EXIF is: the file is the block (the EXIF reader

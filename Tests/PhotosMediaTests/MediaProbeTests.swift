@@ -1,3 +1,4 @@
+import CPhotosMedia
 import Foundation
 import PhotosTestSupport
 import Testing
@@ -61,6 +62,40 @@ import Testing
             #expect(try EmbeddedMetadata.read(fileAt: file.path).otherCaptureTimes.isEmpty == !asks, "\(file.lastPathComponent)")
         }
         #expect(MediaProbe.needsExifTool(loader: "pngload", exif: nil, path: plain.path))
+    }
+
+    /// JPEG XL's EXIF box reader, given cjxl's real file cut short and
+    /// with bytes changed anywhere in its boxes: it finds the EXIF or
+    /// nothing, within its bounds, and never crashes.
+    @Test func jpegXLBoxesAreReadSafelyWhateverTheyHold() throws {
+        var exif = ExifFields()
+        exif.dateTimeOriginal = "2019:07:14 16:30:05"
+        let source = try write(try SampleImage.jpeg(width: 64, height: 48, from: (10, 20, 30), to: (200, 100, 50), exif: exif), "source.jpg")
+        let jxl = directory.appendingPathComponent("source.jxl")
+        try DebianTool.run("cjxl", ["--quiet", source.path, jxl.path])
+        let original = try Data(contentsOf: jxl)
+        func exifOf(_ data: Data) throws -> ExifFields? {
+            let url = directory.appendingPathComponent("fuzzed.jxl")
+            try data.write(to: url)
+            var bytes: UnsafeMutableRawPointer?
+            var length = 0
+            guard pm_jxl_exif(url.path, &bytes, &length) == 0, let bytes else { return nil }
+            defer { pm_free(bytes) }
+            return ExifFields(block: UnsafeRawBufferPointer(start: bytes, count: length))
+        }
+        #expect(try exifOf(original)?.dateTimeOriginal == "2019:07:14 16:30:05", "cjxl's Brotli-compressed box")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var data = original
+            if Bool.random(using: &generator) {
+                data = data.prefix(Int.random(in: 0..<data.count, using: &generator))
+            } else {
+                for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                    data[Int.random(in: 0..<min(data.count, 512), using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                }
+            }
+            _ = try exifOf(data)
+        }
     }
 
     @Test func orientationSwapsDisplayedDimensions() throws {

@@ -89,7 +89,9 @@ import Testing
         let webp = test.files.appendingPathComponent("camera.webp")
         try run("vips", ["copy", camera.path, webp.path])
         try run("exiftool", ["-q", "-overwrite_original", "-tagsFromFile", camera.path, "-exif:all", webp.path])
-        for file in [avif, webp] {
+        let jxl = test.files.appendingPathComponent("camera.jxl")
+        try run("cjxl", ["--quiet", camera.path, jxl.path])
+        for file in [avif, webp, jxl] {
             let asset = try test.importAsset(file)
             #expect(asset.creationDate == Date(timeIntervalSince1970: 1_562_228_430), "\(file.lastPathComponent)")
             #expect(asset.record.timeZoneOffset == 7200, "\(file.lastPathComponent)")
