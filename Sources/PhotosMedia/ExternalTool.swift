@@ -20,15 +20,22 @@ struct ExternalTool: Sendable {
     var isInstalled: Bool { executable != nil }
 
     /// Runs the tool and returns its standard output; standard error is
-    /// dropped. Throws when it is missing or cannot start, not when it exits
-    /// with a failure: callers judge the output.
-    func run(_ arguments: [String], about file: String) throws(MediaError) -> Data {
+    /// dropped. Throws when it is missing or cannot start, and when
+    /// `requiresSuccess` and it exits with a failure; otherwise callers
+    /// judge the output. A `niceness` above 0 runs it at that lower priority
+    /// (nice(1)), for work nobody waits on.
+    func run(_ arguments: [String], about file: String, niceness: Int = 0, requiresSuccess: Bool = false) throws(MediaError) -> Data {
         guard let executable else {
             throw MediaError(file: file, reason: "\(name) (Debian package \(package)) is not installed")
         }
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if niceness > 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
+            process.arguments = ["-n", String(niceness), executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -39,6 +46,9 @@ struct ExternalTool: Sendable {
         }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        if requiresSuccess && (process.terminationReason != .exit || process.terminationStatus != 0) {
+            throw MediaError(file: file, reason: "\(name) failed (exit status \(process.terminationStatus))")
+        }
         return data
     }
 }

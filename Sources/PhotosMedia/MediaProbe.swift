@@ -43,13 +43,13 @@ package enum MediaProbe {
         }
         // A video container is a video's first: ImageMagick, behind libvips,
         // would take a Motion-JPEG AVI for an animated image, frame by frame.
-        if isVideoContainer(head), let video = try VideoProbe.probe(path: path) {
+        if isVideoContainer(head), let video = try VideoProbe.probe(path: path, head: head) {
             return dated(video, name: name)
         }
         if let image = try probeImage(path: path, head: head, verifiesDecoding: verifiesDecoding, name: name) {
             return image
         }
-        if let video = try VideoProbe.probe(path: path) {
+        if let video = try VideoProbe.probe(path: path, head: head) {
             return dated(video, name: name)
         }
         throw MediaError(file: path, reason: "not an image or video file that can be read")
@@ -65,23 +65,15 @@ package enum MediaProbe {
         return video
     }
 
-    /// Whether a file's first bytes are those of a video container: AVI,
-    /// Matroska and WebM, MPEG transport and program streams, Flash, ASF,
-    /// and ISO media whose brand is not an image's (HEIF and AVIF are images).
+    /// Whether a file's first bytes are those of a video container: the
+    /// video types the library names (ISO media whose brand is not an
+    /// image's, AVI, Matroska and WebM, MPEG transport streams), and Flash,
+    /// MPEG program streams and ASF, which it has no type of its own for.
     private static func isVideoContainer(_ head: Data) -> Bool {
-        let bytes = [UInt8](head.prefix(200))
-        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
-        }
-        if starts(Array("RIFF".utf8)) && starts(Array("AVI ".utf8), at: 8) { return true }
-        if starts([0x1A, 0x45, 0xDF, 0xA3]) || starts(Array("FLV".utf8)) || starts([0x00, 0x00, 0x01, 0xBA]) { return true }
-        if starts([0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return true }
-        if starts([0x47]) && starts([0x47], at: 188) { return true }
-        if starts(Array("ftyp".utf8), at: 4), bytes.count >= 12 {
-            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-            return !["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1", "avif", "avis"].contains(brand)
-        }
-        return false
+        if UniformType.videoType(head: head) != nil { return true }
+        let bytes = [UInt8](head.prefix(8))
+        return bytes.starts(with: Array("FLV".utf8)) || bytes.starts(with: [0x00, 0x00, 0x01, 0xBA])
+            || bytes.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11])
     }
 
     /// Whether the file, symbolic links followed, is a regular file: a pipe

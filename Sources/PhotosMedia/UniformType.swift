@@ -25,13 +25,14 @@ package enum UniformType {
     private static let imageByExtension: [String: String] = [
         "jpg": "public.jpeg", "jpeg": "public.jpeg", "png": "public.png", "webp": "org.webmproject.webp",
         "tif": "public.tiff", "tiff": "public.tiff", "gif": "com.compuserve.gif", "heic": "public.heic",
-        "heif": "public.heif", "avif": "public.avif", "bmp": "com.microsoft.bmp",
+        "heif": "public.heif", "avif": "public.avif", "bmp": "com.microsoft.bmp", "jxl": "public.jpeg-xl",
     ]
 
     private static let videoByExtension: [String: String] = [
         "mov": "com.apple.quicktime-movie", "qt": "com.apple.quicktime-movie", "mp4": "public.mpeg-4",
-        "m4v": "com.apple.m4v-video", "3gp": "public.3gpp", "avi": "public.avi", "mkv": "org.matroska.mkv",
-        "webm": "org.webmproject.webm",
+        "m4v": "com.apple.m4v-video", "3gp": "public.3gpp", "3g2": "public.3gpp2", "avi": "public.avi",
+        "mkv": "org.matroska.mkv", "webm": "org.webmproject.webm", "mts": "public.mpeg-2-transport-stream",
+        "m2ts": "public.mpeg-2-transport-stream", "ts": "public.mpeg-2-transport-stream",
     ]
 
     /// The type of an image read by the given libvips loader, whose first
@@ -50,9 +51,21 @@ package enum UniformType {
     }
 
     /// The image type a file's first bytes say, when they say one (JPEG,
-    /// PNG, GIF, WebP, TIFF, HEIC, AVIF); nil otherwise.
+    /// PNG, GIF, WebP, TIFF, HEIC, AVIF, JPEG XL); nil otherwise.
     package static func imageType(head: Data) -> String? {
         sniffExtension(of: head).flatMap { imageByExtension[$0] }
+    }
+
+    /// The video type a file's first bytes say, when they say one
+    /// (QuickTime, MPEG-4, M4V, 3GPP, AVI, Matroska, WebM, MPEG transport
+    /// stream); nil otherwise.
+    package static func videoType(head: Data) -> String? {
+        sniffExtension(of: head).flatMap { videoByExtension[$0] }
+    }
+
+    /// The type a file's first bytes say, image or video; nil when they say none.
+    package static func type(head: Data) -> String? {
+        imageType(head: head) ?? videoType(head: head)
     }
 
     /// The type a file extension names, if the library reads that format.
@@ -61,9 +74,10 @@ package enum UniformType {
         return imageByExtension[ext] ?? videoByExtension[ext] ?? rawByExtension[ext]
     }
 
-    /// The type of a video file with the given extension.
-    package static func forVideo(pathExtension: String) -> String {
-        videoByExtension[pathExtension.lowercased()] ?? "public.movie"
+    /// The type of a video file whose first bytes are `head`: decided by the
+    /// bytes (a 3GP named `.mp4` is a 3GP), else by its extension.
+    package static func forVideo(head: Data, pathExtension: String) -> String {
+        videoType(head: head) ?? videoByExtension[pathExtension.lowercased()] ?? "public.movie"
     }
 
     /// The type of a camera raw format, from exiftool's name for it ("CR2")
@@ -90,6 +104,7 @@ package enum UniformType {
             .merging(rawByExtension, uniquingKeysWith: { first, _ in first })
         let preferred: [String: String] = [
             "public.jpeg": "jpg", "public.tiff": "tiff", "com.apple.quicktime-movie": "mov",
+            "public.mpeg-2-transport-stream": "mts",
         ]
         return preferred[identifier] ?? all.filter { $0.value == identifier }.keys.sorted().first
     }
@@ -97,9 +112,9 @@ package enum UniformType {
 
 extension UniformType {
     /// The file extension for encoded image or video data, from its first
-    /// bytes; nil when the format is not recognised.
+    /// bytes (up to 256 are looked at); nil when the format is not recognised.
     package static func sniffExtension(of data: Data) -> String? {
-        let bytes = [UInt8](data.prefix(16))
+        let bytes = [UInt8](data.prefix(256))
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
         }
@@ -108,15 +123,29 @@ extension UniformType {
         if starts(Array("GIF8".utf8)) { return "gif" }
         if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return "webp" }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return "tiff" }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return "jxl" }
         if starts(Array("ftyp".utf8), at: 4) {
             let brand = String(decoding: bytes.count >= 12 ? Array(bytes[8..<12]) : [], as: UTF8.self)
             switch brand {
-            case "heic", "heix", "hevc", "heim", "heis", "mif1": return "heic"
-            case "avif": return "avif"
+            case "heic", "heix", "hevc", "heim", "heis", "mif1", "msf1": return "heic"
+            case "avif", "avis": return "avif"
             case "qt  ": return "mov"
+            case "M4V ", "M4VH", "M4VP": return "m4v"
+            case _ where brand.hasPrefix("3gp") || brand.hasPrefix("3gg") || brand.hasPrefix("3gs"): return "3gp"
+            case _ where brand.hasPrefix("3g2"): return "3g2"
             default: return "mp4"
             }
         }
+        if starts(Array("RIFF".utf8)), starts(Array("AVI ".utf8), at: 8) { return "avi" }
+        if starts([0x1A, 0x45, 0xDF, 0xA3]) {
+            // EBML: the DocType element (0x42 0x82) says "webm" or "matroska".
+            let header = bytes.prefix(64)
+            let webm = Array("webm".utf8)
+            return header.indices.contains { header[$0...].starts(with: webm) } ? "webm" : "mkv"
+        }
+        // MPEG transport streams: a sync byte every 188 bytes, or every 192
+        // in Blu-ray and AVCHD's .mts/.m2ts (a 4-byte timecode before each packet).
+        if starts([0x47]) && starts([0x47], at: 188) || starts([0x47], at: 4) && starts([0x47], at: 196) { return "mts" }
         return nil
     }
 }

@@ -26,8 +26,8 @@ enum VideoProbe {
 
     private static let ffprobe = ExternalTool(name: "ffprobe", package: "ffmpeg")
 
-    /// nil when ffprobe finds no video stream in the file.
-    static func probe(path: String) throws(MediaError) -> MediaMetadata? {
+    /// nil when ffprobe finds no video stream in the file, whose first bytes are `head`.
+    static func probe(path: String, head: Data) throws(MediaError) -> MediaMetadata? {
         let output = try ffprobe.run(["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], about: path)
         guard let report = try? JSONDecoder().decode(Report.self, from: output),
               let video = report.streams?.first(where: { $0.codec_type == "video" }),
@@ -56,7 +56,7 @@ enum VideoProbe {
             duration: duration,
             frameRate: frameRate(video.avg_frame_rate) ?? frameRate(video.r_frame_rate),
             captureFrameRate: tags["com.android.capture.fps"].flatMap(Double.init),
-            uniformTypeIdentifier: UniformType.forVideo(pathExtension: URL(fileURLWithPath: path).pathExtension),
+            uniformTypeIdentifier: UniformType.forVideo(head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
             contentIdentifier: tags["com.apple.quicktime.content.identifier"])
     }
 

@@ -162,7 +162,10 @@ public struct PhotoServer: Sendable {
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully: no new
     /// connections, requests in flight (change blocks included) finish,
     /// event streams end cleanly.
+    /// Videos browsers cannot play are converted in the background from
+    /// the start: those a previous run left are queued again.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        libraries.videoConversions.scheduleMissing(in: libraries.owner)
         let streams = self.streams
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: application(onListening: onListening),

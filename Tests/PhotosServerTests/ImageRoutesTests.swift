@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Photos
+import PhotosMedia
 import PhotosTestSupport
 import Testing
 @testable import PhotosServer
@@ -102,6 +103,67 @@ extension ImageRoutesTests {
                 if status == .ok { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(status == .notFound, "a commit that takes the asset out of the grant empties the cache")
+        }
+    }
+}
+
+extension ImageRoutesTests {
+    /// The codec and container ffprobe finds in bytes a route served.
+    private static func probe(_ data: Data, in directory: URL) throws -> String {
+        let file = directory.appendingPathComponent("served-\(UUID().uuidString)")
+        try data.write(to: file)
+        let output = try DebianTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                      "stream=codec_name:format=format_name", "-of", "csv=p=0", file.path])
+        return output.split(separator: "\n").joined(separator: " ")
+    }
+
+    /// An iPhone's HEVC video and a Live Photo's HEVC motion, which
+    /// browsers on Linux cannot play, are served as H.264 MP4 made from
+    /// them; an H.264 MP4 is served as it is; a photo has no motion.
+    @Test func videosAreServedAsBrowsersPlayThem() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let identifier = "A1B2C3D4-0000-4000-8000-0000000000CC"
+        func movie(_ name: String, codec: [String], metadata: [String] = []) throws -> URL {
+            let url = fixture.directory.appendingPathComponent(name)
+            try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi",
+                                          "-i", "sine=frequency=440", "-t", "1", "-pix_fmt", "yuv420p"] + codec + metadata
+                                          + ["-c:a", "aac", "-shortest", url.path])
+            return url
+        }
+        let hevc = try movie("IMG_0002.MOV", codec: ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error"])
+        let h264 = try movie("VID_0003.mp4", codec: ["-c:v", "libx264", "-preset", "ultrafast"])
+        var exif = ExifFields()
+        exif.contentIdentifier = identifier
+        let still = fixture.directory.appendingPathComponent("IMG_0004.JPG")
+        try SampleImage.jpeg(width: 64, height: 48, from: (10, 40, 60), to: (220, 180, 90), exif: exif).write(to: still)
+        let motion = try movie("IMG_0004.MOV", codec: ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error"],
+                               metadata: ["-metadata", "com.apple.quicktime.content.identifier=\(identifier)", "-movflags", "use_metadata_tags"])
+        let imported = try fixture.library.importFiles([hevc, h264, still, motion])
+        #expect(imported.failed.isEmpty && imported.imported.count == 4, "\(imported.failed)")
+        let ids = Dictionary(imported.imported.map { ($0.file.lastPathComponent, urlID($0.localIdentifier)) }, uniquingKeysWith: { first, _ in first })
+
+        try await fixture.withRouter { client in
+            let converted = try await client.get("/v1/assets/\(ids["IMG_0002.MOV"]!)/video", token: fixture.ownerToken)
+            #expect(converted.status == .ok && converted.headers[.contentType] == "video/mp4", "\(converted.text)")
+            let convertedBytes = Data(buffer: converted.body)
+            #expect(try Self.probe(convertedBytes, in: fixture.directory).hasPrefix("h264"), "an H.264 copy")
+            let part = try await client.get("/v1/assets/\(ids["IMG_0002.MOV"]!)/video", token: fixture.ownerToken, headers: [.range: "bytes=0-99"])
+            #expect(part.status == .partialContent && Data(buffer: part.body) == convertedBytes.prefix(100))
+
+            let asItIs = try await client.get("/v1/assets/\(ids["VID_0003.mp4"]!)/video", token: fixture.ownerToken)
+            let original = try Data(contentsOf: h264)
+            #expect(asItIs.status == .ok && Data(buffer: asItIs.body) == original, "played as it is")
+
+            let live = try await client.get("/v1/assets/\(ids["IMG_0004.JPG"]!)/motion", token: fixture.ownerToken)
+            #expect(live.status == .ok, "\(live.text)")
+            #expect(try Self.probe(Data(buffer: live.body), in: fixture.directory).hasPrefix("h264"))
+            let tag = try #require(live.headers[.eTag])
+            #expect(try await client.get("/v1/assets/\(ids["IMG_0004.JPG"]!)/motion", token: fixture.ownerToken,
+                                         headers: [.ifNoneMatch: tag]).status == .notModified)
+
+            let photo = urlID(fixture.assets[0])
+            #expect(try await client.get("/v1/assets/\(photo)/motion", token: fixture.ownerToken).status == .notFound)
+            #expect(try await client.get("/v1/assets/\(photo)/video", token: fixture.ownerToken).status == .notFound)
         }
     }
 }

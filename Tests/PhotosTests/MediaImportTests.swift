@@ -56,10 +56,7 @@ import Testing
     /// from a camera JPEG tagged by exiftool), and a TIFF's own, give the
     /// date and place as a JPEG's does.
     @Test func exifStoredWithoutItsHeaderIsRead() throws {
-        let tagged = test.files.appendingPathComponent("tagged.jpg")
-        try run("vips", ["copy", try test.jpeg(width: 64, height: 48).path, tagged.path])
-        try run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2019:07:04 10:20:30", "-OffsetTimeOriginal=+02:00",
-                             "-GPSLatitude=48.85", "-GPSLatitudeRef=N", "-GPSLongitude=2.35", "-GPSLongitudeRef=E", tagged.path])
+        let tagged = try taggedCameraJPEG("tagged.jpg")
         let heic = test.files.appendingPathComponent("tagged.heic")
         try run("heif-enc", ["-o", heic.path, tagged.path])
         // A TIFF is its own EXIF structure; libvips gives none for it.
@@ -67,12 +64,26 @@ import Testing
         try run("vips", ["copy", tagged.path, tiff.path])
         try run("exiftool", ["-q", "-overwrite_original", "-tagsFromFile", tagged.path, "-exif:all", tiff.path])
         for file in [heic, tiff] {
-            let asset = try test.importAsset(file)
-            #expect(asset.creationDate == Date(timeIntervalSince1970: 1_562_228_430), "\(file.lastPathComponent): 2019-07-04 08:20:30 UTC")
-            #expect(asset.record.timeZoneOffset == 7200, "\(file.lastPathComponent)")
-            let location = try #require(asset.location, "\(file.lastPathComponent)")
-            #expect(abs(location.coordinate.latitude - 48.85) < 1e-4 && abs(location.coordinate.longitude - 2.35) < 1e-4)
+            try expectTheTaggedDateAndPlace(file)
         }
+    }
+
+    /// A camera JPEG that exiftool dated 2019-07-04 10:20:30 +02:00 and placed at 48.85° N, 2.35° E.
+    private func taggedCameraJPEG(_ name: String) throws -> URL {
+        let tagged = test.files.appendingPathComponent(name)
+        try run("vips", ["copy", try test.jpeg(width: 64, height: 48).path, tagged.path])
+        try run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2019:07:04 10:20:30", "-OffsetTimeOriginal=+02:00",
+                             "-GPSLatitude=48.85", "-GPSLatitudeRef=N", "-GPSLongitude=2.35", "-GPSLongitudeRef=E", tagged.path])
+        return tagged
+    }
+
+    /// Imports `file` and expects the date, offset and place ``taggedCameraJPEG(_:)`` writes.
+    private func expectTheTaggedDateAndPlace(_ file: URL) throws {
+        let asset = try test.importAsset(file)
+        #expect(asset.creationDate == Date(timeIntervalSince1970: 1_562_228_430), "\(file.lastPathComponent): 2019-07-04 08:20:30 UTC")
+        #expect(asset.record.timeZoneOffset == 7200, "\(file.lastPathComponent)")
+        let location = try #require(asset.location, "\(file.lastPathComponent)")
+        #expect(abs(location.coordinate.latitude - 48.85) < 1e-4 && abs(location.coordinate.longitude - 2.35) < 1e-4, "\(file.lastPathComponent)")
     }
 
     /// EXIF in every container, and XMP and IPTC where a file keeps its
@@ -80,10 +91,7 @@ import Testing
     /// dated in IPTC and placed in XMP, AVIF, WebP and JPEG XL made by their
     /// encoders from a camera JPEG.
     @Test func datesAndPlacesAreReadFromEveryContainerAndSchema() throws {
-        let camera = test.files.appendingPathComponent("camera.jpg")
-        try run("vips", ["copy", try test.jpeg(width: 64, height: 48).path, camera.path])
-        try run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2019:07:04 10:20:30", "-OffsetTimeOriginal=+02:00",
-                             "-GPSLatitude=48.85", "-GPSLatitudeRef=N", "-GPSLongitude=2.35", "-GPSLongitudeRef=E", camera.path])
+        let camera = try taggedCameraJPEG("camera.jpg")
         let avif = test.files.appendingPathComponent("camera.avif")
         try run("heif-enc", ["-A", "-o", avif.path, camera.path])
         let webp = test.files.appendingPathComponent("camera.webp")
@@ -92,11 +100,7 @@ import Testing
         let jxl = test.files.appendingPathComponent("camera.jxl")
         try run("cjxl", ["--quiet", camera.path, jxl.path])
         for file in [avif, webp, jxl] {
-            let asset = try test.importAsset(file)
-            #expect(asset.creationDate == Date(timeIntervalSince1970: 1_562_228_430), "\(file.lastPathComponent)")
-            #expect(asset.record.timeZoneOffset == 7200, "\(file.lastPathComponent)")
-            let location = try #require(asset.location, "\(file.lastPathComponent)")
-            #expect(abs(location.coordinate.latitude - 48.85) < 1e-4 && abs(location.coordinate.longitude - 2.35) < 1e-4)
+            try expectTheTaggedDateAndPlace(file)
         }
 
         let screenshot = test.files.appendingPathComponent("IMG_0042.PNG")
@@ -208,6 +212,31 @@ import Testing
         #expect(slowMotion.mediaSubtypes.contains(.videoHighFrameRate))
         let timeLapse = try test.importAsset(try test.video(seconds: 0.5, fps: 30, tags: ["com.android.capture.fps": "2.0"]), video: true)
         #expect(timeLapse.mediaSubtypes.contains(.videoTimelapse))
+    }
+
+    /// Videos of every common container, made by ffmpeg's encoders and all
+    /// named `.mp4`, are typed, stored and served by what their bytes are.
+    @Test func aVideoIsTypedByItsBytesNotItsName() throws {
+        let kinds: [(format: [String], type: String, mime: String, ext: String)] = [
+            (["-c:v", "libx265", "-tag:v", "hvc1", "-f", "mov"], "com.apple.quicktime-movie", "video/quicktime", "mov"),
+            (["-c:v", "libx264", "-f", "mp4"], "public.mpeg-4", "video/mp4", "mp4"),
+            (["-c:v", "h263", "-s", "176x144", "-f", "3gp"], "public.3gpp", "video/3gpp", "3gp"),
+            (["-c:v", "libsvtav1", "-f", "webm"], "org.webmproject.webm", "video/webm", "webm"),
+            (["-c:v", "mpeg4", "-f", "matroska"], "org.matroska.mkv", "video/x-matroska", "mkv"),
+            (["-c:v", "mjpeg", "-f", "avi"], "public.avi", "video/x-msvideo", "avi"),
+            (["-c:v", "libx264", "-f", "mpegts", "-mpegts_m2ts_mode", "1"], "public.mpeg-2-transport-stream", "video/mp2t", "mts"),
+        ]
+        for (index, kind) in kinds.enumerated() {
+            let clip = test.files.appendingPathComponent("clip-\(index).mp4")
+            try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=1:size=176x144:rate=10",
+                               "-pix_fmt", "yuv420p"] + kind.format + [clip.path])
+            let asset = try test.importAsset(clip, video: true)
+            #expect(asset.mediaType == .video, "\(kind.type)")
+            #expect(asset.contentType.identifier == kind.type && asset.contentType.preferredMIMEType == kind.mime,
+                    "\(kind.type): \(asset.contentType.identifier)")
+            let resource = test.fetch { PHAssetResource.assetResources(for: asset) }[0]
+            #expect(try resource.fileURL().pathExtension == kind.ext, "\(kind.type)")
+        }
     }
 
     /// A file's numbers are data: a Matroska track tagged `rotate` with

@@ -186,14 +186,14 @@ struct NewAssetPreparation {
     static func storedExtension(of url: URL, originalFilename: String?) -> String {
         let head = (try? FileHandle(forReadingFrom: url)).flatMap { handle in
             defer { try? handle.close() }
-            return try? handle.read(upToCount: 16)
+            return try? handle.read(upToCount: 256)
         } ?? Data()
         let sniffed = UniformType.sniffExtension(of: head)
         let named = UniformType.isKnown(pathExtension: url.pathExtension) ? url.pathExtension
             : originalFilename.flatMap { FileName.safeExtension(URL(fileURLWithPath: $0).pathExtension) }
         if let named {
             // Camera raw files are TIFF inside: their own extension says more than their first bytes.
-            if let type = UniformType.imageType(head: head), let namedType = UniformType.forExtension(named),
+            if let type = UniformType.type(head: head), let namedType = UniformType.forExtension(named),
                namedType != type, !UniformType.isRAW(namedType), let sniffed {
                 return sniffed
             }

@@ -24,6 +24,8 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible {
         "public.tiff": ("public.image", ["tiff", "tif"], "image/tiff"),
         "org.webmproject.webp": ("public.image", ["webp"], "image/webp"),
         "com.microsoft.bmp": ("public.image", ["bmp"], "image/bmp"),
+        "public.jpeg-xl": ("public.image", ["jxl"], "image/jxl"),
+        "public.jpeg-2000": ("public.image", ["jp2"], "image/jp2"),
         "public.camera-raw-image": ("public.image", [], nil),
         "com.adobe.raw-image": ("public.camera-raw-image", ["dng"], "image/x-adobe-dng"),
         "public.audiovisual-content": ("public.data", [], nil),
@@ -32,6 +34,12 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible {
         "com.apple.quicktime-movie": ("public.movie", ["mov", "qt"], "video/quicktime"),
         "public.mpeg-4": ("public.movie", ["mp4"], "video/mp4"),
         "com.apple.m4v-video": ("public.movie", ["m4v"], "video/x-m4v"),
+        "public.3gpp": ("public.movie", ["3gp"], "video/3gpp"),
+        "public.3gpp2": ("public.movie", ["3g2"], "video/3gpp2"),
+        "public.avi": ("public.movie", ["avi"], "video/x-msvideo"),
+        "org.matroska.mkv": ("public.movie", ["mkv"], "video/x-matroska"),
+        "org.webmproject.webm": ("public.movie", ["webm"], "video/webm"),
+        "public.mpeg-2-transport-stream": ("public.movie", ["mts", "m2ts", "ts"], "video/mp2t"),
         "public.audio": ("public.audiovisual-content", [], nil),
     ]
 

@@ -54,10 +54,26 @@ struct ImageSource {
         return resource
     }
 
+    /// The file of a Live Photo's motion: the rendering of an edit's for the
+    /// current version, else the paired video. Throws `missingResource`
+    /// when the asset has none, or it is gone from disk.
+    func pairedVideoFile() throws(PHPhotosError) -> URL {
+        let rows = try resources.get()
+        guard let resource = (isCurrent ? rows.first(where: { $0.type == .fullSizePairedVideo }) : nil)
+                ?? rows.first(where: { $0.type == .pairedVideo }) else {
+            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) is not a Live Photo: it has no paired video",
+                                identifiers: [asset.localIdentifier])
+        }
+        return try file(of: resource)
+    }
+
     /// The primary resource's file. Throws `missingResource` when it is gone
     /// from disk, or its stored path would lead outside the library.
     func primaryFile() throws(PHPhotosError) -> URL {
-        let resource = try primaryResource()
+        try file(of: try primaryResource())
+    }
+
+    private func file(of resource: ResourceRecord) throws(PHPhotosError) -> URL {
         guard let url = try library.storedFileURL(resource.relativePath),
               FileManager.default.fileExists(atPath: url.path) else {
             throw PHPhotosError(.missingResource, "the file of \(asset.localIdentifier) is missing: \(resource.relativePath)",

@@ -22,6 +22,8 @@ final class LibraryPool: Sendable {
     private let ownerFeed = Mutex<ChangeFeed?>(nil)
     /// Renditions as last served, by the bytes they hold.
     let renditions = CommitCache<CachedRendition.Key, CachedRendition>(costLimit: 64 << 20) { $0.body.readableBytes }
+    /// Videos being made playable in browsers, one at a time.
+    let videoConversions = VideoConversions()
     /// Timeline buckets as last counted: by their number, and the bytes of the filter that keys them.
     let timelines = CommitCache<TimelineKey, [PHTimelineBucket]>(costLimit: 1_000_000) { $0.count + 1 }
     private let invalidation: CacheInvalidation

@@ -1893,6 +1893,176 @@ enum OpenAPIDocument {
     }
    }
   },
+  "/v1/assets/{id}/video": {
+   "get": {
+    "summary": "The video as browsers play it: its own file when they do, else an H.264/AAC MP4 made from it (503 with Retry-After while it is made); Range gives part of it",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The asset's id",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "$ref": "#/components/parameters/v2"
+     },
+     {
+      "$ref": "#/components/parameters/IfNoneMatch"
+     },
+     {
+      "$ref": "#/components/parameters/Range"
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "The video, as MP4 or WebM",
+      "headers": {
+       "ETag": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "Cache-Control": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      },
+      "content": {
+       "video/*": {
+        "schema": {
+         "type": "string",
+         "format": "binary"
+        }
+       }
+      }
+     },
+     "206": {
+      "description": "Part of the file",
+      "content": {
+       "video/*": {
+        "schema": {
+         "type": "string",
+         "format": "binary"
+        }
+       }
+      }
+     },
+     "304": {
+      "description": "Not modified (If-None-Match matched)"
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "429": {
+      "$ref": "#/components/responses/TooManyRequests"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "416": {
+      "$ref": "#/components/responses/RangeNotSatisfiable"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
+     }
+    }
+   }
+  },
+  "/v1/assets/{id}/motion": {
+   "get": {
+    "summary": "A Live Photo's motion (its paired video) as browsers play it, as for /video; 404 for an asset that is not a Live Photo",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "description": "The asset's id",
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "$ref": "#/components/parameters/v2"
+     },
+     {
+      "$ref": "#/components/parameters/IfNoneMatch"
+     },
+     {
+      "$ref": "#/components/parameters/Range"
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "The motion, as MP4 or WebM",
+      "headers": {
+       "ETag": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "Cache-Control": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      },
+      "content": {
+       "video/*": {
+        "schema": {
+         "type": "string",
+         "format": "binary"
+        }
+       }
+      }
+     },
+     "206": {
+      "description": "Part of the file",
+      "content": {
+       "video/*": {
+        "schema": {
+         "type": "string",
+         "format": "binary"
+        }
+       }
+      }
+     },
+     "304": {
+      "description": "Not modified (If-None-Match matched)"
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "429": {
+      "$ref": "#/components/responses/TooManyRequests"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "416": {
+      "$ref": "#/components/responses/RangeNotSatisfiable"
+     },
+     "503": {
+      "$ref": "#/components/responses/ServiceUnavailable"
+     }
+    }
+   }
+  },
   "/v1/albums": {
    "get": {
     "summary": "User albums",

@@ -129,6 +129,7 @@ struct ChangeBlockRoutes {
                 throw Self.preconditionFailed(principal, detail: error.localizedDescription)
             }
             metrics.changeBlockCommitted()
+            libraries.videoConversions.scheduleNew(Array(committed.created.values), in: library)
             return try JSONBody.response(committed)
         }
     }

@@ -55,6 +55,52 @@ struct ImageRoutes {
             let bytes = try await blocking { try original.bytes() }
             return try await Self.serve(bytes, request: request, headers: headers)
         }
+        addPlayableVideos(to: group)
+    }
+
+    /// How long a request for a video waits for its conversion before it is
+    /// answered 503: a phone clip or Live Photo is converted within it.
+    static let conversionWait: Duration = .seconds(20)
+
+    /// `/v1/assets/{id}/video` and `/motion`: a video's, or a Live Photo's
+    /// motion, as browsers play it (``PHImageManager/playableVideo(of:_:)``).
+    /// A copy not made yet is made first, waiting up to ``conversionWait``;
+    /// past it the answer is 503 with Retry-After, the conversion going on.
+    private func addPlayableVideos(to group: RouterGroup<ServerContext>) {
+        for part in PHImageManager.PlayableVideoPart.allCases {
+            group.get(RouterPath(stringLiteral: "assets/:id/\(part.rawValue)")) { request, context -> Response in
+                let library = try await libraries.library(for: try context.requirePrincipal())
+                let asset = try await AssetRoutes.asset(context.parameters.get("id"), in: library)
+                let tag = Self.entityTag(asset, part.rawValue)
+                let query = Query(request: request)
+                var headers = Self.cacheHeaders(versioned: try Self.isVersioned(query, contentVersion: asset.contentVersion), tag: tag)
+                if Self.matches(query, tag) { return Response(status: .notModified, headers: headers) }
+                let find = {
+                    do {
+                        return try await blocking { try library.withCurrentLibrary { try PHImageManager.default().existingPlayableVideo(of: asset, part) } }
+                    } catch let error as PHPhotosError where error.code == .missingResource {
+                        // No such video: a photo has no video, a photo that is not Live no motion.
+                        throw Problem(.notFound, error.localizedDescription, code: .missingResource)
+                    }
+                }
+                var file = try await find()
+                if file == nil {
+                    libraries.videoConversions.schedule(asset, part, urgent: true)
+                    switch await libraries.videoConversions.outcome(of: asset, part, waitingUpTo: Self.conversionWait) {
+                    case .failed(let error): throw error
+                    case .pending: break
+                    case .done: file = try await find()
+                    }
+                }
+                guard let file else {
+                    throw Problem(.serviceUnavailable, "the video is being converted into a form browsers play; try again shortly",
+                                  headers: [.retryAfter: "10"])
+                }
+                headers[.acceptRanges] = "bytes"
+                headers[.contentType] = file.pathExtension.lowercased() == "webm" ? "video/webm" : "video/mp4"
+                return try await Self.serve(.file(file), request: request, headers: headers)
+            }
+        }
     }
 
     /// The resource's bytes, whole or the one range asked for, streamed

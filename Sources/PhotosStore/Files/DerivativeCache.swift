@@ -22,13 +22,25 @@ package final class DerivativeCache: @unchecked Sendable {
         /// The full-size image the others are made from, when the original is
         /// not one: a video's first frame, a camera raw file's embedded JPEG.
         case poster
+        /// A video as browsers play it (H.264/AAC MP4), when its original is not.
+        case playableVideo
+        /// A Live Photo's motion as browsers play it, when its paired video is not.
+        case playableMotion
 
-        /// The short edge of the rendition; nil for full size.
+        /// The short edge of an image rendition; nil for full size and videos.
         package var shortEdge: Int? {
             switch self {
             case .thumbnail: 360
             case .preview: 1440
-            case .poster: nil
+            case .poster, .playableVideo, .playableMotion: nil
+            }
+        }
+
+        /// The rendition's file extension: its format.
+        package var fileExtension: String {
+            switch self {
+            case .thumbnail, .preview, .poster: "jpg"
+            case .playableVideo, .playableMotion: "mp4"
             }
         }
     }
@@ -50,7 +62,28 @@ package final class DerivativeCache: @unchecked Sendable {
     /// Where a rendition lives, whether or not it exists.
     package func url(assetUUID: String, version: Int, kind: Kind) -> URL {
         root.appendingPathComponent(String(assetUUID.prefix(2)), isDirectory: true)
-            .appendingPathComponent("\(assetUUID)_v\(version)_\(kind.rawValue).jpg")
+            .appendingPathComponent("\(assetUUID)_v\(version)_\(kind.rawValue).\(kind.fileExtension)")
+    }
+
+    /// Stores a rendition another program wrote: `write` is given a
+    /// temporary path beside the rendition's, which is renamed into place
+    /// once it returns (and removed if it throws), so readers never see
+    /// half a file. Cost: what `write` costs, and a rename.
+    @discardableResult
+    package func store(assetUUID: String, version: Int, kind: Kind,
+                       writtenBy write: (URL) throws -> Void) throws -> URL {
+        let url = url(assetUUID: assetUUID, version: version, kind: kind)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).partial.\(kind.fileExtension)")
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try write(temporary)
+            guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        added(FileStatus(atPath: url.path)?.size ?? 0)
+        return url
     }
 
     /// The rendition when it exists, marked as just used. Cost: one system call.
@@ -170,7 +203,10 @@ package final class DerivativeCache: @unchecked Sendable {
                 let folderPath = root.path + "/" + folder
                 for name in (try? FileManager.default.contentsOfDirectory(atPath: folderPath)) ?? [] {
                     let path = folderPath + "/" + name
-                    if let status = FileStatus(atPath: path), status.isRegularFile { files.append((path, status.size, status.modified)) }
+                    guard let status = FileStatus(atPath: path), status.isRegularFile else { continue }
+                    // A temporary file being written is not evicted under its writer; one a crash left is, after an hour.
+                    if name.hasPrefix("."), status.modified > Date(timeIntervalSinceNow: -3600) { continue }
+                    files.append((path, status.size, status.modified))
                 }
             }
             var total = files.reduce(0) { $0 + $1.size }
