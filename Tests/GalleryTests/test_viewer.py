@@ -1,5 +1,9 @@
-"""The viewer: preview then original on zoom, ←/→ in the grid's order, F, Delete, Esc, the info panel, video seeking."""
+"""The viewer: preview then original on zoom, ←/→ in the grid's order, F, Delete, Esc, the info panel, video seeking,
+every kind of video playing, Live Photos moving."""
 import urllib.parse
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -87,5 +91,58 @@ def test_a_video_plays_and_seeks_with_range_requests(browser, server, tmp_path):
         video.currentTime = 6;""", element)
     assert abs(seeked - 6) < 0.6
     log = (server.workdir / "serve.log").read_text()
-    assert f"GET /v1/assets/{video}/original 206" in log, "the browser did not fetch the video by ranges"
+    assert f"GET /v1/assets/{video}/video?v=0 206" in log or f"GET /v1/assets/{video}/video 206" in log, \
+        "the browser did not fetch the video by ranges"
     screenshot(browser, "viewer-video")
+
+
+def plays(browser, element, seconds=60):
+    """Waits until the video element has played past its first frames; its error code, or 0 when it plays."""
+    return browser.execute_async_script("""
+        const [video, seconds, done] = arguments;
+        const timer = setTimeout(() => done(-1), seconds * 1000);
+        const check = () => {
+            if (video.currentTime > 0.2) { clearTimeout(timer); done(0); }
+        };
+        video.muted = true;
+        video.addEventListener('timeupdate', check);
+        video.addEventListener('canplay', () => video.play().catch(() => {}));
+        if (video.readyState >= 3) video.play().catch(() => {});
+        check();""", element, seconds)
+
+
+@pytest.mark.parametrize("kind", list(media.UNPLAYABLE_VIDEO_KINDS))
+def test_every_kind_of_video_plays_in_the_browser(browser, server, tmp_path, kind):
+    path = media.video_of_kind(tmp_path, kind)
+    videos = lambda: {item["id"] for item in server.get("/v1/assets?limit=1000&predicate=" + urllib.parse.quote("mediaType == 2"))["items"]}
+    before = videos()
+    server.photos("import", str(path), "--quiet")
+    [video] = videos() - before
+    sign_in(browser, server)
+    open_collection(browser, "Videos")
+    wait(browser, lambda d: video in cell_ids(d), 10)
+    open_viewer(browser, video)
+    element = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "video.viewer-media"))
+    assert plays(browser, element) == 0, f"the {kind} did not play"
+    log = (server.workdir / "serve.log").read_text()
+    assert f"GET /v1/assets/{video}/video" in log
+
+
+def test_a_live_photo_moves_while_the_pointer_rests_on_live(browser, server, tmp_path):
+    still, motion = media.live_photo(tmp_path)
+    lives = lambda: [item for item in server.get("/v1/assets?limit=1000&predicate=" + urllib.parse.quote("(mediaSubtypes & 8) != 0"))["items"]]
+    before = {item["id"] for item in lives()}
+    server.photos("import", str(still), str(motion), "--quiet")
+    live = [item for item in lives() if item["id"] not in before]
+    assert len(live) == 1, "the two files are one Live Photo"
+    sign_in(browser, server)
+    open_collection(browser, "Live Photos")
+    wait(browser, lambda d: live[0]["id"] in cell_ids(d), 10)
+    open_viewer(browser, live[0]["id"])
+    button = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".viewer-live"))
+    assert button.is_displayed()
+    ActionChains(browser).move_to_element(button).perform()
+    motion_element = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "video.viewer-motion"), 10)
+    assert plays(browser, motion_element) == 0, "the Live Photo's motion did not play"
+    ActionChains(browser).move_by_offset(0, 300).perform()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "video.viewer-motion"), 10, "the motion did not stop")

@@ -1,13 +1,19 @@
 // The full-screen viewer: the preview rendition at once, the original when
 // zoomed (when the browser can show its format), video with seeking (the
-// server answers Range requests), ←/→ through the grid's order, Esc, F for
-// favorite, Delete, swipes on touch screens, and an info panel.
+// server answers Range requests, and converts what browsers cannot play),
+// a Live Photo's motion while the pointer rests on LIVE or L is held, ←/→
+// through the grid's order, Esc, F for favorite, Delete, swipes on touch
+// screens, and an info panel.
 import { getData, ApiError } from './api.js';
 import { setFavorite, deleteAssets } from './actions.js';
 import { notifyError, notify } from './notices.js';
 import { describeAsset, formatDuration, formatFullDate } from './format.js';
 
 const browserFormats = ['public.jpeg', 'public.png', 'com.compuserve.gif', 'org.webmproject.webp', 'public.avif'];
+/** PHAssetMediaSubtype.photoLive. */
+const photoLive = 1 << 3;
+/** How often, and how many times, a video still being converted is asked for again. */
+const conversionRetry = { every: 10_000, times: 30 };
 
 export class Viewer {
   constructor(element, { readOnly }) {
@@ -40,6 +46,10 @@ export class Viewer {
     button('Previous (←)', '‹', () => this.step(-1));
     button('Next (→)', '›', () => this.step(1));
     button('Zoom (Z)', '⤢', () => this.toggleZoom());
+    this.liveButton = button('Live Photo: rest the pointer here, or hold L, to play it', 'LIVE', () => this.playMotion());
+    this.liveButton.classList.add('viewer-live');
+    this.liveButton.addEventListener('pointerenter', () => this.playMotion());
+    this.liveButton.addEventListener('pointerleave', () => this.stopMotion());
     this.favoriteButton = button('Favorite (F)', '♡', () => this.toggleFavorite());
     this.deleteButton = button('Delete (Delete)', 'Delete', () => this.remove());
     button('Info (I)', 'Info', () => this.toggleInfo());
@@ -49,6 +59,9 @@ export class Viewer {
     this.info.hidden = true;
     this.element.append(this.stage, this.toolbar, this.info);
     this.element.addEventListener('keydown', (event) => this.key(event));
+    this.element.addEventListener('keyup', (event) => {
+      if (event.key === 'l' || event.key === 'L') this.stopMotion();
+    });
     let swipe = null;
     this.stage.addEventListener('pointerdown', (event) => {
       if (event.pointerType !== 'mouse') swipe = { x: event.clientX, y: event.clientY };
@@ -103,7 +116,7 @@ export class Viewer {
       media.controls = true;
       media.preload = 'metadata';
       media.poster = preview;
-      media.src = `/v1/assets/${asset.id}/original`;
+      this.playWhenConverted(media, `/v1/assets/${asset.id}/video?v=${asset.contentVersion}`, asset.id);
       media.setAttribute('aria-label', `Video, ${formatDuration(asset.duration)}`);
     } else {
       media = document.createElement('img');
@@ -113,10 +126,47 @@ export class Viewer {
     media.className = 'viewer-media';
     media.dataset.id = asset.id;
     this.stage.replaceChildren(media);
+    this.liveButton.hidden = asset.mediaType !== 1 || (asset.mediaSubtypes & photoLive) === 0;
     this.favoriteButton.textContent = asset.isFavorite ? '♥' : '♡';
     this.favoriteButton.setAttribute('aria-pressed', String(asset.isFavorite));
     if (!this.info.hidden) this.fillInfo();
     this.element.dataset.id = asset.id;
+  }
+
+  /**
+   * Loads `url` into `video`. A video browsers cannot play is converted by
+   * the server first, which answers 503 meanwhile: it is asked for again
+   * every few seconds while the viewer still shows `id`.
+   */
+  playWhenConverted(video, url, id) {
+    let tries = 0;
+    video.addEventListener('error', () => {
+      if (this.asset?.id !== id || ++tries > conversionRetry.times) return;
+      if (tries === 1) notify('This video is being converted for the browser; it plays in a moment.');
+      setTimeout(() => {
+        if (this.asset?.id === id) video.src = url;
+      }, conversionRetry.every);
+    });
+    video.src = url;
+  }
+
+  /** Plays a Live Photo's motion over its still, muted, once. */
+  playMotion() {
+    if (!this.asset || this.liveButton.hidden || this.stage.querySelector('.viewer-motion')) return;
+    const motion = document.createElement('video');
+    motion.className = 'viewer-media viewer-motion';
+    motion.muted = true;
+    motion.playsInline = true;
+    motion.autoplay = true;
+    motion.setAttribute('aria-label', 'Live Photo motion');
+    motion.addEventListener('ended', () => this.stopMotion());
+    motion.addEventListener('error', () => this.stopMotion());
+    motion.src = `/v1/assets/${this.asset.id}/motion?v=${this.asset.contentVersion}`;
+    this.stage.append(motion);
+  }
+
+  stopMotion() {
+    this.stage.querySelector('.viewer-motion')?.remove();
   }
 
   async step(delta) {
@@ -208,6 +258,8 @@ export class Viewer {
       Delete: () => this.remove(),
       i: () => this.toggleInfo(),
       z: () => this.toggleZoom(),
+      l: () => this.playMotion(),
+      L: () => this.playMotion(),
     };
     const action = actions[event.key];
     if (!action) return;
