@@ -1,5 +1,6 @@
 """The viewer: preview then original on zoom, ←/→ in the grid's order, F, Delete, Esc, the info panel, video seeking,
 every kind of video playing, Live Photos moving."""
+import subprocess
 import urllib.parse
 
 import pytest
@@ -146,3 +147,27 @@ def test_a_live_photo_moves_while_the_pointer_rests_on_live(browser, server, tmp
     assert plays(browser, motion_element) == 0, "the Live Photo's motion did not play"
     ActionChains(browser).move_by_offset(0, 300).perform()
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "video.viewer-motion"), 10, "the motion did not stop")
+
+
+def test_a_photo_shows_the_time_it_was_taken_where_it_was_taken(browser, server, tmp_path):
+    path = media.photo(tmp_path, "IMG_0600.JPG", 60, date="2024:06:08 00:30:00")
+    subprocess.run(["exiftool", "-q", "-overwrite_original", "-OffsetTimeOriginal=+02:00", str(path)], check=True)
+    ids = lambda: {item["id"] for item in server.get("/v1/assets?limit=1000&predicate=" + urllib.parse.quote("pixelWidth == 640"))["items"]}
+    before = ids()
+    server.photos("import", str(path), "--quiet")
+    [photo] = ids() - before
+    assert server.asset(photo)["creationTimeZoneOffset"] == 7200
+    # A viewer in New York, six hours behind Paris, still sees 00:30 on 8 June.
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "America/New_York"})
+    try:
+        server.change({"op": "createAlbum", "title": "Taken in Paris", "addAssets": [photo]})
+        sign_in(browser, server)
+        open_collection(browser, "Taken in Paris")
+        wait(browser, lambda d: photo in cell_ids(d), 10)
+        open_viewer(browser, photo)
+        browser.find_element(By.ID, "viewer").send_keys("i")
+        row = wait(browser, lambda d: next((dd for dt, dd in zip(d.find_elements(By.CSS_SELECTOR, ".viewer-info dt"),
+                                                                  d.find_elements(By.CSS_SELECTOR, ".viewer-info dd")) if dt.text == "Date"), None))
+        assert "June 8, 2024" in row.text and "12:30" in row.text, row.text
+    finally:
+        browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})

@@ -76,6 +76,10 @@ open class PHAsset: PHObject, @unchecked Sendable {
     /// grows with each edit or revert and never goes back, so it names a
     /// rendition for caching.
     public var contentVersion: Int { record.contentVersion }
+    /// Seconds east of UTC of the clock that recorded ``creationDate`` (the
+    /// file's own offset, else the importing machine's zone then); nil when
+    /// unknown. The day and time the photo was taken where it was taken.
+    package var creationTimeZoneOffset: Int? { record.timeZoneOffset }
     /// The maker of the camera that took it, from the original's metadata;
     /// an OpenPhotoKit addition (Apple's clients read it from the file).
     public var cameraMake: String? { record.cameraMake }

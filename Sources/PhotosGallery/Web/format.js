@@ -14,9 +14,16 @@ export function describeAsset(mediaType, favorite, date) {
   return `${kind}${favorite ? ', favorite' : ''}, ${date ? dateAndTime.format(date) : 'without a date'}`;
 }
 
-/** The viewer's date: "Friday 17 May 2024 at 10:02". */
-export function formatFullDate(date) {
-  return fullDateAndTime.format(date);
+const fullDateAndTimeUTC = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
+
+/**
+ * The viewer's date: "Friday 17 May 2024 at 10:02", as the clock read
+ * where it was taken when `utcOffset` (seconds east of UTC) is known, so
+ * that a photo taken at 00:30 in Paris says 00:30 wherever it is seen.
+ */
+export function formatFullDate(date, utcOffset) {
+  if (utcOffset === null || utcOffset === undefined) return fullDateAndTime.format(date);
+  return fullDateAndTimeUTC.format(new Date(date.getTime() + utcOffset * 1000));
 }
 
 /** A day's title: "Friday 17 May 2024" (month from 1). */

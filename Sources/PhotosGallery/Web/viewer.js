@@ -219,7 +219,7 @@ export class Viewer {
     const asset = this.asset;
     const rows = [];
     const add = (name, value) => value && rows.push([name, value]);
-    add('Date', asset.creationDate ? formatFullDate(new Date(asset.creationDate)) : 'No date');
+    add('Date', asset.creationDate ? formatFullDate(new Date(asset.creationDate), asset.creationTimeZoneOffset) : 'No date');
     add('Place', asset.location ? `${asset.location.latitude.toFixed(5)}, ${asset.location.longitude.toFixed(5)}` : 'No location');
     add('Camera', [asset.cameraMake, asset.cameraModel].filter(Boolean).join(' ') || 'Unknown');
     add('Size', `${asset.pixelWidth} × ${asset.pixelHeight} (${((asset.pixelWidth * asset.pixelHeight) / 1e6).toFixed(1)} MP)`);

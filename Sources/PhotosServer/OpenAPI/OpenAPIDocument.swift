@@ -178,6 +178,10 @@ enum OpenAPIDocument {
       "type": "string",
       "format": "date-time"
      },
+     "creationTimeZoneOffset": {
+      "type": ["integer", "null"],
+      "description": "Seconds east of UTC of the clock that recorded creationDate: show the time as it was where the photo was taken"
+     },
      "modificationDate": {
       "type": "string",
       "format": "date-time"

@@ -19,6 +19,8 @@ struct AssetRepresentation: Encodable, Sendable {
     let pixelWidth: Int
     let pixelHeight: Int
     let creationDate: Date?
+    /// Seconds east of UTC where it was taken, so clients show its time as it was there.
+    let creationTimeZoneOffset: Int?
     let modificationDate: Date?
     let addedDate: Date
     let location: Location?
@@ -47,6 +49,7 @@ struct AssetRepresentation: Encodable, Sendable {
         pixelWidth = asset.pixelWidth
         pixelHeight = asset.pixelHeight
         creationDate = asset.creationDate
+        creationTimeZoneOffset = asset.creationTimeZoneOffset
         modificationDate = asset.modificationDate
         addedDate = asset.addedDate
         // A location a client stored with coordinates off the globe (or not
