@@ -421,6 +421,39 @@ import Testing
         return url
     }
 
+    /// A camera's RAW+JPEG pair is one photo, as Apple keeps it: the JPEG
+    /// shown, the raw its alternatePhoto; apart when asked, or when the two
+    /// were not taken at the same second.
+    @Test func aRawAndItsJPEGAreOnePhoto() throws {
+        let folder = test.files.appendingPathComponent("DCIM-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func pair(_ name: String, jpegTaken: Date) throws -> [URL] {
+            let raw = folder.appendingPathComponent(name + ".RW2")
+            try FileManager.default.moveItem(at: try cameraRaw(width: 160, height: 120, preview: (80, 60), tags: [
+                "-Make=Panasonic", "-Model=DMC-GH4", "-DateTimeOriginal=2021:05:04 10:11:12", "-OffsetTimeOriginal=-04:00",
+                "-ImageUniqueID=\(name)"]), to: raw)
+            let jpeg = folder.appendingPathComponent(name + ".JPG")
+            try FileManager.default.moveItem(at: try test.jpeg(width: 160, height: 120, taken: jpegTaken, utcOffset: -14_400), to: jpeg)
+            return [raw, jpeg]
+        }
+        let taken = ISO8601DateFormatter().date(from: "2021-05-04T14:11:12Z")!
+        let together = try pair("P1000123", jpegTaken: taken)
+        let result = try test.library.importFiles(together)
+        #expect(result.failed.isEmpty && result.imported.count == 2, "\(result.failed)")
+        #expect(Set(result.imported.map(\.localIdentifier)).count == 1, "one asset")
+        let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [result.imported[0].localIdentifier], options: nil)[0] }
+        let resources = test.fetch { PHAssetResource.assetResources(for: asset) }
+        #expect(resources.map(\.type) == [.photo, .alternatePhoto])
+        #expect(resources.map(\.originalFilename) == ["P1000123.JPG", "P1000123.RW2"])
+        #expect(asset.contentType.identifier == "public.jpeg" && asset.creationDate == taken)
+
+        let later = try pair("P1000124", jpegTaken: taken + 60)
+        #expect(Set(try test.library.importFiles(later).imported.map(\.localIdentifier)).count == 2, "taken a minute apart: two photos")
+        let apart = try pair("P1000125", jpegTaken: taken + 0.5)
+        let asked = try test.library.importFiles(apart, options: .init(duplicates: .keep, pairsRAWWithJPEG: false))
+        #expect(Set(asked.imported.map(\.localIdentifier)).count == 2)
+    }
+
     @Test func cameraRawFilesShowTheirEmbeddedPreview() throws {
         let raw = try cameraRaw(width: 160, height: 120, preview: (80, 60), tags: [
             "-ExifImageWidth=160", "-ExifImageHeight=120", "-Make=Panasonic", "-Model=DMC-GH4", "-DateTimeOriginal=2021:05:04 10:11:12", "-OffsetTimeOriginal=-04:00",

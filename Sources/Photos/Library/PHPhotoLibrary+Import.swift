@@ -24,6 +24,9 @@ extension PHPhotoLibrary {
         /// Pair a photo and a video that carry the same content identifier
         /// (as Apple's cameras write for a Live Photo) into one Live Photo asset.
         public var pairsLivePhotos: Bool
+        /// Make a camera raw file and the JPEG or HEIC beside it with the same
+        /// name one photo, the raw its `alternatePhoto` resource, as Apple does.
+        public var pairsRAWWithJPEG: Bool
         /// Assets per change block. Each block stores all of its assets or none.
         public var batchSize: Int
         /// Read the sidecars beside the files: Google Takeout's JSON (its
@@ -41,12 +44,13 @@ extension PHPhotoLibrary {
         /// ``ImportResult/notAttempted``. Called from any thread.
         public var progress: (@Sendable (_ read: Int, _ accountedFor: Int) -> Bool)?
 
-        /// Options with the defaults: skip duplicates, pair Live Photos, 50
-        /// assets per block, read sidecars, no progress.
-        public init(duplicates: DuplicatePolicy = .skip, pairsLivePhotos: Bool = true, batchSize: Int = 50,
+        /// Options with the defaults: skip duplicates, pair Live Photos and
+        /// RAW+JPEG, 50 assets per block, read sidecars, no progress.
+        public init(duplicates: DuplicatePolicy = .skip, pairsLivePhotos: Bool = true, pairsRAWWithJPEG: Bool = true, batchSize: Int = 50,
                     readsSidecars: Bool = true, progress: (@Sendable (_ read: Int, _ accountedFor: Int) -> Bool)? = nil) {
             self.duplicates = duplicates
             self.pairsLivePhotos = pairsLivePhotos
+            self.pairsRAWWithJPEG = pairsRAWWithJPEG
             self.batchSize = max(1, batchSize)
             self.readsSidecars = readsSidecars
             self.progress = progress
@@ -147,7 +151,7 @@ extension PHPhotoLibrary {
         let sidecars = options.readsSidecars ? ImportSidecars(files: readable.map(\.url) + duplicateOf.keys.sorted { $0.path < $1.path }
                                                               + result.duplicates.map(\.file) + result.imported.map(\.file)) : nil
         result.sidecarsRead = sidecars?.read ?? []
-        var assets = Self.group(readable, pairingLivePhotos: options.pairsLivePhotos)
+        var assets = Self.group(readable, pairingLivePhotos: options.pairsLivePhotos, pairingRAW: options.pairsRAWWithJPEG)
         assets.sort { ($0.files.first?.metadata.captureDate ?? .distantFuture) < ($1.files.first?.metadata.captureDate ?? .distantFuture) }
         var identifierByFile: [URL: String] = [:]
         for start in stride(from: 0, to: assets.count, by: options.batchSize) {
@@ -300,27 +304,50 @@ extension PHPhotoLibrary {
     }
 
     /// One asset per file, except that a photo and a video sharing a content
-    /// identifier become one Live Photo.
-    private static func group(_ candidates: [ImportCandidate], pairingLivePhotos: Bool) -> [ImportedAsset] {
-        guard pairingLivePhotos else { return candidates.map { ImportedAsset(files: [$0]) } }
+    /// identifier become one Live Photo, and a camera raw file and the JPEG
+    /// or HEIC the camera wrote beside it (same folder, same name but the
+    /// extension, taken at the same second when both say) become one photo,
+    /// as Apple keeps them: the JPEG shown, the raw its `alternatePhoto`.
+    private static func group(_ candidates: [ImportCandidate], pairingLivePhotos: Bool, pairingRAW: Bool) -> [ImportedAsset] {
+        var rawFor: [Int: Int] = [:]
+        if pairingRAW {
+            var byName: [String: [Int]] = [:]
+            for (index, candidate) in candidates.enumerated() where candidate.metadata.kind == .image {
+                let key = candidate.url.deletingPathExtension().path.lowercased()
+                byName[key, default: []].append(index)
+            }
+            for indices in byName.values where indices.count == 2 {
+                let raws = indices.filter { UniformType.isRAW(candidates[$0].metadata.uniformTypeIdentifier) }
+                guard raws.count == 1, let raw = raws.first, let shown = indices.first(where: { $0 != raw }) else { continue }
+                if let a = candidates[raw].metadata.captureDate, let b = candidates[shown].metadata.captureDate, abs(a.timeIntervalSince(b)) >= 1 { continue }
+                rawFor[shown] = raw
+            }
+        }
+        let pairedRaws = Set(rawFor.values)
         var videosByIdentifier: [String: Int] = [:]
-        for (index, candidate) in candidates.enumerated() where candidate.metadata.kind == .video {
-            if let identifier = candidate.metadata.contentIdentifier, videosByIdentifier[identifier] == nil {
-                videosByIdentifier[identifier] = index
+        if pairingLivePhotos {
+            for (index, candidate) in candidates.enumerated() where candidate.metadata.kind == .video {
+                if let identifier = candidate.metadata.contentIdentifier, videosByIdentifier[identifier] == nil {
+                    videosByIdentifier[identifier] = index
+                }
             }
         }
         var paired = Set<Int>()
         var assets: [ImportedAsset] = []
-        for candidate in candidates where candidate.metadata.kind == .image {
-            guard let identifier = candidate.metadata.contentIdentifier, let video = videosByIdentifier[identifier],
-                  !paired.contains(video) else {
-                assets.append(ImportedAsset(files: [candidate]))
-                continue
+        for (index, candidate) in candidates.enumerated() where candidate.metadata.kind == .image && !pairedRaws.contains(index) {
+            var files = [candidate]
+            if let raw = rawFor[index] {
+                var alternate = candidates[raw]
+                alternate.type = .alternatePhoto
+                files.append(alternate)
             }
-            paired.insert(video)
-            var pairedVideo = candidates[video]
-            pairedVideo.type = .pairedVideo
-            assets.append(ImportedAsset(files: [candidate, pairedVideo]))
+            if let identifier = candidate.metadata.contentIdentifier, let video = videosByIdentifier[identifier], !paired.contains(video) {
+                paired.insert(video)
+                var pairedVideo = candidates[video]
+                pairedVideo.type = .pairedVideo
+                files.append(pairedVideo)
+            }
+            assets.append(ImportedAsset(files: files))
         }
         for (index, candidate) in candidates.enumerated() where candidate.metadata.kind == .video && !paired.contains(index) {
             assets.append(ImportedAsset(files: [candidate]))
