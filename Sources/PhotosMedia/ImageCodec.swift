@@ -111,25 +111,47 @@ enum JPEGSegments {
         return nil
     }
 
-    /// Whether the JPEG at `path` has an XMP (APP1) or IPTC (APP13)
-    /// segment before its image data: metadata libexif does not read.
+    private static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+    private static let iptcSignature = Array("Photoshop 3.0\0".utf8)
+
+    /// Calls `visit` with the marker and body of each segment before the
+    /// image data of the JPEG at `path`, until it returns false.
     /// Cost: one read of the file's first 512 KiB at most.
-    static func hasXMPOrIPTC(fileAt path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    private static func forEachSegment(fileAt path: String, _ visit: (UInt8, ArraySlice<UInt8>) -> Bool) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
         defer { try? handle.close() }
         let bytes = [UInt8]((try? handle.read(upToCount: 1 << 19)) ?? Data())
-        let xmp = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
-        let iptc = Array("Photoshop 3.0\0".utf8)
+        guard bytes.starts(with: [0xFF, 0xD8]) else { return }
         var offset = 2
         while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
             let marker = bytes[offset + 1]
             let end = offset + 2 + (Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
-            if marker == 0xDA { return false }
-            let body = bytes[(offset + 4)..<min(end, bytes.count)]
-            if marker == 0xE1 && body.starts(with: xmp) || marker == 0xED && body.starts(with: iptc) { return true }
+            if marker == 0xDA || !visit(marker, bytes[(offset + 4)..<min(max(end, offset + 4), bytes.count)]) { return }
             offset = end
         }
-        return false
+    }
+
+    /// Whether the JPEG at `path` has an XMP (APP1) or IPTC (APP13)
+    /// segment before its image data: metadata libexif does not read.
+    /// Cost: one read of the file's first 512 KiB at most.
+    static func hasXMPOrIPTC(fileAt path: String) -> Bool {
+        var found = false
+        forEachSegment(fileAt: path) { marker, body in
+            found = marker == 0xE1 && body.starts(with: xmpSignature) || marker == 0xED && body.starts(with: iptcSignature)
+            return !found
+        }
+        return found
+    }
+
+    /// The text of the JPEG's XMP packet; nil when it has none.
+    static func xmpPacket(fileAt path: String) -> String? {
+        var packet: String?
+        forEachSegment(fileAt: path) { marker, body in
+            guard marker == 0xE1, body.starts(with: xmpSignature) else { return true }
+            packet = String(decoding: body.dropFirst(xmpSignature.count), as: UTF8.self)
+            return false
+        }
+        return packet
     }
 
     /// The JPEG with `block` as its only EXIF segment.

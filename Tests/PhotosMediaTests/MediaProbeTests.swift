@@ -98,6 +98,23 @@ import Testing
         }
     }
 
+    /// A Motion Photo's XMP is data: a length past the file's start, one
+    /// that lands on anything but an MP4, or none, is no video.
+    @Test func motionPhotoOffsetsThatLeadNowhereAreNoVideo() throws {
+        #expect(MotionPhoto.videoLength(xmp: #"GCamera:MicroVideo="1" GCamera:MicroVideoOffset="1234""#) == 1234)
+        #expect(MotionPhoto.videoLength(xmp: #"GCamera:MicroVideo="0" GCamera:MicroVideoOffset="1234""#) == nil)
+        #expect(MotionPhoto.videoLength(xmp: #"<rdf:li><Container:Item Item:Semantic="MotionPhoto" Item:Length="99"/></rdf:li>"#) == 99)
+        #expect(MotionPhoto.videoLength(xmp: #"<rdf:li><Container:Item Item:Semantic="Primary" Item:Length="99"/></rdf:li>"#) == nil)
+        let jpeg = try SampleImage.jpeg(width: 64, height: 48, from: (10, 20, 30), to: (200, 100, 50))
+        for offset in ["-5", "99999999999999999999", "17", "0", "x"] {
+            let body = Data("http://ns.adobe.com/xap/1.0/\0".utf8) + Data(#"<x GCamera:MicroVideo="1" GCamera:MicroVideoOffset="\#(offset)"/>"#.utf8)
+            let tagged = jpeg.prefix(2) + Data([0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)]) + body
+                + jpeg.dropFirst(2) + Data(repeating: 0x20, count: 64)
+            let url = try write(tagged, "motion-\(UUID().uuidString).jpg")
+            #expect(MotionPhoto.videoRange(inFileAt: url.path) == nil, "offset \(offset)")
+        }
+    }
+
     @Test func orientationSwapsDisplayedDimensions() throws {
         var exif = ExifFields()
         exif.orientation = 6

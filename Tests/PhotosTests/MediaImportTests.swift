@@ -421,6 +421,52 @@ import Testing
         return url
     }
 
+    /// Google's Motion Photos, in both of the XMP schemas that locate their
+    /// video (GCamera's MicroVideoOffset in `MVIMG_` files, the Container
+    /// directory in Pixel's `.MP.jpg`), are Live Photos with that video paired.
+    @Test func aMotionPhotoIsALivePhoto() throws {
+        let video = test.files.appendingPathComponent("motion.mp4")
+        try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
+                           "-c:v", "libx264", "-pix_fmt", "yuv420p", video.path])
+        let movie = try Data(contentsOf: video)
+        let gcamera = test.files.appendingPathComponent("MVIMG_20200608_003000.jpg")
+        try FileManager.default.copyItem(at: try test.jpeg(width: 64, height: 48), to: gcamera)
+        try run("exiftool", ["-q", "-overwrite_original", "-XMP-GCamera:MicroVideo=1", "-XMP-GCamera:MicroVideoVersion=1",
+                             "-XMP-GCamera:MicroVideoOffset=\(movie.count)", gcamera.path])
+        let container = test.files.appendingPathComponent("PXL_20200608_003000123.MP.jpg")
+        let xmp = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+             <rdf:Description rdf:about="" xmlns:Container="http://ns.google.com/photos/1.0/container/"
+               xmlns:Item="http://ns.google.com/photos/1.0/container/item/" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/"
+               GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1">
+              <Container:Directory><rdf:Seq>
+               <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/jpeg" Item:Semantic="Primary" Item:Length="0"/></rdf:li>
+               <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="\(movie.count)"/></rdf:li>
+              </rdf:Seq></Container:Directory>
+             </rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        let body = Data("http://ns.adobe.com/xap/1.0/\0".utf8) + Data(xmp.utf8)
+        let still = try Data(contentsOf: try test.jpeg(width: 66, height: 48))
+        try (still.prefix(2) + Data([0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)]) + body + still.dropFirst(2))
+            .write(to: container)
+        for file in [gcamera, container] {
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: movie)
+            try handle.close()
+        }
+        let result = try test.library.importFiles([gcamera, container])
+        #expect(result.failed.isEmpty && result.imported.count == 2, "\(result.failed)")
+        for (file, identifier) in result.imported {
+            let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil)[0] }
+            #expect(asset.mediaSubtypes.contains(.photoLive) && asset.playbackStyle == .livePhoto, "\(file.lastPathComponent)")
+            let resources = test.fetch { PHAssetResource.assetResources(for: asset) }
+            #expect(resources.map(\.type) == [.photo, .pairedVideo], "\(file.lastPathComponent)")
+            #expect(try Data(contentsOf: try resources[1].fileURL()) == movie, "\(file.lastPathComponent): the video, byte for byte")
+            #expect(resources[1].originalFilename.hasSuffix(".MP4") && !resources[1].originalFilename.contains(".MP.MP4"))
+        }
+    }
+
     /// A camera's RAW+JPEG pair is one photo, as Apple keeps it: the JPEG
     /// shown, the raw its alternatePhoto; apart when asked, or when the two
     /// were not taken at the same second.

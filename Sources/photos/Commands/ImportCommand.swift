@@ -23,7 +23,11 @@ struct ImportCommand: ParsableCommand {
             links are followed, to files and to folders. Files go in in change blocks of
             --batch files, each stored whole or not at all; Ctrl-C stops after the block
             in progress, keeping what was committed. A photo and a video with the same
-            content identifier become one Live Photo, wherever they fall in the batches.
+            content identifier become one Live Photo, wherever they fall in the batches;
+            a Google Motion Photo becomes a Live Photo of its still and its video; a
+            camera's RAW and the JPEG beside it with the same name become one photo, the
+            RAW kept as its alternate. Dates come from the file's EXIF, XMP or IPTC, else
+            from its name as phones write it (IMG_20200608_003000.jpg).
 
             Examples:
               photos import ~/DCIM
