@@ -195,6 +195,53 @@ import Testing
         #expect(text.errors.contains("@eaDir: a Synology thumbnail folder") && !text.errors.contains("IMG_0001.AAE"), "\(text.errors)")
     }
 
+    /// Names the file system allows are imported whatever their bytes: a
+    /// Latin-1 name from an old Windows zip ("Café.jpg" as E9, not UTF-8)
+    /// and a file below a folder path longer than PATH_MAX (4,096 bytes),
+    /// each reported, and kept, under the name a person reads.
+    @Test func namesThatAreNotUTF8AndPathsPastPathMaxAreImported() throws {
+        try tool.run("init")
+        let card = tool.directory.appendingPathComponent("card")
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        let jpeg = try Data(contentsOf: try tool.photo("source.jpg", in: "sources"))
+        // "Caf\xE9.jpg": Latin-1, written by its bytes.
+        let latin1 = Array(card.path.utf8) + Array("/Caf".utf8) + [0xE9] + Array(".jpg".utf8) + [0]
+        let descriptor = latin1.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) } }
+        #expect(descriptor >= 0)
+        _ = jpeg.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        // 24 folders of 200 bytes each, made one below the other with mkdirat: 4,800 bytes of path.
+        var folder = open(card.path, O_RDONLY | O_DIRECTORY)
+        let segment = String(repeating: "d", count: 200)
+        for _ in 0..<24 {
+            #expect(mkdirat(folder, segment, 0o755) == 0)
+            let next = openat(folder, segment, O_RDONLY | O_DIRECTORY)
+            close(folder)
+            folder = next
+        }
+        let deep = openat(folder, "IMG_0002.JPG", O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        let other = try Data(contentsOf: try tool.photo("other.jpg", in: "sources", shade: 90))
+        _ = other.withUnsafeBytes { write(deep, $0.baseAddress, $0.count) }
+        close(deep)
+        close(folder)
+
+        let temporary = tool.directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let run = try tool.run(["import", "card", "--json"], environment: ["TMPDIR": temporary.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try #require(run.json as? [String: Any])
+        let imported = ((report["imported"] as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String }
+        #expect((report["failed"] as? [Any])?.isEmpty == true && (report["skipped"] as? [Any])?.isEmpty == true, "\(report)")
+        #expect(imported.count == 2)
+        #expect(imported.contains(card.path + "/Café.jpg"), "\(imported)")
+        #expect(imported.contains { $0.hasSuffix("/" + segment + "/IMG_0002.JPG") && $0.utf8.count > 4_800 }, "\(imported)")
+        let names = try #require(try tool.run("ls", "--json").json as? [[String: Any]]).compactMap { $0["filename"] as? String }
+        #expect(Set(names) == ["Café.jpg", "IMG_0002.JPG"])
+        // Nothing of the walk's links is left behind.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("photos-import-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     @Test func badInputIsRefusedWithAReason() throws {
         let id = try onePhoto()
         let refused: [[String]] = [

@@ -56,7 +56,9 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let found = try Self.files(in: paths)
+        let walk = FolderWalk()
+        defer { walk.removeLinks() }
+        let found = try walk.files(in: paths)
         let files = found.files
         let library = try options.open()
         let interruption = Interruption()
@@ -73,9 +75,10 @@ struct ImportCommand: ParsableCommand {
         let interrupted = !result.notAttempted.isEmpty
         if options.json {
             Output.json([
-                "imported": result.imported.map { ["file": $0.file.path, "localIdentifier": $0.localIdentifier] },
-                "duplicates": result.duplicates.map { ["file": $0.file.path, "localIdentifier": $0.localIdentifier] },
-                "failed": result.failed.map { ["file": $0.file.path, "error": $0.error.localizedDescription, "code": $0.error.code.rawValue] },
+                "imported": result.imported.map { ["file": found.shown($0.file), "localIdentifier": $0.localIdentifier] },
+                "duplicates": result.duplicates.map { ["file": found.shown($0.file), "localIdentifier": $0.localIdentifier] },
+                "failed": result.failed.map { ["file": found.shown($0.file), "error": found.shown($0.error.localizedDescription, about: $0.file),
+                                               "code": $0.error.code.rawValue] },
                 "skipped": found.skipped.map { ["file": $0.path.path, "reason": $0.reason, "kind": $0.kind.rawValue] },
                 "sidecarsRead": result.sidecarsRead.map(\.path),
                 "albums": result.albums,
@@ -84,9 +87,10 @@ struct ImportCommand: ParsableCommand {
             ] as [String: Any])
         } else {
             for failure in result.failed {
-                var reason = failure.error.localizedDescription
-                if reason.hasPrefix(failure.file.path + ": ") { reason.removeFirst(failure.file.path.count + 2) }
-                Output.errorLine("skipped \(failure.file.path): \(reason)")
+                let path = found.shown(failure.file)
+                var reason = found.shown(failure.error.localizedDescription, about: failure.file)
+                if reason.hasPrefix(path + ": ") { reason.removeFirst(path.count + 2) }
+                Output.errorLine("skipped \(path): \(reason)")
             }
             for skipped in found.skipped where skipped.kind == .unusable || skipped.kind == .notMedia {
                 Output.errorLine("skipped \(skipped.path.path): \(skipped.reason)")
@@ -132,79 +136,17 @@ struct ImportCommand: ParsableCommand {
     struct Found {
         var files: [URL] = []
         var skipped: [Skipped] = []
-    }
+        /// How the person names the files reached through a link (``FolderWalk``).
+        var shownPaths: [URL: String] = [:]
 
-    /// The files the paths name, folders expanded recursively and symbolic
-    /// links followed (to files, and to folders not yet visited, so a loop
-    /// ends). Hidden files and folders, pipes, devices, sockets, links to
-    /// nothing and folders that cannot be read are left out, each with its
-    /// reason. A path given that does not exist is the user's error.
-    static func files(in paths: [String]) throws -> Found {
-        var found = Found()
-        var visited = Set<FileIdentityKey>()
-        for path in paths {
-            let url = URL(fileURLWithPath: path)
-            var status = stat()
-            guard lstat(path, &status) == 0 else { throw CLIError.user("no such file or folder: \(path)") }
-            visit(url, status: status, into: &found, visited: &visited)
+        /// The path of a file as the person names it.
+        func shown(_ file: URL) -> String {
+            shownPaths[file] ?? file.path
         }
-        return found
-    }
 
-    /// A file's device and inode: a folder reached twice (through a link) is walked once.
-    private struct FileIdentityKey: Hashable {
-        let device: UInt64
-        let inode: UInt64
-    }
-
-    private static func visit(_ url: URL, status linkStatus: stat, into found: inout Found, visited: inout Set<FileIdentityKey>) {
-        var status = linkStatus
-        if linkStatus.st_mode & S_IFMT == S_IFLNK {
-            guard stat(url.path, &status) == 0 else {
-                return found.skipped.append(Skipped(path: url, reason: "a symbolic link to nothing"))
-            }
-        }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG:
-            found.files.append(url)
-        case S_IFDIR:
-            guard visited.insert(FileIdentityKey(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else {
-                return found.skipped.append(Skipped(path: url, reason: "a folder already imported here (a symbolic link leads back to it)"))
-            }
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: url.path)
-            } catch {
-                return found.skipped.append(Skipped(path: url, reason: "the folder cannot be read: \(error.localizedDescription)"))
-            }
-            for name in names.sorted() {
-                let child = url.appendingPathComponent(name)
-                if name.hasPrefix(".") {
-                    found.skipped.append(Skipped(path: child, reason: "hidden", kind: .hidden))
-                    continue
-                }
-                var childStatus = stat()
-                guard lstat(child.path, &childStatus) == 0 else {
-                    found.skipped.append(Skipped(path: child, reason: "it vanished while the folder was read"))
-                    continue
-                }
-                var target = childStatus
-                if childStatus.st_mode & S_IFMT == S_IFLNK { _ = stat(child.path, &target) }
-                if let exclusion = FolderEntries.exclusion(name: name, isFolder: target.st_mode & S_IFMT == S_IFDIR) {
-                    found.skipped.append(Skipped(path: child, reason: exclusion.reason,
-                                                 kind: exclusion.kind == .sidecar ? .sidecar : .notMedia))
-                    continue
-                }
-                visit(child, status: childStatus, into: &found, visited: &visited)
-            }
-        default:
-            let kind = switch status.st_mode & S_IFMT {
-            case S_IFIFO: "a named pipe"
-            case S_IFSOCK: "a socket"
-            case S_IFCHR, S_IFBLK: "a device"
-            default: "not a regular file"
-            }
-            found.skipped.append(Skipped(path: url, reason: "\(kind), not a file to import"))
+        /// A message about `file`, naming it as the person does.
+        func shown(_ message: String, about file: URL) -> String {
+            shownPaths[file].map { message.replacingOccurrences(of: file.path, with: $0) } ?? message
         }
     }
 }
