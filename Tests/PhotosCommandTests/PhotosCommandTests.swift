@@ -455,6 +455,46 @@ import Testing
         #expect(text.output.contains("1 sidecars read") && text.output.contains("0 could not be read"), "\(text.output)")
     }
 
+    /// Takeout as Google delivers it: zip archives, an album split across
+    /// two of them. They are extracted together (the album's metadata and
+    /// the photo's JSON in one, the photo in the other), a link an archive
+    /// holds is not followed, and nothing extracted is left.
+    @Test func takeoutZipsComeInAsOneExport() throws {
+        try tool.run("init")
+        let export = tool.directory.appendingPathComponent("export")
+        let trip = export.appendingPathComponent("part1/Takeout/Google Photos/Trip")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        try Data(#"{"title": "Trip"}"#.utf8).write(to: trip.appendingPathComponent("metadata.json"))
+        try Data(#"{"title": "IMG_0001.jpg", "photoTakenTime": {"timestamp": "1591576200"}}"#.utf8)
+            .write(to: trip.appendingPathComponent("IMG_0001.jpg.json"))
+        try FileManager.default.createSymbolicLink(atPath: trip.appendingPathComponent("escape.jpg").path,
+                                                   withDestinationPath: try tool.photo("outside.jpg", in: "outside").path)
+        let photo = try tool.photo("IMG_0001.jpg", in: "export/part2/Takeout/Google Photos/Trip")
+        #expect(FileManager.default.fileExists(atPath: photo.path))
+        for part in ["part1", "part2"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/zip")
+            process.currentDirectoryURL = export.appendingPathComponent(part)
+            process.arguments = ["-q", "-r", "-y", tool.directory.appendingPathComponent("takeout-\(part).zip").path, "Takeout"]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        let run = try tool.run("import", "takeout-part1.zip", "takeout-part2.zip", "--json")
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try #require(run.json as? [String: Any])
+        let imported = ((report["imported"] as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String }
+        #expect(imported == ["[takeout-part1.zip and 1 more]/Takeout/Google Photos/Trip/IMG_0001.jpg"], "\(report)")
+        #expect((report["albums"] as? [String])?.count == 1)
+        let library = try PHPhotoLibrary(url: tool.library, clientIdentifier: nil)
+        let asset = try #require(library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).firstObject })
+        #expect(asset.creationDate == Date(timeIntervalSince1970: 1_591_576_200))
+        #expect(library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).count } == 1, "the link was not followed")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: tool.library.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(".photos-import-archives-") }
+        #expect(leftovers.isEmpty)
+    }
+
     /// exiftool sessions whose parent has died (adopted by init).
     private static func orphanedExifTools() -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

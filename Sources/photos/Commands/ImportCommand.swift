@@ -17,7 +17,9 @@ struct ImportCommand: ParsableCommand {
             archived photos as hidden; XMP sidecars (darktable's IMG_1.JPG.xmp, Lightroom's
             IMG_1.xmp) the time and place where the file has none; a Takeout album folder
             becomes an album (found by title if the library has it), copies elsewhere
-            included. Other sidecars (.aae, .thm) are counted and left;
+            included. Zip archives (Google Takeout's) are extracted beside the library,
+            all into one folder so that albums split across archives come together, and
+            removed after. Other sidecars (.aae, .thm) are counted and left;
             NAS thumbnail folders (@eaDir), recycle bins, system files (Thumbs.db,
             desktop.ini) and documents (PDF, SVG...) are left out, each said so. Symbolic
             links are followed, to files and to folders. Files go in in change blocks of
@@ -56,11 +58,27 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        let library = try options.open()
+        let archives = ZipArchives(besideLibraryAt: library.url.isFileURL ? library.url : FileManager.default.temporaryDirectory.appendingPathComponent("library"))
+        defer { archives.remove() }
+        var roots: [(path: String, shown: String)] = []
+        var archiveNames: [String] = []
+        for path in paths {
+            if MediaProbe.isRegularFile(URL(fileURLWithPath: path)), ZipArchives.isArchive(path) {
+                try archives.extract(path)
+                archiveNames.append(URL(fileURLWithPath: path).lastPathComponent)
+            } else {
+                roots.append((path, path))
+            }
+        }
+        if !archiveNames.isEmpty {
+            let names = archiveNames.count == 1 ? archiveNames[0] : "\(archiveNames[0]) and \(archiveNames.count - 1) more"
+            roots.append((archives.folder.path, "[\(names)]"))
+        }
         let walk = FolderWalk()
         defer { walk.removeLinks() }
-        let found = try walk.files(in: paths)
+        let found = try walk.files(in: roots)
         let files = found.files
-        let library = try options.open()
         let interruption = Interruption()
         let progress = ImportProgress(total: files.count, enabled: !options.quiet)
         // One import of every file: Live Photos are paired before the files

@@ -32,13 +32,15 @@ final class FolderWalk {
     /// ends). Hidden files and folders, pipes, devices, sockets, links to
     /// nothing and folders that cannot be read are left out, each with its
     /// reason. A path given that does not exist is the user's error.
-    func files(in paths: [String]) throws -> ImportCommand.Found {
-        for given in paths {
+    /// `shown` is how the person names a path given (a folder an archive
+    /// was extracted into is named by the archive).
+    func files(in paths: [(path: String, shown: String)]) throws -> ImportCommand.Found {
+        for (given, shown) in paths {
             var status = stat()
             guard lstat(given, &status) == 0 else { throw CLIError.user("no such file or folder: \(given)") }
             // Absolute, so that a link made to a path below it leads there from anywhere.
             let path = URL(fileURLWithPath: given).path
-            visit(path, shown: path, status: status)
+            visit(path, shown: given == shown ? path : shown, status: status)
         }
         return found
     }
