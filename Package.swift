@@ -41,6 +41,10 @@ let package = Package(
             pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]
         ),
+        // The cities of GeoNames (population 15,000 and more) with their time zones, from libgeonames0:
+        // a photo's zone from where it was taken.
+        // (No pkgConfig: geonames.pc brings gio's -pthread, which SwiftPM refuses; glib's paths come with CVips.)
+        .systemLibrary(name: "CGeonames", providers: [.apt(["libgeonames-dev"])]),
         // Extended attributes, for the server's uploads: in the C library, but not in Swift's Glibc module.
         .systemLibrary(name: "CExtendedAttributes"),
         // The variadic libvips calls Swift cannot make, EXIF reading/writing with
@@ -53,7 +57,7 @@ let package = Package(
         // Decoding, metadata and encoding of image and video files.
         .target(
             name: "PhotosMedia",
-            dependencies: ["CPhotosMedia"]
+            dependencies: ["CPhotosMedia", "CVips", "CGeonames"]
         ),
         // The engine: schema, migrations, queries and commits. The only code that speaks SQL.
         .target(

@@ -118,6 +118,24 @@ package struct CaptureTime: Sendable, Equatable {
         return nil
     }
 
+    /// The same time where it was taken, when the file gave no offset: a
+    /// clock reading (EXIF without OffsetTime, a name), read in this
+    /// machine's zone, is read again in the zone of the place; an instant
+    /// (a video's UTC creation time) stays and gains the place's offset. A
+    /// time with an offset, or no place's zone, is left as it is.
+    package func placed(in zone: TimeZone?, isClockReading: Bool) -> CaptureTime {
+        guard utcOffset == nil, let zone else { return self }
+        guard isClockReading else { return CaptureTime(date: date, utcOffset: zone.secondsFromGMT(for: date)) }
+        var here = Calendar(identifier: .gregorian)
+        here.timeZone = .current
+        var there = Calendar(identifier: .gregorian)
+        there.timeZone = zone
+        let fraction = date.timeIntervalSinceReferenceDate - date.timeIntervalSinceReferenceDate.rounded(.down)
+        let clock = here.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        guard let moved = there.date(from: clock) else { return self }
+        return CaptureTime(date: moved + fraction, utcOffset: zone.secondsFromGMT(for: moved))
+    }
+
     /// A UTC offset as EXIF writes it ("+02:00", "-0530", "Z"), in seconds; nil when malformed.
     package static func offsetSeconds(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

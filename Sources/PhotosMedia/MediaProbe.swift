@@ -55,14 +55,25 @@ package enum MediaProbe {
         throw MediaError(file: path, reason: "not an image or video file that can be read")
     }
 
-    /// A video whose container records no creation time, dated by its name
-    /// when a phone named it by the time it was taken.
+    /// A video dated by its name when its container records no creation
+    /// time and a phone named it by the time it was taken; either time is
+    /// placed in the zone of where it was taken (``CaptureTime/placed(in:isClockReading:)``).
     private static func dated(_ video: MediaMetadata, name: String) -> MediaMetadata {
-        guard video.captureDate == nil, let named = CaptureTime.fromFileName(name) else { return video }
         var video = video
-        video.captureDate = named.date
-        video.isDatedByName = true
+        var time = video.captureDate.map { CaptureTime(date: $0, utcOffset: video.captureTimeZoneOffset) }
+        if time == nil, let named = CaptureTime.fromFileName(name) {
+            time = named
+            video.isDatedByName = true
+        }
+        guard let time else { return video }
+        let placed = time.placed(in: zone(of: video.location), isClockReading: video.isDatedByName)
+        (video.captureDate, video.captureTimeZoneOffset) = (placed.date, placed.utcOffset)
         return video
+    }
+
+    /// The time zone where a photo or video was taken, from its position.
+    private static func zone(of location: MediaLocation?) -> TimeZone? {
+        location.flatMap { TimeZoneLocator.zone(latitude: $0.latitude, longitude: $0.longitude) }
     }
 
     /// Whether a file's first bytes are those of a video container: the
@@ -162,7 +173,6 @@ package enum MediaProbe {
         let swapsAxes = (5...8).contains(orientation)
         let recorded = exif?.captureTime ?? otherCaptureTimes.first
         let named = recorded == nil ? CaptureTime.fromFileName(name) : nil
-        let capture = recorded ?? named ?? exif?.modificationTime
         let location = exif.flatMap { fields -> MediaLocation? in
             guard let latitude = fields.latitude, let longitude = fields.longitude,
                   !(latitude == 0 && longitude == 0) else { return nil }
@@ -170,6 +180,8 @@ package enum MediaProbe {
                                  timestamp: fields.gpsTimestamp, speed: fields.gpsSpeed,
                                  course: fields.gpsDirection, horizontalAccuracy: fields.horizontalError)
         }
+        // A still's times are clock readings: without an offset, the clock was the place's.
+        let capture = (recorded ?? named ?? exif?.modificationTime)?.placed(in: zone(of: location), isClockReading: true)
         var metadata = MediaMetadata(
             kind: .image,
             pixelWidth: swapsAxes ? storedHeight : storedWidth,

@@ -115,6 +115,20 @@ import Testing
         }
     }
 
+    /// The zone of a place is its nearest city's, from GeoNames as Debian ships it.
+    @Test func placesAreInTheirTimeZones() {
+        let places: [(Double, Double, String)] = [
+            (35.68, 139.69, "Asia/Tokyo"), (48.85, 2.35, "Europe/Paris"), (40.71, -74.0, "America/New_York"),
+            (-33.87, 151.21, "Australia/Sydney"), (21.31, -157.86, "Pacific/Honolulu"), (-22.91, -43.17, "America/Sao_Paulo"),
+            (64.15, -21.94, "Atlantic/Reykjavik"), (28.61, 77.21, "Asia/Kolkata"),
+        ]
+        for (latitude, longitude, zone) in places {
+            #expect(TimeZoneLocator.zone(latitude: latitude, longitude: longitude)?.identifier == zone, "\(latitude), \(longitude)")
+        }
+        #expect(TimeZoneLocator.zone(latitude: 91, longitude: 0) == nil)
+        #expect(TimeZoneLocator.zone(latitude: .nan, longitude: 0) == nil)
+    }
+
     @Test func orientationSwapsDisplayedDimensions() throws {
         var exif = ExifFields()
         exif.orientation = 6

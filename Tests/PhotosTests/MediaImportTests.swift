@@ -122,6 +122,22 @@ import Testing
         #expect(abs(place.coordinate.latitude - 40.7128) < 1e-4 && abs(place.coordinate.longitude + 74.006) < 1e-4)
     }
 
+    /// A time without an offset is read in the zone of where it was taken,
+    /// from the file's GPS position, whatever zone the importing machine is
+    /// in: a camera's 00:30 in Tokyo is 15:30 UTC, recorded at +09:00; a
+    /// video's UTC creation time stays, and gains Sydney's offset.
+    @Test func theZoneOfATimeWithoutOffsetIsWhereItWasTaken() throws {
+        let tokyo = try test.jpeg(width: 64, height: 48, latitude: 35.68, longitude: 139.69) { $0.dateTimeOriginal = "2020:06:08 00:30:00" }
+        let photo = try test.importAsset(tokyo)
+        #expect(photo.creationDate == ISO8601DateFormatter().date(from: "2020-06-07T15:30:00Z"))
+        #expect(photo.record.timeZoneOffset == 32_400)
+
+        let sydney = try test.video(seconds: 1, tags: ["creation_time": "2021-06-01T10:20:30Z", "location": "-33.8688+151.2093/"])
+        let video = try test.importAsset(sydney, video: true)
+        #expect(video.creationDate == ISO8601DateFormatter().date(from: "2021-06-01T10:20:30Z"))
+        #expect(video.record.timeZoneOffset == 36_000)
+    }
+
     /// A file with no date inside, named by the time it was taken as phones
     /// and messengers name them, is dated by its name (in the zone it is
     /// read in, which is recorded), not by the day it was copied.

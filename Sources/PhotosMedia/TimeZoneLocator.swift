@@ -1,0 +1,59 @@
+import CGeonames
+import Foundation
+
+/// The time zone of a place, offline: the zone of the nearest of GeoNames'
+/// 24,000 cities of 15,000 people or more, as Debian's libgeonames0 ships
+/// them. Zone boundaries follow borders that cities sit within, so the
+/// nearest city's zone is the place's for nearly every photo taken on land;
+/// far out at sea it is the nearest coast's.
+package enum TimeZoneLocator {
+    private struct City {
+        var latitude: Double
+        var longitude: Double
+        var zone: Int
+    }
+
+    /// The cities and the zone identifiers they name, read once (about a
+    /// millisecond); none when libgeonames has none.
+    private static let table: (cities: [City], zones: [TimeZone]) = {
+        var zoneIndex: [String: Int] = [:]
+        var zones: [TimeZone] = []
+        var cities: [City] = []
+        let count = Int(geonames_get_n_cities())
+        cities.reserveCapacity(count)
+        for index in 0..<count {
+            guard let city = geonames_get_city(gint(index)) else { continue }
+            defer { geonames_city_free(city) }
+            guard let name = geonames_city_get_timezone(city).map({ String(cString: $0) }) else { continue }
+            let zone: Int
+            if let known = zoneIndex[name] {
+                zone = known
+            } else {
+                guard let timeZone = TimeZone(identifier: name) else { continue }
+                zone = zones.count
+                zones.append(timeZone)
+                zoneIndex[name] = zone
+            }
+            cities.append(City(latitude: geonames_city_get_latitude(city), longitude: geonames_city_get_longitude(city), zone: zone))
+        }
+        return (cities, zones)
+    }()
+
+    /// The zone at a latitude and longitude in degrees; nil for a position
+    /// off the globe. Cost: a pass over the cities (about 0.1 ms).
+    package static func zone(latitude: Double, longitude: Double) -> TimeZone? {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+        let (cities, zones) = table
+        let φ = latitude * .pi / 180
+        var nearest: (distance: Double, zone: Int)?
+        for city in cities {
+            // The haversine's argument, which orders places as their great-circle distance does.
+            let φ2 = city.latitude * .pi / 180
+            let dφ = φ2 - φ
+            let dλ = (city.longitude - longitude) * .pi / 180
+            let a = sin(dφ / 2) * sin(dφ / 2) + cos(φ) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
+            if a < nearest?.distance ?? .infinity { nearest = (a, city.zone) }
+        }
+        return nearest.map { zones[$0.zone] }
+    }
+}
