@@ -120,6 +120,45 @@ import Testing
         }
     }
 
+    /// A Live Photo's two uploads in one block, each its own createAsset
+    /// (as a client that does not know Live Photos sends them, the video
+    /// first), are paired by their content identifier into one asset,
+    /// reported under both refs; a video of another identifier stays apart.
+    @Test func aLivePhotosTwoUploadsArePairedByTheServer() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let identifier = "A1B2C3D4-0000-4000-8000-0000000000DD"
+        var exif = ExifFields()
+        exif.contentIdentifier = identifier
+        let still = try SampleImage.jpeg(width: 64, height: 48, from: (30, 40, 60), to: (220, 180, 90), exif: exif)
+        func movie(_ name: String, identifier: String) throws -> Data {
+            let url = fixture.directory.appendingPathComponent(name)
+            try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
+                                          "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
+                                          "-movflags", "use_metadata_tags", url.path])
+            return try Data(contentsOf: url)
+        }
+        let (liveMovie, otherMovie) = (try movie("IMG_0002.MOV", identifier: identifier), try movie("IMG_0003.MOV", identifier: "OTHER-ID"))
+        try await fixture.withRouter { client in
+            let video = try await Self.upload(liveMovie, named: "IMG_0002.MOV", token: fixture.ownerToken, client: client)
+            let other = try await Self.upload(otherMovie, named: "IMG_0003.MOV", token: fixture.ownerToken, client: client)
+            let photo = try await Self.upload(still, named: "IMG_0002.JPG", token: fixture.ownerToken, client: client)
+            let block = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
+                "requests": [["op": "createAsset", "upload": video, "ref": "video"], ["op": "createAsset", "upload": other, "ref": "other"],
+                             ["op": "createAsset", "upload": photo, "ref": "photo"],
+                             ["op": "createAlbum", "title": "Live", "addAssets": ["$video"]]]])
+            #expect(block.status == .ok, "\(block.text)")
+            let created = try #require(block.json["created"] as? [String: String])
+            #expect(created["video"] == created["photo"] && created["other"] != created["photo"], "\(created)")
+            let asset = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [created["photo"]!], options: nil) }[0]
+            #expect(asset.mediaSubtypes.contains(.photoLive))
+            #expect(fixture.library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) }.map(\.type) == [.photo, .pairedVideo])
+            #expect(fixture.library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).count } == 2)
+            let album = fixture.library.withCurrentLibrary { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [created["#3"]!], options: nil)[0] }
+            #expect(fixture.library.withCurrentLibrary { PHAsset.fetchAssets(in: album, options: nil).firstObject?.localIdentifier } == created["photo"],
+                    "the video's ref names the Live Photo")
+        }
+    }
+
     @Test func aDuplicateIsAnsweredBeforeItIsSent() async throws {
         let fixture = try ServerFixture(photos: 0)
         let data = try Self.photo(99)

@@ -548,7 +548,7 @@ enum OpenAPIDocument {
      },
      "pairedVideo": {
       "type": "string",
-      "description": "For createAsset: the finished upload of a Live Photo's video, paired with the photo in upload"
+      "description": "For createAsset: the finished upload of a Live Photo's video, paired with the photo in upload. Without it, a photo and a video of the block's createAsset requests that carry the same Apple content identifier are paired by the server into one Live Photo, reported under both requests' refs"
      },
      "asset": {
       "type": "string"

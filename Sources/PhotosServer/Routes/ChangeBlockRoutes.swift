@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Photos
+import PhotosMedia
 
 /// `POST /v1/changes`: one change block, as a JSON list of PhotoKit change
 /// requests, applied atomically by `performChangesAndWait`: all of them or
@@ -216,6 +217,31 @@ struct ChangeBlockRoutes {
         case created(ref: String)
     }
 
+    /// The step of a `createAsset`: the asset of `upload` (with its Live
+    /// Photo video when there is one), reported under `key`, and under
+    /// `alsoKnownAs` too when the block's other request for its video is paired into it.
+    private static func createAsset(_ request: ChangeRequest, key: String, upload: UploadedFiles.File,
+                                    pairedVideo: UploadedFiles.File?, alsoKnownAs: String?) throws -> Step {
+        var resources = [(upload, upload.isVideo ? PHAssetResourceType.video : .photo)]
+        if let pairedVideo { resources.append((pairedVideo, .pairedVideo)) }
+        let location = try Self.location(request)
+        return { state in
+            let creation = PHAssetCreationRequest.forAsset()
+            for (resource, type) in resources {
+                let options = PHAssetResourceCreationOptions()
+                options.originalFilename = resource.filename
+                options.shouldMoveFile = true
+                creation.addResource(with: type, fileURL: resource.url, options: options)
+            }
+            if let favorite = request.favorite { creation.isFavorite = favorite }
+            if let hidden = request.hidden { creation.isHidden = hidden }
+            if let date = request.creationDate { creation.creationDate = date }
+            if let location { creation.location = location }
+            state.placeholders[key] = creation.placeholderForCreatedAsset
+            if let alsoKnownAs { state.placeholders[alsoKnownAs] = creation.placeholderForCreatedAsset }
+        }
+    }
+
     private static func plan(_ block: Block, objects: ReferencedObjects, uploads: UploadedFiles) throws -> [Step] {
         var refs: [String: CreatedKind] = [:]
         func define(_ ref: String?, as kind: CreatedKind) throws {
@@ -256,6 +282,18 @@ struct ChangeBlockRoutes {
         func all(_ targets: [Target], _ state: BlockState) -> NSArray {
             targets.compactMap { $0.resolve(state) } as NSArray
         }
+        // Every upload the block's createAsset requests name, taken first,
+        // so that a Live Photo's two halves are paired wherever they stand.
+        var taken: [Int: (file: UploadedFiles.File, pairedVideo: UploadedFiles.File?)] = [:]
+        for (index, request) in block.requests.enumerated() where request.op == .createAsset {
+            let file = try uploads.take(request.upload)
+            let pairedVideo = try request.pairedVideo.map { try uploads.take($0) }
+            if let pairedVideo, file.isVideo || !pairedVideo.isVideo {
+                throw Problem.badRequest("pairedVideo is the video of a Live Photo: upload must be its photo, and pairedVideo a video")
+            }
+            taken[index] = (file, pairedVideo)
+        }
+        let pairs = LivePhotoPairs(taken.filter { $0.value.pairedVideo == nil }.mapValues(\.file))
         return try block.requests.enumerated().map { index, request -> Step in
             // What a request creates is reported under its ref, or `#index` without one.
             let key = request.ref ?? "#\(index)"
@@ -266,29 +304,19 @@ struct ChangeBlockRoutes {
             }
             switch request.op {
             case .createAsset:
-                let file = try uploads.take(request.upload)
-                let pairedVideo = try request.pairedVideo.map { try uploads.take($0) }
-                if let pairedVideo, file.isVideo || !pairedVideo.isVideo {
-                    throw Problem.badRequest("pairedVideo is the video of a Live Photo: upload must be its photo, and pairedVideo a video")
-                }
-                var resources = [(file, file.isVideo ? PHAssetResourceType.video : .photo)]
-                if let pairedVideo { resources.append((pairedVideo, .pairedVideo)) }
-                let location = try Self.location(request)
                 try define(request.ref, as: .asset)
-                return { state in
-                    let creation = PHAssetCreationRequest.forAsset()
-                    for (resource, type) in resources {
-                        let options = PHAssetResourceCreationOptions()
-                        options.originalFilename = resource.filename
-                        options.shouldMoveFile = true
-                        creation.addResource(with: type, fileURL: resource.url, options: options)
-                    }
-                    if let favorite = request.favorite { creation.isFavorite = favorite }
-                    if let hidden = request.hidden { creation.isHidden = hidden }
-                    if let date = request.creationDate { creation.creationDate = date }
-                    if let location { creation.location = location }
-                    state.placeholders[key] = creation.placeholderForCreatedAsset
+                // A Live Photo the block pairs by itself is made by the first of its two requests, as the photo's.
+                if let video = pairs.video(pairedWith: index) {
+                    if video < index { return { _ in } }
+                    return try Self.createAsset(request, key: key, upload: taken[index]!.file, pairedVideo: taken[video]!.file,
+                                                alsoKnownAs: block.requests[video].ref ?? "#\(video)")
                 }
+                if let photo = pairs.photo(pairedWith: index) {
+                    if photo < index { return { _ in } }
+                    return try Self.createAsset(block.requests[photo], key: block.requests[photo].ref ?? "#\(photo)",
+                                                upload: taken[photo]!.file, pairedVideo: taken[index]!.file, alsoKnownAs: key)
+                }
+                return try Self.createAsset(request, key: key, upload: taken[index]!.file, pairedVideo: taken[index]!.pairedVideo, alsoKnownAs: nil)
             case .updateAsset:
                 let change = try objects.asset(request.asset)
                 guard change.canPerform(.properties) else {
@@ -492,6 +520,45 @@ private struct ReferencedObjects {
 
 /// The finished uploads a block turns into assets: each taken once, and
 /// removed after the block commits (the engine has moved its data file).
+/// Live Photos a change block makes without naming the pair, as
+/// `importFiles` pairs them: a photo and a video of its `createAsset`
+/// requests that carry the same Apple content identifier, neither naming a
+/// `pairedVideo`, become one asset. Cost: each photo's EXIF read; when a
+/// photo has an identifier, an ffprobe of at most ``videosLookedAt``
+/// videos, those named as its photo first (`IMG_0001.MOV` for `IMG_0001.HEIC`).
+private struct LivePhotoPairs {
+    static let videosLookedAt = 64
+    private var videoByPhoto: [Int: Int] = [:]
+    private var photoByVideo: [Int: Int] = [:]
+
+    /// `files`: the uploads of the block's `createAsset` requests, by request index.
+    init(_ files: [Int: UploadedFiles.File]) {
+        func identifier(_ file: UploadedFiles.File) -> String? {
+            (try? MediaProbe.probe(fileAt: file.url, verifiesDecoding: false, originalName: file.filename))?.contentIdentifier
+        }
+        func stem(_ file: UploadedFiles.File) -> String { (file.filename as NSString).deletingPathExtension.lowercased() }
+        let photos = files.filter { !$0.value.isVideo }.compactMap { index, file in identifier(file).map { (index, $0) } }
+        guard !photos.isEmpty else { return }
+        let photoStems = Set(photos.map { stem(files[$0.0]!) })
+        let candidates = files.filter(\.value.isVideo).sorted { a, b in
+            let (aNamed, bNamed) = (photoStems.contains(stem(a.value)), photoStems.contains(stem(b.value)))
+            return aNamed != bNamed ? aNamed : a.key < b.key
+        }.prefix(Self.videosLookedAt)
+        var videos: [String: Int] = [:]
+        for (index, file) in candidates.sorted(by: { $0.key < $1.key }) {
+            if let id = identifier(file), videos[id] == nil { videos[id] = index }
+        }
+        for (photo, id) in photos.sorted(by: { $0.0 < $1.0 }) {
+            guard let video = videos.removeValue(forKey: id) else { continue }
+            videoByPhoto[photo] = video
+            photoByVideo[video] = photo
+        }
+    }
+
+    func video(pairedWith photo: Int) -> Int? { videoByPhoto[photo] }
+    func photo(pairedWith video: Int) -> Int? { photoByVideo[video] }
+}
+
 private final class UploadedFiles {
     struct File {
         let url: URL
