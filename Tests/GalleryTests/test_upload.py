@@ -62,3 +62,14 @@ def test_an_upload_resumes_after_the_connection_drops(browser, server, tmp_path)
     request = urllib.request.Request(f"{server.base}/v1/assets/{asset}/original", headers={"Authorization": "Bearer " + server.token})
     with urllib.request.urlopen(request) as response:
         assert response.read() == path.read_bytes(), "the resumed upload did not store the file as it is"
+
+
+def test_a_live_photos_two_files_picked_together_become_one_live_photo(browser, server, tmp_path):
+    still, motion = media.live_photo(tmp_path, identifier="5F2A9C1E-0000-4000-8000-00000000AB02")
+    sign_in(browser, server)
+    pick(browser, still, motion)
+    wait(browser, lambda d: [r["status"] for r in rows(d)][-2:] == ["Added", "Added"], 60, "the pair was not added")
+    photo_row, video_row = rows(browser)[-2:]
+    assert photo_row["asset"] and photo_row["asset"] == video_row["asset"], "the two files are one asset"
+    asset = server.asset(photo_row["asset"].split("/")[0])
+    assert asset["mediaSubtypes"] & 8, "a Live Photo"

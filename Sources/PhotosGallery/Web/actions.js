@@ -30,5 +30,5 @@ export function createFolder(title, folder = null) {
   return change(requests);
 }
 
-/** A finished upload as an asset. */
-export const createAsset = (upload) => change([{ op: 'createAsset', upload }]);
+/** Finished uploads as assets, in one change block (where the server pairs a Live Photo's photo and video). */
+export const createAssets = (uploads) => change(uploads.map((upload) => ({ op: 'createAsset', upload })));

@@ -5,9 +5,12 @@
 // upload interrupted by closing the page resumes when the same file is
 // added again. A file the library already holds (same content hash) is
 // reported and not sent. Each finished file becomes an asset in a change
-// block.
+// block; a photo and a video picked together under one name (IMG_0001.HEIC
+// and IMG_0001.MOV, as an iPhone's Live Photo is exported) go in one block,
+// where the server makes them one Live Photo when they carry the same
+// content identifier.
 import { csrfHeaders, ApiError } from './api.js';
-import { createAsset } from './actions.js';
+import { createAssets } from './actions.js';
 import { contentHash } from './xxh3.js';
 import { notify } from './notices.js';
 
@@ -27,11 +30,14 @@ export class Uploader {
     if (!files.length) return;
     this.panel.hidden = false;
     if (!this.overall) this.build();
+    const jobs = [];
     for (const file of files) {
       const row = this.row(file);
       this.totals.bytes += file.size;
-      this.queue.push({ file, row, sent: 0 });
+      jobs.push({ file, row, sent: 0 });
     }
+    pairLivePhotos(jobs);
+    this.queue.push(...jobs);
     this.updateOverall();
     this.pump();
   }
@@ -91,18 +97,44 @@ export class Uploader {
         this.progress(job, file.size);
         row.item.classList.add('duplicate');
         row.status.textContent = 'Already in the library';
-        return;
+        return this.ended(job, null);
       }
       await this.send(job, location.url);
-      row.status.textContent = 'Adding';
-      const committed = await createAsset(location.url.split('/').pop());
-      localStorage.removeItem(storageKey(file));
-      row.item.classList.add('done');
-      row.item.dataset.asset = committed.created['#0'] || '';
-      row.status.textContent = 'Added';
+      await this.ended(job, location.url.split('/').pop());
     } catch (error) {
-      row.item.classList.add('failed');
-      row.status.textContent = error instanceof ApiError ? error.detail || error.title : String(error.message || error);
+      fail(row, error);
+      if (job.pair && !job.pair.ended.has(job)) await this.ended(job, null);
+    }
+  }
+
+  /**
+   * A job is done sending (`upload` its finished upload's id), or has
+   * nothing to add (null). Alone, its upload becomes an asset now; one of
+   * a pair waits for the other, and the second to end adds both in one block.
+   */
+  async ended(job, upload) {
+    const jobs = job.pair ? [job.pair.photo, job.pair.video] : [job];
+    if (job.pair) {
+      job.pair.ended.set(job, upload);
+      if (job.pair.ended.size < 2) {
+        if (upload) job.row.status.textContent = 'Waiting for its Live Photo pair';
+        return;
+      }
+    }
+    const ready = jobs.filter((j) => (job.pair ? job.pair.ended.get(j) : upload));
+    if (!ready.length) return;
+    const uploads = ready.map((j) => (job.pair ? job.pair.ended.get(j) : upload));
+    ready.forEach((j) => { j.row.status.textContent = 'Adding'; });
+    try {
+      const committed = await createAssets(uploads);
+      ready.forEach((j, index) => {
+        localStorage.removeItem(storageKey(j.file));
+        j.row.item.classList.add('done');
+        j.row.item.dataset.asset = committed.created[`#${index}`] || '';
+        j.row.status.textContent = 'Added';
+      });
+    } catch (error) {
+      ready.forEach((j) => fail(j.row, error));
     }
   }
 
@@ -232,4 +264,34 @@ function formatBytes(bytes) {
     unit += 1;
   }
   return `${value.toFixed(unit ? 1 : 0)} ${units[unit]}`;
+}
+
+function fail(row, error) {
+  row.item.classList.add('failed');
+  row.status.textContent = error instanceof ApiError ? error.detail || error.title : String(error.message || error);
+}
+
+const photoExtensions = ['heic', 'heif', 'jpg', 'jpeg', 'png', 'dng'];
+const videoExtensions = ['mov', 'mp4', 'm4v'];
+
+/** Marks the photo and video of one name among `jobs` as a pair, to be added in one block. */
+function pairLivePhotos(jobs) {
+  const byName = new Map();
+  for (const job of jobs) {
+    const dot = job.file.name.lastIndexOf('.');
+    if (dot <= 0) continue;
+    const stem = job.file.name.slice(0, dot).toLowerCase();
+    if (!byName.has(stem)) byName.set(stem, []);
+    byName.get(stem).push(job);
+  }
+  const extension = (job) => job.file.name.slice(job.file.name.lastIndexOf('.') + 1).toLowerCase();
+  for (const group of byName.values()) {
+    if (group.length !== 2) continue;
+    const photo = group.find((job) => photoExtensions.includes(extension(job)));
+    const video = group.find((job) => videoExtensions.includes(extension(job)));
+    if (!photo || !video) continue;
+    const pair = { photo, video, ended: new Map() };
+    photo.pair = pair;
+    video.pair = pair;
+  }
 }
