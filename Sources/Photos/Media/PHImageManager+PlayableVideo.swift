@@ -25,9 +25,8 @@ extension PHImageManager {
 
     /// The file of the asset's video as browsers play it: its own file when
     /// browsers play that, else an H.264/AAC MP4 made from it once and kept
-    /// with the derivatives (``PlayableVideo``). Throws `missingResource`
-    /// when the asset has no such video, `invalidResource` when it cannot be
-    /// read or converted. Cost: once per asset version and process, one
+    /// with the derivatives. Throws `missingResource` when the asset has no
+    /// such video, `invalidResource` when it cannot be read or converted. Cost: once per asset version and process, one
     /// ffprobe; the first time a copy is needed, one ffmpeg run at low
     /// priority (about real time for a phone video, on one core).
     public func playableVideo(of asset: PHAsset, _ part: PlayableVideoPart = .video) throws -> URL {
