@@ -92,18 +92,29 @@ import Testing
         return String(location.split(separator: "/").last!)
     }
 
+    /// A Live Photo's still as an iPhone writes it: a JPEG whose MakerNote carries `identifier`.
+    private static func livePhotoStill(identifier: String, shade: Double = 10) throws -> Data {
+        var exif = ExifFields()
+        exif.contentIdentifier = identifier
+        return try SampleImage.jpeg(width: 64, height: 48, from: (shade, 40, 60), to: (220, 180, 90), exif: exif)
+    }
+
+    /// A Live Photo's video, made by ffmpeg in `directory`, carrying `identifier` as Apple's cameras write it.
+    private static func livePhotoMovie(_ name: String, identifier: String, in directory: URL) throws -> URL {
+        let movie = directory.appendingPathComponent(name)
+        try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
+                                      "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
+                                      "-movflags", "use_metadata_tags", movie.path])
+        return movie
+    }
+
     /// A Live Photo over HTTP: its photo and its video, two uploads, made one
     /// asset by `createAsset` with `pairedVideo`; a pair the wrong way round is refused.
     @Test func aLivePhotoIsTwoUploadsMadeOneAsset() async throws {
         let fixture = try ServerFixture(photos: 0)
         let identifier = "A1B2C3D4-0000-4000-8000-0000000000BB"
-        var exif = ExifFields()
-        exif.contentIdentifier = identifier
-        let still = try SampleImage.jpeg(width: 64, height: 48, from: (10, 40, 60), to: (220, 180, 90), exif: exif)
-        let movie = fixture.directory.appendingPathComponent("IMG_0001.MOV")
-        try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
-                                      "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
-                                      "-movflags", "use_metadata_tags", movie.path])
+        let still = try Self.livePhotoStill(identifier: identifier)
+        let movie = try Self.livePhotoMovie("IMG_0001.MOV", identifier: identifier, in: fixture.directory)
         try await fixture.withRouter { client in
             let photo = try await Self.upload(still, named: "IMG_0001.JPG", token: fixture.ownerToken, client: client)
             let video = try await Self.upload(try Data(contentsOf: movie), named: "IMG_0001.MOV", token: fixture.ownerToken, client: client)
@@ -127,17 +138,9 @@ import Testing
     @Test func aLivePhotosTwoUploadsArePairedByTheServer() async throws {
         let fixture = try ServerFixture(photos: 0)
         let identifier = "A1B2C3D4-0000-4000-8000-0000000000DD"
-        var exif = ExifFields()
-        exif.contentIdentifier = identifier
-        let still = try SampleImage.jpeg(width: 64, height: 48, from: (30, 40, 60), to: (220, 180, 90), exif: exif)
-        func movie(_ name: String, identifier: String) throws -> Data {
-            let url = fixture.directory.appendingPathComponent(name)
-            try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
-                                          "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
-                                          "-movflags", "use_metadata_tags", url.path])
-            return try Data(contentsOf: url)
-        }
-        let (liveMovie, otherMovie) = (try movie("IMG_0002.MOV", identifier: identifier), try movie("IMG_0003.MOV", identifier: "OTHER-ID"))
+        let still = try Self.livePhotoStill(identifier: identifier, shade: 30)
+        let (liveMovie, otherMovie) = (try Data(contentsOf: try Self.livePhotoMovie("IMG_0002.MOV", identifier: identifier, in: fixture.directory)),
+                                       try Data(contentsOf: try Self.livePhotoMovie("IMG_0003.MOV", identifier: "OTHER-ID", in: fixture.directory)))
         try await fixture.withRouter { client in
             let video = try await Self.upload(liveMovie, named: "IMG_0002.MOV", token: fixture.ownerToken, client: client)
             let other = try await Self.upload(otherMovie, named: "IMG_0003.MOV", token: fixture.ownerToken, client: client)
