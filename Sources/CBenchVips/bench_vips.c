@@ -1,5 +1,6 @@
 #include "CBenchVips.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <jpeglib.h>
@@ -9,6 +10,8 @@
 #include <setjmp.h>
 #include <string.h>
 #include <unistd.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <vips/vips.h>
 #include <vips/vector.h>
 #include <xxhash.h>
@@ -241,10 +244,9 @@ static void capture_date(const char *path, char out[20]) {
     exif_data_unref(data);
 }
 
-int bench_import_photo(const char *source, const char *original, const char *thumbnail, bench_imported_photo *out) {
-    if (bench_vips_init() != 0) return -1;
-    if (copy_hashing(source, original, out->content_hash) != 0) return -1;
-    capture_date(original, out->date_time_original);
+/// The size of `original` upright into `out`, and its 360-px short-edge
+/// thumbnail (Q 82) written to `thumbnail`; in sRGB when `srgb`.
+static int size_and_thumbnail(const char *original, const char *thumbnail, int srgb, bench_imported_photo *out) {
     VipsImage *header = vips_image_new_from_file(original, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (header == NULL) return -1;
     int width = vips_image_get_width(header), height = vips_image_get_height(header);
@@ -259,10 +261,48 @@ int bench_import_photo(const char *source, const char *original, const char *thu
     // Short edge 360 (smaller photos keep their size), the long edge unbounded.
     int landscape = width >= height;
     VipsImage *small = NULL;
-    if (vips_thumbnail(original, &small, landscape ? 1 << 20 : 360, "height", landscape ? 360 : 1 << 20,
-                       "size", VIPS_SIZE_DOWN, NULL) != 0) return -1;
+    int made = srgb ? vips_thumbnail(original, &small, landscape ? 1 << 20 : 360, "height", landscape ? 360 : 1 << 20,
+                                     "size", VIPS_SIZE_DOWN, "export_profile", "srgb", NULL)
+                    : vips_thumbnail(original, &small, landscape ? 1 << 20 : 360, "height", landscape ? 360 : 1 << 20,
+                                     "size", VIPS_SIZE_DOWN, NULL);
+    if (made != 0) return -1;
     // A thumbnail can be made again, so like the engine's it is not synced.
     int saved = vips_jpegsave(small, thumbnail, "Q", 82, "strip", TRUE, NULL);
     g_object_unref(small);
     return saved == 0 ? 0 : -1;
+}
+
+int bench_import_photo(const char *source, const char *original, const char *thumbnail, bench_imported_photo *out) {
+    if (bench_vips_init() != 0) return -1;
+    if (copy_hashing(source, original, out->content_hash) != 0) return -1;
+    capture_date(original, out->date_time_original);
+    return size_and_thumbnail(original, thumbnail, 0, out);
+}
+
+int bench_import_still(const char *source, const char *original, const char *thumbnail, bench_imported_photo *out) {
+    if (bench_vips_init() != 0) return -1;
+    out->date_time_original[0] = 0;
+    if (copy_hashing(source, original, out->content_hash) != 0) return -1;
+    return size_and_thumbnail(original, thumbnail, 1, out);
+}
+
+int bench_copy_hashing(const char *source, const char *destination, char hex[33]) {
+    return copy_hashing(source, destination, hex);
+}
+
+extern char **environ;
+
+int bench_run(const char *path, char *const argv[]) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    pid_t child;
+    int started = posix_spawn(&child, path, &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (started != 0) return -1;
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0) {
+        if (errno != EINTR) return -1;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

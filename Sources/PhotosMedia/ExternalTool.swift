@@ -28,27 +28,21 @@ struct ExternalTool: Sendable {
         guard let executable else {
             throw MediaError(file: file, reason: "\(name) (Debian package \(package)) is not installed")
         }
-        let process = Process()
-        if niceness > 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-            process.arguments = ["-n", String(niceness), executable.path] + arguments
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments
-        }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        let (path, fullArguments) = niceness > 0 ? ("/usr/bin/nice", ["-n", String(niceness), executable.path] + arguments)
+                                                  : (executable.path, arguments)
+        let ran: (termination: ChildProcess.Termination, output: Data)
         do {
-            try process.run()
+            ran = try ChildProcess.run(path, fullArguments)
         } catch {
             throw MediaError(file: file, reason: "\(name) cannot run: \(error.localizedDescription)")
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if requiresSuccess && (process.terminationReason != .exit || process.terminationStatus != 0) {
-            throw MediaError(file: file, reason: "\(name) failed (exit status \(process.terminationStatus))")
+        if requiresSuccess, ran.termination != .exited(0) {
+            let status = switch ran.termination {
+            case .exited(let code): "exit status \(code)"
+            case .signalled(let signal): "killed by signal \(signal)"
+            }
+            throw MediaError(file: file, reason: "\(name) failed (\(status))")
         }
-        return data
+        return ran.output
     }
 }

@@ -35,7 +35,7 @@ struct ImportBaseline {
     @discardableResult
     func importPhotos(_ photos: [URL]) throws -> [String] {
         let uuids = photos.map { _ in UUID().uuidString }
-        let results = Results(count: photos.count)
+        let results = ImportSlots<bench_imported_photo>(count: photos.count)
         DispatchQueue.concurrentPerform(iterations: photos.count) { index in
             var photo = bench_imported_photo()
             let status = bench_import_photo(photos[index].path, original(uuids[index]).path, thumbnail(uuids[index]).path, &photo)
@@ -81,22 +81,23 @@ struct ImportBaseline {
         }
     }
 
-    /// What the workers found, one slot per photo; nil for a failure.
-    private final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [bench_imported_photo?]
-
-        init(count: Int) {
-            slots = Array(repeating: nil, count: count)
-        }
-
-        func set(_ index: Int, _ value: bench_imported_photo?) {
-            lock.withLock { slots[index] = value }
-        }
-
-        var values: [bench_imported_photo?] { lock.withLock { slots } }
-    }
-
     private func original(_ uuid: String) -> URL { files.appendingPathComponent("originals/\(uuid).jpg") }
     private func thumbnail(_ uuid: String) -> URL { files.appendingPathComponent("thumbnails/\(uuid).jpg") }
+}
+
+/// What concurrent workers found, one slot each; nil for a failure or
+/// nothing yet.
+final class ImportSlots<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Value?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ value: Value?) {
+        lock.withLock { slots[index] = value }
+    }
+
+    var values: [Value?] { lock.withLock { slots } }
 }

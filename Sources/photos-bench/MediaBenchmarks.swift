@@ -8,7 +8,9 @@ import PhotosStore
 /// quality compared; and imports
 /// against the same work done plainly (``ImportBaseline``), on generated
 /// camera-like JPEGs of 12 and 24 megapixels, and on real camera photos when
-/// `PHOTOS_BENCH_CAMERA_DIR` names a folder of them.
+/// `PHOTOS_BENCH_CAMERA_DIR` names a folder of them; and the import of a
+/// mixed corpus of real photos and videos (``MixedCorpus``) against the same
+/// work done plainly (``MixedImportBaseline``).
 struct MediaBenchmarks {
     let workdir: URL
     /// Small photos and few of them: checks that every benchmark runs (for
@@ -37,6 +39,7 @@ struct MediaBenchmarks {
         context(twelve[0])
         try derivativeRequests()
         try importing(twentyFour)
+        try importingMixed()
         BenchLibrary.removeScratch(in: workdir)
     }
 
@@ -253,6 +256,37 @@ struct MediaBenchmarks {
         }
         Measure.report("import of \(few.count) \(label) photos in one change block on one core, against the same work done plainly",
                        ours: oneCore.ours, baseline: oneCore.baseline, target: 1.1)
+    }
+
+    /// The ``MixedCorpus`` imported through `importFiles` (which pairs, reads
+    /// metadata and sidecars, and makes each thumbnail) into a new library,
+    /// against ``MixedImportBaseline`` doing the same work plainly.
+    private func importingMixed() throws {
+        let files = try MixedCorpus.files(in: workdir, quick: quick)
+        var library: PHPhotoLibrary?
+        var baseline: MixedImportBaseline?
+        var (assets, baselineAssets) = (0, 0)
+        let (ours, plain) = try Measure.alternating(runs: 2, prepare: {
+            library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
+            let other = BenchLibrary.scratch(in: workdir)
+            _ = try SQLitePhotoStore(url: other)
+            baseline = try MixedImportBaseline(files: other.appendingPathComponent("baseline-files"), pool: BenchLibrary.durablePool(other))
+        }, ours: {
+            let result = try library!.importFiles(files)
+            guard result.failed.isEmpty, result.notAttempted.isEmpty else {
+                throw BenchError("the mixed import failed: \(result.failed.map { "\($0.file.lastPathComponent): \($0.error)" })")
+            }
+            assets = Set(result.imported.map(\.localIdentifier)).count
+        }, baseline: {
+            baselineAssets = try baseline!.importFiles(files)
+        })
+        guard assets == baselineAssets else {
+            throw BenchError("the mixed import made \(assets) assets and its baseline \(baselineAssets)")
+        }
+        let label = quick ? "mixed real corpus (quick)" : "mixed real corpus"
+        let kinds = Set(files.map { $0.pathExtension.lowercased() }).count
+        Measure.report("import of a \(label): \(files.count) photos and videos of \(kinds) kinds, through importFiles, "
+                       + "against the same work done plainly", ours: ours, baseline: plain, target: 1.1)
     }
 
     /// An ``ImportBaseline`` into a new library at `url`.

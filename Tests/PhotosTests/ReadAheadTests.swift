@@ -1,5 +1,6 @@
 import Foundation
 import PhotosMedia
+import PhotosStore
 import PhotosTestSupport
 import Testing
 @testable import Photos
@@ -113,5 +114,32 @@ import Testing
         let held = photos.filter(readAhead.holdsReading(of:))
         #expect((1...3).contains(held.count))
         #expect(held.allSatisfy { photos.suffix(3).contains($0) }, "the newest are kept")
+    }
+
+    /// `importFiles` reads each file once, before its blocks, and hands
+    /// what it read to them (`FileReading.Probed`). A block uses that only
+    /// while the file is as it was: a probe that says something else than
+    /// the file shows it was used, and a file changed since is read again.
+    @Test func anImportsProbeIsUsedOnlyWhileTheFileIsUnchanged() throws {
+        let video = try test.video(seconds: 1, width: 64, height: 48)
+        let probe = try MediaProbe.probe(fileAt: video, verifiesDecoding: false)
+        var told = probe
+        told.cameraModel = "what the probe said"
+        let identity = try #require(FileStatus(atPath: video.path)?.identity)
+        let probed = FileReading.Probed(identity: identity, metadata: told, contentHash: try ContentHash.ofFile(at: video))
+        func add() throws -> PHAsset {
+            var identifier = ""
+            try test.library.performChangesAndWait {
+                let request = PHAssetCreationRequest.forAsset()
+                request.addResource(with: .video, fileURL: video, probed: probed)
+                identifier = request.placeholderForCreatedAsset!.localIdentifier
+            }
+            return test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil)[0] }
+        }
+        #expect(try add().record.cameraModel == "what the probe said")
+
+        // Touched: the same bytes, but no longer the file that was probed.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: video.path)
+        #expect(try add().record.cameraModel == probe.cameraModel)
     }
 }

@@ -56,4 +56,20 @@ typedef struct {
 /// the engine's, it can be made again). Returns 0 on success.
 int bench_import_photo(const char *source, const char *original, const char *thumbnail, bench_imported_photo *out);
 
+/// The mixed import baseline's work for a still in any format libvips
+/// reads: the copy, hash and syncs of `bench_import_photo`, then the 360-px
+/// thumbnail converted to sRGB from the file's ICC profile. The capture
+/// date is left empty: that baseline reads every file's metadata with one
+/// exiftool run. Returns 0 on success.
+int bench_import_still(const char *source, const char *original, const char *thumbnail, bench_imported_photo *out);
+
+/// Copies `source` to the new file `destination`, its XXH3-128 in `hex`,
+/// the copy and its name synced. Returns 0 on success.
+int bench_copy_hashing(const char *source, const char *destination, char hex[33]);
+
+/// Runs the program at `path` with `argv` (ending in NULL) as C does it,
+/// posix_spawn then waitpid, standard input on /dev/null; returns its exit
+/// status, or -1 when it could not start or a signal ended it.
+int bench_run(const char *path, char *const argv[]);
+
 #endif

@@ -187,4 +187,16 @@ int pm_make_derivative(const char *path, int source_width, int source_height, in
 /// a NUL. Returns 0 on success, -1 when the file cannot be read.
 int pm_hash_file(const char *path, char hex[33]);
 
+/// Starts the program at `path` with `argv` (ending in NULL) and this
+/// process's environment: standard input and error on /dev/null, standard
+/// output a pipe whose read end goes to `*output` (close it), every other
+/// descriptor closed, no signal blocked and every one at its default
+/// action. `*pid` is the child's. Returns 0, or the errno of the failure.
+int pm_spawn(const char *path, char *const argv[], int *pid, int *output);
+
+/// Waits for the child `pid` to end: `*exit_status` is its exit status
+/// (-1 when a signal ended it), `*signal_number` that signal (else 0).
+/// Returns 0, or the errno of the failure.
+int pm_wait(int pid, int *exit_status, int *signal_number);
+
 #endif

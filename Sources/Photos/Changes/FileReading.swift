@@ -27,23 +27,44 @@ struct FileReading: Sendable {
         static let primary = Needs(rawValue: 2)
     }
 
+    /// What was learnt of a file before its change block, as it was then:
+    /// an import reads every file first to pair and deduplicate them, and
+    /// its blocks need not read them again.
+    struct Probed: Sendable {
+        /// The file when it was probed; the probe holds only while the file is still so.
+        let identity: FileStatus.Identity
+        /// What the probe found, read under the file's own name and without
+        /// the trial decode, which its thumbnail makes.
+        let metadata: MediaMetadata
+        let contentHash: String
+
+        /// The probe, if the file at `url` has not changed since.
+        func ifStill(at url: URL) -> Probed? {
+            FileStatus(atPath: url.path)?.identity == identity ? self : nil
+        }
+    }
+
     /// Reads the file at `url`, expected to hold `expected` (nil: any
     /// file, read for nothing). A video's or raw file's poster is handed
     /// to `keepPoster`, which returns where the thumbnail is made from.
+    /// What `probed` found is not read again: the metadata of a file whose
+    /// thumbnail is made here or of a video (neither needs the trial
+    /// decode), and the content hash.
     /// Cost: a header read; for the shown file, a shrink-on-load decode (a
     /// video's first frame by ffmpeg); for the primary file, one read to hash.
-    static func read(fileAt url: URL, originalName: String, expected: MediaMetadata.Kind?, needs: Needs,
+    static func read(fileAt url: URL, originalName: String, expected: MediaMetadata.Kind?, needs: Needs, probed: Probed? = nil,
                      keepPoster: (Data) throws -> URL) throws -> FileReading {
         guard let expected else { return FileReading(metadata: nil, contentHash: nil, thumbnail: nil, thumbHash: nil) }
         // The thumbnail below decodes the shown file, which proves it sound.
-        let metadata = try MediaProbe.probe(fileAt: url, verifiesDecoding: !needs.contains(.shown), originalName: originalName)
+        let metadata = try probed.flatMap { needs.contains(.shown) || $0.metadata.kind == .video ? $0.metadata : nil }
+            ?? MediaProbe.probe(fileAt: url, verifiesDecoding: !needs.contains(.shown), originalName: originalName)
         guard metadata.kind == expected else { throw KindMismatch(expected: expected) }
         var thumbnail: ImageRenderer.Derivative?
         if needs.contains(.shown) {
             thumbnail = try makeThumbnail(of: url, metadata, keepPoster: keepPoster)
         }
         return FileReading(metadata: metadata,
-                           contentHash: needs.contains(.primary) ? try ContentHash.ofFile(at: url) : nil,
+                           contentHash: needs.contains(.primary) ? try probed?.contentHash ?? ContentHash.ofFile(at: url) : nil,
                            thumbnail: thumbnail?.jpeg,
                            thumbHash: thumbnail?.placeholderPixels.map { ThumbHash.encode($0) })
     }

@@ -60,10 +60,13 @@ struct NewAssetPreparation {
             let name = originalFilename(resource, uti: "")
             // Taken before staging, which changes the file's status: a reading is of the file as it was read.
             let readAhead = expected == .image ? ReadAhead.shared.take(resource.source, originalName: name) : nil
+            var probed: FileReading.Probed?
+            if case .file(let url) = resource.source { probed = resource.probed?.ifStill(at: url) }
             let file = try stage(resource)
             let reading: FileReading
             do {
-                reading = try readAhead ?? FileReading.read(fileAt: file.url, originalName: name, expected: expected, needs: needs) { poster in
+                reading = try readAhead ?? FileReading.read(fileAt: file.url, originalName: name, expected: expected, needs: needs,
+                                                            probed: probed) { poster in
                     try session.stageDerivative(poster, ofNewAsset: uuid, kind: .poster)
                 }
             } catch let error as FileReading.KindMismatch {

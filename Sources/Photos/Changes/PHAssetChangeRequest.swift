@@ -15,6 +15,8 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         var type: PHAssetResourceType
         var source: Source
         var options: PHAssetResourceCreationOptions?
+        /// What an import learnt of the file before its block.
+        var probed: FileReading.Probed?
     }
 
     enum Target {

@@ -24,6 +24,13 @@ public class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
                                          options: options?.copy() as? PHAssetResourceCreationOptions))
     }
 
+    /// Adds a file an import has already read as a resource: the block
+    /// reads again only what `probed` does not say, or all of it when the
+    /// file has changed since.
+    func addResource(with type: PHAssetResourceType, fileURL: URL, probed: FileReading.Probed?) {
+        resources.append(PendingResource(type: type, source: .file(fileURL), options: nil, probed: probed))
+    }
+
     /// Adds data as a resource. Invalid data fails the block.
     public func addResource(with type: PHAssetResourceType, data: Data, options: PHAssetResourceCreationOptions?) {
         resources.append(PendingResource(type: type, source: .data(data),

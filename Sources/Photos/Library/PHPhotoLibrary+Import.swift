@@ -174,7 +174,7 @@ extension PHPhotoLibrary {
                         for asset in batch {
                             let request = PHAssetCreationRequest.forAsset()
                             for file in asset.files {
-                                request.addResource(with: file.type, fileURL: file.url, options: nil)
+                                request.addResource(with: file.type, fileURL: file.url, probed: file.probed)
                             }
                             if let motion = asset.motionVideo {
                                 let options = PHAssetResourceCreationOptions()
@@ -274,9 +274,16 @@ extension PHPhotoLibrary {
     /// A file read for import.
     fileprivate struct ImportCandidate: @unchecked Sendable {
         var url: URL
+        /// What the file was when read; nil when it could not be told.
+        var identity: FileStatus.Identity?
         var metadata: MediaMetadata
         var hash: String
         var type: PHAssetResourceType = .photo
+
+        /// What its change block need not read again.
+        var probed: FileReading.Probed? {
+            identity.map { FileReading.Probed(identity: $0, metadata: metadata, contentHash: hash) }
+        }
     }
 
     /// The resources of one asset to create.
@@ -302,9 +309,11 @@ extension PHPhotoLibrary {
             }
             let url = urls[index]
             do throws(MediaError) {
+                // Taken first: a file changed while it is read is read again by its block.
+                let identity = FileStatus(atPath: url.path)?.identity
                 let metadata = try MediaProbe.probe(fileAt: url, verifiesDecoding: false)
                 let hash = try ContentHash.ofFile(at: url)
-                results.set(index, .success(ImportCandidate(url: url, metadata: metadata, hash: hash,
+                results.set(index, .success(ImportCandidate(url: url, identity: identity, metadata: metadata, hash: hash,
                                                             type: metadata.kind == .video ? .video : .photo)))
             } catch {
                 results.set(index, .failure(PHPhotosError(.invalidResource, error.description)))
