@@ -35,6 +35,8 @@ package struct MediaMetadata: Sendable, Equatable {
     package var duration: Double
     /// Video frames per second; nil for still images.
     package var frameRate: Double?
+    /// A video's dynamic range, which its poster and playable copy are tone-mapped from.
+    package var dynamicRange = DynamicRange.standard
     /// The rate a video was captured at, when it differs from its playback
     /// rate (Android records it for slow motion and time-lapse); nil otherwise.
     package var captureFrameRate: Double?

@@ -52,14 +52,18 @@ package enum PlayableVideo {
 
     /// Writes an H.264/AAC MP4 of the video at `source` to `destination`:
     /// upright (the rotation the file records is applied), at most
-    /// ``longestEdge`` pixels long, 8-bit 4:2:0, its first sound track in
-    /// stereo, its index first. Cost: one ffmpeg process, at low priority,
-    /// about real time for a 1080p phone video on one core.
+    /// ``longestEdge`` pixels long, 8-bit 4:2:0, tone-mapped to BT.709 when
+    /// it is HDR (``DynamicRange``), its first sound track in stereo, its
+    /// index first. Cost: one ffprobe, then one ffmpeg process at low
+    /// priority, about real time for a 1080p phone video on one core.
     package static func make(from source: URL, to destination: URL) throws(MediaError) {
         let edge = longestEdge
         let scale = "scale=w='if(gte(iw,ih),min(\(edge),iw),-2)':h='if(gte(iw,ih),-2,min(\(edge),ih))'"
+        let toneMapping = try DynamicRange.ofVideo(at: source).toneMappingFilter
+        let filters = (toneMapping.map { [$0] } ?? []) + [scale, "format=yuv420p"]
+        let colour = toneMapping == nil ? [] : ["-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"]
         _ = try ffmpeg.run(["-nostdin", "-v", "error", "-y", "-i", source.path, "-map", "0:v:0", "-map", "0:a:0?",
-                            "-vf", scale + ",format=yuv420p", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23",
+                            "-vf", filters.joined(separator: ",")] + colour + ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23",
                             "-profile:v", "high", "-c:a", "aac", "-b:a", "128k", "-ac", "2",
                             "-movflags", "+faststart", "-map_metadata", "-1", "-f", "mp4", destination.path],
                            about: source.path, niceness: 10, requiresSuccess: true)

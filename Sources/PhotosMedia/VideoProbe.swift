@@ -10,6 +10,7 @@ enum VideoProbe {
             var avg_frame_rate: String?
             var r_frame_rate: String?
             var duration: String?
+            var color_transfer: String?
             var tags: [String: String]?
             var side_data_list: [SideData]?
         }
@@ -43,7 +44,7 @@ enum VideoProbe {
         let quarterTurns = rotation.isFinite ? Int((rotation.truncatingRemainder(dividingBy: 360) / 90).rounded()) & 3 : 0
         let tags = (report.format?.tags ?? [:]).merging(video.tags ?? [:], uniquingKeysWith: { format, _ in format })
         let capture = captureDate(tags)
-        return MediaMetadata(
+        var metadata = MediaMetadata(
             kind: .video,
             pixelWidth: quarterTurns % 2 == 1 ? height : width,
             pixelHeight: quarterTurns % 2 == 1 ? width : height,
@@ -58,6 +59,8 @@ enum VideoProbe {
             captureFrameRate: tags["com.android.capture.fps"].flatMap(Double.init),
             uniformTypeIdentifier: UniformType.forVideo(head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
             contentIdentifier: tags["com.apple.quicktime.content.identifier"])
+        metadata.dynamicRange = DynamicRange(ffprobeTransfer: video.color_transfer)
+        return metadata
     }
 
     private static func frameRate(_ text: String?) -> Double? {

@@ -214,6 +214,51 @@ import Testing
         #expect(asset.pixelWidth == 20 && asset.pixelHeight == 20)
     }
 
+    /// HDR video as phones record it (10-bit HEVC, BT.2020, HLG or PQ),
+    /// made by converting SMPTE colour bars with reference white at
+    /// 203 cd/m²: its poster (the thumbnail) and its playable H.264 copy
+    /// show the bars as a standard-range picture of them looks, not the
+    /// grey, washed-out colours of HDR values read as BT.709.
+    @Test(arguments: ["arib-std-b67", "smpte2084"])
+    func hdrVideosAreToneMappedInTheirPosterAndPlayableCopy(transfer: String) throws {
+        let colourBars = "smptebars=size=640x360:rate=30:duration=1"
+        let reference = test.files.appendingPathComponent("bars.png")
+        try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", colourBars, "-frames:v", "1", reference.path])
+        let hdr = test.files.appendingPathComponent("IMG_\(transfer).MOV")
+        try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", colourBars,
+                           "-vf", "zscale=tin=bt709:min=bt709:pin=bt709:rin=tv:t=\(transfer):m=bt2020nc:p=bt2020:r=tv:npl=203,format=yuv420p10le",
+                           "-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1",
+                           "-color_primaries", "bt2020", "-color_trc", transfer, "-colorspace", "bt2020nc", hdr.path])
+        let asset = try test.importAsset(hdr, video: true)
+
+        // Grey, yellow, cyan, green, magenta, red and blue bars, along one row.
+        func bars(_ pixels: RGBAPixels) -> [[Int]] {
+            let bytes = pixels.bytes
+            return (0..<7).map { bar in
+                let (x, y) = ((2 * bar + 1) * pixels.width / 14, pixels.height / 4)
+                return (0..<3).map { Int(bytes[(y * pixels.width + x) * 4 + $0]) }
+            }
+        }
+        // Read as BT.709, HLG's grey is 160 and its yellow has blue 62; PQ's grey is 129.
+        func expectBarsLikeTheReference(_ pixels: RGBAPixels, _ what: String) throws {
+            let (got, expected) = (bars(pixels), bars(try ImageCodec.decode(fileAt: reference)))
+            #expect(zip(got[0], expected[0]).allSatisfy { abs($0 - $1) <= 12 }, "\(what): grey \(got[0]) where it is \(expected[0])")
+            for (got, want) in zip(got, expected) {
+                #expect(zip(got, want).allSatisfy { abs($0 - $1) <= 32 }, "\(what): \(got) where the bars are \(want)")
+            }
+        }
+        let thumbnail = try #require(try PHImageManager.default().rendition(.thumbnail, of: asset).file)
+        try expectBarsLikeTheReference(try ImageCodec.decode(fileAt: thumbnail), "the poster of \(transfer)")
+
+        let copy = try PHImageManager.default().playableVideo(of: asset)
+        let frame = test.files.appendingPathComponent("copy-frame.png")
+        try run("ffmpeg", ["-v", "error", "-y", "-i", copy.path, "-frames:v", "1", frame.path])
+        try expectBarsLikeTheReference(try ImageCodec.decode(fileAt: frame), "the playable copy of \(transfer)")
+        let tagged = try DebianTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=color_transfer,pix_fmt",
+                                                    "-of", "csv=p=0", copy.path])
+        #expect(tagged.trimmingCharacters(in: .whitespacesAndNewlines) == "yuv420p,bt709")
+    }
+
     @Test func videoMetadata() throws {
         let clip = try test.video(seconds: 2, width: 320, height: 240, fps: 25, rotation: 90,
                                   tags: ["creation_time": "2021-06-01T10:20:30Z"])

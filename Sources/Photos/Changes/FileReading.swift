@@ -89,7 +89,7 @@ struct FileReading: Sendable {
         var source = url
         var size = (metadata.pixelWidth, metadata.pixelHeight)
         if metadata.kind == .video {
-            source = try keepPoster(try VideoFrame.poster(ofVideoAt: url))
+            source = try keepPoster(try VideoFrame.poster(ofVideoAt: url, dynamicRange: metadata.dynamicRange))
             size = (0, 0)
         } else if UniformType.isRAW(metadata.uniformTypeIdentifier) {
             guard let preview = try? CameraRaw.preview(ofFileAt: url) else { return nil }
