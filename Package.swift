@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "CPhotosMedia",
             dependencies: ["CVips", "CExif"],
-            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("xxhash"), .linkedLibrary("jpeg"), .linkedLibrary("brotlidec"), .linkedLibrary("m")]
+            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("xxhash"), .linkedLibrary("jpeg"), .linkedLibrary("brotlidec"), .linkedLibrary("heif"), .linkedLibrary("m")]
         ),
         // Decoding, metadata and encoding of image and video files.
         .target(

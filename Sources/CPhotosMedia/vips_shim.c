@@ -1,5 +1,6 @@
 #include "CPhotosMedia.h"
 #include "jpeg_scaled.h"
+#include "nclx.h"
 #include "resample.h"
 
 #include <glib/gstdio.h>
@@ -337,7 +338,8 @@ static void convert_to_srgb(VipsImage *in, VipsImage **out) {
 }
 
 // vips_thumbnail on a file or a buffer: shrink-on-load, orientation applied,
-// fitting inside width x height, in sRGB (`convert_to_srgb`): every
+// fitting inside width x height, in sRGB (`pm_nclx_to_srgb` for HEIF and
+// AVIF colour given as nclx, `convert_to_srgb` for an ICC profile): every
 // rendition is sRGB, stored without a profile.
 static int thumbnail(const char *path, const void *buffer, size_t length, VipsImage **out,
                      int width, int height, VipsSize size, VipsInteresting crop) {
@@ -348,7 +350,12 @@ static int thumbnail(const char *path, const void *buffer, size_t length, VipsIm
         : vips_thumbnail_buffer((void *) buffer, length, &shrunk, width, "height", height, "size", size,
                                 "crop", crop, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     if (result != 0) return result;
-    convert_to_srgb(shrunk, out);
+    VipsImage *described = NULL;
+    if (pm_nclx_to_srgb(path, buffer, length, shrunk, &described) != 0) {
+        g_object_unref(shrunk);
+        return -1;
+    }
+    convert_to_srgb(described, out);
     return 0;
 }
 

@@ -25,11 +25,12 @@ package enum DynamicRange: String, Sendable, Equatable {
     /// The ffmpeg filters that bring HDR frames to standard-range BT.709
     /// (nil for standard range): linear light with reference white at
     /// 203 cd/m² (ITU-R BT.2408), BT.709 primaries, Möbius tone mapping,
-    /// which leaves values up to that white almost as they are and rolls
-    /// highlights off above it, then BT.709's transfer in 8 bits.
+    /// which leaves values up to 60 % of that white as they are and rolls
+    /// the rest off (HEIF and AVIF stills get the same curve, in nclx.c),
+    /// then BT.709's transfer in 8 bits.
     package var toneMappingFilter: String? {
         guard self != .standard else { return nil }
-        return "zscale=t=linear:npl=203,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=mobius:desat=0,"
+        return "zscale=t=linear:npl=203,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=mobius:param=0.6:desat=0,"
             + "zscale=t=bt709:m=bt709:r=tv,format=yuv420p"
     }
 

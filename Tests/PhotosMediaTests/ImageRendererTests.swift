@@ -107,13 +107,23 @@ import Testing
         let stored: [Double] = [200, 120, 60]
         try SampleImage.jpeg(width: 640, height: 480, from: (stored[0], stored[1], stored[2]), to: (stored[0], stored[1], stored[2]),
                              exif: ExifFields()).write(to: plain)
+        // 16 bits a channel too, as raw converters and scanners write TIFF and PNG.
+        let sixteen = directory.appendingPathComponent("plain16.v")
+        try DebianTool.run("vips", ["colourspace", plain.path, sixteen.path, "rgb16"])
         let profiles = "/usr/share/color/icc/ghostscript/"
         for (name, profile, converts) in [("adobe.jpg", "a98.icc", true), ("prophoto.png", "rommrgb.icc", true),
-                                          ("prophoto.jpg", "rommrgb.icc", true), ("srgb.jpg", "srgb.icc", false)] {
+                                          ("prophoto.jpg", "rommrgb.icc", true), ("srgb.jpg", "srgb.icc", false),
+                                          ("prophoto16.tif", "rommrgb.icc", true), ("adobe16.png", "a98.icc", true),
+                                          ("plain16.png", nil, false), ("plain16.tif", nil, false)] {
             let tagged = directory.appendingPathComponent(name)
-            try DebianTool.run("vips", ["copy", plain.path, "\(tagged.path)[profile=\(profiles + profile)]"])
+            let source = name.contains("16") ? sixteen : plain
+            try DebianTool.run("vips", ["copy", source.path, tagged.path + (profile.map { "[profile=\(profiles + $0)]" } ?? "")])
             let reference = directory.appendingPathComponent("reference-\(name).png")
-            try DebianTool.run("vips", ["icc_transform", tagged.path, reference.path, "srgb", "--embedded"])
+            if profile != nil {
+                try DebianTool.run("vips", ["icc_transform", tagged.path, reference.path, "srgb", "--embedded", "--depth", "8"])
+            } else {
+                try DebianTool.run("vips", ["colourspace", tagged.path, reference.path, "srgb"])
+            }
             let expected = try DebianTool.run("vips", ["getpoint", reference.path, "320", "240"]).split(separator: " ").compactMap { Double($0) }
             #expect(expected.count == 3, "\(name)")
 
@@ -124,6 +134,61 @@ import Testing
             // The test means something only where converting changes the colour.
             #expect(zip(expected, stored).contains { abs($0 - $1) > 8 } == converts, "\(name): \(expected) from \(stored)")
         }
+    }
+
+    /// HEIF and AVIF files may give their colour as H.273 numbers (an nclx
+    /// box) rather than a profile: Display P3 or BT.2020 primaries, the PQ
+    /// or HLG transfer of HDR. A patch of sRGB (230, 70, 40), encoded here
+    /// in each of those (in the direction opposite to the library's) and
+    /// written by avifenc, comes back near that colour; read as sRGB, as
+    /// libvips alone reads them, none would.
+    @Test(arguments: [("p3", 12, 13), ("bt2020", 9, 13), ("pq", 9, 16), ("hlg", 9, 18)])
+    func colourGivenAsNumbersIsConvertedToSRGB(name: String, primaries: Int, transfer: Int) throws {
+        let wanted: [Double] = [230, 70, 40]
+        let linear = wanted.map { value -> Double in
+            let v = value / 255
+            return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
+        }
+        // BT.709 linear light to the file's primaries.
+        let toP3 = [[0.8225, 0.1774, 0.0], [0.0332, 0.9669, 0.0], [0.0171, 0.0724, 0.9108]]
+        let toBT2020 = [[0.6274, 0.3293, 0.0433], [0.0691, 0.9195, 0.0114], [0.0164, 0.0880, 0.8956]]
+        let matrix = primaries == 12 ? toP3 : toBT2020
+        let converted = matrix.map { row in zip(row, linear).map(*).reduce(0, +) }
+        let encoded: [Double] = switch transfer {
+        case 16:
+            converted.map { light in
+                let y = pow(light * 203 / 10000, 2610.0 / 16384)
+                return pow((0.8359375 + 18.8515625 * y) / (1 + 18.6875 * y), 2523.0 / 4096 * 128)
+            }
+        case 18:
+            // Display light at 203 cd/m² white, through the inverse of HLG's OOTF (1,000 cd/m², gamma 1.2) and its OETF.
+            { () -> [Double] in
+                let display = converted.map { $0 * 203 / 1000 }
+                let luminance = 0.2627 * display[0] + 0.6780 * display[1] + 0.0593 * display[2]
+                let scene = display.map { $0 * pow(luminance, (1 - 1.2) / 1.2) }
+                return scene.map { e in e <= 1.0 / 12 ? (3 * e).squareRoot() : 0.17883277 * log(12 * e - 0.28466892) + 0.55991073 }
+            }()
+        default:
+            converted.map { v in v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055 }
+        }
+        // HDR in 10 bits from a 16-bit source, as cameras and phones write it.
+        let hdr = transfer != 13
+        let stored = encoded.map { String(Int(($0 * (hdr ? 65535 : 255)).rounded())) }
+        let patch = directory.appendingPathComponent("\(name).png"), avif = directory.appendingPathComponent("\(name).avif")
+        let (black, light) = (directory.appendingPathComponent("black.v"), directory.appendingPathComponent("light.v"))
+        try DebianTool.run("vips", ["black", black.path, "64", "64", "--bands", "3"])
+        try DebianTool.run("vips", ["linear", black.path, light.path, "1 1 1", stored.joined(separator: " ")])
+        let cast = directory.appendingPathComponent("cast.v")
+        try DebianTool.run("vips", ["cast", light.path, cast.path, hdr ? "ushort" : "uchar"])
+        try DebianTool.run("vips", ["copy", cast.path, patch.path, "--interpretation", hdr ? "rgb16" : "srgb"])
+        try DebianTool.run("avifenc", ["--min", "0", "--max", "0", "-d", hdr ? "10" : "8", "--cicp", "\(primaries)/\(transfer)/6", patch.path, avif.path])
+
+        let derivative = try ImageRenderer.derivative(fileAt: avif, shortEdge: 360)
+        let pixels = try ImageRenderer.render(derivative: derivative.jpeg, RenderSpec(targetWidth: 32, targetHeight: 32, mode: .fit, exact: true))
+        let centre = pixels.withUnsafeBytes { bytes in (0..<3).map { Double(bytes[(16 * 32 + 16) * 4 + $0]) } }
+        #expect(zip(centre, wanted).allSatisfy { abs($0 - $1) <= 14 }, "\(name): \(centre) for \(wanted), stored as \(stored)")
+        let storedBytes = encoded.map { $0 * 255 }
+        #expect(zip(storedBytes, wanted).contains { abs($0 - $1) > 14 }, "\(name): the stored values \(storedBytes) would not pass")
     }
 
     /// A progressive JPEG's DC scans alone decode at an eighth to exactly
