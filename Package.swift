@@ -165,7 +165,7 @@ let package = Package(
         // and the database surgery that damage tests do.
         .target(
             name: "PhotosTestSupport",
-            dependencies: ["PhotosStore", "PhotosObjectStorage", "PhotosPostgres", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PhotosStore", "PhotosMedia", "PhotosObjectStorage", "PhotosPostgres", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/PhotosTestSupport"
         ),
         .testTarget(

@@ -162,6 +162,42 @@ import Testing
         }
     }
 
+    /// Uploads are paired as imports pair files: a camera's raw file and
+    /// its JPEG, each its own createAsset, are one photo with the raw as its
+    /// alternatePhoto (reported under both refs), and a Google Motion
+    /// Photo's JPEG is a Live Photo with the video it carries.
+    @Test func aRawAndItsJPEGAndAMotionPhotoArePairedByTheServer() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let raw = try Data(contentsOf: try CameraFiles.raw(width: 160, height: 120, preview: (80, 60), tags: [
+            "-Make=Panasonic", "-Model=DMC-GH4", "-DateTimeOriginal=2021:05:04 10:11:12"], in: fixture.directory))
+        let movieFile = fixture.directory.appendingPathComponent("motion.mp4")
+        _ = try DebianTool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
+                                          "-c:v", "libx264", "-pix_fmt", "yuv420p", movieFile.path])
+        let motionPhoto = fixture.directory.appendingPathComponent("PXL_20240601_101500000.MP.jpg")
+        try CameraFiles.motionPhoto(motionPhoto, still: try Self.photo(7), movie: try Data(contentsOf: movieFile), schema: .container)
+        try await fixture.withRouter { client in
+            let rawUpload = try await Self.upload(raw, named: "P1000123.RW2", token: fixture.ownerToken, client: client)
+            let jpegUpload = try await Self.upload(try Self.photo(3), named: "P1000123.JPG", token: fixture.ownerToken, client: client)
+            let motion = try await Self.upload(try Data(contentsOf: motionPhoto), named: motionPhoto.lastPathComponent,
+                                               token: fixture.ownerToken, client: client)
+            let block = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
+                "requests": [["op": "createAsset", "upload": rawUpload, "ref": "raw"], ["op": "createAsset", "upload": jpegUpload, "ref": "jpeg"],
+                             ["op": "createAsset", "upload": motion, "ref": "motion"]]])
+            #expect(block.status == .ok, "\(block.text)")
+            let created = try #require(block.json["created"] as? [String: String])
+            #expect(created["raw"] != nil && created["raw"] == created["jpeg"], "\(created)")
+            let (photo, live) = fixture.library.withCurrentLibrary {
+                (PHAsset.fetchAssets(withLocalIdentifiers: [created["jpeg"]!], options: nil)[0],
+                 PHAsset.fetchAssets(withLocalIdentifiers: [created["motion"]!], options: nil)[0])
+            }
+            let resources = fixture.library.withCurrentLibrary { PHAssetResource.assetResources(for: photo) }
+            #expect(resources.map(\.type) == [.photo, .alternatePhoto] && resources.map(\.originalFilename) == ["P1000123.JPG", "P1000123.RW2"])
+            #expect(live.mediaSubtypes.contains(.photoLive))
+            #expect(fixture.library.withCurrentLibrary { PHAssetResource.assetResources(for: live) }.map(\.type) == [.photo, .pairedVideo])
+            #expect(fixture.library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).count } == 2)
+        }
+    }
+
     @Test func aDuplicateIsAnsweredBeforeItIsSent() async throws {
         let fixture = try ServerFixture(photos: 0)
         let data = try Self.photo(99)

@@ -461,25 +461,8 @@ import Testing
         #expect(asset.pixelWidth == 30 && asset.pixelHeight == 20 && fullSize(asset) == [30, 20])
     }
 
-    /// A camera raw file as exiftool reads it and libvips cannot: a TIFF whose
-    /// header says Panasonic RAW, with the camera's tags and, optionally,
-    /// an embedded JPEG preview. exiftool writes into such a file only when
-    /// its pixels are one strip: 128 rows at most.
     private func cameraRaw(width: Int, height: Int, preview: (width: Int, height: Int)?, tags: [String]) throws -> URL {
-        let tiff = try ImageCodec.encode(try ImageCodec.decode(data: try SampleImage.jpeg(width: width, height: height,
-                                                                                       from: (0, 0, 0), to: (255, 255, 255))),
-                                         as: .tiff)
-        var bytes = [UInt8](tiff)
-        bytes[2] = 0x55  // "IIU\0": Panasonic's raw header, which libtiff refuses
-        let url = test.files.appendingPathComponent(UUID().uuidString + ".rw2")
-        try Data(bytes).write(to: url)
-        var arguments = ["-q", "-overwrite_original"] + tags
-        if let preview {
-            let jpeg = try test.jpeg(width: preview.width, height: preview.height)
-            arguments.append("-JpgFromRaw<=" + jpeg.path)
-        }
-        try run("exiftool", arguments + [url.path])
-        return url
+        try CameraFiles.raw(width: width, height: height, preview: preview, tags: tags, in: test.files)
     }
 
     /// Google's Motion Photos, in both of the XMP schemas that locate their
@@ -491,31 +474,9 @@ import Testing
                            "-c:v", "libx264", "-pix_fmt", "yuv420p", video.path])
         let movie = try Data(contentsOf: video)
         let gcamera = test.files.appendingPathComponent("MVIMG_20200608_003000.jpg")
-        try FileManager.default.copyItem(at: try test.jpeg(width: 64, height: 48), to: gcamera)
-        try run("exiftool", ["-q", "-overwrite_original", "-XMP-GCamera:MicroVideo=1", "-XMP-GCamera:MicroVideoVersion=1",
-                             "-XMP-GCamera:MicroVideoOffset=\(movie.count)", gcamera.path])
+        try CameraFiles.motionPhoto(gcamera, still: try Data(contentsOf: try test.jpeg(width: 64, height: 48)), movie: movie, schema: .microVideo)
         let container = test.files.appendingPathComponent("PXL_20200608_003000123.MP.jpg")
-        let xmp = """
-            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-             <rdf:Description rdf:about="" xmlns:Container="http://ns.google.com/photos/1.0/container/"
-               xmlns:Item="http://ns.google.com/photos/1.0/container/item/" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/"
-               GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1">
-              <Container:Directory><rdf:Seq>
-               <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/jpeg" Item:Semantic="Primary" Item:Length="0"/></rdf:li>
-               <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="\(movie.count)"/></rdf:li>
-              </rdf:Seq></Container:Directory>
-             </rdf:Description></rdf:RDF></x:xmpmeta>
-            """
-        let body = Data("http://ns.adobe.com/xap/1.0/\0".utf8) + Data(xmp.utf8)
-        let still = try Data(contentsOf: try test.jpeg(width: 66, height: 48))
-        try (still.prefix(2) + Data([0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)]) + body + still.dropFirst(2))
-            .write(to: container)
-        for file in [gcamera, container] {
-            let handle = try FileHandle(forWritingTo: file)
-            try handle.seekToEnd()
-            try handle.write(contentsOf: movie)
-            try handle.close()
-        }
+        try CameraFiles.motionPhoto(container, still: try Data(contentsOf: try test.jpeg(width: 66, height: 48)), movie: movie, schema: .container)
         let result = try test.library.importFiles([gcamera, container])
         #expect(result.failed.isEmpty && result.imported.count == 2, "\(result.failed)")
         for (file, identifier) in result.imported {
@@ -526,6 +487,20 @@ import Testing
             #expect(try Data(contentsOf: try resources[1].fileURL()) == movie, "\(file.lastPathComponent): the video, byte for byte")
             #expect(resources[1].originalFilename.hasSuffix(".MP4") && !resources[1].originalFilename.contains(".MP.MP4"))
         }
+
+        // Any creation pairs it, not only importFiles: here one request of a client's own.
+        let single = test.files.appendingPathComponent("MVIMG_20200609_120000.jpg")
+        try CameraFiles.motionPhoto(single, still: try Data(contentsOf: try test.jpeg(width: 60, height: 40)), movie: movie, schema: .microVideo)
+        let live = try test.importAsset(single)
+        #expect(live.mediaSubtypes.contains(.photoLive) && test.fetch { PHAssetResource.assetResources(for: live) }.map(\.type) == [.photo, .pairedVideo])
+
+        // What the XMP points at is an MP4's head and then nothing a video is made of: a plain photo, the block unharmed.
+        let broken = test.files.appendingPathComponent("MVIMG_20200609_120001.jpg")
+        let junk = movie.prefix(16) + Data(repeating: 0x5A, count: 4_000)
+        try CameraFiles.motionPhoto(broken, still: try Data(contentsOf: try test.jpeg(width: 60, height: 40)), movie: junk, schema: .microVideo)
+        let plain = try test.importAsset(broken)
+        #expect(!plain.mediaSubtypes.contains(.photoLive) && test.fetch { PHAssetResource.assetResources(for: plain) }.map(\.type) == [.photo])
+        #expect(test.files(under: "staging").isEmpty)
     }
 
     /// A camera's RAW+JPEG pair is one photo, as Apple keeps it: the JPEG

@@ -107,8 +107,11 @@ struct NewAssetPreparation {
         }
 
         let metadata = primary!
+        if !resources.contains(where: { $0.type == .pairedVideo }), let motion = motionPhotoVideo(of: staged[primaryIndex]) {
+            staged.append(motion)
+        }
         let now = Date()
-        let hasPairedVideo = resources.contains { $0.type == .pairedVideo }
+        let hasPairedVideo = staged.contains { $0.type == .pairedVideo }
         var subtypes = PHAssetMediaSubtype(rawValue: metadata.mediaSubtypeBits)
         if metadata.kind == .image && hasPairedVideo { subtypes.insert(.photoLive) }
         let playbackStyle: PHAsset.PlaybackStyle = metadata.kind == .video ? .video
@@ -147,6 +150,31 @@ struct NewAssetPreparation {
             thumbHash: thumbHash)
         return NewAsset(record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil,
                         timeZoneIsAssumed: metadata.captureTimeZoneOffset == nil)
+    }
+
+    /// The video a Google Motion Photo carries after its JPEG (``MotionPhoto``),
+    /// staged as the paired video that makes the asset a Live Photo, as
+    /// Apple keeps one; nil when `photo` is not a Motion Photo's still, or
+    /// what its XMP points at is not a video. Every path that creates an
+    /// asset (`importFiles`, `photos import`, the server's uploads, a
+    /// client's own creation request) goes through here.
+    /// Cost: a read of a JPEG's head; for a Motion Photo, a copy of its
+    /// video and one ffprobe.
+    private func motionPhotoVideo(of photo: NewResource) -> NewResource? {
+        guard photo.type == .photo, photo.uniformTypeIdentifier == "public.jpeg",
+              let range = MotionPhoto.videoRange(inFileAt: photo.file.url.path),
+              let handle = try? FileHandle(forReadingFrom: photo.file.url) else { return nil }
+        defer { try? handle.close() }
+        guard (try? handle.seek(toOffset: UInt64(range.lowerBound))) != nil,
+              let bytes = try? handle.read(upToCount: range.count), bytes.count == range.count,
+              let file = try? session.stage(data: bytes, pathExtension: "mp4"),
+              let reading = try? FileReading.read(fileAt: file.url, originalName: "", expected: .video, needs: [],
+                                                  keepPoster: { _ in file.url }),
+              let metadata = reading.metadata else { return nil }
+        let stem = (photo.originalFilename as NSString).deletingPathExtension
+        return NewResource(type: .pairedVideo, file: file, originalFilename: (stem.hasSuffix(".MP") ? String(stem.dropLast(3)) : stem) + ".MP4",
+                           uniformTypeIdentifier: metadata.uniformTypeIdentifier,
+                           pixelWidth: metadata.pixelWidth, pixelHeight: metadata.pixelHeight)
     }
 
     private func stage(_ resource: PHAssetChangeRequest.PendingResource) throws(PHPhotosError) -> StagedFile {

@@ -161,9 +161,6 @@ extension PHPhotoLibrary {
                 break
             }
             var batch = Array(assets[start..<min(start + options.batchSize, assets.count)])
-            let motions = MotionVideos(batch)
-            defer { motions.remove() }
-            for index in batch.indices { batch[index].motionVideo = motions.video(of: batch[index]) }
             // A file that reads but does not decode fails its block: the block
             // is tried again without it, so one bad file costs one retry, not its neighbours.
             while !batch.isEmpty {
@@ -175,11 +172,6 @@ extension PHPhotoLibrary {
                             let request = PHAssetCreationRequest.forAsset()
                             for file in asset.files {
                                 request.addResource(with: file.type, fileURL: file.url, probed: file.probed)
-                            }
-                            if let motion = asset.motionVideo {
-                                let options = PHAssetResourceCreationOptions()
-                                options.originalFilename = motion.originalFilename
-                                request.addResource(with: .pairedVideo, fileURL: motion.file, options: options)
                             }
                             if let primary = asset.files.first, let sidecars {
                                 request.apply(sidecars.sidecars(of: primary.url), over: primary.metadata)
@@ -289,8 +281,6 @@ extension PHPhotoLibrary {
     /// The resources of one asset to create.
     fileprivate struct ImportedAsset {
         var files: [ImportCandidate]
-        /// The video a Motion Photo among `files` carries, copied out for the block.
-        var motionVideo: MotionVideos.Video?
     }
 
     /// Reads every file's metadata and content hash, one file per core;
@@ -366,10 +356,10 @@ extension PHPhotoLibrary {
                 pairedVideo.type = .pairedVideo
                 files.append(pairedVideo)
             }
-            assets.append(ImportedAsset(files: files, motionVideo: nil))
+            assets.append(ImportedAsset(files: files))
         }
         for (index, candidate) in candidates.enumerated() where candidate.metadata.kind == .video && !paired.contains(index) {
-            assets.append(ImportedAsset(files: [candidate], motionVideo: nil))
+            assets.append(ImportedAsset(files: [candidate]))
         }
         return assets
     }
@@ -400,48 +390,5 @@ extension PHPhotoLibrary {
         } catch {
             throw PHPhotosError(storeError: error)
         }
-    }
-}
-
-/// The videos Google Motion Photos carry after their JPEG, copied out of
-/// one change block's photos into a temporary folder so that each becomes
-/// its photo's paired video, as a Live Photo's is; removed after the block.
-/// A video that cannot be read leaves its photo a still.
-private struct MotionVideos {
-    struct Video {
-        var file: URL
-        var originalFilename: String
-    }
-
-    private let folder: URL
-    private var videos: [URL: Video] = [:]
-
-    /// Copies out the videos of the block's Motion Photos (JPEGs whose XMP
-    /// locates one) that have no paired video already.
-    /// Cost: a read of each JPEG's head; a copy of each video found.
-    init(_ batch: [PHPhotoLibrary.ImportedAsset]) {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-motion-\(UUID().uuidString)")
-        for asset in batch {
-            guard let photo = asset.files.first, !asset.files.contains(where: { $0.type == .pairedVideo }),
-                  photo.metadata.uniformTypeIdentifier == "public.jpeg", MotionPhoto.videoRange(inFileAt: photo.url.path) != nil else { continue }
-            let video = folder.appendingPathComponent(UUID().uuidString + ".mp4")
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try MotionPhoto.extractVideo(from: photo.url, to: video)
-                guard try MediaProbe.probe(fileAt: video).kind == .video else { continue }
-            } catch {
-                continue
-            }
-            let stem = photo.url.deletingPathExtension().lastPathComponent
-            videos[photo.url] = Video(file: video, originalFilename: (stem.hasSuffix(".MP") ? String(stem.dropLast(3)) : stem) + ".MP4")
-        }
-    }
-
-    func video(of asset: PHPhotoLibrary.ImportedAsset) -> Video? {
-        asset.files.first.flatMap { videos[$0.url] }
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: folder)
     }
 }

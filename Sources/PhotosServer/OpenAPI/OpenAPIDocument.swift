@@ -548,7 +548,7 @@ enum OpenAPIDocument {
      },
      "pairedVideo": {
       "type": "string",
-      "description": "For createAsset: the finished upload of a Live Photo's video, paired with the photo in upload. Without it, a photo and a video of the block's createAsset requests that carry the same Apple content identifier are paired by the server into one Live Photo, reported under both requests' refs"
+      "description": "For createAsset: the finished upload of a Live Photo's video, paired with the photo in upload. Without it, a photo and a video of the block's createAsset requests that carry the same Apple content identifier are paired by the server into one Live Photo, reported under both requests' refs; so are a camera raw file and the JPEG or HEIC uploaded under the same name (one photo, the raw its alternatePhoto, unless they were taken a second or more apart), and a Google Motion Photo's JPEG becomes a Live Photo with the video it carries"
      },
      "asset": {
       "type": "string"

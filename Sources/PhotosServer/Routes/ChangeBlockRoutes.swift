@@ -220,9 +220,14 @@ struct ChangeBlockRoutes {
     /// The step of a `createAsset`: the asset of `upload` (with its Live
     /// Photo video when there is one), reported under `key`, and under
     /// `alsoKnownAs` too when the block's other request for its video is paired into it.
+    /// The step that creates one asset: `upload` shown, with the Live
+    /// Photo video and the camera raw file the block pairs with it, under
+    /// `key` and the keys of the other requests that named those uploads.
     private static func createAsset(_ request: ChangeRequest, key: String, upload: UploadedFiles.File,
-                                    pairedVideo: UploadedFiles.File?, alsoKnownAs: String?) throws -> Step {
+                                    pairedVideo: UploadedFiles.File?, alternatePhoto: UploadedFiles.File?,
+                                    alsoKnownAs: [String]) throws -> Step {
         var resources = [(upload, upload.isVideo ? PHAssetResourceType.video : .photo)]
+        if let alternatePhoto { resources.append((alternatePhoto, .alternatePhoto)) }
         if let pairedVideo { resources.append((pairedVideo, .pairedVideo)) }
         let location = try Self.location(request)
         return { state in
@@ -238,7 +243,7 @@ struct ChangeBlockRoutes {
             if let date = request.creationDate { creation.creationDate = date }
             if let location { creation.location = location }
             state.placeholders[key] = creation.placeholderForCreatedAsset
-            if let alsoKnownAs { state.placeholders[alsoKnownAs] = creation.placeholderForCreatedAsset }
+            for other in alsoKnownAs { state.placeholders[other] = creation.placeholderForCreatedAsset }
         }
     }
 
@@ -283,7 +288,8 @@ struct ChangeBlockRoutes {
             targets.compactMap { $0.resolve(state) } as NSArray
         }
         // Every upload the block's createAsset requests name, taken first,
-        // so that a Live Photo's two halves are paired wherever they stand.
+        // so that a Live Photo's two halves, or a raw file and its JPEG, are
+        // paired wherever they stand.
         var taken: [Int: (file: UploadedFiles.File, pairedVideo: UploadedFiles.File?)] = [:]
         for (index, request) in block.requests.enumerated() where request.op == .createAsset {
             let file = try uploads.take(request.upload)
@@ -293,7 +299,7 @@ struct ChangeBlockRoutes {
             }
             taken[index] = (file, pairedVideo)
         }
-        let pairs = LivePhotoPairs(taken.filter { $0.value.pairedVideo == nil }.mapValues(\.file))
+        let groups = UploadGroups(taken.filter { $0.value.pairedVideo == nil }.mapValues(\.file))
         return try block.requests.enumerated().map { index, request -> Step in
             // What a request creates is reported under its ref, or `#index` without one.
             let key = request.ref ?? "#\(index)"
@@ -305,18 +311,17 @@ struct ChangeBlockRoutes {
             switch request.op {
             case .createAsset:
                 try define(request.ref, as: .asset)
-                // A Live Photo the block pairs by itself is made by the first of its two requests, as the photo's.
-                if let video = pairs.video(pairedWith: index) {
-                    if video < index { return { _ in } }
-                    return try Self.createAsset(request, key: key, upload: taken[index]!.file, pairedVideo: taken[video]!.file,
-                                                alsoKnownAs: block.requests[video].ref ?? "#\(video)")
+                // What the block pairs by itself is made by the first of its requests, as the shown photo's.
+                if let group = groups.group(of: index) {
+                    guard index == group.members.min() else { return { _ in } }
+                    let keyOf = { (member: Int) in block.requests[member].ref ?? "#\(member)" }
+                    return try Self.createAsset(block.requests[group.shown], key: keyOf(group.shown), upload: taken[group.shown]!.file,
+                                                pairedVideo: group.pairedVideo.map { taken[$0]!.file },
+                                                alternatePhoto: group.alternatePhoto.map { taken[$0]!.file },
+                                                alsoKnownAs: group.members.filter { $0 != group.shown }.map(keyOf))
                 }
-                if let photo = pairs.photo(pairedWith: index) {
-                    if photo < index { return { _ in } }
-                    return try Self.createAsset(block.requests[photo], key: block.requests[photo].ref ?? "#\(photo)",
-                                                upload: taken[photo]!.file, pairedVideo: taken[index]!.file, alsoKnownAs: key)
-                }
-                return try Self.createAsset(request, key: key, upload: taken[index]!.file, pairedVideo: taken[index]!.pairedVideo, alsoKnownAs: nil)
+                return try Self.createAsset(request, key: key, upload: taken[index]!.file, pairedVideo: taken[index]!.pairedVideo,
+                                            alternatePhoto: nil, alsoKnownAs: [])
             case .updateAsset:
                 let change = try objects.asset(request.asset)
                 guard change.canPerform(.properties) else {
@@ -520,43 +525,80 @@ private struct ReferencedObjects {
 
 /// The finished uploads a block turns into assets: each taken once, and
 /// removed after the block commits (the engine has moved its data file).
-/// Live Photos a change block makes without naming the pair, as
-/// `importFiles` pairs them: a photo and a video of its `createAsset`
-/// requests that carry the same Apple content identifier, neither naming a
-/// `pairedVideo`, become one asset. Cost: each photo's EXIF read; when a
-/// photo has an identifier, an ffprobe of at most ``videosLookedAt``
-/// videos, those named as its photo first (`IMG_0001.MOV` for `IMG_0001.HEIC`).
-private struct LivePhotoPairs {
+/// The assets a change block makes of several of its `createAsset`
+/// uploads, as `importFiles` pairs files: a photo and a video that carry the
+/// same Apple content identifier are one Live Photo (neither naming a
+/// `pairedVideo`), and a camera raw file and the JPEG or HEIC uploaded
+/// under the same name but the extension are one photo, the raw its
+/// `alternatePhoto`, unless both say when they were taken and the times
+/// differ by a second or more. Cost: each photo's EXIF read; when a photo
+/// has an identifier, an ffprobe of at most ``videosLookedAt`` videos,
+/// those named as its photo first (`IMG_0001.MOV` for `IMG_0001.HEIC`);
+/// for a raw file and its JPEG, one probe each.
+private struct UploadGroups {
     static let videosLookedAt = 64
-    private var videoByPhoto: [Int: Int] = [:]
-    private var photoByVideo: [Int: Int] = [:]
+
+    /// The requests that make one asset, by their index in the block.
+    struct Group {
+        /// The request whose upload the asset shows, and whose properties it takes.
+        var shown: Int
+        var pairedVideo: Int?
+        var alternatePhoto: Int?
+
+        var members: [Int] { [shown] + [pairedVideo, alternatePhoto].compactMap { $0 } }
+    }
+
+    private var groupOf: [Int: Group] = [:]
 
     /// `files`: the uploads of the block's `createAsset` requests, by request index.
     init(_ files: [Int: UploadedFiles.File]) {
-        func identifier(_ file: UploadedFiles.File) -> String? {
-            (try? MediaProbe.probe(fileAt: file.url, verifiesDecoding: false, originalName: file.filename))?.contentIdentifier
+        var probes: [Int: MediaMetadata?] = [:]
+        func metadata(_ index: Int) -> MediaMetadata? {
+            if let known = probes[index] { return known }
+            let file = files[index]!
+            let found = try? MediaProbe.probe(fileAt: file.url, verifiesDecoding: false, originalName: file.filename)
+            probes[index] = found
+            return found
         }
         func stem(_ file: UploadedFiles.File) -> String { (file.filename as NSString).deletingPathExtension.lowercased() }
-        let photos = files.filter { !$0.value.isVideo }.compactMap { index, file in identifier(file).map { (index, $0) } }
-        guard !photos.isEmpty else { return }
-        let photoStems = Set(photos.map { stem(files[$0.0]!) })
-        let candidates = files.filter(\.value.isVideo).sorted { a, b in
-            let (aNamed, bNamed) = (photoStems.contains(stem(a.value)), photoStems.contains(stem(b.value)))
-            return aNamed != bNamed ? aNamed : a.key < b.key
-        }.prefix(Self.videosLookedAt)
-        var videos: [String: Int] = [:]
-        for (index, file) in candidates.sorted(by: { $0.key < $1.key }) {
-            if let id = identifier(file), videos[id] == nil { videos[id] = index }
+        func isRaw(_ file: UploadedFiles.File) -> Bool { UniformType.forCameraRaw((file.filename as NSString).pathExtension) != nil }
+
+        var groups: [Int: Group] = [:]
+        // Raw and JPEG (or HEIC): one name, two extensions.
+        let stills = files.filter { !$0.value.isVideo }
+        for indices in Dictionary(grouping: stills.keys, by: { stem(stills[$0]!) }).values where indices.count == 2 {
+            let raws = indices.filter { isRaw(stills[$0]!) }
+            guard raws.count == 1, let raw = raws.first, let shown = indices.first(where: { $0 != raw }) else { continue }
+            if let a = metadata(raw)?.captureDate, let b = metadata(shown)?.captureDate, abs(a.timeIntervalSince(b)) >= 1 { continue }
+            groups[shown] = Group(shown: shown, alternatePhoto: raw)
         }
-        for (photo, id) in photos.sorted(by: { $0.0 < $1.0 }) {
-            guard let video = videos.removeValue(forKey: id) else { continue }
-            videoByPhoto[photo] = video
-            photoByVideo[video] = photo
+        let alternates = Set(groups.values.compactMap(\.alternatePhoto))
+
+        // Live Photos: a photo and a video with one content identifier.
+        let photos = stills.keys.filter { !alternates.contains($0) && !isRaw(stills[$0]!) }
+            .compactMap { index in metadata(index)?.contentIdentifier.map { (index, $0) } }
+        if !photos.isEmpty {
+            let photoStems = Set(photos.map { stem(files[$0.0]!) })
+            let candidates = files.filter(\.value.isVideo).sorted { a, b in
+                let (aNamed, bNamed) = (photoStems.contains(stem(a.value)), photoStems.contains(stem(b.value)))
+                return aNamed != bNamed ? aNamed : a.key < b.key
+            }.prefix(Self.videosLookedAt)
+            var videos: [String: Int] = [:]
+            for (index, _) in candidates.sorted(by: { $0.key < $1.key }) {
+                if let id = metadata(index)?.contentIdentifier, videos[id] == nil { videos[id] = index }
+            }
+            for (photo, id) in photos.sorted(by: { $0.0 < $1.0 }) {
+                guard let video = videos.removeValue(forKey: id) else { continue }
+                groups[photo, default: Group(shown: photo)].pairedVideo = video
+            }
+        }
+        for group in groups.values {
+            for member in group.members { groupOf[member] = group }
         }
     }
 
-    func video(pairedWith photo: Int) -> Int? { videoByPhoto[photo] }
-    func photo(pairedWith video: Int) -> Int? { photoByVideo[video] }
+    /// The group the request at `index` belongs to, if the block pairs it.
+    func group(of index: Int) -> Group? { groupOf[index] }
 }
 
 private final class UploadedFiles {
