@@ -115,18 +115,46 @@ import Testing
         }
     }
 
-    /// The zone of a place is its nearest city's, from GeoNames as Debian ships it.
-    @Test func placesAreInTheirTimeZones() {
+    /// The zone of a place is the one whose boundary holds it (timezonefinder's
+    /// data, which script/bootstrap installs), even beside a border where the
+    /// nearest city lies across it; at sea it is the nearest shore's.
+    @Test func placesAreInTheirTimeZones() throws {
+        try #require(TimeZoneBoundaries.installed != nil, "script/bootstrap installs the time zone boundaries")
         let places: [(Double, Double, String)] = [
             (35.68, 139.69, "Asia/Tokyo"), (48.85, 2.35, "Europe/Paris"), (40.71, -74.0, "America/New_York"),
             (-33.87, 151.21, "Australia/Sydney"), (21.31, -157.86, "Pacific/Honolulu"), (-22.91, -43.17, "America/Sao_Paulo"),
             (64.15, -21.94, "Atlantic/Reykjavik"), (28.61, 77.21, "Asia/Kolkata"),
+            // Beside borders, where the nearest city of 15,000 is Polish and Spanish.
+            (54.38, 20.64, "Europe/Kaliningrad"), (38.86, -7.10, "Europe/Lisbon"),
+            // Mid-Atlantic: the nearest shore's, not the nautical Etc/GMT+2.
+            (10.0, -30.0, "Atlantic/Cape_Verde"),
         ]
         for (latitude, longitude, zone) in places {
             #expect(TimeZoneLocator.zone(latitude: latitude, longitude: longitude)?.identifier == zone, "\(latitude), \(longitude)")
         }
+        #expect(TimeZoneLocator.nearestCityZone(latitude: 54.38, longitude: 20.64)?.identifier == "Europe/Warsaw",
+                "the nearest city alone would be wrong there")
         #expect(TimeZoneLocator.zone(latitude: 91, longitude: 0) == nil)
         #expect(TimeZoneLocator.zone(latitude: .nan, longitude: 0) == nil)
+    }
+
+    /// Boundary files that do not hold together (cut short, or pointing
+    /// outside themselves) are refused whole, and the nearest city answers.
+    @Test func brokenBoundaryFilesAreRefused() throws {
+        let installed = URL(fileURLWithPath: TimeZoneBoundaries.defaultFolder)
+        try #require(FileManager.default.fileExists(atPath: installed.appendingPathComponent("poly_data.bin").path))
+        for (broken, damage) in [("poly_bounds.bin", Data([1, 2, 3])), ("poly_adr2data.bin", Data(repeating: 0xFF, count: 5280)),
+                                 ("timezone_names.json", Data("{}".utf8))] {
+            let folder = directory.appendingPathComponent("boundaries-\(broken)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: installed.path) {
+                try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(name),
+                                                           withDestinationURL: installed.appendingPathComponent(name))
+            }
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(broken))
+            try damage.write(to: folder.appendingPathComponent(broken))
+            #expect(throws: (any Error).self, "\(broken)") { try TimeZoneBoundaries(folder: folder) }
+        }
     }
 
     @Test func orientationSwapsDisplayedDimensions() throws {
