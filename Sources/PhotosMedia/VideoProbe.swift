@@ -1,6 +1,12 @@
 import Foundation
 
-/// Reads video metadata with ffprobe (Debian's ffmpeg package).
+/// Reads video metadata: of the ISO media files phones and most cameras
+/// write (MOV, MP4, M4V, 3GP), through the running exiftool
+/// (``ExifToolSession``), a few milliseconds; of any other container, or
+/// when exiftool finds no video track in one, with ffprobe (Debian's ffmpeg
+/// package), a process of its own (about 60 ms, mostly loading its
+/// libraries). Both read the container only: the shown video's first frame,
+/// decoded by ffmpeg for its poster, proves it plays.
 enum VideoProbe {
     private struct Report: Decodable {
         struct Stream: Decodable {
@@ -27,8 +33,109 @@ enum VideoProbe {
 
     private static let ffprobe = ExternalTool(name: "ffprobe", package: "ffmpeg")
 
-    /// nil when ffprobe finds no video stream in the file, whose first bytes are `head`.
+    /// The containers exiftool reads every field of that a video's metadata
+    /// needs, as ffprobe reads them (``isoMediaIsReadAsFFprobeReadsIt`` in
+    /// the tests holds the two readings together). Matroska, WebM and MPEG
+    /// transport and program streams are not among them: exiftool reads no
+    /// HDR transfer from the first two, and estimates the others' duration,
+    /// or gives none.
+    private enum Container {
+        case isoMedia, avi
+
+        init?(type: String) {
+            switch type {
+            case "com.apple.quicktime-movie", "public.mpeg-4", "com.apple.m4v-video", "public.3gpp", "public.3gpp2": self = .isoMedia
+            case "public.avi": self = .avi
+            default: return nil
+            }
+        }
+    }
+
+    /// nil when the file, whose first bytes are `head`, holds no video stream.
     static func probe(path: String, head: Data) throws(MediaError) -> MediaMetadata? {
+        if let type = UniformType.videoType(head: head), let container = Container(type: type), ExifToolSession.shared.isAvailable,
+           let video = try? probeWithExifTool(path: path, type: type, container: container) {
+            return video
+        }
+        return try probeWithFFprobe(path: path, head: head)
+    }
+
+    /// What exiftool reads of the file's video track and of its container's
+    /// tags (QuickTime's, MP4's and Apple's keys; RIFF's), as
+    /// ffprobe's reading gives it; nil when it finds no video track with a
+    /// size and a duration.
+    private static func probeWithExifTool(path: String, type: String, container: Container) throws(MediaError) -> MediaMetadata? {
+        let fields = try ExifToolSession.shared.fields(ofFileAt: path, arguments: [
+            "-n", "-G1", "-u", "-HandlerType", "-SourceImageWidth", "-SourceImageHeight", "-ImageWidth", "-ImageHeight",
+            "-Rotation", "-Duration", "-VideoFrameRate", "-CreationDate", "-CreateDate", "-GPSCoordinates",
+            "-Location", "-ContentIdentifier", "-Make", "-Model", "-Software", "-Encoder", "-AndroidCaptureFps",
+            "-TransferCharacteristics"])
+        func number(_ key: String) -> Double? {
+            let value = fields[key] as? NSNumber
+            return value.map(\.doubleValue).flatMap { $0.isFinite ? $0 : nil }
+        }
+        func text(_ name: String, groups: [String]) -> String? {
+            groups.lazy.compactMap { fields["\($0):\(name)"].map { "\($0)" } }.first { !$0.isEmpty }
+        }
+        /// The group of the first video track ("Track2:HandlerType": "vide").
+        func videoTrack() -> String? {
+            fields.keys.filter { $0.hasPrefix("Track") && $0.hasSuffix(":HandlerType") && fields[$0] as? String == "vide" }
+                .compactMap { $0.split(separator: ":").first.map(String.init) }
+                .min { (Int($0.dropFirst(5)) ?? 0) < (Int($1.dropFirst(5)) ?? 0) }
+        }
+        let track: String, duration: Double?
+        switch container {
+        case .isoMedia:
+            guard let video = videoTrack() else { return nil }
+            (track, duration) = (video, number("QuickTime:Duration"))
+        case .avi:
+            (track, duration) = ("RIFF", number("Composite:Duration"))
+        }
+        // The coded size, as ffprobe gives it (the track header's is the display size, stretched by the pixel aspect).
+        guard let width = (number("\(track):SourceImageWidth") ?? number("\(track):ImageWidth")).map(Int.init),
+              let height = (number("\(track):SourceImageHeight") ?? number("\(track):ImageHeight")).map(Int.init),
+              width > 0, height > 0, let duration, duration > 0 else { return nil }
+        let rotation = container == .isoMedia ? number("Composite:Rotation") ?? 0 : 0
+        let quarterTurns = Int((rotation.truncatingRemainder(dividingBy: 360) / 90).rounded()) & 3
+        let tagGroups = ["Keys", "UserData", "ItemList"]
+        var capture = text("CreationDate", groups: tagGroups).flatMap { CaptureTime.parse($0) }
+        // QuickTime's creation time is UTC, and zero when the muxer knew none.
+        if capture == nil, let utc = text("CreateDate", groups: ["QuickTime"]).flatMap({ CaptureTime.parse($0, offset: "+00:00") }),
+           utc.date > Date(timeIntervalSince1970: 86_400) {
+            capture = CaptureTime(date: utc.date, utcOffset: nil)
+        }
+        var metadata = MediaMetadata(
+            kind: .video,
+            pixelWidth: quarterTurns % 2 == 1 ? height : width,
+            pixelHeight: quarterTurns % 2 == 1 ? width : height,
+            captureDate: capture?.date,
+            captureTimeZoneOffset: capture?.utcOffset,
+            location: text("GPSCoordinates", groups: tagGroups).flatMap(location(coordinates:))
+                ?? text("Location", groups: ["Keys"]).flatMap(location(iso6709:)),
+            cameraMake: text("Make", groups: tagGroups),
+            cameraModel: text("Model", groups: tagGroups),
+            software: text("Software", groups: ["Keys"]) ?? text("Encoder", groups: tagGroups),
+            duration: duration,
+            frameRate: number("\(track):VideoFrameRate").flatMap { $0 > 0 ? $0 : nil },
+            captureFrameRate: number("Keys:AndroidCaptureFps"),
+            uniformTypeIdentifier: type,
+            contentIdentifier: text("ContentIdentifier", groups: ["Keys"]))
+        metadata.dynamicRange = switch number("\(track):TransferCharacteristics").map(Int.init) {
+        case 18: .hlg
+        case 16: .pq
+        default: .standard
+        }
+        return metadata
+    }
+
+    /// GPS coordinates as exiftool writes them with `-n`: "latitude longitude [altitude]".
+    private static func location(coordinates text: String) -> MediaLocation? {
+        let numbers = text.split(separator: " ").compactMap { Double($0) }.filter(\.isFinite)
+        guard numbers.count >= 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
+        return MediaLocation(latitude: numbers[0], longitude: numbers[1], altitude: numbers.count > 2 ? numbers[2] : nil)
+    }
+
+    static func probeWithFFprobe(path: String, head: Data) throws(MediaError) -> MediaMetadata? {
         let output = try ffprobe.run(["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], about: path)
         guard let report = try? JSONDecoder().decode(Report.self, from: output),
               let video = report.streams?.first(where: { $0.codec_type == "video" }),
@@ -50,7 +157,7 @@ enum VideoProbe {
             pixelHeight: quarterTurns % 2 == 1 ? width : height,
             captureDate: capture?.date,
             captureTimeZoneOffset: capture?.utcOffset,
-            location: location(tags),
+            location: (tags["com.apple.quicktime.location.ISO6709"] ?? tags["location"]).flatMap(location(iso6709:)),
             cameraMake: tags["com.apple.quicktime.make"] ?? tags["make"],
             cameraModel: tags["com.apple.quicktime.model"] ?? tags["model"],
             software: tags["com.apple.quicktime.software"] ?? tags["encoder"],
@@ -84,8 +191,7 @@ enum VideoProbe {
     }
 
     /// ISO 6709 as QuickTime writes it: "+48.8584+002.2945+035.000/".
-    private static func location(_ tags: [String: String]) -> MediaLocation? {
-        guard let text = tags["com.apple.quicktime.location.ISO6709"] ?? tags["location"] else { return nil }
+    private static func location(iso6709 text: String) -> MediaLocation? {
         let numbers = text.matches(of: /[+-]\d+(?:\.\d+)?/).compactMap { Double(text[$0.range]) }
         guard numbers.count >= 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
         return MediaLocation(latitude: numbers[0], longitude: numbers[1], altitude: numbers.count > 2 ? numbers[2] : nil)

@@ -157,6 +157,58 @@ import Testing
         }
     }
 
+    /// MOV, MP4, 3GP and AVI files are read through the running exiftool
+    /// rather than an ffprobe process each; what it reads is what ffprobe
+    /// reads (and a Matroska or WebM file, read by ffprobe, reads the same):
+    /// size (turned by the rotation), duration, frame rate, Apple's and
+    /// Android's keys, the place and the HDR transfer, in files written the
+    /// ways phones and ffmpeg write them.
+    @Test func isoMediaIsReadAsFFprobeReadsIt() throws {
+        let common = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1.5", "-pix_fmt", "yuv420p"]
+        let files: [(String, [String])] = [
+            ("iphone.mov", ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error",
+                            "-metadata", "com.apple.quicktime.creationdate=2020-06-08T00:30:00+0900",
+                            "-metadata", "com.apple.quicktime.location.ISO6709=+35.6895+139.6917+040.000/",
+                            "-metadata", "com.apple.quicktime.make=Apple", "-metadata", "com.apple.quicktime.model=iPhone 15",
+                            "-metadata", "com.apple.quicktime.software=17.5",
+                            "-metadata", "com.apple.quicktime.content.identifier=A1B2C3D4-0000-4000-8000-0000000000EE",
+                            "-movflags", "use_metadata_tags"]),
+            ("android.mp4", ["-c:v", "libx264", "-preset", "ultrafast", "-metadata", "creation_time=2021-06-01T10:20:30Z",
+                             "-metadata", "location=-33.8688+151.2093/", "-metadata", "com.android.capture.fps=240",
+                             "-movflags", "use_metadata_tags"]),
+            ("plain.mp4", ["-c:v", "libx264", "-preset", "ultrafast"]),
+            ("phone.3gp", ["-c:v", "h263", "-s", "176x144"]),
+            ("hlg.mov", ["-c:v", "libx265", "-x265-params", "log-level=error", "-color_primaries", "bt2020", "-color_trc", "arib-std-b67",
+                         "-colorspace", "bt2020nc"]),
+            ("camera.mkv", ["-c:v", "libx264", "-preset", "ultrafast", "-metadata", "creation_time=2021-06-01T10:20:30Z"]),
+            ("hlg.webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-pix_fmt", "yuv420p10le", "-color_primaries", "bt2020",
+                          "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc"]),
+            ("compact.avi", ["-c:v", "mjpeg"]),
+        ]
+        for (name, arguments) in files {
+            var url = directory.appendingPathComponent(name)
+            try DebianTool.run("ffmpeg", common + arguments + [url.path])
+            if name == "plain.mp4" {
+                // A portrait phone video: the rotation in the track's matrix, as ffmpeg copies it.
+                let turned = directory.appendingPathComponent("turned.mp4")
+                try DebianTool.run("ffmpeg", ["-v", "error", "-y", "-i", url.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", turned.path])
+                url = turned
+            }
+            let head = try #require(try FileHandle(forReadingFrom: url).read(upToCount: 256))
+            let read = try #require(try VideoProbe.probe(path: url.path, head: head), "\(name)")
+            let probed = try #require(try VideoProbe.probeWithFFprobe(path: url.path, head: head), "\(name)")
+            #expect(read.pixelWidth == probed.pixelWidth && read.pixelHeight == probed.pixelHeight, "\(name)")
+            #expect(abs(read.duration - probed.duration) < 0.05, "\(name): \(read.duration) and \(probed.duration)")
+            #expect(abs((read.frameRate ?? 0) - (probed.frameRate ?? 0)) < 0.01, "\(name)")
+            #expect(read.captureDate == probed.captureDate && read.captureTimeZoneOffset == probed.captureTimeZoneOffset, "\(name)")
+            #expect(read.location?.latitude == probed.location?.latitude && read.location?.longitude == probed.location?.longitude, "\(name)")
+            #expect(read.cameraMake == probed.cameraMake && read.cameraModel == probed.cameraModel && read.software == probed.software,
+                    "\(name): \(read.software ?? "-") and \(probed.software ?? "-")")
+            #expect(read.contentIdentifier == probed.contentIdentifier && read.captureFrameRate == probed.captureFrameRate, "\(name)")
+            #expect(read.dynamicRange == probed.dynamicRange && read.uniformTypeIdentifier == probed.uniformTypeIdentifier, "\(name)")
+        }
+    }
+
     @Test func orientationSwapsDisplayedDimensions() throws {
         var exif = ExifFields()
         exif.orientation = 6
