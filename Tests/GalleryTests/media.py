@@ -26,8 +26,16 @@ def video(directory, name, seconds=6):
 
 
 # The videos phones and cameras make that browsers on Linux do not play, by the encoder and container that make them.
-UNPLAYABLE_VIDEO_KINDS = {
+VIDEO_KINDS = {
+    # Played as they are.
+    "Android H.264 MP4": ("VID_0010.mp4", ["-c:v", "libx264", "-preset", "veryfast", "-c:a", "aac", "-f", "mp4"]),
+    "VP9 WebM": ("clip-0011.webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-c:a", "libopus", "-f", "webm"]),
+    "AV1 MP4": ("clip-0012.mp4", ["-c:v", "libsvtav1", "-preset", "12", "-c:a", "aac", "-f", "mp4"]),
+    # Played through the server's H.264 copy.
     "iPhone HEVC MOV": ("IMG_0001.MOV", ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error", "-f", "mov"]),
+    "iPhone HDR (HLG) HEVC MOV": ("IMG_0006.MOV", ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error",
+                                                   "-pix_fmt", "yuv420p10le", "-color_primaries", "bt2020", "-color_trc", "arib-std-b67",
+                                                   "-colorspace", "bt2020nc", "-f", "mov"]),
     "3GP (H.263)": ("VID_0002.3gp", ["-c:v", "h263", "-s", "176x144", "-c:a", "aac", "-ar", "8000", "-ac", "1", "-f", "3gp"]),
     "camcorder MTS": ("00003.MTS", ["-c:v", "libx264", "-f", "mpegts", "-mpegts_m2ts_mode", "1"]),
     "compact camera AVI (Motion JPEG)": ("MVI_0004.AVI", ["-c:v", "mjpeg", "-f", "avi"]),
@@ -36,8 +44,8 @@ UNPLAYABLE_VIDEO_KINDS = {
 
 
 def video_of_kind(directory, kind, seconds=2):
-    """A video of one of UNPLAYABLE_VIDEO_KINDS, with a moving test pattern and a tone."""
-    name, arguments = UNPLAYABLE_VIDEO_KINDS[kind]
+    """A video of one of VIDEO_KINDS, with a moving test pattern and a tone."""
+    name, arguments = VIDEO_KINDS[kind]
     path = Path(directory) / name
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc=size=320x240:rate=25:duration={seconds}",
                     "-f", "lavfi", "-i", f"sine=frequency=440:duration={seconds}", "-pix_fmt", "yuv420p"] + arguments + [str(path)],

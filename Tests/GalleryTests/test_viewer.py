@@ -112,7 +112,7 @@ def plays(browser, element, seconds=60):
         check();""", element, seconds)
 
 
-@pytest.mark.parametrize("kind", list(media.UNPLAYABLE_VIDEO_KINDS))
+@pytest.mark.parametrize("kind", list(media.VIDEO_KINDS))
 def test_every_kind_of_video_plays_in_the_browser(browser, server, tmp_path, kind):
     path = media.video_of_kind(tmp_path, kind)
     videos = lambda: {item["id"] for item in server.get("/v1/assets?limit=1000&predicate=" + urllib.parse.quote("mediaType == 2"))["items"]}
