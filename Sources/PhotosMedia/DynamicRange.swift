@@ -22,6 +22,17 @@ package enum DynamicRange: String, Sendable, Equatable {
         }
     }
 
+    /// The range of an ITU-T H.273 transfer characteristic (a `colr` box's,
+    /// as exiftool reads it): 18 is HLG, 16 PQ; anything else, or none, is
+    /// standard.
+    init(transferCharacteristics code: Int?) {
+        self = switch code {
+        case 18: .hlg
+        case 16: .pq
+        default: .standard
+        }
+    }
+
     /// The ffmpeg filters that bring HDR frames to standard-range BT.709
     /// (nil for standard range): linear light with reference white at
     /// 203 cd/m² (ITU-R BT.2408), BT.709 primaries, Möbius tone mapping,

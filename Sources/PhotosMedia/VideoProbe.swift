@@ -95,37 +95,19 @@ enum VideoProbe {
         guard let width = (number("\(track):SourceImageWidth") ?? number("\(track):ImageWidth")).map(Int.init),
               let height = (number("\(track):SourceImageHeight") ?? number("\(track):ImageHeight")).map(Int.init),
               width > 0, height > 0, let duration, duration > 0 else { return nil }
-        let rotation = container == .isoMedia ? number("Composite:Rotation") ?? 0 : 0
-        let quarterTurns = Int((rotation.truncatingRemainder(dividingBy: 360) / 90).rounded()) & 3
         let tagGroups = ["Keys", "UserData", "ItemList"]
-        var capture = text("CreationDate", groups: tagGroups).flatMap { CaptureTime.parse($0) }
-        // QuickTime's creation time is UTC, and zero when the muxer knew none.
-        if capture == nil, let utc = text("CreateDate", groups: ["QuickTime"]).flatMap({ CaptureTime.parse($0, offset: "+00:00") }),
-           utc.date > Date(timeIntervalSince1970: 86_400) {
-            capture = CaptureTime(date: utc.date, utcOffset: nil)
-        }
-        var metadata = MediaMetadata(
-            kind: .video,
-            pixelWidth: quarterTurns % 2 == 1 ? height : width,
-            pixelHeight: quarterTurns % 2 == 1 ? width : height,
-            captureDate: capture?.date,
-            captureTimeZoneOffset: capture?.utcOffset,
+        return Reading(
+            width: width, height: height, rotation: container == .isoMedia ? number("Composite:Rotation") ?? 0 : 0,
+            capture: text("CreationDate", groups: tagGroups).flatMap { CaptureTime.parse($0) }
+                ?? utcCreation(text("CreateDate", groups: ["QuickTime"]).flatMap { CaptureTime.parse($0, offset: "+00:00") }),
             location: text("GPSCoordinates", groups: tagGroups).flatMap(location(coordinates:))
                 ?? text("Location", groups: ["Keys"]).flatMap(location(iso6709:)),
-            cameraMake: text("Make", groups: tagGroups),
-            cameraModel: text("Model", groups: tagGroups),
+            make: text("Make", groups: tagGroups), model: text("Model", groups: tagGroups),
             software: text("Software", groups: ["Keys"]) ?? text("Encoder", groups: tagGroups),
-            duration: duration,
-            frameRate: number("\(track):VideoFrameRate").flatMap { $0 > 0 ? $0 : nil },
-            captureFrameRate: number("Keys:AndroidCaptureFps"),
-            uniformTypeIdentifier: type,
-            contentIdentifier: text("ContentIdentifier", groups: ["Keys"]))
-        metadata.dynamicRange = switch number("\(track):TransferCharacteristics").map(Int.init) {
-        case 18: .hlg
-        case 16: .pq
-        default: .standard
-        }
-        return metadata
+            duration: duration, frameRate: number("\(track):VideoFrameRate").flatMap { $0 > 0 ? $0 : nil },
+            captureFrameRate: number("Keys:AndroidCaptureFps"), type: type,
+            contentIdentifier: text("ContentIdentifier", groups: ["Keys"]),
+            dynamicRange: DynamicRange(transferCharacteristics: number("\(track):TransferCharacteristics").map(Int.init))).metadata
     }
 
     /// GPS coordinates as exiftool writes them with `-n`: "latitude longitude [altitude]".
@@ -146,28 +128,61 @@ enum VideoProbe {
         let duration = Double(report.format?.duration ?? video.duration ?? "").flatMap { $0.isFinite ? $0 : nil } ?? 0
         // Still images come through ffprobe as one-frame "video"; only real videos count.
         guard duration > 0 else { return nil }
-        let rotation = video.side_data_list?.compactMap(\.rotation).first
-            ?? video.tags?["rotate"].flatMap(Double.init) ?? 0
-        let quarterTurns = rotation.isFinite ? Int((rotation.truncatingRemainder(dividingBy: 360) / 90).rounded()) & 3 : 0
         let tags = (report.format?.tags ?? [:]).merging(video.tags ?? [:], uniquingKeysWith: { format, _ in format })
-        let capture = captureDate(tags)
-        var metadata = MediaMetadata(
-            kind: .video,
-            pixelWidth: quarterTurns % 2 == 1 ? height : width,
-            pixelHeight: quarterTurns % 2 == 1 ? width : height,
-            captureDate: capture?.date,
-            captureTimeZoneOffset: capture?.utcOffset,
+        return Reading(
+            width: width, height: height,
+            rotation: video.side_data_list?.compactMap(\.rotation).first ?? video.tags?["rotate"].flatMap(Double.init) ?? 0,
+            capture: tags["com.apple.quicktime.creationdate"].flatMap { CaptureTime.parse($0) }
+                ?? utcCreation(tags["creation_time"].flatMap { CaptureTime.parse($0) }),
             location: (tags["com.apple.quicktime.location.ISO6709"] ?? tags["location"]).flatMap(location(iso6709:)),
-            cameraMake: tags["com.apple.quicktime.make"] ?? tags["make"],
-            cameraModel: tags["com.apple.quicktime.model"] ?? tags["model"],
+            make: tags["com.apple.quicktime.make"] ?? tags["make"], model: tags["com.apple.quicktime.model"] ?? tags["model"],
             software: tags["com.apple.quicktime.software"] ?? tags["encoder"],
-            duration: duration,
-            frameRate: frameRate(video.avg_frame_rate) ?? frameRate(video.r_frame_rate),
+            duration: duration, frameRate: frameRate(video.avg_frame_rate) ?? frameRate(video.r_frame_rate),
             captureFrameRate: tags["com.android.capture.fps"].flatMap(Double.init),
-            uniformTypeIdentifier: UniformType.forVideo(head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
-            contentIdentifier: tags["com.apple.quicktime.content.identifier"])
-        metadata.dynamicRange = DynamicRange(ffprobeTransfer: video.color_transfer)
-        return metadata
+            type: UniformType.forVideo(head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
+            contentIdentifier: tags["com.apple.quicktime.content.identifier"],
+            dynamicRange: DynamicRange(ffprobeTransfer: video.color_transfer)).metadata
+    }
+
+    /// What either reader found of a video, made into its metadata in one place.
+    private struct Reading {
+        var width: Int
+        var height: Int
+        /// Degrees the picture is turned by, as the file records it.
+        var rotation: Double
+        var capture: CaptureTime?
+        var location: MediaLocation?
+        var make: String?
+        var model: String?
+        var software: String?
+        var duration: Double
+        var frameRate: Double?
+        var captureFrameRate: Double?
+        var type: String
+        var contentIdentifier: String?
+        var dynamicRange: DynamicRange
+
+        /// The metadata, its size upright: a quarter turn either way swaps
+        /// width and height. A file's numbers are data: a rotation of "nan",
+        /// "inf" or 1e300 is none.
+        var metadata: MediaMetadata {
+            let quarterTurns = rotation.isFinite ? Int((rotation.truncatingRemainder(dividingBy: 360) / 90).rounded()) & 3 : 0
+            var metadata = MediaMetadata(
+                kind: .video, pixelWidth: quarterTurns % 2 == 1 ? height : width, pixelHeight: quarterTurns % 2 == 1 ? width : height,
+                captureDate: capture?.date, captureTimeZoneOffset: capture?.utcOffset, location: location,
+                cameraMake: make, cameraModel: model, software: software, duration: duration, frameRate: frameRate,
+                captureFrameRate: captureFrameRate, uniformTypeIdentifier: type, contentIdentifier: contentIdentifier)
+            metadata.dynamicRange = dynamicRange
+            return metadata
+        }
+    }
+
+    /// A container's UTC creation time (MP4's, QuickTime's), kept as an
+    /// instant with no offset of its own; none when it is zero (1904 or
+    /// 1970: the muxer knew no time).
+    private static func utcCreation(_ time: CaptureTime?) -> CaptureTime? {
+        guard let time, time.date > Date(timeIntervalSince1970: 86_400) else { return nil }
+        return CaptureTime(date: time.date, utcOffset: nil)
     }
 
     private static func frameRate(_ text: String?) -> Double? {
@@ -176,18 +191,6 @@ enum VideoProbe {
             return nil
         }
         return numerator / denominator
-    }
-
-    /// QuickTime's creation date keeps the recording's UTC offset; MP4's
-    /// creation_time is UTC, and a zero one (1904 or 1970: the muxer knew no
-    /// time) says nothing.
-    private static func captureDate(_ tags: [String: String]) -> CaptureTime? {
-        if let time = tags["com.apple.quicktime.creationdate"].flatMap({ CaptureTime.parse($0) }) {
-            return time
-        }
-        guard let time = tags["creation_time"].flatMap({ CaptureTime.parse($0) }),
-              time.date > Date(timeIntervalSince1970: 86_400) else { return nil }
-        return CaptureTime(date: time.date, utcOffset: nil)
     }
 
     /// ISO 6709 as QuickTime writes it: "+48.8584+002.2945+035.000/".

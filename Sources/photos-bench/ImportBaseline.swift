@@ -81,8 +81,10 @@ struct ImportBaseline {
         }
     }
 
-    private func original(_ uuid: String) -> URL { files.appendingPathComponent("originals/\(uuid).jpg") }
-    private func thumbnail(_ uuid: String) -> URL { files.appendingPathComponent("thumbnails/\(uuid).jpg") }
+    /// Where the original of `uuid` is copied, under `pathExtension`.
+    func original(_ uuid: String, pathExtension: String = "jpg") -> URL { files.appendingPathComponent("originals/\(uuid).\(pathExtension)") }
+    /// Where the thumbnail of `uuid` is written.
+    func thumbnail(_ uuid: String) -> URL { files.appendingPathComponent("thumbnails/\(uuid).jpg") }
 }
 
 /// What concurrent workers found, one slot each; nil for a failure or

@@ -268,9 +268,7 @@ struct MediaBenchmarks {
         var (assets, baselineAssets) = (0, 0)
         let (ours, plain) = try Measure.alternating(runs: 2, prepare: {
             library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
-            let other = BenchLibrary.scratch(in: workdir)
-            _ = try SQLitePhotoStore(url: other)
-            baseline = try MixedImportBaseline(files: other.appendingPathComponent("baseline-files"), pool: BenchLibrary.durablePool(other))
+            baseline = MixedImportBaseline(storage: try Self.importBaseline(at: BenchLibrary.scratch(in: workdir)))
         }, ours: {
             let result = try library!.importFiles(files)
             guard result.failed.isEmpty, result.notAttempted.isEmpty else {

@@ -14,18 +14,8 @@ import PhotosStore
 /// transaction. What the engine does besides (a staging journal, the
 /// ThumbHash placeholder, time zones, subtypes, history rows) it does not.
 struct MixedImportBaseline {
-    /// Holds `originals/` and `thumbnails/`.
-    let files: URL
-    /// A library database, committing durably (``BenchLibrary/durablePool(_:)``).
-    let pool: DatabasePool
-
-    init(files: URL, pool: DatabasePool) throws {
-        self.files = files
-        self.pool = pool
-        for folder in ["originals", "thumbnails"] {
-            try FileManager.default.createDirectory(at: files.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
-    }
+    /// Where the files and rows go: ``ImportBaseline``'s folders and database.
+    let storage: ImportBaseline
 
     /// What exiftool says of one file, as `-json -n` prints it.
     private struct Metadata: Decodable {
@@ -95,7 +85,7 @@ struct MixedImportBaseline {
             isVideo[index] ? byPath[urls[index].path]?.ContentIdentifier.flatMap { stillOfIdentifier[$0] } : nil
         }
         let now = Date()
-        try pool.write { db in
+        try storage.pool.write { db in
             let asset = try db.makeStatement(sql: AssetRecord.insertSQL)
             let resource = try db.makeStatement(sql: """
                 INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier, pixel_width, pixel_height, file_size)
@@ -170,7 +160,7 @@ struct MixedImportBaseline {
     }
 
     private func original(_ uuid: String, _ source: URL) -> URL {
-        files.appendingPathComponent("originals/\(uuid).\(source.pathExtension.lowercased())")
+        storage.original(uuid, pathExtension: source.pathExtension.lowercased())
     }
-    private func thumbnail(_ uuid: String) -> URL { files.appendingPathComponent("thumbnails/\(uuid).jpg") }
+    private func thumbnail(_ uuid: String) -> URL { storage.thumbnail(uuid) }
 }
