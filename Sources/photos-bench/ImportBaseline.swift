@@ -23,7 +23,8 @@ struct ImportBaseline {
         }
     }
 
-    private static let exifDate: DateFormatter = {
+    /// EXIF's date form, read as UTC, as both baselines read capture dates.
+    static let exifDate: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -45,14 +45,6 @@ struct MixedImportBaseline {
         }
     }
 
-    private static let exifDate: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
-        return formatter
-    }()
-
     private static let videoExtensions: Set<String> = ["mov", "mp4", "m4v", "3gp", "avi", "mkv", "webm", "mts", "m2ts", "mpeg", "mpg"]
 
     /// Imports `urls`; returns how many assets it made.
@@ -97,7 +89,7 @@ struct MixedImportBaseline {
                 let found = byPath[urls[index].path]
                 let file = imported[index]
                 if pairedStill[index] == nil {
-                    let taken = (found?.DateTimeOriginal ?? found?.CreateDate).flatMap(Self.exifDate.date(from:))
+                    let taken = (found?.DateTimeOriginal ?? found?.CreateDate).flatMap(ImportBaseline.exifDate.date(from:))
                     let location = found?.GPSLatitude.flatMap { latitude in found?.GPSLongitude.map { StoredLocation(latitude: latitude, longitude: $0) } }
                     let record = AssetRecord(
                         uuid: uuids[index], mediaType: isVideo[index] ? .video : .image,
