@@ -42,7 +42,8 @@ public struct PhotoServer: Sendable {
         /// How often uploads abandoned (a day without a byte) or left by
         /// revoked and expired tokens are removed.
         public var uploadSweepInterval: Duration
-        /// What the server takes as now when it judges uploads abandoned.
+        /// What the server takes as now when it judges uploads abandoned and
+        /// when a bearer token's proof (kept a second) lapses.
         public var clock: @Sendable () -> Date
 
         /// A configuration with the defaults: loopback port 8080, a minute's idle
@@ -95,7 +96,7 @@ public struct PhotoServer: Sendable {
         uploads.removeAbandoned(validTokens: Set(try library.accessTokens().filter { !$0.isExpired(at: now) }.map(\.id)), now: now)
         authentication = AuthenticationMiddleware(
             libraries: libraries, sessions: BrowserSessions(),
-            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: ProvenTokens(), tokenLookups: FreshLookups())
+            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: ProvenTokens(clock: configuration.clock), tokenLookups: FreshLookups())
         self.logger = logger
     }
 

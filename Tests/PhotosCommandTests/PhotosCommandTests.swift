@@ -424,13 +424,7 @@ import Testing
         #expect(try library.timelineDays(of: june).compactMap(\.day) == [9, 8])
 
         // Its exiftool is killed with it, not left polling a closed pipe.
-        var orphans: [String] = []
-        for _ in 0..<50 {
-            orphans = Self.orphanedExifTools()
-            if orphans.isEmpty { break }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        #expect(orphans.isEmpty, "\(orphans)")
+        #expect(eventuallyBlocking(within: .seconds(5), every: .milliseconds(100)) { Self.orphanedExifTools().isEmpty }, "\(Self.orphanedExifTools())")
     }
 
     /// A Google Takeout folder through `photos import`: its JSON read, not
@@ -514,9 +508,8 @@ import Testing
         let (importer, output, _) = try tool.start(["import", "card", "--batch", "1", "--json"])
         // The known point: the first change block has committed (seen by another process), with 59 to go.
         let watcher = try PHPhotoLibrary(url: tool.library, clientIdentifier: nil)
-        let deadline = Date().addingTimeInterval(60)
-        while watcher.withCurrentLibrary({ PHAsset.fetchAssets(with: nil).count }) == 0 && importer.isRunning && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.005)
+        _ = eventuallyBlocking(within: .seconds(60), every: .milliseconds(5)) {
+            watcher.withCurrentLibrary({ PHAsset.fetchAssets(with: nil).count }) > 0 || !importer.isRunning
         }
         importer.interrupt()
         let report = try #require(try JSONSerialization.jsonObject(with: output.fileHandleForReading.readDataToEndOfFile()) as? [String: Any])

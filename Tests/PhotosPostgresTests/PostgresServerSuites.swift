@@ -410,14 +410,6 @@ struct PostgresCommitWatcherTests {
         return try database.transaction(.write, text: PostgresStatementText()) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil, objectCount: 0) }
     }
 
-    /// Waits up to ten seconds for `condition`.
-    private func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<1000 where !condition() {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
     @Test func everyCommitIsHeardOnceInOrderEvenAcrossADroppedConnection() async throws {
         let database = try newLibrary()
         let other = try LibraryDatabase(location: database.location, password: nil)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Photos
+import PhotosTestSupport
 import Testing
 @testable import PhotosServer
 
@@ -76,12 +77,8 @@ import Testing
             #expect(try await stream.text(until: "}\n\n").contains(fixture.assets[0]))
         }
         streams.removeAll()
-        var admitted = ""
-        for _ in 0..<50 where !admitted.contains("200 OK") {
-            admitted = try await Self.open(port, token: token).text(until: "\r\n\r\n")
-            if !admitted.contains("200 OK") { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        #expect(admitted.contains("200 OK"), "a stream closed makes room for another")
+        #expect(try await eventually { try await Self.open(port, token: token).text(until: "\r\n\r\n").contains("200 OK") },
+                "a stream closed makes room for another")
     }
 
     /// A herd of streams from one address (a proxy for many clients, all
@@ -98,11 +95,11 @@ import Testing
         let slow = (0..<BlockingWork.maximumPerPrincipal).map { _ in
             Task { try await fixture.server.work.run(for: peer, client: nil) { gate.wait() } }
         }
-        while fixture.server.work.load(of: peer).running < BlockingWork.maximumPerPrincipal { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(try await eventually(within: .seconds(120)) { fixture.server.work.load(of: peer).running >= BlockingWork.maximumPerPrincipal })
         var streams = try tokens.map { try Self.open(port, token: $0) }
         streams += try (1..<EventStreams.maximumPerToken).map { _ in try Self.open(port, token: tokens[0]) }
         // Every lookup waiting now (a refused one never will: then, on after ten seconds).
-        for _ in 0..<2000 where fixture.server.work.load(of: peer).waiting < tokens.count { try await Task.sleep(for: .milliseconds(5)) }
+        _ = try await eventually { fixture.server.work.load(of: peer).waiting >= tokens.count }
         for _ in slow { gate.signal() }
         for task in slow { try await task.value }
         for stream in streams {

@@ -48,6 +48,12 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
         }
     }
 
+    /// The backends the run says it expects (`PHOTOS_TEST_EXPECTED_BACKENDS`,
+    /// names apart by spaces), whose absence fails it; none by default.
+    package static var expected: [String] {
+        (ProcessInfo.processInfo.environment["PHOTOS_TEST_EXPECTED_BACKENDS"] ?? "").split(separator: " ").map(String.init)
+    }
+
     /// Whether a library keeps its originals in its own directory, where
     /// the tests of that directory's files (reading, damaging or deleting
     /// them) apply.

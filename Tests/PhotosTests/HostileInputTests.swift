@@ -171,13 +171,8 @@ import Testing
         try SmallDisk.mount(at: mountPoint, size: "3m")
         defer { SmallDisk.unmount(mountPoint) }
         try fillUp(libraryAt: mountPoint.appendingPathComponent("Small.photoslibrary"))
-        var stillOpen = SmallDisk.openFiles(under: mountPoint)
-        let deadline = Date().addingTimeInterval(10)
-        while !stillOpen.isEmpty, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            stillOpen = SmallDisk.openFiles(under: mountPoint)
-        }
-        #expect(stillOpen.isEmpty, "files the released libraries still hold open after 10 s: \(stillOpen)")
+        #expect(eventuallyBlocking(every: .milliseconds(50)) { SmallDisk.openFiles(under: mountPoint).isEmpty },
+                "files the released libraries still hold open after 10 s: \(SmallDisk.openFiles(under: mountPoint))")
     }
 
     /// Imports photos into a new library at `url` until the disk is full,

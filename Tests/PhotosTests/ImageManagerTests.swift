@@ -181,11 +181,7 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
                                             resultHandler: results.handler()))
         }
         ids.forEach(manager.cancelImageRequest)
-        let deadline = Date().addingTimeInterval(10)
-        while manager.scheduler.pendingCount > 0 && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        #expect(manager.scheduler.pendingCount == 0, "no work left running")
+        #expect(eventuallyBlocking { manager.scheduler.pendingCount == 0 }, "no work left running")
         // At most the requests already running when cancelled may have rendered; none may deliver.
         // Every delivery goes through the result queue: once it is drained, none is on its way.
         manager.resultHandlerQueue.sync {}
@@ -238,10 +234,7 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
         let manager = PHCachingImageManager(scheduler: ImageWorkScheduler(workers: 2))
         let target = CGSize(width: 150, height: 150)
         manager.startCachingImages(for: assets, targetSize: target, contentMode: .aspectFill, options: nil)
-        let deadline = Date().addingTimeInterval(10)
-        while manager.scheduler.pendingCount > 0 && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        _ = eventuallyBlocking { manager.scheduler.pendingCount == 0 }
         var first: [UIImage] = []
         for asset in assets {
             let results = ImageResults()

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Bearer tokens proven lately, so that a burst of requests (a grid's
 /// thumbnails) costs one lookup and one hash, not one each. A proof
-/// lasts `lifetime` (a second): a token revoked by the owner in another
+/// lasts `lifetime` (a second, on the server's clock): a token revoked by the owner in another
 /// process stops working within it, and at once in this process, which
 /// forgets its proofs (``forget(tokenID:)``) and tells every connection
 /// that keeps a proof of its own (``isCurrent(_:)``). Bounded in size
@@ -19,21 +19,25 @@ final class ProvenTokens: Sendable {
     }
 
     let lifetime: TimeInterval
+    /// What is now (the server's ``PhotoServer/Configuration/clock``).
+    private let clock: @Sendable () -> Date
     private let proofs = Mutex(RecentTable<String, Proof>(capacity: 10_000))
     /// Revocations in this process so far: a proof made before the last one may be of a revoked token.
     private let revocations = Atomic<Int>(0)
 
-    init(lifetime: TimeInterval = 1) {
+    init(lifetime: TimeInterval = 1, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.lifetime = lifetime
+        self.clock = clock
     }
 
-    func principal(for bearer: String, now: Date = Date()) -> Principal? {
-        proof(for: bearer, now: now)?.principal
+    func principal(for bearer: String) -> Principal? {
+        proof(for: bearer)?.principal
     }
 
     /// The proof of `bearer` if one holds now.
-    func proof(for bearer: String, now: Date = Date()) -> Proof? {
-        proofs.withLock { proofs in
+    func proof(for bearer: String) -> Proof? {
+        let now = clock()
+        return proofs.withLock { proofs in
             guard let proof = proofs.value(bearer) else { return nil }
             guard isCurrent(proof, now: now) else {
                 proofs[bearer] = nil
@@ -43,22 +47,22 @@ final class ProvenTokens: Sendable {
         }
     }
 
-    /// Whether a proof kept elsewhere (by a connection) still holds at `now`:
-    /// not expired, and made since the last revocation in this process.
-    func isCurrent(_ proof: Proof, now: Date = Date()) -> Bool {
-        proof.validUntil > now && proof.revocations == revocations.load(ordering: .acquiring)
+    /// Whether a proof kept elsewhere (by a connection) still holds at `now`
+    /// (by default, now): not expired, and made since the last revocation in this process.
+    func isCurrent(_ proof: Proof, now: Date? = nil) -> Bool {
+        proof.validUntil > (now ?? clock()) && proof.revocations == revocations.load(ordering: .acquiring)
     }
 
     /// The revocations so far; read it before looking a token up, and pass
-    /// it to ``remember(_:as:expires:lookedUpAfter:now:)``.
+    /// it to ``remember(_:as:expires:lookedUpAfter:)``.
     var revocationCount: Int { revocations.load(ordering: .acquiring) }
 
     /// Remembers a proof until the lifetime or the token's expiry, whichever
     /// is first. `lookedUpAfter`: the ``revocationCount`` read before the
     /// token was looked up, so that a revocation during the lookup outdates
     /// the proof at once.
-    func remember(_ bearer: String, as principal: Principal, expires: Date?, lookedUpAfter revocationCount: Int, now: Date = Date()) {
-        let proof = Proof(bearer: bearer, principal: principal, validUntil: min(now.addingTimeInterval(lifetime), expires ?? .distantFuture),
+    func remember(_ bearer: String, as principal: Principal, expires: Date?, lookedUpAfter revocationCount: Int) {
+        let proof = Proof(bearer: bearer, principal: principal, validUntil: min(clock().addingTimeInterval(lifetime), expires ?? .distantFuture),
                           revocations: revocationCount)
         proofs.withLock { $0[bearer] = proof }
     }

@@ -48,6 +48,18 @@ import Testing
 
     static let byCreation = AssetQuery(scope: .library, sort: [StoreSort(.creationDate, ascending: true)])
 
+    /// The suite runs on every backend whose server is up; a run that
+    /// starts them all (`script/test`, and so CI) names them in
+    /// `PHOTOS_TEST_EXPECTED_BACKENDS`, and fails when one is missing rather
+    /// than passing on fewer.
+    @Test func everyBackendTheRunExpectsIsHere() {
+        let available = Set(TestBackend.available.map(\.rawValue))
+        for name in TestBackend.expected {
+            #expect(TestBackend(rawValue: name) != nil, "PHOTOS_TEST_EXPECTED_BACKENDS names \(name), no backend")
+            #expect(available.contains(name), "\(name) is expected, but its server is not running")
+        }
+    }
+
     // MARK: - Change sets
 
     @Test(arguments: TestBackend.available)
@@ -199,8 +211,7 @@ import Testing
 
         /// Waits up to 10 seconds for `changeBlock` to be reported; returns the latest reported.
         func waitUntilSeen(_ changeBlock: Int64) -> Int64 {
-            let deadline = Date().addingTimeInterval(10)
-            while seen.get() < changeBlock && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            _ = eventuallyBlocking(every: .milliseconds(5)) { seen.get() >= changeBlock }
             return seen.get()
         }
 
@@ -300,7 +311,7 @@ import Testing
             }
         }
         finished.withLock { $0 = true }
-        while !committing.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        try #require(eventuallyBlocking(within: .seconds(60)) { committing.isFinished })
         #expect(problems.withLock { $0 } == [])
 
         var last = ChangeSet()
