@@ -7,23 +7,31 @@ let package = Package(
     products: [
         .library(name: "Photos", targets: ["Photos"]),
         .executable(name: "photos", targets: ["photos"]),
-        .executable(name: "photos-bench", targets: ["photos-bench"]),
+    ],
+    // A program that keeps its libraries on disk needs neither backend:
+    // `.package(url: …, traits: [])` builds `Photos` without postgres-nio,
+    // AsyncHTTPClient or SwiftNIO. The `photos` command and the server use both.
+    traits: [
+        .trait(name: "PostgreSQL", description: "Libraries in a PostgreSQL database (postgres://…), through postgres-nio."),
+        .trait(name: "ObjectStorage", description: "Originals in S3-compatible object storage (s3://…), through AsyncHTTPClient."),
+        .default(enabledTraits: ["PostgreSQL", "ObjectStorage"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
-        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
-        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // `swift package generate-documentation --target Photos` builds the DocC catalog.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libvips and libexif from Debian (libvips-dev, libexif-dev), found through pkg-config.
@@ -96,7 +104,9 @@ let package = Package(
         // The public PhotoKit API (`import Photos`).
         .target(
             name: "Photos",
-            dependencies: ["PhotosStore", "PhotosObjectStorage", "PhotosPostgres", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["PhotosStore", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto"),
+                           .target(name: "PhotosPostgres", condition: .when(traits: ["PostgreSQL"])),
+                           .target(name: "PhotosObjectStorage", condition: .when(traits: ["ObjectStorage"])),
                            // scrypt, for share links' passwords.
                            .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
@@ -122,7 +132,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+                .product(name: "Yams", package: "Yams"),
+            ],
+            resources: [.copy("OpenAPI/openapi.yaml")]
         ),
         // The command-line tool. It uses the public Photos API only; PhotosMedia
         // renders the demo's sample photos and tells which files of a folder

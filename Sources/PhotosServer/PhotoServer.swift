@@ -80,6 +80,8 @@ public struct PhotoServer: Sendable {
     /// The threads requests do their blocking work on, shared fairly.
     let work: BlockingWork
     let logger: Logger
+    /// The HTTP contract, served to clients.
+    let document: OpenAPIDocument
 
     /// A server for the library the owner's instance `library` opened.
     /// Uploads in progress are kept in the library's `uploads/` folder;
@@ -98,6 +100,7 @@ public struct PhotoServer: Sendable {
             libraries: libraries, sessions: BrowserSessions(),
             throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: ProvenTokens(clock: configuration.clock), tokenLookups: FreshLookups())
         self.logger = logger
+        document = try OpenAPIDocument.bundled()
     }
 
     /// The router with every route, for tests and for ``application(onListening:)``.
@@ -105,7 +108,8 @@ public struct PhotoServer: Sendable {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestObservation(metrics: metrics))
         let library = libraries.owner
-        router.add(middleware: ProblemMiddleware(routes: DocumentedRoutes(), privatePaths: [
+        let routedMethods = RoutedMethods()
+        router.add(middleware: ProblemMiddleware(routes: routedMethods, privatePaths: [
             (uploads.directory.path + "/", "upload "), (uploads.directory.standardizedFileURL.resolvingSymlinksInPath().path + "/", "upload "),
             (library.filesDirectory.path, "<library>"), (library.filesDirectory.resolvingSymlinksInPath().path, "<library>"),
             (library.url.path, "<library>"), (library.url.absoluteString, "<library>"),
@@ -128,13 +132,17 @@ public struct PhotoServer: Sendable {
         ShareRoutes(libraries: libraries, revocation: revocation).add(to: authenticated)
         HistoryRoutes(libraries: libraries, authentication: authentication, streams: streams, heartbeat: configuration.heartbeat,
                       writeTimeout: configuration.streamWriteTimeout, metrics: metrics).add(to: authenticated)
-        authenticated.get("openapi.json") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        authenticated.get("openapi.json") { [document] _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document.json)))
+        }
+        authenticated.get("openapi.yaml") { [document] _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: document.yaml)))
         }
         router.group().add(middleware: authentication).get("metrics") { [metrics] _, context -> Response in
             guard try context.requirePrincipal().isOwner else { throw Problem(.forbidden, "metrics are for the owner's tokens") }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         }
+        routedMethods.register(router.routes)
         return router
     }
 

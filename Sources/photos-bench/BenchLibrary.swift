@@ -57,7 +57,7 @@ enum BenchLibrary {
         try pool.write { db in
             let statement = try db.makeStatement(sql: AssetRecord.insertSQL)
             for index in 0..<assetCount {
-                try statement.execute(arguments: record(index: index, random: &random).insertArguments)
+                try statement.execute(arguments: record(index: index, random: &random).insertArguments.statementArguments)
             }
         }
         try pool.writeWithoutTransaction { try $0.execute(sql: "ANALYZE") }

@@ -217,7 +217,7 @@ struct FetchBenchmarks {
         }, baseline: {
             try pool!.write { db in
                 let statement = try db.makeStatement(sql: AssetRecord.insertSQL)
-                for record in records { try statement.execute(arguments: record.insertArguments) }
+                for record in records { try statement.execute(arguments: record.insertArguments.statementArguments) }
             }
         })
         Measure.report("one change block creating 10,000 assets (metadata path)", ours: oursCommit, baseline: baseCommit, target: 2)

@@ -68,7 +68,7 @@ struct GalleryBenchmarks {
                         let date = Date(timeIntervalSince1970: monthStart + Double(random.next() % (29 * 86_400)))
                         (record.creationDate, record.modificationDate, record.addedDate) = (date, date, date)
                     }
-                    try statement.execute(arguments: record.insertArguments)
+                    try statement.execute(arguments: record.insertArguments.statementArguments)
                 }
             }
             // A screenful of real photos, the newest, so that thumbnails are real.

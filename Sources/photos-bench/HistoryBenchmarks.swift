@@ -117,7 +117,7 @@ struct HistoryBenchmarks {
                         changes.newAssets = [NewAsset(record: record, resources: [])]
                         _ = try stores[side].commit(changes, staging: nil)
                     } else {
-                        try plain.write { db in try db.execute(sql: AssetRecord.insertSQL, arguments: record.insertArguments) }
+                        try plain.write { db in try db.execute(sql: AssetRecord.insertSQL, arguments: record.insertArguments.statementArguments) }
                     }
                 }
                 elapsed[side] += Double(DispatchTime.now().uptimeNanoseconds - began) / 1_000_000
@@ -233,7 +233,7 @@ struct HistoryBenchmarks {
                     try entry.execute(arguments: [block, previous.id, previous.uuid, 2, "favorite"])
                 } else {
                     let record = BenchLibrary.record(index: index, random: &random)
-                    try asset.execute(arguments: record.insertArguments)
+                    try asset.execute(arguments: record.insertArguments.statementArguments)
                     previous = (db.lastInsertedRowID, record.uuid)
                     try entry.execute(arguments: [block, db.lastInsertedRowID, record.uuid, 1, ""])
                 }

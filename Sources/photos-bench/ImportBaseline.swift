@@ -61,7 +61,7 @@ struct ImportBaseline {
                     uuid: uuids[index], mediaType: .image, pixelWidth: Int(photo.pixel_width), pixelHeight: Int(photo.pixel_height),
                     creationDate: Self.exifDate.date(from: taken) ?? now, modificationDate: now, addedDate: now, playbackStyle: 1,
                     originalFilename: name, uniformTypeIdentifier: "public.jpeg", contentHash: hash)
-                try asset.execute(arguments: record.insertArguments)
+                try asset.execute(arguments: record.insertArguments.statementArguments)
                 let size = FileStatus(atPath: original(uuids[index]).path)?.size ?? 0
                 try resource.execute(arguments: [db.lastInsertedRowID, "originals/\(uuids[index]).jpg", name,
                                                  photo.pixel_width, photo.pixel_height, size])

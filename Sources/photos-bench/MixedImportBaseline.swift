@@ -97,7 +97,7 @@ struct MixedImportBaseline {
                         creationDate: taken ?? now, modificationDate: now, addedDate: now, duration: found?.Duration?.value ?? 0,
                         location: location, playbackStyle: isVideo[index] ? 4 : 1, originalFilename: urls[index].lastPathComponent,
                         uniformTypeIdentifier: found?.MIMEType, contentHash: Self.text(file.content_hash))
-                    try asset.execute(arguments: record.insertArguments)
+                    try asset.execute(arguments: record.insertArguments.statementArguments)
                     assetOfFile[index] = db.lastInsertedRowID
                 }
                 let owner = pairedStill[index].flatMap { assetOfFile[$0] } ?? assetOfFile[index]!

@@ -27,8 +27,17 @@ struct PhotosCommand: AsyncParsableCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             ChangesCommand.self, WatchCommand.self, ThumbCommand.self, ExportCommand.self,
-            AccessCommand.self, TokenCommand.self, ServeCommand.self, UploadsCommand.self, CheckCommand.self, MigrateCommand.self, DemoCommand.self,
-        ])
+            AccessCommand.self, TokenCommand.self, ServeCommand.self, UploadsCommand.self, CheckCommand.self,
+        ] + linkedBackendCommands + [DemoCommand.self])
+
+    /// The commands only a backend a trait links can run.
+    private static var linkedBackendCommands: [any ParsableCommand.Type] {
+        #if PostgreSQL
+        [MigrateCommand.self]
+        #else
+        []
+        #endif
+    }
 
     /// Parses and runs, with the exit codes the tool documents: a command's
     /// failure prints one line on standard error; usage errors exit 1.

@@ -23,6 +23,32 @@ import Testing
         }
     }
 
+    /// Every route the server registers for its API is in the document with
+    /// the same method, and every operation the document names is a route:
+    /// the contract and the code cannot drift apart.
+    @Test func theRouterAndTheDocumentDescribeTheSameOperations() throws {
+        let fixture = try ServerFixture(photos: 1)
+        let document = try OpenAPIDocument.bundled()
+        let routed = Set(fixture.server.router().routes
+            .map { "\($0.method.rawValue) \($0.path.description)" }
+            .filter { $0.contains(" /v1/") || $0.hasSuffix(" /metrics") })
+        let documented = Set(document.operations.flatMap { path, methods in methods.map { "\($0) \(path)" } })
+        #expect(routed.subtracting(documented).isEmpty, "routes the document leaves out: \(routed.subtracting(documented).sorted())")
+        #expect(documented.subtracting(routed).isEmpty, "documented operations no route takes: \(documented.subtracting(routed).sorted())")
+        #expect(routed.count > 30)
+    }
+
+    @Test func theDocumentIsServedAsWrittenAndAsJSON() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.withRouter { client in
+            let yaml = try await client.get("/v1/openapi.yaml", token: fixture.ownerToken)
+            let json = try await client.get("/v1/openapi.json", token: fixture.ownerToken)
+            #expect(yaml.status == .ok && yaml.headers[.contentType] == "application/yaml")
+            #expect(try OpenAPIDocument(yaml: yaml.text).operations == OpenAPIDocument.bundled().operations)
+            #expect((json.json["paths"] as? [String: Any])?.count == (try OpenAPIDocument.bundled().operations.count))
+        }
+    }
+
     @Test func metricsCountRequestsByRouteForTheOwnerOnly() async throws {
         let fixture = try ServerFixture(photos: 1)
         let client = try fixture.clientToken("org.example.viewer", grant: .readWrite)

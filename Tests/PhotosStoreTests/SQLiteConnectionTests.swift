@@ -7,7 +7,7 @@ import Testing
 /// statement, column by column: every value as SQLite holds it, whichever
 /// column is NULL, in every way of reading them.
 @Suite struct SQLiteConnectionTests {
-    static let query: SQL = """
+    static let query: SQLFragment = """
         SELECT NULL AS a, 1 AS b, 'x' AS c, 2.5 AS d UNION ALL SELECT 2, NULL, x'00ff', 'y'
         """
 
@@ -38,7 +38,7 @@ import Testing
     /// A row read in place decodes integers, reals and text straight from the statement;
     /// what it reads, converts and refuses must be what a kept row does.
     @Test func integersAndTextReadInPlaceAgreeWithKeptRows() throws {
-        let query: SQL = "SELECT 7 AS i, 3.0 AS whole, 2.5 AS half, NULL AS n, 'y' AS t, 0 AS zero"
+        let query: SQLFragment = "SELECT 7 AS i, 3.0 AS whole, 2.5 AS half, NULL AS n, 'y' AS t, 0 AS zero"
         /// What one read gave: a value, or a thrown error.
         enum Outcome<Value: Equatable>: Equatable {
             case value(Value)
@@ -163,12 +163,12 @@ import Testing
             let insert = try connection.prepare(sql: "INSERT INTO t VALUES (?, ?, ?, ?)")
             for row in Self.expected {
                 #expect(try insert.execute(values: row) == 1)
-                try insert.execute(arguments: StatementArguments(row))
+                try insert.execute(arguments: SQLArguments(row))
             }
             #expect(throws: DatabaseError.self) { try insert.execute(values: [1.databaseValue]) }
             let written = try connection.fetchAll(SQLRow.self, "SELECT a, b, c, d FROM t ORDER BY rowid").map(\.values)
             #expect(written == [Self.expected[0], Self.expected[0], Self.expected[1], Self.expected[1]])
-            #expect(try connection.execute(sql: "DELETE FROM t WHERE a IS NULL", arguments: StatementArguments()) == 2)
+            #expect(try connection.execute(sql: "DELETE FROM t WHERE a IS NULL", arguments: SQLArguments()) == 2)
         }
     }
 
@@ -178,7 +178,7 @@ import Testing
         let queue = try DatabaseQueue()
         try queue.read { (db: Database) throws -> Void in
             let connection = SQLiteConnection(db: db)
-            let none = StatementArguments()
+            let none = SQLArguments()
             #expect(try connection.fetchOne(String.self, sql: "SELECT 'x' UNION ALL SELECT 'y'", arguments: none) == "x")
             #expect(try connection.fetchOne(String.self, sql: "SELECT ? UNION ALL SELECT 'y'", arguments: ["x"]) == "x")
             #expect(try connection.fetchOne(Int64.self, sql: "SELECT NULL", arguments: none) == nil)

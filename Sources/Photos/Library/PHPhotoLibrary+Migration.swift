@@ -1,10 +1,10 @@
+#if PostgreSQL
 import Foundation
-import PhotosObjectStorage
 import PhotosPostgres
 import PhotosStore
 
 /// Moving a library into PostgreSQL: an OpenPhotoKit addition that
-/// `photos migrate` runs.
+/// `photos migrate` runs, in builds with the `PostgreSQL` trait.
 extension PHPhotoLibrary {
     /// What ``migrate(to:originals:progress:)`` copied and then verified.
     public struct MigrationReport: Sendable {
@@ -52,7 +52,7 @@ extension PHPhotoLibrary {
         let source = try requireStore()
         do {
             let target = try PostgresBackend().open(url, options: StoreOpenOptions(
-                createIfNeeded: true, client: nil, originals: originals?.absoluteString, fileStorage: StorageOpener()))
+                createIfNeeded: true, client: nil, originals: originals?.absoluteString, fileStorage: LinkedBackends.fileStorage))
             let migration = try LibraryMigration(source: source, target: target)
             let report = try migration.run { phase, done, total in
                 let phase: MigrationPhase = switch phase {
@@ -69,3 +69,4 @@ extension PHPhotoLibrary {
         }
     }
 }
+#endif

@@ -1,7 +1,5 @@
 import Foundation
 import PhotosMedia
-import PhotosObjectStorage
-import PhotosPostgres
 import PhotosStore
 
 /// A photo library on disk: assets, albums and folders, the change blocks
@@ -145,8 +143,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
                 allowsUnsafeLocation: options.contains(.allowUnsafeLocation),
                 client: clientIdentifier,
                 originals: originals?.absoluteString,
-                fileStorage: StorageOpener(),
-                databases: [PostgresBackend()]))
+                fileStorage: LinkedBackends.fileStorage,
+                databases: LinkedBackends.databases))
         } catch {
             throw PHPhotosError(storeError: error)
         }

@@ -308,7 +308,7 @@ package struct LibraryMigration {
                 }
                 let statement = try statements[chunk.count] ?? db.prepare(sql: Self.insertSQL(table.name, columns: columns, rows: chunk.count))
                 statements[chunk.count] = statement
-                _ = try statement.execute(arguments: StatementArguments(values))
+                _ = try statement.execute(arguments: SQLArguments(values))
             }
             count += rows.count
         }
@@ -414,7 +414,7 @@ package struct LibraryMigration {
                     (SELECT local_month, asset_count, id_total FROM timeline_month WHERE asset_count <> 0) t
                 FULL JOIN
                     (SELECT COALESCE(local_month, 0) AS local_month, COUNT(*) AS asset_count, SUM(id) AS id_total FROM asset
-                     WHERE trashed_date IS NULL AND is_hidden = 0 AND burst_member_hidden = 0 AND source_type = 1 GROUP BY 1) c
+                     WHERE \(ShownAssets.inTimeline("")) GROUP BY 1) c
                 ON c.local_month = t.local_month
                 WHERE t.asset_count IS DISTINCT FROM c.asset_count OR t.id_total IS DISTINCT FROM c.id_total
                 """)
@@ -468,7 +468,7 @@ package struct LibraryMigration {
 
     /// One batch of a table's rows: the columns, and the key columns in
     /// case they are not among them, past `after` in key order.
-    private static func batchSQL(_ table: CopiedTable, columns: [String], after: [DatabaseValue]?) -> SQL {
+    private static func batchSQL(_ table: CopiedTable, columns: [String], after: [DatabaseValue]?) -> SQLFragment {
         let selected = columns + table.key.filter { !columns.contains($0) }
         var conditions = table.excluded.map { ["NOT (\($0))"] } ?? []
         if let after {
@@ -476,10 +476,10 @@ package struct LibraryMigration {
             conditions.append("(\(keys)) > (\(Array(repeating: "?", count: after.count).joined(separator: ", ")))")
         }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return SQL(sql: """
+        return SQLFragment(sql: """
             SELECT \(selected.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name))\(filter) \
             ORDER BY \(table.key.map(quoted).joined(separator: ", ")) LIMIT \(batchRows)
-            """, arguments: StatementArguments(after ?? []))
+            """, arguments: SQLArguments(after ?? []))
     }
 
     private static func insertSQL(_ table: String, columns: [String], rows: Int) -> String {

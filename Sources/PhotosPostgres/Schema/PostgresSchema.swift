@@ -433,10 +433,9 @@ package enum PostgresSchema {
         ]
     }
 
-    /// What the timeline's default view counts (see the SQLite schema's
-    /// version 7), of the trigger's `OLD` or `NEW` row.
+    /// What the timeline's default view counts, of the trigger's `OLD` or `NEW` row.
     private static func counted(_ row: String) -> String {
-        "\(row).trashed_date IS NULL AND \(row).is_hidden = 0 AND \(row).burst_member_hidden = 0 AND \(row).source_type = 1"
+        ShownAssets.inTimeline(row)
     }
 
     /// Month counts added up per transaction instead of per asset.

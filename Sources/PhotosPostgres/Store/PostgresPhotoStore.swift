@@ -65,7 +65,7 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
             throw .notALibrary(path: path, reason: reason + "; to create it, say where its originals go (--originals s3://… or file:///…)")
         }
         libraryUUID = opening.libraryUUID
-        text = try PostgresStatementText()
+        text = PostgresStatementText()
         guard let originals = opening.originals else {
             throw .notALibrary(path: location.absoluteString, reason: "it records no place for its originals")
         }

@@ -37,21 +37,21 @@ package final class PostgresSQLConnection: SQLConnection {
         self.answerTimeout = answerTimeout
     }
 
-    package func execute(_ sql: SQL) throws -> Int {
+    package func execute(_ sql: SQLFragment) throws -> Int {
         try run(text.render(sql)).rows ?? 0
     }
 
-    package func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow] {
+    package func fetchAll(_ type: SQLRow.Type, _ sql: SQLFragment) throws -> [SQLRow] {
         try rows(text.render(sql))
     }
 
-    package func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow? {
+    package func fetchOne(_ type: SQLRow.Type, _ sql: SQLFragment) throws -> SQLRow? {
         try fetchAll(type, sql).first
     }
 
     /// The first column of every row, decoded straight from the cells
     /// (no row of values is built: a fetch's ids can be a million).
-    package func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value] {
+    package func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQLFragment) throws -> [Value] {
         let cells = Collected<DatabaseValue>()
         try run(text.render(sql)) { row in
             guard let cell = row.first else { return }
@@ -66,7 +66,7 @@ package final class PostgresSQLConnection: SQLConnection {
         }
     }
 
-    package func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> Value? {
+    package func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQLFragment) throws -> Value? {
         guard let row = try fetchOne(SQLRow.self, sql) else { return nil }
         return try row[0] as Value?
     }
@@ -128,7 +128,7 @@ package final class PostgresSQLConnection: SQLConnection {
     /// thread rather than the event loop, and go through `body`. Cost: one
     /// pass of the query; the server keeps its place between batches, so
     /// no batch repeats the search for where the last one ended.
-    package func scan(_ sql: SQL, batchSize: Int, _ body: ([SQLRow]) throws -> Bool) throws {
+    package func scan(_ sql: SQLFragment, batchSize: Int, _ body: ([SQLRow]) throws -> Bool) throws {
         scans += 1
         let cursor = "photos_scan_\(scans)"
         try run(text.render("DECLARE \(sql: cursor) NO SCROLL CURSOR FOR \(sql)"))
@@ -239,18 +239,18 @@ package final class PostgresSQLConnection: SQLConnection {
         let connection: PostgresSQLConnection
         let sql: String
 
-        func execute(arguments: StatementArguments) throws -> Int {
-            try connection.run(try PostgresStatementText.query(sql, arguments: arguments)).rows ?? 0
+        func execute(arguments: SQLArguments) throws -> Int {
+            try connection.run(PostgresStatementText.query(sql, arguments: arguments)).rows ?? 0
         }
 
-        func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, arguments: StatementArguments) throws -> Value? {
-            guard let row = try connection.rows(try PostgresStatementText.query(sql, arguments: arguments)).first else { return nil }
+        func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, arguments: SQLArguments) throws -> Value? {
+            guard let row = try connection.rows(PostgresStatementText.query(sql, arguments: arguments)).first else { return nil }
             return try row[0] as Value?
         }
 
         /// The rows, fetched whole first: they arrive on the event loop.
-        func forEachRow(arguments: StatementArguments, _ body: (any SQLColumnReader) throws -> Void) throws {
-            for row in try connection.rows(try PostgresStatementText.query(sql, arguments: arguments)) { try body(row) }
+        func forEachRow(arguments: SQLArguments, _ body: (any SQLColumnReader) throws -> Void) throws {
+            for row in try connection.rows(PostgresStatementText.query(sql, arguments: arguments)) { try body(row) }
         }
     }
 }

@@ -5,37 +5,19 @@ import PhotosStore
 import PostgresNIO
 import Synchronization
 
-/// Turns the engine's statements (GRDB `SQL` values, written with `?`
+/// Turns the engine's statements (``SQLFragment`` values, written with `?`
 /// placeholders) into PostgreSQL queries: the text with `$1`, `$2`, … and
-/// the arguments as bindings.
-///
-/// GRDB renders an `SQL` value against a database connection, so each
-/// store keeps one empty in-memory SQLite database for that alone: it
-/// joins fragments and collects their arguments, and never holds data.
-/// Placeholder conversion skips quoted text, quoted names and comments,
-/// and is remembered per statement text.
+/// the arguments as bindings. Placeholder conversion skips quoted text,
+/// quoted names and comments, and is remembered per statement text.
 package final class PostgresStatementText: Sendable {
-    private let renderer: DatabaseQueue
     private let converted = Mutex<[String: String]>([:])
 
-    /// A renderer with its own empty in-memory SQLite database. Cost: opening it.
-    package init() throws(StoreError) {
-        do {
-            renderer = try DatabaseQueue()
-        } catch {
-            throw .database("cannot set up the statement renderer: \(error)")
-        }
-    }
+    /// A converter with nothing remembered yet. Cost: none.
+    package init() {}
 
-    /// The query an `SQL` value is.
-    func render(_ sql: SQL) throws(StoreError) -> PostgresQuery {
-        let built: (sql: String, arguments: StatementArguments)
-        do {
-            built = try renderer.inDatabase { db in try sql.build(db) }
-        } catch {
-            throw .database("cannot render a statement: \(error)")
-        }
-        return try Self.query(placeholders(built.sql), arguments: built.arguments)
+    /// The query a fragment is.
+    func render(_ sql: SQLFragment) -> PostgresQuery {
+        Self.query(placeholders(sql.text), arguments: sql.arguments)
     }
 
     /// `sql` with PostgreSQL's placeholders: `?` numbered in order, `?NNN` as `$NNN`.
@@ -51,11 +33,10 @@ package final class PostgresStatementText: Sendable {
         return text
     }
 
-    /// A query from converted text and GRDB arguments.
-    static func query(_ text: String, arguments: StatementArguments) throws(StoreError) -> PostgresQuery {
-        let values = try values(of: arguments)
-        var bindings = PostgresBindings(capacity: values.count)
-        for value in values {
+    /// A query from converted text and the values of its placeholders.
+    static func query(_ text: String, arguments: SQLArguments) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: arguments.values.count)
+        for value in arguments.values {
             switch value.storage {
             case .null: bindings.appendNull()
             case .int64(let integer): bindings.append(integer)
@@ -65,17 +46,6 @@ package final class PostgresStatementText: Sendable {
             }
         }
         return PostgresQuery(unsafeSQL: text, binds: bindings)
-    }
-
-    /// The values of positional arguments. GRDB hands them only to SQLite
-    /// statements, so they are read from its stored property by reflection;
-    /// a GRDB that stored them otherwise fails here, loudly, in every test.
-    private static func values(of arguments: StatementArguments) throws(StoreError) -> [DatabaseValue] {
-        if arguments.isEmpty { return [] }
-        guard let values = Mirror(reflecting: arguments).descendant("values") as? [DatabaseValue] else {
-            throw .database("cannot read the statement's arguments from this version of GRDB")
-        }
-        return values
     }
 
     private static func convert(_ sql: String) -> String {

@@ -124,11 +124,11 @@ struct Problem: HTTPResponseError, Sendable {
 /// tells where the server keeps its files: the paths in `privatePaths` are
 /// replaced by what they are to a client (an upload's file by "upload").
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
-    let routes: DocumentedRoutes
+    let routes: RoutedMethods
     /// Paths (longest first) and what a client reads instead.
     let privatePaths: [(path: String, replacement: String)]
 
-    init(routes: DocumentedRoutes, privatePaths: [(path: String, replacement: String)] = []) {
+    init(routes: RoutedMethods, privatePaths: [(path: String, replacement: String)] = []) {
         self.routes = routes
         self.privatePaths = privatePaths.filter { !$0.path.isEmpty }.sorted { $0.path.count > $1.path.count }
     }

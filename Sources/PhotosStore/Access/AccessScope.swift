@@ -92,17 +92,17 @@ package enum AccessScope: Sendable, Equatable {
 
     // MARK: - SQL
     //
-    // Conditions are GRDB `SQL` values: the client identifier travels as a
+    // Conditions are `SQLFragment` values: the client identifier travels as a
     // statement argument beside the text that uses it, never inside it.
 
     /// The condition an asset row (`alias`) must meet to be seen; nil when all are.
-    func assetCondition(_ alias: String) -> SQL? {
+    func assetCondition(_ alias: String) -> SQLFragment? {
         switch self {
         case .full: nil
         case .limited(let client): "\(sql: alias).id IN (\(Self.selectedAssetIDs(client)))"
         case .sharedAlbum(_, let album):
             """
-            (\(sql: alias).id IN (\(Self.memberIDs(album))) AND \(sql: alias).is_hidden = 0 AND \(sql: alias).trashed_date IS NULL)
+            (\(sql: alias).id IN (\(Self.memberIDs(album))) AND \(sql: ShownAssets.inAlbum(alias)))
             """
         case .addOnly, .none: "FALSE"
         }
@@ -112,7 +112,7 @@ package enum AccessScope: Sendable, Equatable {
     /// all are. A limited client sees the smart albums (filtered to its
     /// assets), the albums holding a selected asset, the collections it
     /// created, and the folders above any of those.
-    func collectionCondition(_ alias: String) -> SQL? {
+    func collectionCondition(_ alias: String) -> SQLFragment? {
         switch self {
         case .full: nil
         case .limited(let client):
@@ -124,7 +124,7 @@ package enum AccessScope: Sendable, Equatable {
 
     /// The condition a collection row (`alias`) meets when this limited
     /// client created it; nil for other scopes.
-    func createdCollectionCondition(_ alias: String) -> SQL? {
+    func createdCollectionCondition(_ alias: String) -> SQLFragment? {
         guard case .limited(let client) = self else { return nil }
         return "\(sql: alias).uuid IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity <> \(sql: Self.asset))"
     }
@@ -132,7 +132,7 @@ package enum AccessScope: Sendable, Equatable {
     /// The condition a deleted object's UUID (`column`) must meet to be
     /// told; nil when all are. A limited client hears of what its selection
     /// held, which outlives deletions.
-    func deletedObjectCondition(_ column: String) -> SQL? {
+    func deletedObjectCondition(_ column: String) -> SQLFragment? {
         switch self {
         case .full: nil
         case .limited(let client): "\(sql: column) IN (SELECT uuid FROM client_selection WHERE client = \(client))"
@@ -143,13 +143,13 @@ package enum AccessScope: Sendable, Equatable {
 
     /// The condition a history entry (`alias` of `change_entry`) must meet to
     /// be read; entries about another client's access are never read.
-    func entryCondition(_ alias: String, client: String?) -> SQL {
-        let own: SQL = client.map { "(\(sql: alias).client IS NULL OR \(sql: alias).client = \($0))" } ?? "\(sql: alias).client IS NULL"
+    func entryCondition(_ alias: String, client: String?) -> SQLFragment {
+        let own: SQLFragment = client.map { "(\(sql: alias).client IS NULL OR \(sql: alias).client = \($0))" } ?? "\(sql: alias).client IS NULL"
         if case .sharedAlbum(let client, let album) = self {
             // The album's own entries, and those of the assets in it now (in
             // whatever state: one hidden or deleted since is told as changed,
             // and the client finds it gone).
-            let visibleAsset: (String) -> SQL = { "\(sql: $0).row_id IN (\(Self.memberIDs(album)))" }
+            let visibleAsset: (String) -> SQLFragment = { "\(sql: $0).row_id IN (\(Self.memberIDs(album)))" }
             return """
                 (\(sql: alias).client = \(client) OR \(sql: alias).client IS NULL AND (
                     \(sql: alias).entity = \(sql: Self.asset) AND \(visibleAsset(alias))
@@ -158,7 +158,7 @@ package enum AccessScope: Sendable, Equatable {
                 """
         }
         guard case .limited(let client) = self else { return own }
-        let visibleAsset: (String) -> SQL = {
+        let visibleAsset: (String) -> SQLFragment = {
             "\(sql: $0).uuid IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity = \(sql: Self.asset))"
         }
         return """
@@ -178,7 +178,7 @@ package enum AccessScope: Sendable, Equatable {
     /// the block holds, is one the reader sees (`visibleAsset`, of an entry
     /// alias). Otherwise a reader would hear of changes to what it cannot
     /// see, through the album it can.
-    private static func summaryIsSeen(_ alias: String, visibleAsset: (String) -> SQL) -> SQL {
+    private static func summaryIsSeen(_ alias: String, visibleAsset: (String) -> SQLFragment) -> SQLFragment {
         """
         (\(sql: alias).attributes <> \(ChangedAttribute.summary.storedName) OR EXISTS (
             SELECT 1 FROM change_entry se WHERE se.transaction_id = \(sql: alias).transaction_id
@@ -189,7 +189,7 @@ package enum AccessScope: Sendable, Equatable {
     /// The asset entity's stored number, as SQL text.
     private static let asset = String(StoreEntity.asset.rawValue)
 
-    private static func selectedAssetIDs(_ client: String) -> SQL {
+    private static func selectedAssetIDs(_ client: String) -> SQLFragment {
         """
         SELECT sa.id FROM client_selection s JOIN asset sa ON sa.uuid = s.uuid \
         WHERE s.client = \(client) AND s.entity = \(sql: asset)
@@ -197,11 +197,11 @@ package enum AccessScope: Sendable, Equatable {
     }
 
     /// The row ids of the assets in the album with this UUID.
-    private static func memberIDs(_ album: String) -> SQL {
+    private static func memberIDs(_ album: String) -> SQLFragment {
         "SELECT sm.asset_id FROM collection_asset sm JOIN collection sc ON sc.id = sm.collection_id WHERE sc.uuid = \(album)"
     }
 
-    private static func shownCollectionIDs(_ client: String) -> SQL {
+    private static func shownCollectionIDs(_ client: String) -> SQLFragment {
         """
         WITH RECURSIVE shown(id) AS (
             SELECT sm.collection_id FROM collection_asset sm WHERE sm.asset_id IN (\(selectedAssetIDs(client)))
@@ -213,9 +213,9 @@ package enum AccessScope: Sendable, Equatable {
     }
 }
 
-extension Optional where Wrapped == SQL {
+extension Optional where Wrapped == SQLFragment {
     /// ` AND condition`, or nothing when there is no condition.
-    var andClause: SQL { map { condition -> SQL in " AND \(condition)" } ?? "" }
+    var andClause: SQLFragment { map { condition -> SQLFragment in " AND \(condition)" } ?? "" }
     /// ` WHERE condition`, or nothing when there is no condition.
-    var whereClause: SQL { map { condition -> SQL in " WHERE \(condition)" } ?? "" }
+    var whereClause: SQLFragment { map { condition -> SQLFragment in " WHERE \(condition)" } ?? "" }
 }

@@ -166,7 +166,7 @@ struct ChangeSetCommitter {
 
     /// Those of `uuids` that `condition` lets the writer see in `table` (a
     /// table name and its alias, as `asset a`).
-    private func visible(_ uuids: Set<String>, table: String, condition: SQL?) throws -> Set<String> {
+    private func visible(_ uuids: Set<String>, table: String, condition: SQLFragment?) throws -> Set<String> {
         guard !uuids.isEmpty else { return [] }
         let alias = table.split(separator: " ").last!
         return try Set(db.fetchAll(String.self, """
@@ -233,7 +233,7 @@ struct ChangeSetCommitter {
     /// joined from the albums, SQLite probed every album for every asset,
     /// which made trashing thousands of assets in a library of many albums
     /// cost their product.
-    private func albums(holding assetIDs: SQL) throws -> [SQLRow] {
+    private func albums(holding assetIDs: SQLFragment) throws -> [SQLRow] {
         try db.fetchAll(SQLRow.self, """
             SELECT c.id, c.uuid FROM collection c
             WHERE c.id IN (SELECT m.collection_id FROM collection_asset m WHERE m.asset_id IN (\(assetIDs)))
@@ -249,9 +249,9 @@ struct ChangeSetCommitter {
     /// nothing from an identifier it cannot read.
     private func storedAsset(holding hash: String) throws -> String? {
         if let inserted = insertedHashes[hash] { return inserted }
-        let visible: SQL? = if case .limited = scope { scope.assetCondition("a") } else { nil }
+        let visible: SQLFragment? = if case .limited = scope { scope.assetCondition("a") } else { nil }
         return try db.fetchOne(String.self, """
-            SELECT a.uuid FROM asset a WHERE a.content_hash = \(hash) AND a.trashed_date IS NULL\(visible.andClause)
+            SELECT a.uuid FROM asset a WHERE a.content_hash = \(hash) AND \(sql: ShownAssets.notDeleted("a"))\(visible.andClause)
             ORDER BY a.id LIMIT 1
             """)
     }
@@ -332,7 +332,7 @@ struct ChangeSetCommitter {
             try apply(content, to: rowID, uuid: edit.uuid, paths: contentPaths)
         }
         var assignments: [String] = []
-        var arguments = StatementArguments()
+        var arguments = SQLArguments()
         var attributes = Set<ChangedAttribute>()
         if let creationDate = edit.creationDate {
             assignments.append("creation_date = ?")
@@ -377,8 +377,8 @@ struct ChangeSetCommitter {
         let trashedDate: Double? = trashed ? now.timeIntervalSince1970 : nil
         var movedByUUID: [String: Int64] = [:]
         var movedByRowID: [Int64: String] = [:]
-        let named: [(key: SQL, names: SQL)] = (uuids.isEmpty ? [] : [(SQL(sql: "uuid"), db.dialect.elements(of: uuids))])
-            + (rowIDs.isEmpty ? [] : [(SQL(sql: "id"), db.dialect.elements(of: rowIDs))])
+        let named: [(key: SQLFragment, names: SQLFragment)] = (uuids.isEmpty ? [] : [(SQLFragment(sql: "uuid"), db.dialect.elements(of: uuids))])
+            + (rowIDs.isEmpty ? [] : [(SQLFragment(sql: "id"), db.dialect.elements(of: rowIDs))])
         for (key, names) in named {
             try db.forEachRow("""
                 UPDATE asset SET trashed_date = \(trashedDate), modification_date = \(now.timeIntervalSince1970)
@@ -528,7 +528,7 @@ struct ChangeSetCommitter {
 
     private mutating func editAlbumMembers(_ album: StoredCollection, _ edit: CollectionEdit) throws {
         // The members a default fetch shows this writer, which indexes refer to.
-        let shown: SQL = "a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0\(scope.assetCondition("a").andClause)"
+        let shown: SQLFragment = "\(sql: ShownAssets.inDefaultFetch("a"))\(scope.assetCondition("a").andClause)"
         let rows = try db.fetchAll(SQLRow.self, """
             SELECT a.uuid, m.position, (\(shown))
             FROM collection_asset m JOIN asset a ON a.id = m.asset_id
@@ -565,7 +565,7 @@ struct ChangeSetCommitter {
     /// Edits the children of a folder, or the top-level user collections when `folder` is nil.
     private mutating func editChildren(of folder: StoredCollection?, _ edit: CollectionEdit) throws {
         let parentCondition = folder == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
-        let parentArguments: StatementArguments = folder.map { [$0.rowID] } ?? []
+        let parentArguments: SQLArguments = folder.map { [$0.rowID] } ?? []
         let stored = try db.fetchAll(String.self, sql: "SELECT uuid FROM collection WHERE \(parentCondition) ORDER BY position, id",
                                          arguments: parentArguments)
         let referenced = Self.members(named: edit.operations)
@@ -685,7 +685,7 @@ struct ChangeSetCommitter {
     /// notes every file of theirs for removal once the block commits.
     private mutating func purge(_ purge: RecentlyDeletedPurge) throws {
         let condition: String
-        let arguments: StatementArguments
+        let arguments: SQLArguments
         switch purge {
         case .all:
             (condition, arguments) = ("trashed_date IS NOT NULL", [])

@@ -87,7 +87,7 @@ enum FetchRefresher {
 
     /// The fetch run again when the history cannot say what changed: any
     /// object may have, so the refresh is never nil and never incremental.
-    private static func refetch(_ db: any SQLConnection, plan: SQL?, previous: FetchSnapshot, now: Int64) throws -> FetchRefresh {
+    private static func refetch(_ db: any SQLConnection, plan: SQLFragment?, previous: FetchSnapshot, now: Int64) throws -> FetchRefresh {
         let ids = try plan.map { try db.fetchAll(Int64.self, $0) } ?? []
         return FetchRefresh(snapshot: FetchSnapshot(ids: ids, changeBlock: now),
                             difference: IdentityDifference.between(previous.ids, ids, changed: []), isIncremental: false)

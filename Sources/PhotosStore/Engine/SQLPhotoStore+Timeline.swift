@@ -17,7 +17,7 @@ extension SQLPhotoStore {
             }
             guard let plan = FetchSQL.assetPlan(query, scope: scope, dialect: db.dialect, now: Date()) else { return [] }
             let aggregates = ["COUNT(*)", "COALESCE(SUM(CAST(a.id AS DOUBLE PRECISION)), 0.0)", "MAX(a.modification_date)"]
-            let statement: SQL
+            let statement: SQLFragment
             switch granularity {
             case .months:
                 statement = plan.grouped(by: "COALESCE(a.local_month, 0)", aggregates: aggregates)

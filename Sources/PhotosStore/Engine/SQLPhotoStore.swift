@@ -168,7 +168,7 @@ extension SQLPhotoStore {
     /// once, with the id as its argument: a lookup of one row then neither
     /// renders a statement nor binds more than the id.
     private static func loadRows<Record>(
-        _ db: any SQLConnection, ids: [Int64], table: SQL, alias: String, condition: SQL?, selection: String, selectionByID: String?,
+        _ db: any SQLConnection, ids: [Int64], table: SQLFragment, alias: String, condition: SQLFragment?, selection: String, selectionByID: String?,
         decode: (any SQLColumnReader) throws(StoredValueError) -> Record
     ) throws -> [Record] {
         var records: [Record] = []
@@ -187,7 +187,7 @@ extension SQLPhotoStore {
         for start in stride(from: 0, to: ids.count, by: loadChunk) {
             let chunk = Array(ids[start..<min(start + loadChunk, ids.count)])
             let list = db.dialect.table(of: chunk, alias: "k")
-            let statement: SQL = switch db.dialect {
+            let statement: SQLFragment = switch db.dialect {
             case .sqlite:
                 "SELECT \(sql: selection) FROM \(list) CROSS JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause)"
             case .postgres:
@@ -256,10 +256,10 @@ extension SQLPhotoStore {
     /// `condition` selects and the reader may see, as `pair` makes them into
     /// a table; collections of both kinds share one table. Cost: one query.
     private func identities<Key: Hashable, Value>(
-        of entity: StoreEntity, where condition: (SQLDialect) -> SQL, pair: (any SQLColumnReader) throws -> (Key, Value)
+        of entity: StoreEntity, where condition: (SQLDialect) -> SQLFragment, pair: (any SQLColumnReader) throws -> (Key, Value)
     ) throws(StoreError) -> [Key: Value] {
         try readObjectsInOneStatement { db, scope in
-            let (table, visible): (SQL, SQL?) = entity == .asset
+            let (table, visible): (SQLFragment, SQLFragment?) = entity == .asset
                 ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
             // Read in place: a change block passed a fetch of thousands of
             // assets asks for all their UUIDs, and a copy of each row cost
@@ -278,7 +278,7 @@ extension SQLPhotoStore {
         return try readObjects { db, scope in
             let rows = try db.fetchAll(SQLRow.self, """
                 SELECT a.content_hash, a.uuid FROM asset a
-                WHERE a.content_hash IN (\(db.dialect.elements(of: hashes))) AND a.trashed_date IS NULL\(
+                WHERE a.content_hash IN (\(db.dialect.elements(of: hashes))) AND \(sql: ShownAssets.notDeleted("a"))\(
                     scope.assetCondition("a").andClause)
                 ORDER BY a.id
                 """)
@@ -313,8 +313,7 @@ extension SQLPhotoStore {
             }
             let rows = try db.fetchAll(SQLRow.self, """
                 SELECT a.uuid, a.creation_date, a.latitude, a.longitude FROM asset a
-                WHERE a.creation_date IS NOT NULL AND a.trashed_date IS NULL AND a.is_hidden = 0
-                  AND a.burst_member_hidden = 0 AND a.source_type = \(sql: String(AssetSourceTypes.userLibrary.rawValue))\(
+                WHERE a.creation_date IS NOT NULL AND \(sql: ShownAssets.inTimeline("a"))\(
                     scope.assetCondition("a").andClause)
                 ORDER BY a.creation_date, a.id
                 """)

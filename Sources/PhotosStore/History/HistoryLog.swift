@@ -164,7 +164,7 @@ enum HistoryLog {
         // access, who sees them all, knows the count: the list, megabytes
         // for a long history, is then not copied as it grows.
         if scope == .full { changes.reserveCapacity(min(limit ?? .max, Int(clamping: max(0, through - after)))) }
-        let page: SQL = limit.map { " LIMIT \(max(0, $0))" } ?? ""
+        let page: SQLFragment = limit.map { " LIMIT \(max(0, $0))" } ?? ""
         // What the reader may know of each block's details is one column: 0
         // kept, 1 dropped, 2 the reader's access changed (which wins).
         try db.forEachRow("""
@@ -195,8 +195,8 @@ enum HistoryLog {
     /// looking at its entries, as they are all for everyone; the owner sees
     /// no other, a client also those with an entry of its own (its access
     /// changed). Other scopes look for an entry about what they may see.
-    private static func visibleBlock(_ alias: String, scope: AccessScope, client: String?) -> SQL {
-        let entry: (SQL) -> SQL = { condition in
+    private static func visibleBlock(_ alias: String, scope: AccessScope, client: String?) -> SQLFragment {
+        let entry: (SQLFragment) -> SQLFragment = { condition in
             "EXISTS (SELECT 1 FROM change_entry e WHERE e.transaction_id = \(sql: alias).id AND \(condition))"
         }
         guard scope == .full else { return "(\(sql: alias).details = 0 OR \(entry(scope.entryCondition("e", client: client))))" }
@@ -207,7 +207,7 @@ enum HistoryLog {
     /// Whether the owner changed `client`'s access in a block after `after`,
     /// up to `through`: an entry without an object, for that client. The
     /// owner's own access never changes, so it is false without a look.
-    private static func accessChanged(after: SQL, through: SQL, client: String?) -> SQL {
+    private static func accessChanged(after: SQLFragment, through: SQLFragment, client: String?) -> SQLFragment {
         guard let client else { return "FALSE" }
         return """
             EXISTS (SELECT 1 FROM change_entry a WHERE a.transaction_id > \(after) AND a.transaction_id <= \(through)

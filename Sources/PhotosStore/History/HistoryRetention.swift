@@ -59,7 +59,7 @@ package struct HistoryRetention: Sendable, Equatable {
     /// of arguments cost more than the lookup.
     private static func limit(_ db: any SQLConnection, _ key: StaticString, standard: Double?) throws -> Double? {
         guard let text = try db.fetchOne(String.self, sql: "SELECT value FROM library_metadata WHERE key = '\(key)'",
-                                             arguments: StatementArguments()) else { return standard }
+                                             arguments: SQLArguments()) else { return standard }
         return Double(text)
     }
 

@@ -3,13 +3,13 @@ import GRDB
 
 /// Where a fetch turns into SQL: one SELECT of row ids per query, with
 /// PhotoKit's inclusion rules, the reader's access scope, the caller's
-/// filter and the order. Statements are GRDB `SQL` values, so that each
+/// filter and the order. Statements are ``SQLFragment`` values, so that each
 /// argument travels with the fragment that uses it; column names and the
 /// engine's own constants are the only text spliced in.
 enum FetchSQL {
     /// The statement selecting the ids of a query's assets in order; nil
     /// when the query can match nothing (a smart album no library has).
-    static func assetIDs(_ query: AssetQuery, scope: AccessScope, dialect: SQLDialect, now: Date) -> SQL? {
+    static func assetIDs(_ query: AssetQuery, scope: AccessScope, dialect: SQLDialect, now: Date) -> SQLFragment? {
         assetPlan(query, scope: scope, dialect: dialect, now: now)?.ids
     }
 
@@ -17,7 +17,7 @@ enum FetchSQL {
     /// query can match nothing (a smart album no library has).
     static func assetPlan(_ query: AssetQuery, scope: AccessScope, dialect: SQLDialect, now: Date) -> SelectPlan? {
         var builder = Builder()
-        var from: SQL = "asset a"
+        var from: SQLFragment = "asset a"
         var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true),
                             OrderTerm(expression: "a.id", ascending: true, nullable: false)]
         var visibility = SmartAlbumRule.Visibility.visible
@@ -62,13 +62,10 @@ enum FetchSQL {
         case .trashedOnly:
             builder.conditions.append("a.trashed_date IS NOT NULL")
         case .hiddenOnly:
-            builder.conditions.append("a.trashed_date IS NULL")
+            builder.conditions.append(SQLFragment(sql: ShownAssets.notDeleted("a")))
             builder.conditions.append("a.is_hidden = 1")
         case .visible:
-            builder.conditions.append("a.trashed_date IS NULL")
-            if excludesHidden {
-                builder.conditions.append("a.is_hidden = 0")
-            }
+            builder.conditions.append(SQLFragment(sql: excludesHidden ? ShownAssets.inAlbum("a") : ShownAssets.notDeleted("a")))
         }
         if appliesDefaultExclusions && !query.includeAllBurstAssets {
             builder.conditions.append("a.burst_member_hidden = 0")
@@ -85,13 +82,13 @@ enum FetchSQL {
     }
 
     /// The statement selecting the ids of a query's collections in order.
-    static func collectionIDs(_ query: CollectionQuery, scope: AccessScope, dialect: SQLDialect) -> SQL {
+    static func collectionIDs(_ query: CollectionQuery, scope: AccessScope, dialect: SQLDialect) -> SQLFragment {
         var builder = Builder()
-        var from: SQL = collectionSource(scope) + " c"
+        var from: SQLFragment = collectionSource(scope) + " c"
         var naturalOrder = [OrderTerm(expression: "c.id", ascending: true, nullable: false)]
         switch query.scope {
         case .stored(let type, let subtype):
-            builder.conditions.append(SQL(sql: type.condition("c")))
+            builder.conditions.append(SQLFragment(sql: type.condition("c")))
             if let subtype {
                 builder.conditions.append("c.subtype = \(subtype)")
             }
@@ -124,9 +121,9 @@ enum FetchSQL {
     /// The collections with what is computed from their members as the
     /// reader sees them: the count and date range of the visible assets of
     /// regular albums. SQLite flattens it into the query that uses it.
-    static func collectionSource(_ scope: AccessScope) -> SQL {
-        let member: SQL = "m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0\(scope.assetCondition("a").andClause)"
-        let album = SQL(sql: CollectionType.album.condition("c"))
+    static func collectionSource(_ scope: AccessScope) -> SQLFragment {
+        let member: SQLFragment = "m.collection_id = c.id AND \(sql: ShownAssets.inAlbum("a"))\(scope.assetCondition("a").andClause)"
+        let album = SQLFragment(sql: CollectionType.album.condition("c"))
         return """
             (SELECT c.*,
                 CASE WHEN \(album) THEN (SELECT COUNT(*) FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE \(member)) END AS asset_count,
@@ -139,11 +136,11 @@ enum FetchSQL {
     /// The statement filtering and ordering in-memory collections, passed as
     /// one JSON argument; it selects indexes into `rows`.
     static func collectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
-                               sort: [StoreSort<CollectionAttribute>], limit: Int, dialect: SQLDialect) -> SQL {
+                               sort: [StoreSort<CollectionAttribute>], limit: Int, dialect: SQLDialect) -> SQLFragment {
         var builder = Builder()
         let json = SQLDialect.json(rows)
         // Each row's id is its index in `rows` (SQLite counts from 0, PostgreSQL's ordinality from 1).
-        let from: SQL = switch dialect {
+        let from: SQLFragment = switch dialect {
         case .sqlite:
             """
             (SELECT CAST(j.key AS INTEGER) AS id, json_extract(j.value, '$.uuid') AS uuid,
@@ -179,14 +176,14 @@ enum FetchSQL {
     struct SelectPlan {
         /// The row id column, as `a.id`.
         let column: String
-        let from: SQL
+        let from: SQLFragment
         let builder: Builder
         let order: [OrderTerm]
         let limit: Int
         let dialect: SQLDialect
 
         /// The conditions, and `extra` ones, joined by AND; nil when there are none.
-        private func conditions(_ extra: SQL...) -> SQL? {
+        private func conditions(_ extra: SQLFragment...) -> SQLFragment? {
             let all = builder.conditions + extra
             return all.isEmpty ? nil : all.joined(separator: " AND ")
         }
@@ -198,61 +195,61 @@ enum FetchSQL {
         }
 
         /// The ids of the matching rows, in order.
-        var ids: SQL {
+        var ids: SQLFragment {
             select(column, reverse: false)
         }
 
         /// `columns` of the matching rows, in order, or in the reverse order
         /// when `reverse`; nil when a limit makes which rows match depend on
         /// the direction.
-        func rows(_ columns: String, reverse: Bool) -> SQL? {
+        func rows(_ columns: String, reverse: Bool) -> SQLFragment? {
             reverse && limit > 0 ? nil : select(columns, reverse: reverse)
         }
 
-        private func select(_ columns: String, reverse: Bool) -> SQL {
-            let limitClause: SQL = limit > 0 ? " LIMIT \(sql: String(limit))" : ""
+        private func select(_ columns: String, reverse: Bool) -> SQLFragment {
+            let limitClause: SQLFragment = limit > 0 ? " LIMIT \(sql: String(limit))" : ""
             return "SELECT \(sql: columns) FROM \(from)\(conditions().whereClause) ORDER BY \(sql: orderClause(reverse: reverse))\(limitClause)"
         }
 
         /// The matching rows grouped by `group`: its value, then `aggregates`,
         /// for the rows that also meet `condition`.
-        func grouped(by group: String, aggregates: [String], condition: SQL? = nil) -> SQL {
+        func grouped(by group: String, aggregates: [String], condition: SQLFragment? = nil) -> SQLFragment {
             let selection = ([group] + aggregates).joined(separator: ", ")
             let clause = condition.map { conditions($0) } ?? conditions()
             return "SELECT \(sql: selection) FROM \(from)\(clause.whereClause) GROUP BY 1 ORDER BY 1 DESC"
         }
 
         /// `columns` of the matching rows that also meet `condition`, in `orderBy`, a page of them.
-        func page(_ columns: String, condition: SQL, orderBy: String, offset: Int, limit: Int) -> SQL {
+        func page(_ columns: String, condition: SQLFragment, orderBy: String, offset: Int, limit: Int) -> SQLFragment {
             "SELECT \(sql: columns) FROM \(from)\(conditions(condition).whereClause) ORDER BY \(sql: orderBy) LIMIT \(limit) OFFSET \(offset)"
         }
 
         /// The id and sort key of each of `rowIDs` that matches, unordered.
-        func keys(of rowIDs: [Int64]) -> SQL {
+        func keys(of rowIDs: [Int64]) -> SQLFragment {
             let selection = ([column] + order.map(\.expression)).joined(separator: ", ")
-            let membership: SQL = "\(sql: column) IN (\(dialect.elements(of: rowIDs)))"
+            let membership: SQLFragment = "\(sql: column) IN (\(dialect.elements(of: rowIDs)))"
             return "SELECT \(sql: selection) FROM \(from)\(conditions(membership).whereClause)"
         }
     }
 
     /// Accumulates a SELECT's conditions, each carrying its own arguments.
     struct Builder {
-        var conditions: [SQL] = []
+        var conditions: [SQLFragment] = []
 
         /// Adds a condition; nil, always true, adds none.
-        mutating func append(_ condition: SQL?) {
+        mutating func append(_ condition: SQLFragment?) {
             if let condition { conditions.append(condition) }
         }
 
         /// Joins a list of values (each kept once, in order) as `k`, so that
         /// `k.key` is a value's position in the list.
-        static func join(_ values: [Int64], on column: String, dialect: SQLDialect) -> SQL {
+        static func join(_ values: [Int64], on column: String, dialect: SQLDialect) -> SQLFragment {
             var seen = Set<Int64>()
             return " JOIN \(dialect.table(of: values.filter { seen.insert($0).inserted }, alias: "k")) ON \(sql: column) = k.value"
         }
 
         /// Joins a list of texts (each kept once, in order) as `k`, as ``join(_:on:dialect:)-(Int64)`` does.
-        static func join(_ values: [String], on column: String, dialect: SQLDialect) -> SQL {
+        static func join(_ values: [String], on column: String, dialect: SQLDialect) -> SQLFragment {
             var seen = Set<String>()
             return " JOIN \(dialect.table(of: values.filter { seen.insert($0).inserted }, alias: "k")) ON \(sql: column) = k.value"
         }
@@ -266,7 +263,7 @@ enum FetchSQL {
         }
 
         /// A filter as SQL; nil when it is always true.
-        static func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: String) -> SQL? {
+        static func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: String) -> SQLFragment? {
             switch filter {
             case .constant(let value):
                 return value ? nil : "FALSE"
@@ -275,7 +272,7 @@ enum FetchSQL {
                 return parts.isEmpty ? nil : "(\(parts.joined(separator: " AND ")))"
             case .or(let filters):
                 guard !filters.isEmpty else { return "FALSE" }
-                var parts: [SQL] = []
+                var parts: [SQLFragment] = []
                 for filter in filters {
                     guard let part = condition(filter, alias: alias) else { return nil }
                     parts.append(part)
@@ -285,7 +282,7 @@ enum FetchSQL {
                 return condition(inner, alias: alias).map { "NOT \($0)" } ?? "FALSE"
             case .oneOf(let operand, let values):
                 guard !values.isEmpty else { return "FALSE" }
-                let list = values.map { SQL(sql: "?", arguments: [databaseValue($0)]) }.joined(separator: ", ")
+                let list = values.map { SQLFragment(sql: "?", arguments: [databaseValue($0)]) }.joined(separator: ", ")
                 return "(\(sql(operand, alias: alias)) IN (\(list)))"
             case .compare(let lhs, let comparison, let rhs, let options):
                 return compare(lhs, comparison, rhs, options, alias: alias)
@@ -295,7 +292,7 @@ enum FetchSQL {
         private static func compare<A: StoreAttribute>(
             _ lhs: StoreOperand<A>, _ comparison: StoreComparison, _ rhs: StoreOperand<A>,
             _ options: TextOptions, alias: String
-        ) -> SQL {
+        ) -> SQLFragment {
             if comparison == .equal || comparison == .notEqual {
                 let negation = comparison == .notEqual ? " NOT" : ""
                 if case .value(.null) = rhs { return "(\(sql(lhs, alias: alias)) IS\(sql: negation) NULL)" }
@@ -312,12 +309,12 @@ enum FetchSQL {
             return "(\(sql(lhs, alias: alias)) \(sql: symbols[comparison]!) \(sql(rhs, alias: alias)))"
         }
 
-        private static func sql<A: StoreAttribute>(_ operand: StoreOperand<A>, alias: String) -> SQL {
+        private static func sql<A: StoreAttribute>(_ operand: StoreOperand<A>, alias: String) -> SQLFragment {
             switch operand {
             case .attribute(let attribute):
-                SQL(sql: attribute.sql(alias: alias))
+                SQLFragment(sql: attribute.sql(alias: alias))
             case .value(let value):
-                SQL(sql: "?", arguments: [databaseValue(value)])
+                SQLFragment(sql: "?", arguments: [databaseValue(value)])
             case .bitwiseAnd(let lhs, let rhs):
                 "(\(sql(lhs, alias: alias)) & \(sql(rhs, alias: alias)))"
             }

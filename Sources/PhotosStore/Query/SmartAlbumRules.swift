@@ -69,7 +69,7 @@ struct SmartAlbumRule {
     }
 
     /// What an asset must meet to be in the album; nil: every asset the visibility allows.
-    var condition: SQL?
+    var condition: SQLFragment?
     var visibility: Visibility = .visible
     /// The natural order when the fetch gives no sort descriptors.
     var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true),

@@ -231,8 +231,8 @@ package struct AssetRecord: Sendable, Equatable {
 
     /// Values for ``insertSQL``: every inserted column's, then the
     /// original's placeholder (the same at creation), which a revert restores.
-    package var insertArguments: StatementArguments {
-        StatementArguments(Self.insertedColumns.map(value(of:)) + [thumbHash])
+    package var insertArguments: SQLArguments {
+        SQLArguments(Self.insertedColumns.map(value(of:)) + [thumbHash])
     }
 
     /// The statement inserting one asset with ``insertArguments``.

@@ -14,7 +14,7 @@ package enum SQLDialect: Sendable {
     case postgres
 
     /// A subquery selecting the ids of a list, `SELECT value …`.
-    package func elements(of ids: [Int64]) -> SQL {
+    package func elements(of ids: [Int64]) -> SQLFragment {
         switch self {
         case .sqlite: "SELECT value FROM json_each(\(Self.json(ids)))"
         case .postgres: "SELECT unnest(CAST(\(Self.arrayLiteral(ids)) AS int8[]))"
@@ -22,7 +22,7 @@ package enum SQLDialect: Sendable {
     }
 
     /// A subquery selecting the texts of a list, `SELECT value …`.
-    package func elements(of texts: [String]) -> SQL {
+    package func elements(of texts: [String]) -> SQLFragment {
         switch self {
         case .sqlite: "SELECT value FROM json_each(\(Self.json(texts)))"
         case .postgres: "SELECT value FROM jsonb_array_elements_text(\(Self.json(texts))::jsonb) AS e(value)"
@@ -31,7 +31,7 @@ package enum SQLDialect: Sendable {
 
     /// A list of ids as a table named `alias`, with columns `value` and
     /// `key`, which grows with the position in the list.
-    package func table(of ids: [Int64], alias: String) -> SQL {
+    package func table(of ids: [Int64], alias: String) -> SQLFragment {
         switch self {
         case .sqlite:
             "json_each(\(Self.json(ids))) \(sql: alias)"
@@ -41,7 +41,7 @@ package enum SQLDialect: Sendable {
     }
 
     /// A list of texts as a table named `alias`, with columns `value` and `key`.
-    package func table(of texts: [String], alias: String) -> SQL {
+    package func table(of texts: [String], alias: String) -> SQLFragment {
         switch self {
         case .sqlite:
             "json_each(\(Self.json(texts))) \(sql: alias)"

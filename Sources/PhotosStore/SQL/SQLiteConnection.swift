@@ -13,16 +13,16 @@ struct SQLiteConnection: SQLConnection {
 
     var dialect: SQLDialect { .sqlite }
 
-    func execute(_ sql: SQL) throws -> Int {
-        try db.cachedStatement(literal: sql).execute()
+    func execute(_ sql: SQLFragment) throws -> Int {
+        try statement(sql).execute()
         return db.changesCount
     }
 
     /// Plain text goes to GRDB's statement cache as it is; a literal
     /// would first be built into text again (a few microseconds, which
     /// every commit's statements paid).
-    func execute(sql: String, arguments: StatementArguments) throws -> Int {
-        try db.cachedStatement(sql: sql).execute(arguments: arguments)
+    func execute(sql: String, arguments: SQLArguments) throws -> Int {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments.statementArguments)
         return db.changesCount
     }
 
@@ -31,12 +31,12 @@ struct SQLiteConnection: SQLConnection {
     /// SQLite's own calls: GRDB's cursor around it cost several times the
     /// look-up.
     func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: Value.Type, sql: String, arguments: StatementArguments
+        _ type: Value.Type, sql: String, arguments: SQLArguments
     ) throws -> Value? {
         let statement = try db.cachedStatement(sql: sql)
         let handle = statement.sqliteStatement
         guard arguments.isEmpty, sqlite3_bind_parameter_count(handle) == 0 else {
-            return try Value.fetchOne(statement, arguments: arguments)
+            return try Value.fetchOne(statement, arguments: arguments.statementArguments)
         }
         defer { sqlite3_reset(handle) }
         sqlite3_reset(handle)
@@ -54,7 +54,7 @@ struct SQLiteConnection: SQLConnection {
         }
     }
 
-    func fetchAll(_ type: SQLRow.Type, _ sql: SQL) throws -> [SQLRow] {
+    func fetchAll(_ type: SQLRow.Type, _ sql: SQLFragment) throws -> [SQLRow] {
         var rows: [SQLRow] = []
         try forEachStatementRow(sql) { row in
             rows.append(row.copy())
@@ -63,7 +63,7 @@ struct SQLiteConnection: SQLConnection {
         return rows
     }
 
-    func scan(_ sql: SQL, batchSize: Int, _ body: ([SQLRow]) throws -> Bool) throws {
+    func scan(_ sql: SQLFragment, batchSize: Int, _ body: ([SQLRow]) throws -> Bool) throws {
         var batch: [SQLRow] = []
         batch.reserveCapacity(batchSize)
         var stopped = false
@@ -78,11 +78,11 @@ struct SQLiteConnection: SQLConnection {
         if !stopped && !batch.isEmpty { _ = try body(batch) }
     }
 
-    func forEachRow(_ sql: SQL, _ body: (any SQLColumnReader) throws -> Void) throws {
-        try Self.forEachReaderRow(of: db.cachedStatement(literal: sql), arguments: nil, body)
+    func forEachRow(_ sql: SQLFragment, _ body: (any SQLColumnReader) throws -> Void) throws {
+        try Self.forEachReaderRow(of: statement(sql), arguments: nil, body)
     }
 
-    func fetchOne(_ type: SQLRow.Type, _ sql: SQL) throws -> SQLRow? {
+    func fetchOne(_ type: SQLRow.Type, _ sql: SQLFragment) throws -> SQLRow? {
         var first: SQLRow?
         try forEachStatementRow(sql) { row in
             first = row.copy()
@@ -96,8 +96,8 @@ struct SQLiteConnection: SQLConnection {
     /// GRDB's cursor of column values only steps the statement, where a
     /// `Row` cursor first builds a table of its columns' lowercased names
     /// (microseconds, which a lookup of one row by id would pay every time).
-    private func forEachStatementRow(_ sql: SQL, _ body: (StatementRow) throws -> Bool) throws {
-        try Self.forEachRow(of: db.cachedStatement(literal: sql), arguments: nil, body)
+    private func forEachStatementRow(_ sql: SQLFragment, _ body: (StatementRow) throws -> Bool) throws {
+        try Self.forEachRow(of: statement(sql), arguments: nil, body)
     }
 
     /// Steps `statement`, with `arguments` when given, as ``forEachStatementRow(_:_:)`` does.
@@ -124,8 +124,8 @@ struct SQLiteConnection: SQLConnection {
     /// specialises; GRDB's generic `fetchAll`, called with a type known only
     /// at run time, looks up type metadata for every row, which took about
     /// a fifth of a fetch of 10,000 ids.
-    func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> [Value] {
-        let statement = try db.cachedStatement(literal: sql)
+    func fetchAll<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQLFragment) throws -> [Value] {
+        let statement = try self.statement(sql)
         guard Value.self == Int64.self else { return try Value.fetchAll(statement) }
         var ids: [Int64] = []
         // `forEach` checks once that the statement is running, where each
@@ -136,8 +136,15 @@ struct SQLiteConnection: SQLConnection {
         return unsafeBitCast(ids, to: [Value].self)
     }
 
-    func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQL) throws -> Value? {
-        try Value.fetchOne(db.cachedStatement(literal: sql))
+    func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, _ sql: SQLFragment) throws -> Value? {
+        try Value.fetchOne(statement(sql))
+    }
+
+    /// The cached statement of a fragment's text, its arguments bound and checked.
+    private func statement(_ fragment: SQLFragment) throws -> Statement {
+        let statement = try db.cachedStatement(sql: fragment.text)
+        try statement.setArguments(fragment.arguments.statementArguments)
+        return statement
     }
 
     func prepare(sql: String) throws -> any SQLStatement {
@@ -159,17 +166,17 @@ struct SQLiteConnection: SQLConnection {
         let db: Database
         let statement: Statement
 
-        func execute(arguments: StatementArguments) throws -> Int {
-            try statement.execute(arguments: arguments)
+        func execute(arguments: SQLArguments) throws -> Int {
+            try statement.execute(arguments: arguments.statementArguments)
             return db.changesCount
         }
 
-        func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, arguments: StatementArguments) throws -> Value? {
-            try Value.fetchOne(statement, arguments: arguments)
+        func fetchOne<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, arguments: SQLArguments) throws -> Value? {
+            try Value.fetchOne(statement, arguments: arguments.statementArguments)
         }
 
-        func forEachRow(arguments: StatementArguments, _ body: (any SQLColumnReader) throws -> Void) throws {
-            try SQLiteConnection.forEachReaderRow(of: statement, arguments: arguments, body)
+        func forEachRow(arguments: SQLArguments, _ body: (any SQLColumnReader) throws -> Void) throws {
+            try SQLiteConnection.forEachReaderRow(of: statement, arguments: arguments.statementArguments, body)
         }
 
         /// Binds the values and steps the statement with SQLite's own

@@ -137,9 +137,7 @@ enum StoreSchema {
     /// a month's ETag does. Limited grants and filtered timelines still
     /// count with a query.
     private static func createVersion7(_ db: Database) throws {
-        let counted = { (row: String) in
-            "\(row).trashed_date IS NULL AND \(row).is_hidden = 0 AND \(row).burst_member_hidden = 0 AND \(row).source_type = 1"
-        }
+        let counted = ShownAssets.inTimeline
         let add = """
             INSERT INTO timeline_month VALUES (COALESCE(NEW.local_month, 0), 1, NEW.id, 1)
                 ON CONFLICT(local_month) DO UPDATE SET asset_count = asset_count + 1, id_total = id_total + NEW.id,
@@ -371,13 +369,13 @@ enum StoreSchema {
             SELECT c.*,
                 CASE WHEN c.kind = 1 AND c.type = 1 THEN (
                     SELECT COUNT(*) FROM collection_asset m JOIN asset a ON a.id = m.asset_id
-                    WHERE m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0) END AS asset_count,
+                    WHERE m.collection_id = c.id AND \(ShownAssets.inAlbum("a"))) END AS asset_count,
                 CASE WHEN c.kind = 1 AND c.type = 1 THEN (
                     SELECT MIN(a.creation_date) FROM collection_asset m JOIN asset a ON a.id = m.asset_id
-                    WHERE m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0) END AS start_date,
+                    WHERE m.collection_id = c.id AND \(ShownAssets.inAlbum("a"))) END AS start_date,
                 CASE WHEN c.kind = 1 AND c.type = 1 THEN (
                     SELECT MAX(a.creation_date) FROM collection_asset m JOIN asset a ON a.id = m.asset_id
-                    WHERE m.collection_id = c.id AND a.trashed_date IS NULL AND a.is_hidden = 0) END AS end_date
+                    WHERE m.collection_id = c.id AND \(ShownAssets.inAlbum("a"))) END AS end_date
             FROM collection c;
             """)
         let now = Date().timeIntervalSince1970

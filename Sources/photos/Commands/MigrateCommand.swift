@@ -1,3 +1,4 @@
+#if PostgreSQL
 import ArgumentParser
 import Foundation
 import Photos
@@ -81,3 +82,4 @@ struct MigrateCommand: ParsableCommand {
         }
     }
 }
+#endif
