@@ -198,6 +198,7 @@ let package = Package(
             dependencies: [
                 "PhotosServer", "Photos", "PhotosMedia", "PhotosTestSupport", "photos", "CExtendedAttributes",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -95,7 +95,7 @@ class Server:
 
     def deleted_ids(self):
         """The ids in Recently Deleted (an asset there is still found by id, so it can be shown)."""
-        trash = next(a for a in self.get("/v1/smart-albums?limit=100")["items"] if a["subtype"] == 1000000201)
+        trash = next(a for a in self.get("/v1/smart-albums?limit=100")["items"] if a["subtype"] == "recentlyDeleted")
         return {x["id"] for x in self.get(f"/v1/albums/{trash['id']}/assets?limit=1000")["items"]}
 
     def change(self, *requests):

@@ -72,4 +72,4 @@ def test_a_live_photos_two_files_picked_together_become_one_live_photo(browser, 
     photo_row, video_row = rows(browser)[-2:]
     assert photo_row["asset"] and photo_row["asset"] == video_row["asset"], "the two files are one asset"
     asset = server.asset(photo_row["asset"].split("/")[0])
-    assert asset["mediaSubtypes"] & 8, "a Live Photo"
+    assert "photoLive" in asset["mediaSubtypes"], "a Live Photo"

@@ -187,7 +187,7 @@ import Testing
         #expect(Set(skipped.filter { $0.1 == "sidecar" }.map(\.0)) == ["IMG_0001.JPG.xmp", "IMG_0001.AAE", "IMG_0001.JPG.json"])
         #expect(Set(skipped.filter { $0.1 == "notMedia" }.map(\.0)) == ["@eaDir", "Thumbs.db", "desktop.ini", "letter.pdf"])
         let listing = try #require(try tool.run("ls", "--json").json as? [[String: Any]])
-        #expect(listing.contains { ($0["filename"] as? String) == "MVI_0002.AVI" && ($0["mediaType"] as? String) == "video" }, "\(listing)")
+        #expect(listing.contains { ($0["originalFilename"] as? String) == "MVI_0002.AVI" && ($0["mediaType"] as? String) == "video" }, "\(listing)")
 
         let text = try tool.run("import", "card", "--duplicates", "keep")
         #expect(text.output.contains("1 could not be read") && text.output.contains("4 not photos or videos left out")
@@ -235,7 +235,7 @@ import Testing
         #expect(imported.count == 2)
         #expect(imported.contains(card.path + "/Café.jpg"), "\(imported)")
         #expect(imported.contains { $0.hasSuffix("/" + segment + "/IMG_0002.JPG") && $0.utf8.count > 4_800 }, "\(imported)")
-        let names = try #require(try tool.run("ls", "--json").json as? [[String: Any]]).compactMap { $0["filename"] as? String }
+        let names = try #require(try tool.run("ls", "--json").json as? [[String: Any]]).compactMap { $0["originalFilename"] as? String }
         #expect(Set(names) == ["Café.jpg", "IMG_0002.JPG"])
         // Nothing of the walk's links is left behind.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("photos-import-") }

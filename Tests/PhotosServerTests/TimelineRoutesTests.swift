@@ -68,7 +68,7 @@ extension TimelineRoutesTests {
     @Test func aPageIsWrittenAsTheJSONItSays() throws {
         let columns = TimelineRoutes.Columns(
             bucket: "2024-05", page: 1, pages: 3, ids: ["A\"B\\C\n\u{1}é", "D"], aspectRatios: [1.5, 2],
-            creationDates: [1_700_000_000.125, nil], mediaTypes: [1, 2], durations: [0, 12.25], favorites: [true, false],
+            creationDates: [1_700_000_000.125, nil], mediaTypes: ["image", "video"], durations: [0, 12.25], favorites: [true, false],
             thumbHashes: ["AAEC", nil], contentVersions: [0, 7])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: columns.json())) as? [String: Any])
         #expect(object["bucket"] as? String == "2024-05" && object["page"] as? Int == 1 && object["pages"] as? Int == 3)
@@ -77,7 +77,7 @@ extension TimelineRoutesTests {
         let dates = try #require(object["creationDates"] as? [Any])
         #expect(dates.first as? Double == 1_700_000_000.125 && dates.last is NSNull)
         #expect(object["durations"] as? [Double] == [0, 12.25] && object["favorites"] as? [Bool] == [true, false])
-        #expect(object["mediaTypes"] as? [Int] == [1, 2] && object["contentVersions"] as? [Int] == [0, 7])
+        #expect(object["mediaTypes"] as? [String] == ["image", "video"] && object["contentVersions"] as? [Int] == [0, 7])
         let hashes = try #require(object["thumbHashes"] as? [Any])
         #expect(hashes.first as? String == "AAEC" && hashes.last is NSNull)
         #expect(object.keys.sorted() == ["aspectRatios", "bucket", "contentVersions", "creationDates", "durations", "favorites",

@@ -80,6 +80,9 @@ open class PHAsset: PHObject, @unchecked Sendable {
     /// file's own offset, else the importing machine's zone then); nil when
     /// unknown. The day and time the photo was taken where it was taken.
     package var creationTimeZoneOffset: Int? { record.timeZoneOffset }
+    /// The name of the file it was imported from, kept with the asset (no
+    /// resource is fetched for it); nil for an asset made from data.
+    package var originalFilename: String? { record.originalFilename }
     /// The maker of the camera that took it, from the original's metadata;
     /// an OpenPhotoKit addition (Apple's clients read it from the file).
     public var cameraMake: String? { record.cameraMake }

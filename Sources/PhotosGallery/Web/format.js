@@ -10,7 +10,7 @@ const monthName = new Intl.DateTimeFormat(undefined, { month: 'long' });
 
 /** What a cell or the viewer says an asset is: "Photo, favorite, 17 May 2024 at 10:02". `date` may be null. */
 export function describeAsset(mediaType, favorite, date) {
-  const kind = mediaType === 2 ? 'Video' : mediaType === 3 ? 'Audio' : 'Photo';
+  const kind = mediaType === 'video' ? 'Video' : mediaType === 'audio' ? 'Audio' : 'Photo';
   return `${kind}${favorite ? ', favorite' : ''}, ${date ? dateAndTime.format(date) : 'without a date'}`;
 }
 

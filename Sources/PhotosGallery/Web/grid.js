@@ -556,7 +556,7 @@ export class Grid extends EventTarget {
     const date = columns.creationDates[local];
     image.alt = describeAsset(mediaType, favorite, date == null ? null : new Date(date * 1000));
     cell.setAttribute('aria-label', image.alt);
-    setBadges(cell, mediaType === 2 ? formatDuration(columns.durations[local]) : null, favorite);
+    setBadges(cell, mediaType === 'video' ? formatDuration(columns.durations[local]) : null, favorite);
   }
 
   // Live changes -------------------------------------------------------

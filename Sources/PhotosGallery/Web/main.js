@@ -21,8 +21,6 @@ import { ask } from './dialogs.js';
 import { notify, notifyError } from './notices.js';
 
 const $ = (id) => document.getElementById(id);
-const recentlyDeleted = 1000000201;
-const allHidden = 205;
 
 class Gallery {
   constructor(session) {
@@ -87,7 +85,7 @@ class Gallery {
     this.filter = value;
     $('filter-button').classList.toggle('active', value.active);
     if (value.album) this.collection = this.albums.find((a) => a.id === value.album) ?? null;
-    else if (this.collection?.kind === 'assetCollection' && this.collection.type === 1) this.collection = null;
+    else if (this.collection?.kind === 'assetCollection' && this.collection.type === 'album') this.collection = null;
     this.show();
   }
 
@@ -188,7 +186,7 @@ class Gallery {
     const bar = $('view-actions');
     bar.replaceChildren();
     const collection = this.collection;
-    if (collection && this.session.isOwner && collection.kind === 'assetCollection' && collection.type === 1) {
+    if (collection && this.session.isOwner && collection.kind === 'assetCollection' && collection.type === 'album') {
       bar.append(button('Share', () => openShareDialog(collection)));
     }
   }
@@ -214,15 +212,15 @@ class Gallery {
     const items = [label];
     const subtype = this.collection?.subtype;
     if (!this.session.readOnly) {
-      if (subtype === recentlyDeleted) {
+      if (subtype === 'recentlyDeleted') {
         items.push(run('Restore', (selected) => actions.restoreAssets(selected)));
       } else {
         items.push(run('Favorite', (selected) => actions.setFavorite(selected, true)),
                    run('Unfavorite', (selected) => actions.setFavorite(selected, false)));
-        items.push(subtype === allHidden ? run('Unhide', (selected) => actions.setHidden(selected, false))
+        items.push(subtype === 'allHidden' ? run('Unhide', (selected) => actions.setHidden(selected, false))
                                          : run('Hide', (selected) => actions.setHidden(selected, true)));
         items.push(run('Add to album', (selected) => this.addToAlbum(selected)));
-        if (this.collection?.kind === 'assetCollection' && this.collection.type === 1) {
+        if (this.collection?.kind === 'assetCollection' && this.collection.type === 'album') {
           items.push(run('Remove from album', (selected) => actions.removeFromAlbum(this.collection.id, selected)));
         }
         items.push(run('Delete', async (selected) => {

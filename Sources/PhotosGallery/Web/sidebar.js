@@ -95,7 +95,7 @@ export class Sidebar {
       }
     });
     item.append(link);
-    const isUsers = collection.kind === 'collectionList' || (collection.kind === 'assetCollection' && collection.type === 1);
+    const isUsers = collection.kind === 'collectionList' || (collection.kind === 'assetCollection' && collection.type === 'album');
     if (isUsers && !this.session.readOnly) item.append(this.button(`Actions for ${collection.title}`, '⋯', () => this.menu(collection)));
     return item;
   }

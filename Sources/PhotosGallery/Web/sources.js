@@ -55,7 +55,7 @@ export class CollectionSource {
     this.collection = collection;
     this.pageSize = 1000;
     this.predicate = predicate;
-    this.ordered = collection.kind === 'assetCollection' && collection.type === 1;
+    this.ordered = collection.kind === 'assetCollection' && collection.type === 'album';
     this.cursors = [null];
     this.first = null;
   }

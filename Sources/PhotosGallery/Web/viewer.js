@@ -10,8 +10,6 @@ import { notifyError, notify } from './notices.js';
 import { describeAsset, formatDuration, formatFullDate } from './format.js';
 
 const browserFormats = ['public.jpeg', 'public.png', 'com.compuserve.gif', 'org.webmproject.webp', 'public.avif'];
-/** PHAssetMediaSubtype.photoLive. */
-const photoLive = 1 << 3;
 /** How often, and how many times, a video still being converted is asked for again. */
 const conversionRetry = { every: 10_000, times: 30 };
 
@@ -111,7 +109,7 @@ export class Viewer {
     this.element.classList.remove('zoomed');
     const preview = `/v1/assets/${asset.id}/preview?v=${asset.contentVersion}`;
     let media;
-    if (asset.mediaType === 2) {
+    if (asset.mediaType === 'video') {
       media = document.createElement('video');
       media.controls = true;
       media.preload = 'metadata';
@@ -126,7 +124,7 @@ export class Viewer {
     media.className = 'viewer-media';
     media.dataset.id = asset.id;
     this.stage.replaceChildren(media);
-    this.liveButton.hidden = asset.mediaType !== 1 || (asset.mediaSubtypes & photoLive) === 0;
+    this.liveButton.hidden = asset.mediaType !== 'image' || !asset.mediaSubtypes.includes('photoLive');
     this.favoriteButton.textContent = asset.isFavorite ? '♥' : '♡';
     this.favoriteButton.setAttribute('aria-pressed', String(asset.isFavorite));
     if (!this.info.hidden) this.fillInfo();
@@ -223,7 +221,7 @@ export class Viewer {
     add('Place', asset.location ? `${asset.location.latitude.toFixed(5)}, ${asset.location.longitude.toFixed(5)}` : 'No location');
     add('Camera', [asset.cameraMake, asset.cameraModel].filter(Boolean).join(' ') || 'Unknown');
     add('Size', `${asset.pixelWidth} × ${asset.pixelHeight} (${((asset.pixelWidth * asset.pixelHeight) / 1e6).toFixed(1)} MP)`);
-    if (asset.mediaType === 2) add('Duration', formatDuration(asset.duration));
+    if (asset.mediaType === 'video') add('Duration', formatDuration(asset.duration));
     this.renderInfo(rows, 'Albums', '…');
     try {
       const [resources, albums] = await Promise.all([getData(`/v1/assets/${asset.id}/resources`), getData(`/v1/assets/${asset.id}/albums`)]);

@@ -1,9 +1,11 @@
 import Foundation
 import Photos
 
-/// An asset with every PhotoKit property, as `/v1/assets` returns it.
+/// An asset with every PhotoKit property, as `/v1/assets` returns it and
+/// `photos ls --json` prints it: the one JSON shape of an asset.
+/// PhotoKit's enumerations go by name (``PhotoKitNamed``), never by Apple's integers.
 /// `id` is the UUID that names it in URLs; `localIdentifier` is PhotoKit's.
-struct AssetRepresentation: Encodable, Sendable {
+package struct AssetRepresentation: Encodable, Sendable {
     struct Location: Codable, Sendable {
         var latitude: Double
         var longitude: Double
@@ -12,9 +14,12 @@ struct AssetRepresentation: Encodable, Sendable {
 
     let id: String
     let localIdentifier: String
-    let mediaType: Int
-    let mediaSubtypes: UInt
-    let playbackStyle: Int
+    /// `PHAssetMediaType` by name: `"image"`, `"video"`, `"audio"` or `"unknown"`.
+    let mediaType: String
+    /// The names of the `PHAssetMediaSubtype` options it has (`"photoLive"`).
+    let mediaSubtypes: [String]
+    /// `PHAsset.PlaybackStyle` by name (`"livePhoto"`).
+    let playbackStyle: String
     let contentType: String
     let pixelWidth: Int
     let pixelHeight: Int
@@ -27,10 +32,12 @@ struct AssetRepresentation: Encodable, Sendable {
     let duration: Double
     let isFavorite: Bool
     let isHidden: Bool
-    let sourceType: UInt
+    /// `PHAssetSourceType` by name (`"userLibrary"`).
+    let sourceType: String
     let burstIdentifier: String?
     let representsBurst: Bool
-    let burstSelectionTypes: UInt
+    /// The names of the `PHAssetBurstSelectionType` options it has.
+    let burstSelectionTypes: [String]
     let hasAdjustments: Bool
     let adjustmentFormatIdentifier: String?
     let contentVersion: Int
@@ -38,13 +45,16 @@ struct AssetRepresentation: Encodable, Sendable {
     let thumbHash: String?
     let cameraMake: String?
     let cameraModel: String?
+    /// The name of the file it was imported from.
+    let originalFilename: String?
 
-    init(_ asset: PHAsset) {
+    /// The representation of `asset`. Cost: none beyond the fetched asset; no query.
+    package init(_ asset: PHAsset) {
         id = ObjectID.urlForm(asset.localIdentifier)
         localIdentifier = asset.localIdentifier
-        mediaType = asset.mediaType.rawValue
-        mediaSubtypes = asset.mediaSubtypes.rawValue
-        playbackStyle = asset.playbackStyle.rawValue
+        mediaType = asset.mediaType.name
+        mediaSubtypes = asset.mediaSubtypes.names
+        playbackStyle = asset.playbackStyle.name
         contentType = asset.contentType.identifier
         pixelWidth = asset.pixelWidth
         pixelHeight = asset.pixelHeight
@@ -62,29 +72,32 @@ struct AssetRepresentation: Encodable, Sendable {
         duration = asset.duration
         isFavorite = asset.isFavorite
         isHidden = asset.isHidden
-        sourceType = asset.sourceType.rawValue
+        sourceType = asset.sourceType.names.first ?? "userLibrary"
         burstIdentifier = asset.burstIdentifier
         representsBurst = asset.representsBurst
-        burstSelectionTypes = asset.burstSelectionTypes.rawValue
+        burstSelectionTypes = asset.burstSelectionTypes.names
         hasAdjustments = asset.hasAdjustments
         adjustmentFormatIdentifier = asset.adjustmentFormatIdentifier
         contentVersion = asset.contentVersion
         thumbHash = asset.thumbHash?.base64EncodedString()
         cameraMake = asset.cameraMake
         cameraModel = asset.cameraModel
+        originalFilename = asset.originalFilename
     }
 }
 
-/// A stored file of an asset.
-struct ResourceRepresentation: Encodable, Sendable {
-    let type: Int
+/// A stored file of an asset, as `/v1/assets/{id}/resources` lists it and `photos show --json` prints it.
+package struct ResourceRepresentation: Encodable, Sendable {
+    /// `PHAssetResourceType` by name (`"pairedVideo"`).
+    let type: String
     let originalFilename: String
     let uniformTypeIdentifier: String
     let pixelWidth: Int
     let pixelHeight: Int
 
-    init(_ resource: PHAssetResource) {
-        type = resource.type.rawValue
+    /// The representation of `resource`.
+    package init(_ resource: PHAssetResource) {
+        type = resource.type.name
         originalFilename = resource.originalFilename
         uniformTypeIdentifier = resource.uniformTypeIdentifier
         pixelWidth = resource.pixelWidth

@@ -9,10 +9,10 @@ struct CollectionRepresentation: Encodable, Sendable {
     let localIdentifier: String
     let kind: Kind
     let title: String?
-    /// `PHAssetCollectionType` or `PHCollectionListType`.
-    let type: Int
-    /// `PHAssetCollectionSubtype` or `PHCollectionListSubtype`.
-    let subtype: Int
+    /// `PHAssetCollectionType` or `PHCollectionListType` by name (`"album"`, `"folder"`).
+    let type: String
+    /// `PHAssetCollectionSubtype` or `PHCollectionListSubtype` by name (`"recentlyDeleted"`, `"regularFolder"`).
+    let subtype: String
     let estimatedAssetCount: Int?
     let startDate: Date?
     let endDate: Date?
@@ -27,23 +27,23 @@ struct CollectionRepresentation: Encodable, Sendable {
         canContainCollections = collection.canContainCollections
         if let album = collection as? PHAssetCollection {
             kind = .assetCollection
-            type = album.assetCollectionType.rawValue
-            subtype = album.assetCollectionSubtype.rawValue
+            type = album.assetCollectionType.name
+            subtype = album.assetCollectionSubtype.name
             let estimate = album.estimatedAssetCount
             estimatedAssetCount = estimate == NSNotFound ? nil : estimate
             startDate = album.startDate
             endDate = album.endDate
         } else if let list = collection as? PHCollectionList {
             kind = .collectionList
-            type = list.collectionListType.rawValue
-            subtype = list.collectionListSubtype.rawValue
+            type = list.collectionListType.name
+            subtype = list.collectionListSubtype.name
             estimatedAssetCount = nil
             startDate = list.startDate
             endDate = list.endDate
         } else {
             kind = .assetCollection
-            type = 0
-            subtype = 0
+            type = "unknown"
+            subtype = "unknown"
             estimatedAssetCount = nil
             startDate = nil
             endDate = nil

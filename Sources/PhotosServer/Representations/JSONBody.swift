@@ -6,19 +6,26 @@ import NIOCore
 /// JSON in and out: dates as ISO 8601 with milliseconds, keys sorted so a
 /// representation always reads the same (ETags depend on it), and request
 /// bodies decoded strictly (unknown fields are refused by each type).
-enum JSONBody {
+package enum JSONBody {
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: try encode(value))))
     }
 
-    static func encode(_ value: some Encodable) throws -> Data {
+    /// A date as the API writes it: ISO 8601 in UTC, to the millisecond (`2024-05-01T12:00:00.250Z`).
+    package static func dateText(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+
+    /// `value` as the API writes JSON: keys sorted, dates as ISO 8601 with
+    /// milliseconds; indented for people when `pretty` (the `photos` command's output).
+    package static func encode(_ value: some Encodable, pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
+            try container.encode(dateText(date))
         }
         return try encoder.encode(value)
     }

@@ -35,7 +35,8 @@ struct TimelineRoutes {
         /// Seconds since 1970, to the millisecond; null for the undated. Numbers,
         /// not ISO 8601 text: a page carries thousands, and a grid does arithmetic on them.
         let creationDates: [Double?]
-        let mediaTypes: [Int]
+        /// `PHAssetMediaType` by name.
+        let mediaTypes: [String]
         let durations: [Double]
         let favorites: [Bool]
         /// Base64 ThumbHash placeholders; null where there is none.
@@ -99,7 +100,7 @@ struct TimelineRoutes {
             let columns = Columns(
                 bucket: Self.name(bucket), page: page, pages: pages, ids: contents.localIdentifiers.map(ObjectID.urlForm),
                 aspectRatios: contents.aspectRatios.map { ($0 * 10_000).rounded() / 10_000 }, creationDates: contents.creationDates.map { $0.map { ($0.timeIntervalSince1970 * 1000).rounded() / 1000 } },
-                mediaTypes: contents.mediaTypes.map(\.rawValue), durations: contents.durations, favorites: contents.favorites,
+                mediaTypes: contents.mediaTypes.map(\.name), durations: contents.durations, favorites: contents.favorites,
                 thumbHashes: contents.thumbHashes.map { $0?.base64EncodedString() }, contentVersions: contents.contentVersions)
             var headers = Self.headers(tag)
             headers[.contentType] = "application/json"

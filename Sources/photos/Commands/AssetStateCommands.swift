@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosServer
 
 /// The identifiers and library options of a command that changes assets.
 struct AssetArguments: ParsableArguments {
@@ -93,7 +94,7 @@ struct TrashCommand: ParsableCommand {
                 return result.objects(at: IndexSet(integersIn: 0..<result.count))
             }
             if options.json {
-                Output.json(assets.map(AssetDescription.json))
+                Output.json(encoding: assets.map(AssetRepresentation.init))
             } else if !options.quiet {
                 Output.table(AssetDescription.header, assets.map(AssetDescription.row))
             }

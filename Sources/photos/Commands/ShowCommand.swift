@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosServer
 
 /// `photos show ID`: one asset, whole.
 struct ShowCommand: ParsableCommand {
@@ -22,58 +23,51 @@ struct ShowCommand: ParsableCommand {
         let library = try options.open()
         try library.withCurrentLibrary {
             let asset = try Lookup.assets([identifier], includingTrashed: true)[0]
-            let resources = PHAssetResource.assetResources(for: asset)
-            var properties: [(String, Any)] = [
-                ("localIdentifier", asset.localIdentifier),
-                ("mediaType", AssetDescription.type(asset)),
-                ("mediaSubtypes", asset.mediaSubtypes.rawValue),
-                ("playbackStyle", asset.playbackStyle.rawValue),
-                ("pixelWidth", asset.pixelWidth),
-                ("pixelHeight", asset.pixelHeight),
-                ("creationDate", Output.jsonDate(asset.creationDate)),
-                ("modificationDate", Output.jsonDate(asset.modificationDate)),
-                ("addedDate", Output.jsonDate(asset.addedDate)),
-                ("duration", asset.duration),
-                ("isFavorite", asset.isFavorite),
-                ("isHidden", asset.isHidden),
-                ("sourceType", asset.sourceType.rawValue),
-                ("burstIdentifier", asset.burstIdentifier as Any? ?? NSNull()),
-                ("representsBurst", asset.representsBurst),
-                ("hasAdjustments", asset.hasAdjustments),
-                ("adjustmentFormatIdentifier", asset.adjustmentFormatIdentifier as Any? ?? NSNull()),
-                ("contentType", asset.contentType.identifier),
-            ]
-            if let location = asset.location {
-                properties.append(("location", ["latitude": location.coordinate.latitude, "longitude": location.coordinate.longitude,
-                                                "altitude": location.altitude]))
-            } else {
-                properties.append(("location", NSNull()))
-            }
-            let resourceList: [[String: Any]] = resources.map {
-                ["type": $0.type.rawValue, "originalFilename": $0.originalFilename,
-                 "uniformTypeIdentifier": $0.uniformTypeIdentifier, "pixelWidth": $0.pixelWidth, "pixelHeight": $0.pixelHeight]
-            }
+            let shown = ShownAsset(asset: AssetRepresentation(asset),
+                                   resources: PHAssetResource.assetResources(for: asset).map(ResourceRepresentation.init))
             if options.json {
-                var json = Dictionary(uniqueKeysWithValues: properties)
-                json["resources"] = resourceList
-                Output.json(json)
+                Output.json(encoding: shown)
                 return
             }
             guard !options.quiet else { return }
-            let width = properties.map(\.0.count).max() ?? 0
-            for (name, value) in properties {
-                let text = value is NSNull ? "-" : value is [String: Any] ? Self.describe(value as! [String: Any]) : "\(value)"
-                Output.line(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + text)
+            let properties = try Self.object(shown.asset)
+            let width = properties.keys.map(\.count).max() ?? 0
+            for name in properties.keys.sorted() {
+                Output.line(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Self.describe(properties[name]!))
             }
             Output.line("resources:")
-            for resource in resourceList {
-                Output.line("  " + Self.describe(resource))
+            for resource in shown.resources {
+                Output.line("  " + Self.describe(try Self.object(resource)))
             }
         }
         try options.requireAvailable(library)
     }
 
-    private static func describe(_ values: [String: Any]) -> String {
-        values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: " ")
+    /// The asset as the server sends it, with its resources inline.
+    private struct ShownAsset: Encodable {
+        let asset: AssetRepresentation
+        let resources: [ResourceRepresentation]
+
+        func encode(to encoder: any Encoder) throws {
+            try asset.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(resources, forKey: .resources)
+        }
+
+        private enum Key: CodingKey { case resources }
+    }
+
+    /// A representation's JSON object, for the text form to print field by field.
+    private static func object(_ value: some Encodable) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: JSONBody.encode(value)) as? [String: Any] ?? [:]
+    }
+
+    private static func describe(_ value: Any) -> String {
+        switch value {
+        case is NSNull: "-"
+        case let values as [String: Any]: values.keys.sorted().map { "\($0)=\(describe(values[$0]!))" }.joined(separator: " ")
+        case let values as [Any]: values.isEmpty ? "-" : values.map(describe).joined(separator: ",")
+        default: "\(value)"
+        }
     }
 }

@@ -10,31 +10,8 @@ enum AssetDescription {
          flags(asset), filename(asset)]
     }
 
-    static func json(_ asset: PHAsset) -> [String: Any] {
-        [
-            "localIdentifier": asset.localIdentifier,
-            "creationDate": Output.jsonDate(asset.creationDate),
-            "modificationDate": Output.jsonDate(asset.modificationDate),
-            "mediaType": type(asset),
-            "mediaSubtypes": asset.mediaSubtypes.rawValue,
-            "pixelWidth": asset.pixelWidth,
-            "pixelHeight": asset.pixelHeight,
-            "duration": asset.duration,
-            "isFavorite": asset.isFavorite,
-            "isHidden": asset.isHidden,
-            "hasAdjustments": asset.hasAdjustments,
-            "filename": filename(asset),
-            "location": asset.location.map { ["latitude": $0.coordinate.latitude, "longitude": $0.coordinate.longitude] as Any } ?? NSNull(),
-        ]
-    }
-
     static func type(_ asset: PHAsset) -> String {
-        switch asset.mediaType {
-        case .image: "image"
-        case .video: "video"
-        case .audio: "audio"
-        default: "unknown"
-        }
+        asset.mediaType.name
     }
 
     /// F favorite, H hidden, E edited, L Live Photo, B burst.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosServer
 
 /// Writing what commands print: lines of text, aligned tables and JSON.
 ///
@@ -73,6 +74,16 @@ enum Output {
         print(jsonEscaped(String(decoding: data, as: UTF8.self)))
     }
 
+    /// Prints a value in the JSON the server writes (``JSONBody``), so
+    /// that an asset reads the same from `photos … --json` and from `/v1`.
+    static func json(encoding value: some Encodable) {
+        guard let data = try? JSONBody.encode(value, pretty: true) else {
+            errorLine("photos: cannot encode the output as JSON")
+            return
+        }
+        print(jsonEscaped(String(decoding: data, as: UTF8.self)))
+    }
+
     /// Prints a JSON value on one line, for streams of events.
     static func jsonLine(_ value: Any) {
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return }
@@ -104,7 +115,7 @@ enum Output {
 
     /// A date for JSON: ISO 8601 text, or null.
     static func jsonDate(_ date: Date?) -> Any {
-        date.map { ISO8601DateFormatter().string(from: $0) as Any } ?? NSNull()
+        date.map { JSONBody.dateText($0) as Any } ?? NSNull()
     }
 
     /// A byte count for people: "12.3 MB".
