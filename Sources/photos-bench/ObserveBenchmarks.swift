@@ -42,10 +42,10 @@ struct ObserveBenchmarks {
             let uuid = new.remove(at: Int(random.next() % UInt64(new.count)))
             new.insert(uuid, at: Int(random.next() % UInt64(new.count + 1)))
         }
-        let identifiers = { (uuids: [String]) in uuids.map { $0 + "/L0/001" } }
+        // Fetches by identifier take the bare UUIDs.
         let (before, after) = library.withCurrentLibrary {
-            (PHAsset.fetchAssets(withLocalIdentifiers: identifiers(old), options: nil),
-             PHAsset.fetchAssets(withLocalIdentifiers: identifiers(new), options: nil))
+            (PHAsset.fetchAssets(withLocalIdentifiers: old, options: nil),
+             PHAsset.fetchAssets(withLocalIdentifiers: new, options: nil))
         }
         let oldIDs = try store.fetchAssets(AssetQuery(scope: .uuids(old))).ids
         let newIDs = try store.fetchAssets(AssetQuery(scope: .uuids(new))).ids
@@ -88,7 +88,7 @@ struct ObserveBenchmarks {
             let uuids = (0..<(size + size / 10)).map { _ in UUID() }
             try diffRow("UUIDs", size: size, Self.edit(Array(uuids.prefix(size)), adding: Array(uuids.suffix(size / 10)), random: &random),
                         ours: { IdentityDifference.between($0, $1) })
-            let identifiers = uuids.map { $0.uuidString + "/L0/001" }
+            let identifiers = uuids.map { LocalIdentifier(uuid: $0.uuidString, entity: .asset).description }
             try diffRow("local identifiers", size: size,
                         Self.edit(Array(identifiers.prefix(size)), adding: Array(identifiers.suffix(size / 10)), random: &random),
                         ours: { IdentityDifference.between($0, $1) })

@@ -211,7 +211,7 @@ struct ObservedChanges {
             let uuids = try Self.uuids(keys.map(\.id), pool)
             chosen = zip(keys, uuids).map { ($0, $1, BenchLibrary.start.timeIntervalSince1970 + Double(draws.next() % UInt64(BenchLibrary.span))) }
             let fetched = photoLibrary.withCurrentLibrary {
-                PHAsset.fetchAssets(withLocalIdentifiers: uuids.map { $0 + "/L0/001" }, options: nil)
+                PHAsset.fetchAssets(withLocalIdentifiers: uuids, options: nil)
             }
             assets = fetched.objects(at: IndexSet(integersIn: 0..<fetched.count))
         }
@@ -251,7 +251,7 @@ struct ObservedChanges {
         let choose = {
             ids = Self.sample(count, of: timeline.keys, &draws).map(\.id)
             let uuids = try Self.uuids(ids, pool)
-            assets = photoLibrary.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: uuids.map { $0 + "/L0/001" }, options: nil) }
+            assets = photoLibrary.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: uuids, options: nil) }
         }
         func setTrashed(_ date: Date?) throws {
             try pool.write { db in

@@ -16,12 +16,12 @@ import PhotosTestSupport
         try test.insert(dates.map { TestLibrary.record(created: Self.date($0), width: 400, height: 300) } + [TestLibrary.record(created: nil)]
                         + [TestLibrary.record(created: Self.date("2024-05-10T00:00:00Z"), hidden: true)])
         let months = try test.library.timelineMonths()
-        #expect(months.map(\.id) == [202406, 202405, 202312, 0])
+        #expect(months.map(\.id) == [.month(year: 2024, month: 6), .month(year: 2024, month: 5), .month(year: 2023, month: 12), .undated])
         #expect(months.map(\.count) == [1, 3, 1, 1], "hidden assets stay out, as in a fetch")
         #expect(months.map(\.year) == [2024, 2024, 2023, nil] && months.map(\.month) == [6, 5, 12, nil])
         let may = months[1]
         let days = try test.library.timelineDays(of: may)
-        #expect(days.map(\.id) == [20240517, 20240503] && days.map(\.count) == [2, 1] && days[0].day == 17)
+        #expect(days.map(\.id) == [.day(year: 2024, month: 5, day: 17), .day(year: 2024, month: 5, day: 3)] && days.map(\.count) == [2, 1] && days[0].day == 17)
 
         let page = try test.library.timelinePage(of: may)
         #expect(page.localIdentifiers.count == 3)
@@ -45,7 +45,7 @@ import PhotosTestSupport
         #expect(after[1].fingerprint == before[1].fingerprint, "April did not")
         let favorites = PHFetchOptions()
         favorites.predicate = NSPredicate(format: "favorite == YES")
-        #expect(try test.library.timelineMonths(options: favorites).map(\.id) == [202405])
+        #expect(try test.library.timelineMonths(options: favorites).map(\.id) == [.month(year: 2024, month: 5)])
         let sorted = PHFetchOptions()
         sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
         #expect(throws: PHPredicateError.self) { try test.library.timelineMonths(options: sorted) }
@@ -61,8 +61,8 @@ import PhotosTestSupport
         #expect(placeholder.count <= 25)
         #expect(abs(ThumbHash.aspectRatio(of: placeholder)! - 16.0 / 9.0) < 0.5)
         let months = try test.library.timelineMonths()
-        #expect(months.map(\.id) == [202405])
-        #expect(try test.library.timelineDays(of: months[0]).map(\.id) == [20240531])
+        #expect(months.map(\.id) == [.month(year: 2024, month: 5)])
+        #expect(try test.library.timelineDays(of: months[0]).map(\.id) == [.day(year: 2024, month: 5, day: 31)])
         #expect(try test.library.timelinePage(of: months[0]).thumbHashes == [placeholder])
     }
 
@@ -105,6 +105,21 @@ extension TimelineTests {
             }
             let kept = try test.library.timelineMonths(), counted = try test.library.timelineMonths(options: counting)
             #expect(kept.map(\.id) == counted.map(\.id) && kept.map(\.count) == counted.map(\.count), "step \(step)")
+        }
+    }
+}
+
+extension TimelineTests {
+    /// A bucket's period reads and writes the names URLs use, and nothing else parses.
+    @Test func aPeriodIsNamedAsURLsNameItAndNothingElseParses() {
+        let periods: [PHTimelineBucket.Period] = [.undated, .month(year: 2024, month: 5), .day(year: 1999, month: 12, day: 31), .month(year: 7, month: 1)]
+        for period in periods {
+            #expect(PHTimelineBucket.Period(period.description) == period, "\(period)")
+        }
+        #expect(PHTimelineBucket.Period.month(year: 2024, month: 5).description == "2024-05")
+        #expect(PHTimelineBucket.Period.day(year: 2024, month: 5, day: 7).containingMonth == .month(year: 2024, month: 5))
+        for bad in ["", "2024", "2024-13", "2024-00", "2024-5", "2024-05-32", "2024-05-00", "24-05", "2024-05-01-01", "２０２４-05", "+024-05", "Undated"] {
+            #expect(PHTimelineBucket.Period(bad) == nil, "\(bad)")
         }
     }
 }

@@ -4,8 +4,73 @@ import PhotosStore
 /// One bucket of the timeline: the assets taken in one month, or on one
 /// day, in the time zone they were taken in. An OpenPhotoKit addition.
 public struct PHTimelineBucket: Sendable, Hashable, Identifiable {
-    /// YYYYMM for a month, YYYYMMDD for a day; 0 for the assets without a date.
-    public let id: Int
+    /// The stretch of time a bucket covers: a month, a day, or no date at all.
+    public enum Period: Sendable, Hashable, LosslessStringConvertible {
+        /// The assets without a date.
+        case undated
+        /// A month (1 to 12) of a year.
+        case month(year: Int, month: Int)
+        /// A day of a month.
+        case day(year: Int, month: Int, day: Int)
+
+        /// How URLs and JSON name it: `2024-05`, `2024-05-17` or `undated`.
+        public var description: String {
+            switch self {
+            case .undated: "undated"
+            case .month(let year, let month): String(format: "%04d-%02d", year, month)
+            case .day(let year, let month, let day): String(format: "%04d-%02d-%02d", year, month, day)
+            }
+        }
+
+        /// The period `description` names; nil for anything else (a month
+        /// outside 1 to 12, a day outside 1 to 31, a year not of four digits).
+        public init?(_ description: String) {
+            if description == "undated" {
+                self = .undated
+                return
+            }
+            let parts = description.split(separator: "-", omittingEmptySubsequences: false)
+            guard (2...3).contains(parts.count), parts[0].count == 4, parts.dropFirst().allSatisfy({ $0.count == 2 }),
+                  parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+                  let year = Int(parts[0]), year >= 0, let month = Int(parts[1]), (1...12).contains(month) else { return nil }
+            guard parts.count == 3 else {
+                self = .month(year: year, month: month)
+                return
+            }
+            guard let day = Int(parts[2]), (1...31).contains(day) else { return nil }
+            self = .day(year: year, month: month, day: day)
+        }
+
+        /// The month a day is in; a month itself; nil for the undated.
+        public var containingMonth: Period? {
+            switch self {
+            case .undated: nil
+            case .month: self
+            case .day(let year, let month, _): .month(year: year, month: month)
+            }
+        }
+
+        /// The engine's key of the period: YYYYMM, YYYYMMDD, or 0.
+        var key: Int {
+            switch self {
+            case .undated: 0
+            case .month(let year, let month): year * 100 + month
+            case .day(let year, let month, let day): (year * 100 + month) * 100 + day
+            }
+        }
+
+        /// The period of an engine key (see ``key``).
+        init(key: Int) {
+            self = switch key {
+            case 0: .undated
+            case 1_000_000...: .day(year: key / 10_000, month: key / 100 % 100, day: key % 100)
+            default: .month(year: key / 100, month: key % 100)
+            }
+        }
+    }
+
+    /// The period it covers.
+    public let id: Period
     /// How many assets it holds.
     public let count: Int
     /// Changes whenever an asset in the bucket is added, removed or
@@ -13,12 +78,23 @@ public struct PHTimelineBucket: Sendable, Hashable, Identifiable {
     public let fingerprint: String
 
     /// The year of the bucket; nil for the undated assets.
-    public var year: Int? { id == 0 ? nil : isDay ? id / 10_000 : id / 100 }
+    public var year: Int? {
+        switch id {
+        case .undated: nil
+        case .month(let year, _), .day(let year, _, _): year
+        }
+    }
     /// The month of the bucket (1 to 12); nil for the undated assets.
-    public var month: Int? { id == 0 ? nil : isDay ? id / 100 % 100 : id % 100 }
+    public var month: Int? {
+        switch id {
+        case .undated: nil
+        case .month(_, let month), .day(_, let month, _): month
+        }
+    }
     /// The day of the month, for a day's bucket.
-    public var day: Int? { isDay ? id % 100 : nil }
-    var isDay: Bool { id >= 1_000_000 }
+    public var day: Int? {
+        if case .day(_, _, let day) = id { day } else { nil }
+    }
 }
 
 /// A page of a bucket, newest first, as columns: one array per property,
@@ -61,8 +137,8 @@ extension PHPhotoLibrary {
 
     /// The days of a month's bucket that hold assets, newest first.
     public func timelineDays(of month: PHTimelineBucket, options: PHFetchOptions? = nil) throws -> [PHTimelineBucket] {
-        guard !month.isDay else { throw PHPhotosError(.invalidResource, "\(month.id) is a day's bucket, not a month's") }
-        return try timelineBuckets(.days(ofMonth: month.id), options: options)
+        guard case .month = month.id else { throw PHPhotosError(.invalidResource, "\(month.id) is not a month's bucket") }
+        return try timelineBuckets(.days(ofMonth: month.id.key), options: options)
     }
 
     /// Up to `limit` assets of a bucket from `offset`, newest first. Cost:
@@ -70,9 +146,9 @@ extension PHPhotoLibrary {
     public func timelinePage(of bucket: PHTimelineBucket, offset: Int = 0, limit: Int = 2000,
                              options: PHFetchOptions? = nil) throws -> PHTimelinePage {
         let query = try timelineQuery(options)
-        let granularity: TimelineGranularity = bucket.isDay ? .days(ofMonth: bucket.id / 100) : .months
+        let granularity: TimelineGranularity = if case .day = bucket.id, let month = bucket.id.containingMonth { .days(ofMonth: month.key) } else { .months }
         let rows = try withStore { store throws(StoreError) in
-            try store.timelineRows(query, bucket: bucket.id, granularity: granularity, offset: offset, limit: limit)
+            try store.timelineRows(query, bucket: bucket.id.key, granularity: granularity, offset: offset, limit: limit)
         }
         var page = PHTimelinePage()
         for row in rows {
@@ -92,7 +168,7 @@ extension PHPhotoLibrary {
         let query = try timelineQuery(options)
         return try withStore { store throws(StoreError) in
             try store.timelineBuckets(query, granularity: granularity).map {
-                PHTimelineBucket(id: $0.key, count: $0.count, fingerprint: String(UInt64(bitPattern: $0.fingerprint), radix: 16))
+                PHTimelineBucket(id: .init(key: $0.key), count: $0.count, fingerprint: String(UInt64(bitPattern: $0.fingerprint), radix: 16))
             }
         }
     }

@@ -7,11 +7,10 @@
 import { get, query } from './api.js';
 import { formatDay, formatMonth } from './format.js';
 
-/** A label for a bucket id: `2024-05` → "May 2024", `2024-05-17` → "Friday 17 May 2024". */
-function bucketTitle(id) {
-  if (id === 'undated') return 'No date';
-  const [year, month, day] = id.split('-').map(Number);
-  if (!day) return `${formatMonth(month)} ${year}`;
+/** A label for a bucket from its period's parts: "May 2024", "Friday 17 May 2024", or "No date". */
+function bucketTitle({ year, month, day }) {
+  if (year == null) return 'No date';
+  if (day == null) return `${formatMonth(month)} ${year}`;
   return formatDay(year, month, day);
 }
 
@@ -28,7 +27,7 @@ export class TimelineSource {
     if (!result) return null;
     return {
       etag: result.etag,
-      sections: result.data.buckets.map((b) => ({ id: b.id, title: bucketTitle(b.id), count: b.count, etag: b.etag })),
+      sections: result.data.buckets.map((b) => ({ id: b.id, title: bucketTitle(b), count: b.count, etag: b.etag })),
     };
   }
 
@@ -36,7 +35,7 @@ export class TimelineSource {
     if (section.id === 'undated') return { etag: section.etag, groups: [{ id: 'undated', title: '', count: section.count }] };
     const result = await get(`/v1/timeline/${section.id}/days` + query(this.params), { etag });
     if (!result) return null;
-    return { etag: result.etag, groups: result.data.buckets.map((b) => ({ id: b.id, title: bucketTitle(b.id), count: b.count })) };
+    return { etag: result.etag, groups: result.data.buckets.map((b) => ({ id: b.id, title: bucketTitle(b), count: b.count })) };
   }
 
   async page(section, number, etag) {

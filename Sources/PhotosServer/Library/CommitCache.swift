@@ -108,7 +108,7 @@ struct PreparedHeaders: Sendable {
 /// A timeline query: whose, which buckets (nil: the months), and the filter's text.
 struct TimelineKey: Hashable, Sendable {
     let client: String?
-    let month: Int?
+    let month: PHTimelineBucket.Period?
     let predicate: String?
     let hidden: Bool
 }

@@ -112,10 +112,9 @@ enum ObjectID {
         String(localIdentifier.prefix { $0 != "/" })
     }
 
-    /// The local identifier an id in a URL names, as `suffix` objects have
-    /// it (`001` assets, `040` albums, `020` folders); nil when it is not a UUID.
-    static func localIdentifier(_ id: String, suffix: String) -> String? {
-        guard id.utf8.count == 36, UUID(uuidString: id) != nil else { return nil }
-        return id.uppercased() + "/L0/" + suffix
+    /// The local identifier of the `type` object an id in a URL names; nil when the id is not a UUID.
+    static func localIdentifier(_ id: String, of type: PHObjectType) -> String? {
+        guard id.utf8.count == 36 else { return nil }
+        return type.localIdentifier(id)
     }
 }

@@ -64,7 +64,7 @@ struct AssetRoutes {
     /// Recently Deleted included (so that it can be shown before it is
     /// restored); 404 otherwise.
     static func asset(_ id: String?, in library: PHPhotoLibrary) async throws -> PHAsset {
-        guard let id, let identifier = ObjectID.localIdentifier(id, suffix: "001") else {
+        guard let id, let identifier = ObjectID.localIdentifier(id, of: .asset) else {
             throw Problem.notFound("no asset has the id \(id ?? "")")
         }
         guard let asset = try await blocking({

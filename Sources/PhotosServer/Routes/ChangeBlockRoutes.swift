@@ -479,7 +479,7 @@ private struct ReferencedObjects {
             collectionIDs.formUnion((request.addCollections ?? []) + (request.removeCollections ?? []))
         }
         let existing = { (ids: Set<String>) in ids.filter { !$0.hasPrefix("$") } }
-        let assetIdentifiers = try existing(assetIDs).map { try Self.identifier($0, "001", "asset") }
+        let assetIdentifiers = try existing(assetIDs).map { try Self.identifier($0, .asset, "asset") }
         let hidden = PHFetchOptions()
         hidden.includeHiddenAssets = true
         let foundAssets = PHAsset.fetchAssets(withLocalIdentifiers: assetIdentifiers, options: hidden)
@@ -487,16 +487,16 @@ private struct ReferencedObjects {
         // Only a restore may name an asset in Recently Deleted; fetches leave those out.
         let restored = Set(block.requests.filter { $0.op == .restoreAssets }.flatMap { $0.assets ?? [] }.map { $0.uppercased() })
         assets.merge(AssetRoutes.recentlyDeleted(restored.subtracting(assets.keys))) { found, _ in found }
-        let albumIdentifiers = try existing(albumIDs.union(collectionIDs)).map { try Self.identifier($0, "040", "album") }
+        let albumIdentifiers = try existing(albumIDs.union(collectionIDs)).map { try Self.identifier($0, .assetCollection, "album") }
         let foundAlbums = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: albumIdentifiers, options: nil)
         foundAlbums.enumerateObjects { album, _, _ in albums[ObjectID.urlForm(album.localIdentifier).uppercased()] = album }
-        let folderIdentifiers = try existing(folderIDs.union(collectionIDs)).map { try Self.identifier($0, "020", "folder") }
+        let folderIdentifiers = try existing(folderIDs.union(collectionIDs)).map { try Self.identifier($0, .collectionList, "folder") }
         let foundFolders = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: folderIdentifiers, options: nil)
         foundFolders.enumerateObjects { folder, _, _ in folders[ObjectID.urlForm(folder.localIdentifier).uppercased()] = folder }
     }
 
-    private static func identifier(_ id: String, _ suffix: String, _ kind: String) throws -> String {
-        guard let identifier = ObjectID.localIdentifier(id, suffix: suffix) else { throw Problem.notFound("no \(kind) has the id \(id)") }
+    private static func identifier(_ id: String, _ type: PHObjectType, _ kind: String) throws -> String {
+        guard let identifier = ObjectID.localIdentifier(id, of: type) else { throw Problem.notFound("no \(kind) has the id \(id)") }
         return identifier
     }
 

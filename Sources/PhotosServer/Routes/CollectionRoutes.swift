@@ -70,7 +70,7 @@ struct CollectionRoutes {
     }
 
     static func assetCollection(_ id: String?, in library: PHPhotoLibrary) async throws -> PHAssetCollection {
-        guard let id, let identifier = ObjectID.localIdentifier(id, suffix: "040"),
+        guard let id, let identifier = ObjectID.localIdentifier(id, of: .assetCollection),
               let album = try await blocking({
                   library.withCurrentLibrary {
                       PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject
@@ -80,7 +80,7 @@ struct CollectionRoutes {
     }
 
     static func collectionList(_ id: String?, in library: PHPhotoLibrary) async throws -> PHCollectionList {
-        guard let id, let identifier = ObjectID.localIdentifier(id, suffix: "020"),
+        guard let id, let identifier = ObjectID.localIdentifier(id, of: .collectionList),
               let folder = try await blocking({
                   library.withCurrentLibrary {
                       PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [identifier], options: nil).firstObject

@@ -67,16 +67,16 @@ private struct Cursor {
 /// and the caller may see it: one lookup, in the current library.
 private func lookUp<Object: PHObject>(_ localIdentifier: String, as type: Object.Type) -> Object? {
     let object: PHObject?
-    switch localIdentifier.split(separator: "/").last {
-    case "001":
+    switch PHObjectType(localIdentifier: localIdentifier) {
+    case .asset?:
         let options = PHFetchOptions()
         options.includeHiddenAssets = true
         object = PHAsset.fetchAssets(withLocalIdentifiers: [localIdentifier], options: options).firstObject
-    case "040":
+    case .assetCollection?:
         object = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [localIdentifier], options: nil).firstObject
-    case "020":
+    case .collectionList?:
         object = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [localIdentifier], options: nil).firstObject
-    default:
+    case nil:
         object = nil
     }
     return object as? Object

@@ -14,8 +14,12 @@ struct TimelineRoutes {
     static let pageSize = 2000
 
     struct Bucket: Encodable, Sendable {
-        /// `2024-05`, `2024-05-17`, or `undated`.
+        /// `2024-05`, `2024-05-17`, or `undated`: the bucket's name in URLs.
         let id: String
+        /// The period's parts, so that a client need not parse ``id``; absent for the undated.
+        let year: Int?
+        let month: Int?
+        let day: Int?
         let count: Int
         let pages: Int
         let etag: String
@@ -80,7 +84,7 @@ struct TimelineRoutes {
             let principal = try context.requirePrincipal()
             let query = Query(request: request)
             let month = try await find(context.parameters.get("bucket"), for: principal, query: query)
-            guard month.day == nil else { throw Problem.notFound("a day's bucket has no days") }
+            guard case .month = month.id else { throw Problem.notFound("only a month's bucket has days") }
             let days = try await buckets(for: principal, query: query, month: month.id)
             return try Self.respond(Summary(buckets: days.map(Self.bucket)), tag: Self.tag(days), request: request)
         }
@@ -98,7 +102,7 @@ struct TimelineRoutes {
                 try library.timelinePage(of: bucket, offset: page * Self.pageSize, limit: Self.pageSize, options: options)
             }
             let columns = Columns(
-                bucket: Self.name(bucket), page: page, pages: pages, ids: contents.localIdentifiers.map(ObjectID.urlForm),
+                bucket: bucket.id.description, page: page, pages: pages, ids: contents.localIdentifiers.map(ObjectID.urlForm),
                 aspectRatios: contents.aspectRatios.map { ($0 * 10_000).rounded() / 10_000 }, creationDates: contents.creationDates.map { $0.map { ($0.timeIntervalSince1970 * 1000).rounded() / 1000 } },
                 mediaTypes: contents.mediaTypes.map(\.name), durations: contents.durations, favorites: contents.favorites,
                 thumbHashes: contents.thumbHashes.map { $0?.base64EncodedString() }, contentVersions: contents.contentVersions)
@@ -115,7 +119,7 @@ struct TimelineRoutes {
 
     /// The buckets of the months (`month` nil) or of one month's days, as
     /// last counted since the last commit.
-    private func buckets(for principal: Principal, query: Query, month: Int?) async throws -> [PHTimelineBucket] {
+    private func buckets(for principal: Principal, query: Query, month: PHTimelineBucket.Period?) async throws -> [PHTimelineBucket] {
         let library = try await libraries.library(for: principal)
         let options = try Self.options(query)
         return try await libraries.timelines.value(Self.key(principal, query, month: month)) {
@@ -127,34 +131,19 @@ struct TimelineRoutes {
 
     /// The bucket a URL names (`2024-05`, `2024-05-17`, `undated`), as it is now; 404 when it holds nothing.
     private func find(_ name: String?, for principal: Principal, query: Query) async throws -> PHTimelineBucket {
-        guard let name, let key = Self.key(name) else { throw Problem.notFound("no timeline bucket is called \(name ?? "")") }
-        let buckets = try await buckets(for: principal, query: query, month: key >= 1_000_000 ? key / 100 : nil)
-        guard let bucket = buckets.first(where: { $0.id == key }) else { throw Problem.notFound("the timeline has nothing in \(name)") }
+        guard let name, let period = PHTimelineBucket.Period(name) else { throw Problem.notFound("no timeline bucket is called \(name ?? "")") }
+        let month: PHTimelineBucket.Period? = if case .day = period { period.containingMonth } else { nil }
+        let buckets = try await buckets(for: principal, query: query, month: month)
+        guard let bucket = buckets.first(where: { $0.id == period }) else { throw Problem.notFound("the timeline has nothing in \(name)") }
         return bucket
     }
 
-    private static func key(_ principal: Principal, _ query: Query, month: Int?) -> TimelineKey {
+    private static func key(_ principal: Principal, _ query: Query, month: PHTimelineBucket.Period?) -> TimelineKey {
         TimelineKey(client: principal.client, month: month, predicate: query.text("predicate"), hidden: query.text("hidden") == "true")
     }
 
-    private static func key(_ name: String) -> Int? {
-        if name == "undated" { return 0 }
-        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts[0].count == 4, parts.dropFirst().allSatisfy({ $0.count == 2 }),
-              let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else { return nil }
-        guard parts.count == 3 else { return year * 100 + month }
-        guard let day = Int(parts[2]), (1...31).contains(day) else { return nil }
-        return (year * 100 + month) * 100 + day
-    }
-
-    static func name(_ bucket: PHTimelineBucket) -> String {
-        guard let year = bucket.year, let month = bucket.month else { return "undated" }
-        let base = String(format: "%04d-%02d", year, month)
-        return bucket.day.map { base + String(format: "-%02d", $0) } ?? base
-    }
-
     private static func bucket(_ bucket: PHTimelineBucket) -> Bucket {
-        Bucket(id: name(bucket), count: bucket.count, pages: max(1, (bucket.count + pageSize - 1) / pageSize),
+        Bucket(id: bucket.id.description, year: bucket.year, month: bucket.month, day: bucket.day, count: bucket.count, pages: max(1, (bucket.count + pageSize - 1) / pageSize),
                etag: "\"\(bucket.fingerprint)\"")
     }
 

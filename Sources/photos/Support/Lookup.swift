@@ -5,14 +5,15 @@ import Photos
 /// identifier (or the UUID before its first slash), albums and folders by
 /// identifier or title. Runs inside `withCurrentLibrary`.
 enum Lookup {
-    /// The full local identifier for what the user typed.
-    private static func identifier(_ text: String, suffix: String) -> String {
-        text.contains("/") ? text : text + suffix
+    /// The full local identifier of the `type` object the user typed (the
+    /// UUID alone will do); what they typed when it names none, to be reported as not found.
+    private static func identifier(_ text: String, of type: PHObjectType) -> String {
+        type.localIdentifier(text) ?? text
     }
 
     /// Assets in the order given, trashed ones included when `includingTrashed`.
     static func assets(_ identifiers: [String], includingTrashed: Bool = false) throws -> [PHAsset] {
-        let wanted = identifiers.map { identifier($0, suffix: "/L0/001") }
+        let wanted = identifiers.map { identifier($0, of: .asset) }
         var found: [String: PHAsset] = [:]
         PHAsset.fetchAssets(withLocalIdentifiers: wanted, options: nil).enumerateObjects { asset, _, _ in
             found[asset.localIdentifier] = asset
@@ -40,14 +41,14 @@ enum Lookup {
 
     /// The album with this identifier, or the one album with this title.
     static func album(_ nameOrIdentifier: String) throws -> PHAssetCollection {
-        try named(nameOrIdentifier, kind: "album", suffix: "/L0/040",
+        try named(nameOrIdentifier, kind: "album", type: .assetCollection,
                   byIdentifier: { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: $0, options: nil) },
                   byTitle: { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: $0) })
     }
 
     /// The folder with this identifier, or the one folder with this title.
     static func folder(_ nameOrIdentifier: String) throws -> PHCollectionList {
-        try named(nameOrIdentifier, kind: "folder", suffix: "/L0/020",
+        try named(nameOrIdentifier, kind: "folder", type: .collectionList,
                   byIdentifier: { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: $0, options: nil) },
                   byTitle: { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: $0) })
     }
@@ -68,10 +69,10 @@ enum Lookup {
     }
 
     /// The collection a fetch by identifier finds, else the only one a fetch by title finds.
-    private static func named<T: PHCollection>(_ text: String, kind: String, suffix: String,
+    private static func named<T: PHCollection>(_ text: String, kind: String, type: PHObjectType,
                                                byIdentifier: ([String]) -> PHFetchResult<T>,
                                                byTitle: (PHFetchOptions) -> PHFetchResult<T>) throws -> T {
-        if let found = byIdentifier([identifier(text, suffix: suffix)]).firstObject { return found }
+        if let found = byIdentifier([identifier(text, of: type)]).firstObject { return found }
         let options = PHFetchOptions()
         options.predicate = NSPredicate(format: "title == %@", text)
         let result = byTitle(options)
