@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+import Yams
 @testable import PhotosServer
 
 /// The OpenAPI document, the methods it allows, and the metrics.
@@ -36,6 +37,17 @@ import Testing
         #expect(routed.subtracting(documented).isEmpty, "routes the document leaves out: \(routed.subtracting(documented).sorted())")
         #expect(documented.subtracting(routed).isEmpty, "documented operations no route takes: \(documented.subtracting(routed).sorted())")
         #expect(routed.count > 30)
+    }
+
+    /// A change request's fields are its Swift properties and the
+    /// document's schema, the same both ways.
+    @Test func aChangeRequestTakesTheFieldsTheDocumentDescribes() throws {
+        let taken = try Strict<ChangeBlockRoutes.ChangeRequest>.keysTaken(decoding: #"{"op": "createAsset"}"#)
+        let document = try #require(try Yams.load(yaml: OpenAPIDocument.bundled().yaml) as? [String: Any])
+        let schema = (((document["components"] as? [String: Any])?["schemas"] as? [String: Any])?["ChangeRequest"] as? [String: Any])
+        let documented = try #require(schema?["properties"] as? [String: Any]).keys
+        #expect(taken == Set(documented))
+        #expect(taken.contains("location") && taken.count > 15)
     }
 
     @Test func theDocumentIsServedAsWrittenAndAsJSON() async throws {

@@ -5,7 +5,7 @@ import NIOCore
 
 /// JSON in and out: dates as ISO 8601 with milliseconds, keys sorted so a
 /// representation always reads the same (ETags depend on it), and request
-/// bodies decoded strictly (unknown fields are refused by each type).
+/// bodies decoded strictly (a field the type does not take is refused; see ``Strict``).
 package enum JSONBody {
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
         var fields = headers
@@ -63,7 +63,7 @@ package enum JSONBody {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text) is not an ISO 8601 date")
         }
         do {
-            return try decoder.decode(T.self, from: Data(buffer: buffer))
+            return try decoder.decode(Strict<T>.self, from: Data(buffer: buffer)).value
         } catch let error as DecodingError {
             throw Problem.from(error)
         } catch {
@@ -84,21 +84,10 @@ extension JSONBody {
     }
 }
 
-/// Decoding that refuses keys the type does not know, so a misspelt field
-/// is an error rather than silently ignored.
+/// A key named at run time, for objects read key by key.
 struct AnyKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
-}
-
-extension Decoder {
-    func refuseUnknownKeys(allowed: Set<String>) throws {
-        let container = try container(keyedBy: AnyKey.self)
-        if let unknown = container.allKeys.first(where: { !allowed.contains($0.stringValue) }) {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [unknown],
-                                                    debugDescription: "unknown field \"\(unknown.stringValue)\""))
-        }
-    }
 }

@@ -18,17 +18,17 @@ struct ChangeBlockRoutes {
     struct Block: Decodable {
         let requests: [ChangeRequest]
         init(from decoder: any Decoder) throws {
-            try decoder.refuseUnknownKeys(allowed: ["requests"])
             let container = try decoder.container(keyedBy: AnyKey.self)
-            requests = try container.decode([ChangeRequest].self, forKey: AnyKey(stringValue: "requests"))
+            let key = AnyKey(stringValue: "requests")
+            requests = try container.decode([Strict<ChangeRequest>].self, forKey: key).map(\.value)
             guard !requests.isEmpty, requests.count <= 1000 else {
-                throw DecodingError.dataCorruptedError(forKey: AnyKey(stringValue: "requests"), in: container,
-                                                       debugDescription: "a block holds 1 to 1000 requests")
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "a block holds 1 to 1000 requests")
             }
         }
     }
 
     /// One change request. `op` says which; the other fields are its arguments.
+    /// Its stored properties are the fields a request takes (see ``Strict``).
     struct ChangeRequest: Decodable {
         enum Operation: String, Decodable {
             case createAsset, updateAsset, deleteAssets, restoreAssets
@@ -52,7 +52,7 @@ struct ChangeBlockRoutes {
         let favorite: Bool?
         let hidden: Bool?
         let creationDate: Date?
-        let location: AssetRepresentation.Location??
+        let location: FieldUpdate<AssetRepresentation.Location>
         let addAssets: [String]?
         let removeAssets: [String]?
         /// Assets of the album to move, for `updateAlbum`, in their present order…
@@ -61,44 +61,6 @@ struct ChangeBlockRoutes {
         let toIndex: Int?
         let addCollections: [String]?
         let removeCollections: [String]?
-
-        private static let fields: Set<String> = [
-            "op", "ref", "upload", "pairedVideo", "asset", "assets", "album", "albums", "folder", "folders", "title", "favorite", "hidden",
-            "creationDate", "location", "addAssets", "removeAssets", "moveAssets", "toIndex", "addCollections", "removeCollections",
-        ]
-
-        init(from decoder: any Decoder) throws {
-            try decoder.refuseUnknownKeys(allowed: Self.fields)
-            let container = try decoder.container(keyedBy: AnyKey.self)
-            func field<T: Decodable>(_ name: String) throws -> T? {
-                try container.decodeIfPresent(T.self, forKey: AnyKey(stringValue: name))
-            }
-            op = try container.decode(Operation.self, forKey: AnyKey(stringValue: "op"))
-            ref = try field("ref")
-            upload = try field("upload")
-            pairedVideo = try field("pairedVideo")
-            asset = try field("asset")
-            assets = try field("assets")
-            album = try field("album")
-            albums = try field("albums")
-            folder = try field("folder")
-            folders = try field("folders")
-            title = try field("title")
-            favorite = try field("favorite")
-            hidden = try field("hidden")
-            creationDate = try field("creationDate")
-            if container.contains(AnyKey(stringValue: "location")) {
-                location = .some(try container.decodeIfPresent(AssetRepresentation.Location.self, forKey: AnyKey(stringValue: "location")))
-            } else {
-                location = .none
-            }
-            addAssets = try field("addAssets")
-            removeAssets = try field("removeAssets")
-            moveAssets = try field("moveAssets")
-            toIndex = try field("toIndex")
-            addCollections = try field("addCollections")
-            removeCollections = try field("removeCollections")
-        }
     }
 
     private struct Committed: Encodable {
@@ -447,8 +409,12 @@ struct ChangeBlockRoutes {
 
     /// The location a request sets: nil to leave it, `.some(nil)` to clear it.
     private static func location(_ request: ChangeRequest) throws -> CLLocation?? {
-        guard case .some(let value) = request.location else { return .none }
-        guard let value else { return .some(nil) }
+        let value: AssetRepresentation.Location
+        switch request.location {
+        case .unchanged: return .none
+        case .cleared: return .some(nil)
+        case .set(let location): value = location
+        }
         guard (-90...90).contains(value.latitude), (-180...180).contains(value.longitude) else {
             throw Problem.badRequest("a location's latitude is -90 to 90 and its longitude -180 to 180")
         }

@@ -13,12 +13,6 @@ struct SessionRoutes {
         let token: String
         /// A share link's password, when it has one.
         let password: String?
-        init(from decoder: any Decoder) throws {
-            try decoder.refuseUnknownKeys(allowed: ["token", "password"])
-            let container = try decoder.container(keyedBy: AnyKey.self)
-            token = try container.decode(String.self, forKey: AnyKey(stringValue: "token"))
-            password = try container.decodeIfPresent(String.self, forKey: AnyKey(stringValue: "password"))
-        }
     }
 
     private struct Signed: Encodable {

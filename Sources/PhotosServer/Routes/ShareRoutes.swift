@@ -39,14 +39,6 @@ struct ShareRoutes {
         let album: String
         let expires: Date?
         let password: String?
-
-        init(from decoder: any Decoder) throws {
-            try decoder.refuseUnknownKeys(allowed: ["album", "expires", "password"])
-            let container = try decoder.container(keyedBy: AnyKey.self)
-            album = try container.decode(String.self, forKey: AnyKey(stringValue: "album"))
-            expires = try container.decodeIfPresent(Date.self, forKey: AnyKey(stringValue: "expires"))
-            password = try container.decodeIfPresent(String.self, forKey: AnyKey(stringValue: "password"))
-        }
     }
 
     private struct Created: Encodable {
