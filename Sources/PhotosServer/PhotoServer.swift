@@ -7,7 +7,7 @@ import ServiceLifecycle
 
 /// `photos serve`: a library over HTTP.
 ///
-/// Every route but sign-in sits behind ``AuthenticationMiddleware`` (where
+/// Every route but sign-in sits behind `AuthenticationMiddleware` (where
 /// a request is authorised); each route then works through the
 /// `PHPhotoLibrary` instance of the token's client, so the engine applies
 /// that client's grant to every fetch, image, change and event. Routes are
