@@ -67,10 +67,21 @@ let package = Package(
             name: "PhotosMedia",
             dependencies: ["CPhotosMedia", "CVips", "CGeonames"]
         ),
-        // The engine: schema, migrations, queries and commits. The only code that speaks SQL.
+        // The engine both backends share: queries, commits, history and access, over
+        // one SQL connection type. With the backends, the only code that speaks SQL.
         .target(
             name: "PhotosStore",
             dependencies: [
+                // Database values and their conversions, which statements carry.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The SQLite backend, every library's default: a library directory, its
+        // schema and migrations, readers and the writer, through GRDB.
+        .target(
+            name: "PhotosSQLite",
+            dependencies: [
+                "PhotosStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for reading a row's values straight from its statement.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -104,7 +115,7 @@ let package = Package(
         // The public PhotoKit API (`import Photos`).
         .target(
             name: "Photos",
-            dependencies: ["PhotosStore", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["PhotosStore", "PhotosSQLite", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto"),
                            .target(name: "PhotosPostgres", condition: .when(traits: ["PostgreSQL"])),
                            .target(name: "PhotosObjectStorage", condition: .when(traits: ["ObjectStorage"])),
                            // scrypt, for share links' passwords.
@@ -150,7 +161,7 @@ let package = Package(
         .executableTarget(
             name: "photos-bench",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosMedia", "CBenchVips", "CBenchSQLite", "PhotosServer", "PhotosPostgres", "PhotosObjectStorage",
+                "Photos", "PhotosStore", "PhotosSQLite", "PhotosMedia", "CBenchVips", "CBenchSQLite", "PhotosServer", "PhotosPostgres", "PhotosObjectStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -177,7 +188,7 @@ let package = Package(
         // and the database surgery that damage tests do.
         .target(
             name: "PhotosTestSupport",
-            dependencies: ["PhotosStore", "PhotosMedia", "PhotosObjectStorage", "PhotosPostgres", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PhotosStore", "PhotosSQLite", "PhotosMedia", "PhotosObjectStorage", "PhotosPostgres", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/PhotosTestSupport"
         ),
         .testTarget(
@@ -186,12 +197,16 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosStoreTests",
-            dependencies: ["PhotosStore", "PhotosTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PhotosStore", "PhotosSQLite", "PhotosTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "PhotosSQLiteTests",
+            dependencies: ["PhotosSQLite", "PhotosStore", "PhotosTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The `photos` command run as a process, end to end.
         .testTarget(
             name: "PhotosCommandTests",
-            dependencies: ["photos", "Photos", "PhotosMedia", "PhotosStore", "PhotosPostgres", "PhotosTestSupport"]
+            dependencies: ["photos", "Photos", "PhotosMedia", "PhotosStore", "PhotosSQLite", "PhotosPostgres", "PhotosTestSupport"]
         ),
         .testTarget(
             name: "PhotosServerTests",

@@ -4,7 +4,7 @@ import Foundation
 /// the `photos` command and the server ask of a library goes through it.
 /// It speaks rows, row ids and UUIDs, never PhotoKit objects; a backend
 /// keeps its storage specifics (SQL, files, connections) behind it.
-/// ``SQLitePhotoStore`` is the reference backend; ``LibraryBackend`` opens
+/// `SQLitePhotoStore` (in `PhotosSQLite`) is the reference backend; ``LibraryBackend`` opens
 /// one by location; the conformance suite (`Tests/PhotosStoreTests/Conformance`)
 /// checks any backend against what follows.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotosSQLite
 import PhotosStore
 
 /// The large libraries the benchmarks run on: bulk-loaded once with plain

@@ -2,6 +2,7 @@ import CBenchSQLite
 import Foundation
 import GRDB
 import Photos
+import PhotosSQLite
 import PhotosStore
 
 /// Fetching, enumerating and committing on a large library, against the same

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import Photos
 import PhotosMedia
+import PhotosSQLite
 import PhotosStore
 
 /// The web gallery in Debian's headless Chromium, against `photos serve`

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Photos
+import PhotosSQLite
 import PhotosStore
 
 /// Persistent history: reading a long history, asking when nothing is new,

@@ -1,6 +1,7 @@
 import CBenchVips
 import Foundation
 import Photos
+import PhotosSQLite
 import PhotosStore
 
 /// Thumbnails against the same work written plainly with libvips, against

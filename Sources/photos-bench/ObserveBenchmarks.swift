@@ -1,6 +1,7 @@
 import Foundation
 import Photos
 import PhotosMedia
+import PhotosSQLite
 import PhotosStore
 
 /// Change observation: from a change block to its details in an observer

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosSQLite
 import PhotosStore
 import PhotosTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosObjectStorage
 import PhotosPostgres
+import PhotosSQLite
 import PhotosStore
 
 /// The engine backend the backend-neutral suites run against, chosen by
@@ -96,7 +97,7 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
     /// Opens (creating it when new, with `originals`) the library at `url` as `client` (nil: the owner).
     package func open(_ url: URL, client: String? = nil, originals: URL? = nil) throws -> any PhotoStore {
         try LibraryBackend.open(url, options: StoreOpenOptions(client: client, originals: originals?.absoluteString,
-                                                               fileStorage: StorageOpener(), databases: [PostgresBackend()]))
+                                                               fileStorage: StorageOpener(), databases: [SQLiteBackend(), PostgresBackend()]))
     }
 }
 

@@ -1,3 +1,4 @@
+import PhotosSQLite
 import PhotosStore
 #if ObjectStorage
 import PhotosObjectStorage
@@ -6,18 +7,18 @@ import PhotosObjectStorage
 import PhotosPostgres
 #endif
 
-/// The backends this build of `Photos` links, as the package's traits
-/// choose them: `PostgreSQL` for libraries at `postgres://…`, and
+/// The backends this build of `Photos` links: SQLite's always, and as the
+/// package's traits choose them, `PostgreSQL` for libraries at `postgres://…`, and
 /// `ObjectStorage` for originals at `s3://…`. Without them a library is a
 /// directory on disk, and a location only they serve is refused with an
 /// error that names it.
 enum LinkedBackends {
-    /// The backends that open libraries named by URL rather than by directory.
+    /// The backends, SQLite's for library directories first.
     static var databases: [any DatabaseBackend] {
         #if PostgreSQL
-        [PostgresBackend()]
+        [SQLiteBackend(), PostgresBackend()]
         #else
-        []
+        [SQLiteBackend()]
         #endif
     }
 

@@ -525,7 +525,7 @@ package enum PostgresSchema {
     }
 
     /// Share links of their own, as SQLite's format version 9 has them
-    /// (`StoreSchema.shareLinksOfTheirOwn`, whose statements these are, in
+    /// (`SQLiteSchema.shareLinksOfTheirOwn`, whose statements these are, in
     /// the library's schema and with PostgreSQL's type for bytes).
     @Sendable private static func version5(_ schema: String) -> [String] {
         let s = "\"\(schema)\""

@@ -164,27 +164,8 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
         return cipher
     }
 
-    /// Cleans up after processes that died inside a change block, on what
-    /// the database says.
-    private func recoverAbandonedChangeBlocks() throws(StoreError) {
-        guard files.hasAbandonedStaging() else { return }
-        do {
-            try files.recoverAbandonedStaging { entry in
-                try read { db in
-                    switch entry {
-                    case .file(let path):
-                        try db.fetchOne(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE relative_path = ?)", arguments: [path]) ?? false
-                    case .renditions(let uuid):
-                        try db.fetchOne(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE uuid = ?)", arguments: [uuid]) ?? false
-                    }
-                }
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .fileSystem("recovering an interrupted change block of \(location.absoluteString): \(error)")
-        }
-    }
+    /// PostgreSQL keeps its tables whole itself: nothing to check first.
+    package func checkTablesBeforeRecovery() throws(StoreError) {}
 
     // MARK: - Transactions
 

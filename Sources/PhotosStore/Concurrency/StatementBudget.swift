@@ -54,7 +54,7 @@ package final class StatementBudget: Sendable {
     }()
 
     /// A monotonic reading in nanoseconds, as the progress handler compares them.
-    static func now() -> UInt64 {
+    package static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)

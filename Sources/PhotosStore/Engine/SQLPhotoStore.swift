@@ -3,7 +3,7 @@ import GRDB
 import Synchronization
 
 /// The engine shared by the backends that keep the catalogue in a SQL
-/// database (``SQLitePhotoStore``, and PostgreSQL's store): every fetch,
+/// database (`SQLitePhotoStore`, and PostgreSQL's store): every fetch,
 /// refresh, history read and change block of ``PhotoStore`` is written
 /// once, here and in this folder, over ``SQLConnection``. A backend supplies
 /// transactions on its database and what it alone knows: how it opens, how
@@ -36,6 +36,10 @@ package protocol SQLPhotoStore: PhotoStore {
     /// Remembers what a full check concluded: damage found is recorded so
     /// that nothing more is written, a whole database clears it.
     func recordIntegrity(databaseIsWhole: Bool, problem: String?)
+    /// Throws when the tables that say which files are stored (`asset`,
+    /// `resource`) cannot be trusted, before an abandoned change block's
+    /// files are judged by them (see ``recoverAbandonedChangeBlocks()``).
+    func checkTablesBeforeRecovery() throws(StoreError)
 }
 
 /// The moments of one change block, kept until the next commit.

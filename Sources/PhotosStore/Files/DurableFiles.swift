@@ -13,7 +13,7 @@ import Glibc
 /// flush to a few milliseconds on a disk.
 package enum DurableFiles {
     /// Flushes a file's bytes, or a directory's entries, to stable storage.
-    static func synchronize(_ url: URL) throws {
+    package static func synchronize(_ url: URL) throws {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path,
@@ -44,7 +44,7 @@ package enum DurableFiles {
 
     /// Writes `data` to `url` whole or not at all (a temporary file renamed
     /// over it), flushed with its directory entry.
-    static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
         do {
             try data.write(to: temporary)

@@ -104,7 +104,7 @@ package enum TextMatching {
     }
 
     /// `photos_text(comparison, options, lhs, rhs)`: NULL when either side is NULL.
-    static let sqlFunction = DatabaseFunction("photos_text", argumentCount: 4, pure: true) { values in
+    package static let sqlFunction = DatabaseFunction("photos_text", argumentCount: 4, pure: true) { values in
         guard let code = Int.fromDatabaseValue(values[0]),
               let comparison = codes.first(where: { $0.value == code })?.key,
               let options = Int.fromDatabaseValue(values[1]),

@@ -1,3 +1,4 @@
+import PhotosStore
 import Foundation
 import GRDB
 import GRDBSQLite

@@ -1,3 +1,4 @@
+import PhotosStore
 import Foundation
 import GRDB
 
@@ -6,7 +7,7 @@ import GRDB
 /// Every migration ever shipped stays registered: opening a library applies
 /// the ones it lacks, and a library that has migrations this build does not
 /// know is refused as newer.
-enum StoreSchema {
+enum SQLiteSchema {
     /// The library format this build writes, recorded in the VERSION file.
     static let formatVersion = 9
 

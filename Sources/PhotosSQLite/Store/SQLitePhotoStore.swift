@@ -1,3 +1,4 @@
+import PhotosStore
 import Foundation
 import GRDB
 
@@ -59,8 +60,8 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         if !options.allowsUnsafeLocation, let problem = LibraryLocationCheck.problem(with: layout.root) {
             throw .unsafeLocation(path: path, reason: problem)
         }
-        if let found = Self.formatVersion(layout), found > StoreSchema.formatVersion {
-            throw .newerLibraryVersion(path: path, found: found, supported: StoreSchema.formatVersion)
+        if let found = Self.formatVersion(layout), found > SQLiteSchema.formatVersion {
+            throw .newerLibraryVersion(path: path, found: found, supported: SQLiteSchema.formatVersion)
         }
         let readOnlyReason = isNew ? nil : Self.readOnlyReason(layout)
         self.readOnlyReason = readOnlyReason
@@ -113,13 +114,13 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         do {
             // A new database is made by its writer, before any reader opens it.
             if isNew { _ = try writer.connection() }
-            let migrator = StoreSchema.migrator
+            let migrator = SQLiteSchema.migrator
             let (superseded, upToDate) = try readers.read { db, _ in
                 (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
             }
             if superseded {
-                throw StoreError.newerLibraryVersion(path: path, found: StoreSchema.formatVersion + 1,
-                                                     supported: StoreSchema.formatVersion)
+                throw StoreError.newerLibraryVersion(path: path, found: SQLiteSchema.formatVersion + 1,
+                                                     supported: SQLiteSchema.formatVersion)
             }
             if let readOnlyReason, !upToDate {
                 throw StoreError.readOnly(path: path, reason: readOnlyReason + ", and the library needs upgrading to this version's format")
@@ -280,45 +281,32 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     }
 
     private static func writeFormatVersion(_ layout: LibraryLayout) throws(StoreError) {
-        guard formatVersion(layout) != StoreSchema.formatVersion else { return }
+        guard formatVersion(layout) != SQLiteSchema.formatVersion else { return }
         do {
-            try DurableFiles.write(Data("OpenPhotoKit library \(StoreSchema.formatVersion)\n".utf8), to: layout.versionFile)
+            try DurableFiles.write(Data("OpenPhotoKit library \(SQLiteSchema.formatVersion)\n".utf8), to: layout.versionFile)
         } catch {
             throw .fileSystem("cannot write \(layout.versionFile.path): \(error.localizedDescription)")
         }
     }
 
-    /// Cleans up after processes that died inside a change block. Files are
-    /// deleted only on what the database says, and only once the tables
-    /// that say it are known to be whole: a damaged table could otherwise
-    /// make a stored original look like an orphan.
-    private func recoverAbandonedChangeBlocks() throws(StoreError) {
-        guard files.hasAbandonedStaging() else { return }
+    /// SQLite's integrity check of the two tables, not the quick one: it
+    /// also finds an index that has lost rows, which would make a stored
+    /// file look unnamed. Damage found is recorded.
+    package func checkTablesBeforeRecovery() throws(StoreError) {
+        let problems: [String]
         do {
-            let problems = try readers.read { db, _ in
-                // The integrity check, not the quick one: it also finds an index
-                // that has lost rows, which would make a stored file look unnamed.
+            problems = try readers.read { db, _ in
                 try ["asset", "resource"].flatMap { table in
                     try String.fetchAll(db, sql: "PRAGMA integrity_check(\(table))").filter { $0 != "ok" }
                 }
             }
-            if let problem = problems.first {
-                damage.record("the database's asset or resource table is damaged (\(problem))")
-                throw StoreError.damaged(path: layout.root.path, reason: "an interrupted change block needs recovering, "
-                                         + "but the tables that say which files are stored are damaged: \(problem)")
-            }
-            try files.recoverAbandonedStaging { entry in
-                try readers.readStatement { db, _ in
-                    switch entry {
-                    case .file(let path):
-                        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE relative_path = ?)", arguments: [path]) ?? false
-                    case .renditions(let uuid):
-                        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE uuid = ?)", arguments: [uuid]) ?? false
-                    }
-                }
-            }
         } catch {
             throw storeError(error)
+        }
+        if let problem = problems.first {
+            damage.record("the database's asset or resource table is damaged (\(problem))")
+            throw StoreError.damaged(path: layout.root.path, reason: "an interrupted change block needs recovering, "
+                                     + "but the tables that say which files are stored are damaged: \(problem)")
         }
     }
 

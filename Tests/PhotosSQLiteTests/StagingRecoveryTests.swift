@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Testing
+@testable import PhotosSQLite
 @testable import PhotosStore
 
 @Suite struct StagingRecoveryTests {

@@ -1,3 +1,4 @@
+import PhotosStore
 import Dispatch
 import GRDB
 import GRDBSQLite

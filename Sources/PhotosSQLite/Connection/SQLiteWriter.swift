@@ -1,3 +1,4 @@
+import PhotosStore
 import GRDB
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+@testable import PhotosSQLite
 @testable import PhotosStore
 
 /// The engine's statement type: text and arguments kept in step however a

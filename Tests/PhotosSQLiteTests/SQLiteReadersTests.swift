@@ -3,6 +3,7 @@ import GRDB
 import GRDBSQLite
 import PhotosTestSupport
 import Testing
+@testable import PhotosSQLite
 @testable import PhotosStore
 
 /// The store's reader connections always read the library as it is now.

@@ -1,3 +1,4 @@
+import PhotosStore
 import GRDB
 
 /// The statements a connection runs most often (a row looked up by id),

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PhotosTestSupport
 import Testing
+@testable import PhotosSQLite
 @testable import PhotosStore
 
 /// Lists as the engine writes them into statements. Ids: the same text as

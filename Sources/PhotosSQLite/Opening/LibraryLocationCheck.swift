@@ -1,3 +1,4 @@
+import PhotosStore
 import Foundation
 
 /// Decides whether a directory is a safe home for a library. SQLite's WAL

@@ -22,9 +22,9 @@ package struct StoreOpenOptions: Sendable {
     /// recorded in. The default serves only the library's own directory.
     package var fileStorage: any FileStorageOpener = LocalFileStorage.Opener()
 
-    /// Opens libraries at locations that are not directories (a database
-    /// server's URL), by scheme. The engine knows none itself; the layer
-    /// above passes the backends it links.
+    /// The backends the program links, each opening the libraries of its
+    /// URL schemes (`file` for a library directory, on SQLite; `postgres`).
+    /// The engine knows none itself; the layer above passes those it links.
     package var databases: [any DatabaseBackend] = []
 
     package init(createIfNeeded: Bool = true, allowsUnsafeLocation: Bool = false, client: String? = nil,
@@ -50,10 +50,9 @@ package protocol FileStorageOpener: Sendable {
     func open(layout: LibraryLayout, originals: String?) throws(StoreError) -> any LibraryFileStorage
 }
 
-/// A backend whose libraries are named by URL (`postgres://…`) rather
-/// than by directory.
+/// A backend, which opens the libraries at the URLs of its schemes.
 package protocol DatabaseBackend: Sendable {
-    /// The URL schemes it serves, lowercase.
+    /// The URL schemes it serves, lowercase (`file` for directories).
     var schemes: Set<String> { get }
     /// Opens, or creates when allowed, the library at `url`.
     func open(_ url: URL, options: StoreOpenOptions) throws(StoreError) -> any PhotoStore
@@ -61,21 +60,20 @@ package protocol DatabaseBackend: Sendable {
 
 /// Chooses the engine backend a library's location names, the one place
 /// that does: `PHPhotoLibrary(url:)`, the `photos` command and the server
-/// all open libraries here. A file URL is a library directory on SQLite
-/// (``SQLitePhotoStore``); another URL goes to the backend among
-/// ``StoreOpenOptions/databases`` that serves its scheme.
+/// all open libraries here. A location goes to the backend among
+/// ``StoreOpenOptions/databases`` that serves its scheme: a directory's
+/// (`file`) to SQLite's, `postgres://…` to PostgreSQL's.
 package enum LibraryBackend {
     /// Opens, or creates when allowed, the library at `url`.
     /// Throws `notALibrary` for a location no backend serves.
     package static func open(_ url: URL, options: StoreOpenOptions = StoreOpenOptions()) throws(StoreError) -> any PhotoStore {
-        guard url.isFileURL else {
-            let scheme = url.scheme?.lowercased() ?? ""
-            guard let backend = options.databases.first(where: { $0.schemes.contains(scheme) }) else {
-                let known = (["a directory"] + options.databases.flatMap(\.schemes).sorted().map { "\($0)://…" }).joined(separator: ", ")
-                throw .notALibrary(path: url.absoluteString, reason: "no library backend serves \(scheme.isEmpty ? "this kind of" : scheme + "://") locations; a library is \(known)")
-            }
-            return try backend.open(url, options: options)
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard let backend = options.databases.first(where: { $0.schemes.contains(scheme) }) else {
+            let known = options.databases.flatMap(\.schemes).sorted().map { $0 == "file" ? "a directory" : "\($0)://…" }
+            throw .notALibrary(path: url.isFileURL ? url.path : url.absoluteString,
+                               reason: "no library backend serves \(scheme.isEmpty ? "this kind of" : scheme + "://") locations; a library is "
+                                   + (known.isEmpty ? "nothing this program can open" : known.joined(separator: ", ")))
         }
-        return try SQLitePhotoStore(url: url, options: options)
+        return try backend.open(url, options: options)
     }
 }
