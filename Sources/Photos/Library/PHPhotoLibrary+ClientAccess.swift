@@ -115,7 +115,7 @@ extension PHPhotoLibrary {
     /// Commits an access change as a change set and tells this process's
     /// observers about the change block, if it changed anything.
     private func commitAccessChange(_ change: AccessChange) throws {
-        let result = try withStore { store throws(StoreError) in try store.commit(ChangeSet(accessChanges: [change]), staging: nil) }
+        let result = try withStore { store throws(StoreError) in try store.beginCommit().commit(ChangeSet(accessChanges: [change])) }
         if let result {
             changeObservers.committed(through: result.changeBlock)
         }

@@ -424,7 +424,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         let store = try requireStore()
         do {
             return try changeQueue.sync {
-                guard let result = try store.commit(ChangeSet(purge: .all), staging: nil) else { return 0 }
+                guard let result = try store.beginCommit().commit(ChangeSet(purge: .all)) else { return 0 }
                 changeObservers.committed(through: result.changeBlock)
                 return result.changes.filter { $0.identifier.entity == .asset }.count
             }
@@ -440,7 +440,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         guard store?.readOnlyReason == nil else { return }
         let cutoff = Date().addingTimeInterval(-RetentionWindows.recentlyDeleted)
         changeQueue.async { [weak self] in
-            _ = try? self?.store?.commit(ChangeSet(purge: .deletedBefore(cutoff)), staging: nil)
+            _ = try? self?.store?.beginCommit().commit(ChangeSet(purge: .deletedBefore(cutoff)))
         }
         pruneHistoryInBackground()
     }

@@ -10,3 +10,18 @@ package enum AssetReference: Sendable, Hashable {
     /// The asset stored in this row of the library that made the set.
     case rowID(Int64)
 }
+
+extension AssetReference {
+    /// The UUIDs and the row ids among `assets`, each in order.
+    static func split(_ assets: [AssetReference]) -> (uuids: [String], rowIDs: [Int64]) {
+        var uuids: [String] = []
+        var rowIDs: [Int64] = []
+        for asset in assets {
+            switch asset {
+            case .uuid(let uuid): uuids.append(uuid)
+            case .rowID(let rowID): rowIDs.append(rowID)
+            }
+        }
+        return (uuids, rowIDs)
+    }
+}

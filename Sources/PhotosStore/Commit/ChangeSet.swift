@@ -275,3 +275,19 @@ package struct ObjectChange: Sendable, Hashable {
     /// For updates: what changed.
     package var changedAttributes: Set<ChangedAttribute>
 }
+
+extension MembershipOperation {
+    /// The UUIDs the operations name as members, whatever they do with them.
+    static func members(named operations: [MembershipOperation]) -> Set<String> {
+        var names = Set<String>()
+        for operation in operations {
+            switch operation {
+            case .add(let members), .insert(let members, _), .remove(let members), .replace(_, let members):
+                names.formUnion(members)
+            case .removeAt, .move:
+                break
+            }
+        }
+        return names
+    }
+}

@@ -11,19 +11,15 @@ import GRDB
 /// edits, deletions, the purge and access changes last, so that a block may
 /// create an album, fill it with assets it creates, and reorder it.
 ///
-/// The writer's access scope is checked first: a client without read-write
-/// access gets nothing applied, and a limited client may touch only what it
-/// can see (anything else is reported as not found, as it would be by a
-/// fetch). A limited client changes or deletes a collection only when it
-/// created it, or when everything inside it is within its grant (see
-/// `requireModifiable`). What a limited client creates joins its selection.
-/// Retention (purging what was deleted before a date) applies whoever
-/// writes; emptying Recently Deleted needs full access, and access changes
-/// are the owner's.
+/// What the writer may change is decided by its ``WritePolicy``
+/// (`Access/WritePolicy.swift`, beside the read side of the grant), before
+/// anything is applied and for each collection it would change.
 struct ChangeSetCommitter {
     private let db: any SQLConnection
     private let now: Date
     private let scope: AccessScope
+    /// What this writer may change, checked before anything is applied.
+    private let policy: WritePolicy
     private var changes: [LocalIdentifier: ObjectChange] = [:]
     private var order: [LocalIdentifier] = []
     /// Changes of access, each recorded for its client only.
@@ -42,6 +38,23 @@ struct ChangeSetCommitter {
         self.db = db
         self.now = now
         self.scope = scope
+        policy = WritePolicy(db: db, scope: scope)
+    }
+
+    /// Refuses a change to `collection` the writer's policy does not allow (see ``WritePolicy``).
+    private func requireModifiable(_ collection: StoredCollection, _ change: String) throws {
+        try policy.requireModifiable(rowID: collection.rowID, identifier: collection.identifier, change)
+    }
+
+    /// Refuses titles the library does not take (too long, or with control
+    /// characters), before anything is applied.
+    private func checkTitles(_ set: ChangeSet) throws {
+        for collection in set.newCollections {
+            try CollectionTitle.check(collection.title, as: collection.kind == .collectionList ? "a folder's title" : "an album's title")
+        }
+        for edit in set.collectionEdits {
+            if let title = edit.title { try CollectionTitle.check(title, as: "a collection's title") }
+        }
     }
 
     /// Applies the change set for `client` (nil: the owner). `placement`
@@ -50,7 +63,8 @@ struct ChangeSetCommitter {
     /// (a purge, an access change) found nothing to do.
     mutating func apply(_ set: ChangeSet, placement: FilePlacement, client: String?,
                         writesHistoryEntries: Bool) throws -> CommitResult? {
-        try checkPermission(set, client: client)
+        try checkTitles(set)
+        try policy.check(set, client: client)
         for (asset, paths) in zip(set.newAssets, placement.newAssets) {
             if set.skipsDuplicates, let hash = asset.record.contentHash, let holder = try storedAsset(holding: hash) {
                 duplicates[asset.record.uuid] = holder
@@ -62,7 +76,7 @@ struct ChangeSetCommitter {
             try insert(collection)
         }
         if case .limited(let client) = scope {
-            try select(set.newAssets.filter { duplicates[$0.record.uuid] == nil }.map { LocalIdentifier(uuid: $0.record.uuid, entity: .asset) }
+            try policy.recordCreated(set.newAssets.filter { duplicates[$0.record.uuid] == nil }.map { LocalIdentifier(uuid: $0.record.uuid, entity: .asset) }
                 + set.newCollections.map { LocalIdentifier(uuid: $0.uuid, entity: $0.kind.entity) }, for: client)
         }
         for edit in set.assetEdits {
@@ -89,129 +103,6 @@ struct ChangeSetCommitter {
         let result = CommitResult(changeBlock: changeBlock, changes: changed, duplicates: duplicates)
         try HistoryLog.record(result, accessEntries: accessEntries, db, writesEntries: writesHistoryEntries)
         return result
-    }
-
-    /// Refuses what the writer may not do, and what the library does not
-    /// take (titles too long or with control characters), before anything
-    /// is applied.
-    private func checkPermission(_ set: ChangeSet, client: String?) throws {
-        for collection in set.newCollections {
-            try CollectionTitle.check(collection.title, as: collection.kind == .collectionList ? "a folder's title" : "an album's title")
-        }
-        for edit in set.collectionEdits {
-            if let title = edit.title { try CollectionTitle.check(title, as: "a collection's title") }
-        }
-        if !set.accessChanges.isEmpty, let client {
-            throw StoreError.ownerOnly("only the library's owner can change client access; this process is client \(client)")
-        }
-        if set.purge == .all, scope != .full {
-            throw StoreError.accessDenied("emptying Recently Deleted needs read-write access to the whole library")
-        }
-        // Retention alone (purging what was deleted long ago) applies whoever opens the library.
-        let isRetention = !set.changesObjects && set.accessChanges.isEmpty
-        if !isRetention, let denial = scope.writeDenial(set) { throw denial }
-        if case .limited(let client) = scope {
-            try checkVisibility(of: set, client: client)
-        }
-    }
-
-    // MARK: - Limited access
-
-    /// Refuses a limited client's change set that names an asset outside its
-    /// selection or a collection it cannot see, as if the object did not exist.
-    private func checkVisibility(of set: ChangeSet, client: String) throws {
-        let created = Set(set.newAssets.map(\.record.uuid))
-        let (trashedUUIDs, trashedRowIDs) = Self.split(set.trashedAssets + set.restoredAssets)
-        let namedByRowID = try assetUUIDs(rowIDs: trashedRowIDs)
-        if let unknown = trashedRowIDs.first(where: { namedByRowID[$0] == nil }) { throw try missingAsset(rowID: unknown) }
-        var assets = Set(set.assetEdits.map(\.uuid)).union(trashedUUIDs).union(namedByRowID.values)
-        var collections = Set(set.deletedCollections)
-        for edit in set.collectionEdits {
-            if case .collection(let uuid) = edit.target { collections.insert(uuid) }
-        }
-        let createdCollections = Set(set.newCollections.map(\.uuid))
-        let createdFolders = Set(set.newCollections.filter { $0.kind == .collectionList }.map(\.uuid))
-        for edit in set.collectionEdits {
-            let named = Self.members(named: edit.operations)
-            if try isFolderEdit(edit, createdFolders: createdFolders) {
-                collections.formUnion(named)
-            } else {
-                assets.formUnion(named)
-            }
-        }
-        assets.subtract(created)
-        collections.subtract(createdCollections)
-        let visibleAssets = try visible(assets, table: "asset a", condition: scope.assetCondition("a"))
-        if let hidden = assets.subtracting(visibleAssets).first {
-            throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: hidden, entity: .asset).description)
-        }
-        let visibleCollections = try visible(collections, table: "collection c", condition: scope.collectionCondition("c"))
-        if let hidden = collections.subtracting(visibleCollections).first {
-            throw StoreError.notFound(entity: .assetCollection, identifier: hidden)
-        }
-    }
-
-    /// Whether an edit rearranges collections (a folder or the top level)
-    /// rather than assets; `createdFolders`: the folders the same set
-    /// creates, which have no row yet when this is asked.
-    private func isFolderEdit(_ edit: CollectionEdit, createdFolders: Set<String>) throws -> Bool {
-        switch edit.target {
-        case .topLevel: return true
-        case .collection(let uuid):
-            if createdFolders.contains(uuid) { return true }
-            return try db.fetchOne(Int.self, sql: "SELECT kind FROM collection WHERE uuid = ?", arguments: [uuid])
-                == CollectionKind.collectionList.rawValue
-        }
-    }
-
-    /// Those of `uuids` that `condition` lets the writer see in `table` (a
-    /// table name and its alias, as `asset a`).
-    private func visible(_ uuids: Set<String>, table: String, condition: SQLFragment?) throws -> Set<String> {
-        guard !uuids.isEmpty else { return [] }
-        let alias = table.split(separator: " ").last!
-        return try Set(db.fetchAll(String.self, """
-            SELECT \(sql: String(alias)).uuid FROM \(sql: table)
-            WHERE \(sql: String(alias)).uuid IN (\(db.dialect.elements(of: Array(uuids))))\(condition.andClause)
-            """))
-    }
-
-    /// Refuses a limited client's change to a collection unless it created
-    /// the collection or everything inside it, assets and collections all
-    /// the way down, is within its grant: renaming, refilling, moving or
-    /// deleting it would otherwise change what the owner keeps out of the
-    /// client's view. Other scopes pass.
-    private func requireModifiable(_ collection: StoredCollection, _ change: String) throws {
-        try requireModifiable(rowID: collection.rowID, identifier: collection.identifier, change)
-    }
-
-    private func requireModifiable(rowID: Int64, identifier: LocalIdentifier, _ change: String) throws {
-        guard case .limited(let client) = scope, try !isModifiable(rowID) else { return }
-        throw StoreError.accessDenied("""
-            client \(client) cannot \(change) \(identifier): it holds photos or collections outside the client's \
-            limited selection, and the client did not create it
-            """)
-    }
-
-    private func isModifiable(_ rowID: Int64) throws -> Bool {
-        guard let created = scope.createdCollectionCondition("c"), let granted = scope.assetCondition("a") else { return true }
-        if try db.fetchOne(Bool.self, "SELECT EXISTS (SELECT 1 FROM collection c WHERE c.id = \(rowID) AND \(created))")
-            ?? false {
-            return true
-        }
-        let holdsOthers = try db.fetchOne(Bool.self, """
-            SELECT EXISTS (SELECT 1 FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE m.collection_id = \(rowID) AND NOT \(granted))
-            """) ?? true
-        guard !holdsOthers else { return false }
-        let children = try db.fetchAll(Int64.self, sql: "SELECT id FROM collection WHERE parent_id = ?", arguments: [rowID])
-        return try children.allSatisfy(isModifiable)
-    }
-
-    /// Adds what a limited client created to what it may see.
-    private func select(_ identifiers: [LocalIdentifier], for client: String) throws {
-        let statement = try db.prepare(sql: "INSERT INTO client_selection (client, entity, uuid) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-        for identifier in identifiers {
-            try statement.execute(arguments: [client, identifier.entity.rawValue, identifier.uuid])
-        }
     }
 
     /// Albums show the count and date range of their visible assets: when a
@@ -373,7 +264,7 @@ struct ChangeSetCommitter {
     /// as they are and not recorded; an unknown one fails the block.
     private mutating func setTrashed(_ assets: [AssetReference], trashed: Bool) throws {
         guard !assets.isEmpty else { return }
-        let (uuids, rowIDs) = Self.split(assets)
+        let (uuids, rowIDs) = AssetReference.split(assets)
         let trashedDate: Double? = trashed ? now.timeIntervalSince1970 : nil
         var movedByUUID: [String: Int64] = [:]
         var movedByRowID: [Int64: String] = [:]
@@ -404,19 +295,6 @@ struct ChangeSetCommitter {
         }
     }
 
-    /// The UUIDs and the row ids among `assets`, each in order.
-    private static func split(_ assets: [AssetReference]) -> (uuids: [String], rowIDs: [Int64]) {
-        var uuids: [String] = []
-        var rowIDs: [Int64] = []
-        for asset in assets {
-            switch asset {
-            case .uuid(let uuid): uuids.append(uuid)
-            case .rowID(let rowID): rowIDs.append(rowID)
-            }
-        }
-        return (uuids, rowIDs)
-    }
-
     /// Fails with `notFound` for the first of the assets named that does
     /// not exist. Cost: a query for each kind of name given, none when both are empty.
     private func requireExisting(_ uuids: [String], _ rowIDs: [Int64]) throws {
@@ -424,30 +302,10 @@ struct ChangeSetCommitter {
         if let unknown = uuids.first(where: { existing[$0] == nil }) {
             throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: unknown, entity: .asset).description)
         }
-        let known = try assetUUIDs(rowIDs: rowIDs)
+        let known = try db.assetUUIDs(rowIDs: rowIDs)
         if let unknown = rowIDs.first(where: { known[$0] == nil }) {
-            throw try missingAsset(rowID: unknown)
+            throw try db.missingAsset(rowID: unknown)
         }
-    }
-
-    /// The UUIDs of the assets among `rowIDs`, by row id; an id no asset has
-    /// is left out. Cost: one query, none for no ids.
-    private func assetUUIDs(rowIDs: [Int64]) throws -> [Int64: String] {
-        guard !rowIDs.isEmpty else { return [:] }
-        var uuids: [Int64: String] = [:]
-        try db.forEachRow("SELECT id, uuid FROM asset WHERE id IN (\(db.dialect.elements(of: rowIDs)))") { row in
-            uuids[try row[0]] = try row[1]
-        }
-        return uuids
-    }
-
-    /// The error for an asset named by a row id no asset has: one deleted
-    /// since it was fetched, named by the UUID its deletion recorded.
-    private func missingAsset(rowID: Int64) throws -> StoreError {
-        let uuid = try db.fetchOne(String.self, sql: "SELECT uuid FROM deleted_object WHERE entity = ? AND row_id = ?",
-                                   arguments: [StoreEntity.asset.rawValue, rowID])
-        return .notFound(entity: .asset, identifier: uuid.map { LocalIdentifier(uuid: $0, entity: .asset).description }
-                            ?? "the asset of row \(rowID)")
     }
 
     private func assetRowID(_ uuid: String) throws -> Int64 {
@@ -536,7 +394,7 @@ struct ChangeSetCommitter {
             """)
         let stored: [String] = try rows.map { try $0[0] }
         let view = try edit.snapshot ?? rows.filter { try $0[2] as Bool }.map { try $0[0] }
-        let referenced = Self.members(named: edit.operations)
+        let referenced = MembershipOperation.members(named: edit.operations)
         let assetIDs = try rowIDs(table: "asset", uuids: referenced.union(stored))
         if let missing = referenced.first(where: { assetIDs[$0] == nil }) {
             throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: missing, entity: .asset).description)
@@ -568,7 +426,7 @@ struct ChangeSetCommitter {
         let parentArguments: SQLArguments = folder.map { [$0.rowID] } ?? []
         let stored = try db.fetchAll(String.self, sql: "SELECT uuid FROM collection WHERE \(parentCondition) ORDER BY position, id",
                                          arguments: parentArguments)
-        let referenced = Self.members(named: edit.operations)
+        let referenced = MembershipOperation.members(named: edit.operations)
         var children: [String: StoredCollection] = [:]
         for uuid in referenced.union(stored) {
             let child = try collection(uuid)
@@ -639,7 +497,7 @@ struct ChangeSetCommitter {
     /// The children this writer can see, in order.
     private func visibleChildren(_ stored: [String]) throws -> [String] {
         guard scope.collectionCondition("c") != nil else { return stored }
-        let visible = try self.visible(Set(stored), table: "collection c", condition: scope.collectionCondition("c"))
+        let visible = try policy.visible(Set(stored), table: "collection c", condition: scope.collectionCondition("c"))
         return stored.filter(visible.contains)
     }
 
@@ -656,7 +514,7 @@ struct ChangeSetCommitter {
         // The whole subtree goes: each collection in it must be the client's to delete. The
         // refusal names the collection asked for, never one inside it the client may not see.
         for row in doomed {
-            try requireModifiable(rowID: row[0], identifier: target.identifier, "delete")
+            try policy.requireModifiable(rowID: row[0], identifier: target.identifier, "delete")
         }
         try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [target.rowID])
         for row in doomed {
@@ -770,19 +628,6 @@ struct ChangeSetCommitter {
             ON CONFLICT (entity, row_id) DO UPDATE SET uuid = excluded.uuid, deleted_at = excluded.deleted_at
             """,
                        arguments: [entity.rawValue, rowID, uuid, date.timeIntervalSince1970])
-    }
-
-    private static func members(named operations: [MembershipOperation]) -> Set<String> {
-        var names = Set<String>()
-        for operation in operations {
-            switch operation {
-            case .add(let members), .insert(let members, _), .remove(let members), .replace(_, let members):
-                names.formUnion(members)
-            case .removeAt, .move:
-                break
-            }
-        }
-        return names
     }
 
     private func rowIDs(table: String, uuids: Set<String>) throws -> [String: Int64] {
