@@ -37,6 +37,11 @@ import Yams
         #expect(routed.subtracting(documented).isEmpty, "routes the document leaves out: \(routed.subtracting(documented).sorted())")
         #expect(documented.subtracting(routed).isEmpty, "documented operations no route takes: \(documented.subtracting(routed).sorted())")
         #expect(routed.count > 30)
+        // Every operation is named, once: the generated client's methods (PhotosClient) are these names.
+        let yaml = try #require(try Yams.load(yaml: document.yaml) as? [String: Any])
+        let operations = (yaml["paths"] as? [String: [String: Any]] ?? [:]).values.flatMap { $0.values.compactMap { $0 as? [String: Any] } }
+        let names = operations.compactMap { $0["operationId"] as? String }
+        #expect(names.count == documented.count && Set(names).count == names.count)
     }
 
     /// A change request's fields are its Swift properties and the
