@@ -255,3 +255,14 @@ let package = Package(
         ),
     ]
 )
+
+// The language features our Swift code builds with ahead of the language
+// mode that makes them the default, as Hummingbird does: existentials
+// spelled `any`, and a module's members visible only where it is imported.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}

@@ -3,7 +3,9 @@ import Hummingbird
 import Logging
 import NIOCore
 import Photos
+import PhotosGallery
 import ServiceLifecycle
+import UnixSignals
 
 /// `photos serve`: a library over HTTP.
 ///

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import GRDB
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOHTTP1
 import Photos
 import PhotosMedia

@@ -1,3 +1,5 @@
+import Foundation
+import FoundationEssentials
 /// A row measured at several library sizes: the same row of the suites
 /// named "SUITE, N assets", where a row's name may state the size N.
 struct ScalingRow {

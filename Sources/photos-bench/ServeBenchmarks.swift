@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOHTTP1
 import Photos
 import PhotosMedia
-import Logging
 import PhotosServer
 
 /// `photos serve` under load, the server in a child process of its own

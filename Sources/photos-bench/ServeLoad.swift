@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 
 /// The processes the server benchmarks start: the server, nginx, wrk,
 /// committers, and raw event-stream readers.

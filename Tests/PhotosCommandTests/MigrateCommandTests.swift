@@ -1,4 +1,5 @@
 import Foundation
+import PhotosObjectStorage
 import PhotosPostgres
 import PhotosStore
 import PhotosTestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosObjectStorage
 import PhotosTestSupport
 import Testing
 

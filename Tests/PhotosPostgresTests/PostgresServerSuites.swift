@@ -271,7 +271,7 @@ struct ChangeBlockNumberingTests {
     @Test func blocksAreNumberedInCommitOrderAndNoReaderSeesAGap() async throws {
         let database = try newLibrary()
         let location = database.location
-        let text = try PostgresStatementText()
+        let text = PostgresStatementText()
         let writers = 4, blocksEach = 25
         let stop = LockedValue(false)
         let reader = Task.detached { () throws -> Int in
@@ -317,7 +317,7 @@ struct ChangeBlockNumberingTests {
     @Test func aBlockWhoseCommitAnswerIsLostIsReportedCommitted() throws {
         let (proxy, database) = try libraryBehindAProxy()
         defer { proxy.stop() }
-        let text = try PostgresStatementText()
+        let text = PostgresStatementText()
         proxy.lose(.answer)
         let number = try database.transaction(.write, text: text) { db in
             _ = try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES ('probe', 'kept')")
@@ -336,7 +336,7 @@ struct ChangeBlockNumberingTests {
     @Test func aBlockWhoseCommitIsLostIsReportedFailedAndLeavesNothing() throws {
         let (proxy, database) = try libraryBehindAProxy()
         defer { proxy.stop() }
-        let text = try PostgresStatementText()
+        let text = PostgresStatementText()
         proxy.lose(.request)
         #expect {
             try database.transaction(.write, text: text) { db in
@@ -365,7 +365,7 @@ struct ChangeBlockNumberingTests {
 
     @Test func aRolledBackBlockTakesNoNumber() throws {
         let database = try newLibrary()
-        let text = try PostgresStatementText()
+        let text = PostgresStatementText()
         #expect(throws: StoreError.self) {
             try database.transaction(.write, text: text) { db in
                 _ = try ChangeBlockNumbering.number(db, committedAt: Date(), author: "x", objectCount: 0)
@@ -381,7 +381,7 @@ struct ChangeBlockNumberingTests {
     /// found not committed, and the write fails with nothing of it stored.
     @Test func aCommitWhoseAnswerIsLostIsSettledByItsStamp() throws {
         let database = try newLibrary()
-        let text = try PostgresStatementText()
+        let text = PostgresStatementText()
         try database.transaction(.write, text: text) { db in
             try db.execute(sql: """
                 CREATE FUNCTION end_session() RETURNS trigger LANGUAGE plpgsql AS $$

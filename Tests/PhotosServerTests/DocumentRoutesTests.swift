@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
+import Photos
 import Testing
 import Yams
 @testable import PhotosServer

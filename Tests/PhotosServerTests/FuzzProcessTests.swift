@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Photos
 import PhotosTestSupport
 import Testing

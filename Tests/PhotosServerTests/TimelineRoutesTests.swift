@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import Photos
 import PhotosMedia
 import Testing

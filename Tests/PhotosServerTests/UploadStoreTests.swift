@@ -1,5 +1,7 @@
 import CExtendedAttributes
+import CoreFoundation
 import Foundation
+import Glibc
 import NIOCore
 import PhotosTestSupport
 import Testing
@@ -119,7 +121,8 @@ import Testing
         try store.writeBytes(ByteBuffer(string: "ab"), to: written.id, at: 0, syncing: false)
         let idle = try store.create(tokenID: "a", length: 5, filename: "b.jpg", now: created.addingTimeInterval(-7_200))
         try store.writeBytes(ByteBuffer(string: "ab"), to: idle.id, at: 0, syncing: false)
-        let old = timespec(tv_sec: Int(created.timeIntervalSince1970) - 7_200, tv_nsec: 0)
+        var old = timespec()
+        old.tv_sec = Int(created.timeIntervalSince1970) - 7_200
         var times = [old, old]
         _ = utimensat(AT_FDCWD, store.dataURL(idle.id).path, &times, 0)
         let revoked = try store.create(tokenID: "revoked", length: 5, filename: "c.jpg")

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 import PhotosTestSupport
 import Testing
 @testable import Photos

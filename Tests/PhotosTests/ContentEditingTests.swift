@@ -1,6 +1,7 @@
 import Foundation
-import PhotosTestSupport
 import PhotosMedia
+import PhotosStore
+import PhotosTestSupport
 import Testing
 @testable import Photos
 

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosMedia
+import PhotosStore
 import PhotosTestSupport
 import Testing
 @testable import Photos

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosMedia
 import PhotosObjectStorage
 import PhotosStore
 import PhotosTestSupport

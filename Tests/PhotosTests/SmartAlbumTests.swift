@@ -1,7 +1,8 @@
 import Foundation
+import PhotosMedia
+import PhotosStore
 import Testing
 @testable import Photos
-import PhotosStore
 
 @Suite struct SmartAlbumTests {
     private func smartAlbum(_ test: TestLibrary, _ subtype: PHAssetCollectionSubtype) throws -> PHAssetCollection {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 
 /// An image manager that prepares images ahead of requests: give it the
 /// assets about to scroll into view, and its later requests for them, with

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import NIOCore
 import Photos
 import Synchronization
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOFoundationEssentialsCompat
 
 /// JSON in and out: dates as ISO 8601 with milliseconds, keys sorted so a
 /// representation always reads the same (ETags depend on it), and request

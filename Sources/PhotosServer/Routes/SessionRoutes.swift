@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Photos
 
 /// `/v1/session`: a browser exchanges a bearer token for an HttpOnly,
 /// SameSite=Strict session cookie, reads its session back (a reloaded page

@@ -1,5 +1,6 @@
 import CExtendedAttributes
 import Foundation
+import Glibc
 import NIOCore
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import PhotosObjectStorage
 import PhotosTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
-import Testing
+import Foundation
 import Photos
+import Testing
 
 /// Expects `body` to throw a `PHPhotosError` with `code`; returns the error.
 @discardableResult
