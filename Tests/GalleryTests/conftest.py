@@ -175,8 +175,8 @@ def wait_ready(driver):
 def cell_ids(driver):
     """The ids of the cells on screen, in reading order (top to bottom, left to right)."""
     return driver.execute_script("""
-        const cells = [...document.querySelectorAll('#grid .cell:not(.leaving)')].filter(c => c._y + c._h > 0 && c._y < gallery.grid.viewportHeight);
-        cells.sort((a, b) => a._y - b._y || a._x - b._x);
+        const cells = [...document.querySelectorAll('#grid .cell:not(.leaving)')].filter(c => gallery.grid.placement(c).y + gallery.grid.placement(c).h > 0 && gallery.grid.placement(c).y < gallery.grid.viewportHeight);
+        cells.sort((a, b) => gallery.grid.placement(a).y - gallery.grid.placement(b).y || gallery.grid.placement(a).x - gallery.grid.placement(b).x);
         return cells.map(c => c.dataset.id);""")
 
 

@@ -35,7 +35,7 @@ def test_the_grid_shows_the_library_newest_first(browser, server):
     further = cell_ids(browser)
     start = expected.index(further[0])
     assert further == expected[start:start + len(further)]
-    headers = browser.execute_script("return [...document.querySelectorAll('.section-header')].sort((a,b)=>a._y-b._y).map(h => h.textContent)")
+    headers = browser.execute_script("return [...document.querySelectorAll('.section-header')].sort((a,b)=>gallery.grid.placement(a).y-gallery.grid.placement(b).y).map(h => h.textContent)")
     assert headers[0]
     screenshot(browser, "timeline")
 
@@ -56,8 +56,8 @@ def test_cells_are_drawn_where_the_grid_places_them_as_its_layer_moves(browser, 
             const grid = document.getElementById('grid').getBoundingClientRect();
             return [...document.querySelectorAll('#grid .cell:not(.leaving)')].filter((c) => {
                 const r = c.getBoundingClientRect();
-                return Math.abs(r.top - grid.top - c._y) > 1 || Math.abs(r.left - grid.left - Math.round(c._x)) > 1;
-            }).map((c) => [c.dataset.id, c._x, c._y]);""")
+                return Math.abs(r.top - grid.top - gallery.grid.placement(c).y) > 1 || Math.abs(r.left - grid.left - Math.round(gallery.grid.placement(c).x)) > 1;
+            }).map((c) => [c.dataset.id, gallery.grid.placement(c).x, gallery.grid.placement(c).y]);""")
         assert misplaced == [], f"at {pos}: {misplaced}"
         assert cell_ids(browser), f"nothing on screen at {pos}"
         bases.add(browser.execute_script("return gallery.grid.base"))

@@ -18,6 +18,7 @@ export const deleteFolder = (folder) => change([{ op: 'deleteFolders', folders: 
 
 /** A new album holding `ids`, inside `folder` when one is given. */
 export function createAlbum(title, ids = [], folder = null) {
+  /** @type {Record<string, unknown>[]} */
   const requests = [{ op: 'createAlbum', ref: 'album', title, addAssets: ids }];
   if (folder) requests.push({ op: 'updateFolder', folder, addCollections: ['$album'] });
   return change(requests);
@@ -25,6 +26,7 @@ export function createAlbum(title, ids = [], folder = null) {
 
 /** A new folder, inside `folder` when one is given. */
 export function createFolder(title, folder = null) {
+  /** @type {Record<string, unknown>[]} */
   const requests = [{ op: 'createFolder', ref: 'folder', title }];
   if (folder) requests.push({ op: 'updateFolder', folder, addCollections: ['$folder'] });
   return change(requests);

@@ -38,10 +38,19 @@ export function csrfHeaders() {
 }
 
 /**
+ * @typedef {{ body?: unknown, headers?: Record<string, string>, etag?: string | null, signal?: AbortSignal }} RequestOptions
+ *   A request's JSON body, extra header fields, the ETag to revalidate and what aborts it; all optional.
+ */
+
+/**
  * One request. Resolves to { status, etag, data } (data null for 204 and 304);
  * rejects with ApiError for any other status outside 2xx.
+ * @param {string} method
+ * @param {string} path
+ * @param {RequestOptions} options
  */
 export async function request(method, path, { body, headers = {}, etag, signal } = {}) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: { ...headers }, credentials: 'same-origin', signal };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -66,7 +75,11 @@ export async function request(method, path, { body, headers = {}, etag, signal }
   return result;
 }
 
-/** GET a JSON resource; with `etag`, resolves to null when it has not changed. */
+/**
+ * GET a JSON resource; with `etag`, resolves to null when it has not changed.
+ * @param {string} path
+ * @param {RequestOptions} [options]
+ */
 export async function get(path, options = {}) {
   const result = await request('GET', path, options);
   return result.status === 304 ? null : result;

@@ -18,6 +18,9 @@
 import { justifiedRows, estimatedHeight } from './layout.js';
 import { placeholderURL, averageColor } from './thumbhash.js';
 import { describeAsset, formatDuration } from './format.js';
+import { mergeSections } from './merge.js';
+import { PageCache } from './pages.js';
+import { ThumbnailQueue } from './thumbnails.js';
 
 const sectionHeaderHeight = 56;
 const groupHeaderHeight = 36;
@@ -30,6 +33,20 @@ const keptPages = 80;
 const offscreenCellsPerFrame = 24;
 /** How far `pos` may move from the layer's base before the base follows it (pixels). */
 const rebaseDistance = 1_000_000;
+
+/**
+ * What the grid knows of each element it placed (where, and what a cell
+ * shows), kept beside the element rather than on it.
+ * @type {WeakMap<Element, Record<string, any>>}
+ */
+const states = new WeakMap();
+
+/** The state of `element`, made empty the first time. */
+function stateOf(/** @type {Element} */ element) {
+  let state = states.get(element);
+  if (!state) states.set(element, (state = {}));
+  return state;
+}
 
 export class Grid extends EventTarget {
   /**
@@ -53,18 +70,27 @@ export class Grid extends EventTarget {
     this.rebaseDistance = rebaseDistance; // the browser tests shorten it, to move the base often
     this.total = 0;
     this.rendered = new Map();
-    this.located = new Map();
-    this.pageUse = new Map();
-    this.useClock = 0;
+    this.pageCache = new PageCache(source.pageSize, keptPages);
+    /** Whether cells may be dragged to reorder them (an album's own order, for a writer). */
+    this.reorderable = false;
     this.frame = 0;
     this.refreshing = null;
     this.refreshAgain = false;
     this.inserted = new Map();
-    this.wantedThumbnails = new Set();
-    this.thumbnailTimer = 0;
+    this.thumbnails = new ThumbnailQueue();
     this.measure();
     this.resizeObserver = new ResizeObserver(() => this.resized());
     this.resizeObserver.observe(element);
+  }
+
+  /**
+   * Where the grid placed a cell or a header: `x` and `y` in the viewport,
+   * `w` and `h` (pixels); undefined for an element it did not place.
+   * @param {Element} element
+   */
+  placement(element) {
+    const state = states.get(element);
+    return state && { x: state.x, y: state.y, w: state.w, h: state.h };
   }
 
   /** Loads the sections; resolves when the first screen is laid out. */
@@ -80,7 +106,7 @@ export class Grid extends EventTarget {
   destroy() {
     this.resizeObserver.disconnect();
     cancelAnimationFrame(this.frame);
-    clearTimeout(this.thumbnailTimer);
+    this.thumbnails.cancel();
     this.destroyed = true;
   }
 
@@ -296,17 +322,17 @@ export class Grid extends EventTarget {
   }
 
   loadPage(section, page) {
-    this.pageUse.set(section.id + '#' + page, ++this.useClock);
+    this.pageCache.touch(section, page);
     if (section.pages.has(page)) return Promise.resolve(section.pages.get(page));
     if (section.loadingPages.has(page)) return section.loadingPages.get(page);
     const loading = this.source.page(section, page, null).then((result) => {
       section.loadingPages.delete(page);
       if (!this.sections.includes(section) || !result) return null;
       this.remeasure(() => {
-        this.storePage(section, page, result.columns, result.etag);
+        this.pageCache.store(section, page, result.columns, result.etag);
         section.blocks = null;
       });
-      this.evict();
+      if (this.pageCache.evict(this.sections)) this.relayout();
       return result.columns;
     }, (error) => {
       section.loadingPages.delete(page);
@@ -315,33 +341,6 @@ export class Grid extends EventTarget {
     });
     section.loadingPages.set(page, loading);
     return loading;
-  }
-
-  storePage(section, page, columns, etag) {
-    const old = section.pages.get(page);
-    if (old) for (const id of old.ids) if (this.located.get(id)?.section === section) this.located.delete(id);
-    columns.etag = etag;
-    section.pages.set(page, columns);
-    const base = page * this.source.pageSize;
-    columns.ids.forEach((id, i) => this.located.set(id, { section, offset: base + i }));
-  }
-
-  /** Forgets the least recently used pages beyond a budget; their measured heights stay. */
-  evict() {
-    if (this.pageUse.size <= keptPages) return;
-    const oldest = [...this.pageUse.entries()].sort((a, b) => a[1] - b[1]).slice(0, this.pageUse.size - keptPages);
-    for (const [key] of oldest) {
-      this.pageUse.delete(key);
-      const split = key.lastIndexOf('#');
-      const section = this.sections.find((s) => s.id === key.slice(0, split));
-      const page = Number(key.slice(split + 1));
-      const columns = section?.pages.get(page);
-      if (!columns) continue;
-      for (const id of columns.ids) if (this.located.get(id)?.section === section) this.located.delete(id);
-      section.pages.delete(page);
-      section.blocks = null;
-    }
-    this.relayout();
   }
 
   failed(error) {
@@ -398,7 +397,7 @@ export class Grid extends EventTarget {
         this.place(block.key, seen, () => placeholderBlock(), top, block.height);
         if (block.kind === 'segment') this.loadPage(section, block.page);
       } else {
-        this.pageUse.set(section.id + '#' + block.page, ++this.useClock);
+        this.pageCache.touch(section, block.page);
         this.renderRows(section, block, top, start, end, seen);
       }
     }
@@ -421,13 +420,14 @@ export class Grid extends EventTarget {
       this.rendered.set(key, element);
     }
     const y = Math.round(top - this.base);
-    element._y = y + this.layerShift();
-    if (element._layerY !== y || element._h !== height) {
+    const state = stateOf(element);
+    state.y = y + this.layerShift();
+    if (state.layerY !== y || state.h !== height) {
       element.style.transform = `translate(${this.left}px, ${y}px)`;
       element.style.height = `${height}px`;
       element.style.width = `${this.width}px`;
-      element._layerY = y;
-      element._h = height;
+      state.layerY = y;
+      state.h = height;
     }
   }
 
@@ -473,15 +473,16 @@ export class Grid extends EventTarget {
         }
         this.fillCell(cell, columns, local, base + local, section);
         const y = Math.round(rowTop - this.base);
-        cell._y = y + shift;
-        if (cell._x !== x || cell._layerY !== y || cell._w !== width || cell._h !== row.height) {
+        const state = stateOf(cell);
+        state.y = y + shift;
+        if (state.x !== x || state.layerY !== y || state.w !== width || state.h !== row.height) {
           cell.style.transform = `translate(${Math.round(x)}px, ${y}px)`;
           cell.style.width = `${Math.round(width)}px`;
           cell.style.height = `${Math.round(row.height)}px`;
-          cell._x = x;
-          cell._layerY = y;
-          cell._w = width;
-          cell._h = row.height;
+          state.x = x;
+          state.layerY = y;
+          state.w = width;
+          state.h = row.height;
         }
         x += width + this.gap;
       }
@@ -516,43 +517,33 @@ export class Grid extends EventTarget {
    * with the new cells and their placeholders. A cell gone by then (scrolled
    * past) asks for nothing.
    */
-  requestThumbnail(image, url) {
-    image._wanted = url;
-    this.wantedThumbnails.add(image);
-    if (this.thumbnailTimer) return;
-    this.thumbnailTimer = setTimeout(() => {
-      this.thumbnailTimer = 0;
-      for (const wanted of this.wantedThumbnails) if (wanted.isConnected) wanted.src = wanted._wanted;
-      this.wantedThumbnails.clear();
-    });
-  }
-
   fillCell(cell, columns, local, offset, section) {
     const version = columns.contentVersions[local];
     const favorite = columns.favorites[local];
     const mediaType = columns.mediaTypes[local];
-    cell._section = section;
-    cell._offset = offset;
+    const state = stateOf(cell);
+    state.section = section;
+    state.offset = offset;
     const selected = this.selection.has(cell.dataset.id);
-    if (cell._selected !== selected) {
-      cell._selected = selected;
+    if (state.selected !== selected) {
+      state.selected = selected;
       cell.classList.toggle('selected', selected);
       cell.setAttribute('aria-pressed', String(selected));
     }
-    if (cell._version === version && cell._favorite === favorite) return;
+    if (state.version === version && state.favorite === favorite) return;
     const hash = columns.thumbHashes[local];
-    if (cell._version === undefined) {
+    if (state.version === undefined) {
       cell.style.backgroundColor = averageColor(hash) || '';
       const placeholder = placeholderURL(hash);
       if (placeholder) cell.style.backgroundImage = `url("${placeholder}")`;
     }
     const image = cell.firstChild;
-    if (cell._version !== version) {
-      if (cell._version !== undefined) cell.classList.remove('loaded');
-      this.requestThumbnail(image, `/v1/assets/${cell.dataset.id}/thumbnail?v=${version}`);
+    if (state.version !== version) {
+      if (state.version !== undefined) cell.classList.remove('loaded');
+      this.thumbnails.request(image, `/v1/assets/${cell.dataset.id}/thumbnail?v=${version}`);
     }
-    cell._version = version;
-    cell._favorite = favorite;
+    state.version = version;
+    state.favorite = favorite;
     const date = columns.creationDates[local];
     image.alt = describeAsset(mediaType, favorite, date == null ? null : new Date(date * 1000));
     cell.setAttribute('aria-label', image.alt);
@@ -584,12 +575,7 @@ export class Grid extends EventTarget {
   async refreshOnce() {
     const summary = await this.source.summary(this.summaryEtag);
     if (!summary) return;
-    const old = new Map(this.sections.map((s) => [s.id, s]));
-    const sections = summary.sections.map((s) => {
-      const kept = old.get(s.id);
-      if (kept && kept.etag === s.etag) return kept;
-      return kept ? Object.assign(kept, { count: s.count, etag: s.etag, title: s.title, stale: true }) : this.newSection(s);
-    });
+    const { sections, gone } = mergeSections(this.sections, summary.sections, (s) => this.newSection(s));
     // Re-read the changed sections' groups and loaded pages before anything moves on screen.
     const updates = [];
     for (const section of sections.filter((s) => s.stale)) {
@@ -602,7 +588,7 @@ export class Grid extends EventTarget {
     const before = this.positions();
     const anchor = this.anchor();
     this.summaryEtag = summary.etag;
-    for (const section of this.sections) if (!sections.includes(section)) this.forgetSection(section);
+    for (const section of gone) this.forgetSection(section);
     this.sections = sections;
     for (const { section, groups, pages } of results) {
       section.stale = false;
@@ -612,8 +598,8 @@ export class Grid extends EventTarget {
       }
       section.heights.clear();
       for (const [n, result] of pages) {
-        if (result) this.storePage(section, n, result.columns, result.etag);
-        else if (result === undefined || n * this.source.pageSize >= section.count) this.dropPage(section, n);
+        if (result) this.pageCache.store(section, n, result.columns, result.etag);
+        else if (result === undefined || n * this.source.pageSize >= section.count) this.pageCache.drop(section, n);
       }
       section.blocks = null;
     }
@@ -646,21 +632,13 @@ export class Grid extends EventTarget {
   }
 
   forgetSection(section) {
-    for (const n of [...section.pages.keys()]) this.dropPage(section, n);
-  }
-
-  dropPage(section, n) {
-    const columns = section.pages.get(n);
-    if (!columns) return;
-    for (const id of columns.ids) if (this.located.get(id)?.section === section) this.located.delete(id);
-    section.pages.delete(n);
-    this.pageUse.delete(section.id + '#' + n);
+    for (const n of [...section.pages.keys()]) this.pageCache.drop(section, n);
   }
 
   positions() {
     const positions = new Map();
     for (const [key, element] of this.rendered) {
-      if (element.classList.contains('cell')) positions.set(key, { x: element._x, y: element._y });
+      if (element.classList.contains('cell')) positions.set(key, { x: stateOf(element).x, y: stateOf(element).y });
     }
     return positions;
   }
@@ -675,7 +653,7 @@ export class Grid extends EventTarget {
     }
     for (const [id, old] of before) {
       const cell = this.rendered.get(id);
-      if (!cell || (old.x === cell._x && old.y === cell._y)) continue;
+      if (!cell || (old.x === stateOf(cell).x && old.y === stateOf(cell).y)) continue;
       ids.moved.push(id);
       if (!motion) continue;
       // Where the cell was on screen, in the layer as it is now.
@@ -702,7 +680,7 @@ export class Grid extends EventTarget {
 
   /** The id `delta` places from `id` in the grid's order, loading what it needs; null past either end. */
   async neighbor(id, delta) {
-    const here = this.located.get(id);
+    const here = this.pageCache.locate(id);
     if (!here) return null;
     let index = this.sections.indexOf(here.section);
     let offset = here.offset + delta;
@@ -727,7 +705,7 @@ export class Grid extends EventTarget {
 
   /** The loaded ids from one asset to another, inclusive, in grid order. */
   range(fromId, toId) {
-    const a = this.located.get(fromId), b = this.located.get(toId);
+    const a = this.pageCache.locate(fromId), b = this.pageCache.locate(toId);
     if (!a || !b) return [toId];
     const order = (p) => [this.sections.indexOf(p.section), p.offset];
     let [first, last] = [order(a), order(b)];
@@ -747,7 +725,7 @@ export class Grid extends EventTarget {
 
   /** What the grid knows of an asset from its page: date, type, version, favorite. */
   columnsOf(id) {
-    const here = this.located.get(id);
+    const here = this.pageCache.locate(id);
     if (!here) return null;
     const page = Math.floor(here.offset / this.source.pageSize);
     const columns = here.section.pages.get(page);
@@ -776,14 +754,15 @@ function placeholderBlock() {
  * costs style and layout when a screenful of cells is made.
  */
 function setBadges(cell, duration, favorite) {
-  let badges = cell._badges;
+  const state = stateOf(cell);
+  let badges = state.badges;
   if (duration === null && !favorite) {
     badges?.remove();
-    cell._badges = null;
+    state.badges = null;
     return;
   }
   if (!badges) {
-    badges = cell._badges = document.createElement('span');
+    badges = state.badges = document.createElement('span');
     badges.className = 'badges';
     cell.lastChild.before(badges);
   }

@@ -20,6 +20,10 @@ import * as actions from './actions.js';
 import { ask } from './dialogs.js';
 import { notify, notifyError } from './notices.js';
 
+/**
+ * An element of the page by id. Typed loosely: index.html decides each one's kind (a form, an input).
+ * @type {(id: string) => any}
+ */
 const $ = (id) => document.getElementById(id);
 
 class Gallery {
@@ -61,7 +65,7 @@ class Gallery {
     connectSelection(grid, this.selection, (id) => this.viewer.open(id, grid));
     this.connectReordering(grid);
     this.scrubber = new Scrubber(fresh('scrubber'), grid);
-    grid.addEventListener('error', (event) => notifyError(event.detail, 'Part of the grid did not load'));
+    grid.addEventListener('error', (event) => notifyError(/** @type {CustomEvent} */ (event).detail, 'Part of the grid did not load'));
     $('view-title').textContent = collection ? collection.title || 'Untitled' : this.session.isShare ? this.session.label.replace(/^share: /, '') : 'Photos';
     this.drawViewActions();
     try {
@@ -100,7 +104,7 @@ class Gallery {
     if (change.detailsUnavailable) return this.reload();
     if (change.assets && (change.assets.inserted.length || change.assets.updated.length || change.assets.deleted.length)) {
       this.grid.expectInserted(change.assets.inserted.map((id) => id.split('/')[0]));
-      this.grid.refresh().then(() => this.selection.keep((id) => this.grid.located.has(id)));
+      this.grid.refresh().then(() => this.selection.keep((id) => this.grid.pageCache.locate(id) !== undefined));
       const open = this.viewer.isOpen && this.viewer.asset?.id;
       if (open && change.assets.updated.some((id) => id.startsWith(open))) this.viewer.show(open);
     }
@@ -304,19 +308,21 @@ function showSignIn(shareToken) {
   const page = $('sign-in');
   page.hidden = false;
   const form = page.querySelector('form');
-  const error = page.querySelector('.error');
-  form.querySelector('.token').hidden = shareToken !== undefined;
-  form.elements.token.required = shareToken === undefined;
-  form.querySelector('.password').hidden = shareToken === undefined;
-  form.elements.password.required = shareToken !== undefined;
-  (shareToken === undefined ? form.elements.token : form.elements.password).focus();
+  const error = /** @type {HTMLElement} */ (page.querySelector('.error'));
+  const tokenField = /** @type {HTMLInputElement} */ (form.elements.namedItem('token'));
+  const passwordField = /** @type {HTMLInputElement} */ (form.elements.namedItem('password'));
+  /** @type {HTMLElement} */ (form.querySelector('.token')).hidden = shareToken !== undefined;
+  tokenField.required = shareToken === undefined;
+  /** @type {HTMLElement} */ (form.querySelector('.password')).hidden = shareToken === undefined;
+  passwordField.required = shareToken !== undefined;
+  (shareToken === undefined ? tokenField : passwordField).focus();
   return new Promise((resolve) => {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       error.hidden = true;
       try {
-        const session = shareToken === undefined ? await signIn(form.elements.token.value)
-          : await signIn(shareToken, form.elements.password.value);
+        const session = shareToken === undefined ? await signIn(tokenField.value)
+          : await signIn(shareToken, passwordField.value);
         form.reset();
         page.hidden = true;
         resolve(session);
@@ -349,7 +355,7 @@ async function boot() {
   document.body.classList.toggle('shared', session.isShare);
   $('app').hidden = false;
   const gallery = new Gallery(session);
-  window.gallery = gallery; // for the browser tests and benchmarks, which read the grid's state
+  /** @type {any} */ (window).gallery = gallery; // for the browser tests and benchmarks, which read the grid's state
   await gallery.start();
   document.body.dataset.ready = 'true';
 }

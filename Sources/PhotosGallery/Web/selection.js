@@ -103,8 +103,10 @@ export function connectSelection(grid, selection, open) {
     Object.assign(band.style, { left: `${left}px`, top: `${top - grid.pos}px`, width: `${right - left}px`, height: `${bottom - top}px` });
     const touched = new Set(drag.before);
     for (const cell of element.querySelectorAll('.cell:not(.leaving)')) {
-      const cx = cell._x, cy = cell._y + grid.pos;
-      if (cx < right && cx + cell._w > left && cy < bottom && cy + cell._h > top) touched.add(cell.dataset.id);
+      const place = grid.placement(cell);
+      if (!place) continue;
+      const cx = place.x, cy = place.y + grid.pos;
+      if (cx < right && cx + place.w > left && cy < bottom && cy + place.h > top) touched.add(cell.dataset.id);
     }
     selection.set(touched);
   });

@@ -48,14 +48,14 @@ export async function openShareDialog(album) {
     }));
   };
   dialog.querySelector('[data-action=create]').addEventListener('click', async () => {
-    const days = Number(dialog.querySelector('[name=expires]').value);
+    const days = Number(/** @type {HTMLInputElement} */ (dialog.querySelector('[name=expires]')).value);
     const body = { album: album.id };
     if (days) body.expires = new Date(Date.now() + days * 86_400_000).toISOString();
-    const password = dialog.querySelector('[name=password]').value;
+    const password = /** @type {HTMLInputElement} */ (dialog.querySelector('[name=password]')).value;
     if (password) body.password = password;
     try {
       const { data } = await request('POST', '/v1/shares', { body });
-      const field = dialog.querySelector('[name=link]');
+      const field = /** @type {HTMLInputElement} */ (dialog.querySelector('[name=link]'));
       field.value = location.origin + data.path;
       field.closest('p').hidden = false;
       field.select();

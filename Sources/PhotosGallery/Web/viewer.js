@@ -77,7 +77,7 @@ export class Viewer {
   /** Opens `id` from `grid`, whose order ←/→ follow. */
   async open(id, grid) {
     this.grid = grid;
-    this.returnFocus = document.activeElement;
+    this.returnFocus = /** @type {HTMLElement | null} */ (document.activeElement);
     this.element.hidden = false;
     document.body.classList.add('viewing');
     this.element.focus();
