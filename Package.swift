@@ -258,10 +258,12 @@ let package = Package(
 
 // The language features our Swift code builds with ahead of the language
 // mode that makes them the default, as Hummingbird does: existentials
-// spelled `any`, and a module's members visible only where it is imported.
+// spelled `any`. (MemberImportVisibility, which Hummingbird also turns on,
+// is left off: Glibc's structs, `timespec` and `stat`, are attributed to
+// CDispatch in one build and to CoreFoundation in the next, so no import
+// satisfies it reliably on Linux.)
 let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
     target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures

@@ -32,6 +32,12 @@ struct ServerContext: RequestContext {
     /// JSON bodies are small; uploads stream and are not collated.
     var maxUploadSize: Int { 1 << 20 }
 
+    /// How routes read JSON bodies (`request.decode(as:context:)`): strictly, at most 1 MiB.
+    var requestDecoder: StrictJSONRequestDecoder { StrictJSONRequestDecoder() }
+
+    /// How routes write JSON (``json(_:from:status:headers:)``).
+    var responseEncoder: JSONResponseEncoder { JSONResponseEncoder() }
+
     /// The principal of an authenticated request; the authentication
     /// middleware runs before every route that reads it.
     func requirePrincipal() throws -> Principal {

@@ -1,5 +1,4 @@
 import CExtendedAttributes
-import CoreFoundation
 import Foundation
 import Glibc
 import NIOCore
@@ -121,10 +120,8 @@ import Testing
         try store.writeBytes(ByteBuffer(string: "ab"), to: written.id, at: 0, syncing: false)
         let idle = try store.create(tokenID: "a", length: 5, filename: "b.jpg", now: created.addingTimeInterval(-7_200))
         try store.writeBytes(ByteBuffer(string: "ab"), to: idle.id, at: 0, syncing: false)
-        var old = timespec()
-        old.tv_sec = Int(created.timeIntervalSince1970) - 7_200
-        var times = [old, old]
-        _ = utimensat(AT_FDCWD, store.dataURL(idle.id).path, &times, 0)
+        try FileManager.default.setAttributes([.modificationDate: created.addingTimeInterval(-7_200)],
+                                              ofItemAtPath: store.dataURL(idle.id).path)
         let revoked = try store.create(tokenID: "revoked", length: 5, filename: "c.jpg")
         store.removeAbandoned(validTokens: ["a"], now: created)
         #expect(store.list().map(\.upload.id) == [written.id], "the idle one and the revoked token's are gone")

@@ -4,16 +4,13 @@ import Hummingbird
 import NIOCore
 import NIOFoundationEssentialsCompat
 
-/// JSON in and out: dates as ISO 8601 with milliseconds, keys sorted so a
-/// representation always reads the same (ETags depend on it), and request
-/// bodies decoded strictly (a field the type does not take is refused; see ``Strict``).
+/// JSON in and out, as the API writes and reads it: dates as ISO 8601 with
+/// milliseconds, keys sorted so a representation always reads the same
+/// (ETags depend on it), and request bodies decoded strictly (a field the
+/// type does not take is refused; see ``Strict``). Routes reach it through
+/// Hummingbird's coding: ``ServerContext``'s ``JSONResponseEncoder`` and
+/// ``StrictJSONRequestDecoder``.
 package enum JSONBody {
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
-        var fields = headers
-        fields[.contentType] = "application/json"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: try encode(value))))
-    }
-
     /// A date as the API writes it: ISO 8601 in UTC, to the millisecond (`2024-05-01T12:00:00.250Z`).
     package static func dateText(_ date: Date) -> String {
         date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
@@ -36,7 +33,7 @@ package enum JSONBody {
     /// `text/plain` body without asking, never a JSON one), 413 beyond the
     /// limit, 400 when it is not `T`, names a key twice in an object, or
     /// nests deeper than any request of this API.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: ServerContext, limit: Int = 1 << 20) async throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
         guard isJSON(request.headers[.contentType]) else {
             throw Problem(.unsupportedMediaType, "the request body must come as Content-Type: application/json")
         }
@@ -91,4 +88,36 @@ struct AnyKey: CodingKey {
     var intValue: Int? { nil }
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
+}
+
+/// Hummingbird's response encoder for the API: a value as ``JSONBody``
+/// writes it, `Content-Type: application/json`. Cost: one `JSONEncoder` pass.
+struct JSONResponseEncoder: ResponseEncoder {
+    func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: try JSONBody.encode(value))))
+    }
+}
+
+/// Hummingbird's request decoder for the API: a body read as ``JSONBody``
+/// reads it, at most `limit` bytes (1 MiB for a change block; the small
+/// bodies of sign-in and share links take less).
+struct StrictJSONRequestDecoder: RequestDecoder {
+    var limit = 1 << 20
+
+    func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        try await JSONBody.decode(type, from: request, limit: limit)
+    }
+}
+
+extension ServerContext {
+    /// `value` through the context's response encoder, with `status` and
+    /// `headers` added: what every JSON route answers with.
+    func json(_ value: some Encodable, from request: Request, status: HTTPResponse.Status = .ok,
+              headers: HTTPFields = [:]) throws -> Response {
+        var response = try responseEncoder.encode(value, from: request, context: self)
+        response.status = status
+        for field in headers { response.headers[field.name] = field.value }
+        return response
+    }
 }

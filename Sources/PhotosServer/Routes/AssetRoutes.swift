@@ -17,18 +17,18 @@ struct AssetRoutes {
                     try Page.of(PHAsset.fetchAssets(with: options), query: query, AssetRepresentation.init)
                 }
             }
-            return try JSONBody.response(page)
+            return try context.json(page, from: request)
         }
-        group.get("assets/:id") { _, context -> Response in
+        group.get("assets/:id") { request, context -> Response in
             let library = try await libraries.library(for: try context.requirePrincipal())
             let asset = try await Self.asset(context.parameters.get("id"), in: library)
-            return try JSONBody.response(AssetRepresentation(asset))
+            return try context.json(AssetRepresentation(asset), from: request)
         }
-        group.get("assets/:id/resources") { _, context -> Response in
+        group.get("assets/:id/resources") { request, context -> Response in
             let library = try await libraries.library(for: try context.requirePrincipal())
             let asset = try await Self.asset(context.parameters.get("id"), in: library)
             let resources = try await blocking { library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) } }
-            return try JSONBody.response(resources.map(ResourceRepresentation.init))
+            return try context.json(resources.map(ResourceRepresentation.init), from: request)
         }
         group.get("assets/:id/albums") { request, context -> Response in
             let library = try await libraries.library(for: try context.requirePrincipal())
@@ -40,7 +40,7 @@ struct AssetRoutes {
                                 CollectionRepresentation.init)
                 }
             }
-            return try JSONBody.response(page)
+            return try context.json(page, from: request)
         }
     }
 

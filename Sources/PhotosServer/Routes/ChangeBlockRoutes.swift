@@ -74,7 +74,7 @@ struct ChangeBlockRoutes {
         group.post("changes") { request, context -> Response in
             let principal = try context.requirePrincipal()
             let library = try await libraries.library(for: principal)
-            let block = try await JSONBody.decode(Block.self, from: request, context: context)
+            let block = try await request.decode(as: Block.self, context: context)
             let precondition = Query(request: request).header(.ifMatch)
             let expected = try precondition.map { try Self.requiredToken($0, principal: principal) }
             let uploads = self.uploads
@@ -93,7 +93,7 @@ struct ChangeBlockRoutes {
             }
             metrics.changeBlockCommitted()
             libraries.videoConversions.scheduleNew(Array(committed.created.values), in: library)
-            return try JSONBody.response(committed)
+            return try context.json(committed, from: request)
         }
     }
 

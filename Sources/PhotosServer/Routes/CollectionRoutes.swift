@@ -20,10 +20,10 @@ struct CollectionRoutes {
         list(group, "moments") { options in PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: options) }
         list(group, "folders") { options in PHCollection.fetchTopLevelUserCollections(with: options) }
 
-        group.get("albums/:id") { _, context -> Response in
+        group.get("albums/:id") { request, context -> Response in
             let library = try await libraries.library(for: try context.requirePrincipal())
             let album = try await Self.assetCollection(context.parameters.get("id"), in: library)
-            return try JSONBody.response(CollectionRepresentation(album))
+            return try context.json(CollectionRepresentation(album), from: request)
         }
         group.get("albums/:id/assets") { request, context -> Response in
             let library = try await libraries.library(for: try context.requirePrincipal())
@@ -35,12 +35,12 @@ struct CollectionRoutes {
                     try Page.of(PHAsset.fetchAssets(in: album, options: options), query: query, AssetRepresentation.init)
                 }
             }
-            return try JSONBody.response(page)
+            return try context.json(page, from: request)
         }
-        group.get("folders/:id") { _, context -> Response in
+        group.get("folders/:id") { request, context -> Response in
             let library = try await libraries.library(for: try context.requirePrincipal())
             let folder = try await Self.collectionList(context.parameters.get("id"), in: library)
-            return try JSONBody.response(CollectionRepresentation(folder))
+            return try context.json(CollectionRepresentation(folder), from: request)
         }
         group.get("folders/:id/children") { request, context -> Response in
             let library = try await libraries.library(for: try context.requirePrincipal())
@@ -52,7 +52,7 @@ struct CollectionRoutes {
                     try Page.of(PHCollection.fetchCollections(in: folder, options: options), query: query, CollectionRepresentation.init)
                 }
             }
-            return try JSONBody.response(page)
+            return try context.json(page, from: request)
         }
     }
 
@@ -65,7 +65,7 @@ struct CollectionRoutes {
             let page = try await blocking {
                 try library.withCurrentLibrary { try Page.of(fetch(options), query: query, CollectionRepresentation.init) }
             }
-            return try JSONBody.response(page)
+            return try context.json(page, from: request)
         }
     }
 

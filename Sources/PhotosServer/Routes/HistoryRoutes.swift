@@ -38,7 +38,7 @@ struct HistoryRoutes {
             let since = try resumeFrom.map { try Self.token($0, principal: principal) }
             guard wantsStream else {
                 let from = try await blocking { since ?? library.currentChangeToken }
-                return try JSONBody.response(try await blocking { try Self.page(library, since: from, limit: limit, principal: principal) })
+                return try context.json(try await blocking { try Self.page(library, since: from, limit: limit, principal: principal) }, from: request)
             }
             return try await stream(principal: principal, bearer: context.bearer ?? "", since: since, limit: limit, connection: context.channel)
         }

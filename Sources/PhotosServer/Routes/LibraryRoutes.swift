@@ -23,7 +23,7 @@ struct LibraryRoutes {
     }
 
     func add(to group: RouterGroup<ServerContext>) {
-        group.get("library") { _, context -> Response in
+        group.get("library") { request, context -> Response in
             let principal = try context.requirePrincipal()
             let library = try await libraries.library(for: principal)
             let representation = try await blocking {
@@ -38,7 +38,7 @@ struct LibraryRoutes {
                                                  changeToken: library.currentChangeToken.textRepresentation)
                 }
             }
-            return try JSONBody.response(representation)
+            return try context.json(representation, from: request)
         }
     }
 }

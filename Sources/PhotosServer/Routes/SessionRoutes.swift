@@ -36,7 +36,7 @@ struct SessionRoutes {
     /// Sign-in needs no authentication: it is where authentication starts.
     func addPublic(to group: RouterGroup<ServerContext>) {
         group.post("session") { request, context -> Response in
-            let body = try await JSONBody.decode(SignIn.self, from: request, context: context, limit: 4096)
+            let body = try await StrictJSONRequestDecoder(limit: 4096).decode(SignIn.self, from: request, context: context)
             let principal = try await authentication.prove(body.token, context: context, signedIn: true)
             if principal.needsSignIn {
                 // Both refusals say that a password is what is needed (`"password": "required"`).
@@ -58,7 +58,7 @@ struct SessionRoutes {
                 }
             }
             let (id, session) = sessions.start(bearer: body.token, tokenID: principal.tokenID)
-            var response = try JSONBody.response(Signed(session, principal))
+            var response = try context.json(Signed(session, principal), from: request)
             response.setCookie(Cookie(name: BrowserSessions.cookieName, value: id, expires: session.expires,
                                       path: "/", secure: false, httpOnly: true, sameSite: .strict))
             return response
@@ -70,7 +70,7 @@ struct SessionRoutes {
             guard let id = request.cookies[BrowserSessions.cookieName]?.value, let session = sessions.session(id) else {
                 throw Problem.notFound("this request carries no browser session: a bearer token needs none")
             }
-            return try JSONBody.response(Signed(session, try context.requirePrincipal()), headers: [.cacheControl: "no-store"])
+            return try context.json(Signed(session, try context.requirePrincipal()), from: request, headers: [.cacheControl: "no-store"])
         }
         group.delete("session") { request, _ -> Response in
             if let id = request.cookies[BrowserSessions.cookieName]?.value { sessions.end(id) }

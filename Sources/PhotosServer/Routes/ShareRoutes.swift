@@ -50,24 +50,24 @@ struct ShareRoutes {
     }
 
     func add(to group: RouterGroup<ServerContext>) {
-        group.get("shares") { _, context -> Response in
+        group.get("shares") { request, context -> Response in
             let library = try owner(context)
             let shares = try await blocking { try library.accessTokens().filter(\.isShareLink).map(Share.init) }
-            return try JSONBody.response(Shares(shares: shares), headers: [.cacheControl: "no-store"])
+            return try context.json(Shares(shares: shares), from: request, headers: [.cacheControl: "no-store"])
         }
         group.post("shares") { request, context -> Response in
             let library = try owner(context)
-            let body = try await JSONBody.decode(NewShare.self, from: request, context: context, limit: 4096)
+            let body = try await StrictJSONRequestDecoder(limit: 4096).decode(NewShare.self, from: request, context: context)
             if let expires = body.expires, expires <= Date() { throw Problem.badRequest("expires must be in the future") }
             let album = try await CollectionRoutes.assetCollection(body.album, in: library)
             guard album.assetCollectionType == .album else { throw Problem.badRequest("only an album the user made can be shared") }
             let issued = try await blocking {
                 try library.withCurrentLibrary { try library.createShareLink(for: album, expirationDate: body.expires, password: body.password) }
             }
-            return try JSONBody.response(Created(share: Share(issued.token), token: issued.bearer, path: "/#share=\(issued.bearer)"),
+            return try context.json(Created(share: Share(issued.token), token: issued.bearer, path: "/#share=\(issued.bearer)"), from: request,
                                          status: .created, headers: [.cacheControl: "no-store"])
         }
-        group.delete("shares/:id") { _, context -> Response in
+        group.delete("shares/:id") { request, context -> Response in
             let library = try owner(context)
             let id = context.parameters.get("id") ?? ""
             try await blocking {

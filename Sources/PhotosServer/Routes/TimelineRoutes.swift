@@ -78,7 +78,7 @@ struct TimelineRoutes {
             let months = try await libraries.timelines.value(Self.key(principal, query, month: nil)) {
                 try library.timelineMonths(options: options)
             }
-            return try Self.respond(Summary(buckets: months.map(Self.bucket)), tag: Self.tag(months), request: request)
+            return try Self.respond(Summary(buckets: months.map(Self.bucket)), tag: Self.tag(months), request: request, context: context)
         }
         group.get("timeline/:bucket/days") { request, context -> Response in
             let principal = try context.requirePrincipal()
@@ -86,7 +86,7 @@ struct TimelineRoutes {
             let month = try await find(context.parameters.get("bucket"), for: principal, query: query)
             guard case .month = month.id else { throw Problem.notFound("only a month's bucket has days") }
             let days = try await buckets(for: principal, query: query, month: month.id)
-            return try Self.respond(Summary(buckets: days.map(Self.bucket)), tag: Self.tag(days), request: request)
+            return try Self.respond(Summary(buckets: days.map(Self.bucket)), tag: Self.tag(days), request: request, context: context)
         }
         group.get("timeline/:bucket") { request, context -> Response in
             let principal = try context.requirePrincipal()
@@ -157,9 +157,9 @@ struct TimelineRoutes {
         [.eTag: tag, .cacheControl: "private, no-cache"]
     }
 
-    private static func respond(_ value: some Encodable, tag: String, request: Request) throws -> Response {
+    private static func respond(_ value: some Encodable, tag: String, request: Request, context: ServerContext) throws -> Response {
         if ImageRoutes.matches(Query(request: request), tag) { return Response(status: .notModified, headers: headers(tag)) }
-        return try JSONBody.response(value, headers: headers(tag))
+        return try context.json(value, from: request, headers: headers(tag))
     }
 }
 

@@ -50,7 +50,7 @@ struct UploadRoutes {
             if let hash = metadata["contentHash"], metadata["duplicates"] ?? "skip" == "skip" {
                 let library = try await libraries.library(for: principal)
                 if let existing = try await blocking({ try library.localIdentifierOfAsset(withContentHash: hash.lowercased()) }) {
-                    return try JSONBody.response(Duplicate(duplicateOf: existing), headers: Self.tusHeaders())
+                    return try context.json(Duplicate(duplicateOf: existing), from: request, headers: Self.tusHeaders())
                 }
             } else if let policy = metadata["duplicates"], policy != "keep", policy != "skip" {
                 throw Problem.badRequest("duplicates must be skip or keep")
@@ -59,12 +59,12 @@ struct UploadRoutes {
             return Response(status: .created, headers: Self.tusHeaders(extra: [.location: "/v1/uploads/\(upload.id)",
                                                                                 HTTPField.Name("Upload-Offset")!: "0"]))
         }
-        group.get("uploads") { _, context -> Response in
+        group.get("uploads") { request, context -> Response in
             let principal = try context.requirePrincipal()
             let listed = try await blocking { uploads.list() }.filter { principal.isOwner || $0.upload.tokenID == principal.tokenID }
-            return try JSONBody.response(Listing(uploads: listed.map(Listing.Item.init)), headers: [.cacheControl: "no-store"])
+            return try context.json(Listing(uploads: listed.map(Listing.Item.init)), from: request, headers: [.cacheControl: "no-store"])
         }
-        group.head("uploads/:id") { _, context -> Response in
+        group.head("uploads/:id") { request, context -> Response in
             let upload = try find(context)
             return Response(status: .ok, headers: Self.tusHeaders(extra: [
                 HTTPField.Name("Upload-Offset")!: "\(uploads.offset(of: upload.id))",
@@ -92,7 +92,7 @@ struct UploadRoutes {
             }
             return Response(status: .noContent, headers: Self.tusHeaders(extra: [HTTPField.Name("Upload-Offset")!: "\(written)"]))
         }
-        group.delete("uploads/:id") { _, context -> Response in
+        group.delete("uploads/:id") { request, context -> Response in
             // The owner may remove anyone's; any other token its own.
             let upload = try find(context, anyTokensForTheOwner: true)
             guard uploads.beginWriting(upload.id) else { throw Problem(.conflict, "another request is writing this upload") }
