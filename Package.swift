@@ -241,7 +241,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosPostgresTests",
-            dependencies: ["PhotosPostgres", "PhotosTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+            dependencies: ["PhotosPostgres", "PhotosSQLite", "PhotosTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
         ),
         // photos-bench's statistics: medians, intervals, rows over runs.

@@ -40,39 +40,15 @@ package struct LibraryMigration {
         case files, rows, verification
     }
 
-    /// One table the copy carries, with its primary key, which orders the
-    /// rows the same way on both databases (text compares by bytes on both).
-    struct CopiedTable {
-        let name: String
-        let key: [String]
-        /// Rows of both sides left out of the copy and its comparison.
-        var excluded: String? = nil
-        /// A column copied as NULL and set once every row is in: a folder's
-        /// parent may come after it.
-        var parentColumn: String? = nil
-    }
+    /// The tables the copy carries: the catalogue every backend keeps.
+    typealias CopiedTable = LibraryTables.Table
 
     /// Every table of a library, parents before children. A table either
     /// database has that is not here stops the copy: it would be lost.
-    static let tables: [CopiedTable] = [
-        // The target keeps where its own originals are.
-        CopiedTable(name: "library_metadata", key: ["key"], excluded: "key = 'originals'"),
-        CopiedTable(name: "change_transaction", key: ["id"]),
-        CopiedTable(name: "change_entry", key: ["transaction_id", "position"]),
-        CopiedTable(name: "asset", key: ["id"]),
-        CopiedTable(name: "resource", key: ["id"]),
-        CopiedTable(name: "collection", key: ["id"], parentColumn: "parent_id"),
-        CopiedTable(name: "collection_asset", key: ["collection_id", "asset_id"]),
-        CopiedTable(name: "deleted_object", key: ["entity", "row_id"]),
-        CopiedTable(name: "client_access", key: ["client"]),
-        CopiedTable(name: "client_selection", key: ["client", "entity", "uuid"]),
-        CopiedTable(name: "access_token", key: ["id"]),
-        // The source's counts, so months keep their versions (ETags); the target's triggers do not count the copied assets.
-        CopiedTable(name: "timeline_month", key: ["local_month"]),
-    ]
+    static var tables: [CopiedTable] { LibraryTables.catalogue }
 
     /// The PostgreSQL library's own tables, which the copy sets rather than copies.
-    private static let targetOnlyTables: Set<String> = ["change_counter", "schema_migration", "timeline_month_change"]
+    private static var targetOnlyTables: Set<String> { LibraryTables.postgresBookkeeping }
     /// The triggers that count the timeline's months, off while the assets go
     /// in: the source's counts are copied instead.
     private static let monthCountTriggers = ["timeline_month_count", "timeline_month_fold"]
@@ -146,10 +122,8 @@ package struct LibraryMigration {
     private func checkTables(_ src: any SQLConnection) throws(StoreError) {
         let known = Set(Self.tables.map(\.name))
         let sourceTables = Set(try sourceRead {
-            try src.fetchAll(String.self, sql: """
-                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> 'grdb_migrations'
-                """)
-        })
+            try src.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        }).subtracting(LibraryTables.sqliteBookkeeping)
         let targetTables = Set(try target.read { db in
             try db.fetchAll(String.self, sql: """
                 SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
@@ -470,7 +444,7 @@ package struct LibraryMigration {
     /// case they are not among them, past `after` in key order.
     private static func batchSQL(_ table: CopiedTable, columns: [String], after: [DatabaseValue]?) -> SQLFragment {
         let selected = columns + table.key.filter { !columns.contains($0) }
-        var conditions = table.excluded.map { ["NOT (\($0))"] } ?? []
+        var conditions = table.excludedFromCopies.map { ["NOT (\($0))"] } ?? []
         if let after {
             let keys = table.key.map(quoted).joined(separator: ", ")
             conditions.append("(\(keys)) > (\(Array(repeating: "?", count: after.count).joined(separator: ", ")))")
