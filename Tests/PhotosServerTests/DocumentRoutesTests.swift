@@ -57,6 +57,31 @@ import Yams
         #expect(taken.contains("location") && taken.count > 15)
     }
 
+    /// What the server sends for an asset, a resource and an album has
+    /// every field its schema requires, and no field its schema leaves out.
+    @Test func representationsCarryTheFieldsTheirSchemasDescribe() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let document = try #require(try Yams.load(yaml: OpenAPIDocument.bundled().yaml) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        func check(_ object: [String: Any], against name: String) throws {
+            let schema = try #require(schemas[name] as? [String: Any], "\(name)")
+            let properties = Set(try #require(schema["properties"] as? [String: Any]).keys)
+            let required = Set(schema["required"] as? [String] ?? [])
+            #expect(Set(object.keys).isSubset(of: properties), "\(name) sends \(Set(object.keys).subtracting(properties).sorted()), which it does not describe")
+            #expect(required.isSubset(of: Set(object.keys)), "\(name) lacks \(required.subtracting(object.keys).sorted())")
+        }
+        let bodies = try await fixture.withRouter { client in
+            let id = urlID(fixture.assets[0])
+            return [try await client.get("/v1/assets/\(id)", token: fixture.ownerToken).body,
+                    try await client.get("/v1/assets/\(id)/resources", token: fixture.ownerToken).body,
+                    try await client.get("/v1/smart-albums?limit=5", token: fixture.ownerToken).body].map { Data(buffer: $0) }
+        }
+        let parsed = try bodies.map { try JSONSerialization.jsonObject(with: $0) }
+        try check(try #require(parsed[0] as? [String: Any]), against: "Asset")
+        try check(try #require((parsed[1] as? [[String: Any]])?.first), against: "Resource")
+        try check(try #require(((parsed[2] as? [String: Any])?["items"] as? [[String: Any]])?.first), against: "Collection")
+    }
+
     @Test func theDocumentIsServedAsWrittenAndAsJSON() async throws {
         let fixture = try ServerFixture(photos: 1)
         try await fixture.withRouter { client in
