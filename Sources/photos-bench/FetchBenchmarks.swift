@@ -124,7 +124,7 @@ struct FetchBenchmarks {
         let since = BenchLibrary.start.addingTimeInterval(BenchLibrary.span / 2)
         let predicate = PHFetchOptions()
         predicate.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
-                                          PHAssetMediaType.image.rawValue, since as CVarArg)
+                                          PHAssetMediaType.image.rawValue, since as any CVarArg)
         predicate.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
         let predicateCount = try baseline.read {
             try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM asset a WHERE \(Self.visible) AND a.media_type = 1 AND a.creation_date > ? AND a.is_favorite = 0",

@@ -72,7 +72,7 @@ struct PostgresBenchmarks {
         let since = BenchLibrary.start.addingTimeInterval(BenchLibrary.span / 2)
         let predicate = PHFetchOptions()
         predicate.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
-                                          PHAssetMediaType.image.rawValue, since as CVarArg)
+                                          PHAssetMediaType.image.rawValue, since as any CVarArg)
         predicate.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
         var binds = PostgresBindings()
         binds.append(since.timeIntervalSince1970)

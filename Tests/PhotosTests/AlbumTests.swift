@@ -207,7 +207,7 @@ import Testing
         #expect(titles("title BEGINSWITH[c] 'B'") == ["beta"])
         #expect(titles("localizedTitle IN {'Gamma', 'Alpha'}") == ["Alpha", "Gamma"])
         let options = PHFetchOptions()
-        options.predicate = NSPredicate(format: "endDate > %@", Date(timeIntervalSince1970: 1_600_000_000 + 86_400) as CVarArg)
+        options.predicate = NSPredicate(format: "endDate > %@", Date(timeIntervalSince1970: 1_600_000_000 + 86_400) as any CVarArg)
         #expect(test.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options) }
             .allObjects.compactMap(\.localizedTitle) == ["Alpha"])
         #expect(titles("startDate == nil") == ["Gamma"])

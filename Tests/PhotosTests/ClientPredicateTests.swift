@@ -117,7 +117,7 @@ import Testing
     @Test func datePredicates() {
         let third = Self.epoch + 2 * Self.day, sixth = Self.epoch + 5 * Self.day
         expect(NSPredicate(format: "creationDate > %@", third as NSDate)) { $0.created > third }
-        expect(NSPredicate(format: "creationDate >= %@", third as CVarArg)) { $0.created >= third }
+        expect(NSPredicate(format: "creationDate >= %@", third as any CVarArg)) { $0.created >= third }
         expect(NSPredicate(format: "creationDate < %@", third as NSDate)) { $0.created < third }
         expect(NSPredicate(format: "creationDate <= %@", third as NSDate)) { $0.created <= third }
         expect(NSPredicate(format: "creationDate = %@", third as NSDate)) { $0.created == third }

@@ -70,7 +70,7 @@ import Testing
             PHAssetChangeRequest(for: test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [ids[0]], options: nil) }[0]).isHidden = false
         }
         let recent = PHFetchOptions()
-        recent.predicate = NSPredicate(format: "modificationDate >= %@", before as CVarArg)
+        recent.predicate = NSPredicate(format: "modificationDate >= %@", before as any CVarArg)
         #expect(test.fetch { PHAsset.fetchAssets(with: recent) }.identifiers == [ids[0]])
         for format in ["mediaType == %i", "mediaType == %ld", "mediaType == %lu", "mediaType == %u", "mediaType == %lld", "mediaType == %qd"] {
             let options = PHFetchOptions()

@@ -105,7 +105,7 @@ import Testing
         let observer = RecordingObserver()
         test.library.register(observer)
         try test.library.performChangesAndWait {
-            PHCollectionListChangeRequest.deleteCollectionLists(folders as NSFastEnumeration)
+            PHCollectionListChangeRequest.deleteCollectionLists(folders as any NSFastEnumeration)
             PHAssetCollectionChangeRequest.deleteAssetCollections([topLevel.allObjects.first { $0.localIdentifier == albumID }!] as NSArray)
         }
         // Read only now, from the results made before the deletion.

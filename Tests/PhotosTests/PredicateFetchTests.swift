@@ -111,12 +111,12 @@ import PhotosStore
     @Test func seedStylePredicateWithADateArgument() {
         let lastLaunchDate = start.addingTimeInterval(30)
         let options = PHFetchOptions()
-        options.predicate = NSPredicate(format: "creationDate > %@", lastLaunchDate as CVarArg)
+        options.predicate = NSPredicate(format: "creationDate > %@", lastLaunchDate as any CVarArg)
         let insertedAssets = test.fetch { PHAsset.fetchAssets(with: options) }
         #expect(insertedAssets.count == 2)
         let typed = PHFetchOptions()
         typed.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
-                                      PHAssetMediaType.image.rawValue, start as CVarArg)
+                                      PHAssetMediaType.image.rawValue, start as any CVarArg)
         typed.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
         #expect(test.fetch { PHAsset.fetchAssets(with: typed) }.identifiers == [ids[2]])
     }

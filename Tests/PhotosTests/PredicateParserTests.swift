@@ -130,7 +130,7 @@ import Testing
 
     @Test func nsPredicateCarriesItsParsedFormThroughCompounds() throws {
         let a = NSPredicate(format: "favorite == %@", NSNumber(value: true))
-        let b = NSPredicate(format: "creationDate > %@", Date(timeIntervalSince1970: 0) as CVarArg)
+        let b = NSPredicate(format: "creationDate > %@", Date(timeIntervalSince1970: 0) as any CVarArg)
         let compound = NSCompoundPredicate(andPredicateWithSubpredicates: [a, NSCompoundPredicate(notPredicateWithSubpredicate: b)])
         let parsed = try #require(compound.parsedForm)
         guard case .and(let operands) = parsed.root, operands.count == 2, case .not = operands[1] else {

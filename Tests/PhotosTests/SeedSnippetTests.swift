@@ -29,7 +29,7 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
         test.library.withCurrentLibrary {
             // Discover added assets
             let options = PHFetchOptions()
-            options.predicate = NSPredicate(format: "creationDate > %@", lastLaunchDate as CVarArg)
+            options.predicate = NSPredicate(format: "creationDate > %@", lastLaunchDate as any CVarArg)
             let insertedAssets = PHAsset.fetchAssets(with: options)
             #expect(insertedAssets.count == 1)
         }
@@ -235,7 +235,7 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
         #expect(PHAsset.fetchAssets(in: album, options: nil).count == 1)
         try test.library.performChangesAndWait {
             let request = PHAssetCollectionChangeRequest(for: album)
-            request?.addAssets([PHAsset.fetchAssets(in: album, options: nil)[0]] as NSFastEnumeration)
+            request?.addAssets([PHAsset.fetchAssets(in: album, options: nil)[0]] as any NSFastEnumeration)
         }
     }
 

@@ -18,7 +18,7 @@ extension NSPredicate {
     /// Apple's raises an exception; use
     /// ``NSPredicate/init(validatingFormat:argumentArray:)`` to get an error
     /// instead. Cost: one parse of the format.
-    public convenience init(format predicateFormat: String, _ args: CVarArg...) {
+    public convenience init(format predicateFormat: String, _ args: any CVarArg...) {
         self.init(format: predicateFormat, argumentArray: args)
     }
 

@@ -13,7 +13,7 @@ struct RequestObservation: RouterMiddleware {
             let response = try await next(request, context)
             finish(request, context, status: response.status.code, since: start)
             return response
-        } catch let error as HTTPResponseError {
+        } catch let error as any HTTPResponseError {
             finish(request, context, status: error.status.code, since: start)
             throw error
         } catch {

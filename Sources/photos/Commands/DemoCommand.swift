@@ -240,7 +240,7 @@ struct Tour {
             var start = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"), year: year)
             let from = start.date!
             start.year = year + 1
-            options.predicate = NSPredicate(format: "creationDate >= %@ AND creationDate < %@", from as CVarArg, start.date! as CVarArg)
+            options.predicate = NSPredicate(format: "creationDate >= %@ AND creationDate < %@", from as any CVarArg, start.date! as any CVarArg)
             years.append("\(year): \(PHAsset.fetchAssets(with: options).count)")
         }
         Output.line("   per year (creationDate >= %@ AND creationDate < %@)")
@@ -249,7 +249,7 @@ struct Tour {
         let options = PHFetchOptions()
         let since = ISO8601DateFormatter().date(from: "2022-01-01T00:00:00Z")!
         options.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == YES",
-                                        PHAssetMediaType.image.rawValue, since as CVarArg)
+                                        PHAssetMediaType.image.rawValue, since as any CVarArg)
         options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
         options.fetchLimit = 5
         let recent = PHAsset.fetchAssets(with: options)

@@ -174,7 +174,7 @@ struct ImportCommand: ParsableCommand {
 final class Interruption: @unchecked Sendable {
     private let lock = NSLock()
     private var flag = false
-    private let source: DispatchSourceSignal
+    private let source: any DispatchSourceSignal
 
     init() {
         signal(SIGINT, SIG_IGN)

@@ -67,6 +67,8 @@ struct ShowCommand: ParsableCommand {
         case is NSNull: "-"
         case let values as [String: Any]: values.keys.sorted().map { "\($0)=\(describe(values[$0]!))" }.joined(separator: " ")
         case let values as [Any]: values.isEmpty ? "-" : values.map(describe).joined(separator: ",")
+        // JSONSerialization reads `true` as a number; its type says it was a Boolean.
+        case let number as NSNumber where String(cString: number.objCType) == "c": number.boolValue ? "true" : "false"
         default: "\(value)"
         }
     }
