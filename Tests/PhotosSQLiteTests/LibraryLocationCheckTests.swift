@@ -34,4 +34,17 @@ import Testing
         #expect(LibraryLocationCheck.mountedFileSystemType(containing: "/sys/kernel") == "sysfs")
         #expect(LibraryLocationCheck.mountedFileSystemType(containing: "/") != nil)
     }
+
+    /// A file the kernel writes is read to its end, past the 4 KiB that
+    /// Foundation returns of it: this process's memory map, which its
+    /// libraries make longer than that, compared with its line count read
+    /// by another program.
+    @Test func aKernelFileIsReadWhole() throws {
+        let maps = try #require(KernelFiles.contents(atPath: "/proc/self/maps"))
+        try #require(maps.count > 4096, "the map is long enough to tell")
+        #expect(maps.last == UInt8(ascii: "\n"), "the last line is whole")
+        let lines = maps.split(separator: UInt8(ascii: "\n")).count
+        #expect(lines > 4096 / 100, "\(lines) lines")
+        #expect(KernelFiles.contents(atPath: "/proc/no-such-file") == nil)
+    }
 }

@@ -52,7 +52,7 @@ package enum LibraryLocationCheck {
     /// The table is split as bytes: split as characters (grapheme
     /// clusters), it took most of the time of opening a warm library.
     static func mountedFileSystemType(containing path: String) -> String? {
-        guard let table = FileManager.default.contents(atPath: "/proc/self/mountinfo") else { return nil }
+        guard let table = KernelFiles.contents(atPath: "/proc/self/mountinfo") else { return nil }
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         var best: (mountPoint: String, type: String)?
         for line in table.split(separator: UInt8(ascii: "\n")) {
