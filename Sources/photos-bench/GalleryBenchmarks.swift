@@ -180,7 +180,7 @@ struct GalleryBenchmarks {
                 }, 16);
                 """)
             _ = try await browser.waitFor("""
-                return gallery.grid.currentSection().id === arguments[0] && [...document.querySelectorAll('#grid .cell')].some((c) => c._section?.id === arguments[0])
+                return gallery.grid.currentSection().id === arguments[0] && [...document.querySelectorAll('#grid .cell')].some((c) => gallery.grid.pageCache.locate(c.dataset.id)?.section.id === arguments[0])
                 """, arguments: [monthID], "the big month in view")
             try await Task.sleep(for: .milliseconds(800))
             _ = try await browser.waitFor(Self.settled, "the big month to settle")
@@ -212,7 +212,7 @@ struct GalleryBenchmarks {
                 }
                 return try? await browser.waitFor("""
                     const cell = document.querySelector(`#grid .cell[data-id="${arguments[0]}"]`);
-                    return cell && cell._y >= 0 && cell._y < gallery.grid.viewportHeight
+                    return cell && gallery.grid.placement(cell).y >= 0 && gallery.grid.placement(cell).y < gallery.grid.viewportHeight
                     """, arguments: [oldest], timeout: .seconds(120), "the oldest asset")
                 }
                 if found != nil { reached += 1 } else { missed.append(way) }
