@@ -123,7 +123,7 @@ package struct LibraryMigration {
         let known = Set(Self.tables.map(\.name))
         let sourceTables = Set(try sourceRead {
             try src.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-        }).subtracting(LibraryTables.sqliteBookkeeping)
+        }).filter { !LibraryTables.isSQLiteBookkeeping($0) }
         let targetTables = Set(try target.read { db in
             try db.fetchAll(String.self, sql: """
                 SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'

@@ -38,8 +38,12 @@ package enum LibraryTables {
         Table(name: "timeline_month", key: ["local_month"]),
     ]
 
-    /// SQLite's own: its migrations' record, and the sequence behind AUTOINCREMENT.
-    package static let sqliteBookkeeping: Set<String> = ["grdb_migrations", "sqlite_sequence"]
+    /// SQLite's own: its migrations' record, and every table SQLite names
+    /// `sqlite_…` for itself (the sequence behind AUTOINCREMENT, the
+    /// statistics `ANALYZE` keeps).
+    package static func isSQLiteBookkeeping(_ table: String) -> Bool {
+        table == "grdb_migrations" || table.hasPrefix("sqlite_")
+    }
 
     /// PostgreSQL's own: the change counter writers take in turn, the
     /// migrations' record, and the month counts a transaction adds up.
