@@ -96,30 +96,36 @@ package struct MediaMetadata: Sendable, Equatable {
     /// The shortest exposure, in seconds, that counts as a long exposure.
     package static let longExposureThreshold = 1.0
 
-    /// `PHAssetMediaSubtype` bits the file itself shows: HDR, panoramas and
-    /// Portrait photos as cameras mark them in EXIF's CustomRendered (2 and 3
-    /// HDR, 6 panorama, 7 Portrait HDR, 8 Portrait, as Apple's cameras
-    /// write it; a wide photo is not a panorama for its shape alone, as a
-    /// phone's 20:9 photos are not), screenshots, and slow-motion (at least
-    /// 100 frames per second, or captured faster than played) and
-    /// time-lapse video (captured slower than played).
-    package var mediaSubtypeBits: UInt {
-        var bits: UInt = 0
+    /// What the file itself shows of how it was captured, which becomes the
+    /// asset's media subtypes: HDR, panoramas and Portrait photos as cameras
+    /// mark them in EXIF's CustomRendered (2 and 3 HDR, 6 panorama, 7
+    /// Portrait HDR, 8 Portrait, as Apple's cameras write it; a wide photo
+    /// is not a panorama for its shape alone, as a phone's 20:9 photos are
+    /// not), screenshots, and slow-motion (at least 100 frames per second,
+    /// or captured faster than played) and time-lapse video (captured
+    /// slower than played).
+    package var captureTraits: Set<CaptureTrait> {
+        var traits: Set<CaptureTrait> = []
         switch kind {
         case .image:
-            if [2, 3, 7].contains(customRendered) { bits |= 1 << 1 }  // photoHDR
-            if customRendered == 6 { bits |= 1 << 0 }  // photoPanorama
-            if customRendered == 7 || customRendered == 8 { bits |= 1 << 4 }  // photoDepthEffect
-            if isScreenshot { bits |= 1 << 2 }  // photoScreenshot
+            if [2, 3, 7].contains(customRendered) { traits.insert(.hdr) }
+            if customRendered == 6 { traits.insert(.panorama) }
+            if customRendered == 7 || customRendered == 8 { traits.insert(.depthEffect) }
+            if isScreenshot { traits.insert(.screenshot) }
         case .video:
             if let captureFrameRate, let frameRate {
-                if captureFrameRate > frameRate * 1.5 { bits |= 1 << 17 }  // videoHighFrameRate
-                if captureFrameRate < frameRate / 1.5 { bits |= 1 << 18 }  // videoTimelapse
+                if captureFrameRate > frameRate * 1.5 { traits.insert(.highFrameRate) }
+                if captureFrameRate < frameRate / 1.5 { traits.insert(.timelapse) }
             } else if let frameRate, frameRate >= 100 {
-                bits |= 1 << 17
+                traits.insert(.highFrameRate)
             }
         }
-        return bits
+        return traits
+    }
+
+    /// A trait of how a photo or video was captured, read from its file.
+    package enum CaptureTrait: Sendable, Hashable, CaseIterable {
+        case hdr, panorama, depthEffect, screenshot, highFrameRate, timelapse
     }
 }
 

@@ -9,8 +9,9 @@ import UnixSignals
 
 /// `photos serve`: a library over HTTP.
 ///
-/// Every route but sign-in sits behind `AuthenticationMiddleware` (where
-/// a request is authorised); each route then works through the
+/// Every route but sign-in sits behind hummingbird-auth's authenticators
+/// (`BearerAuthenticator`, `SessionAuthenticator`) and `TokenPolicy`
+/// (where a request is authorised); each route then works through the
 /// `PHPhotoLibrary` instance of the token's client, so the engine applies
 /// that client's grant to every fetch, image, change and event. Routes are
 /// grouped by resource under `Routes/`.
@@ -77,7 +78,7 @@ public struct PhotoServer: Sendable {
     let libraries: LibraryPool
     let uploads: UploadStore
     let metrics = ServerMetrics()
-    let authentication: AuthenticationMiddleware
+    let authentication: TokenAuthority
     let streams = EventStreams()
     /// The threads requests do their blocking work on, shared fairly.
     let work: BlockingWork
@@ -98,9 +99,11 @@ public struct PhotoServer: Sendable {
                                   maximumLength: configuration.maximumUploadLength, quota: configuration.uploadQuota)
         let now = configuration.clock()
         uploads.removeAbandoned(validTokens: Set(try library.accessTokens().filter { !$0.isExpired(at: now) }.map(\.id)), now: now)
-        authentication = AuthenticationMiddleware(
+        let provenTokens = ProvenTokens(clock: configuration.clock)
+        try provenTokens.follow(revocationsOf: library)
+        authentication = TokenAuthority(
             libraries: libraries, sessions: BrowserSessions(),
-            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: ProvenTokens(clock: configuration.clock), tokenLookups: FreshLookups())
+            throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: provenTokens, tokenLookups: FreshLookups())
         self.logger = logger
         document = try OpenAPIDocument.bundled()
     }
@@ -122,7 +125,7 @@ public struct PhotoServer: Sendable {
         let v1 = router.group("v1")
         let sessionRoutes = SessionRoutes(authentication: authentication, sessions: sessions)
         sessionRoutes.addPublic(to: v1)
-        let authenticated = v1.group().add(middleware: authentication)
+        let authenticated = v1.group().authenticated(by: authentication)
         sessionRoutes.addAuthenticated(to: authenticated)
         LibraryRoutes(libraries: libraries).add(to: authenticated)
         AssetRoutes(libraries: libraries).add(to: authenticated)
@@ -140,7 +143,7 @@ public struct PhotoServer: Sendable {
         authenticated.get("openapi.yaml") { [document] _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: document.yaml)))
         }
-        router.group().add(middleware: authentication).get("metrics") { [metrics] _, context -> Response in
+        router.group().authenticated(by: authentication).get("metrics") { [metrics] _, context -> Response in
             guard try context.requirePrincipal().isOwner else { throw Problem(.forbidden, "metrics are for the owner's tokens") }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         }

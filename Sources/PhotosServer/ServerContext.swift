@@ -1,17 +1,15 @@
 import Hummingbird
+import HummingbirdAuth
 import Logging
 import NIOCore
 
 /// What a request carries through the router: who made it, once the
 /// authentication middleware has decided, and from where.
-struct ServerContext: RequestContext {
+struct ServerContext: AuthRequestContext {
     var coreContext: CoreRequestContextStorage
-    /// Who the request acts for; nil until authenticated.
-    var principal: Principal?
-    /// The bearer token that proved it (from the header or the session),
-    /// for what outlives the request's authentication (an event stream
-    /// proves it again as it goes).
-    var bearer: String?
+    /// Who the request acts for, and the token that proved it; nil until an
+    /// authenticator has proved it.
+    var identity: TokenIdentity?
     /// The peer's address, for throttling failed sign-ins.
     let remoteAddress: String?
     /// The connection, which a long response (an event stream) watches for
@@ -26,7 +24,7 @@ struct ServerContext: RequestContext {
         remoteAddress = source.channel.remoteAddress?.ipAddress
         channel = source.channel
         client = ClientPresence.shared.client(of: ObjectIdentifier(source.channel))
-        principal = nil
+        identity = nil
     }
 
     /// JSON bodies are small; uploads stream and are not collated.
@@ -38,10 +36,10 @@ struct ServerContext: RequestContext {
     /// How routes write JSON (``json(_:from:status:headers:)``).
     var responseEncoder: JSONResponseEncoder { JSONResponseEncoder() }
 
-    /// The principal of an authenticated request; the authentication
-    /// middleware runs before every route that reads it.
+    /// The principal of an authenticated request; ``TokenPolicy`` runs
+    /// before every route that reads it.
     func requirePrincipal() throws -> Principal {
-        guard let principal else { throw Problem(.unauthorized, "sign in with a bearer token") }
+        guard let principal = identity?.principal else { throw Problem(.unauthorized, "sign in with a bearer token") }
         return principal
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ## What a backend must guarantee
 ///
-/// **Atomicity.** ``commit(_:staging:)`` applies a whole ``ChangeSet`` or
+/// **Atomicity.** ``commit(_:in:)`` applies a whole ``ChangeSet`` or
 /// nothing: if any part is refused (an unknown identifier, an index out of
 /// range, an object outside the writer's grant), nothing of it is stored,
 /// no file stays placed, and no change block is numbered. Its history
@@ -30,7 +30,7 @@ import Foundation
 /// files included (see ``LibraryFileStorage``). Each read runs in one
 /// snapshot: a fetch's ids and the change block it reports agree, and
 /// ``refreshAssets(_:from:)`` reads history and rows in one snapshot too.
-/// ``watchCommits(after:onCommit:onUnavailable:)`` reports every commit by
+/// ``watchCommits(after:onChange:onUnavailable:)`` reports every commit by
 /// anyone, with at most a bounded delay, and again after it reconnects.
 ///
 /// **Access.** Every method applies the store's ``client``'s grant, read
@@ -125,10 +125,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// committed before it by any process. The only way anything readers
     /// see is written. Returns nil, committing nothing, when a set that
     /// names no objects (a purge, an access change) finds nothing to do.
-    /// `staging` holds the set's new files (from ``files``); the caller
-    /// discards it afterwards. The public layer commits through a
-    /// ``CommitSession``, which does both.
-    func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult?
+    /// Called by ``CommitSession/commit(_:)``, the only way in: the session
+    /// holds the set's new files, and gives the commit its staging area's
+    /// journal when it removes files; it discards both afterwards.
+    func commit(_ changeSet: ChangeSet, in session: CommitSession) throws(StoreError) -> CommitResult?
     /// The identifiers of deleted objects by row id, for fetch results made
     /// before the deletion. Collections of both kinds share one key space:
     /// ask with `.assetCollection` for either; each identifier says which
@@ -150,12 +150,16 @@ package protocol PhotoStore: AnyObject, Sendable {
                               sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int]
     /// The number of the last committed change block, by any process.
     func lastChangeBlock() throws(StoreError) -> Int64
-    /// Watches for change blocks committed by any process after
-    /// `changeBlock`; `onCommit` gets the latest number, on the watcher's
-    /// own thread, until the watcher is stopped. `onUnavailable` is called
-    /// once if the library stops being usable (see `availabilityProblem`),
-    /// and the watcher stops.
-    func watchCommits(after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+    /// What a commit watcher follows, now: the last change block and the
+    /// last token revocation's mark. Cost: one read of two values.
+    func watchedState() throws(StoreError) -> WatchedState
+    /// Watches for change blocks committed, and tokens revoked, by any
+    /// process after `state`; `onChange` gets the state each time it is
+    /// news (``WatchedState/isNews(after:)``), on the watcher's own thread,
+    /// until the watcher is stopped. `onUnavailable` is called once if the
+    /// library stops being usable (see `availabilityProblem`), and the
+    /// watcher stops.
+    func watchCommits(after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
                       onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher
     /// Why the library cannot be used as it was opened (damage found, its
     /// database removed or replaced); nil when it can. Cost: a few `stat`s.
@@ -212,12 +216,13 @@ package protocol PhotoStore: AnyObject, Sendable {
     func accessTokenRecords() throws(StoreError) -> [AccessTokenRecord]
     /// The token with this public id, if any. Cost: one primary-key lookup.
     func accessToken(id: String) throws(StoreError) -> AccessTokenRecord?
-    /// Forgets a token; false when there was none.
+    /// Forgets a token, and tells every watcher of the library, in any
+    /// process (``WatchedState/tokenRevocation``); false when there was none.
     func removeAccessToken(id: String) throws(StoreError) -> Bool
 }
 
 /// A running watch of a library's commits, from
-/// ``PhotoStore/watchCommits(after:onCommit:onUnavailable:)``: it calls back
+/// ``PhotoStore/watchCommits(after:onChange:onUnavailable:)``: it calls back
 /// on a thread of its own until stopped.
 package protocol CommitWatcher: AnyObject, Sendable {
     /// Checks for new commits now, without waiting for an event.

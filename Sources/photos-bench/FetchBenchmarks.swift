@@ -214,7 +214,7 @@ struct FetchBenchmarks {
             _ = try SQLitePhotoStore(url: url)
             pool = try BenchLibrary.durablePool(url)
         }, ours: {
-            _ = try store!.commit(changes, staging: nil)
+            _ = try store!.beginCommit().commit(changes)
         }, baseline: {
             try pool!.write { db in
                 let statement = try db.makeStatement(sql: AssetRecord.insertSQL)

@@ -116,7 +116,7 @@ struct HistoryBenchmarks {
                     if side < 2 {
                         var changes = ChangeSet()
                         changes.newAssets = [NewAsset(record: record, resources: [])]
-                        _ = try stores[side].commit(changes, staging: nil)
+                        _ = try stores[side].beginCommit().commit(changes)
                     } else {
                         try plain.write { db in try db.execute(sql: AssetRecord.insertSQL, arguments: record.insertArguments.statementArguments) }
                     }
@@ -146,7 +146,7 @@ struct HistoryBenchmarks {
                 var changes = ChangeSet()
                 changes.newAssets = [NewAsset(record: BenchLibrary.record(index: index, random: &random), resources: [])]
                 let began = DispatchTime.now().uptimeNanoseconds
-                _ = try store.commit(changes, staging: nil)
+                _ = try store.beginCommit().commit(changes)
                 latencies.append(Double(DispatchTime.now().uptimeNanoseconds - began) / 1_000_000)
             }
             return latencies.sorted()

@@ -59,7 +59,7 @@ struct ImportBaseline {
                 let name = photos[index].lastPathComponent
                 let record = AssetRecord(
                     uuid: uuids[index], mediaType: .image, pixelWidth: Int(photo.pixel_width), pixelHeight: Int(photo.pixel_height),
-                    creationDate: Self.exifDate.date(from: taken) ?? now, modificationDate: now, addedDate: now, playbackStyle: 1,
+                    creationDate: Self.exifDate.date(from: taken) ?? now, modificationDate: now, addedDate: now, playbackStyle: .image,
                     originalFilename: name, uniformTypeIdentifier: "public.jpeg", contentHash: hash)
                 try asset.execute(arguments: record.insertArguments.statementArguments)
                 let size = FileStatus(atPath: original(uuids[index]).path)?.size ?? 0

@@ -95,7 +95,7 @@ struct MixedImportBaseline {
                         uuid: uuids[index], mediaType: isVideo[index] ? .video : .image,
                         pixelWidth: Int(file.pixel_width), pixelHeight: Int(file.pixel_height),
                         creationDate: taken ?? now, modificationDate: now, addedDate: now, duration: found?.Duration?.value ?? 0,
-                        location: location, playbackStyle: isVideo[index] ? 4 : 1, originalFilename: urls[index].lastPathComponent,
+                        location: location, playbackStyle: isVideo[index] ? .video : .image, originalFilename: urls[index].lastPathComponent,
                         uniformTypeIdentifier: found?.MIMEType, contentHash: Self.text(file.content_hash))
                     try asset.execute(arguments: record.insertArguments.statementArguments)
                     assetOfFile[index] = db.lastInsertedRowID

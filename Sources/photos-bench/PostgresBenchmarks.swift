@@ -200,7 +200,7 @@ struct PostgresBenchmarks {
             try await baseline?.close()
             baseline = try await services.connect(library: name)
         }, ours: {
-            _ = try store!.commit(changes, staging: nil)
+            _ = try store!.beginCommit().commit(changes)
         }, baseline: {
             let connection = baseline!
             try await connection.query("BEGIN", logger: BenchServices.quiet)
@@ -218,7 +218,7 @@ struct PostgresBenchmarks {
         var binds = PostgresBindings(capacity: 39)
         binds.append(record.uuid)
         binds.append(Int64(record.mediaType.rawValue))
-        binds.append(Int64(record.mediaSubtypes))
+        binds.append(Int64(record.mediaSubtypes.rawValue))
         binds.append(Int64(record.pixelWidth))
         binds.append(Int64(record.pixelHeight))
         binds.append(record.creationDate?.timeIntervalSince1970)
@@ -238,7 +238,7 @@ struct PostgresBenchmarks {
         binds.append(record.burstIdentifier)
         binds.append(Int64(record.burstSelectionTypes))
         binds.append(Int64(record.representsBurst ? 1 : 0))
-        binds.append(Int64(record.playbackStyle))
+        binds.append(Int64(record.playbackStyle.rawValue))
         binds.append(record.adjustmentFormatIdentifier)
         binds.append(record.trashedDate?.timeIntervalSince1970)
         binds.append(Int64(record.isFrontCamera ? 1 : 0))

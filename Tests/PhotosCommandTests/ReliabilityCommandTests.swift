@@ -50,9 +50,9 @@ import Testing
         var changes = ChangeSet()
         changes.newAssets = (0..<3_000).map { index in
             NewAsset(record: AssetRecord(uuid: UUID().uuidString, mediaType: .image, creationDate: Date(timeIntervalSince1970: Double(index)),
-                                         modificationDate: Date(), addedDate: Date(), playbackStyle: 1), resources: [])
+                                         modificationDate: Date(), addedDate: Date(), playbackStyle: .image), resources: [])
         }
-        _ = try store.commit(changes, staging: nil)
+        _ = try store.beginCommit().commit(changes)
         let leaves = try DatabaseSurgery.pages(of: "asset", in: tool.library).filter { $0.type == "leaf" }
         try DatabaseSurgery.overwrite(page: leaves[leaves.count / 2].number, with: [UInt8](repeating: 0, count: 4096), in: tool.library)
         let id = changes.newAssets[0].record.uuid

@@ -308,7 +308,7 @@ struct ChangeBlockNumberingTests {
         }
         stop.set(true)
         #expect(try await reader.value > 0)
-        #expect(try database.read { try await ChangeBlockNumbering.last($0, location: location) } == Int64(writers * blocksEach))
+        #expect(try database.read { try await ChangeBlockNumbering.watchedState($0, location: location) }.changeBlock == Int64(writers * blocksEach))
     }
 
     /// The server commits a block, and the connection fails before its
@@ -414,7 +414,8 @@ struct PostgresCommitWatcherTests {
         let database = try newLibrary()
         let other = try LibraryDatabase(location: database.location, password: nil)
         let heard = LockedValue<[Int64]>([])
-        let watcher = PostgresCommitWatcher(database: database, after: 0, onCommit: { number in heard.update { $0.append(number) } },
+        let watcher = PostgresCommitWatcher(database: database, after: WatchedState(changeBlock: 0, tokenRevocation: nil),
+                                            onChange: { state in heard.update { $0.append(state.changeBlock) } },
                                             onUnavailable: { _ in Issue.record("the library was reported unavailable") })
         defer { watcher.stop() }
         try await Task.sleep(for: .milliseconds(200))
@@ -437,7 +438,7 @@ struct PostgresCommitWatcherTests {
     @Test func aDroppedLibraryIsReportedOnce() async throws {
         let database = try newLibrary()
         let reports = LockedValue<[StoreError]>([])
-        let watcher = PostgresCommitWatcher(database: database, after: 0, onCommit: { _ in },
+        let watcher = PostgresCommitWatcher(database: database, after: WatchedState(changeBlock: 0, tokenRevocation: nil), onChange: { _ in },
                                             onUnavailable: { error in reports.update { $0.append(error) } })
         defer { watcher.stop() }
         try await Task.sleep(for: .milliseconds(200))

@@ -17,8 +17,8 @@ import Testing
     private static func commitAsset(_ store: SQLitePhotoStore) throws {
         var changes = ChangeSet()
         changes.newAssets = [NewAsset(record: AssetRecord(uuid: UUID().uuidString, mediaType: .image, modificationDate: Date(),
-                                                          addedDate: Date(), playbackStyle: 1), resources: [])]
-        _ = try store.commit(changes, staging: nil)
+                                                          addedDate: Date(), playbackStyle: .image), resources: [])]
+        _ = try store.beginCommit().commit(changes)
     }
 
     /// A statement a read leaves unfinished would keep its connection's

@@ -14,7 +14,7 @@ import Testing
 
     /// A new asset with one staged photo.
     private static func newPhoto(uuid: String, file: StagedFile) -> NewAsset {
-        NewAsset(record: AssetRecord(uuid: uuid, mediaType: .image, modificationDate: Date(), addedDate: Date(), playbackStyle: 1),
+        NewAsset(record: AssetRecord(uuid: uuid, mediaType: .image, modificationDate: Date(), addedDate: Date(), playbackStyle: .image),
                  resources: [NewResource(type: .photo, file: file, originalFilename: "a.jpg",
                                          uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)])
     }
@@ -29,13 +29,12 @@ import Testing
         let store = try SQLitePhotoStore(url: root)
         let layout = store.layout
         // A committed asset whose file is journalled (a crash after commit, before cleanup).
-        let staging = try store.files.makeStagingArea()
-        let file = try staging.stage(data: Data("photo".utf8), pathExtension: "jpg")
+        let session = store.beginCommit()
+        let file = try session.stage(data: Data("photo".utf8), pathExtension: "jpg")
         let uuid = UUID().uuidString
         var changes = ChangeSet()
         changes.newAssets = [Self.newPhoto(uuid: uuid, file: file)]
-        _ = try store.commit(changes, staging: staging)
-        staging.discard()
+        _ = try session.commit(changes)
         let kept = layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg")
 
         // A dead process's staging area: files placed but never committed.
@@ -67,8 +66,8 @@ import Testing
         let kept = UUID().uuidString, purged = UUID().uuidString
         var changes = ChangeSet()
         changes.newAssets = [NewAsset(record: AssetRecord(uuid: kept, mediaType: .image, modificationDate: Date(), addedDate: Date(),
-                                                          playbackStyle: 1), resources: [])]
-        _ = try store.commit(changes, staging: nil)
+                                                          playbackStyle: .image), resources: [])]
+        _ = try store.beginCommit().commit(changes)
         let derivatives = store.files.derivatives
         for uuid in [kept, purged] {
             try derivatives.store(Data("jpeg".utf8), assetUUID: uuid, version: 0, kind: .thumbnail)
@@ -85,14 +84,13 @@ import Testing
 
     @Test func aFailedCommitRemovesThePlacedFiles() throws {
         let store = try SQLitePhotoStore(url: root)
-        let staging = try store.files.makeStagingArea()
-        let file = try staging.stage(data: Data("photo".utf8), pathExtension: "jpg")
+        let session = store.beginCommit()
+        let file = try session.stage(data: Data("photo".utf8), pathExtension: "jpg")
         let uuid = UUID().uuidString
         var changes = ChangeSet()
         changes.newAssets = [Self.newPhoto(uuid: uuid, file: file)]
         changes.assetEdits = [AssetEdit(uuid: UUID().uuidString, isFavorite: true)]
-        #expect(throws: StoreError.self) { try store.commit(changes, staging: staging) }
-        staging.discard()
+        #expect(throws: StoreError.self) { try session.commit(changes) }
         let placed = try #require(store.layout.url(forRelativePath: store.layout.originalRelativePath(assetUUID: uuid, index: 0, pathExtension: "jpg")))
         #expect(!FileManager.default.fileExists(atPath: placed.path))
         #expect(try store.fetchAssets(AssetQuery(scope: .library)).ids.isEmpty)

@@ -49,10 +49,10 @@ import Testing
         test = try TestLibrary()
         var rows = Self.rows
         let records = rows.map { row in
-            AssetRecord(uuid: UUID().uuidString, mediaType: AssetMediaType(rawValue: row.mediaType) ?? .unknown, mediaSubtypes: row.subtypes, pixelWidth: row.width,
+            AssetRecord(uuid: UUID().uuidString, mediaType: AssetMediaType(rawValue: row.mediaType) ?? .unknown, mediaSubtypes: AssetMediaSubtypes(rawValue: row.subtypes), pixelWidth: row.width,
                         pixelHeight: row.height, creationDate: row.created, modificationDate: row.modified, addedDate: row.created,
                         duration: row.duration, isFavorite: row.favorite, isHidden: row.hidden, burstIdentifier: row.burst,
-                        representsBurst: row.burst != nil, playbackStyle: row.playback)
+                        representsBurst: row.burst != nil, playbackStyle: AssetPlaybackStyle(rawValue: row.playback) ?? .unsupported)
         }
         let ids = try test.insert(records)
         for index in rows.indices { rows[index].id = ids[index] }

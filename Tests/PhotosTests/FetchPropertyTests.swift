@@ -36,13 +36,13 @@ import PhotosStore
         let burst = random.pick(bursts)
         return AssetRecord(
             uuid: UUID().uuidString, mediaType: random.pick([.image, .image, .video, .audio]),
-            mediaSubtypes: random.pick([0, 1, 4, 8, 1 | 8, 131_072, 262_144]),
+            mediaSubtypes: AssetMediaSubtypes(rawValue: random.pick([0, 1, 4, 8, 1 | 8, 131_072, 262_144])),
             pixelWidth: random.pick([100, 200, 300]), pixelHeight: random.pick([100, 200]),
             creationDate: random.pick(dates), modificationDate: base, addedDate: base,
             duration: random.pick([0, 1.5, 10]), isFavorite: random.chance(0.3), isHidden: random.chance(0.15),
             sourceType: AssetSourceTypes(rawValue: random.pick([1, 1, 1, 2, 4])), burstIdentifier: burst,
             burstSelectionTypes: burst == nil ? 0 : random.pick([0, 1, 2]),
-            representsBurst: burst != nil && random.chance(0.4), playbackStyle: 1,
+            representsBurst: burst != nil && random.chance(0.4), playbackStyle: .image,
             trashedDate: random.chance(0.1) ? Date() : nil)
     }
 
@@ -117,7 +117,7 @@ import PhotosStore
             let mask = random.pick([1, 4, 8, 131_072])
             let equality = random.pick(["==", "!="])
             return Condition(format: "(mediaSubtypes & %d) \(equality) 0", arguments: [mask]) { row in
-                let set = row.record.mediaSubtypes & mask
+                let set = row.record.mediaSubtypes.rawValue & mask
                 return equality == "==" ? set == 0 : set != 0
             }
         case 6:

@@ -37,10 +37,10 @@ import Testing
         let now = Date()
         let ids = try test.insert([
             TestLibrary.record(created: now, favorite: true),
-            TestLibrary.record(created: now, mediaType: 2, subtypes: MediaSubtypeBit.videoTimelapse),
-            TestLibrary.record(created: now, mediaType: 2, subtypes: MediaSubtypeBit.videoHighFrameRate),
-            TestLibrary.record(created: now, subtypes: MediaSubtypeBit.photoPanorama | MediaSubtypeBit.photoScreenshot),
-            TestLibrary.record(created: now, subtypes: MediaSubtypeBit.photoLive | MediaSubtypeBit.photoDepthEffect),
+            TestLibrary.record(created: now, mediaType: 2, subtypes: AssetMediaSubtypes.videoTimelapse.rawValue),
+            TestLibrary.record(created: now, mediaType: 2, subtypes: AssetMediaSubtypes.videoHighFrameRate.rawValue),
+            TestLibrary.record(created: now, subtypes: AssetMediaSubtypes([.photoPanorama, .photoScreenshot]).rawValue),
+            TestLibrary.record(created: now, subtypes: AssetMediaSubtypes([.photoLive, .photoDepthEffect]).rawValue),
             TestLibrary.record(created: now, hidden: true),
             TestLibrary.record(created: now, burst: "B", representsBurst: true),
             TestLibrary.record(created: now, added: now.addingTimeInterval(-40 * 86_400)),
@@ -137,8 +137,8 @@ import Testing
             PHAssetChangeRequest.deleteAssets(PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil))
         }
         let store = try #require(test.library.store)
-        #expect(try store.commit(ChangeSet(purge: .deletedBefore(Date().addingTimeInterval(-RetentionWindows.recentlyDeleted))), staging: nil) == nil)
-        #expect(try store.commit(ChangeSet(purge: .deletedBefore(Date().addingTimeInterval(1))), staging: nil)?.changes.count == 2)
+        #expect(try store.beginCommit().commit(ChangeSet(purge: .deletedBefore(Date().addingTimeInterval(-RetentionWindows.recentlyDeleted)))) == nil)
+        #expect(try store.beginCommit().commit(ChangeSet(purge: .deletedBefore(Date().addingTimeInterval(1))))?.changes.count == 2)
         #expect(test.originalFiles.isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosMedia
 import PhotosStore
 import Testing
 @testable import Photos
@@ -47,5 +48,37 @@ import Testing
         let all: PHAssetSourceType = [.typeUserLibrary, .typeCloudShared, .typeiTunesSynced]
         #expect(AssetSourceTypes(all) == .all && PHAssetSourceType(AssetSourceTypes.all) == all)
         #expect(AssetSourceTypes(.typeCloudShared) == .cloudShared)
+    }
+
+    @Test func playbackStylesMapBothWays() {
+        for style in [PHAsset.PlaybackStyle.unsupported, .image, .imageAnimated, .livePhoto, .video, .videoLooping] {
+            #expect(PHAsset.PlaybackStyle(AssetPlaybackStyle(style)) == style && AssetPlaybackStyle(style).rawValue == style.rawValue)
+        }
+        #expect(AssetPlaybackStyle.allCases.count == 6)
+    }
+
+    /// The engine's smart albums are PhotoKit's subtypes of the same name
+    /// (`smartAlbum` and the engine's case), with the same raw value.
+    @Test func smartAlbumSubtypesAreTheSubtypesOfTheirNames() {
+        for subtype in SmartAlbumSubtype.allCases {
+            let photoKit = PHAssetCollectionSubtype(subtype)
+            let name = String(describing: subtype)
+            #expect(String(describing: photoKit).lowercased() == "smartalbum" + name.lowercased(), "\(subtype)")
+            #expect(photoKit.rawValue == subtype.rawValue && SmartAlbumSubtype(photoKit) == subtype)
+        }
+        #expect(SmartAlbumSubtype(PHAssetCollectionSubtype.albumRegular) == nil)
+        #expect(Set(SmartAlbumSubtype.libraryAlbums.map(\.subtype)) == Set(SmartAlbumSubtype.allCases), "every library has every smart album")
+    }
+
+    /// The traits a file shows become the subtypes of their names.
+    @Test func captureTraitsBecomeTheirSubtypes() {
+        let expected: [MediaMetadata.CaptureTrait: PHAssetMediaSubtype] = [
+            .hdr: .photoHDR, .panorama: .photoPanorama, .depthEffect: .photoDepthEffect, .screenshot: .photoScreenshot,
+            .highFrameRate: .videoHighFrameRate, .timelapse: .videoTimelapse,
+        ]
+        for trait in MediaMetadata.CaptureTrait.allCases {
+            #expect(PHAssetMediaSubtype([trait]) == expected[trait], "\(trait)")
+        }
+        #expect(PHAssetMediaSubtype(Set(MediaMetadata.CaptureTrait.allCases)).rawValue.nonzeroBitCount == 6)
     }
 }

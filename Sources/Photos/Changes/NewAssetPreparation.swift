@@ -112,14 +112,14 @@ struct NewAssetPreparation {
         }
         let now = Date()
         let hasPairedVideo = staged.contains { $0.type == .pairedVideo }
-        var subtypes = PHAssetMediaSubtype(rawValue: metadata.mediaSubtypeBits)
+        var subtypes = PHAssetMediaSubtype(metadata.captureTraits)
         if metadata.kind == .image && hasPairedVideo { subtypes.insert(.photoLive) }
         let playbackStyle: PHAsset.PlaybackStyle = metadata.kind == .video ? .video
             : hasPairedVideo ? .livePhoto : metadata.frameCount > 1 ? .imageAnimated : .image
         let record = AssetRecord(
             uuid: uuid,
             mediaType: metadata.kind == .image ? .image : .video,
-            mediaSubtypes: Int(subtypes.rawValue),
+            mediaSubtypes: AssetMediaSubtypes(subtypes),
             pixelWidth: metadata.pixelWidth,
             pixelHeight: metadata.pixelHeight,
             creationDate: metadata.captureDate ?? fileDate ?? now,
@@ -132,7 +132,7 @@ struct NewAssetPreparation {
                                course: $0.course, speed: $0.speed)
             },
             burstIdentifier: metadata.burstIdentifier,
-            playbackStyle: playbackStyle.rawValue,
+            playbackStyle: AssetPlaybackStyle(playbackStyle),
             isFrontCamera: metadata.lensModel?.lowercased().contains("front") ?? false,
             isLongExposure: metadata.isLongExposure,
             hasRAWOriginal: staged.contains { UniformType.isRAW($0.uniformTypeIdentifier) },

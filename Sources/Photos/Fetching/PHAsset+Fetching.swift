@@ -12,7 +12,9 @@ extension PHAsset {
         let library = assetCollection.library ?? PHPhotoLibrary.current
         switch assetCollection.content {
         case .stored(let record) where record.type == .smartAlbum:
-            return library.fetchAssets(scope: .smartAlbum(subtype: record.subtype), options: options)
+            // A smart album this version does not compute (made by a later one) holds nothing yet.
+            guard let subtype = SmartAlbumSubtype(rawValue: record.subtype) else { return PHFetchResult(contents: .empty) }
+            return library.fetchAssets(scope: .smartAlbum(subtype: subtype), options: options)
         case .stored(let record):
             return library.fetchAssets(scope: .album(rowID: record.id), options: options)
         case .moment(let moment):

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PhotosStore
+import Synchronization
 import _CryptoExtras
 
 /// Bearer tokens for reaching the library over the network (`photos serve`),
@@ -33,10 +34,11 @@ extension PHPhotoLibrary {
         /// check it with ``checkPassword(_:of:)``.
         public var hasPassword: Bool = false
 
-        /// Whether the token is a share link's (``PHPhotoLibrary/createShareLink(for:label:expirationDate:password:)``).
-        public var isShareLink: Bool {
-            clientIdentifier?.hasPrefix(PHPhotoLibrary.shareLinkClientPrefix) ?? false
-        }
+        /// Whether the token is a share link's
+        /// (``PHPhotoLibrary/createShareLink(for:label:expirationDate:password:)``):
+        /// its client's grant is ``ClientAccessGrant/sharedAlbum``, as read
+        /// with the token.
+        public internal(set) var isShareLink: Bool = false
 
         /// Whether the token no longer works at `date`.
         public func isExpired(at date: Date = Date()) -> Bool {
@@ -54,7 +56,7 @@ extension PHPhotoLibrary {
 
     /// Creates a token acting for `client` (nil: the owner). The client's
     /// grant is not changed: set it with ``setAccess(_:forClient:)``.
-    /// Cost: one insert.
+    /// Cost: one insert and one lookup.
     public func createAccessToken(forClient client: String?, label: String = "", readOnly: Bool = false,
                                   expirationDate: Date? = nil) throws -> IssuedAccessToken {
         try createAccessToken(forClient: client, label: label, readOnly: readOnly, expirationDate: expirationDate, passwordHash: nil)
@@ -66,8 +68,12 @@ extension PHPhotoLibrary {
         let record = AccessTokenRecord(id: BearerToken.randomID(), secretHash: BearerToken.hash(secret), client: client,
                                        isReadOnly: readOnly, label: label, createdAt: Date(), expiresAt: expirationDate,
                                        passwordHash: passwordHash)
-        try withStore { store throws(StoreError) in try store.addAccessToken(record) }
-        return IssuedAccessToken(token: AccessToken(record), bearer: BearerToken.format(id: record.id, secret: secret))
+        // Read back, with its client's grant as listings read it.
+        let stored = try withStore { store throws(StoreError) in
+            try store.addAccessToken(record)
+            return try store.accessToken(id: record.id)
+        }
+        return IssuedAccessToken(token: AccessToken(stored ?? record), bearer: BearerToken.format(id: record.id, secret: secret))
     }
 
     /// A share link's token: a read-only token of a new client whose grant
@@ -117,7 +123,8 @@ extension PHPhotoLibrary {
         return SharePassword.matches(password, stored)
     }
 
-    /// What the client identifier of every share link starts with.
+    /// What the client identifier made for each share link starts with, so
+    /// that listings read well; what makes it a share link is its grant.
     static let shareLinkClientPrefix = "share."
 
     /// Every token, oldest first. Cost: one query.
@@ -130,6 +137,46 @@ extension PHPhotoLibrary {
     public func revokeAccessToken(id: String) throws {
         guard try withStore({ store throws(StoreError) in try store.removeAccessToken(id: id) }) else {
             throw PHPhotosError(.identifierNotFound, "there is no access token \(id)", identifiers: [id])
+        }
+    }
+
+    /// A running watch of this library's token revocations, from
+    /// ``watchTokenRevocations(_:)``.
+    package final class TokenRevocationWatch: Sendable {
+        private let watcher: any CommitWatcher
+
+        fileprivate init(_ watcher: any CommitWatcher) {
+            self.watcher = watcher
+        }
+
+        deinit {
+            watcher.stop()
+        }
+
+        /// Stops watching; no call starts after it returns.
+        package func stop() {
+            watcher.stop()
+        }
+    }
+
+    /// Calls `revoked` on a thread of its own each time a token of this
+    /// library is revoked, by any process (on PostgreSQL, on any machine),
+    /// as soon as its commit watcher hears of it; and once if the library
+    /// becomes unavailable, after which revocations go unheard. A server
+    /// keeps what it has proven only until then. Cost: one watcher thread
+    /// (on PostgreSQL a listening connection), idle between commits.
+    package func watchTokenRevocations(_ revoked: @escaping @Sendable () -> Void) throws -> TokenRevocationWatch {
+        try withStore { store throws(StoreError) in
+            let last = try store.watchedState()
+            let seen = Mutex(last.tokenRevocation)
+            let watcher = try store.watchCommits(after: last, onChange: { state in
+                let isRevocation = seen.withLock { mark in
+                    defer { mark = state.tokenRevocation }
+                    return mark != state.tokenRevocation
+                }
+                if isRevocation { revoked() }
+            }, onUnavailable: { _ in revoked() })
+            return TokenRevocationWatch(watcher)
         }
     }
 
@@ -150,7 +197,8 @@ extension PHPhotoLibrary {
 extension PHPhotoLibrary.AccessToken {
     init(_ record: AccessTokenRecord) {
         self.init(id: record.id, clientIdentifier: record.client, isReadOnly: record.isReadOnly, label: record.label,
-                  creationDate: record.createdAt, expirationDate: record.expiresAt, hasPassword: record.passwordHash != nil)
+                  creationDate: record.createdAt, expirationDate: record.expiresAt, hasPassword: record.passwordHash != nil,
+                  isShareLink: record.clientGrant == .sharedAlbum)
     }
 }
 

@@ -16,16 +16,16 @@ open class PHAsset: PHObject, @unchecked Sendable {
     convenience init(deletedUUID uuid: String, rowID: Int64, library: PHPhotoLibrary?) {
         self.init(record: AssetRecord(id: rowID, uuid: uuid, mediaType: .unknown,
                                       modificationDate: .distantPast, addedDate: .distantPast,
-                                      playbackStyle: PlaybackStyle.unsupported.rawValue),
+                                      playbackStyle: .unsupported),
                   library: library)
     }
 
     /// How the asset plays back: still, animated, Live Photo, video, looping video.
-    public var playbackStyle: PlaybackStyle { PlaybackStyle(rawValue: record.playbackStyle) ?? .unsupported }
+    public var playbackStyle: PlaybackStyle { PlaybackStyle(record.playbackStyle) }
     /// Image, video or audio.
     public var mediaType: PHAssetMediaType { PHAssetMediaType(record.mediaType) }
     /// Traits such as panorama, HDR, Live Photo, time-lapse.
-    public var mediaSubtypes: PHAssetMediaSubtype { PHAssetMediaSubtype(rawValue: UInt(record.mediaSubtypes)) }
+    public var mediaSubtypes: PHAssetMediaSubtype { PHAssetMediaSubtype(record.mediaSubtypes) }
     /// The type of the asset's original file, such as JPEG or QuickTime movie.
     public var contentType: UTType {
         record.uniformTypeIdentifier.flatMap { UTType($0) } ?? (mediaType == .video ? .movie : mediaType == .image ? .image : .data)

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosMedia
 import PhotosStore
 
 // PhotoKit's enumerations and the engine's, converted by initializers. The
@@ -89,6 +90,51 @@ extension CollectionType {
         case .momentList: self = .momentList
         case .folder: self = .folder
         case .smartFolder: return nil
+        }
+    }
+}
+
+extension PHAsset.PlaybackStyle {
+    init(_ stored: AssetPlaybackStyle) { self = sameRawValue(stored, or: .unsupported) }
+}
+
+extension AssetPlaybackStyle {
+    init(_ style: PHAsset.PlaybackStyle) { self = sameRawValue(style, or: .unsupported) }
+}
+
+extension PHAssetMediaSubtype {
+    init(_ stored: AssetMediaSubtypes) {
+        self.init(rawValue: UInt(stored.rawValue))
+    }
+}
+
+extension AssetMediaSubtypes {
+    init(_ subtypes: PHAssetMediaSubtype) {
+        self.init(rawValue: Int(subtypes.rawValue))
+    }
+}
+
+extension PHAssetCollectionSubtype {
+    init(_ stored: SmartAlbumSubtype) { self = sameRawValue(stored, or: .any) }
+}
+
+extension SmartAlbumSubtype {
+    /// The smart album a PhotoKit subtype names; nil for the others.
+    init?(_ subtype: PHAssetCollectionSubtype) { self.init(rawValue: subtype.rawValue) }
+}
+
+extension PHAssetMediaSubtype {
+    /// The subtypes the traits a file shows stand for.
+    init(_ traits: Set<MediaMetadata.CaptureTrait>) {
+        self = traits.reduce(into: []) { subtypes, trait in
+            switch trait {
+            case .hdr: subtypes.insert(.photoHDR)
+            case .panorama: subtypes.insert(.photoPanorama)
+            case .depthEffect: subtypes.insert(.photoDepthEffect)
+            case .screenshot: subtypes.insert(.photoScreenshot)
+            case .highFrameRate: subtypes.insert(.videoHighFrameRate)
+            case .timelapse: subtypes.insert(.videoTimelapse)
+            }
         }
     }
 }

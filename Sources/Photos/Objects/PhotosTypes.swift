@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 
 // PhotoKit's enumerations and option sets, with Apple's Swift names and raw
 // values, so archived values and client code carry over unchanged.
@@ -121,7 +122,8 @@ public enum PHAssetMediaType: Int, Sendable {
     case audio = 3
 }
 
-/// Traits of an asset's media.
+/// Traits of an asset's media. The bits are Apple's, and the engine's
+/// (`AssetMediaSubtypes`, where they are written).
 public struct PHAssetMediaSubtype: OptionSet, Sendable, Hashable {
     /// The option bits, as Apple defines them.
     public let rawValue: UInt
@@ -132,27 +134,27 @@ public struct PHAssetMediaSubtype: OptionSet, Sendable, Hashable {
     }
 
     /// A panorama.
-    public static let photoPanorama = PHAssetMediaSubtype(rawValue: 1 << 0)
+    public static let photoPanorama = PHAssetMediaSubtype(AssetMediaSubtypes.photoPanorama)
     /// A high-dynamic-range photo.
-    public static let photoHDR = PHAssetMediaSubtype(rawValue: 1 << 1)
+    public static let photoHDR = PHAssetMediaSubtype(AssetMediaSubtypes.photoHDR)
     /// A screenshot.
-    public static let photoScreenshot = PHAssetMediaSubtype(rawValue: 1 << 2)
+    public static let photoScreenshot = PHAssetMediaSubtype(AssetMediaSubtypes.photoScreenshot)
     /// A Live Photo: a still with a short paired video.
-    public static let photoLive = PHAssetMediaSubtype(rawValue: 1 << 3)
+    public static let photoLive = PHAssetMediaSubtype(AssetMediaSubtypes.photoLive)
     /// A photo with depth data (Portrait mode).
-    public static let photoDepthEffect = PHAssetMediaSubtype(rawValue: 1 << 4)
+    public static let photoDepthEffect = PHAssetMediaSubtype(AssetMediaSubtypes.photoDepthEffect)
     /// A spatial (stereoscopic) photo or video.
-    public static let spatialMedia = PHAssetMediaSubtype(rawValue: 1 << 10)
+    public static let spatialMedia = PHAssetMediaSubtype(AssetMediaSubtypes.spatialMedia)
     /// A video streamed rather than stored locally.
-    public static let videoStreamed = PHAssetMediaSubtype(rawValue: 1 << 16)
+    public static let videoStreamed = PHAssetMediaSubtype(AssetMediaSubtypes.videoStreamed)
     /// A high-frame-rate (slow-motion) video.
-    public static let videoHighFrameRate = PHAssetMediaSubtype(rawValue: 1 << 17)
+    public static let videoHighFrameRate = PHAssetMediaSubtype(AssetMediaSubtypes.videoHighFrameRate)
     /// A time-lapse video.
-    public static let videoTimelapse = PHAssetMediaSubtype(rawValue: 1 << 18)
+    public static let videoTimelapse = PHAssetMediaSubtype(AssetMediaSubtypes.videoTimelapse)
     /// A screen recording.
-    public static let videoScreenRecording = PHAssetMediaSubtype(rawValue: 1 << 19)
+    public static let videoScreenRecording = PHAssetMediaSubtype(AssetMediaSubtypes.videoScreenRecording)
     /// A Cinematic mode video.
-    public static let videoCinematic = PHAssetMediaSubtype(rawValue: 1 << 21)
+    public static let videoCinematic = PHAssetMediaSubtype(AssetMediaSubtypes.videoCinematic)
 }
 
 /// How a photo of a burst was selected.

@@ -76,9 +76,10 @@ final class ChangeObservers: @unchecked Sendable {
     private func startWatching() {
         guard watcher == nil, !reportedUnavailable, let store = library?.store else { return }
         do {
-            lastDelivered = try store.lastChangeBlock()
-            watcher = try store.watchCommits(after: lastDelivered, onCommit: { [weak self] latest in
-                self?.committed(through: latest)
+            let state = try store.watchedState()
+            lastDelivered = state.changeBlock
+            watcher = try store.watchCommits(after: state, onChange: { [weak self] latest in
+                self?.committed(through: latest.changeBlock)
             }, onUnavailable: { [weak self] _ in
                 guard let self else { return }
                 deliveryQueue.async { self.deliverUnavailability() }

@@ -101,7 +101,10 @@ class Gallery {
 
   /** A change from anyone: re-read what is shown; the grid animates the difference. */
   changed(change) {
-    if (change.detailsUnavailable) return this.reload();
+    if (change.detailsUnavailable) {
+      this.reload();
+      return;
+    }
     if (change.assets && (change.assets.inserted.length || change.assets.updated.length || change.assets.deleted.length)) {
       this.grid.expectInserted(change.assets.inserted.map((id) => id.split('/')[0]));
       this.grid.refresh().then(() => this.selection.keep((id) => this.grid.pageCache.locate(id) !== undefined));

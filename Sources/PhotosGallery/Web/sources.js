@@ -70,7 +70,7 @@ export class CollectionSource {
     return { etag: null, groups: [{ id: 'all', title: '', count: section.count }] };
   }
 
-  async page(section, number) {
+  async page(_section, number) {
     let data;
     if (number === 0 && this.first) {
       data = this.first;

@@ -40,11 +40,22 @@ package enum ChangeBlockNumbering {
         return number
     }
 
-    /// The number of the last committed change block. Cost: one row read.
-    package static func last(_ connection: PostgresConnection, location: PostgresLocation) async throws -> Int64 {
-        let rows = try await connection.run(PostgresQuery(unsafeSQL: "SELECT last FROM \"\(location.schema)\".change_counter"))
-        var number: Int64 = 0
-        for try await id in rows.decode(Int64.self) { number = id }
-        return number
+    /// What a revocation of a token sends on the channel, in place of a number.
+    package static let tokenRevocationNotice = "token revoked"
+
+    /// The number of the last committed change block, and the last token
+    /// revocation's mark. Cost: two row reads in one statement.
+    package static func watchedState(_ connection: PostgresConnection, location: PostgresLocation) async throws -> WatchedState {
+        let schema = "\"\(location.schema)\""
+        var bindings = PostgresBindings()
+        bindings.append(WatchedState.tokenRevocationKey)
+        let rows = try await connection.run(PostgresQuery(unsafeSQL: """
+            SELECT last, (SELECT value FROM \(schema).library_metadata WHERE key = $1) FROM \(schema).change_counter
+            """, binds: bindings))
+        var state = WatchedState(changeBlock: 0, tokenRevocation: nil)
+        for try await (number, mark) in rows.decode((Int64, String?).self) {
+            state = WatchedState(changeBlock: number, tokenRevocation: mark)
+        }
+        return state
     }
 }

@@ -2,20 +2,22 @@ import Foundation
 import PhotosStore
 import PostgresNIO
 
-/// PostgreSQL's ``CommitWatcher``: hears of change blocks committed on any
-/// machine through the library's notification channel, on one connection of
-/// its own (`LISTEN` needs a connection that stays; the pool's come and go).
+/// PostgreSQL's ``CommitWatcher``: hears of change blocks committed, and
+/// tokens revoked, on any machine through the library's notification
+/// channel, on one connection of its own (`LISTEN` needs a connection that
+/// stays; the pool's come and go).
 ///
-/// Each commit notifies its block's number (see ``ChangeBlockNumbering``).
+/// Each commit notifies its block's number (see ``ChangeBlockNumbering``),
+/// each revocation ``ChangeBlockNumbering/tokenRevocationNotice``.
 /// Notifications sent while no one listens are lost, so every time the
 /// watcher (re)connects it starts listening first and then reads the last
 /// number: a commit is either before that read or notified after it. A
 /// dropped connection is retried with backoff, up to `maximumBackoff`
 /// apart, for as long as the watcher runs; every `safetyInterval` it reads
 /// the last number again, which also finds a connection that died without
-/// a word. Reports only numbers past the last reported, so a consumer
-/// re-reads history from its own last number and nothing is lost or seen
-/// twice. A library whose schema is dropped is reported once as `removed`.
+/// a word. Reports only states that are news after the last reported, so
+/// a consumer re-reads history from its own last number and nothing is
+/// lost or seen twice. A library whose schema is dropped is reported once as `removed`.
 package final class PostgresCommitWatcher: CommitWatcher, @unchecked Sendable {
     /// How often the watcher reads the last number without a notification.
     package static let safetyInterval = Duration.seconds(2)
@@ -23,38 +25,38 @@ package final class PostgresCommitWatcher: CommitWatcher, @unchecked Sendable {
     package static let maximumBackoff = Duration.seconds(2)
 
     private let database: LibraryDatabase
-    private let onCommit: @Sendable (Int64) -> Void
+    private let onChange: @Sendable (WatchedState) -> Void
     private let onUnavailable: @Sendable (StoreError) -> Void
     private let state = NSLock()
     /// Held while a callback runs, so reports arrive one at a time, in order.
     private let reporting = NSLock()
-    private var lastSeen: Int64
+    private var lastSeen: WatchedState
     private var stopped = false
     private var connection: PostgresConnection?
     private var runner: Task<Void, Never>?
 
-    /// Starts watching; `onCommit` gets the latest block's number each time
-    /// it is past `changeBlock` and the last reported.
-    package init(database: LibraryDatabase, after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+    /// Starts watching; `onChange` gets the library's state each time it is
+    /// news after `start` and the last reported.
+    package init(database: LibraryDatabase, after start: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
                  onUnavailable: @escaping @Sendable (StoreError) -> Void) {
         self.database = database
-        self.onCommit = onCommit
+        self.onChange = onChange
         self.onUnavailable = onUnavailable
-        lastSeen = changeBlock
+        lastSeen = start
         let runner = Task(executorPreference: DispatchTaskExecutor.shared) { [self] in await run() }
         state.withLock { self.runner = runner }
     }
 
-    /// Reads the last number through the pool now; a failure is left to
-    /// the listener's own re-reads.
+    /// Reads the state through the pool now; a failure is left to the
+    /// listener's own re-reads.
     package func check() {
         Task(executorPreference: DispatchTaskExecutor.shared) { [self, database] in
-            let number = try? await LibraryDatabase.withTimeout(database.timeout, location: database.location) {
+            let state = try? await LibraryDatabase.withTimeout(database.timeout, location: database.location) {
                 try await database.client.withConnection { connection in
-                    try await ChangeBlockNumbering.last(connection, location: database.location)
+                    try await ChangeBlockNumbering.watchedState(connection, location: database.location)
                 }
             }
-            if let number { report(number) }
+            if let state { report(state) }
         }
     }
 
@@ -122,11 +124,12 @@ package final class PostgresCommitWatcher: CommitWatcher, @unchecked Sendable {
                 }
             }
             defer { poller.cancel() }
-            // A notice past the last reported reads the newest number, so that a
-            // listener busy with an earlier block catches up in one step, and the
-            // notices queued meanwhile, already covered, cost nothing.
+            // A notice of a block past the last reported reads the newest state, so
+            // that a listener busy with an earlier block catches up in one step, and
+            // the notices queued meanwhile, already covered, cost nothing. A notice
+            // of a revocation always reads it.
             for try await notification in notifications {
-                guard let number = Int64(notification.payload), number > state.withLock({ lastSeen }) else { continue }
+                if let number = Int64(notification.payload), number <= state.withLock({ lastSeen.changeBlock }) { continue }
                 try await reportLast(connection)
             }
         }
@@ -134,22 +137,22 @@ package final class PostgresCommitWatcher: CommitWatcher, @unchecked Sendable {
 
     private func reportLast(_ connection: PostgresConnection) async throws {
         do {
-            report(try await ChangeBlockNumbering.last(connection, location: database.location))
+            report(try await ChangeBlockNumbering.watchedState(connection, location: database.location))
         } catch let error as PSQLError where ["3F000", "42P01"].contains(error.serverInfo?[.sqlState] ?? "") {
             throw StoreError.removed(path: database.location.url.absoluteString)
         }
     }
 
-    /// Calls `onCommit` with `number` when it is past the last reported,
-    /// unless stopped; a callback may itself stop the watcher.
-    private func report(_ number: Int64) {
+    /// Calls `onChange` with `current` when it is news after the last
+    /// reported, unless stopped; a callback may itself stop the watcher.
+    private func report(_ current: WatchedState) {
         reporting.lock()
         defer { reporting.unlock() }
         let isNew = state.withLock {
-            guard !stopped, number > lastSeen else { return false }
-            lastSeen = number
+            guard !stopped, current.isNews(after: lastSeen) else { return false }
+            lastSeen = current
             return true
         }
-        if isNew { onCommit(number) }
+        if isNew { onChange(current) }
     }
 }

@@ -134,7 +134,7 @@ package enum PostgresSchema {
                 INSERT INTO "\(schema)".collection (uuid, kind, type, subtype, title, position, creation_date, modification_date)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
                 """, binds: binds(UUID().uuidString, CollectionKind.assetCollection.rawValue, CollectionType.smartAlbum.storedType,
-                                  album.subtype, album.title, position, now)))
+                                  album.subtype.rawValue, album.title, position, now)))
         }
     }
 

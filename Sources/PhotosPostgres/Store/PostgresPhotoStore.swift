@@ -207,9 +207,9 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
         damage.withLock { $0 }.map { .damaged(path: location.absoluteString, reason: $0) }
     }
 
-    package func watchCommits(after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+    package func watchCommits(after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
                               onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher {
-        PostgresCommitWatcher(database: database, after: changeBlock, onCommit: onCommit, onUnavailable: onUnavailable)
+        PostgresCommitWatcher(database: database, after: state, onChange: onChange, onUnavailable: onUnavailable)
     }
 
     // MARK: - Integrity

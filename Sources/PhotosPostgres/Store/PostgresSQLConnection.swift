@@ -83,6 +83,12 @@ package final class PostgresSQLConnection: SQLConnection {
         try ChangeBlockNumbering.number(self, committedAt: date, author: author, objectCount: objectCount)
     }
 
+    /// Notifies the library's channel, which PostgreSQL delivers when the
+    /// transaction commits (see ``PostgresCommitWatcher``).
+    package func announceTokenRevocation() throws {
+        try execute(sql: "SELECT pg_notify(?, ?)", arguments: [location.channel, ChangeBlockNumbering.tokenRevocationNotice])
+    }
+
     /// Runs one rendered statement, handing each row to `onRow` as it
     /// arrives, on the connection's event loop; returns the command tag's
     /// counts. A statement unanswered for ``answerTimeout`` fails, and its

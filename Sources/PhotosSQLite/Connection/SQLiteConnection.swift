@@ -163,6 +163,10 @@ struct SQLiteConnection: SQLConnection {
         return number
     }
 
+    /// Nothing to send: the revoking transaction's write to the log wakes
+    /// every ``FileCommitWatcher`` as a commit does.
+    func announceTokenRevocation() throws {}
+
     private struct Prepared: SQLStatement {
         let db: Database
         let statement: Statement

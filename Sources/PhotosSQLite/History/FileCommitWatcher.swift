@@ -5,8 +5,8 @@ import GRDB
 import Glibc
 #endif
 
-/// SQLite's ``CommitWatcher``: notices change blocks committed by any
-/// process and reports the number of the latest one; notices too when the
+/// SQLite's ``CommitWatcher``: notices change blocks committed, and tokens
+/// revoked, by any process and reports the library's ``WatchedState``; notices too when the
 /// library stops being usable (its database removed, its write-ahead log
 /// deleted under a writer, damage found) and reports that once, then stops.
 ///
@@ -35,12 +35,12 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
     package static let safetyInterval: Int32 = 2000
 
     private let store: SQLitePhotoStore
-    private let onCommit: @Sendable (Int64) -> Void
+    private let onChange: @Sendable (WatchedState) -> Void
     private let onUnavailable: @Sendable (StoreError) -> Void
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let state = NSLock()
-    private var lastSeen: Int64
+    private var lastSeen: WatchedState
     private var stopped = false
     /// The watcher's connection, for `data_version`; opened on the
     /// watcher's thread, and again after a failure.
@@ -48,15 +48,15 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
     /// SQLite's `data_version` when the database was last read.
     private var checkedDataVersion: Int64?
 
-    /// Starts watching; `onCommit` is called on the watcher's thread with the
-    /// number of the latest change block each time it is past `changeBlock`,
+    /// Starts watching; `onChange` is called on the watcher's thread with
+    /// the library's state each time it is news after `state`,
     /// `onUnavailable` once if the library stops being usable.
-    init(store: SQLitePhotoStore, after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+    init(store: SQLitePhotoStore, after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
          onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {
         self.store = store
-        self.onCommit = onCommit
+        self.onChange = onChange
         self.onUnavailable = onUnavailable
-        lastSeen = changeBlock
+        lastSeen = state
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw .fileSystem("cannot create the commit watcher's wake-up pipe") }
         wakeRead = pipeEnds[0]
@@ -140,7 +140,7 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
         }
     }
 
-    /// Reports what changed; true when a new change block was seen. Unless
+    /// Reports what changed; true when news was seen. Unless
     /// `readsAnyway`, the database is read only when its `data_version`
     /// changed since it was last read.
     @discardableResult
@@ -154,9 +154,9 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
         let version = dataVersion()
         if !readsAnyway, let version, version == checkedDataVersion { return false }
         checkedDataVersion = version
-        guard let latest = try? store.lastChangeBlock(), latest > lastSeen else { return false }
+        guard let latest = try? store.watchedState(), latest.isNews(after: lastSeen) else { return false }
         lastSeen = latest
-        onCommit(latest)
+        onChange(latest)
         return true
     }
 

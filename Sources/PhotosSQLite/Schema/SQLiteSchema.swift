@@ -385,8 +385,9 @@ enum SQLiteSchema {
         for (position, album) in SmartAlbumSubtype.libraryAlbums.enumerated() {
             try db.execute(sql: """
                 INSERT INTO collection (uuid, kind, type, subtype, title, position, creation_date, modification_date)
-                VALUES (?, 1, 2, ?, ?, ?, ?, ?)
-                """, arguments: [UUID().uuidString, album.subtype, album.title, position, now, now])
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [UUID().uuidString, CollectionKind.assetCollection.rawValue, CollectionType.smartAlbum.storedType,
+                                 album.subtype.rawValue, album.title, position, now, now])
         }
     }
 }

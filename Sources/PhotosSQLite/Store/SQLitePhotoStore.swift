@@ -474,8 +474,8 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         }
     }
 
-    package func watchCommits(after changeBlock: Int64, onCommit: @escaping @Sendable (Int64) -> Void,
+    package func watchCommits(after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
                               onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher {
-        try FileCommitWatcher(store: self, after: changeBlock, onCommit: onCommit, onUnavailable: onUnavailable)
+        try FileCommitWatcher(store: self, after: state, onChange: onChange, onUnavailable: onUnavailable)
     }
 }

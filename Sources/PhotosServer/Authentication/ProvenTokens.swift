@@ -1,13 +1,16 @@
 import Foundation
+import Photos
 import Synchronization
 
 /// Bearer tokens proven lately, so that a burst of requests (a grid's
-/// thumbnails) costs one lookup and one hash, not one each. A proof
-/// lasts `lifetime` (a second, on the server's clock): a token revoked by the owner in another
-/// process stops working within it, and at once in this process, which
-/// forgets its proofs (``forget(tokenID:)``) and tells every connection
-/// that keeps a proof of its own (``isCurrent(_:)``). Bounded in size
-/// (``RecentTable``).
+/// thumbnails) costs one lookup and one hash, not one each. A proof holds
+/// until the token expires or any token is revoked: at once when this
+/// process revokes it (``forget(tokenID:)``), and as soon as the library's
+/// commit watcher hears of a revocation by another process or machine
+/// (``follow(revocationsOf:)``), which outdates every proof. Either way
+/// every connection that keeps a proof of its own learns it through
+/// ``isCurrent(_:now:)``. `lifetime` bounds a proof besides, in case a
+/// revocation goes unheard; bounded in size too (``RecentTable``).
 final class ProvenTokens: Sendable {
     /// A token proven, and until when that proof holds.
     struct Proof: Sendable {
@@ -19,15 +22,27 @@ final class ProvenTokens: Sendable {
     }
 
     let lifetime: TimeInterval
-    /// What is now (the server's ``PhotoServer/Configuration/clock``).
-    private let clock: @Sendable () -> Date
+    /// What is now (the server's ``PhotoServer/Configuration/clock``), for
+    /// proofs and for the expiry of the tokens looked up.
+    let clock: @Sendable () -> Date
     private let proofs = Mutex(RecentTable<String, Proof>(capacity: 10_000))
-    /// Revocations in this process so far: a proof made before the last one may be of a revoked token.
+    /// Revocations heard so far: a proof made before the last one may be of a revoked token.
     private let revocations = Atomic<Int>(0)
 
-    init(lifetime: TimeInterval = 1, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// The watch of the library's revocations, while following them.
+    private let revocationWatch = Mutex<PHPhotoLibrary.TokenRevocationWatch?>(nil)
+
+    init(lifetime: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.lifetime = lifetime
         self.clock = clock
+    }
+
+    /// Outdates every proof each time a token of `library` is revoked, by
+    /// any process, and if the library becomes unavailable; until this
+    /// object goes. Cost: one commit watcher.
+    func follow(revocationsOf library: PHPhotoLibrary) throws {
+        let watch = try library.watchTokenRevocations { [weak self] in self?.forgetAll() }
+        revocationWatch.withLock { $0 = watch }
     }
 
     func principal(for bearer: String) -> Principal? {
@@ -73,5 +88,12 @@ final class ProvenTokens: Sendable {
     func forget(tokenID: String) {
         revocations.add(1, ordering: .releasing)
         proofs.withLock { proofs in proofs.removeAll { $1.principal.tokenID == tokenID } }
+    }
+
+    /// Drops every proof, and outdates every proof connections keep: a
+    /// token was revoked elsewhere, and which one is not said.
+    func forgetAll() {
+        revocations.add(1, ordering: .releasing)
+        proofs.withLock { proofs in proofs.removeAll { _, _ in true } }
     }
 }

@@ -2,9 +2,10 @@
 /// revokes the token (`DELETE /v1/shares/{id}`): its proofs (the ones
 /// connections keep included), its browser sessions, its event streams and
 /// its unfinished uploads. A token revoked by another process (`photos
-/// token revoke`) stops within a second, when its proofs lapse; its
-/// sessions and streams end at their next proof, its uploads at the next
-/// sweep (``UploadStore/removeAbandoned(validTokens:now:)``).
+/// token revoke`) stops as soon as this server's commit watcher hears of it
+/// (``ProvenTokens/follow(revocationsOf:)``), which outdates every proof;
+/// its sessions and streams end at their next proof, its uploads at the
+/// next sweep (``UploadStore/removeAbandoned(validTokens:now:)``).
 struct Revocation: Sendable {
     let provenTokens: ProvenTokens
     let sessions: BrowserSessions

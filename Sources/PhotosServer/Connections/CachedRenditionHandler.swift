@@ -5,8 +5,8 @@ import NIOCore
 import Photos
 
 /// Answers `GET /v1/assets/{id}/{rendition}` straight from the connection's
-/// bytes when the answer is already known: the token or session was proven
-/// within the last second and the rendition is in the commit cache for that
+/// bytes when the answer is already known: the token or session is proven
+/// (``ProvenTokens``) and the rendition is in the commit cache for that
 /// client. A grid scrolling through thousands of thumbnails is mostly such
 /// requests. Answered here, first in the pipeline, they skip NIO's HTTP
 /// decoder and encoder, the hop into a Swift task, the router and the
@@ -25,7 +25,7 @@ import Photos
 /// connection stays on the slow path. The answer, its headers, its log
 /// line and metrics come from the same code the route uses
 /// (``ImageRoutes/answer(_:to:)``,
-/// ``AuthenticationMiddleware/recentlyProvenPrincipal(authorization:cookies:lastProof:)``,
+/// ``TokenAuthority/recentlyProvenPrincipal(authorization:cookies:lastProof:)``,
 /// ``RequestObservation/record(path:since:logger:series:)``).
 final class CachedRenditionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
@@ -33,7 +33,7 @@ final class CachedRenditionHandler: ChannelInboundHandler, RemovableChannelHandl
     typealias OutboundOut = IOData
 
     private let renditions: CommitCache<CachedRendition.Key, CachedRendition>
-    private let authentication: AuthenticationMiddleware
+    private let authentication: TokenAuthority
     private let metrics: ServerMetrics
     private let logger: Logger
     private let serverName: String
@@ -48,7 +48,7 @@ final class CachedRenditionHandler: ChannelInboundHandler, RemovableChannelHandl
     private var lastProof: ProvenTokens.Proof?
     private var seriesAnswered: [(rendition: PHImageManager.Rendition, series: ServerMetrics.RequestSeries)] = []
 
-    init(renditions: CommitCache<CachedRendition.Key, CachedRendition>, authentication: AuthenticationMiddleware,
+    init(renditions: CommitCache<CachedRendition.Key, CachedRendition>, authentication: TokenAuthority,
          metrics: ServerMetrics, logger: Logger, serverName: String, lifecycle: ConnectionLifecycleHandler) {
         self.renditions = renditions
         self.authentication = authentication
@@ -108,7 +108,7 @@ final class CachedRenditionHandler: ChannelInboundHandler, RemovableChannelHandl
         context.write(wrapOutboundOut(.byteBuffer(dateAndServer.lines(serverName: serverName))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.byteBuffer(body)), promise: nil) }
         context.flush()
-        lifecycle.answeredAhead()
+        lifecycle.answeredAhead(at: context.eventLoop.now)
         RequestObservation.record(path: String(Substring(head.target.utf8.prefix { $0 != UInt8(ascii: "?") })), since: start,
                                   logger: logger, series: series(answer.rendition, status: answer.status.code))
     }

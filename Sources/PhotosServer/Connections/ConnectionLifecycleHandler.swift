@@ -9,7 +9,8 @@ import NIOHTTP1
 /// progress has ended. It sees every request and response that NIO's
 /// HTTP codec carries; ``CachedRenditionHandler``, which answers ahead of
 /// the codec, asks it whether any is in progress and tells it of each
-/// answer it writes.
+/// answer it writes. Time is the event loop's (`EventLoop.now`), which a
+/// test's embedded loop moves on at will.
 final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -20,8 +21,8 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     private var requestsInProgress = 0
     private var closeWhenIdle = false
     /// When the connection last became idle. One timer checks it, rather
-    /// than a timer per response.
-    private var idleSince = NIODeadline.now()
+    /// than a timer per response. Set when the handler is added.
+    private var idleSince = NIODeadline.uptimeNanoseconds(0)
     private var idleTimer: Scheduled<Void>?
     /// Completed when the client closes its side of the connection (the
     /// server keeps its own side open, as HTTP/1.1 lets it, to answer) or
@@ -38,9 +39,9 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     /// Whether a request read by NIO's decoder has not had its response's end written yet.
     var hasRequestsInProgress: Bool { requestsInProgress > 0 }
 
-    /// A request answered ahead of the codec: the connection was busy until now.
-    func answeredAhead() {
-        idleSince = .now()
+    /// A request answered ahead of the codec: the connection was busy until `now`.
+    func answeredAhead(at now: NIODeadline) {
+        idleSince = now
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -50,6 +51,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         presence = (connection, client)
         promise.futureResult.whenComplete { _ in client.leave() }
         clientGone = promise
+        idleSince = context.eventLoop.now
         if context.channel.isActive { startIdleTimer(context) }
     }
 
@@ -90,7 +92,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
             context.writeAndFlush(data, promise: promise)
             context.close(promise: nil)
         } else {
-            idleSince = .now()
+            idleSince = context.eventLoop.now
             context.write(data, promise: promise)
         }
     }
@@ -109,16 +111,17 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     private func startIdleTimer(_ context: ChannelHandlerContext) {
-        idleSince = .now()
+        idleSince = context.eventLoop.now
         scheduleIdleCheck(context, at: idleSince + idleTimeout)
     }
 
     private func scheduleIdleCheck(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
         idleTimer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) { [self] in
             let due = idleSince + idleTimeout
+            let now = context.eventLoop.now
             if requestsInProgress > 0 {
-                scheduleIdleCheck(context, at: .now() + idleTimeout)  // a long response (a stream): look again later
-            } else if due > .now() {
+                scheduleIdleCheck(context, at: now + idleTimeout)  // a long response (a stream): look again later
+            } else if due > now {
                 scheduleIdleCheck(context, at: due)
             } else {
                 idleTimer = nil

@@ -17,7 +17,7 @@ import ServiceLifecycle
 /// altered teaches it anything of the library.
 struct HistoryRoutes {
     let libraries: LibraryPool
-    let authentication: AuthenticationMiddleware
+    let authentication: TokenAuthority
     let streams: EventStreams
     /// How often an idle stream sends a comment, so proxies and the idle
     /// timeout keep it open, and a vanished client is noticed.
@@ -40,7 +40,7 @@ struct HistoryRoutes {
                 let from = try await blocking { since ?? library.currentChangeToken }
                 return try context.json(try await blocking { try Self.page(library, since: from, limit: limit, principal: principal) }, from: request)
             }
-            return try await stream(principal: principal, bearer: context.bearer ?? "", since: since, limit: limit, connection: context.channel)
+            return try await stream(principal: principal, bearer: context.identity?.bearer ?? "", since: since, limit: limit, connection: context.channel)
         }
     }
 
@@ -114,7 +114,7 @@ struct HistoryRoutes {
         let bearer: String
         let limit: Int
         let writeTimeout: Duration
-        let authentication: AuthenticationMiddleware
+        let authentication: TokenAuthority
 
         func callAsFunction(_ writer: inout any ResponseBodyWriter) async throws {
             var page = first

@@ -7,7 +7,7 @@ import Photos
 /// SameSite=Strict session cookie, reads its session back (a reloaded page
 /// needs the CSRF token again), and signs out.
 struct SessionRoutes {
-    let authentication: AuthenticationMiddleware
+    let authentication: TokenAuthority
     let sessions: BrowserSessions
 
     private struct SignIn: Decodable {
@@ -48,8 +48,9 @@ struct SessionRoutes {
                 }
                 let owner = authentication.libraries.owner
                 let bearer = body.token
+                let now = authentication.provenTokens.clock
                 let matches = try await blocking {
-                    try owner.accessToken(authenticating: bearer).map { try owner.checkPassword(password, of: $0) } ?? false
+                    try owner.accessToken(authenticating: bearer, at: now()).map { try owner.checkPassword(password, of: $0) } ?? false
                 }
                 guard matches else {
                     var problem = authentication.failure("that is not the share link's password", context: context)

@@ -19,6 +19,10 @@ package struct AccessTokenRecord: Sendable, Equatable {
     /// A share link's password, as the public layer hashed it (salt and
     /// parameters included); nil: the token needs none.
     package var passwordHash: Data?
+    /// The grant of the token's client when the token was read: what makes
+    /// a token a share link (``AccessGrant/sharedAlbum``). Read beside the
+    /// token, never stored with it.
+    package var clientGrant: AccessGrant? = nil
 
     package init(id: String, secretHash: Data, client: String?, isReadOnly: Bool, label: String,
                  createdAt: Date, expiresAt: Date?, passwordHash: Data? = nil) {

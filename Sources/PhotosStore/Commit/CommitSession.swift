@@ -45,16 +45,15 @@ package final class CommitSession: Sendable {
     }
 
     /// Commits the change set with the files staged so far (see
-    /// ``PhotoStore/commit(_:staging:)``), then moves the new assets'
+    /// ``PhotoStore/commit(_:in:)``), then moves the new assets'
     /// derivatives into the cache and drops those of content the block
     /// replaced. Nil when the set found nothing to do. The session is
     /// finished afterwards, whether the commit succeeded or not.
     package func commit(_ changeSet: ChangeSet) throws(StoreError) -> CommitResult? {
         defer { discard() }
-        let staged = area.withLock { $0 }
-        guard let result = try store.commit(changeSet, staging: staged) else { return nil }
+        guard let result = try store.commit(changeSet, in: self) else { return nil }
         let derivatives = store.files.derivatives
-        if let staged {
+        if let staged = stagedArea {
             derivatives.adopt(from: staged.derivatives, excluding: Set(result.duplicates.keys))
         }
         for edit in changeSet.assetEdits where edit.content != nil {
@@ -71,7 +70,14 @@ package final class CommitSession: Sendable {
         }
     }
 
-    private func stagingArea() throws(StoreError) -> StagingArea {
+    /// The staging area, if anything was staged.
+    var stagedArea: StagingArea? {
+        area.withLock { $0 }
+    }
+
+    /// The staging area, made now if nothing was staged yet: the commit
+    /// journals in it the files it places or removes.
+    func stagingArea() throws(StoreError) -> StagingArea {
         try area.withLock { (area) throws(StoreError) -> StagingArea in
             if let area { return area }
             let made = try store.files.makeStagingArea()

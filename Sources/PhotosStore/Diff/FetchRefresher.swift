@@ -42,7 +42,7 @@ enum FetchRefresher {
             return nil
         })
         var timeDependent = false
-        if case .smartAlbum(let subtype) = query.scope, subtype == SmartAlbumSubtype.recentlyAdded { timeDependent = true }
+        if case .smartAlbum(let subtype) = query.scope, subtype == .recentlyAdded { timeDependent = true }
 
         var result: (ids: [Int64], difference: IdentityDifference)?
         if !rearranged && !timeDependent && query.limit == 0 {

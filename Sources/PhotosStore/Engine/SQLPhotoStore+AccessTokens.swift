@@ -20,14 +20,14 @@ extension SQLPhotoStore {
     package func accessTokenRecords() throws(StoreError) -> [AccessTokenRecord] {
         try read { db in
             try requireOwner("list access tokens")
-            return try db.fetchAll(SQLRow.self, sql: "SELECT * FROM access_token ORDER BY created_at, id").map(Self.accessToken)
+            return try db.fetchAll(SQLRow.self, sql: "\(Self.tokenSelection) ORDER BY t.created_at, t.id").map(Self.accessToken)
         }
     }
 
     package func accessToken(id: String) throws(StoreError) -> AccessTokenRecord? {
         try read { db in
             try requireOwner("read access tokens")
-            return try db.fetchOne(SQLRow.self, sql: "SELECT * FROM access_token WHERE id = ?", arguments: [id])
+            return try db.fetchOne(SQLRow.self, sql: "\(Self.tokenSelection) WHERE t.id = ?", arguments: [id])
                 .map(Self.accessToken)
         }
     }
@@ -35,13 +35,23 @@ extension SQLPhotoStore {
     package func removeAccessToken(id: String) throws(StoreError) -> Bool {
         try write { db in
             try requireOwner("revoke access tokens")
-            return try db.execute(sql: "DELETE FROM access_token WHERE id = ?", arguments: [id]) > 0
+            guard try db.execute(sql: "DELETE FROM access_token WHERE id = ?", arguments: [id]) > 0 else { return false }
+            try HistoryLog.markTokenRevocation(db)
+            return true
         }
     }
 
+    /// Tokens with their clients' grants (`t`, as ``accessToken(_:)`` reads them).
+    private static var tokenSelection: String {
+        "SELECT t.*, c.access AS client_grant FROM access_token t LEFT JOIN client_access c ON c.client = t.client"
+    }
+
     private static func accessToken(_ row: SQLRow) throws(StoredValueError) -> AccessTokenRecord {
-        try AccessTokenRecord(id: row["id"], secretHash: row["secret_hash"], client: row["client"], isReadOnly: row["read_only"],
-                          label: row["label"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
-                          expiresAt: (row["expires_at"] as Double?).map(Date.init(timeIntervalSince1970:)), passwordHash: row["password_hash"])
+        var token = try AccessTokenRecord(id: row["id"], secretHash: row["secret_hash"], client: row["client"], isReadOnly: row["read_only"],
+                                          label: row["label"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
+                                          expiresAt: (row["expires_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                                          passwordHash: row["password_hash"])
+        token.clientGrant = (try row["client_grant"] as Int?).flatMap(AccessGrant.init(rawValue:))
+        return token
     }
 }

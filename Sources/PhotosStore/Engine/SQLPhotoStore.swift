@@ -248,12 +248,12 @@ extension SQLPhotoStore {
 
     package func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64] {
         guard !uuids.isEmpty else { return [:] }
-        return try identities(of: entity, where: { "a.uuid IN (\($0.elements(of: uuids)))" }) { try ($0[1] as String, $0[0] as Int64) }
+        return try identities(of: entity, where: { "a.uuid IN (\($0.elements(of: uuids)))" }, pair: { try ($0[1] as String, $0[0] as Int64) })
     }
 
     package func uuids(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String] {
         guard !rowIDs.isEmpty else { return [:] }
-        return try identities(of: entity, where: { "a.id IN (\($0.elements(of: rowIDs)))" }) { try ($0[0] as Int64, $0[1] as String) }
+        return try identities(of: entity, where: { "a.id IN (\($0.elements(of: rowIDs)))" }, pair: { try ($0[0] as Int64, $0[1] as String) })
     }
 
     /// The row id and UUID (`a.id, a.uuid`) of each object of `entity` that
@@ -302,6 +302,10 @@ extension SQLPhotoStore {
         try read { db in try HistoryLog.lastChangeBlock(db) }
     }
 
+    package func watchedState() throws(StoreError) -> WatchedState {
+        try read { db in try HistoryLog.watchedState(db) }
+    }
+
     // MARK: - Moments
 
     /// The moments as of the latest change block: computed once per block,
@@ -343,31 +347,22 @@ extension SQLPhotoStore {
 
     // MARK: - Writing
 
-    /// Where a change block commits (see ``PhotoStore/commit(_:staging:)``):
+    /// Where a change block commits (see ``PhotoStore/commit(_:in:)``):
     /// new files are journalled and placed in storage first, then the
     /// change set is applied and recorded in one write transaction; files
     /// the block removes (purged assets, replaced edits) are journalled
     /// inside that transaction and deleted once it has committed. A crash at
     /// any point leaves what the next opening's recovery finishes.
-    package func commit(_ changeSet: ChangeSet, staging: StagingArea?) throws(StoreError) -> CommitResult? {
+    package func commit(_ changeSet: ChangeSet, in session: CommitSession) throws(StoreError) -> CommitResult? {
         if !changeSet.changesObjects, changeSet.accessChanges.isEmpty, let purge = changeSet.purge, try !hasPurgeable(purge) {
             // Checked in a read first, so that opening a library takes no write lock for nothing.
             return nil
         }
         let placement = FilePlacement(changeSet, layout: layout)
         var placed: [String] = []
-        // Lives until the commit is over: its journal covers a crash in between.
-        // The caller discards a staging area it passed (after taking what it
-        // staged beside the files); one made here is discarded here.
-        var journal = staging
-        var madeHere: StagingArea?
-        defer { madeHere?.discard() }
-        func requireJournal() throws(StoreError) -> StagingArea {
-            if let journal { return journal }
-            madeHere = try files.makeStagingArea()
-            journal = madeHere
-            return madeHere!
-        }
+        // The session's staging area lives until the session is over, after
+        // the commit: its journal covers a crash in between.
+        let staged = session.stagedArea
         try checkWritable()
         let outcome: (result: CommitResult, removedFiles: [JournalEntry])?
         // Files an edit replaces are journalled with the new ones: whichever the
@@ -376,12 +371,12 @@ extension SQLPhotoStore {
         do throws(StoreError) {
             if !placement.files.isEmpty || !replaced.isEmpty {
                 // A revert brings no file but still journals those it removes.
-                guard placement.files.isEmpty || journal != nil else { throw StoreError.fileSystem("new files need a staging area") }
-                try requireJournal().recordJournal((placement.files.map(\.path) + replaced).map(JournalEntry.file))
+                guard placement.files.isEmpty || staged != nil else { throw StoreError.fileSystem("new files need a staging area") }
+                try session.stagingArea().recordJournal((placement.files.map(\.path) + replaced).map(JournalEntry.file))
                 try files.place(placement.files)
                 placed = placement.files.map(\.path)
             }
-            let purgeJournal = changeSet.purge == nil ? nil : try requireJournal()
+            let purgeJournal = changeSet.purge == nil ? nil : try session.stagingArea()
             let now = Date()
             outcome = try write { db in
                 let scope = try AccessScope.resolve(db, client: client)

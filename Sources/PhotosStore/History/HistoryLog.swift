@@ -16,6 +16,26 @@ enum HistoryLog {
         try db.fetchOne(Int64.self, sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction") ?? 0
     }
 
+    /// The last change block and the last token revocation's mark, in one statement.
+    static func watchedState(_ db: any SQLConnection) throws -> WatchedState {
+        let row = try db.fetchOne(SQLRow.self, """
+            SELECT COALESCE((SELECT MAX(id) FROM change_transaction), 0),
+                   (SELECT value FROM library_metadata WHERE key = \(WatchedState.tokenRevocationKey))
+            """)
+        guard let row else { return WatchedState(changeBlock: 0, tokenRevocation: nil) }
+        return WatchedState(changeBlock: try row[0], tokenRevocation: try row[1] as String?)
+    }
+
+    /// Leaves a fresh token-revocation mark, in the revoking transaction, and
+    /// has the backend wake every watcher of the library when it commits.
+    static func markTokenRevocation(_ db: any SQLConnection) throws {
+        try db.execute("""
+            INSERT INTO library_metadata (key, value) VALUES (\(WatchedState.tokenRevocationKey), \(UUID().uuidString))
+            ON CONFLICT (key) DO UPDATE SET value = excluded.value
+            """)
+        try db.announceTokenRevocation()
+    }
+
     /// The state the last committed change block made.
     static func currentPoint(_ db: any SQLConnection) throws -> HistoryPoint {
         guard let row = try db.fetchOne(SQLRow.self, sql: "SELECT id, stamp FROM change_transaction ORDER BY id DESC LIMIT 1") else {

@@ -10,8 +10,8 @@ package enum AssetScope: Sendable, Hashable {
     case rowIDs([Int64])
     /// The members of a regular album, in the album's order.
     case album(rowID: Int64)
-    /// The members of a smart album (`PHAssetCollectionSubtype` raw value).
-    case smartAlbum(subtype: Int)
+    /// The members of a smart album.
+    case smartAlbum(subtype: SmartAlbumSubtype)
     /// The photos of one burst.
     case burst(identifier: String)
     /// Assets created within a closed date range (moments).

@@ -47,7 +47,7 @@ enum FetchSQL {
             naturalOrder = [OrderTerm(expression: "m.position", ascending: true, nullable: false)]
             defaultSourceTypes = .all
         case .smartAlbum(let subtype):
-            guard let rule = SmartAlbumRule.rule(for: subtype, now: now) else { return nil }
+            let rule = SmartAlbumRule.rule(for: subtype, now: now)
             builder.append(rule.condition)
             naturalOrder = rule.naturalOrder
             visibility = rule.visibility

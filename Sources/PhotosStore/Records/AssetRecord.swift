@@ -29,7 +29,7 @@ package struct AssetRecord: Sendable, Equatable {
     package var id: Int64
     package var uuid: String
     package var mediaType: AssetMediaType
-    package var mediaSubtypes: Int
+    package var mediaSubtypes: AssetMediaSubtypes
     package var pixelWidth: Int
     package var pixelHeight: Int
     package var creationDate: Date?
@@ -43,7 +43,7 @@ package struct AssetRecord: Sendable, Equatable {
     package var burstIdentifier: String?
     package var burstSelectionTypes: Int
     package var representsBurst: Bool
-    package var playbackStyle: Int
+    package var playbackStyle: AssetPlaybackStyle
     package var adjustmentFormatIdentifier: String?
     /// When the asset was moved to Recently Deleted; nil when it is not there.
     package var trashedDate: Date?
@@ -67,12 +67,12 @@ package struct AssetRecord: Sendable, Equatable {
     /// The ThumbHash placeholder of what the asset shows (~25 bytes).
     package var thumbHash: Data?
 
-    package init(id: Int64 = 0, uuid: String, mediaType: AssetMediaType, mediaSubtypes: Int = 0,
+    package init(id: Int64 = 0, uuid: String, mediaType: AssetMediaType, mediaSubtypes: AssetMediaSubtypes = [],
                  pixelWidth: Int = 0, pixelHeight: Int = 0, creationDate: Date? = nil,
                  modificationDate: Date, addedDate: Date, duration: Double = 0,
                  location: StoredLocation? = nil, isFavorite: Bool = false, isHidden: Bool = false,
                  sourceType: AssetSourceTypes = .userLibrary, burstIdentifier: String? = nil, burstSelectionTypes: Int = 0,
-                 representsBurst: Bool = false, playbackStyle: Int, adjustmentFormatIdentifier: String? = nil,
+                 representsBurst: Bool = false, playbackStyle: AssetPlaybackStyle, adjustmentFormatIdentifier: String? = nil,
                  trashedDate: Date? = nil, isFrontCamera: Bool = false, isLongExposure: Bool = false,
                  hasRAWOriginal: Bool = false, originalFilename: String? = nil,
                  uniformTypeIdentifier: String? = nil, timeZoneOffset: Int? = nil,
@@ -142,7 +142,7 @@ package struct AssetRecord: Sendable, Equatable {
         id = try row[C.id.rawValue]
         uuid = try row[C.uuid.rawValue]
         mediaType = AssetMediaType(rawValue: try row[C.mediaType.rawValue]) ?? .unknown
-        mediaSubtypes = try row[C.mediaSubtypes.rawValue]
+        mediaSubtypes = AssetMediaSubtypes(rawValue: try row[C.mediaSubtypes.rawValue])
         pixelWidth = try row[C.pixelWidth.rawValue]
         pixelHeight = try row[C.pixelHeight.rawValue]
         creationDate = (try row[C.creationDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
@@ -163,7 +163,7 @@ package struct AssetRecord: Sendable, Equatable {
         burstIdentifier = try row[C.burstIdentifier.rawValue]
         burstSelectionTypes = try row[C.burstSelectionTypes.rawValue]
         representsBurst = try row[C.representsBurst.rawValue]
-        playbackStyle = try row[C.playbackStyle.rawValue]
+        playbackStyle = AssetPlaybackStyle(rawValue: try row[C.playbackStyle.rawValue]) ?? .unsupported
         adjustmentFormatIdentifier = try row[C.adjustmentFormatIdentifier.rawValue]
         trashedDate = (try row[C.trashedDate.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
         isFrontCamera = try row[C.isFrontCamera.rawValue]
@@ -187,7 +187,7 @@ package struct AssetRecord: Sendable, Equatable {
         case .id: id
         case .uuid: uuid
         case .mediaType: mediaType.rawValue
-        case .mediaSubtypes: mediaSubtypes
+        case .mediaSubtypes: mediaSubtypes.rawValue
         case .pixelWidth: pixelWidth
         case .pixelHeight: pixelHeight
         case .creationDate: creationDate?.timeIntervalSince1970
@@ -207,7 +207,7 @@ package struct AssetRecord: Sendable, Equatable {
         case .burstIdentifier: burstIdentifier
         case .burstSelectionTypes: burstSelectionTypes
         case .representsBurst: representsBurst
-        case .playbackStyle: playbackStyle
+        case .playbackStyle: playbackStyle.rawValue
         case .adjustmentFormatIdentifier: adjustmentFormatIdentifier
         case .trashedDate: trashedDate?.timeIntervalSince1970
         case .isFrontCamera: isFrontCamera

@@ -53,6 +53,9 @@ package protocol SQLConnection {
     /// every block committed before it, by any process. Called once per
     /// block, inside its write transaction.
     func numberChangeBlock(committedAt date: Date, author: String?, objectCount: Int) throws -> Int64
+    /// Has every watcher of the library, in any process, read its
+    /// ``WatchedState`` once this transaction commits: a token was revoked.
+    func announceTokenRevocation() throws
 }
 
 /// A statement prepared by ``SQLConnection/prepare(sql:)``, run with arguments.

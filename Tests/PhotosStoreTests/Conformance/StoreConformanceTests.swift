@@ -35,14 +35,14 @@ import Testing
         /// Commits a set that must commit.
         @discardableResult
         func commit(_ set: ChangeSet, on store: (any PhotoStore)? = nil) throws -> CommitResult {
-            try #require(try (store ?? owner).commit(set, staging: nil))
+            try #require(try (store ?? owner).beginCommit().commit(set))
         }
     }
 
     static func asset(_ uuid: String = UUID().uuidString, created: TimeInterval, favorite: Bool = false,
                       mediaType: AssetMediaType = .image) -> NewAsset {
         NewAsset(record: AssetRecord(uuid: uuid, mediaType: mediaType, creationDate: Date(timeIntervalSince1970: created),
-                                     modificationDate: Date(), addedDate: Date(), isFavorite: favorite, playbackStyle: 1),
+                                     modificationDate: Date(), addedDate: Date(), isFavorite: favorite, playbackStyle: .image),
                  resources: [])
     }
 
@@ -92,7 +92,7 @@ import Testing
         var failing = ChangeSet()
         failing.newAssets = [Self.asset(created: 400)]
         failing.trashedAssets = [.uuid(UUID().uuidString)]
-        #expect(throws: StoreError.self) { try store.commit(failing, staging: nil) }
+        #expect(throws: StoreError.self) { try store.beginCommit().commit(failing) }
         #expect(try store.fetchAssets(Self.byCreation).ids == fetched.ids)
         #expect(try store.lastChangeBlock() == first.changeBlock)
 
@@ -145,9 +145,9 @@ import Testing
         // An unknown asset fails the whole block.
         var unknown = ChangeSet()
         unknown.trashedAssets = [.uuid(uuids[299]), .uuid(UUID().uuidString)]
-        #expect(throws: StoreError.self) { try store.commit(unknown, staging: nil) }
+        #expect(throws: StoreError.self) { try store.beginCommit().commit(unknown) }
         unknown.trashedAssets = [.uuid(uuids[299]), .rowID(rowIDs.values.max()! + 1)]
-        #expect(throws: StoreError.self) { try store.commit(unknown, staging: nil) }
+        #expect(throws: StoreError.self) { try store.beginCommit().commit(unknown) }
         #expect(try store.fetchAssets(Self.byCreation).ids.count == 50)
 
         var restore = ChangeSet()
@@ -173,7 +173,7 @@ import Testing
         // A row id fetched before its asset was deleted for good names no asset; the error names the asset deleted.
         var stale = ChangeSet()
         stale.restoredAssets = [.rowID(rowIDs[uuids[295]]!)]
-        let error = #expect(throws: StoreError.self) { try store.commit(stale, staging: nil) }
+        let error = #expect(throws: StoreError.self) { try store.beginCommit().commit(stale) }
         guard case .notFound(entity: .asset, let identifier) = error else { Issue.record("\(String(describing: error))"); return }
         #expect(identifier.hasPrefix(uuids[295]))
     }
@@ -196,26 +196,57 @@ import Testing
     }
 
     /// Another connection to `library`, and a watcher on it that notes the
-    /// latest change block it reports.
+    /// latest state it reports.
     private static func watchFromAnotherConnection(_ library: Library) throws -> (any PhotoStore, NotedCommits) {
         let other = try library.reopen()
-        let seen = LockedValue<Int64>(0)
-        let watcher = try other.watchCommits(after: try other.lastChangeBlock(), onCommit: { seen.set($0) }, onUnavailable: { _ in })
+        let start = try other.watchedState()
+        let seen = LockedValue<WatchedState>(start)
+        let watcher = try other.watchCommits(after: start, onChange: { seen.set($0) }, onUnavailable: { _ in })
         return (other, NotedCommits(watcher: watcher, seen: seen))
     }
 
-    /// A watcher and the latest change block it reported.
+    /// A watcher and the latest state it reported.
     private struct NotedCommits {
         let watcher: any CommitWatcher
-        let seen: LockedValue<Int64>
+        let seen: LockedValue<WatchedState>
 
         /// Waits up to 10 seconds for `changeBlock` to be reported; returns the latest reported.
         func waitUntilSeen(_ changeBlock: Int64) -> Int64 {
-            _ = eventuallyBlocking(every: .milliseconds(5)) { seen.get() >= changeBlock }
-            return seen.get()
+            _ = eventuallyBlocking(every: .milliseconds(5)) { seen.get().changeBlock >= changeBlock }
+            return seen.get().changeBlock
+        }
+
+        /// Waits up to 10 seconds for a revocation mark other than `mark`; returns the latest reported.
+        func waitUntilRevoked(after mark: String?) -> String? {
+            _ = eventuallyBlocking(every: .milliseconds(5)) { seen.get().tokenRevocation != mark }
+            return seen.get().tokenRevocation
         }
 
         func stop() { watcher.stop() }
+    }
+
+    /// Revoking a token writes no history, yet wakes every watcher of the
+    /// library with a new mark, so that servers in other processes stop
+    /// honouring it at once; forgetting a token that is not there does not.
+    @Test(arguments: TestBackend.available)
+    func aRevokedTokenWakesAnotherConnectionsWatcher(backend: TestBackend) throws {
+        let library = try Library(backend)
+        let store = library.owner
+        for id in ["first", "second"] {
+            try store.addAccessToken(AccessTokenRecord(id: id, secretHash: Data(repeating: 1, count: 32), client: nil, isReadOnly: false,
+                                                       label: id, createdAt: Date(), expiresAt: nil, passwordHash: nil))
+        }
+        let (_, watcher) = try Self.watchFromAnotherConnection(library)
+        defer { watcher.stop() }
+        let before = try store.watchedState()
+        #expect(try store.removeAccessToken(id: "first"))
+        let first = watcher.waitUntilRevoked(after: before.tokenRevocation)
+        #expect(first != nil && first != before.tokenRevocation)
+        #expect(try store.watchedState() == WatchedState(changeBlock: before.changeBlock, tokenRevocation: first))
+        #expect(try store.removeAccessToken(id: "absent") == false)
+        #expect(try store.watchedState().tokenRevocation == first)
+        #expect(try store.removeAccessToken(id: "second"))
+        #expect(watcher.waitUntilRevoked(after: first) != first)
     }
 
     @Test(arguments: TestBackend.available)
@@ -291,7 +322,7 @@ import Testing
             while !finished.withLock({ $0 }) {
                 var edit = ChangeSet()
                 edit.assetEdits = assets.map { AssetEdit(uuid: $0.record.uuid, isFavorite: round % 2 == 0) }
-                do { _ = try writer.commit(edit, staging: nil) } catch { problems.withLock { $0.append("commit: \(error)") } }
+                do { _ = try writer.beginCommit().commit(edit) } catch { problems.withLock { $0.append("commit: \(error)") } }
                 round += 1
             }
         }
@@ -394,7 +425,7 @@ import Testing
         if grant == .limited {
             changes.append(.changeSelection(client: client, adding: [assets[1].record.uuid], removing: []))
         }
-        let committed = try library.owner.commit(ChangeSet(accessChanges: changes), staging: nil)
+        let committed = try library.owner.beginCommit().commit(ChangeSet(accessChanges: changes))
         #expect((committed == nil) == (grant == nil), "undecided stays undecided: nothing to commit")
 
         switch grant {
@@ -412,7 +443,7 @@ import Testing
             #expect(try library.owner.rowIDs(entity: .asset, uuids: Array(owned.values)) == Dictionary(uniqueKeysWithValues: owned.map { ($1, $0) }))
             var edit = ChangeSet()
             edit.assetEdits = [AssetEdit(uuid: assets[0].record.uuid, isFavorite: true)]
-            #expect(throws: StoreError.self, "an asset outside the grant cannot be changed") { try clientStore.commit(edit, staging: nil) }
+            #expect(throws: StoreError.self, "an asset outside the grant cannot be changed") { try clientStore.beginCommit().commit(edit) }
         case .addOnly?, .denied?, .sharedAlbum?, nil:
             do {
                 _ = try clientStore.fetchAssets(Self.byCreation)
@@ -424,7 +455,7 @@ import Testing
         if grant == .addOnly {
             var create = ChangeSet()
             create.newAssets = [Self.asset(created: 9)]
-            #expect(try clientStore.commit(create, staging: nil) != nil, "add-only may create")
+            #expect(try clientStore.beginCommit().commit(create) != nil, "add-only may create")
         }
         #expect(try clientStore.grant() == grant)
     }
@@ -460,7 +491,7 @@ import Testing
         #expect(try store.moments().isEmpty)
         var write = ChangeSet()
         write.assetEdits = [AssetEdit(uuid: assets[0].record.uuid, isFavorite: true)]
-        #expect(throws: StoreError.self, "a share link writes nothing") { try store.commit(write, staging: nil) }
+        #expect(throws: StoreError.self, "a share link writes nothing") { try store.beginCommit().commit(write) }
 
         // A change elsewhere is not the client's to hear of; its album's are, at once.
         var elsewhere = ChangeSet()
@@ -525,7 +556,7 @@ import Testing
             }
             set.trashedAssets = Array(Set(set.trashedAssets).subtracting(set.restoredAssets))
             set.restoredAssets = Array(Set(set.restoredAssets))
-            _ = try store.commit(set, staging: nil)
+            _ = try store.beginCommit().commit(set)
             for (index, query) in queries.enumerated() {
                 let previous = snapshots[index]
                 let refetched = try store.fetchAssets(query)

@@ -142,7 +142,7 @@ extension TestLibrary {
     func insert(_ records: [AssetRecord]) throws -> [String] {
         var changes = ChangeSet()
         changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
-        _ = try library.store!.commit(changes, staging: nil)
+        _ = try library.store!.beginCommit().commit(changes)
         return records.map { LocalIdentifier(uuid: $0.uuid, entity: .asset).description }
     }
 
@@ -150,11 +150,11 @@ extension TestLibrary {
     static func record(created: Date?, mediaType: Int = 1, subtypes: Int = 0, favorite: Bool = false, hidden: Bool = false,
                        source: Int = 1, burst: String? = nil, representsBurst: Bool = false, burstSelection: Int = 0,
                        width: Int = 100, height: Int = 100, duration: Double = 0, added: Date = Date()) -> AssetRecord {
-        AssetRecord(uuid: UUID().uuidString, mediaType: AssetMediaType(rawValue: mediaType) ?? .unknown, mediaSubtypes: subtypes, pixelWidth: width,
+        AssetRecord(uuid: UUID().uuidString, mediaType: AssetMediaType(rawValue: mediaType) ?? .unknown, mediaSubtypes: AssetMediaSubtypes(rawValue: subtypes), pixelWidth: width,
                     pixelHeight: height, creationDate: created, modificationDate: added, addedDate: added,
                     duration: duration, isFavorite: favorite, isHidden: hidden, sourceType: AssetSourceTypes(rawValue: source),
                     burstIdentifier: burst, burstSelectionTypes: burstSelection, representsBurst: representsBurst,
-                    playbackStyle: mediaType == 2 ? 4 : 1)
+                    playbackStyle: mediaType == 2 ? .video : .image)
     }
 }
 

@@ -3,72 +3,33 @@ import HTTPTypes
 import Hummingbird
 import Photos
 
-/// Where a request is authorised: every route behind this middleware needs
-/// a bearer token (`Authorization: Bearer …`) or a browser session cookie;
-/// a cookie-borne request that changes state must also carry the session's
-/// CSRF token; a read-only token may only read. The principal it proves is
-/// put in the context, and the engine applies its client's grant to
-/// everything the route does with the library.
+/// What proves a bearer token in this server, for the authenticators that
+/// sit in front of the routes (``BearerAuthenticator``,
+/// ``SessionAuthenticator``, then ``TokenPolicy``: together, **where a
+/// request is authorised**), for sign-in, for event streams that prove
+/// their token again as they go, and for the cached-rendition fast path.
 ///
-/// Failed proofs are counted by peer (``SignInThrottle``): a peer past the
-/// limit gets 429 for a token that fails, and its valid tokens still work.
-struct AuthenticationMiddleware: RouterMiddleware {
-    typealias Context = ServerContext
+/// A token is looked up once for everyone who asks at the same time
+/// (``FreshLookups``) and its proof kept (``ProvenTokens``) until the token
+/// expires or a revocation is heard. Failed proofs are counted by peer
+/// (``SignInThrottle``): a peer past the limit gets 429 for a token that
+/// fails, and its valid tokens still work.
+struct TokenAuthority: Sendable {
     let libraries: LibraryPool
     let sessions: BrowserSessions
     let throttle: SignInThrottle
     let provenTokens: ProvenTokens
     let tokenLookups: FreshLookups<PHPhotoLibrary.AccessToken?>
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var context = context
-        let (principal, bearer) = try await authenticate(request, context: context)
-        if principal.isReadOnly, !request.method.isSafe, !Self.isSignOut(request) {
-            throw Problem(.forbidden, "this token may only read", code: .accessRestricted)
-        }
-        context.principal = principal
-        context.bearer = bearer
-        // The request's blocking work is the token's, sharing the token's turns.
-        guard let work = BlockingWork.attribution?.work else { return try await next(request, context) }
-        return try await BlockingWork.$attribution.withValue(.init(work: work, key: "token " + principal.tokenID, client: context.client)) {
-            try await next(request, context)
-        }
-    }
-
-    private func authenticate(_ request: Request, context: Context) async throws -> (Principal, String) {
-        if let authorization = request.headers[.authorization] {
-            guard let bearer = Self.bearer(inAuthorization: authorization) else {
-                throw failure("the Authorization header must be \"Bearer <token>\"", context: context)
-            }
-            return (try await prove(String(bearer), context: context), String(bearer))
-        }
-        if let sessionID = request.cookies[BrowserSessions.cookieName]?.value {
-            guard let session = sessions.session(sessionID) else { throw unauthorized("the session has ended; sign in again") }
-            if !request.method.isSafe {
-                guard let presented = request.headers[HTTPField.Name(BrowserSessions.csrfHeader)!],
-                      constantTimeEqual(presented, session.csrfToken) else {
-                    throw Problem(.forbidden, "a browser request that changes something must carry the session's \(BrowserSessions.csrfHeader) header")
-                }
-            }
-            do {
-                return (try await prove(session.bearer, context: context, signedIn: true), session.bearer)
-            } catch {
-                sessions.end(sessionID)
-                throw error
-            }
-        }
-        throw unauthorized("sign in with a bearer token")
-    }
-
     /// The principal of a safe (reading) request whose token or session
-    /// was proven within the last second, found without I/O from its
+    /// is proven (``ProvenTokens``), found without I/O from its
     /// `Authorization` header or its `Cookie` headers; nil when the request
-    /// must go the whole way through ``handle(_:context:next:)`` (which also
-    /// answers every failure). Used on the event loop by
+    /// must go the whole way through the authenticators (which also
+    /// answer every failure). Used on the event loop by
     /// ``CachedRenditionHandler``, which keeps its connection's last proof
     /// in `lastProof`, so that a connection using one token looks it up
-    /// once a second rather than once a request; a revocation in this
-    /// process outdates that proof at once.
+    /// once rather than once a request; a revocation, heard from any
+    /// process, outdates that proof at once.
     func recentlyProvenPrincipal(authorization: String?, cookies: @autoclosure () -> [String], lastProof: inout ProvenTokens.Proof?) -> Principal? {
         if let authorization {
             guard let bearer = Self.bearer(inAuthorization: authorization) else { return nil }
@@ -85,7 +46,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     /// The token of an `Authorization: Bearer TOKEN` header (the scheme in
     /// any case), read by bytes, since every request asks.
-    private static func bearer(inAuthorization header: String) -> Substring? {
+    static func bearer(inAuthorization header: String) -> Substring? {
         let space = header.utf8.firstIndex(of: UInt8(ascii: " ")) ?? header.utf8.endIndex
         guard header.utf8[..<space].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
         let token = Substring(header.utf8[space...]).trimmingOptionalWhitespace()
@@ -96,7 +57,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// failures), counted against the peer. `signedIn`: the token comes from
     /// a browser session, whose sign-in checked what the token alone does
     /// not prove (a share link's password).
-    func prove(_ bearer: String, context: Context, signedIn: Bool = false) async throws -> Principal {
+    func prove(_ bearer: String, context: ServerContext, signedIn: Bool = false) async throws -> Principal {
         let principal: Principal
         if let proven = provenTokens.principal(for: bearer) {
             principal = proven
@@ -116,7 +77,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     /// Whether `bearer` still proves a token (not revoked, not expired), for
     /// what outlives its request's authentication. Not counted as a
-    /// failure when it does not. Cost: a lookup at most once a second, or
+    /// failure when it does not. Cost: a lookup once per proof, or
     /// every time when `fresh` (before an event stream sends changes, so
     /// that none goes out after the token is revoked, by any process).
     func stillValid(_ bearer: String, fresh: Bool = false) async -> Bool {
@@ -131,14 +92,15 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// that asks meanwhile (``FreshLookups``).
     private func lookUp(_ bearer: String) async throws -> PHPhotoLibrary.AccessToken? {
         let owner = libraries.owner
+        let now = provenTokens.clock
         return try await tokenLookups.value(of: bearer) {
-            try await blocking(maximumWaiting: BlockingWork.maximumWaitingLookups) { try owner.accessToken(authenticating: bearer) }
+            try await blocking(maximumWaiting: BlockingWork.maximumWaitingLookups) { try owner.accessToken(authenticating: bearer, at: now()) }
         }
     }
 
     /// A failed proof: counted against the peer, and 429 once the peer is
     /// past its limit (its first failures are 401).
-    func failure(_ detail: String, context: Context) -> Problem {
+    func failure(_ detail: String, context: ServerContext) -> Problem {
         let throttled = throttle.retryAfter(context.remoteAddress)
         throttle.recordFailure(context.remoteAddress)
         if let seconds = throttled {
@@ -148,12 +110,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         return unauthorized(detail)
     }
 
-    private func unauthorized(_ detail: String) -> Problem {
+    /// 401, with the challenge that says a bearer token is what is needed.
+    func unauthorized(_ detail: String) -> Problem {
         Problem(.unauthorized, detail, headers: [.wwwAuthenticate: "Bearer realm=\"photos\""])
-    }
-
-    private static func isSignOut(_ request: Request) -> Bool {
-        request.method == .delete && request.uri.path == "/v1/session"
     }
 }
 
