@@ -65,7 +65,10 @@ let package = Package(
         .target(
             name: "CPhotosMedia",
             dependencies: ["CVips", "CExif"],
-            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("xxhash"), .linkedLibrary("jpeg"), .linkedLibrary("brotlidec"), .linkedLibrary("heif"), .linkedLibrary("m")]
+            linkerSettings: [
+                .linkedLibrary("vips"), .linkedLibrary("xxhash"), .linkedLibrary("jpeg"), .linkedLibrary("brotlidec"), .linkedLibrary("heif"),
+                .linkedLibrary("m"),
+            ]
         ),
         // Decoding, metadata and encoding of image and video files.
         .target(
@@ -78,7 +81,7 @@ let package = Package(
             name: "PhotosStore",
             dependencies: [
                 // Database values and their conversions, which statements carry.
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift")
             ]
         ),
         // The SQLite backend, every library's default: a library directory, its
@@ -120,11 +123,13 @@ let package = Package(
         // The public PhotoKit API (`import Photos`).
         .target(
             name: "Photos",
-            dependencies: ["PhotosStore", "PhotosSQLite", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto"),
-                           .target(name: "PhotosPostgres", condition: .when(traits: ["PostgreSQL"])),
-                           .target(name: "PhotosObjectStorage", condition: .when(traits: ["ObjectStorage"])),
-                           // scrypt, for share links' passwords.
-                           .product(name: "_CryptoExtras", package: "swift-crypto")]
+            dependencies: [
+                "PhotosStore", "PhotosSQLite", "PhotosMedia", .product(name: "Crypto", package: "swift-crypto"),
+                .target(name: "PhotosPostgres", condition: .when(traits: ["PostgreSQL"])),
+                .target(name: "PhotosObjectStorage", condition: .when(traits: ["ObjectStorage"])),
+                // scrypt, for share links' passwords.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         // The web gallery: plain JavaScript modules, a style sheet and a page,
         // bundled as resources and served by PhotosServer at `/`.
@@ -204,7 +209,9 @@ let package = Package(
         // and the database surgery that damage tests do.
         .target(
             name: "PhotosTestSupport",
-            dependencies: ["PhotosStore", "PhotosSQLite", "PhotosMedia", "PhotosObjectStorage", "PhotosPostgres", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "PhotosStore", "PhotosSQLite", "PhotosMedia", "PhotosObjectStorage", "PhotosPostgres", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/PhotosTestSupport"
         ),
         .testTarget(
@@ -243,9 +250,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosPostgresTests",
-            dependencies: ["PhotosPostgres", "PhotosSQLite", "PhotosTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: [
+                "PhotosPostgres", "PhotosSQLite", "PhotosTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         // photos-bench's statistics: medians, intervals, rows over runs.
         .testTarget(
@@ -266,7 +275,7 @@ let package = Package(
 // CDispatch in one build and to CoreFoundation in the next, so no import
 // satisfies it reliably on Linux.)
 let upcomingFeatures: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
     target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures

@@ -24,8 +24,10 @@ public struct BearerToken: ClientMiddleware {
     }
 
     /// Adds `Authorization: Bearer …` and passes the request on.
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                          next: (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         request.headerFields[.authorization] = "Bearer \(token)"
         return try await next(request, body, baseURL)

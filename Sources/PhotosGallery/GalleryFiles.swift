@@ -32,7 +32,8 @@ public struct GalleryFiles: Sendable {
         let names = directory.flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0.path) } ?? []
         for name in names {
             guard let directory, let contentType = Self.contentType(of: name),
-                  let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { continue }
+                let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path)
+            else { continue }
             let bytes = [UInt8](data)
             files[name] = File(name: name, bytes: bytes, contentType: contentType, etag: "\"\(Self.fingerprint(bytes))\"")
         }

@@ -17,17 +17,23 @@ package enum CameraRaw {
     /// (upright), which can exceed what its embedded preview shows.
     /// Cost: one request to the running exiftool (``ExifToolSession``).
     static func probe(fileAt url: URL, name: String) throws(MediaError) -> MediaMetadata {
-        let fields = try read(url, ["-n", "-FileType", "-ExifImageWidth", "-ExifImageHeight", "-ImageSize", "-Orientation", "-DateTimeOriginal",
-                                    "-OffsetTimeOriginal", "-SubSecTimeOriginal", "-CreateDate", "-OffsetTimeDigitized",
-                                    "-ModifyDate", "-OffsetTime", "-Make", "-Model", "-LensModel", "-Software", "-ExposureTime",
-                                    "-Composite:GPSLatitude", "-Composite:GPSLongitude", "-Composite:GPSAltitude"])
+        let fields = try read(
+            url,
+            [
+                "-n", "-FileType", "-ExifImageWidth", "-ExifImageHeight", "-ImageSize", "-Orientation", "-DateTimeOriginal",
+                "-OffsetTimeOriginal", "-SubSecTimeOriginal", "-CreateDate", "-OffsetTimeDigitized",
+                "-ModifyDate", "-OffsetTime", "-Make", "-Model", "-LensModel", "-Software", "-ExposureTime",
+                "-Composite:GPSLatitude", "-Composite:GPSLongitude", "-Composite:GPSAltitude",
+            ])
         guard let format = fields["FileType"].map(text), let uniformType = UniformType.forCameraRaw(format) else {
             throw MediaError(file: url.path, reason: "not a camera raw file that can be read")
         }
         // EXIF's pixel dimensions are the developed image's when the camera
         // wrote them; exiftool's ImageSize is the raw data's otherwise.
         let exifSize = [fields["ExifImageWidth"], fields["ExifImageHeight"]].compactMap { $0 as? Int }
-        let size = exifSize.count == 2 && !exifSize.contains(0) ? exifSize
+        let size =
+            exifSize.count == 2 && !exifSize.contains(0)
+            ? exifSize
             : fields["ImageSize"].map(text)?.split(whereSeparator: { $0 == " " || $0 == "x" }).compactMap { Int($0) } ?? []
         guard size.count == 2, size[0] > 0, size[1] > 0 else {
             throw MediaError(file: url.path, reason: "the \(format) file records no image size")
@@ -49,8 +55,9 @@ package enum CameraRaw {
         exif.longitude = fields["GPSLongitude"] as? Double
         exif.altitude = fields["GPSAltitude"] as? Double
         let orientation = (fields["Orientation"] as? Int).flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
-        return MediaProbe.stillImage(storedWidth: size[0], storedHeight: size[1], orientation: orientation, exif: exif,
-                                     frameCount: 1, hasAlpha: false, uniformTypeIdentifier: uniformType, name: name)
+        return MediaProbe.stillImage(
+            storedWidth: size[0], storedHeight: size[1], orientation: orientation, exif: exif,
+            frameCount: 1, hasAlpha: false, uniformTypeIdentifier: uniformType, name: name)
     }
 
     /// The largest JPEG embedded in the raw file, tagged with the raw's
@@ -61,8 +68,9 @@ package enum CameraRaw {
         let fields = try read(url, ["-b", "-n", "-Orientation"] + previewTags.map { "-" + $0 })
         let previews = previewTags.compactMap { tag -> Data? in
             guard let encoded = fields[tag] as? String, encoded.hasPrefix("base64:"),
-                  let data = Data(base64Encoded: String(encoded.dropFirst(7))),
-                  data.starts(with: [0xFF, 0xD8]) else { return nil }
+                let data = Data(base64Encoded: String(encoded.dropFirst(7))),
+                data.starts(with: [0xFF, 0xD8])
+            else { return nil }
             return data
         }
         guard let largest = previews.max(by: { $0.count < $1.count }) else {

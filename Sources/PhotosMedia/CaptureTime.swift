@@ -27,7 +27,8 @@ package struct CaptureTime: Sendable, Equatable {
             body = body.dropLast()
             offsetText = offsetText ?? "+00:00"
         } else if body.count > 10, let sign = body.lastIndex(where: { $0 == "+" || $0 == "-" }),
-                  body.distance(from: body.startIndex, to: sign) >= 10, body[sign...].count <= 6 {
+            body.distance(from: body.startIndex, to: sign) >= 10, body[sign...].count <= 6
+        {
             offsetText = offsetText ?? String(body[sign...])
             body = body[..<sign]
         }
@@ -38,13 +39,15 @@ package struct CaptureTime: Sendable, Equatable {
         }
         let fields = body.split(whereSeparator: { ":- T".contains($0) })
         guard fields.count == 3 || fields.count == 5 || fields.count == 6,
-              fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return nil }
+            fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+        else { return nil }
         let numbers = fields.compactMap { Int($0) }
         guard numbers.count == fields.count else { return nil }
         let dateOnly = numbers.count == 3
-        let components = DateComponents(year: numbers[0], month: numbers[1], day: numbers[2],
-                                        hour: dateOnly ? 12 : numbers[3], minute: dateOnly ? 0 : numbers[4],
-                                        second: numbers.count == 6 ? numbers[5] : 0)
+        let components = DateComponents(
+            year: numbers[0], month: numbers[1], day: numbers[2],
+            hour: dateOnly ? 12 : numbers[3], minute: dateOnly ? 0 : numbers[4],
+            second: numbers.count == 6 ? numbers[5] : 0)
         let utcOffset = offsetText.flatMap(offsetSeconds)
         guard let date = date(from: components, utcOffset: utcOffset) else { return nil }
         return CaptureTime(date: date.addingTimeInterval(fraction), utcOffset: utcOffset)
@@ -100,7 +103,8 @@ package struct CaptureTime: Sendable, Equatable {
             }
             if let hour = digits(at: time, count: 2), hour < 24 {
                 var cursor = time + 2
-                let timeSeparated = cursor < characters.count && [UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "_")].contains(characters[cursor])
+                let timeSeparated =
+                    cursor < characters.count && [UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "_")].contains(characters[cursor])
                 if timeSeparated { cursor += 1 }
                 if let minute = digits(at: cursor, count: 2), minute < 60 {
                     cursor += 2
@@ -164,7 +168,7 @@ package struct CaptureTime: Sendable, Equatable {
         var calendar = Calendar.utc
         calendar.timeZone = utcOffset.flatMap(TimeZone.init(secondsFromGMT:)) ?? .current
         guard let date = calendar.date(from: components),
-              calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: components.year, month: components.month, day: components.day)
+            calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: components.year, month: components.month, day: components.day)
         else { return nil }
         return date
     }

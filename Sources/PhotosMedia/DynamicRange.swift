@@ -15,22 +15,24 @@ package enum DynamicRange: String, Sendable, Equatable {
     /// The range of a transfer as ffprobe names it (`color_transfer`);
     /// anything but the two HDR transfers, or none, is standard.
     init(ffprobeTransfer name: String?) {
-        self = switch name {
-        case "arib-std-b67": .hlg
-        case "smpte2084": .pq
-        default: .standard
-        }
+        self =
+            switch name {
+            case "arib-std-b67": .hlg
+            case "smpte2084": .pq
+            default: .standard
+            }
     }
 
     /// The range of an ITU-T H.273 transfer characteristic (a `colr` box's,
     /// as exiftool reads it): 18 is HLG, 16 PQ; anything else, or none, is
     /// standard.
     init(transferCharacteristics code: Int?) {
-        self = switch code {
-        case 18: .hlg
-        case 16: .pq
-        default: .standard
-        }
+        self =
+            switch code {
+            case 18: .hlg
+            case 16: .pq
+            default: .standard
+            }
     }
 
     /// The ffmpeg filters that bring HDR frames to standard-range BT.709
@@ -50,8 +52,11 @@ package enum DynamicRange: String, Sendable, Equatable {
     /// The range of the first video stream of the file at `url`.
     /// Cost: one ffprobe process.
     package static func ofVideo(at url: URL) throws(MediaError) -> DynamicRange {
-        let output = try ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=color_transfer",
-                                      "-of", "default=noprint_wrappers=1:nokey=1", url.path], about: url.path)
+        let output = try ffprobe.run(
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=color_transfer",
+                "-of", "default=noprint_wrappers=1:nokey=1", url.path,
+            ], about: url.path)
         return DynamicRange(ffprobeTransfer: String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

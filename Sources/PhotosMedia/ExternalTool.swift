@@ -28,8 +28,10 @@ struct ExternalTool: Sendable {
         guard let executable else {
             throw MediaError(file: file, reason: "\(name) (Debian package \(package)) is not installed")
         }
-        let (path, fullArguments) = niceness > 0 ? ("/usr/bin/nice", ["-n", String(niceness), executable.path] + arguments)
-                                                  : (executable.path, arguments)
+        let (path, fullArguments) =
+            niceness > 0
+            ? ("/usr/bin/nice", ["-n", String(niceness), executable.path] + arguments)
+            : (executable.path, arguments)
         let ran: (termination: ChildProcess.Termination, output: Data)
         do {
             ran = try ChildProcess.run(path, fullArguments)
@@ -37,10 +39,11 @@ struct ExternalTool: Sendable {
             throw MediaError(file: file, reason: "\(name) cannot run: \(error.localizedDescription)")
         }
         if requiresSuccess, ran.termination != .exited(0) {
-            let status = switch ran.termination {
-            case .exited(let code): "exit status \(code)"
-            case .signalled(let signal): "killed by signal \(signal)"
-            }
+            let status =
+                switch ran.termination {
+                case .exited(let code): "exit status \(code)"
+                case .signalled(let signal): "killed by signal \(signal)"
+                }
             throw MediaError(file: file, reason: "\(name) failed (\(status))")
         }
         return ran.output

@@ -42,8 +42,9 @@ package enum ImageCodec {
         let failure = Vips.run {
             pixels.withUnsafeBytes { bytes in
                 (exif ?? Data()).withUnsafeBytes { exifBytes in
-                    pm_encode(bytes.bindMemory(to: UInt8.self).baseAddress, Int32(pixels.width), Int32(pixels.height), 4,
-                              format.suffix, exifBytes.baseAddress, exifBytes.count, &output, &length)
+                    pm_encode(
+                        bytes.bindMemory(to: UInt8.self).baseAddress, Int32(pixels.width), Int32(pixels.height), 4,
+                        format.suffix, exifBytes.baseAddress, exifBytes.count, &output, &length)
                 }
             }
         }
@@ -63,8 +64,10 @@ package enum ImageCodec {
 /// Renders sample photos: gradients with real EXIF, for demos, tests and benchmarks.
 package enum SampleImage {
     /// A JPEG of a diagonal gradient between two RGB colours (components 0...255).
-    package static func jpeg(width: Int, height: Int, from: (Double, Double, Double), to: (Double, Double, Double),
-                             exif: ExifFields? = nil, quality: Int = 85) throws(MediaError) -> Data {
+    package static func jpeg(
+        width: Int, height: Int, from: (Double, Double, Double), to: (Double, Double, Double),
+        exif: ExifFields? = nil, quality: Int = 85
+    ) throws(MediaError) -> Data {
         guard Vips.isReady else { throw MediaError(file: "sample", reason: "libvips failed to initialise") }
         let start = [from.0, from.1, from.2]
         let end = [to.0, to.1, to.2]

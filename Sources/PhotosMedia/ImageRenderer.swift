@@ -23,8 +23,10 @@ package struct RenderSpec: Sendable, Hashable {
     /// applied before fitting or filling; only with `exact`.
     package var crop: (x: Double, y: Double, width: Double, height: Double)?
 
-    package init(targetWidth: Int?, targetHeight: Int?, mode: Mode, exact: Bool,
-                 crop: (x: Double, y: Double, width: Double, height: Double)? = nil) {
+    package init(
+        targetWidth: Int?, targetHeight: Int?, mode: Mode, exact: Bool,
+        crop: (x: Double, y: Double, width: Double, height: Double)? = nil
+    ) {
         self.targetWidth = targetWidth
         self.targetHeight = targetHeight
         self.mode = mode
@@ -67,8 +69,10 @@ package enum ImageRenderer {
     /// `sourceWidth × sourceHeight` (0 when unknown: read from the file).
     /// Cost: for a 12-megapixel JPEG and a thumbnail, a 1/8-scale decode
     /// (about 40 ms); for the full size, a full decode.
-    package static func render(fileAt url: URL, sourceWidth: Int = 0, sourceHeight: Int = 0,
-                               _ spec: RenderSpec) throws(MediaError) -> RGBAPixels {
+    package static func render(
+        fileAt url: URL, sourceWidth: Int = 0, sourceHeight: Int = 0,
+        _ spec: RenderSpec
+    ) throws(MediaError) -> RGBAPixels {
         var raw = spec.raw(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
         return try RGBAPixels.receive(label: url.path) { pixels, width, height in
             pm_render(url.path, nil, 0, &raw, &pixels, &width, &height)
@@ -104,8 +108,9 @@ package enum ImageRenderer {
         }
         return try RGBAPixels.receive(label: "a derivative") { pixels, width, height in
             jpeg.withUnsafeBytes { buffer in
-                pm_render_derivative(nil, buffer.baseAddress, buffer.count, Int32(targetWidth), Int32(targetHeight),
-                                     spec.mode == .fill ? 1 : 0, &pixels, &width, &height)
+                pm_render_derivative(
+                    nil, buffer.baseAddress, buffer.count, Int32(targetWidth), Int32(targetHeight),
+                    spec.mode == .fill ? 1 : 0, &pixels, &width, &height)
             }
         }
     }
@@ -126,8 +131,10 @@ package enum ImageRenderer {
     /// `placeholder`, it also gives the same image at most 100 × 100 for a
     /// ThumbHash, scaled from the derivative's pixels in memory.
     /// Cost: a shrink-on-load decode and a small encode.
-    package static func derivative(fileAt url: URL, sourceWidth: Int = 0, sourceHeight: Int = 0, shortEdge: Int,
-                                   quality: Int = 82, placeholder: Bool = false) throws(MediaError) -> Derivative {
+    package static func derivative(
+        fileAt url: URL, sourceWidth: Int = 0, sourceHeight: Int = 0, shortEdge: Int,
+        quality: Int = 82, placeholder: Bool = false
+    ) throws(MediaError) -> Derivative {
         guard Vips.isReady else { throw MediaError(file: url.path, reason: "libvips failed to initialise") }
         var output: UnsafeMutableRawPointer?
         var length = 0
@@ -138,10 +145,12 @@ package enum ImageRenderer {
         var smallHeight: Int32 = 0
         if let failure = Vips.run({
             placeholder
-                ? pm_make_derivative(url.path, Int32(sourceWidth), Int32(sourceHeight), Int32(shortEdge), Int32(quality),
-                                     &output, &length, &width, &height, &small, &smallWidth, &smallHeight)
-                : pm_make_derivative(url.path, Int32(sourceWidth), Int32(sourceHeight), Int32(shortEdge), Int32(quality),
-                                     &output, &length, &width, &height, nil, nil, nil)
+                ? pm_make_derivative(
+                    url.path, Int32(sourceWidth), Int32(sourceHeight), Int32(shortEdge), Int32(quality),
+                    &output, &length, &width, &height, &small, &smallWidth, &smallHeight)
+                : pm_make_derivative(
+                    url.path, Int32(sourceWidth), Int32(sourceHeight), Int32(shortEdge), Int32(quality),
+                    &output, &length, &width, &height, nil, nil, nil)
         }) {
             throw MediaError(file: url.path, reason: "the image cannot be decoded: \(failure)")
         }

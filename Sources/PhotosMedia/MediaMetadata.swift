@@ -53,14 +53,16 @@ package struct MediaMetadata: Sendable, Equatable {
     /// a camera-less image named as screenshot tools name them).
     package var isScreenshot: Bool
 
-    package init(kind: Kind, pixelWidth: Int, pixelHeight: Int, orientation: Int = 1,
-                 captureDate: Date? = nil, captureTimeZoneOffset: Int? = nil,
-                 location: MediaLocation? = nil, cameraMake: String? = nil,
-                 cameraModel: String? = nil, lensModel: String? = nil, software: String? = nil,
-                 customRendered: Int? = nil, exposureTime: Double? = nil, duration: Double = 0, frameRate: Double? = nil,
-                 captureFrameRate: Double? = nil, frameCount: Int = 1, hasAlpha: Bool = false,
-                 uniformTypeIdentifier: String, contentIdentifier: String? = nil, burstIdentifier: String? = nil,
-                 isScreenshot: Bool = false) {
+    package init(
+        kind: Kind, pixelWidth: Int, pixelHeight: Int, orientation: Int = 1,
+        captureDate: Date? = nil, captureTimeZoneOffset: Int? = nil,
+        location: MediaLocation? = nil, cameraMake: String? = nil,
+        cameraModel: String? = nil, lensModel: String? = nil, software: String? = nil,
+        customRendered: Int? = nil, exposureTime: Double? = nil, duration: Double = 0, frameRate: Double? = nil,
+        captureFrameRate: Double? = nil, frameCount: Int = 1, hasAlpha: Bool = false,
+        uniformTypeIdentifier: String, contentIdentifier: String? = nil, burstIdentifier: String? = nil,
+        isScreenshot: Bool = false
+    ) {
         self.kind = kind
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
@@ -142,8 +144,10 @@ package struct MediaLocation: Sendable, Equatable {
     /// Horizontal error in metres.
     package var horizontalAccuracy: Double?
 
-    package init(latitude: Double, longitude: Double, altitude: Double? = nil, timestamp: Date? = nil,
-                 speed: Double? = nil, course: Double? = nil, horizontalAccuracy: Double? = nil) {
+    package init(
+        latitude: Double, longitude: Double, altitude: Double? = nil, timestamp: Date? = nil,
+        speed: Double? = nil, course: Double? = nil, horizontalAccuracy: Double? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude

@@ -34,10 +34,11 @@ package enum MediaProbe {
         if CameraRaw.isCandidate(url) {
             return try CameraRaw.probe(fileAt: url, name: name)
         }
-        let head = (try? FileHandle(forReadingFrom: url)).map { handle in
-            defer { try? handle.close() }
-            return (try? handle.read(upToCount: 256)) ?? Data()
-        } ?? Data()
+        let head =
+            (try? FileHandle(forReadingFrom: url)).map { handle in
+                defer { try? handle.close() }
+                return (try? handle.read(upToCount: 256)) ?? Data()
+            } ?? Data()
         if let document = FolderEntries.document(head: head) {
             throw MediaError(file: path, reason: "\(document), not a photo or video")
         }
@@ -128,8 +129,10 @@ package enum MediaProbe {
         // Checked from the header, before anything is decoded: a small file can claim an enormous image.
         let megapixels = Double(header.width) * Double(header.height) / 1_000_000
         guard megapixels <= maximumMegapixels else {
-            throw MediaError(file: path, reason: "the image claims \(header.width) × \(header.height) pixels, "
-                             + "over the \(Int(maximumMegapixels))-megapixel limit")
+            throw MediaError(
+                file: path,
+                reason: "the image claims \(header.width) × \(header.height) pixels, "
+                    + "over the \(Int(maximumMegapixels))-megapixel limit")
         }
         if verifiesDecoding, let failure = Vips.run({ pm_verify_decodes(path) }) {
             throw MediaError(file: path, reason: "the image cannot be decoded: \(failure)")
@@ -137,7 +140,8 @@ package enum MediaProbe {
         var exif = exifBytes.flatMap { ExifFields(block: UnsafeRawBufferPointer(start: $0, count: exifLength)) }
         var otherCaptureTimes: [CaptureTime] = []
         if needsExifTool(loader: loader, exif: exif, path: path), ExifToolSession.shared.isAvailable,
-           let embedded = try? EmbeddedMetadata.read(fileAt: path) {
+            let embedded = try? EmbeddedMetadata.read(fileAt: path)
+        {
             exif = (exif ?? ExifFields()).filling(from: embedded.exif)
             otherCaptureTimes = embedded.otherCaptureTimes
         }
@@ -146,10 +150,11 @@ package enum MediaProbe {
         // Pages are frames only in formats that animate: a HEIF's several
         // images (a burst, a depth map's companion) and a TIFF's pages are not an animation.
         let animates = loader.hasPrefix("gif") || loader.hasPrefix("webp")
-        return stillImage(storedWidth: Int(header.width), storedHeight: Int(header.height), orientation: orientation,
-                          exif: exif, otherCaptureTimes: otherCaptureTimes, frameCount: animates ? max(1, Int(header.pages)) : 1, hasAlpha: header.has_alpha != 0,
-                          uniformTypeIdentifier: UniformType.forImage(loader: loader, head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
-                          name: name)
+        return stillImage(
+            storedWidth: Int(header.width), storedHeight: Int(header.height), orientation: orientation,
+            exif: exif, otherCaptureTimes: otherCaptureTimes, frameCount: animates ? max(1, Int(header.pages)) : 1, hasAlpha: header.has_alpha != 0,
+            uniformTypeIdentifier: UniformType.forImage(loader: loader, head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
+            name: name)
     }
 
     /// Whether exiftool may find what libexif did not. A JPEG's EXIF is
@@ -167,18 +172,22 @@ package enum MediaProbe {
     /// DateTimeOriginal (or DateTimeDigitized) with its offset, XMP's and
     /// IPTC's (`otherCaptureTimes`), the date in its name as phones write
     /// it, EXIF's DateTime. None leaves it to the file's own time.
-    static func stillImage(storedWidth: Int, storedHeight: Int, orientation: Int, exif: ExifFields?,
-                           otherCaptureTimes: [CaptureTime] = [], frameCount: Int,
-                           hasAlpha: Bool, uniformTypeIdentifier: String, name: String) -> MediaMetadata {
+    static func stillImage(
+        storedWidth: Int, storedHeight: Int, orientation: Int, exif: ExifFields?,
+        otherCaptureTimes: [CaptureTime] = [], frameCount: Int,
+        hasAlpha: Bool, uniformTypeIdentifier: String, name: String
+    ) -> MediaMetadata {
         let swapsAxes = (5...8).contains(orientation)
         let recorded = exif?.captureTime ?? otherCaptureTimes.first
         let named = recorded == nil ? CaptureTime.fromFileName(name) : nil
         let location = exif.flatMap { fields -> MediaLocation? in
             guard let latitude = fields.latitude, let longitude = fields.longitude,
-                  !(latitude == 0 && longitude == 0) else { return nil }
-            return MediaLocation(latitude: latitude, longitude: longitude, altitude: fields.altitude,
-                                 timestamp: fields.gpsTimestamp, speed: fields.gpsSpeed,
-                                 course: fields.gpsDirection, horizontalAccuracy: fields.horizontalError)
+                !(latitude == 0 && longitude == 0)
+            else { return nil }
+            return MediaLocation(
+                latitude: latitude, longitude: longitude, altitude: fields.altitude,
+                timestamp: fields.gpsTimestamp, speed: fields.gpsSpeed,
+                course: fields.gpsDirection, horizontalAccuracy: fields.horizontalError)
         }
         // A still's times are clock readings: without an offset, the clock was the place's.
         let capture = (recorded ?? named ?? exif?.modificationTime)?.placed(in: zone(of: location), isClockReading: true)

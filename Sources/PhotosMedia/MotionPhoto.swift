@@ -12,12 +12,14 @@ package enum MotionPhoto {
     /// Cost: one read of the file's head and of 16 bytes where the video starts.
     package static func videoRange(inFileAt path: String) -> Range<Int>? {
         guard let xmp = JPEGSegments.xmpPacket(fileAt: path), let length = videoLength(xmp: xmp), length > 16,
-              let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return nil }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), Int(size) > length else { return nil }
         let start = Int(size) - length
         guard (try? handle.seek(toOffset: UInt64(start))) != nil, let head = try? handle.read(upToCount: 16),
-              head.count == 16, head[head.startIndex + 4..<head.startIndex + 8] == Data("ftyp".utf8) else { return nil }
+            head.count == 16, head[head.startIndex + 4..<head.startIndex + 8] == Data("ftyp".utf8)
+        else { return nil }
         return start..<Int(size)
     }
 
@@ -36,8 +38,9 @@ package enum MotionPhoto {
             }
             try video.write(to: destination)
         } catch {
-            throw MediaError(file: source.path, reason: "its video cannot be copied: \(error.localizedDescription)",
-                             systemError: (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : nil)
+            throw MediaError(
+                file: source.path, reason: "its video cannot be copied: \(error.localizedDescription)",
+                systemError: (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : nil)
         }
     }
 

@@ -22,8 +22,11 @@ package enum PlayableVideo {
     /// media; Matroska other than WebM does not.
     /// Cost: one ffprobe process.
     package static func isBrowserPlayable(fileAt url: URL) throws(MediaError) -> Bool {
-        let output = try ffprobe.run(["-v", "error", "-print_format", "json", "-show_entries",
-                                      "format=format_name:stream=codec_type,codec_name,pix_fmt", url.path], about: url.path)
+        let output = try ffprobe.run(
+            [
+                "-v", "error", "-print_format", "json", "-show_entries",
+                "format=format_name:stream=codec_type,codec_name,pix_fmt", url.path,
+            ], about: url.path)
         struct Report: Decodable {
             struct Stream: Decodable {
                 var codec_type: String?
@@ -39,12 +42,14 @@ package enum PlayableVideo {
         }
         let streams = report.streams ?? []
         guard playableContainers.contains(format),
-              let video = streams.first(where: { $0.codec_type == "video" }),
-              playableVideoCodecs.contains(video.codec_name ?? ""),
-              // 10-bit and 4:2:2 H.264 are not played by browsers' decoders.
-              ["yuv420p", "yuvj420p"].contains(video.pix_fmt ?? "") || video.codec_name != "h264" else { return false }
+            let video = streams.first(where: { $0.codec_type == "video" }),
+            playableVideoCodecs.contains(video.codec_name ?? ""),
+            // 10-bit and 4:2:2 H.264 are not played by browsers' decoders.
+            ["yuv420p", "yuvj420p"].contains(video.pix_fmt ?? "") || video.codec_name != "h264"
+        else { return false }
         if format == "matroska,webm", let head = try? FileHandle(forReadingFrom: url).read(upToCount: 64),
-           UniformType.sniffExtension(of: head) != "webm" {
+            UniformType.sniffExtension(of: head) != "webm"
+        {
             return false
         }
         return streams.filter { $0.codec_type == "audio" }.allSatisfy { playableAudioCodecs.contains($0.codec_name ?? "") }
@@ -62,10 +67,15 @@ package enum PlayableVideo {
         let toneMapping = try DynamicRange.ofVideo(at: source).toneMappingFilter
         let filters = (toneMapping.map { [$0] } ?? []) + [scale, "format=yuv420p"]
         let colour = toneMapping == nil ? [] : ["-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"]
-        _ = try ffmpeg.run(["-nostdin", "-v", "error", "-y", "-i", source.path, "-map", "0:v:0", "-map", "0:a:0?",
-                            "-vf", filters.joined(separator: ",")] + colour + ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23",
-                            "-profile:v", "high", "-c:a", "aac", "-b:a", "128k", "-ac", "2",
-                            "-movflags", "+faststart", "-map_metadata", "-1", "-f", "mp4", destination.path],
-                           about: source.path, niceness: 10, requiresSuccess: true)
+        _ = try ffmpeg.run(
+            [
+                "-nostdin", "-v", "error", "-y", "-i", source.path, "-map", "0:v:0", "-map", "0:a:0?",
+                "-vf", filters.joined(separator: ","),
+            ] + colour + [
+                "-c:v", "libx264", "-preset", "veryfast", "-crf", "23",
+                "-profile:v", "high", "-c:a", "aac", "-b:a", "128k", "-ac", "2",
+                "-movflags", "+faststart", "-map_metadata", "-1", "-f", "mp4", destination.path,
+            ],
+            about: source.path, niceness: 10, requiresSuccess: true)
     }
 }

@@ -49,7 +49,10 @@ package enum ThumbHash {
         let ly = max(1, Int((luminanceLimit * Double(h) / longest).rounded()))
 
         // Composite atop the average colour, then L (luminance), P (yellow–blue), Q (red–green).
-        var l = [Double](repeating: 0, count: count), p = l, q = l, a = l
+        var l = [Double](repeating: 0, count: count)
+        var p = l
+        var q = l
+        var a = l
         for i in 0..<count {
             let alpha = Double(rgba[i * 4 + 3]) / 255
             let r = average.r * (1 - alpha) + alpha / 255 * Double(rgba[i * 4])
@@ -62,7 +65,8 @@ package enum ThumbHash {
         }
 
         func encodeChannel(_ channel: [Double], _ nx: Int, _ ny: Int) -> (dc: Double, ac: [Double], scale: Double) {
-            var dc = 0.0, scale = 0.0
+            var dc = 0.0
+            var scale = 0.0
             var ac: [Double] = []
             var fx = [Double](repeating: 0, count: w)
             for cy in 0..<ny {
@@ -95,12 +99,16 @@ package enum ThumbHash {
 
         func rounded(_ value: Double) -> Int { Int(value.rounded()) }
         let isLandscape = w > h
-        let header24 = rounded(63 * luminance.dc) | (rounded(31.5 + 31.5 * yellowBlue.dc) << 6)
+        let header24 =
+            rounded(63 * luminance.dc) | (rounded(31.5 + 31.5 * yellowBlue.dc) << 6)
             | (rounded(31.5 + 31.5 * redGreen.dc) << 12) | (rounded(31 * luminance.scale) << 18) | ((hasAlpha ? 1 : 0) << 23)
-        let header16 = (isLandscape ? ly : lx) | (rounded(63 * yellowBlue.scale) << 3) | (rounded(63 * redGreen.scale) << 9)
+        let header16 =
+            (isLandscape ? ly : lx) | (rounded(63 * yellowBlue.scale) << 3) | (rounded(63 * redGreen.scale) << 9)
             | ((isLandscape ? 1 : 0) << 15)
-        var hash: [UInt8] = [UInt8(header24 & 255), UInt8((header24 >> 8) & 255), UInt8(header24 >> 16),
-                             UInt8(header16 & 255), UInt8(header16 >> 8)]
+        var hash: [UInt8] = [
+            UInt8(header24 & 255), UInt8((header24 >> 8) & 255), UInt8(header24 >> 16),
+            UInt8(header16 & 255), UInt8(header16 >> 8),
+        ]
         if let alpha { hash.append(UInt8(rounded(15 * alpha.dc) | (rounded(15 * alpha.scale) << 4))) }
         let factors = [luminance.ac, yellowBlue.ac, redGreen.ac] + (alpha.map { [$0.ac] } ?? [])
         let start = hash.count

@@ -92,9 +92,11 @@ struct TimeZoneBoundaries: Sendable {
                 }
                 holes = try (entry[1]..<entry[1] + entry[0]).map { try ring(offset: holeOffsets[$0], count: Int(holeCounts[$0]), in: holeData) }
             }
-            polygons.append(Polygon(zone: Int(polygonZones[index]),
-                                    outline: try ring(offset: offsets[index], count: Int(counts[index]), in: polygonData), holes: holes,
-                                    xMax: bounds[4 * index], xMin: bounds[4 * index + 1], yMax: bounds[4 * index + 2], yMin: bounds[4 * index + 3]))
+            polygons.append(
+                Polygon(
+                    zone: Int(polygonZones[index]),
+                    outline: try ring(offset: offsets[index], count: Int(counts[index]), in: polygonData), holes: holes,
+                    xMax: bounds[4 * index], xMin: bounds[4 * index + 1], yMax: bounds[4 * index + 2], yMin: bounds[4 * index + 3]))
         }
         self.polygons = polygons
         self.polygonData = polygonData
@@ -110,8 +112,10 @@ struct TimeZoneBoundaries: Sendable {
     func zone(latitude: Double, longitude: Double) -> TimeZone? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
         let (x, y) = (Int32(longitude * 10_000_000), Int32(latitude * 10_000_000))
-        for polygon in polygons where !isOcean[polygon.zone] && x <= polygon.xMax && x >= polygon.xMin && y <= polygon.yMax && y >= polygon.yMin
-            && contains(polygon, x: x, y: y) {
+        for polygon in polygons
+        where !isOcean[polygon.zone] && x <= polygon.xMax && x >= polygon.xMin && y <= polygon.yMax && y >= polygon.yMin
+            && contains(polygon, x: x, y: y)
+        {
             return zones[polygon.zone]
         }
         return nil
@@ -137,7 +141,8 @@ struct TimeZoneBoundaries: Sendable {
                 let (xj, yj) = (coordinate(previous), coordinate(ring.count + previous))
                 if (yi > py) != (yj > py) {
                     // px < xi + (xj - xi) * (py - yi) / (yj - yi), without the division.
-                    let left = (px - xi) * (yj - yi), right = (xj - xi) * (py - yi)
+                    let left = (px - xi) * (yj - yi)
+                    let right = (xj - xi) * (py - yi)
                     if yj > yi ? left < right : left > right { inside.toggle() }
                 }
                 previous = index

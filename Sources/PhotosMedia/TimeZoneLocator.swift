@@ -54,14 +54,15 @@ package enum TimeZoneLocator {
     /// The zone of the nearest city. Cost: a pass over the cities (about 0.1 ms).
     static func nearestCityZone(latitude: Double, longitude: Double) -> TimeZone? {
         let (cities, zones) = table
-        let φ = latitude * .pi / 180
+        // Latitudes (phi) and the longitude difference (lambda) in radians.
+        let phi = latitude * .pi / 180
         var nearest: (distance: Double, zone: Int)?
         for city in cities {
             // The haversine's argument, which orders places as their great-circle distance does.
-            let φ2 = city.latitude * .pi / 180
-            let dφ = φ2 - φ
-            let dλ = (city.longitude - longitude) * .pi / 180
-            let a = sin(dφ / 2) * sin(dφ / 2) + cos(φ) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
+            let phi2 = city.latitude * .pi / 180
+            let deltaPhi = phi2 - phi
+            let deltaLambda = (city.longitude - longitude) * .pi / 180
+            let a = sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
             if a < nearest?.distance ?? .infinity { nearest = (a, city.zone) }
         }
         return nearest.map { zones[$0.zone] }

@@ -12,8 +12,11 @@ package enum VideoFrame {
     package static func poster(ofVideoAt url: URL, dynamicRange: DynamicRange? = nil) throws(MediaError) -> Data {
         let range = if let dynamicRange { dynamicRange } else { try DynamicRange.ofVideo(at: url) }
         let filter = range.toneMappingFilter.map { ["-vf", $0] } ?? []
-        let jpeg = try ffmpeg.run(["-v", "error", "-i", url.path, "-frames:v", "1"] + filter + ["-q:v", "3",
-                                   "-f", "image2pipe", "-vcodec", "mjpeg", "pipe:1"], about: url.path)
+        let jpeg = try ffmpeg.run(
+            ["-v", "error", "-i", url.path, "-frames:v", "1"] + filter + [
+                "-q:v", "3",
+                "-f", "image2pipe", "-vcodec", "mjpeg", "pipe:1",
+            ], about: url.path)
         guard jpeg.count > 4, jpeg.prefix(2) == Data([0xFF, 0xD8]) else {
             throw MediaError(file: url.path, reason: "ffmpeg could not read a frame of the video")
         }

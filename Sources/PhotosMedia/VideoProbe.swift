@@ -54,7 +54,8 @@ enum VideoProbe {
     /// nil when the file, whose first bytes are `head`, holds no video stream.
     static func probe(path: String, head: Data) throws(MediaError) -> MediaMetadata? {
         if let type = UniformType.videoType(head: head), let container = Container(type: type), ExifToolSession.shared.isAvailable,
-           let video = try? probeWithExifTool(path: path, type: type, container: container) {
+            let video = try? probeWithExifTool(path: path, type: type, container: container)
+        {
             return video
         }
         return try probeWithFFprobe(path: path, head: head)
@@ -65,11 +66,14 @@ enum VideoProbe {
     /// ffprobe's reading gives it; nil when it finds no video track with a
     /// size and a duration.
     private static func probeWithExifTool(path: String, type: String, container: Container) throws(MediaError) -> MediaMetadata? {
-        let fields = try ExifToolSession.shared.fields(ofFileAt: path, arguments: [
-            "-n", "-G1", "-u", "-HandlerType", "-SourceImageWidth", "-SourceImageHeight", "-ImageWidth", "-ImageHeight",
-            "-Rotation", "-Duration", "-VideoFrameRate", "-CreationDate", "-CreateDate", "-GPSCoordinates",
-            "-Location", "-ContentIdentifier", "-Make", "-Model", "-Software", "-Encoder", "-AndroidCaptureFps",
-            "-TransferCharacteristics"])
+        let fields = try ExifToolSession.shared.fields(
+            ofFileAt: path,
+            arguments: [
+                "-n", "-G1", "-u", "-HandlerType", "-SourceImageWidth", "-SourceImageHeight", "-ImageWidth", "-ImageHeight",
+                "-Rotation", "-Duration", "-VideoFrameRate", "-CreationDate", "-CreateDate", "-GPSCoordinates",
+                "-Location", "-ContentIdentifier", "-Make", "-Model", "-Software", "-Encoder", "-AndroidCaptureFps",
+                "-TransferCharacteristics",
+            ])
         func number(_ key: String) -> Double? {
             let value = fields[key] as? NSNumber
             return value.map(\.doubleValue).flatMap { $0.isFinite ? $0 : nil }
@@ -83,7 +87,8 @@ enum VideoProbe {
                 .compactMap { $0.split(separator: ":").first.map(String.init) }
                 .min { (Int($0.dropFirst(5)) ?? 0) < (Int($1.dropFirst(5)) ?? 0) }
         }
-        let track: String, duration: Double?
+        let track: String
+        let duration: Double?
         switch container {
         case .isoMedia:
             guard let video = videoTrack() else { return nil }
@@ -93,8 +98,9 @@ enum VideoProbe {
         }
         // The coded size, as ffprobe gives it (the track header's is the display size, stretched by the pixel aspect).
         guard let width = (number("\(track):SourceImageWidth") ?? number("\(track):ImageWidth")).map(Int.init),
-              let height = (number("\(track):SourceImageHeight") ?? number("\(track):ImageHeight")).map(Int.init),
-              width > 0, height > 0, let duration, duration > 0 else { return nil }
+            let height = (number("\(track):SourceImageHeight") ?? number("\(track):ImageHeight")).map(Int.init),
+            width > 0, height > 0, let duration, duration > 0
+        else { return nil }
         let tagGroups = ["Keys", "UserData", "ItemList"]
         return Reading(
             width: width, height: height, rotation: container == .isoMedia ? number("Composite:Rotation") ?? 0 : 0,
@@ -107,7 +113,8 @@ enum VideoProbe {
             duration: duration, frameRate: number("\(track):VideoFrameRate").flatMap { $0 > 0 ? $0 : nil },
             captureFrameRate: number("Keys:AndroidCaptureFps"), type: type,
             contentIdentifier: text("ContentIdentifier", groups: ["Keys"]),
-            dynamicRange: DynamicRange(transferCharacteristics: number("\(track):TransferCharacteristics").map(Int.init))).metadata
+            dynamicRange: DynamicRange(transferCharacteristics: number("\(track):TransferCharacteristics").map(Int.init))
+        ).metadata
     }
 
     /// GPS coordinates as exiftool writes them with `-n`: "latitude longitude [altitude]".
@@ -120,8 +127,9 @@ enum VideoProbe {
     static func probeWithFFprobe(path: String, head: Data) throws(MediaError) -> MediaMetadata? {
         let output = try ffprobe.run(["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], about: path)
         guard let report = try? JSONDecoder().decode(Report.self, from: output),
-              let video = report.streams?.first(where: { $0.codec_type == "video" }),
-              let width = video.width, let height = video.height, width > 0, height > 0 else {
+            let video = report.streams?.first(where: { $0.codec_type == "video" }),
+            let width = video.width, let height = video.height, width > 0, height > 0
+        else {
             return nil
         }
         // A file's numbers are data: "nan", "inf" or 1e300 in a tag are no duration or rotation.
@@ -141,7 +149,8 @@ enum VideoProbe {
             captureFrameRate: tags["com.android.capture.fps"].flatMap(Double.init),
             type: UniformType.forVideo(head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
             contentIdentifier: tags["com.apple.quicktime.content.identifier"],
-            dynamicRange: DynamicRange(ffprobeTransfer: video.color_transfer)).metadata
+            dynamicRange: DynamicRange(ffprobeTransfer: video.color_transfer)
+        ).metadata
     }
 
     /// What either reader found of a video, made into its metadata in one place.
@@ -187,7 +196,8 @@ enum VideoProbe {
 
     private static func frameRate(_ text: String?) -> Double? {
         guard let parts = text?.split(separator: "/"), parts.count == 2,
-              let numerator = Double(parts[0]), let denominator = Double(parts[1]), denominator > 0, numerator > 0 else {
+            let numerator = Double(parts[0]), let denominator = Double(parts[1]), denominator > 0, numerator > 0
+        else {
             return nil
         }
         return numerator / denominator

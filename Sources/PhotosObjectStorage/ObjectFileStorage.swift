@@ -1,5 +1,6 @@
 import Foundation
 import PhotosStore
+
 #if canImport(Glibc)
 import Glibc
 #endif

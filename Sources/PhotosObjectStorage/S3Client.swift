@@ -56,9 +56,11 @@ package final class S3Client: Sendable {
                 parts.append(etag)
                 offset += chunk.count
             }
-            let manifest = "<CompleteMultipartUpload>" + parts.enumerated().map { index, etag in
-                "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\(Self.escapeXML(etag))</ETag></Part>"
-            }.joined() + "</CompleteMultipartUpload>"
+            let manifest =
+                "<CompleteMultipartUpload>"
+                + parts.enumerated().map { index, etag in
+                    "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\(Self.escapeXML(etag))</ETag></Part>"
+                }.joined() + "</CompleteMultipartUpload>"
             let answer = try await send("POST", key: key, query: [("uploadId", uploadID)], body: Data(manifest.utf8))
             // S3 may report a failed completion inside a 200 answer.
             if let code = XMLText.first("Code", in: answer.body) {
@@ -136,8 +138,10 @@ package final class S3Client: Sendable {
 
     /// Sends one signed request; throws `notFound` for 404 and `refused` for
     /// any other status of 300 and above, with S3's error code.
-    private func send(_ method: String, key: String?, query: [(String, String)] = [], headers: [(String, String)] = [],
-                      body: Data = Data()) async throws(ObjectStorageError) -> Answer {
+    private func send(
+        _ method: String, key: String?, query: [(String, String)] = [], headers: [(String, String)] = [],
+        body: Data = Data()
+    ) async throws(ObjectStorageError) -> Answer {
         var path = "/" + location.bucket
         if let key { path += "/" + location.key(key) }
         var components = URLComponents()
@@ -174,8 +178,9 @@ package final class S3Client: Sendable {
             throw .notFound(key: key ?? "")
         }
         guard status < 300 else {
-            throw .refused(status: status, code: XMLText.first("Code", in: collected) ?? "HTTP\(status)",
-                           message: XMLText.first("Message", in: collected) ?? String(buffer: collected))
+            throw .refused(
+                status: status, code: XMLText.first("Code", in: collected) ?? "HTTP\(status)",
+                message: XMLText.first("Message", in: collected) ?? String(buffer: collected))
         }
         return Answer(status: status, headers: response.headers, body: collected)
     }

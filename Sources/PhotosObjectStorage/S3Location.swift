@@ -25,7 +25,8 @@ package struct S3Location: Sendable, Equatable, CustomStringConvertible {
     /// Parses an `s3://` URL; throws `invalid` saying what is wrong.
     package init(url text: String) throws(ObjectStorageError) {
         guard let components = URLComponents(string: text), components.scheme == "s3",
-              let bucket = components.host, !bucket.isEmpty else {
+            let bucket = components.host, !bucket.isEmpty
+        else {
             throw .invalid("\(text) is not an object storage location: expected s3://BUCKET/PREFIX?endpoint=URL")
         }
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })

@@ -165,7 +165,7 @@ package struct SignatureV4: Sendable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 result.append(Character(Unicode.Scalar(byte)))
             default:
                 result += String(format: "%%%02X", byte)
@@ -179,4 +179,3 @@ package struct SignatureV4: Sendable {
         digest.map { String(format: "%02x", $0) }.joined()
     }
 }
-

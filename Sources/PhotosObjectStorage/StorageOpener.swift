@@ -40,10 +40,12 @@ package struct StorageOpener: FileStorageOpener {
             return StorageCredentials(accessKeyID: lines[0], secretAccessKey: lines[1], sessionToken: lines.count > 2 ? lines[2] : nil)
         }
         if let key = environment["PHOTOS_S3_ACCESS_KEY_ID"] ?? environment["AWS_ACCESS_KEY_ID"],
-           let secret = environment["PHOTOS_S3_SECRET_ACCESS_KEY"] ?? environment["AWS_SECRET_ACCESS_KEY"] {
+            let secret = environment["PHOTOS_S3_SECRET_ACCESS_KEY"] ?? environment["AWS_SECRET_ACCESS_KEY"]
+        {
             return StorageCredentials(accessKeyID: key, secretAccessKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"])
         }
-        throw .accessDenied("""
+        throw .accessDenied(
+            """
             the library's originals are in object storage (\(location)); set PHOTOS_S3_ACCESS_KEY_ID and \
             PHOTOS_S3_SECRET_ACCESS_KEY, or PHOTOS_S3_CREDENTIALS_FILE, to reach it
             """)

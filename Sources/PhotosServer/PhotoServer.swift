@@ -53,11 +53,13 @@ public struct PhotoServer: Sendable {
         /// timeout, heartbeats every 15 s, 10 failed sign-ins a minute, 16 GiB
         /// uploads and 32 GiB of unfinished ones per token (swept every ten
         /// minutes), 64 client instances open, 10 s a statement.
-        public init(host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Duration = .seconds(60),
-                    heartbeat: Duration = .seconds(15), streamWriteTimeout: Duration = .seconds(30),
-                    signInFailuresPerMinute: Int = 10, maximumUploadLength: Int = 16 << 30, maximumOpenClients: Int = 64,
-                    queryDeadline: Duration = .seconds(10), uploadQuota: Int = 32 << 30, uploadSweepInterval: Duration = .seconds(600),
-                    clock: @escaping @Sendable () -> Date = { Date() }) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, idleTimeout: Duration = .seconds(60),
+            heartbeat: Duration = .seconds(15), streamWriteTimeout: Duration = .seconds(30),
+            signInFailuresPerMinute: Int = 10, maximumUploadLength: Int = 16 << 30, maximumOpenClients: Int = 64,
+            queryDeadline: Duration = .seconds(10), uploadQuota: Int = 32 << 30, uploadSweepInterval: Duration = .seconds(600),
+            clock: @escaping @Sendable () -> Date = { Date() }
+        ) {
             self.host = host
             self.port = port
             self.idleTimeout = idleTimeout
@@ -90,13 +92,16 @@ public struct PhotoServer: Sendable {
     /// Uploads in progress are kept in the library's `uploads/` folder;
     /// abandoned ones, and those of tokens revoked or expired, are removed
     /// now and then periodically while it runs.
-    public init(library: PHPhotoLibrary, configuration: Configuration = Configuration(),
-                logger: Logger = Logger(label: "photos.serve")) throws {
+    public init(
+        library: PHPhotoLibrary, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "photos.serve")
+    ) throws {
         self.configuration = configuration
         work = BlockingWork(statementDuration: configuration.queryDeadline)
         libraries = LibraryPool(owner: library, maximumClients: configuration.maximumOpenClients)
-        uploads = try UploadStore(directory: library.filesDirectory.appendingPathComponent("uploads"),
-                                  maximumLength: configuration.maximumUploadLength, quota: configuration.uploadQuota)
+        uploads = try UploadStore(
+            directory: library.filesDirectory.appendingPathComponent("uploads"),
+            maximumLength: configuration.maximumUploadLength, quota: configuration.uploadQuota)
         let now = configuration.clock()
         uploads.removeAbandoned(validTokens: Set(try library.accessTokens().filter { !$0.isExpired(at: now) }.map(\.id)), now: now)
         let provenTokens = ProvenTokens(clock: configuration.clock)
@@ -114,11 +119,14 @@ public struct PhotoServer: Sendable {
         router.add(middleware: RequestObservation(metrics: metrics))
         let library = libraries.owner
         let routedMethods = RoutedMethods()
-        router.add(middleware: ProblemMiddleware(routes: routedMethods, privatePaths: [
-            (uploads.directory.path + "/", "upload "), (uploads.directory.standardizedFileURL.resolvingSymlinksInPath().path + "/", "upload "),
-            (library.filesDirectory.path, "<library>"), (library.filesDirectory.resolvingSymlinksInPath().path, "<library>"),
-            (library.url.path, "<library>"), (library.url.absoluteString, "<library>"),
-        ]))
+        router.add(
+            middleware: ProblemMiddleware(
+                routes: routedMethods,
+                privatePaths: [
+                    (uploads.directory.path + "/", "upload "), (uploads.directory.standardizedFileURL.resolvingSymlinksInPath().path + "/", "upload "),
+                    (library.filesDirectory.path, "<library>"), (library.filesDirectory.resolvingSymlinksInPath().path, "<library>"),
+                    (library.url.path, "<library>"), (library.url.absoluteString, "<library>"),
+                ]))
         router.add(middleware: WorkAttribution(work: work))
         GalleryRoutes(files: .bundled).add(to: router)
         let sessions = authentication.sessions
@@ -135,8 +143,10 @@ public struct PhotoServer: Sendable {
         ChangeBlockRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         UploadRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         ShareRoutes(libraries: libraries, revocation: revocation).add(to: authenticated)
-        HistoryRoutes(libraries: libraries, authentication: authentication, streams: streams, heartbeat: configuration.heartbeat,
-                      writeTimeout: configuration.streamWriteTimeout, metrics: metrics).add(to: authenticated)
+        HistoryRoutes(
+            libraries: libraries, authentication: authentication, streams: streams, heartbeat: configuration.heartbeat,
+            writeTimeout: configuration.streamWriteTimeout, metrics: metrics
+        ).add(to: authenticated)
         authenticated.get("openapi.json") { [document] _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document.json)))
         }
@@ -163,12 +173,16 @@ public struct PhotoServer: Sendable {
         Application(
             router: router(),
             server: .photos(idleTimeout: configuration.idleTimeout) { [libraries, authentication, metrics, logger] lifecycle in
-                CachedRenditionHandler(renditions: libraries.renditions, authentication: authentication, metrics: metrics, logger: logger,
-                                       serverName: Self.serverName, lifecycle: lifecycle)
+                CachedRenditionHandler(
+                    renditions: libraries.renditions, authentication: authentication, metrics: metrics, logger: logger,
+                    serverName: Self.serverName, lifecycle: lifecycle)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
-            services: [UploadSweeper(uploads: uploads, owner: libraries.owner, interval: configuration.uploadSweepInterval,
-                                     now: configuration.clock)],
+            services: [
+                UploadSweeper(
+                    uploads: uploads, owner: libraries.owner, interval: configuration.uploadSweepInterval,
+                    now: configuration.clock)
+            ],
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
@@ -181,12 +195,16 @@ public struct PhotoServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         libraries.videoConversions.scheduleMissing(in: libraries.owner)
         let streams = self.streams
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: application(onListening: onListening),
-                             successTerminationBehavior: .gracefullyShutdownGroup,
-                             failureTerminationBehavior: .gracefullyShutdownGroup)],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(
+                        service: application(onListening: onListening),
+                        successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         try await withGracefulShutdownHandler {
             try await group.run()
         } onGracefulShutdown: {

@@ -77,8 +77,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// until it returns false or the rows run out; false, without reading,
     /// when the query has a limit and `reverse` is asked. Cost: one pass of
     /// the query in one read transaction, open until `body` stops.
-    func scanAssets(_ query: AssetQuery, reverse: Bool, batchSize: Int,
-                    _ body: ([AssetRecord]) -> Bool) throws(StoreError) -> Bool
+    func scanAssets(
+        _ query: AssetQuery, reverse: Bool, batchSize: Int,
+        _ body: ([AssetRecord]) -> Bool
+    ) throws(StoreError) -> Bool
     /// Whether reading a fetch's rows again with ``scanAssets(_:reverse:batchSize:_:)``
     /// costs the database less than loading them by id with
     /// ``assets(ids:)``: true where every lookup by id descends an index
@@ -146,8 +148,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     func assetUUIDs(withContentHashes hashes: [String]) throws(StoreError) -> [String: String]
     /// Filters and orders collections held in memory (moments, transient
     /// lists) with the same SQL semantics as stored ones; returns indexes into `rows`.
-    func filterCollectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
-                              sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int]
+    func filterCollectionRows(
+        _ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
+        sort: [StoreSort<CollectionAttribute>], limit: Int
+    ) throws(StoreError) -> [Int]
     /// The number of the last committed change block, by any process.
     func lastChangeBlock() throws(StoreError) -> Int64
     /// What a commit watcher follows, now: the last change block and the
@@ -159,8 +163,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// until the watcher is stopped. `onUnavailable` is called once if the
     /// library stops being usable (see `availabilityProblem`), and the
     /// watcher stops.
-    func watchCommits(after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
-                      onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher
+    func watchCommits(
+        after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
+        onUnavailable: @escaping @Sendable (StoreError) -> Void
+    ) throws(StoreError) -> any CommitWatcher
     /// Why the library cannot be used as it was opened (damage found, its
     /// database removed or replaced); nil when it can. Cost: a few `stat`s.
     func availabilityProblem() -> StoreError?
@@ -205,8 +211,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// Cost: a scan of the `asset_by_local_day` index entries of the buckets.
     func timelineBuckets(_ query: AssetQuery, granularity: TimelineGranularity) throws(StoreError) -> [TimelineBucketRecord]
     /// A page of one bucket's assets, newest first.
-    func timelineRows(_ query: AssetQuery, bucket key: Int, granularity: TimelineGranularity,
-                      offset: Int, limit: Int) throws(StoreError) -> [TimelineRow]
+    func timelineRows(
+        _ query: AssetQuery, bucket key: Int, granularity: TimelineGranularity,
+        offset: Int, limit: Int
+    ) throws(StoreError) -> [TimelineRow]
 
     // MARK: Access tokens (owner only)
 

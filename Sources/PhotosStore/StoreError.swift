@@ -63,7 +63,8 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The one answer a reader without read-write access gets for any
     /// change token that does not work, whatever is wrong with it, so that
     /// no token it makes up or alters teaches it anything of the library.
-    package static let unusableOpaqueToken = StoreError.historyExpired("""
+    package static let unusableOpaqueToken = StoreError.historyExpired(
+        """
         the change token names no state this client can resume from: it is older than the kept history, \
         from another copy of the library, or altered; refetch what you track
         """)
@@ -73,8 +74,8 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let entity, let identifier):
             "no \(entity.noun) with identifier \(identifier)"
         case .editNotAllowed(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason), .busy(let reason),
-             .accessDenied(let reason), .ownerOnly(let reason), .historyExpired(let reason), .historyPointUnknown(let reason),
-             .stateChanged(let reason):
+            .accessDenied(let reason), .ownerOnly(let reason), .historyExpired(let reason), .historyPointUnknown(let reason),
+            .stateChanged(let reason):
             reason
         case .invalidFile(let path, let reason):
             "\(path): \(reason)"

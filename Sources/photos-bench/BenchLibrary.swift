@@ -72,7 +72,8 @@ enum BenchLibrary {
         let burst = roll >= 990 ? "burst-\(index / 10)" : nil
         let located = random.next() % 10 < 3
         return AssetRecord(
-            uuid: UUID().uuidString, mediaType: mediaType, mediaSubtypes: AssetMediaSubtypes(rawValue: Int(random.next() % 3 == 0 ? 1 << (random.next() % 5) : 0)),
+            uuid: UUID().uuidString, mediaType: mediaType,
+            mediaSubtypes: AssetMediaSubtypes(rawValue: Int(random.next() % 3 == 0 ? 1 << (random.next() % 5) : 0)),
             pixelWidth: [4032, 3024, 1920, 1080][Int(random.next() % 4)], pixelHeight: [3024, 4032, 1080][Int(random.next() % 3)],
             creationDate: date, modificationDate: date, addedDate: date, duration: mediaType == .video ? Double(random.next() % 120) : 0,
             location: located ? StoredLocation(latitude: Double(random.next() % 180) - 90, longitude: Double(random.next() % 360) - 180) : nil,

@@ -16,10 +16,12 @@ struct BenchServices {
     static func fromEnvironment() -> BenchServices? {
         let environment = ProcessInfo.processInfo.environment
         guard let socket = environment["PHOTOS_TEST_POSTGRES_SOCKET"], !socket.isEmpty,
-              let endpoint = environment["PHOTOS_TEST_S3_ENDPOINT"], let key = environment["PHOTOS_TEST_S3_ACCESS_KEY"],
-              let secret = environment["PHOTOS_TEST_S3_SECRET_KEY"] else { return nil }
-        return BenchServices(socketDirectory: (socket as NSString).deletingLastPathComponent,
-                             s3Endpoint: endpoint, s3AccessKey: key, s3SecretKey: secret)
+            let endpoint = environment["PHOTOS_TEST_S3_ENDPOINT"], let key = environment["PHOTOS_TEST_S3_ACCESS_KEY"],
+            let secret = environment["PHOTOS_TEST_S3_SECRET_KEY"]
+        else { return nil }
+        return BenchServices(
+            socketDirectory: (socket as NSString).deletingLastPathComponent,
+            s3Endpoint: endpoint, s3AccessKey: key, s3SecretKey: secret)
     }
 
     /// The URL of the PostgreSQL library `name`, as the `postgres` user on the socket.

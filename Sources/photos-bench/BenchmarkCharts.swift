@@ -49,7 +49,8 @@ enum BenchmarkCharts {
         svg += text("ms (log)", x: 16, y: plot.top - 12, anchor: "start")
         for (index, side) in series.enumerated() {
             let points = zip(sizes, side.intervals).map { (x[Double($0)], $1) }
-            svg += "<polyline fill=\"none\" stroke=\"\(side.colour)\" stroke-width=\"2\" points=\""
+            svg +=
+                "<polyline fill=\"none\" stroke=\"\(side.colour)\" stroke-width=\"2\" points=\""
                 + points.map { "\(rounded($0.0)),\(rounded(y[$0.1.value]))" }.joined(separator: " ") + "\"/>\n"
             for (position, interval) in points {
                 svg += line(position, y[interval.low], position, y[interval.high], stroke: side.colour, width: 2)
@@ -83,15 +84,17 @@ enum BenchmarkCharts {
             svg += line(x[tick], plot.top, x[tick], bottom, stroke: "#d0d7de")
             svg += text(format(tick), x: x[tick], y: bottom + 16, anchor: "middle")
         }
-        svg += text("ours ÷ baseline (log); dots: runs, band: 95 % interval of the median, red: target",
-                    x: (plot.left + plot.right) / 2, y: bottom + 34, anchor: "middle", size: 11)
+        svg += text(
+            "ours ÷ baseline (log); dots: runs, band: 95 % interval of the median, red: target",
+            x: (plot.left + plot.right) / 2, y: bottom + 34, anchor: "middle", size: 11)
         for (index, row) in rows.enumerated() {
             let top = plot.top + strip * Double(index)
             let middle = top + 30
             // About 115 characters fit the width at this size; the table has the full name.
             let name = row.name.count > 115 ? String(row.name.prefix(114)) + "…" : row.name
             svg += text(name, x: plot.left, y: top + 13, anchor: "start", size: 11)
-            svg += "<rect x=\"\(rounded(x[row.interval.low]))\" y=\"\(rounded(middle - 8))\" width=\"\(rounded(max(1, x[row.interval.high] - x[row.interval.low])))\" height=\"16\" fill=\"\(oursColour)\" fill-opacity=\"0.18\"/>\n"
+            svg +=
+                "<rect x=\"\(rounded(x[row.interval.low]))\" y=\"\(rounded(middle - 8))\" width=\"\(rounded(max(1, x[row.interval.high] - x[row.interval.low])))\" height=\"16\" fill=\"\(oursColour)\" fill-opacity=\"0.18\"/>\n"
             svg += line(x[row.interval.value], middle - 10, x[row.interval.value], middle + 10, stroke: oursColour, width: 3)
             for ratio in row.ratios where ratio > 0 {
                 svg += "<circle cx=\"\(rounded(x[ratio]))\" cy=\"\(rounded(middle))\" r=\"3\" fill=\"#24292f\" fill-opacity=\"0.6\"/>\n"
@@ -144,9 +147,10 @@ enum BenchmarkCharts {
         font-family="system-ui, sans-serif" font-size="12" fill="#24292f">
         <rect width="100%" height="100%" fill="#ffffff"/>
 
-        """ + titleLines(title).enumerated().map { index, line in
-            "<text x=\"16\" y=\"\(22 + index * 18)\" font-size=\"14\" font-weight=\"600\">\(escaped(line))</text>\n"
-        }.joined()
+        """
+            + titleLines(title).enumerated().map { index, line in
+                "<text x=\"16\" y=\"\(22 + index * 18)\" font-size=\"14\" font-weight=\"600\">\(escaped(line))</text>\n"
+            }.joined()
     }
 
     /// `title` in at most two lines of about 80 characters, broken between words.
@@ -184,7 +188,8 @@ enum BenchmarkCharts {
 
     /// A size as people read it: 10k, 100k, 1M.
     private static func count(_ value: Int) -> String {
-        value >= 1_000_000 && value % 1_000_000 == 0 ? "\(value / 1_000_000)M"
+        value >= 1_000_000 && value % 1_000_000 == 0
+            ? "\(value / 1_000_000)M"
             : value >= 1000 && value % 1000 == 0 ? "\(value / 1000)k" : "\(value)"
     }
 

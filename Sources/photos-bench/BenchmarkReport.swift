@@ -112,10 +112,15 @@ struct BenchmarkReport {
             if !rows.isEmpty { try write(BenchmarkCharts.ratios(title: "\(result.suite): every run's ratio", rows: rows), title: result.suite) }
         }
         for scaling in ScalingRow.all(in: results) {
-            try write(BenchmarkCharts.scaling(title: scaling.title, sizes: scaling.sizes, series: [
-                BenchmarkCharts.Series(label: "ours", colour: BenchmarkCharts.oursColour, intervals: scaling.rows.map { BootstrapInterval($0.sides.ours) }),
-                BenchmarkCharts.Series(label: "baseline", colour: BenchmarkCharts.baselineColour, intervals: scaling.rows.map { BootstrapInterval($0.sides.baseline) }),
-            ]), title: scaling.title)
+            try write(
+                BenchmarkCharts.scaling(
+                    title: scaling.title, sizes: scaling.sizes,
+                    series: [
+                        BenchmarkCharts.Series(
+                            label: "ours", colour: BenchmarkCharts.oursColour, intervals: scaling.rows.map { BootstrapInterval($0.sides.ours) }),
+                        BenchmarkCharts.Series(
+                            label: "baseline", colour: BenchmarkCharts.baselineColour, intervals: scaling.rows.map { BootstrapInterval($0.sides.baseline) }),
+                    ]), title: scaling.title)
         }
         return charts
     }
@@ -194,7 +199,8 @@ struct BenchmarkReport {
             text += "\nNot yet run under this protocol: " + missing.map { "`\($0)`" }.joined(separator: ", ") + ".\n"
         }
         for (stored, result) in suites {
-            text += "\n## \(result.suite)\n\n"
+            text +=
+                "\n## \(result.suite)\n\n"
                 + "\(stored.outputs.count) run\(stored.outputs.count == 1 ? "" : "s") on \(stored.machine), at commit \(stored.commit), "
                 + "\(ISO8601DateFormatter().string(from: stored.date)).\n\n"
                 + "| Benchmark | Ours (median) | Baseline (median) | Ratio, median [95 % interval] | Every run | Target | |\n"
@@ -227,11 +233,13 @@ struct BenchmarkReport {
 
     /// Cores, memory, processor and system, from /proc.
     private static func machine() -> String {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown processor"
         let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
-        let system = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
+        let system =
+            (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }?
             .dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? "Linux"
         return String(format: "%d cores (%@), %.0f GiB, %@", ProcessInfo.processInfo.activeProcessorCount, cpu, memory, system)

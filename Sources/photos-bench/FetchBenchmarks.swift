@@ -62,15 +62,18 @@ struct FetchBenchmarks {
         }
         defer { bench_sqlite_close(raw) }
         let positions = indexes.map(Int32.init)
-        let (oursAgainstC, baseC) = try Measure.alternating(ours: { fetchSorted(library) }, baseline: {
-            let result = bench_sqlite_fetch(raw, positions, Int32(positions.count))
-            guard result >= 0 else { throw BenchError("the C baseline's fetch failed") }
-            sink &+= Int(result)
-        })
+        let (oursAgainstC, baseC) = try Measure.alternating(
+            ours: { fetchSorted(library) },
+            baseline: {
+                let result = bench_sqlite_fetch(raw, positions, Int32(positions.count))
+                guard result >= 0 else { throw BenchError("the C baseline's fetch failed") }
+                sink &+= Int(result)
+            })
         // SQLite's C API is the floor, as libjpeg's decode is for thumbnails:
         // held to the floor's bound the issue sets there, 1.5.
-        Measure.report("fetchAssets sorted by creationDate, count + 100 random object(at:), against SQLite's C API",
-                       ours: oursAgainstC, baseline: baseC, target: 1.5)
+        Measure.report(
+            "fetchAssets sorted by creationDate, count + 100 random object(at:), against SQLite's C API",
+            ours: oursAgainstC, baseline: baseC, target: 1.5)
 
         // 1b. Reading a fetched result, apart from the fetch: 100 objects at
         // random indexes, and the first 1,000 in order (a scrolling grid),
@@ -80,31 +83,38 @@ struct FetchBenchmarks {
             try Int64.fetchAll(db, sql: Self.sortedIDs)
         }
         let scrolled = Array(0..<min(1000, sortedIDs.count))
-        for (name, positions) in [("100 random object(at:) on a fetched result", indexes),
-                                  ("object(at:) for the first \(scrolled.count) in order (scrolling)", scrolled)] {
+        for (name, positions) in [
+            ("100 random object(at:) on a fetched result", indexes),
+            ("object(at:) for the first \(scrolled.count) in order (scrolling)", scrolled),
+        ] {
             var result: PHFetchResult<PHAsset>?
             // Every call's time on both sides, over all turns, for the per-call rows.
-            var oursCalls: [Double] = [], baseCalls: [Double] = []
-            let (ours, base) = try Measure.alternating(runs: 7, prepare: {
-                result = library.withCurrentLibrary { PHAsset.fetchAssets(with: sorted) }
-                sink &+= result?.count ?? 0
-            }, ours: {
-                guard let result else { return }
-                for index in positions {
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    sink &+= result.object(at: index).pixelWidth
-                    oursCalls.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
-                }
-            }, baseline: {
-                try baseline.read { db in
-                    let statement = try db.makeStatement(sql: Self.rowByID)
+            var oursCalls: [Double] = []
+            var baseCalls: [Double] = []
+            let (ours, base) = try Measure.alternating(
+                runs: 7,
+                prepare: {
+                    result = library.withCurrentLibrary { PHAsset.fetchAssets(with: sorted) }
+                    sink &+= result?.count ?? 0
+                },
+                ours: {
+                    guard let result else { return }
                     for index in positions {
                         let start = DispatchTime.now().uptimeNanoseconds
-                        sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [sortedIDs[index]])!).pixelWidth
-                        baseCalls.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+                        sink &+= result.object(at: index).pixelWidth
+                        oursCalls.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
                     }
-                }
-            })
+                },
+                baseline: {
+                    try baseline.read { db in
+                        let statement = try db.makeStatement(sql: Self.rowByID)
+                        for index in positions {
+                            let start = DispatchTime.now().uptimeNanoseconds
+                            sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [sortedIDs[index]])!).pixelWidth
+                            baseCalls.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+                        }
+                    }
+                })
             Measure.report(name, ours: ours, baseline: base, target: 1.5)
             for (label, fraction) in [("p50", 0.5), ("p99", 0.99)] {
                 let (oursCall, baseCall) = (Measure.percentile(oursCalls, fraction), Measure.percentile(baseCalls, fraction))
@@ -114,8 +124,9 @@ struct FetchBenchmarks {
                     // Read in order, one call in 32 loads the window the next
                     // 31 come from: its p99 is that load, which a grid must
                     // absorb within a frame, not the baseline's single lookup.
-                    Measure.reportAbsolute("\(name), \(label) per call (baseline \(Measure.milliseconds(baseCall)) ms)",
-                                           ours: oursCall, target: 1)
+                    Measure.reportAbsolute(
+                        "\(name), \(label) per call (baseline \(Measure.milliseconds(baseCall)) ms)",
+                        ours: oursCall, target: 1)
                 }
             }
         }
@@ -123,34 +134,41 @@ struct FetchBenchmarks {
         // 2. A predicate fetch, newest first.
         let since = BenchLibrary.start.addingTimeInterval(BenchLibrary.span / 2)
         let predicate = PHFetchOptions()
-        predicate.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
-                                          PHAssetMediaType.image.rawValue, since as any CVarArg)
+        predicate.predicate = NSPredicate(
+            format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
+            PHAssetMediaType.image.rawValue, since as any CVarArg)
         predicate.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
-        let predicateCount = try baseline.read {
-            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM asset a WHERE \(Self.visible) AND a.media_type = 1 AND a.creation_date > ? AND a.is_favorite = 0",
-                             arguments: [since.timeIntervalSince1970])
-        } ?? 0
+        let predicateCount =
+            try baseline.read {
+                try Int.fetchOne(
+                    $0, sql: "SELECT COUNT(*) FROM asset a WHERE \(Self.visible) AND a.media_type = 1 AND a.creation_date > ? AND a.is_favorite = 0",
+                    arguments: [since.timeIntervalSince1970])
+            } ?? 0
         let predicateIndexes = randomIndexes(upTo: predicateCount)
-        let (oursPredicate, basePredicate) = try Measure.alternating(ours: {
-            library.withCurrentLibrary {
-                let result = PHAsset.fetchAssets(with: predicate)
-                sink &+= result.count
-                for index in predicateIndexes { sink &+= result.object(at: index).pixelWidth }
-            }
-        }, baseline: {
-            try baseline.read { db in
-                let ids = try Int64.fetchAll(db, sql: """
-                    SELECT a.id FROM asset a WHERE \(Self.visible)
-                      AND ((a.media_type = ?) AND (a.creation_date > ?) AND (a.is_favorite = ?))
-                    ORDER BY a.creation_date DESC, a.id DESC
-                    """, arguments: [1, since.timeIntervalSince1970, 0])
-                sink &+= ids.count
-                let statement = try db.makeStatement(sql: Self.rowByID)
-                for index in predicateIndexes {
-                    sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [ids[index]])!).pixelWidth
+        let (oursPredicate, basePredicate) = try Measure.alternating(
+            ours: {
+                library.withCurrentLibrary {
+                    let result = PHAsset.fetchAssets(with: predicate)
+                    sink &+= result.count
+                    for index in predicateIndexes { sink &+= result.object(at: index).pixelWidth }
                 }
-            }
-        })
+            },
+            baseline: {
+                try baseline.read { db in
+                    let ids = try Int64.fetchAll(
+                        db,
+                        sql: """
+                            SELECT a.id FROM asset a WHERE \(Self.visible)
+                              AND ((a.media_type = ?) AND (a.creation_date > ?) AND (a.is_favorite = ?))
+                            ORDER BY a.creation_date DESC, a.id DESC
+                            """, arguments: [1, since.timeIntervalSince1970, 0])
+                    sink &+= ids.count
+                    let statement = try db.makeStatement(sql: Self.rowByID)
+                    for index in predicateIndexes {
+                        sink &+= BaselineAsset(row: try Row.fetchOne(statement, arguments: [ids[index]])!).pixelWidth
+                    }
+                }
+            })
         Measure.report("predicate fetch (mediaType, creationDate, favorite), newest first", ours: oursPredicate, baseline: basePredicate, target: 1.2)
 
         // 3. enumerateObjects over everything, against a cursor over the same
@@ -158,45 +176,58 @@ struct FetchBenchmarks {
         // turn takes seconds): with two, a run's fastest turn swung by a
         // fifth with the other core's load, as ours reads ahead on it.
         let enumerationTurns = assetCount >= 1_000_000 ? 3 : 5
-        let (oursEnumerate, baseEnumerate) = try Measure.alternating(runs: enumerationTurns, ours: {
-            library.withCurrentLibrary {
-                PHAsset.fetchAssets(with: sorted).enumerateObjects { asset, _, _ in sink &+= asset.pixelWidth }
-            }
-        }, baseline: {
-            try baseline.read { db in
-                let rows = try Row.fetchCursor(db, sql: Self.sortedRows)
-                while let row = try rows.next() { sink &+= BaselineAsset(row: row).pixelWidth }
-            }
-        })
+        let (oursEnumerate, baseEnumerate) = try Measure.alternating(
+            runs: enumerationTurns,
+            ours: {
+                library.withCurrentLibrary {
+                    PHAsset.fetchAssets(with: sorted).enumerateObjects { asset, _, _ in sink &+= asset.pixelWidth }
+                }
+            },
+            baseline: {
+                try baseline.read { db in
+                    let rows = try Row.fetchCursor(db, sql: Self.sortedRows)
+                    while let row = try rows.next() { sink &+= BaselineAsset(row: row).pixelWidth }
+                }
+            })
         Measure.report("enumerateObjects over the whole result", ours: oursEnumerate, baseline: baseEnumerate, target: 1.2)
-        let (oursEnumerateAgainstC, baseEnumerateC) = try Measure.alternating(runs: enumerationTurns, ours: {
-            library.withCurrentLibrary {
-                PHAsset.fetchAssets(with: sorted).enumerateObjects { asset, _, _ in sink &+= asset.pixelWidth }
-            }
-        }, baseline: {
-            let result = bench_sqlite_enumerate(raw)
-            guard result >= 0 else { throw BenchError("the C baseline's enumeration failed") }
-            sink &+= Int(result)
-        })
-        Measure.report("enumerateObjects over the whole result, against SQLite's C API",
-                       ours: oursEnumerateAgainstC, baseline: baseEnumerateC, target: 1.5)
-        print(String(format: "enumerateObjects peak resident memory: %.0f MB (target < 200 MB, measured in a child process)",
-                     try childPeakMemory(library: url)))
+        let (oursEnumerateAgainstC, baseEnumerateC) = try Measure.alternating(
+            runs: enumerationTurns,
+            ours: {
+                library.withCurrentLibrary {
+                    PHAsset.fetchAssets(with: sorted).enumerateObjects { asset, _, _ in sink &+= asset.pixelWidth }
+                }
+            },
+            baseline: {
+                let result = bench_sqlite_enumerate(raw)
+                guard result >= 0 else { throw BenchError("the C baseline's enumeration failed") }
+                sink &+= Int(result)
+            })
+        Measure.report(
+            "enumerateObjects over the whole result, against SQLite's C API",
+            ours: oursEnumerateAgainstC, baseline: baseEnumerateC, target: 1.5)
+        print(
+            String(
+                format: "enumerateObjects peak resident memory: %.0f MB (target < 200 MB, measured in a child process)",
+                try childPeakMemory(library: url)))
 
         // 4. Cold: the database evicted from the kernel's page cache before
         // each side's turn, and the library (or the GRDB pool) opened afresh,
         // as when an app starts after other work pushed the library out.
         var configurationForCold = Configuration()
         configurationForCold.readonly = true
-        let (oursCold, baseCold) = try Measure.alternating(beforeEachSide: {
-            try BenchLibrary.evictFromPageCache(url)
-        }, ours: {
-            fetchSorted(try PHPhotoLibrary(url: url))
-        }, baseline: {
-            try grdbFetchSorted(try DatabasePool(path: database.path, configuration: configurationForCold))
-        })
-        Measure.report("cold cache: open, fetchAssets sorted by creationDate, count + 100 random object(at:)",
-                       ours: oursCold, baseline: baseCold, target: 1.2)
+        let (oursCold, baseCold) = try Measure.alternating(
+            beforeEachSide: {
+                try BenchLibrary.evictFromPageCache(url)
+            },
+            ours: {
+                fetchSorted(try PHPhotoLibrary(url: url))
+            },
+            baseline: {
+                try grdbFetchSorted(try DatabasePool(path: database.path, configuration: configurationForCold))
+            })
+        Measure.report(
+            "cold cache: open, fetchAssets sorted by creationDate, count + 100 random object(at:)",
+            ours: oursCold, baseline: baseCold, target: 1.2)
 
         // 5. The same fetch while another process commits change blocks.
         try whileAnotherProcessCommits(url, ours: fetchSorted, baseline: grdbFetchSorted)
@@ -208,19 +239,22 @@ struct FetchBenchmarks {
         changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
         var store: SQLitePhotoStore?
         var pool: DatabasePool?
-        let (oursCommit, baseCommit) = try Measure.alternating(prepare: {
-            store = try SQLitePhotoStore(url: BenchLibrary.scratch(in: workdir))
-            let url = BenchLibrary.scratch(in: workdir)
-            _ = try SQLitePhotoStore(url: url)
-            pool = try BenchLibrary.durablePool(url)
-        }, ours: {
-            _ = try store!.beginCommit().commit(changes)
-        }, baseline: {
-            try pool!.write { db in
-                let statement = try db.makeStatement(sql: AssetRecord.insertSQL)
-                for record in records { try statement.execute(arguments: record.insertArguments.statementArguments) }
-            }
-        })
+        let (oursCommit, baseCommit) = try Measure.alternating(
+            prepare: {
+                store = try SQLitePhotoStore(url: BenchLibrary.scratch(in: workdir))
+                let url = BenchLibrary.scratch(in: workdir)
+                _ = try SQLitePhotoStore(url: url)
+                pool = try BenchLibrary.durablePool(url)
+            },
+            ours: {
+                _ = try store!.beginCommit().commit(changes)
+            },
+            baseline: {
+                try pool!.write { db in
+                    let statement = try db.makeStatement(sql: AssetRecord.insertSQL)
+                    for record in records { try statement.execute(arguments: record.insertArguments.statementArguments) }
+                }
+            })
         Measure.report("one change block creating 10,000 assets (metadata path)", ours: oursCommit, baseline: baseCommit, target: 2)
         BenchLibrary.removeScratch(in: workdir)
         if sink == 42 { print("") }
@@ -239,8 +273,10 @@ struct FetchBenchmarks {
     /// (a new album) to that copy every 5 ms; reports the p99 of each side's
     /// turns, as a reader's worst case next to a writer is what an app's
     /// scrolling feels.
-    private func whileAnotherProcessCommits(_ url: URL, ours: (PHPhotoLibrary) -> Void,
-                                            baseline: (DatabasePool) throws -> Void) throws {
+    private func whileAnotherProcessCommits(
+        _ url: URL, ours: (PHPhotoLibrary) -> Void,
+        baseline: (DatabasePool) throws -> Void
+    ) throws {
         let turns = assetCount >= 1_000_000 ? 20 : assetCount >= 100_000 ? 50 : 100
         let copy = try BenchLibrary.workingCopy(of: url, in: workdir)
         let library = try PHPhotoLibrary(url: copy)
@@ -248,7 +284,8 @@ struct FetchBenchmarks {
         configuration.readonly = true
         let pool = try DatabasePool(path: copy.appendingPathComponent("database/Photos.sqlite").path, configuration: configuration)
         let writer = try ChildProcess.start(["commit-child", "--library", copy.path, "--pause-ms", "5"], input: true)
-        var oursTimes: [Double] = [], baseTimes: [Double] = []
+        var oursTimes: [Double] = []
+        var baseTimes: [Double] = []
         do {
             // The writer's first commit, so that every turn runs beside it.
             Thread.sleep(forTimeInterval: 0.2)
@@ -264,11 +301,14 @@ struct FetchBenchmarks {
         }
         writer.input?.fileHandleForWriting.closeFile()
         let committed = try writer.finish().trimmingCharacters(in: .whitespacesAndNewlines)
-        Measure.report("fetchAssets sorted by creationDate, count + 100 random object(at:), p99 of \(turns) turns while another process commits",
-                       ours: Measure.percentile(oursTimes, 0.99), baseline: Measure.percentile(baseTimes, 0.99), target: 1.5)
-        print(String(format: "  (medians: ours %@ ms, the baseline %@ ms; the other process committed %@ change blocks)",
-                     Measure.milliseconds(Measure.percentile(oursTimes, 0.5)), Measure.milliseconds(Measure.percentile(baseTimes, 0.5)),
-                     committed))
+        Measure.report(
+            "fetchAssets sorted by creationDate, count + 100 random object(at:), p99 of \(turns) turns while another process commits",
+            ours: Measure.percentile(oursTimes, 0.99), baseline: Measure.percentile(baseTimes, 0.99), target: 1.5)
+        print(
+            String(
+                format: "  (medians: ours %@ ms, the baseline %@ ms; the other process committed %@ change blocks)",
+                Measure.milliseconds(Measure.percentile(oursTimes, 0.5)), Measure.milliseconds(Measure.percentile(baseTimes, 0.5)),
+                committed))
     }
 
     // MARK: - Setup

@@ -55,8 +55,10 @@ struct GalleryBenchmarks {
     static let bigMonth = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"), year: 2016, month: 6)
 
     static func prepare(assetCount: Int, in workdir: URL) throws -> URL {
-        try BenchLibrary.cached("gallery-\(assetCount).photoslibrary", in: workdir,
-                                holding: "\(assetCount) assets for the gallery, \(assetCount / 20) of them in June 2016") { url in
+        try BenchLibrary.cached(
+            "gallery-\(assetCount).photoslibrary", in: workdir,
+            holding: "\(assetCount) assets for the gallery, \(assetCount / 20) of them in June 2016"
+        ) { url in
             _ = try SQLitePhotoStore(url: url)
             let pool = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path)
             var random = SplitMix(state: 7)
@@ -84,7 +86,8 @@ struct GalleryBenchmarks {
             try FileManager.default.removeItem(at: folder)
             // Every synthetic asset gets a real placeholder, so that what is painted is what a library paints.
             try pool.write { db in
-                try db.execute(sql: "UPDATE asset SET thumb_hash = (SELECT thumb_hash FROM asset WHERE thumb_hash IS NOT NULL LIMIT 1) WHERE thumb_hash IS NULL")
+                try db.execute(
+                    sql: "UPDATE asset SET thumb_hash = (SELECT thumb_hash FROM asset WHERE thumb_hash IS NOT NULL LIMIT 1) WHERE thumb_hash IS NULL")
             }
             try pool.writeWithoutTransaction { try $0.execute(sql: "ANALYZE") }
         }
@@ -102,27 +105,32 @@ struct GalleryBenchmarks {
     // MARK: - Runs
 
     /// Runs `body` with a fresh browser, signed in and showing the timeline; closes it afterwards.
-    private func withGallery<Result>(base: String, bearer: String, driver: ChromeDriver,
-                                     _ body: (BrowserSession) async throws -> Result) async throws -> Result {
+    private func withGallery<Result>(
+        base: String, bearer: String, driver: ChromeDriver,
+        _ body: (BrowserSession) async throws -> Result
+    ) async throws -> Result {
         let cookie = try await Self.signIn(base: base, bearer: bearer)
         return try await driver.withSession { browser in
             try await browser.open(base + "/gallery/gallery.css")
             try await browser.setCookie(name: "opk_session", value: cookie)
             try await browser.open(base + "/")
-            _ = try await browser.waitFor("return document.body.dataset.ready === 'true' && document.querySelectorAll('#grid .cell').length > 0",
-                                          "the gallery to start")
+            _ = try await browser.waitFor(
+                "return document.body.dataset.ready === 'true' && document.querySelectorAll('#grid .cell').length > 0",
+                "the gallery to start")
             return try await body(browser)
         }
     }
 
     private func firstPaint(library: URL, bearer: String, driver: ChromeDriver) async throws {
-        var placeholders: [Double] = [], thumbnails: [Double] = []
+        var placeholders: [Double] = []
+        var thumbnails: [Double] = []
         for _ in 0..<runs {
             let server = try ServerChild.start(library: library)
             defer { server.stop() }
             let base = "http://127.0.0.1:\(server.port)"
             let marks = try await withGallery(base: base, bearer: bearer, driver: driver) { browser in
-                try await browser.waitFor("""
+                try await browser.waitFor(
+                    """
                     const p = performance.getEntriesByName('gallery:placeholders')[0], t = performance.getEntriesByName('gallery:thumbnails')[0];
                     return p && t ? [p.startTime, t.startTime] : null
                     """, "the first thumbnails") as? [Double] ?? []
@@ -147,45 +155,51 @@ struct GalleryBenchmarks {
         """
 
     private func longestTasks(base: String, bearer: String, driver: ChromeDriver) async throws {
-        var jump: [Double] = [], bigMonth: [Double] = []
+        var jump: [Double] = []
+        var bigMonth: [Double] = []
         let monthID = String(format: "%04d-%02d", Self.bigMonth.year!, Self.bigMonth.month!)
         for _ in 0..<runs {
-          try await withGallery(base: base, bearer: bearer, driver: driver) { browser in
-            try await browser.run(Self.watchLongTasks)
-            try await browser.run("""
-                const s = document.getElementById('scrubber'), r = s.getBoundingClientRect();
-                s.dispatchEvent(new PointerEvent('pointerdown', {clientX: r.left + r.width / 2, clientY: r.bottom - 1, bubbles: true, pointerId: 1}));
-                s.dispatchEvent(new PointerEvent('pointerup', {clientX: r.left + r.width / 2, clientY: r.bottom - 1, bubbles: true, pointerId: 1}));
-                """)
-            _ = try await browser.waitFor("return gallery.grid.currentSection() === gallery.grid.sections.at(-1) && document.querySelectorAll('#grid .cell').length > 0",
-                                          "the oldest month after a scrubber jump")
-            _ = try await browser.waitFor(Self.settled, "the oldest month to settle")
-            try await Task.sleep(for: .milliseconds(300))
-            jump.append(try await browser.run("return window.__longest") as? Double ?? .nan)
+            try await withGallery(base: base, bearer: bearer, driver: driver) { browser in
+                try await browser.run(Self.watchLongTasks)
+                try await browser.run(
+                    """
+                    const s = document.getElementById('scrubber'), r = s.getBoundingClientRect();
+                    s.dispatchEvent(new PointerEvent('pointerdown', {clientX: r.left + r.width / 2, clientY: r.bottom - 1, bubbles: true, pointerId: 1}));
+                    s.dispatchEvent(new PointerEvent('pointerup', {clientX: r.left + r.width / 2, clientY: r.bottom - 1, bubbles: true, pointerId: 1}));
+                    """)
+                _ = try await browser.waitFor(
+                    "return gallery.grid.currentSection() === gallery.grid.sections.at(-1) && document.querySelectorAll('#grid .cell').length > 0",
+                    "the oldest month after a scrubber jump")
+                _ = try await browser.waitFor(Self.settled, "the oldest month to settle")
+                try await Task.sleep(for: .milliseconds(300))
+                jump.append(try await browser.run("return window.__longest") as? Double ?? .nan)
 
-            // From the end of the month above the big one, the wheel brings the big month in.
-            try await browser.run("""
-                const sections = gallery.grid.sections, index = sections.findIndex((s) => s.id === arguments[0]);
-                gallery.grid.scrollTo(sections[index].top - gallery.grid.viewportHeight * 2);
-                """, [monthID])
-            _ = try await browser.waitFor(Self.settled, "the month above to settle")
-            try await Task.sleep(for: .milliseconds(300))
-            try await browser.run("window.__longest = 0;")
-            try await browser.run("""
-                const grid = document.getElementById('grid');
-                let steps = 0;
-                window.__wheeling = setInterval(() => {
-                    grid.dispatchEvent(new WheelEvent('wheel', {deltaY: 200, bubbles: true, cancelable: true}));
-                    if (++steps === 40) clearInterval(window.__wheeling);
-                }, 16);
-                """)
-            _ = try await browser.waitFor("""
-                return gallery.grid.currentSection().id === arguments[0] && [...document.querySelectorAll('#grid .cell')].some((c) => gallery.grid.pageCache.locate(c.dataset.id)?.section.id === arguments[0])
-                """, arguments: [monthID], "the big month in view")
-            try await Task.sleep(for: .milliseconds(800))
-            _ = try await browser.waitFor(Self.settled, "the big month to settle")
-            bigMonth.append(try await browser.run("return window.__longest") as? Double ?? .nan)
-          }
+                // From the end of the month above the big one, the wheel brings the big month in.
+                try await browser.run(
+                    """
+                    const sections = gallery.grid.sections, index = sections.findIndex((s) => s.id === arguments[0]);
+                    gallery.grid.scrollTo(sections[index].top - gallery.grid.viewportHeight * 2);
+                    """, [monthID])
+                _ = try await browser.waitFor(Self.settled, "the month above to settle")
+                try await Task.sleep(for: .milliseconds(300))
+                try await browser.run("window.__longest = 0;")
+                try await browser.run(
+                    """
+                    const grid = document.getElementById('grid');
+                    let steps = 0;
+                    window.__wheeling = setInterval(() => {
+                        grid.dispatchEvent(new WheelEvent('wheel', {deltaY: 200, bubbles: true, cancelable: true}));
+                        if (++steps === 40) clearInterval(window.__wheeling);
+                    }, 16);
+                    """)
+                _ = try await browser.waitFor(
+                    """
+                    return gallery.grid.currentSection().id === arguments[0] && [...document.querySelectorAll('#grid .cell')].some((c) => gallery.grid.pageCache.locate(c.dataset.id)?.section.id === arguments[0])
+                    """, arguments: [monthID], "the big month in view")
+                try await Task.sleep(for: .milliseconds(800))
+                _ = try await browser.waitFor(Self.settled, "the big month to settle")
+                bigMonth.append(try await browser.run("return window.__longest") as? Double ?? .nan)
+            }
         }
         Self.report("longest main-thread task during a scrubber jump from newest to oldest, \(assetCount) assets (0: none over 50 ms)", jump, target: 50)
         Self.report("longest main-thread task while a \(assetCount / 20)-asset month scrolls into view (0: none over 50 ms)", bigMonth, target: 50)
@@ -193,35 +207,41 @@ struct GalleryBenchmarks {
 
     private func oldestReachable(base: String, bearer: String, driver: ChromeDriver) async throws {
         let oldest = try await Self.oldestID(base: base, bearer: bearer)
-        var reached = 0, tries = 0
+        var reached = 0
+        var tries = 0
         var missed: [String] = []
         for way in ["wheel", "scrubber"] {
             for _ in 0..<max(1, runs / 2) {
                 tries += 1
                 let found = try await withGallery(base: base, bearer: bearer, driver: driver) { browser in
-                if way == "wheel" {
-                    try await browser.run("""
-                        const grid = document.getElementById('grid');
-                        window.__wheeling = setInterval(() => grid.dispatchEvent(new WheelEvent('wheel', {deltaY: 1000000, bubbles: true, cancelable: true})), 16);
-                        """)
-                } else {
-                    try await browser.run("""
-                        const s = document.getElementById('scrubber'), r = s.getBoundingClientRect();
-                        s.dispatchEvent(new PointerEvent('pointerdown', {clientX: r.left + 2, clientY: r.bottom - 1, bubbles: true, pointerId: 1}));
-                        """)
-                }
-                return try? await browser.waitFor("""
-                    const cell = document.querySelector(`#grid .cell[data-id="${arguments[0]}"]`);
-                    return cell && gallery.grid.placement(cell).y >= 0 && gallery.grid.placement(cell).y < gallery.grid.viewportHeight
-                    """, arguments: [oldest], timeout: .seconds(120), "the oldest asset")
+                    if way == "wheel" {
+                        try await browser.run(
+                            """
+                            const grid = document.getElementById('grid');
+                            window.__wheeling = setInterval(() => grid.dispatchEvent(new WheelEvent('wheel', {deltaY: 1000000, bubbles: true, cancelable: true})), 16);
+                            """)
+                    } else {
+                        try await browser.run(
+                            """
+                            const s = document.getElementById('scrubber'), r = s.getBoundingClientRect();
+                            s.dispatchEvent(new PointerEvent('pointerdown', {clientX: r.left + 2, clientY: r.bottom - 1, bubbles: true, pointerId: 1}));
+                            """)
+                    }
+                    return try? await browser.waitFor(
+                        """
+                        const cell = document.querySelector(`#grid .cell[data-id="${arguments[0]}"]`);
+                        return cell && gallery.grid.placement(cell).y >= 0 && gallery.grid.placement(cell).y < gallery.grid.viewportHeight
+                        """, arguments: [oldest], timeout: .seconds(120), "the oldest asset")
                 }
                 if found != nil { reached += 1 } else { missed.append(way) }
             }
         }
         let percent = 100 * Double(reached) / Double(tries)
-        print(String(format: "oldest asset of %d reached by the wheel and by the scrubber: ours %.0f %% of %d runs%@ (target 100 %%, %@)",
-                     assetCount, percent, tries, missed.isEmpty ? "" : " (missed by: \(missed.joined(separator: ", ")))",
-                     percent == 100 ? "within" : "OVER"))
+        print(
+            String(
+                format: "oldest asset of %d reached by the wheel and by the scrubber: ours %.0f %% of %d runs%@ (target 100 %%, %@)",
+                assetCount, percent, tries, missed.isEmpty ? "" : " (missed by: \(missed.joined(separator: ", ")))",
+                percent == 100 ? "within" : "OVER"))
     }
 
     private func changeToAnimation(base: String, bearer: String, driver: ChromeDriver, owner: PHPhotoLibrary) async throws {
@@ -229,7 +249,8 @@ struct GalleryBenchmarks {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var latencies: [Double] = []
         try await withGallery(base: base, bearer: bearer, driver: driver) { browser in
-            try await browser.run("""
+            try await browser.run(
+                """
                 window.__animated = {};
                 gallery.grid.addEventListener('animated', (e) => e.detail.inserted.forEach((id) => { window.__animated[id] = Date.now(); }));
                 """)
@@ -241,7 +262,8 @@ struct GalleryBenchmarks {
                 }
                 let committed = Date().timeIntervalSince1970 * 1000
                 let id = String(identifier.prefix { $0 != "/" })
-                let animated = try await browser.waitFor("return window.__animated[arguments[0]] ?? null", arguments: [id], timeout: .seconds(10), "the new cell")
+                let animated = try await browser.waitFor(
+                    "return window.__animated[arguments[0]] ?? null", arguments: [id], timeout: .seconds(10), "the new cell")
                 latencies.append(((animated as? Double) ?? Double(animated as? Int ?? 0)) - committed)
                 try await Task.sleep(for: .milliseconds(300))
             }
@@ -253,21 +275,23 @@ struct GalleryBenchmarks {
         var heaps: [Double] = []
         let through = assetCount / 2
         for _ in 0..<(quick ? 1 : 3) {
-          try await withGallery(base: base, bearer: bearer, driver: driver) { browser in
-            var passed = 0
-            while passed < through {
-                let state = try await browser.run("""
-                    gallery.grid.scrollBy(40000);
-                    const pos = gallery.grid.pos;
-                    return [gallery.grid.sections.filter((s) => s.top + s.height <= pos).reduce((n, s) => n + s.count, 0), pos >= gallery.grid.maxPos()];
-                    """) as? [Any] ?? []
-                _ = try await browser.waitFor(Self.settled, "pages to load")
-                passed = state.first as? Int ?? through
-                if state.last as? Bool == true { break }
+            try await withGallery(base: base, bearer: bearer, driver: driver) { browser in
+                var passed = 0
+                while passed < through {
+                    let state =
+                        try await browser.run(
+                            """
+                            gallery.grid.scrollBy(40000);
+                            const pos = gallery.grid.pos;
+                            return [gallery.grid.sections.filter((s) => s.top + s.height <= pos).reduce((n, s) => n + s.count, 0), pos >= gallery.grid.maxPos()];
+                            """) as? [Any] ?? []
+                    _ = try await browser.waitFor(Self.settled, "pages to load")
+                    passed = state.first as? Int ?? through
+                    if state.last as? Bool == true { break }
+                }
+                let heap = try await browser.run("gc(); return performance.memory.usedJSHeapSize") as? Double ?? .nan
+                heaps.append(heap / 1_048_576)
             }
-            let heap = try await browser.run("gc(); return performance.memory.usedJSHeapSize") as? Double ?? .nan
-            heaps.append(heap / 1_048_576)
-          }
         }
         Self.report("JavaScript heap after scrolling through \(through) assets", heaps, target: 150, unit: "MB")
     }
@@ -281,7 +305,8 @@ struct GalleryBenchmarks {
         request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: ["token": bearer])))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         guard response.status == .ok, let cookie = response.headers["Set-Cookie"].first,
-              let value = cookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last else {
+            let value = cookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last
+        else {
             throw BenchError("sign-in failed: \(response.status)")
         }
         return String(value)
@@ -296,8 +321,9 @@ struct GalleryBenchmarks {
             return (try JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         }
         guard let last = (try await get("/v1/timeline")["buckets"] as? [[String: Any]])?.last, let id = last["id"] as? String,
-              let pages = last["pages"] as? Int,
-              let oldest = (try await get("/v1/timeline/\(id)?page=\(pages - 1)")["ids"] as? [String])?.last else {
+            let pages = last["pages"] as? Int,
+            let oldest = (try await get("/v1/timeline/\(id)?page=\(pages - 1)")["ids"] as? [String])?.last
+        else {
             throw BenchError("no oldest asset")
         }
         return oldest
@@ -309,7 +335,9 @@ struct GalleryBenchmarks {
         let interval = BootstrapInterval(values, percentile: percentile)
         let label = percentile == 0.5 ? "median" : "p\(Int(percentile * 100))"
         let runs = values.map { String(format: "%.1f", $0) }.joined(separator: " ")
-        print(String(format: "%@: ours %@ %.1f %@ [%.1f, %.1f] over %d runs (%@) (target <= %g %@, %@)", name, label, interval.value, unit,
-                     interval.low, interval.high, values.count, runs, target, unit, interval.high <= target ? "within" : "OVER"))
+        print(
+            String(
+                format: "%@: ours %@ %.1f %@ [%.1f, %.1f] over %d runs (%@) (target <= %g %@, %@)", name, label, interval.value, unit,
+                interval.low, interval.high, values.count, runs, target, unit, interval.high <= target ? "within" : "OVER"))
     }
 }

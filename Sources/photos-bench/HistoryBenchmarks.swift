@@ -14,8 +14,9 @@ struct HistoryBenchmarks {
     var changeCount = 100_000
 
     func run() throws {
-        print("photos-bench history: \(changeCount) change blocks; \(assetCount) assets for the idle query; "
-              + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print(
+            "photos-bench history: \(changeCount) change blocks; \(assetCount) assets for the idle query; "
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
         let history = try prepareHistory()
         try readEverything(history)
         try nothingNew(try BenchLibrary.prepare(assetCount: assetCount, in: workdir))
@@ -30,46 +31,55 @@ struct HistoryBenchmarks {
     /// against the same rows read with GRDB into the same sets.
     private func readEverything(_ url: URL) throws {
         let library = try PHPhotoLibrary(url: url, clientIdentifier: nil)
-        let start = try NSKeyedUnarchiver.unarchivedObject(ofClass: PHPersistentChangeToken.self,
-                                                           from: Data(contentsOf: url.appendingPathComponent("bench-start-token")))!
+        let start = try NSKeyedUnarchiver.unarchivedObject(
+            ofClass: PHPersistentChangeToken.self,
+            from: Data(contentsOf: url.appendingPathComponent("bench-start-token")))!
         var sink = 0
         var configuration = Configuration()
         configuration.readonly = true
         let pool = try DatabasePool(path: url.appendingPathComponent("database/Photos.sqlite").path, configuration: configuration)
-        let (ours, baseline) = try Measure.alternating(ours: {
-            for change in try library.fetchPersistentChanges(since: start) {
-                let details = try change.changeDetails(for: .asset)
-                sink &+= details.insertedLocalIdentifiers.count + details.updatedLocalIdentifiers.count
-                    + details.deletedLocalIdentifiers.count
-            }
-        }, baseline: {
-            try pool.read { db in
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT t.id, e.uuid, e.kind FROM change_transaction t LEFT JOIN change_entry e
-                        ON e.transaction_id = t.id AND e.entity = 1 AND e.client IS NULL
-                    ORDER BY t.id, e.position
-                    """)
-                var current: Int64 = -1
-                var sets: [Set<String>] = [[], [], []]
-                while let row = try rows.next() {
-                    let id: Int64 = row[0]
-                    if id != current {
-                        sink &+= sets[0].count + sets[1].count + sets[2].count
-                        sets = [[], [], []]
-                        current = id
-                    }
-                    if let uuid: String = row[1], let kind: Int = row[2] {
-                        sets[kind - 1].insert(uuid + "/L0/001")
+        let (ours, baseline) = try Measure.alternating(
+            ours: {
+                for change in try library.fetchPersistentChanges(since: start) {
+                    let details = try change.changeDetails(for: .asset)
+                    sink &+=
+                        details.insertedLocalIdentifiers.count + details.updatedLocalIdentifiers.count
+                        + details.deletedLocalIdentifiers.count
+                }
+            },
+            baseline: {
+                try pool.read { db in
+                    let rows = try Row.fetchCursor(
+                        db,
+                        sql: """
+                            SELECT t.id, e.uuid, e.kind FROM change_transaction t LEFT JOIN change_entry e
+                                ON e.transaction_id = t.id AND e.entity = 1 AND e.client IS NULL
+                            ORDER BY t.id, e.position
+                            """)
+                    var current: Int64 = -1
+                    var sets: [Set<String>] = [[], [], []]
+                    while let row = try rows.next() {
+                        let id: Int64 = row[0]
+                        if id != current {
+                            sink &+= sets[0].count + sets[1].count + sets[2].count
+                            sets = [[], [], []]
+                            current = id
+                        }
+                        if let uuid: String = row[1], let kind: Int = row[2] {
+                            sets[kind - 1].insert(uuid + "/L0/001")
+                        }
                     }
                 }
-            }
-        })
+            })
         // PhotoKit's shape costs three objects per change (the change, its
         // token, its details), which the baseline does not build.
-        Measure.report("fetchPersistentChanges over \(changeCount) single-asset change blocks, every change's details",
-                       ours: ours, baseline: baseline, target: 1.5)
-        print(String(format: "  %.0f changes per second (the baseline reads %.0f per second)",
-                     Double(changeCount) / ours * 1000, Double(changeCount) / baseline * 1000))
+        Measure.report(
+            "fetchPersistentChanges over \(changeCount) single-asset change blocks, every change's details",
+            ours: ours, baseline: baseline, target: 1.5)
+        print(
+            String(
+                format: "  %.0f changes per second (the baseline reads %.0f per second)",
+                Double(changeCount) / ours * 1000, Double(changeCount) / baseline * 1000))
         if sink == 42 { print("") }
     }
 
@@ -85,8 +95,10 @@ struct HistoryBenchmarks {
             timings.append(Double(DispatchTime.now().uptimeNanoseconds - began) / 1_000_000)
         }
         timings.sort()
-        print(String(format: "currentChangeToken + fetchPersistentChanges with nothing new, %d assets: median %.3f ms, p99 %.3f ms (target < 5 ms)",
-                     assetCount, timings[timings.count / 2], timings[timings.count * 99 / 100]))
+        print(
+            String(
+                format: "currentChangeToken + fetchPersistentChanges with nothing new, %d assets: median %.3f ms, p99 %.3f ms (target < 5 ms)",
+                assetCount, timings[timings.count / 2], timings[timings.count * 99 / 100]))
     }
 
     // MARK: - Writing
@@ -107,7 +119,8 @@ struct HistoryBenchmarks {
         let plain = try BenchLibrary.durablePool(plainLibrary)
         var random = SplitMix(state: 7)
         var elapsed = [0.0, 0.0, 0.0]
-        let rounds = 20, perRound = 500
+        let rounds = 20
+        let perRound = 500
         for _ in 0..<rounds {
             for side in [0, 1, 2].shuffled() {
                 let records = (0..<perRound).map { BenchLibrary.record(index: $0, random: &random) }
@@ -124,10 +137,12 @@ struct HistoryBenchmarks {
                 elapsed[side] += Double(DispatchTime.now().uptimeNanoseconds - began) / 1_000_000
             }
         }
-        Measure.report("\(rounds * perRound) single-asset change blocks, with history against without",
-                       ours: elapsed[0], baseline: elapsed[1], target: 1.1)
-        Measure.report("\(rounds * perRound) single-asset change blocks, history included, against a plain GRDB insert of each row",
-                       ours: elapsed[0], baseline: elapsed[2], target: 2)
+        Measure.report(
+            "\(rounds * perRound) single-asset change blocks, with history against without",
+            ours: elapsed[0], baseline: elapsed[1], target: 1.1)
+        Measure.report(
+            "\(rounds * perRound) single-asset change blocks, history included, against a plain GRDB insert of each row",
+            ours: elapsed[0], baseline: elapsed[2], target: 2)
     }
 
     /// Change blocks committed while another thread prunes the whole long
@@ -167,12 +182,15 @@ struct HistoryBenchmarks {
         let busy = try commitLatencies(count: 100_000, while: { !pruning.isFinished })
         while !pruning.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         func summary(_ values: [Double]) -> String {
-            String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms", values[values.count / 2],
-                   values[min(values.count - 1, values.count * 99 / 100)], values.last!)
+            String(
+                format: "median %.2f ms, p99 %.2f ms, max %.2f ms", values[values.count / 2],
+                values[min(values.count - 1, values.count * 99 / 100)], values.last!)
         }
         print("single-asset change blocks, quiet: \(summary(quiet))")
-        print(String(format: "  while pruning %d change blocks (%.0f ms): %@ over %d blocks",
-                     changeCount, pruning.duration, summary(busy), busy.count))
+        print(
+            String(
+                format: "  while pruning %d change blocks (%.0f ms): %@ over %d blocks",
+                changeCount, pruning.duration, summary(busy), busy.count))
     }
 
     /// Whether the pruning thread is done, and how long it took.
@@ -207,8 +225,9 @@ struct HistoryBenchmarks {
     /// writes them, and reused while complete. `bench-start-token` holds the
     /// archived token of the empty library.
     private func prepareHistory() throws -> URL {
-        try BenchLibrary.cached("history-\(changeCount).photoslibrary", in: workdir, holding: "\(changeCount) change blocks",
-                                build: loadHistory)
+        try BenchLibrary.cached(
+            "history-\(changeCount).photoslibrary", in: workdir, holding: "\(changeCount) change blocks",
+            build: loadHistory)
     }
 
     private func loadHistory(into url: URL) throws {
@@ -220,12 +239,14 @@ struct HistoryBenchmarks {
         let now = Date().timeIntervalSince1970
         try pool.write { db in
             let asset = try db.makeStatement(sql: AssetRecord.insertSQL)
-            let changeBlock = try db.makeStatement(sql: """
-                INSERT INTO change_transaction (committed_at, stamp, details, object_count) VALUES (?, ?, 1, 1)
-                """)
-            let entry = try db.makeStatement(sql: """
-                INSERT INTO change_entry (transaction_id, position, entity, row_id, uuid, kind, attributes) VALUES (?, 0, 1, ?, ?, ?, ?)
-                """)
+            let changeBlock = try db.makeStatement(
+                sql: """
+                    INSERT INTO change_transaction (committed_at, stamp, details, object_count) VALUES (?, ?, 1, 1)
+                    """)
+            let entry = try db.makeStatement(
+                sql: """
+                    INSERT INTO change_entry (transaction_id, position, entity, row_id, uuid, kind, attributes) VALUES (?, 0, 1, ?, ?, ?, ?)
+                    """)
             var previous: (id: Int64, uuid: String)?
             for index in 0..<changeCount {
                 try changeBlock.execute(arguments: [now - Double(changeCount - index), Int64.random(in: 1...Int64.max)])

@@ -8,12 +8,14 @@ enum ImageQuality {
     /// The mean SSIM of two 8-bit RGBA images of the same size; nil when
     /// their sizes differ or they are smaller than one window.
     static func ssim(_ first: [UInt8], _ second: [UInt8], width: Int, height: Int) -> Double? {
-        let window = 8, step = 4
+        let window = 8
+        let step = 4
         guard first.count == width * height * 4, second.count == first.count, width >= window, height >= window else { return nil }
         let (a, b) = (luma(first), luma(second))
         // The constants that keep the ratio stable where a window is flat, for 8-bit values.
         let (c1, c2) = (pow2(0.01 * 255), pow2(0.03 * 255))
-        var total = 0.0, windows = 0
+        var total = 0.0
+        var windows = 0
         for top in stride(from: 0, through: height - window, by: step) {
             for left in stride(from: 0, through: width - window, by: step) {
                 var (sumA, sumB, sumAA, sumBB, sumAB) = (0.0, 0.0, 0.0, 0.0, 0.0)
@@ -29,7 +31,8 @@ enum ImageQuality {
                 }
                 let n = Double(window * window)
                 let (meanA, meanB) = (sumA / n, sumB / n)
-                let varianceA = sumAA / n - meanA * meanA, varianceB = sumBB / n - meanB * meanB
+                let varianceA = sumAA / n - meanA * meanA
+                let varianceB = sumBB / n - meanB * meanB
                 let covariance = sumAB / n - meanA * meanB
                 let numerator: Double = (2 * meanA * meanB + c1) * (2 * covariance + c2)
                 let denominator: Double = (meanA * meanA + meanB * meanB + c1) * (varianceA + varianceB + c2)

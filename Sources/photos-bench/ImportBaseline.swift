@@ -49,10 +49,11 @@ struct ImportBaseline {
         let now = Date()
         try pool.write { db in
             let asset = try db.makeStatement(sql: AssetRecord.insertSQL)
-            let resource = try db.makeStatement(sql: """
-                INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier, pixel_width, pixel_height, file_size)
-                VALUES (?, 1, ?, ?, 'public.jpeg', ?, ?, ?)
-                """)
+            let resource = try db.makeStatement(
+                sql: """
+                    INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier, pixel_width, pixel_height, file_size)
+                    VALUES (?, 1, ?, ?, 'public.jpeg', ?, ?, ?)
+                    """)
             for (index, photo) in imported.enumerated() {
                 let taken = withUnsafeBytes(of: photo.date_time_original) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                 let hash = withUnsafeBytes(of: photo.content_hash) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -63,8 +64,10 @@ struct ImportBaseline {
                     originalFilename: name, uniformTypeIdentifier: "public.jpeg", contentHash: hash)
                 try asset.execute(arguments: record.insertArguments.statementArguments)
                 let size = FileStatus(atPath: original(uuids[index]).path)?.size ?? 0
-                try resource.execute(arguments: [db.lastInsertedRowID, "originals/\(uuids[index]).jpg", name,
-                                                 photo.pixel_width, photo.pixel_height, size])
+                try resource.execute(arguments: [
+                    db.lastInsertedRowID, "originals/\(uuids[index]).jpg", name,
+                    photo.pixel_width, photo.pixel_height, size,
+                ])
             }
         }
         return uuids
@@ -73,8 +76,9 @@ struct ImportBaseline {
     /// Deletes what ``importPhotos(_:)`` added for `uuids`: rows and files.
     func remove(_ uuids: [String]) throws {
         try pool.write { db in
-            try db.execute(sql: "DELETE FROM asset WHERE uuid IN (SELECT value FROM json_each(?))",
-                           arguments: [String(decoding: try JSONEncoder().encode(uuids), as: UTF8.self)])
+            try db.execute(
+                sql: "DELETE FROM asset WHERE uuid IN (SELECT value FROM json_each(?))",
+                arguments: [String(decoding: try JSONEncoder().encode(uuids), as: UTF8.self)])
         }
         for uuid in uuids {
             try FileManager.default.removeItem(at: original(uuid))

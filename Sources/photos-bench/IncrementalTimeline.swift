@@ -72,9 +72,13 @@ final class IncrementalTimeline: TransactionObserver, @unchecked Sendable {
         let list = BenchLibrary.jsonList(ids)
         let now: [Int64: Double]
         do {
-            now = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
-                SELECT a.id, a.creation_date FROM asset a WHERE a.id IN (SELECT value FROM json_each(?)) AND \(visible)
-                """, arguments: [list]).map { (id: $0[0] as Int64, date: ($0[1] as Double?) ?? -.infinity) })
+            now = try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT a.id, a.creation_date FROM asset a WHERE a.id IN (SELECT value FROM json_each(?)) AND \(visible)
+                        """, arguments: [list]
+                ).map { (id: $0[0] as Int64, date: ($0[1] as Double?) ?? -.infinity) })
         } catch {
             failure = error
             details = nil

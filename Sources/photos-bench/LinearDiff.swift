@@ -49,9 +49,11 @@ struct LinearDiff<Element: Hashable> {
     /// or kept, every new one inserted or matched to an equal old one, and
     /// nothing is counted twice.
     func transforms(_ old: [Element], into new: [Element]) -> Bool {
-        let removedSet = Set(removed), insertedSet = Set(inserted)
+        let removedSet = Set(removed)
+        let insertedSet = Set(inserted)
         guard removedSet.count == removed.count, insertedSet.count == inserted.count,
-              old.count - removed.count == new.count - inserted.count else { return false }
+            old.count - removed.count == new.count - inserted.count
+        else { return false }
         let keptOld = old.indices.filter { !removedSet.contains($0) }.map { old[$0] }
         let keptNew = new.indices.filter { !insertedSet.contains($0) }.map { new[$0] }
         return Set(keptOld) == Set(keptNew) && keptOld.count == Set(keptOld).count

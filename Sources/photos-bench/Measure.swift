@@ -31,8 +31,10 @@ enum Measure {
     /// caches one side warms for the other reach both alike. `prepare`
     /// runs, untimed, before each turn, and `beforeEachSide` before each
     /// side's part of it (to make caches cold for both alike).
-    static func alternating(runs: Int = 5, prepare: () throws -> Void = {}, beforeEachSide: () throws -> Void = {},
-                            ours: () throws -> Void, baseline: () throws -> Void) rethrows -> (ours: Double, baseline: Double) {
+    static func alternating(
+        runs: Int = 5, prepare: () throws -> Void = {}, beforeEachSide: () throws -> Void = {},
+        ours: () throws -> Void, baseline: () throws -> Void
+    ) rethrows -> (ours: Double, baseline: Double) {
         var fastest = (ours: Double.infinity, baseline: Double.infinity)
         for _ in 0..<runs {
             try prepare()
@@ -51,8 +53,10 @@ enum Measure {
 
     /// ``alternating(runs:prepare:ours:baseline:)`` for sides that await,
     /// as a baseline written on postgres-nio's async API does.
-    static func alternating(runs: Int = 5, prepare: () async throws -> Void = {}, ours: () async throws -> Void,
-                            baseline: () async throws -> Void) async rethrows -> (ours: Double, baseline: Double) {
+    static func alternating(
+        runs: Int = 5, prepare: () async throws -> Void = {}, ours: () async throws -> Void,
+        baseline: () async throws -> Void
+    ) async rethrows -> (ours: Double, baseline: Double) {
         var fastest = (ours: Double.infinity, baseline: Double.infinity)
         for _ in 0..<runs {
             try await prepare()
@@ -79,8 +83,10 @@ enum Measure {
     static func report(_ name: String, ours: Double, baseline: Double, target: Double) -> Double {
         let ratio = ours / baseline
         let verdict = ratio <= target ? "within" : "OVER"
-        print(String(format: "%@: ours %@ ms, baseline %@ ms, ratio %.2f (target <= %g, %@)",
-                     name, milliseconds(ours), milliseconds(baseline), ratio, target, verdict))
+        print(
+            String(
+                format: "%@: ours %@ ms, baseline %@ ms, ratio %.2f (target <= %g, %@)",
+                name, milliseconds(ours), milliseconds(baseline), ratio, target, verdict))
         return ratio
     }
 
@@ -111,7 +117,8 @@ enum Measure {
     /// The resident memory of this process now, in megabytes.
     static var currentResidentMegabytes: Double {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return 0 }
         return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
     }
 
@@ -120,8 +127,9 @@ enum Measure {
     /// started by fork keeps its parent's peak.)
     static var peakResidentMegabytes: Double {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return 0 }
         return kilobytes / 1024
     }
 

@@ -25,17 +25,22 @@ struct MediaBenchmarks {
         let twentyFour = quick ? try fixtures(width: 1600, height: 1200, count: 10) : try fixtures(width: 6000, height: 4000, count: 200)
         try thumbnailsFromOriginals(twelve, label: quick ? "2 MP (quick)" : "12 MP")
         try thumbnailsFromOriginals(Array(twentyFour.prefix(10)), label: quick ? "2 MP (quick)" : "24 MP")
-        let progressive = quick ? try fixtures(width: 1600, height: 1200, count: 2, progressive: true)
-                                : try fixtures(width: 4000, height: 3000, count: 10, progressive: true)
+        let progressive =
+            quick
+            ? try fixtures(width: 1600, height: 1200, count: 2, progressive: true)
+            : try fixtures(width: 4000, height: 3000, count: 10, progressive: true)
         try thumbnailsFromOriginals(progressive, label: quick ? "2 MP progressive (quick)" : "12 MP progressive")
         let cameraFolder = ProcessInfo.processInfo.environment["PHOTOS_BENCH_CAMERA_DIR"] ?? Self.debianCameraPhotos
         let cameraPhotos = Self.cameraPhotos(in: URL(fileURLWithPath: cameraFolder))
         if cameraPhotos.isEmpty {
-            print("(no real camera photos in \(cameraFolder): script/bootstrap installs Debian's forensics-samples-files, "
-                  + "or set PHOTOS_BENCH_CAMERA_DIR to a folder of JPEGs)")
+            print(
+                "(no real camera photos in \(cameraFolder): script/bootstrap installs Debian's forensics-samples-files, "
+                    + "or set PHOTOS_BENCH_CAMERA_DIR to a folder of JPEGs)")
         } else {
-            try thumbnailsFromOriginals(cameraPhotos, label: cameraFolder == Self.debianCameraPhotos
-                                        ? "camera photos (Debian's forensics-samples-files)" : "camera photos from \(cameraFolder)")
+            try thumbnailsFromOriginals(
+                cameraPhotos,
+                label: cameraFolder == Self.debianCameraPhotos
+                    ? "camera photos (Debian's forensics-samples-files)" : "camera photos from \(cameraFolder)")
         }
         context(twelve[0])
         try derivativeRequests()
@@ -58,7 +63,8 @@ struct MediaBenchmarks {
     /// the photos (named IMG… by the phone, the camera and WhatsApp), not
     /// the logos beside them.
     private static func cameraPhotos(in folder: URL) -> [URL] {
-        let found = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+        let found =
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }
             .filter { ["jpg", "jpeg"].contains($0.pathExtension.lowercased()) }
             .filter { folder.path != debianCameraPhotos || $0.lastPathComponent.hasPrefix("IMG") } ?? []
@@ -101,42 +107,58 @@ struct MediaBenchmarks {
         }
         var sameWorkImages: [(pixels: [UInt8], width: Int, height: Int)?] = []
         let baselines: [(name: String, target: Double, run: () -> Void)] = [
-            ("the same work done plainly with libvips (derivative made, kept, rendered)", 1.0, {
-                sameWorkImages = photos.enumerated().map { index, photo in
-                    let image = Self.pixels { bench_thumbnail_same_work(photo.path, 360, 82, derivatives.appendingPathComponent("\(index).jpg").path, 256, &$0, &$1, &$2) }
-                    if image == nil { failures += 1 }
-                    return image
+            (
+                "the same work done plainly with libvips (derivative made, kept, rendered)", 1.0,
+                {
+                    sameWorkImages = photos.enumerated().map { index, photo in
+                        let image = Self.pixels {
+                            bench_thumbnail_same_work(photo.path, 360, 82, derivatives.appendingPathComponent("\(index).jpg").path, 256, &$0, &$1, &$2)
+                        }
+                        if image == nil { failures += 1 }
+                        return image
+                    }
                 }
-            }),
-            ("vips_thumbnail alone", 1.15, {
-                for photo in photos where bench_thumbnail(photo.path, 256, 1) != 0 { failures += 1 }
-            }),
-            ("the libjpeg decode at scale alone (the djpeg -scale floor)", 1.5, {
-                for photo in photos where bench_decode_floor(photo.path, 256) != 0 { failures += 1 }
-            }),
+            ),
+            (
+                "vips_thumbnail alone", 1.15,
+                {
+                    for photo in photos where bench_thumbnail(photo.path, 256, 1) != 0 { failures += 1 }
+                }
+            ),
+            (
+                "the libjpeg decode at scale alone (the djpeg -scale floor)", 1.5,
+                {
+                    for photo in photos where bench_decode_floor(photo.path, 256) != 0 { failures += 1 }
+                }
+            ),
         ]
         for baseline in baselines {
             let (oursTime, baselineTime) = try Measure.alternating(prepare: prepare, ours: ours, baseline: baseline.run)
-            Measure.report("256-px aspectFill thumbnail from the original, \(label) (\(photos.count) photos, per photo), against \(baseline.name)",
-                           ours: oursTime / Double(photos.count), baseline: baselineTime / Double(photos.count), target: baseline.target)
+            Measure.report(
+                "256-px aspectFill thumbnail from the original, \(label) (\(photos.count) photos, per photo), against \(baseline.name)",
+                ours: oursTime / Double(photos.count), baseline: baselineTime / Double(photos.count), target: baseline.target)
         }
         guard failures == 0 else { throw BenchError("\(failures) thumbnails failed") }
 
         // Quality: both renders against vips_thumbnail straight from the original.
-        var oursSSIM: [Double] = [], sameWorkSSIM: [Double] = []
+        var oursSSIM: [Double] = []
+        var sameWorkSSIM: [Double] = []
         for (index, photo) in photos.enumerated() {
             guard let reference = Self.pixels({ bench_thumbnail_rgba(photo.path, 256, &$0, &$1, &$2) }),
-                  let mine = oursImages[index], let plain = sameWorkImages[index],
-                  let oursValue = ImageQuality.ssim(mine.rgbaPixels, reference.pixels, width: reference.width, height: reference.height),
-                  let plainValue = ImageQuality.ssim(plain.pixels, reference.pixels, width: reference.width, height: reference.height) else {
+                let mine = oursImages[index], let plain = sameWorkImages[index],
+                let oursValue = ImageQuality.ssim(mine.rgbaPixels, reference.pixels, width: reference.width, height: reference.height),
+                let plainValue = ImageQuality.ssim(plain.pixels, reference.pixels, width: reference.width, height: reference.height)
+            else {
                 throw BenchError("the thumbnails of \(photo.lastPathComponent) could not be compared")
             }
             oursSSIM.append(oursValue)
             sameWorkSSIM.append(plainValue)
         }
         let (oursQuality, plainQuality) = (Measure.median(oursSSIM), Measure.median(sameWorkSSIM))
-        print(String(format: "  (quality, median SSIM against vips_thumbnail of the original: ours %.4f, the same-work baseline %.4f)",
-                     oursQuality, plainQuality))
+        print(
+            String(
+                format: "  (quality, median SSIM against vips_thumbnail of the original: ours %.4f, the same-work baseline %.4f)",
+                oursQuality, plainQuality))
         guard oursQuality >= plainQuality - 0.02 else {
             throw BenchError(String(format: "our thumbnails are worse than the same-work baseline's: SSIM %.4f against %.4f", oursQuality, plainQuality))
         }
@@ -153,9 +175,16 @@ struct MediaBenchmarks {
 
     /// The command-line tools' times for context: they include starting a process.
     private func context(_ photo: URL) {
-        for (tool, arguments) in [("vipsthumbnail", [photo.path, "--size", "256x256", "--smartcrop", "centre",
-                                                     "-o", workdir.appendingPathComponent("context.jpg").path]),
-                                  ("djpeg", ["-scale", "1/8", "-outfile", "/dev/null", photo.path])] {
+        for (tool, arguments) in [
+            (
+                "vipsthumbnail",
+                [
+                    photo.path, "--size", "256x256", "--smartcrop", "centre",
+                    "-o", workdir.appendingPathComponent("context.jpg").path,
+                ]
+            ),
+            ("djpeg", ["-scale", "1/8", "-outfile", "/dev/null", photo.path]),
+        ] {
             guard let path = ["/usr/bin/", "/usr/local/bin/"].map({ $0 + tool }).first(where: FileManager.default.isExecutableFile)
             else {
                 print("(context: \(tool) is not installed)")
@@ -199,8 +228,10 @@ struct MediaBenchmarks {
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
         }
         latencies.sort()
-        print(String(format: "requestImage 256-px from a thumbnail on disk: median %.2f ms, p90 %.2f ms (target under 2 ms)",
-                     latencies[latencies.count / 2], latencies[latencies.count * 9 / 10]))
+        print(
+            String(
+                format: "requestImage 256-px from a thumbnail on disk: median %.2f ms, p90 %.2f ms (target under 2 ms)",
+                latencies[latencies.count / 2], latencies[latencies.count * 9 / 10]))
 
         let throughput = Measure.best {
             let manager = PHImageManager()
@@ -213,8 +244,10 @@ struct MediaBenchmarks {
             }
             done.wait()
         }
-        print(String(format: "  %d asynchronous requests from thumbnails on disk: %.0f per second on %d cores",
-                     assets.count, Double(assets.count) / throughput * 1000, ProcessInfo.processInfo.activeProcessorCount))
+        print(
+            String(
+                format: "  %d asynchronous requests from thumbnails on disk: %.0f per second on %d cores",
+                assets.count, Double(assets.count) / throughput * 1000, ProcessInfo.processInfo.activeProcessorCount))
     }
 
     // MARK: - Import
@@ -226,24 +259,33 @@ struct MediaBenchmarks {
     private func importing(_ photos: [URL]) throws {
         var library: PHPhotoLibrary?
         var baseline: ImportBaseline?
-        let (ours, plain) = try Measure.alternating(runs: 2, prepare: {
-            library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
-            baseline = try Self.importBaseline(at: BenchLibrary.scratch(in: workdir))
-        }, ours: {
-            try library!.performChangesAndWait {
-                for photo in photos { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: photo) }
-            }
-        }, baseline: {
-            try baseline!.importPhotos(photos)
-        })
+        let (ours, plain) = try Measure.alternating(
+            runs: 2,
+            prepare: {
+                library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
+                baseline = try Self.importBaseline(at: BenchLibrary.scratch(in: workdir))
+            },
+            ours: {
+                try library!.performChangesAndWait {
+                    for photo in photos { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: photo) }
+                }
+            },
+            baseline: {
+                try baseline!.importPhotos(photos)
+            })
         let label = quick ? "2 MP (quick)" : "24 MP"
-        Measure.report("import of \(photos.count) \(label) photos in one change block, against the same work done plainly",
-                       ours: ours, baseline: plain, target: 1.1)
-        print(String(format: "  %.1f photos per second (the baseline: %.1f per second)",
-                     Double(photos.count) / ours * 1000, Double(photos.count) / plain * 1000))
+        Measure.report(
+            "import of \(photos.count) \(label) photos in one change block, against the same work done plainly",
+            ours: ours, baseline: plain, target: 1.1)
+        print(
+            String(
+                format: "  %.1f photos per second (the baseline: %.1f per second)",
+                Double(photos.count) / ours * 1000, Double(photos.count) / plain * 1000))
         let (oursChild, baselineChild) = (try childImport(photos, baseline: false), try childImport(photos, baseline: true))
-        print(String(format: "  peak memory above idle while importing them: ours %.0f MB, the baseline %.0f MB (target under 150 MB, each in a child process)",
-                     oursChild.megabytes, baselineChild.megabytes))
+        print(
+            String(
+                format: "  peak memory above idle while importing them: ours %.0f MB, the baseline %.0f MB (target under 150 MB, each in a child process)",
+                oursChild.megabytes, baselineChild.megabytes))
 
         // One thread's worth: each side in a child process that taskset
         // keeps on one core, taking turns in random order.
@@ -255,8 +297,9 @@ struct MediaBenchmarks {
                 if baseline { oneCore.baseline = min(oneCore.baseline, elapsed) } else { oneCore.ours = min(oneCore.ours, elapsed) }
             }
         }
-        Measure.report("import of \(few.count) \(label) photos in one change block on one core, against the same work done plainly",
-                       ours: oneCore.ours, baseline: oneCore.baseline, target: 1.1)
+        Measure.report(
+            "import of \(few.count) \(label) photos in one change block on one core, against the same work done plainly",
+            ours: oneCore.ours, baseline: oneCore.baseline, target: 1.1)
     }
 
     /// The ``MixedCorpus`` imported through `importFiles` (which pairs, reads
@@ -267,25 +310,30 @@ struct MediaBenchmarks {
         var library: PHPhotoLibrary?
         var baseline: MixedImportBaseline?
         var (assets, baselineAssets) = (0, 0)
-        let (ours, plain) = try Measure.alternating(runs: 2, prepare: {
-            library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
-            baseline = MixedImportBaseline(storage: try Self.importBaseline(at: BenchLibrary.scratch(in: workdir)))
-        }, ours: {
-            let result = try library!.importFiles(files)
-            guard result.failed.isEmpty, result.notAttempted.isEmpty else {
-                throw BenchError("the mixed import failed: \(result.failed.map { "\($0.file.lastPathComponent): \($0.error)" })")
-            }
-            assets = Set(result.imported.map(\.localIdentifier)).count
-        }, baseline: {
-            baselineAssets = try baseline!.importFiles(files)
-        })
+        let (ours, plain) = try Measure.alternating(
+            runs: 2,
+            prepare: {
+                library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), clientIdentifier: nil)
+                baseline = MixedImportBaseline(storage: try Self.importBaseline(at: BenchLibrary.scratch(in: workdir)))
+            },
+            ours: {
+                let result = try library!.importFiles(files)
+                guard result.failed.isEmpty, result.notAttempted.isEmpty else {
+                    throw BenchError("the mixed import failed: \(result.failed.map { "\($0.file.lastPathComponent): \($0.error)" })")
+                }
+                assets = Set(result.imported.map(\.localIdentifier)).count
+            },
+            baseline: {
+                baselineAssets = try baseline!.importFiles(files)
+            })
         guard assets == baselineAssets else {
             throw BenchError("the mixed import made \(assets) assets and its baseline \(baselineAssets)")
         }
         let label = quick ? "mixed real corpus (quick)" : "mixed real corpus"
         let kinds = Set(files.map { $0.pathExtension.lowercased() }).count
-        Measure.report("import of a \(label): \(files.count) photos and videos of \(kinds) kinds, through importFiles, "
-                       + "against the same work done plainly", ours: ours, baseline: plain, target: 1.1)
+        Measure.report(
+            "import of a \(label): \(files.count) photos and videos of \(kinds) kinds, through importFiles, "
+                + "against the same work done plainly", ours: ours, baseline: plain, target: 1.1)
     }
 
     /// An ``ImportBaseline`` into a new library at `url`.
@@ -366,7 +414,8 @@ struct MediaBenchmarks {
             DispatchQueue.concurrentPerform(iterations: missing.count) { index in
                 let (seed, url) = missing[index]
                 if bench_write_photo(url.path + ".partial", Int32(width), Int32(height), Int32(seed), progressive ? 1 : 0) != 0
-                    || rename(url.path + ".partial", url.path) != 0 {
+                    || rename(url.path + ".partial", url.path) != 0
+                {
                     failures.increment()
                 }
             }

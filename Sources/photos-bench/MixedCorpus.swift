@@ -31,11 +31,15 @@ enum MixedCorpus {
     private static let debianSamples = URL(fileURLWithPath: "/usr/share/forensics-samples/original-files")
 
     /// The phone and camera photos among Debian's samples (not its logos).
-    private static let debianPhotos = ["pic1/IMG_20200827_231612.jpg", "pic2/IMG_20191224_234846.jpg", "pic1/IMG_1054.JPG",
-                                       "pic1/IMG-20191006-WA0002.jpg"]
+    private static let debianPhotos = [
+        "pic1/IMG_20200827_231612.jpg", "pic2/IMG_20191224_234846.jpg", "pic1/IMG_1054.JPG",
+        "pic1/IMG-20191006-WA0002.jpg",
+    ]
     /// An Android phone's video, and one clip in three old containers.
-    private static let debianVideos = ["movie1/VID_20191220_170832.mp4", "movie2/movie-hello.avi", "movie2/movie-hello.mpeg",
-                                       "movie2/movie-hello.mp4"]
+    private static let debianVideos = [
+        "movie1/VID_20191220_170832.mp4", "movie2/movie-hello.avi", "movie2/movie-hello.mpeg",
+        "movie2/movie-hello.mp4",
+    ]
 
     private static func make(in folder: URL, quick: Bool) throws {
         let photos = (quick ? Array(debianPhotos.suffix(1)) : debianPhotos).map { debianSamples.appendingPathComponent($0) }
@@ -57,19 +61,32 @@ enum MixedCorpus {
         }
         try livePhoto(from: photos[0], in: folder, size: quick ? "640x480" : "1440x1080")
         let size = quick ? "320x240" : "1920x1080"
-        let clips: [(name: String, seconds: Int, size: String, arguments: [String])] = [
-            ("VID_20240601_101500.mp4", 3, size, ["-c:v", "libx264", "-preset", "veryfast", "-c:a", "aac",
-                                                  "-metadata", "location=+48.8566+002.3522/", "-movflags", "+faststart"]),
-            ("3GP_0001.3gp", 3, "176x144", ["-c:v", "h263", "-c:a", "aac", "-ar", "8000", "-ac", "1"]),
-        ] + (quick ? [] : [
-            ("MVI_0042.AVI", 3, "640x480", ["-c:v", "mjpeg", "-q:v", "5", "-c:a", "pcm_s16le"]),
-            ("00001.MTS", 2, "1440x1080", ["-c:v", "libx264", "-preset", "veryfast", "-c:a", "ac3", "-f", "mpegts"]),
-            ("clip-av1.mp4", 2, "1280x720", ["-c:v", "libsvtav1", "-preset", "12", "-c:a", "aac"]),
-            ("clip-vp9.webm", 2, "1280x720", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"]),
-        ])
+        let clips: [(name: String, seconds: Int, size: String, arguments: [String])] =
+            [
+                (
+                    "VID_20240601_101500.mp4", 3, size,
+                    [
+                        "-c:v", "libx264", "-preset", "veryfast", "-c:a", "aac",
+                        "-metadata", "location=+48.8566+002.3522/", "-movflags", "+faststart",
+                    ]
+                ),
+                ("3GP_0001.3gp", 3, "176x144", ["-c:v", "h263", "-c:a", "aac", "-ar", "8000", "-ac", "1"]),
+            ]
+            + (quick
+                ? []
+                : [
+                    ("MVI_0042.AVI", 3, "640x480", ["-c:v", "mjpeg", "-q:v", "5", "-c:a", "pcm_s16le"]),
+                    ("00001.MTS", 2, "1440x1080", ["-c:v", "libx264", "-preset", "veryfast", "-c:a", "ac3", "-f", "mpegts"]),
+                    ("clip-av1.mp4", 2, "1280x720", ["-c:v", "libsvtav1", "-preset", "12", "-c:a", "aac"]),
+                    ("clip-vp9.webm", 2, "1280x720", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"]),
+                ])
         for clip in clips {
-            try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(clip.size):rate=30:duration=\(clip.seconds)",
-                               "-f", "lavfi", "-i", "sine=frequency=440:duration=\(clip.seconds)", "-pix_fmt", "yuv420p"]
+            try run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(clip.size):rate=30:duration=\(clip.seconds)",
+                    "-f", "lavfi", "-i", "sine=frequency=440:duration=\(clip.seconds)", "-pix_fmt", "yuv420p",
+                ]
                     + clip.arguments + [folder.appendingPathComponent(clip.name).path])
         }
     }
@@ -89,10 +106,14 @@ enum MixedCorpus {
         exif.offsetTimeOriginal = offset
         let still = try ImageCodec.encode(try ImageCodec.decode(fileAt: photo), as: .jpeg(quality: 90), exif: exif.encoded())
         try still.write(to: folder.appendingPathComponent("IMG_0100.JPG"))
-        try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=3",
-                           "-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p",
-                           "-metadata", "com.apple.quicktime.content.identifier=\(identifier)", "-movflags", "use_metadata_tags",
-                           folder.appendingPathComponent("IMG_0100.MOV").path])
+        try run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=3",
+                "-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p",
+                "-metadata", "com.apple.quicktime.content.identifier=\(identifier)", "-movflags", "use_metadata_tags",
+                folder.appendingPathComponent("IMG_0100.MOV").path,
+            ])
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {

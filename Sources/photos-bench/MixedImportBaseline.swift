@@ -57,7 +57,8 @@ struct MixedImportBaseline {
         DispatchQueue.concurrentPerform(iterations: urls.count) { index in
             let (original, thumbnail) = (original(uuids[index], urls[index]), thumbnail(uuids[index]))
             var file = bench_imported_photo()
-            let status = isVideo[index]
+            let status =
+                isVideo[index]
                 ? (bench_copy_hashing(urls[index].path, original.path, &file.content_hash) == 0 && Self.poster(of: original, to: thumbnail) ? 0 : -1)
                 : bench_import_still(urls[index].path, original.path, thumbnail.path, &file)
             results.set(index, status == 0 ? file : nil)
@@ -79,10 +80,11 @@ struct MixedImportBaseline {
         let now = Date()
         try storage.pool.write { db in
             let asset = try db.makeStatement(sql: AssetRecord.insertSQL)
-            let resource = try db.makeStatement(sql: """
-                INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier, pixel_width, pixel_height, file_size)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let resource = try db.makeStatement(
+                sql: """
+                    INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier, pixel_width, pixel_height, file_size)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             var assetOfFile: [Int: Int64] = [:]
             let order = urls.indices.sorted { !isVideo[$0] && isVideo[$1] }
             for index in order {
@@ -102,10 +104,12 @@ struct MixedImportBaseline {
                 }
                 let owner = pairedStill[index].flatMap { assetOfFile[$0] } ?? assetOfFile[index]!
                 let size = FileStatus(atPath: original(uuids[index], urls[index]).path)?.size ?? 0
-                try resource.execute(arguments: [owner, pairedStill[index] != nil ? 9 : isVideo[index] ? 2 : 1,
-                                                 "originals/" + original(uuids[index], urls[index]).lastPathComponent,
-                                                 urls[index].lastPathComponent, found?.MIMEType,
-                                                 file.pixel_width, file.pixel_height, size])
+                try resource.execute(arguments: [
+                    owner, pairedStill[index] != nil ? 9 : isVideo[index] ? 2 : 1,
+                    "originals/" + original(uuids[index], urls[index]).lastPathComponent,
+                    urls[index].lastPathComponent, found?.MIMEType,
+                    file.pixel_width, file.pixel_height, size,
+                ])
             }
         }
         return pairedStill.filter { $0 == nil }.count
@@ -116,8 +120,11 @@ struct MixedImportBaseline {
     private func readingMetadata(of urls: [URL]) throws -> () throws -> [Metadata] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-json", "-n", "-q", "-MIMEType", "-DateTimeOriginal", "-CreateDate", "-GPSLatitude", "-GPSLongitude",
-                             "-ContentIdentifier", "-Duration"] + urls.map(\.path)
+        process.arguments =
+            [
+                "-json", "-n", "-q", "-MIMEType", "-DateTimeOriginal", "-CreateDate", "-GPSLatitude", "-GPSLongitude",
+                "-ContentIdentifier", "-Duration",
+            ] + urls.map(\.path)
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -139,9 +146,11 @@ struct MixedImportBaseline {
     /// The first frame of `video` as a 360-px short-edge JPEG at `thumbnail`,
     /// by one ffmpeg process.
     private static func poster(of video: URL, to thumbnail: URL) -> Bool {
-        let arguments = ["/usr/bin/ffmpeg", "-v", "error", "-i", video.path, "-frames:v", "1",
-                         "-vf", "scale='if(gt(iw,ih),-2,min(360,iw))':'if(gt(iw,ih),min(360,ih),-2)'",
-                         "-q:v", "3", thumbnail.path]
+        let arguments = [
+            "/usr/bin/ffmpeg", "-v", "error", "-i", video.path, "-frames:v", "1",
+            "-vf", "scale='if(gt(iw,ih),-2,min(360,iw))':'if(gt(iw,ih),min(360,ih),-2)'",
+            "-q:v", "3", thumbnail.path,
+        ]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         return bench_run(arguments[0], argv) == 0

@@ -45,34 +45,45 @@ struct ObserveBenchmarks {
         }
         // Fetches by identifier take the bare UUIDs.
         let (before, after) = library.withCurrentLibrary {
-            (PHAsset.fetchAssets(withLocalIdentifiers: old, options: nil),
-             PHAsset.fetchAssets(withLocalIdentifiers: new, options: nil))
+            (
+                PHAsset.fetchAssets(withLocalIdentifiers: old, options: nil),
+                PHAsset.fetchAssets(withLocalIdentifiers: new, options: nil)
+            )
         }
         let oldIDs = try store.fetchAssets(AssetQuery(scope: .uuids(old))).ids
         let newIDs = try store.fetchAssets(AssetQuery(scope: .uuids(new))).ids
         var moves = 0
         var linear = LinearDiff(from: oldIDs, to: newIDs)
-        let (ours, baseline) = try Measure.alternating(runs: 9, ours: {
-            let details = PHFetchResultChangeDetails(from: before, to: after, changedObjects: [])
-            moves = 0
-            details.enumerateMoves { _, _ in moves += 1 }
-            _ = details.removedIndexes
-        }, baseline: {
-            linear = LinearDiff(from: oldIDs, to: newIDs)
-        })
+        let (ours, baseline) = try Measure.alternating(
+            runs: 9,
+            ours: {
+                let details = PHFetchResultChangeDetails(from: before, to: after, changedObjects: [])
+                moves = 0
+                details.enumerateMoves { _, _ in moves += 1 }
+                _ = details.removedIndexes
+            },
+            baseline: {
+                linear = LinearDiff(from: oldIDs, to: newIDs)
+            })
         guard linear.transforms(oldIDs, into: newIDs) else { throw BenchError("the linear diff does not turn the old result into the new one") }
         let details = PHFetchResultChangeDetails(from: before, to: after, changedObjects: [])
         var ourMoves: [(from: Int, to: Int)] = []
         details.enumerateMoves { ourMoves.append(($0, $1)) }
-        guard Self.replays(old: oldIDs, new: newIDs, removed: Array(details.removedIndexes ?? []),
-                           inserted: Array(details.insertedIndexes ?? []), moves: ourMoves) else {
+        guard
+            Self.replays(
+                old: oldIDs, new: newIDs, removed: Array(details.removedIndexes ?? []),
+                inserted: Array(details.insertedIndexes ?? []), moves: ourMoves)
+        else {
             throw BenchError("the change details do not turn the old result into the new one")
         }
-        Measure.report("init(from:to:changedObjects:) on \(size) assets (\(changed) removed, \(changed) inserted, \(moved) moved), against a linear diff",
-                       ours: ours, baseline: baseline, target: 0.5)
+        Measure.report(
+            "init(from:to:changedObjects:) on \(size) assets (\(changed) removed, \(changed) inserted, \(moved) moved), against a linear diff",
+            ours: ours, baseline: baseline, target: 0.5)
         let myers = Measure.best(runs: 1) { _ = newIDs.difference(from: oldIDs).inferringMoves() }
-        print(String(format: "  (%d moves reported, the linear diff %d; CollectionDifference with inferred moves: %.1f ms)",
-                     moves, linear.moves.count, myers))
+        print(
+            String(
+                format: "  (%d moves reported, the linear diff %d; CollectionDifference with inferred moves: %.1f ms)",
+                moves, linear.moves.count, myers))
     }
 
     /// The diff alone on lists of row ids (Int64), UUIDs and local
@@ -84,38 +95,50 @@ struct ObserveBenchmarks {
         for size in [5_000, 100_000, 1_000_000] where size == 5_000 || size <= assetCount {
             var random = SplitMix(state: UInt64(size))
             let ids = (1...Int64(size + size / 10)).shuffled(using: &random)
-            try diffRow("Int64 row ids", size: size, Self.edit(Array(ids.prefix(size)), adding: Array(ids.suffix(size / 10)), random: &random),
-                        ours: { IdentityDifference.between($0, $1) })
+            try diffRow(
+                "Int64 row ids", size: size, Self.edit(Array(ids.prefix(size)), adding: Array(ids.suffix(size / 10)), random: &random),
+                ours: { IdentityDifference.between($0, $1) })
             let uuids = (0..<(size + size / 10)).map { _ in UUID() }
-            try diffRow("UUIDs", size: size, Self.edit(Array(uuids.prefix(size)), adding: Array(uuids.suffix(size / 10)), random: &random),
-                        ours: { IdentityDifference.between($0, $1) })
+            try diffRow(
+                "UUIDs", size: size, Self.edit(Array(uuids.prefix(size)), adding: Array(uuids.suffix(size / 10)), random: &random),
+                ours: { IdentityDifference.between($0, $1) })
             let identifiers = uuids.map { LocalIdentifier(uuid: $0.uuidString, entity: .asset).description }
-            try diffRow("local identifiers", size: size,
-                        Self.edit(Array(identifiers.prefix(size)), adding: Array(identifiers.suffix(size / 10)), random: &random),
-                        ours: { IdentityDifference.between($0, $1) })
+            try diffRow(
+                "local identifiers", size: size,
+                Self.edit(Array(identifiers.prefix(size)), adding: Array(identifiers.suffix(size / 10)), random: &random),
+                ours: { IdentityDifference.between($0, $1) })
         }
     }
 
     /// One diff row: ours and the linear diff alternating, each output
     /// replayed, the move counts beside.
-    private func diffRow<Element: Hashable>(_ kind: String, size: Int, _ lists: (old: [Element], new: [Element]),
-                                            ours: ([Element], [Element]) -> IdentityDifference) throws {
+    private func diffRow<Element: Hashable>(
+        _ kind: String, size: Int, _ lists: (old: [Element], new: [Element]),
+        ours: ([Element], [Element]) -> IdentityDifference
+    ) throws {
         var difference = ours(lists.old, lists.new)
         var linear = LinearDiff(from: lists.old, to: lists.new)
-        guard Self.replays(old: lists.old, new: lists.new, removed: difference.removed, inserted: difference.inserted,
-                           moves: difference.moves.map { ($0.from, $0.to) }) else {
+        guard
+            Self.replays(
+                old: lists.old, new: lists.new, removed: difference.removed, inserted: difference.inserted,
+                moves: difference.moves.map { ($0.from, $0.to) })
+        else {
             throw BenchError("our diff of \(kind) does not turn the old list into the new one")
         }
         guard linear.transforms(lists.old, into: lists.new) else {
             throw BenchError("the linear diff of \(kind) does not turn the old list into the new one")
         }
-        let (oursTime, baseline) = try Measure.alternating(runs: size >= 1_000_000 ? 3 : 9, ours: {
-            difference = ours(lists.old, lists.new)
-        }, baseline: {
-            linear = LinearDiff(from: lists.old, to: lists.new)
-        })
-        Measure.report("diff of \(size) \(kind) (10 % removed, 10 % inserted, 2 % moved), against a linear diff",
-                       ours: oursTime, baseline: baseline, target: 0.5)
+        let (oursTime, baseline) = try Measure.alternating(
+            runs: size >= 1_000_000 ? 3 : 9,
+            ours: {
+                difference = ours(lists.old, lists.new)
+            },
+            baseline: {
+                linear = LinearDiff(from: lists.old, to: lists.new)
+            })
+        Measure.report(
+            "diff of \(size) \(kind) (10 % removed, 10 % inserted, 2 % moved), against a linear diff",
+            ours: oursTime, baseline: baseline, target: 0.5)
         print("  (\(difference.moves.count) moves reported, the linear diff \(linear.moves.count))")
     }
 
@@ -148,9 +171,11 @@ struct ObserveBenchmarks {
     /// each move carries the same element, and what stays in place keeps
     /// its order.
     static func replays<Element: Hashable>(old: [Element], new: [Element], removed: [Int], inserted: [Int], moves: [(from: Int, to: Int)]) -> Bool {
-        let newSet = Set(new), oldSet = Set(old)
+        let newSet = Set(new)
+        let oldSet = Set(old)
         guard removed.allSatisfy({ !newSet.contains(old[$0]) }), inserted.allSatisfy({ !oldSet.contains(new[$0]) }),
-              moves.allSatisfy({ old[$0.from] == new[$0.to] }) else { return false }
+            moves.allSatisfy({ old[$0.from] == new[$0.to] })
+        else { return false }
         let leavingOld = Set(removed).union(moves.map(\.from))
         let arrivingNew = Set(inserted).union(moves.map(\.to))
         let stayingOld = old.indices.filter { !leavingOld.contains($0) }.map { old[$0] }
@@ -178,7 +203,8 @@ struct ObserveBenchmarks {
                 // burst, say, bringing ten albums to an empty result) has no
                 // inserted objects: as an app reloads then, every album of
                 // the new result not seen before has arrived.
-                let arrived = details.hasIncrementalChanges
+                let arrived =
+                    details.hasIncrementalChanges
                     ? details.insertedObjects : albums.objects(at: IndexSet(integersIn: 0..<albums.count))
                 lock.lock()
                 for album in arrived {
@@ -189,9 +215,10 @@ struct ObserveBenchmarks {
                 lock.unlock()
             }
         }
-        let observer = ArrivalObserver(albums: library.withCurrentLibrary {
-            PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)
-        })
+        let observer = ArrivalObserver(
+            albums: library.withCurrentLibrary {
+                PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)
+            })
         library.register(observer)
         defer { library.unregisterChangeObserver(observer) }
 
@@ -223,12 +250,15 @@ struct ObserveBenchmarks {
         guard latencies.count == commits else {
             throw BenchError("cross-process commit to callback: only \(latencies.count) of \(commits) commits arrived")
         }
-        let name = pauseMilliseconds > 0
+        let name =
+            pauseMilliseconds > 0
             ? "cross-process commit to callback, p99 of \(commits) commits \(pauseMilliseconds) ms apart"
             : "cross-process commit to callback, p99 of a burst of \(commits) commits"
         Measure.reportAbsolute(name, ours: Measure.percentile(latencies, 0.99), target: 50)
-        print(String(format: "  (median %@ ms, slowest %@ ms)", Measure.milliseconds(Measure.percentile(latencies, 0.5)),
-                     Measure.milliseconds(latencies.max() ?? .nan)))
+        print(
+            String(
+                format: "  (median %@ ms, slowest %@ ms)", Measure.milliseconds(Measure.percentile(latencies, 0.5)),
+                Measure.milliseconds(latencies.max() ?? .nan)))
     }
 
     /// Commits change blocks, one new album each, `pause` apart: `count` of
@@ -248,8 +278,9 @@ struct ObserveBenchmarks {
         var index = 0
         while count.map({ index < $0 }) ?? !stopped.isStopped {
             try library.performChangesAndWait {
-                made.append(PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "bench-\(index)")
-                    .placeholderForCreatedAssetCollection.localIdentifier)
+                made.append(
+                    PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "bench-\(index)")
+                        .placeholderForCreatedAssetCollection.localIdentifier)
             }
             if count != nil { print(index, DispatchTime.now().uptimeNanoseconds) }
             index += 1

@@ -48,9 +48,10 @@ struct ObservedChanges {
             guard let details = change.changeDetails(for: result) else { return }
             var moves = 0
             if details.hasMoves { details.enumerateMoves { _, _ in moves += 1 } }
-            let entry = DeliveredChange(arrivedAt: DispatchTime.now().uptimeNanoseconds,
-                                        removed: details.removedIndexes?.count ?? 0, inserted: details.insertedIndexes?.count ?? 0,
-                                        changed: details.changedIndexes?.count ?? 0, moves: moves)
+            let entry = DeliveredChange(
+                arrivedAt: DispatchTime.now().uptimeNanoseconds,
+                removed: details.removedIndexes?.count ?? 0, inserted: details.insertedIndexes?.count ?? 0,
+                changed: details.changedIndexes?.count ?? 0, moves: moves)
             result = details.fetchResultAfterChanges
             condition.withLock {
                 delivered.append(entry)
@@ -113,8 +114,10 @@ struct ObservedChanges {
             throw BenchError("the baseline lists \(timeline.keys.count) assets where the library fetches \(observer.result.count)")
         }
 
-        for change in [try insertion(photoLibrary, pool, timeline), reorder(100, photoLibrary, pool, timeline),
-                       deletion(100, photoLibrary, pool, timeline), deletion(min(10_000, timeline.keys.count / 2), photoLibrary, pool, timeline)] {
+        for change in [
+            try insertion(photoLibrary, pool, timeline), reorder(100, photoLibrary, pool, timeline),
+            deletion(100, photoLibrary, pool, timeline), deletion(min(10_000, timeline.keys.count / 2), photoLibrary, pool, timeline),
+        ] {
             try measure(change, observer: observer, timeline: timeline)
         }
     }
@@ -158,11 +161,14 @@ struct ObservedChanges {
                 try oursTurn()
             }
         }
-        Measure.report("\(change.name) in \(assetCount) assets, from before the change block to details in the observer, against an incremental GRDB observer",
-                       ours: Measure.percentile(ours, 0.5), baseline: Measure.percentile(baseline, 0.5), target: change.target)
-        print(String(format: "  (ours %@–%@ ms, the baseline %@–%@ ms over %d turns)",
-                     Measure.milliseconds(ours.min()!), Measure.milliseconds(ours.max()!),
-                     Measure.milliseconds(baseline.min()!), Measure.milliseconds(baseline.max()!), turns))
+        Measure.report(
+            "\(change.name) in \(assetCount) assets, from before the change block to details in the observer, against an incremental GRDB observer",
+            ours: Measure.percentile(ours, 0.5), baseline: Measure.percentile(baseline, 0.5), target: change.target)
+        print(
+            String(
+                format: "  (ours %@–%@ ms, the baseline %@–%@ ms over %d turns)",
+                Measure.milliseconds(ours.min()!), Measure.milliseconds(ours.max()!),
+                Measure.milliseconds(baseline.min()!), Measure.milliseconds(baseline.max()!), turns))
     }
 
     // MARK: - The changes
@@ -255,8 +261,9 @@ struct ObservedChanges {
         }
         func setTrashed(_ date: Date?) throws {
             try pool.write { db in
-                try db.execute(sql: "UPDATE asset SET trashed_date = ? WHERE id IN (SELECT value FROM json_each(?))",
-                               arguments: [date?.timeIntervalSince1970, BenchLibrary.jsonList(ids)])
+                try db.execute(
+                    sql: "UPDATE asset SET trashed_date = ? WHERE id IN (SELECT value FROM json_each(?))",
+                    arguments: [date?.timeIntervalSince1970, BenchLibrary.jsonList(ids)])
             }
         }
         return Change(
@@ -282,9 +289,11 @@ struct ObservedChanges {
     /// The UUIDs of the assets `ids`, in their order.
     private static func uuids(_ ids: [Int64], _ pool: DatabasePool) throws -> [String] {
         let byID = try pool.read { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(
-                db, sql: "SELECT id, uuid FROM asset WHERE id IN (SELECT value FROM json_each(?))",
-                arguments: [BenchLibrary.jsonList(ids)]).map { ($0[0] as Int64, $0[1] as String) })
+            try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(
+                    db, sql: "SELECT id, uuid FROM asset WHERE id IN (SELECT value FROM json_each(?))",
+                    arguments: [BenchLibrary.jsonList(ids)]
+                ).map { ($0[0] as Int64, $0[1] as String) })
         }
         return ids.map { byID[$0]! }
     }

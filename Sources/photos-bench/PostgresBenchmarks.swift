@@ -63,40 +63,51 @@ struct PostgresBenchmarks {
         let sorted = PHFetchOptions()
         sorted.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
         let visible = FetchBenchmarks.visible
-        sink &+= try await compareFetch("PostgreSQL: fetchAssets sorted by creationDate, count + 100 random object(at:)",
-                                        sorted, library, connection, matching: visible, ids: PostgresQuery(unsafeSQL: """
-                                            SELECT a.id FROM asset a WHERE \(visible) ORDER BY a.creation_date ASC NULLS FIRST, a.id ASC
-                                            """))
+        sink &+= try await compareFetch(
+            "PostgreSQL: fetchAssets sorted by creationDate, count + 100 random object(at:)",
+            sorted, library, connection, matching: visible,
+            ids: PostgresQuery(
+                unsafeSQL: """
+                    SELECT a.id FROM asset a WHERE \(visible) ORDER BY a.creation_date ASC NULLS FIRST, a.id ASC
+                    """))
 
         // 2. A predicate fetch, newest first.
         let since = BenchLibrary.start.addingTimeInterval(BenchLibrary.span / 2)
         let predicate = PHFetchOptions()
-        predicate.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
-                                          PHAssetMediaType.image.rawValue, since as any CVarArg)
+        predicate.predicate = NSPredicate(
+            format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
+            PHAssetMediaType.image.rawValue, since as any CVarArg)
         predicate.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
         var binds = PostgresBindings()
         binds.append(since.timeIntervalSince1970)
-        sink &+= try await compareFetch("PostgreSQL: predicate fetch (mediaType, creationDate, favorite), newest first", predicate,
-                                        library, connection,
-                                        matching: "\(visible) AND a.media_type = 1 AND a.creation_date > \(since.timeIntervalSince1970) AND a.is_favorite = 0",
-                                        ids: PostgresQuery(unsafeSQL: """
-                                            SELECT a.id FROM asset a WHERE \(visible) AND a.media_type = 1 AND a.creation_date > $1 AND a.is_favorite = 0
-                                            ORDER BY a.creation_date DESC NULLS LAST, a.id DESC
-                                            """, binds: binds))
+        sink &+= try await compareFetch(
+            "PostgreSQL: predicate fetch (mediaType, creationDate, favorite), newest first", predicate,
+            library, connection,
+            matching: "\(visible) AND a.media_type = 1 AND a.creation_date > \(since.timeIntervalSince1970) AND a.is_favorite = 0",
+            ids: PostgresQuery(
+                unsafeSQL: """
+                    SELECT a.id FROM asset a WHERE \(visible) AND a.media_type = 1 AND a.creation_date > $1 AND a.is_favorite = 0
+                    ORDER BY a.creation_date DESC NULLS LAST, a.id DESC
+                    """, binds: binds))
 
         // 3. enumerateObjects over everything, against one streamed query of the same columns.
-        let (oursEnumerate, baseEnumerate) = try await Measure.alternating(runs: 2, ours: {
-            library.withCurrentLibrary {
-                PHAsset.fetchAssets(with: sorted).enumerateObjects { asset, _, _ in sink &+= asset.pixelWidth }
-            }
-        }, baseline: {
-            try await Self.inReadTransaction(connection) {
-                let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-                    SELECT \(FetchBenchmarks.columns) FROM asset a WHERE \(visible) ORDER BY a.creation_date ASC NULLS FIRST, a.id ASC
-                    """), logger: BenchServices.quiet)
-                for try await row in rows { sink &+= try BaselineAsset(postgres: row).pixelWidth }
-            }
-        })
+        let (oursEnumerate, baseEnumerate) = try await Measure.alternating(
+            runs: 2,
+            ours: {
+                library.withCurrentLibrary {
+                    PHAsset.fetchAssets(with: sorted).enumerateObjects { asset, _, _ in sink &+= asset.pixelWidth }
+                }
+            },
+            baseline: {
+                try await Self.inReadTransaction(connection) {
+                    let rows = try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: """
+                                SELECT \(FetchBenchmarks.columns) FROM asset a WHERE \(visible) ORDER BY a.creation_date ASC NULLS FIRST, a.id ASC
+                                """), logger: BenchServices.quiet)
+                    for try await row in rows { sink &+= try BaselineAsset(postgres: row).pixelWidth }
+                }
+            })
         Measure.report("PostgreSQL: enumerateObjects over the whole result", ours: oursEnumerate, baseline: baseEnumerate, target: 1.5)
         if sink == 42 { print("") }
     }
@@ -104,19 +115,23 @@ struct PostgresBenchmarks {
     /// Reports a fetch with `options` and 100 random `object(at:)` against
     /// the baseline's `ids` query (the rows `matching` says, in order) and
     /// single-row loads. Returns a value that keeps the work from being optimised away.
-    private func compareFetch(_ name: String, _ options: PHFetchOptions, _ library: PHPhotoLibrary, _ connection: PostgresConnection,
-                              matching condition: String, ids: PostgresQuery) async throws -> Int {
+    private func compareFetch(
+        _ name: String, _ options: PHFetchOptions, _ library: PHPhotoLibrary, _ connection: PostgresConnection,
+        matching condition: String, ids: PostgresQuery
+    ) async throws -> Int {
         var sink = 0
         let indexes = Self.randomIndexes(upTo: try await Self.count(connection, "SELECT COUNT(*) FROM asset a WHERE \(condition)"))
-        let (ours, baseline) = try await Measure.alternating(ours: {
-            library.withCurrentLibrary {
-                let result = PHAsset.fetchAssets(with: options)
-                sink &+= result.count
-                for index in indexes { sink &+= result.object(at: index).pixelWidth }
-            }
-        }, baseline: {
-            sink &+= try await Self.fetchAndLoad(connection, ids: ids, at: indexes)
-        })
+        let (ours, baseline) = try await Measure.alternating(
+            ours: {
+                library.withCurrentLibrary {
+                    let result = PHAsset.fetchAssets(with: options)
+                    sink &+= result.count
+                    for index in indexes { sink &+= result.object(at: index).pixelWidth }
+                }
+            },
+            baseline: {
+                sink &+= try await Self.fetchAndLoad(connection, ids: ids, at: indexes)
+            })
         Measure.report(name, ours: ours, baseline: baseline, target: 1.3)
         return sink
     }
@@ -131,8 +146,10 @@ struct PostgresBenchmarks {
             for index in indexes {
                 var binds = PostgresBindings()
                 binds.append(ids[index])
-                let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(FetchBenchmarks.columns) FROM asset a WHERE a.id = $1",
-                                                                    binds: binds), logger: BenchServices.quiet)
+                let rows = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "SELECT \(FetchBenchmarks.columns) FROM asset a WHERE a.id = $1",
+                        binds: binds), logger: BenchServices.quiet)
                 for try await row in rows { sink &+= try BaselineAsset(postgres: row).pixelWidth }
             }
             return sink
@@ -165,7 +182,8 @@ struct PostgresBenchmarks {
         let name = "bench_\(assetCount)"
         let stored = try await services.withConnection(library: name) { connection in
             for try await exists in try await connection.query("SELECT to_regclass('asset') IS NOT NULL", logger: BenchServices.quiet)
-                .decode(Bool.self) where exists {
+                .decode(Bool.self) where exists
+            {
                 return try await Self.count(connection, "SELECT COUNT(*) FROM asset")
             }
             return 0
@@ -193,22 +211,25 @@ struct PostgresBenchmarks {
         changes.newAssets = records.map { NewAsset(record: $0, resources: []) }
         var store: (any PhotoStore)?
         var baseline: PostgresConnection?
-        let (ours, base) = try await Measure.alternating(prepare: {
-            store = try openStore(try scratchLibrary())
-            let name = try scratchLibrary()
-            _ = try openStore(name)
-            try await baseline?.close()
-            baseline = try await services.connect(library: name)
-        }, ours: {
-            _ = try store!.beginCommit().commit(changes)
-        }, baseline: {
-            let connection = baseline!
-            try await connection.query("BEGIN", logger: BenchServices.quiet)
-            for record in records {
-                try await connection.query(Self.insert(record), logger: BenchServices.quiet)
-            }
-            try await connection.query("COMMIT", logger: BenchServices.quiet)
-        })
+        let (ours, base) = try await Measure.alternating(
+            prepare: {
+                store = try openStore(try scratchLibrary())
+                let name = try scratchLibrary()
+                _ = try openStore(name)
+                try await baseline?.close()
+                baseline = try await services.connect(library: name)
+            },
+            ours: {
+                _ = try store!.beginCommit().commit(changes)
+            },
+            baseline: {
+                let connection = baseline!
+                try await connection.query("BEGIN", logger: BenchServices.quiet)
+                for record in records {
+                    try await connection.query(Self.insert(record), logger: BenchServices.quiet)
+                }
+                try await connection.query("COMMIT", logger: BenchServices.quiet)
+            })
         try await baseline?.close()
         Measure.report("PostgreSQL: one change block creating \(records.count) assets (metadata path)", ours: ours, baseline: base, target: 2)
     }
@@ -255,16 +276,17 @@ struct PostgresBenchmarks {
         binds.append(record.adjustmentFormatVersion)
         binds.append(record.thumbHash.map { ByteBuffer(bytes: $0) })
         binds.append(record.thumbHash.map { ByteBuffer(bytes: $0) })
-        return PostgresQuery(unsafeSQL: """
-            INSERT INTO asset (uuid, media_type, media_subtypes, pixel_width, pixel_height, creation_date, modification_date,
-                added_date, duration, latitude, longitude, altitude, location_date, horizontal_accuracy, course, speed,
-                is_favorite, is_hidden, source_type, burst_identifier, burst_selection_types, represents_burst, playback_style,
-                adjustment_format_identifier, trashed_date, is_front_camera, is_long_exposure, has_raw_original,
-                original_filename, uniform_type_identifier, time_zone_offset, camera_make, camera_model, lens_model,
-                content_hash, content_version, adjustment_format_version, thumb_hash, original_thumb_hash)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,
-                $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39)
-            """, binds: binds)
+        return PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO asset (uuid, media_type, media_subtypes, pixel_width, pixel_height, creation_date, modification_date,
+                    added_date, duration, latitude, longitude, altitude, location_date, horizontal_accuracy, course, speed,
+                    is_favorite, is_hidden, source_type, burst_identifier, burst_selection_types, represents_burst, playback_style,
+                    adjustment_format_identifier, trashed_date, is_front_camera, is_long_exposure, has_raw_original,
+                    original_filename, uniform_type_identifier, time_zone_offset, camera_make, camera_model, lens_model,
+                    content_hash, content_version, adjustment_format_version, thumb_hash, original_thumb_hash)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,
+                    $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39)
+                """, binds: binds)
     }
 
     // MARK: - Servers sharing a library
@@ -276,7 +298,10 @@ struct PostgresBenchmarks {
         let url = services.libraryURL(name)
         let token = try PHPhotoLibrary(url: url, originals: try scratchFiles()).createAccessToken(forClient: nil).bearer
         let (writer, reader) = (try ServerChild.start(library: url), try ServerChild.start(library: url))
-        defer { writer.stop(); reader.stop() }
+        defer {
+            writer.stop()
+            reader.stop()
+        }
         let events = try await ChangeEventArrivals(port: reader.port, token: token)
         var latencies: [Double] = []
         for index in 0..<(quick ? 10 : 100) {
@@ -291,8 +316,9 @@ struct PostgresBenchmarks {
             guard answer.status == .ok else { throw BenchError("committing through the first server: \(answer.status)") }
             latencies.append(Double(try await events.next() - sent) / 1_000_000)
         }
-        Measure.reportAbsolute("PostgreSQL: commit through one server to the event on another's stream, p95 over \(latencies.count) commits",
-                               ours: Measure.percentile(latencies, 0.95), target: 100)
+        Measure.reportAbsolute(
+            "PostgreSQL: commit through one server to the event on another's stream, p95 over \(latencies.count) commits",
+            ours: Measure.percentile(latencies, 0.95), target: 100)
         print(String(format: "  median %.1f ms, the commit's answer included", ServeBenchmarks.median(latencies)))
     }
 
@@ -308,8 +334,10 @@ struct PostgresBenchmarks {
         let name = try scratchLibrary()
         _ = try PHPhotoLibrary(url: services.libraryURL(name), originals: try scratchFiles())
         let postgres = try Self.blocksPerSecond(library: services.libraryURL(name), processes: 4, blocksEach: blocks)
-        print(String(format: "PostgreSQL: change blocks from 4 processes at once, %d each: %.0f blocks/s, a library directory (SQLite) %.0f blocks/s (reported)",
-                     blocks, postgres, sqlite))
+        print(
+            String(
+                format: "PostgreSQL: change blocks from 4 processes at once, %d each: %.0f blocks/s, a library directory (SQLite) %.0f blocks/s (reported)",
+                blocks, postgres, sqlite))
     }
 
     /// Starts `processes` writers on `library`, lets them go together once
@@ -350,21 +378,29 @@ struct PostgresBenchmarks {
     /// slow, so the figure bounds our overhead from above.
     private func objectStorageImport() async throws {
         let photos = try MediaBenchmarks.fixtures(width: 1600, height: 1200, count: quick ? 20 : 200, in: workdir)
-        let storage = S3Client(location: S3Location(endpoint: URL(string: services.s3Endpoint)!,
-                                                    bucket: "bench-\(UUID().uuidString.lowercased())", prefix: "library"),
-                               credentials: StorageCredentials(accessKeyID: services.s3AccessKey, secretAccessKey: services.s3SecretKey))
+        let storage = S3Client(
+            location: S3Location(
+                endpoint: URL(string: services.s3Endpoint)!,
+                bucket: "bench-\(UUID().uuidString.lowercased())", prefix: "library"),
+            credentials: StorageCredentials(accessKeyID: services.s3AccessKey, secretAccessKey: services.s3SecretKey))
         try await storage.createBucket()
         var prefix = 0
-        let (ours, base) = try Measure.alternating(runs: quick ? 1 : 3, ours: {
-            prefix += 1
-            let bucket = URL(string: "s3://\(storage.location.bucket)/run-\(prefix)?endpoint=\(services.s3Endpoint)")!
-            let library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), originals: bucket)
-            try Self.importAll(photos, into: library)
-        }, baseline: {
-            try Self.importAll(photos, into: try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir)))
-        })
-        print(String(format: "import of %d 2 MP photos in one change block, originals in object storage (moto): ours %.1f ms, a library directory %.1f ms, ratio %.2f (reported)",
-                     photos.count, ours, base, ours / base))
+        let (ours, base) = try Measure.alternating(
+            runs: quick ? 1 : 3,
+            ours: {
+                prefix += 1
+                let bucket = URL(string: "s3://\(storage.location.bucket)/run-\(prefix)?endpoint=\(services.s3Endpoint)")!
+                let library = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir), originals: bucket)
+                try Self.importAll(photos, into: library)
+            },
+            baseline: {
+                try Self.importAll(photos, into: try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir)))
+            })
+        print(
+            String(
+                format:
+                    "import of %d 2 MP photos in one change block, originals in object storage (moto): ours %.1f ms, a library directory %.1f ms, ratio %.2f (reported)",
+                photos.count, ours, base, ours / base))
     }
 
     private static func importAll(_ photos: [URL], into library: PHPhotoLibrary) throws {
@@ -389,16 +425,20 @@ struct PostgresBenchmarks {
 
     /// Opens (creating) the scratch library `name` through the engine's contract.
     private func openStore(_ name: String) throws -> any PhotoStore {
-        try PostgresBackend().open(services.libraryURL(name), options: StoreOpenOptions(
-            client: nil, originals: try scratchFiles().absoluteString))
+        try PostgresBackend().open(
+            services.libraryURL(name),
+            options: StoreOpenOptions(
+                client: nil, originals: try scratchFiles().absoluteString))
     }
 
     private func dropScratchLibraries() async throws {
         try await services.withConnection(library: "none") { connection in
             var names: [String] = []
-            let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-                SELECT nspname FROM pg_namespace WHERE nspname LIKE 'photos_\(Self.scratchPrefix)%'
-                """), logger: BenchServices.quiet)
+            let rows = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT nspname FROM pg_namespace WHERE nspname LIKE 'photos_\(Self.scratchPrefix)%'
+                        """), logger: BenchServices.quiet)
             for try await name in rows.decode(String.self) { names.append(name) }
             for name in names {
                 try await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \"\(name)\" CASCADE"), logger: BenchServices.quiet)

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationEssentials
+
 /// A row measured at several library sizes: the same row of the suites
 /// named "SUITE, N assets", where a row's name may state the size N.
 struct ScalingRow {
@@ -17,7 +18,8 @@ struct ScalingRow {
         var found: [String: [(size: Int, row: SuiteResult.Row)]] = [:]
         for result in results {
             guard let match = result.suite.range(of: #", [0-9]+ assets$"#, options: .regularExpression),
-                  let size = Int(result.suite[match].filter(\.isNumber)) else { continue }
+                let size = Int(result.suite[match].filter(\.isNumber))
+            else { continue }
             for row in result.rows where row.comparisonTarget != nil {
                 let title = "\(result.suite[..<match.lowerBound]): " + row.name.replacingOccurrences(of: String(size), with: "N")
                 if found[title] == nil { titles.append(title) }

@@ -41,7 +41,8 @@ struct ServeBenchmarks {
         let assets = library.withCurrentLibrary { PHAsset.fetchAssets(with: nil) }
         let root = workdir.appendingPathComponent("scratch/nginx/root")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        var ourPaths: [String] = [], staticPaths: [String] = []
+        var ourPaths: [String] = []
+        var staticPaths: [String] = []
         for index in 0..<assets.count {
             let asset = assets[index]
             guard let file = try PHImageManager.default().rendition(.thumbnail, of: asset).file else { continue }
@@ -56,19 +57,23 @@ struct ServeBenchmarks {
         let nginx = try Nginx.start(root: root, in: workdir.appendingPathComponent("scratch/nginx"))
         defer { nginx.stop() }
         let seconds = quick ? 1 : 5
-        var ours: [Wrk.Result] = [], baseline: [Wrk.Result] = []
+        var ours: [Wrk.Result] = []
+        var baseline: [Wrk.Result] = []
         _ = try Wrk.run(port: server.port, paths: ourPaths, token: token, seconds: 1)  // warm-up, not measured
         _ = try Wrk.run(port: nginx.port, paths: staticPaths, token: nil, seconds: 1)
         for _ in 0..<(quick ? 1 : 5) {
             ours.append(try Wrk.run(port: server.port, paths: ourPaths, token: token, seconds: seconds))
             baseline.append(try Wrk.run(port: nginx.port, paths: staticPaths, token: nil, seconds: seconds))
         }
-        let oursRate = Self.median(ours.map(\.requestsPerSecond)), nginxRate = Self.median(baseline.map(\.requestsPerSecond))
+        let oursRate = Self.median(ours.map(\.requestsPerSecond))
+        let nginxRate = Self.median(baseline.map(\.requestsPerSecond))
         // Time per request, so that the ratio reads as everywhere else: ours over the baseline, lower is better.
-        Measure.report("thumbnail serving at 64 connections, ms per 1,000 requests (ours \(Int(oursRate)) req/s, nginx \(Int(nginxRate)) req/s)",
-                       ours: 1_000_000 / oursRate, baseline: 1_000_000 / nginxRate, target: 2)
-        Measure.reportAbsolute("thumbnail serving p99 at 64 connections (nginx \(String(format: "%.2f", Self.median(baseline.map(\.p99Milliseconds)))) ms)",
-                               ours: Self.median(ours.map(\.p99Milliseconds)), target: 10)
+        Measure.report(
+            "thumbnail serving at 64 connections, ms per 1,000 requests (ours \(Int(oursRate)) req/s, nginx \(Int(nginxRate)) req/s)",
+            ours: 1_000_000 / oursRate, baseline: 1_000_000 / nginxRate, target: 2)
+        Measure.reportAbsolute(
+            "thumbnail serving p99 at 64 connections (nginx \(String(format: "%.2f", Self.median(baseline.map(\.p99Milliseconds)))) ms)",
+            ours: Self.median(ours.map(\.p99Milliseconds)), target: 10)
     }
 
     // MARK: - Timeline
@@ -89,8 +94,9 @@ struct ServeBenchmarks {
             summary.append(milliseconds)
             buckets = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["buckets"] as? [[String: Any]] ?? []
         }
-        Measure.reportAbsolute("timeline bucket summary p95 on \(assetCount) assets (\(buckets.count) months)",
-                               ours: Measure.percentile(summary, 0.95), target: 50)
+        Measure.reportAbsolute(
+            "timeline bucket summary p95 on \(assetCount) assets (\(buckets.count) months)",
+            ours: Measure.percentile(summary, 0.95), target: 50)
         let largest = buckets.max { ($0["count"] as? Int ?? 0) < ($1["count"] as? Int ?? 0) }
         guard let bucket = largest?["id"] as? String, let count = largest?["count"] as? Int else { throw BenchError("the timeline has no buckets") }
         // Every page of the biggest month in turn: a later page costs more
@@ -100,8 +106,9 @@ struct ServeBenchmarks {
         for index in 0..<(quick ? 10 : 100) {
             pages.append(try await Self.timedGet(client, base + "/v1/timeline/\(bucket)?page=\(index % pageCount)", token: token).milliseconds)
         }
-        Measure.reportAbsolute("timeline bucket page p95 (pages of 2,000 of the \(count) assets of \(bucket), in turn)",
-                               ours: Measure.percentile(pages, 0.95), target: 30)
+        Measure.reportAbsolute(
+            "timeline bucket page p95 (pages of 2,000 of the \(count) assets of \(bucket), in turn)",
+            ours: Measure.percentile(pages, 0.95), target: 30)
 
         // The summary as a client meets it after each commit: uncached.
         var afterCommit: [Double] = []
@@ -110,8 +117,9 @@ struct ServeBenchmarks {
             try await Task.sleep(for: .milliseconds(50))
             afterCommit.append(try await Self.timedGet(client, base + "/v1/timeline", token: token).milliseconds)
         }
-        Measure.reportAbsolute("timeline bucket summary p95 right after a commit, on \(assetCount) assets",
-                               ours: Measure.percentile(afterCommit, 0.95), target: 50)
+        Measure.reportAbsolute(
+            "timeline bucket summary p95 right after a commit, on \(assetCount) assets",
+            ours: Measure.percentile(afterCommit, 0.95), target: 50)
     }
 
     // MARK: - Events
@@ -126,8 +134,9 @@ struct ServeBenchmarks {
         for _ in 0..<count { received.append(try await events.next()) }
         let committed = try committer.finish().split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { UInt64($0) } }
         let latencies = zip(committed, received).map { Double(Int64($1) - Int64($0)) / 1_000_000 }
-        Measure.reportAbsolute("change in another process to an event stream, p95 over \(latencies.count) commits",
-                               ours: Measure.percentile(latencies, 0.95), target: 50)
+        Measure.reportAbsolute(
+            "change in another process to an event stream, p95 over \(latencies.count) commits",
+            ours: Measure.percentile(latencies, 0.95), target: 50)
     }
 
     private func idleStreams() async throws {
@@ -143,8 +152,9 @@ struct ServeBenchmarks {
         for index in 0..<streams { sockets.append(try RawStream.open(port: server.port, token: tokens[index / streamsPerToken])) }
         for socket in sockets { try socket.awaitHeaders() }
         let open = server.residentMegabytes
-        Measure.reportAbsolute("memory of \(streams) idle event streams, MB (server \(String(format: "%.0f", before)) MB before)",
-                               ours: open - before, target: quick ? 6.4 : 64, unit: "MB")
+        Measure.reportAbsolute(
+            "memory of \(streams) idle event streams, MB (server \(String(format: "%.0f", before)) MB before)",
+            ours: open - before, target: quick ? 6.4 : 64, unit: "MB")
         sockets.forEach { $0.close() }
 
         // A reader that never reads while 2,000 changes stream to it; the
@@ -158,8 +168,9 @@ struct ServeBenchmarks {
         let quiet = server.residentMegabytes
         _ = try ChildProcess.start(["commit-child", "--library", library.url.path, "--count", changes]).finish()
         try await Task.sleep(for: .seconds(1))
-        Measure.reportAbsolute("memory held for a stalled event-stream reader through \(quick ? 200 : 2000) changes, MB",
-                               ours: max(0, server.residentMegabytes - quiet), target: 1, unit: "MB")
+        Measure.reportAbsolute(
+            "memory held for a stalled event-stream reader through \(quick ? 200 : 2000) changes, MB",
+            ours: max(0, server.residentMegabytes - quiet), target: 1, unit: "MB")
         stalled.close()
     }
 
@@ -177,8 +188,9 @@ struct ServeBenchmarks {
         try FileHandle(forWritingTo: big).truncate(atOffset: UInt64(bigSize))
         let before = server.peakMegabytes
         _ = try await Self.upload(big, client: client, base: base, token: token)
-        Measure.reportAbsolute("server memory growth uploading \(bigSize >> 20) MiB, MB", ours: server.peakMegabytes - before,
-                               target: 64, unit: "MB")
+        Measure.reportAbsolute(
+            "server memory growth uploading \(bigSize >> 20) MiB, MB", ours: server.peakMegabytes - before,
+            target: 64, unit: "MB")
     }
 
     /// 200 photos uploaded and made assets in change blocks of 50, against
@@ -187,29 +199,33 @@ struct ServeBenchmarks {
     /// compared.
     private func photosOverHTTP() async throws {
         let photos = try Self.photos(quick ? 20 : 200, in: workdir.appendingPathComponent("scratch/upload-photos"), width: 2048, height: 1536)
-        var overHTTP: [Double] = [], importing: [Double] = []
+        var overHTTP: [Double] = []
+        var importing: [Double] = []
         for _ in 0..<(quick ? 1 : 5) {
             let baselineLibrary = try PHPhotoLibrary(url: BenchLibrary.scratch(in: workdir))
             importing.append(Measure.best(runs: 1) { _ = try? baselineLibrary.importFiles(photos) })
             let (_, token, server) = try scratchServer()
             defer { server.stop() }
             let base = "http://127.0.0.1:\(server.port)"
-            overHTTP.append(try await Self.elapsed {
-                for batch in stride(from: 0, to: photos.count, by: 50).map({ Array(photos[$0..<min(photos.count, $0 + 50)]) }) {
-                    var requests: [[String: Any]] = []
-                    for photo in batch {
-                        let upload = try await Self.upload(photo, client: HTTPClient.shared, base: base, token: token)
-                        requests.append(["op": "createAsset", "upload": upload])
+            overHTTP.append(
+                try await Self.elapsed {
+                    for batch in stride(from: 0, to: photos.count, by: 50).map({ Array(photos[$0..<min(photos.count, $0 + 50)]) }) {
+                        var requests: [[String: Any]] = []
+                        for photo in batch {
+                            let upload = try await Self.upload(photo, client: HTTPClient.shared, base: base, token: token)
+                            requests.append(["op": "createAsset", "upload": upload])
+                        }
+                        let body = try JSONSerialization.data(withJSONObject: ["requests": requests])
+                        let status = try await Self.send(
+                            HTTPClient.shared, .POST, base + "/v1/changes", token: token,
+                            headers: [("Content-Type", "application/json")], body: .bytes(ByteBuffer(bytes: body)))
+                        guard status == 200 else { throw BenchError("a change block of uploads failed with \(status)") }
                     }
-                    let body = try JSONSerialization.data(withJSONObject: ["requests": requests])
-                    let status = try await Self.send(HTTPClient.shared, .POST, base + "/v1/changes", token: token,
-                                                     headers: [("Content-Type", "application/json")], body: .bytes(ByteBuffer(bytes: body)))
-                    guard status == 200 else { throw BenchError("a change block of uploads failed with \(status)") }
-                }
-            })
+                })
         }
-        Measure.report("\(photos.count) photos uploaded over HTTP and made assets, against importFiles (median of \(overHTTP.count) runs each)",
-                       ours: Self.median(overHTTP), baseline: Self.median(importing), target: 1.3)
+        Measure.report(
+            "\(photos.count) photos uploaded over HTTP and made assets, against importFiles (median of \(overHTTP.count) runs each)",
+            ours: Self.median(overHTTP), baseline: Self.median(importing), target: 1.3)
     }
 
     /// Uploads a file by tus in 1 MiB chunks of one PATCH; returns the upload's id.
@@ -220,7 +236,9 @@ struct ServeBenchmarks {
         create.headers.add(name: "Authorization", value: "Bearer \(token)")
         create.headers.add(name: "Tus-Resumable", value: "1.0.0")
         create.headers.add(name: "Upload-Length", value: "\(size)")
-        create.headers.add(name: "Upload-Metadata", value: "filename \(Data(file.lastPathComponent.utf8).base64EncodedString()),duplicates \(Data("keep".utf8).base64EncodedString())")
+        create.headers.add(
+            name: "Upload-Metadata",
+            value: "filename \(Data(file.lastPathComponent.utf8).base64EncodedString()),duplicates \(Data("keep".utf8).base64EncodedString())")
         let created = try await client.execute(create, timeout: .seconds(60))
         guard let location = created.headers.first(name: "Location") else { throw BenchError("no upload was created (\(created.status))") }
         let handle = try FileHandle(forReadingFrom: file)
@@ -229,9 +247,10 @@ struct ServeBenchmarks {
             try? handle.close()
             continuation.finish()
         }
-        let status = try await send(client, .PATCH, base + location, token: token,
-                                    headers: [("Tus-Resumable", "1.0.0"), ("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
-                                    body: .stream(chunks, length: .known(Int64(size))))
+        let status = try await send(
+            client, .PATCH, base + location, token: token,
+            headers: [("Tus-Resumable", "1.0.0"), ("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
+            body: .stream(chunks, length: .known(Int64(size))))
         guard status == 204 else { throw BenchError("an upload's PATCH failed with \(status)") }
         return String(location.split(separator: "/").last!)
     }
@@ -255,8 +274,10 @@ struct ServeBenchmarks {
         }
     }
 
-    private static func send(_ client: HTTPClient, _ method: HTTPMethod, _ url: String, token: String, headers: [(String, String)],
-                             body: HTTPClientRequest.Body) async throws -> UInt {
+    private static func send(
+        _ client: HTTPClient, _ method: HTTPMethod, _ url: String, token: String, headers: [(String, String)],
+        body: HTTPClientRequest.Body
+    ) async throws -> UInt {
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")

@@ -125,8 +125,9 @@ final class ServerChild {
 
     static func status(_ pid: Int32, _ field: String) -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
-              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return .nan }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return .nan }
         return kilobytes / 1024
     }
 }
@@ -148,31 +149,31 @@ final class Nginx {
         // private work directory: they stay this user, as our server does.
         let user = geteuid() == 0 ? "user root;" : ""
         try """
-            \(user)
-            daemon off;
-            worker_processes auto;
-            pid \(directory.path)/nginx.pid;
-            error_log \(directory.path)/error.log error;
-            events { worker_connections 1024; }
-            http {
-                access_log off;
-                sendfile on;
-                tcp_nopush on;
-                open_file_cache max=10000;
-                client_body_temp_path \(directory.path)/body;
-                proxy_temp_path \(directory.path)/proxy;
-                fastcgi_temp_path \(directory.path)/fastcgi;
-                uwsgi_temp_path \(directory.path)/uwsgi;
-                scgi_temp_path \(directory.path)/scgi;
-                types { image/jpeg jpg; }
-                server {
-                    listen 127.0.0.1:\(port);
-                    root \(root.path);
-                    add_header Cache-Control "private, max-age=31536000, immutable";
-                    etag on;
-                }
+        \(user)
+        daemon off;
+        worker_processes auto;
+        pid \(directory.path)/nginx.pid;
+        error_log \(directory.path)/error.log error;
+        events { worker_connections 1024; }
+        http {
+            access_log off;
+            sendfile on;
+            tcp_nopush on;
+            open_file_cache max=10000;
+            client_body_temp_path \(directory.path)/body;
+            proxy_temp_path \(directory.path)/proxy;
+            fastcgi_temp_path \(directory.path)/fastcgi;
+            uwsgi_temp_path \(directory.path)/uwsgi;
+            scgi_temp_path \(directory.path)/scgi;
+            types { image/jpeg jpg; }
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root.path);
+                add_header Cache-Control "private, max-age=31536000, immutable";
+                etag on;
             }
-            """.write(to: configuration, atomically: true, encoding: .utf8)
+        }
+        """.write(to: configuration, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         process.arguments = ["-c", configuration.path, "-p", directory.path]
@@ -200,14 +201,14 @@ enum Wrk {
         defer { try? FileManager.default.removeItem(at: script) }
         let list = paths.map { "\"\($0)\"" }.joined(separator: ",")
         try """
-            local paths = {\(list)}
-            local index = 0
-            \(token.map { "wrk.headers[\"Authorization\"] = \"Bearer \($0)\"" } ?? "")
-            request = function()
-                index = index % #paths + 1
-                return wrk.format("GET", paths[index])
-            end
-            """.write(to: script, atomically: true, encoding: .utf8)
+        local paths = {\(list)}
+        local index = 0
+        \(token.map { "wrk.headers[\"Authorization\"] = \"Bearer \($0)\"" } ?? "")
+        request = function()
+            index = index % #paths + 1
+            return wrk.format("GET", paths[index])
+        end
+        """.write(to: script, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
         process.arguments = ["-t2", "-c64", "-d\(seconds)s", "--latency", "-s", script.path, "http://127.0.0.1:\(port)"]
@@ -217,7 +218,8 @@ enum Wrk {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard let rate = line(text, "Requests/sec:").flatMap({ Double($0) }),
-              let p99 = line(text, "99%").flatMap(milliseconds) else { throw BenchError("wrk said: \(text)") }
+            let p99 = line(text, "99%").flatMap(milliseconds)
+        else { throw BenchError("wrk said: \(text)") }
         if let errors = line(text, "Non-2xx or 3xx responses:") { throw BenchError("wrk got \(errors) failed responses: \(text)") }
         return Result(requestsPerSecond: rate, p99Milliseconds: p99)
     }
@@ -277,7 +279,8 @@ final class RawStream {
 func freePort() throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(descriptor) }
-    var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+    var address = sockaddr_in(
+        sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
@@ -294,8 +297,9 @@ func canConnect(_ port: Int) -> Bool {
 
 private func connect(_ port: Int) throws -> Int32 {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: in_port_t(UInt16(port).bigEndian),
-                              sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+    var address = sockaddr_in(
+        sin_family: sa_family_t(AF_INET), sin_port: in_port_t(UInt16(port).bigEndian),
+        sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
     let connected = withUnsafePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
     }

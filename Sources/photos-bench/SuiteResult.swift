@@ -40,12 +40,16 @@ struct SuiteResult {
             switch figures[0] {
             case .comparison(_, _, _, let target):
                 let (ours, baseline, ratio) = comparison
-                return String(format: "%@: ours %@ ms, baseline %@ ms, ratio %.2f [%.2f, %.2f] (target <= %g, %@)",
-                              name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.value, ratio.low, ratio.high, target, ratio.high <= target ? "within" : "OVER")
+                return String(
+                    format: "%@: ours %@ ms, baseline %@ ms, ratio %.2f [%.2f, %.2f] (target <= %g, %@)",
+                    name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.value, ratio.low, ratio.high, target,
+                    ratio.high <= target ? "within" : "OVER")
             case .absolute(_, _, let unit, let target), .distribution(_, _, _, let unit, let target):
                 let value = absolute
-                return String(format: "%@: ours %@ %@ [%@, %@] (target <= %g %@, %@)",
-                              name, Self.figure(value.value, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), target, unit, value.high <= target ? "within" : "OVER")
+                return String(
+                    format: "%@: ours %@ %@ [%@, %@] (target <= %g %@, %@)",
+                    name, Self.figure(value.value, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), target, unit,
+                    value.high <= target ? "within" : "OVER")
             }
         }
 
@@ -55,13 +59,17 @@ struct SuiteResult {
             case .comparison(_, _, _, let target):
                 let (ours, baseline, ratio) = comparison
                 let every = ratios.map { String(format: "%.2f", $0) }.joined(separator: " ")
-                return String(format: "| %@ | %@ ms | %@ ms | **%.2f** [%.2f, %.2f] | %@ | ≤ %g | %@ |",
-                              name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.value, ratio.low, ratio.high, every, target, ratio.high <= target ? "within" : "OVER")
+                return String(
+                    format: "| %@ | %@ ms | %@ ms | **%.2f** [%.2f, %.2f] | %@ | ≤ %g | %@ |",
+                    name, Measure.milliseconds(ours), Measure.milliseconds(baseline), ratio.value, ratio.low, ratio.high, every, target,
+                    ratio.high <= target ? "within" : "OVER")
             case .absolute(_, _, let unit, let target), .distribution(_, _, _, let unit, let target):
                 let value = absolute
                 let every = values.map { Self.figure($0, unit) }.joined(separator: " ")
-                return String(format: "| %@ | **%@ %@** [%@, %@] | — | — | %@ | ≤ %g %@ | %@ |",
-                              name, Self.figure(value.value, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), every, target, unit, value.high <= target ? "within" : "OVER")
+                return String(
+                    format: "| %@ | **%@ %@** [%@, %@] | — | — | %@ | ≤ %g %@ | %@ |",
+                    name, Self.figure(value.value, unit), unit, Self.figure(value.low, unit), Self.figure(value.high, unit), every, target, unit,
+                    value.high <= target ? "within" : "OVER")
             }
         }
 
@@ -125,8 +133,9 @@ struct SuiteResult {
         let runs = outputs.map { $0.compactMap(Self.figure) }
         guard let first = runs.first else { throw BenchError("the suite \(suite) did not run") }
         for (index, run) in runs.enumerated() where run.map(\.row) != first.map(\.row) {
-            throw BenchError("run \(index + 1) of the suite \(suite) printed other rows than run 1: "
-                             + "\(run.map(\.row)) against \(first.map(\.row))")
+            throw BenchError(
+                "run \(index + 1) of the suite \(suite) printed other rows than run 1: "
+                    + "\(run.map(\.row)) against \(first.map(\.row))")
         }
         rows = first.indices.map { position in Row(figures: runs.map { $0[position] }) }
         notes = (outputs.last ?? []).filter { Self.figure($0) == nil && !$0.isEmpty }.map { $0.trimmingCharacters(in: .whitespaces) }
@@ -138,7 +147,9 @@ struct SuiteResult {
 
     /// A line for an absolute target met by a distribution of turns, as the gallery suite prints it.
     private static let distributionLine = try! NSRegularExpression(
-        pattern: #"^(.*): ours (median|p[0-9]+) ([0-9.]+) (ms|MB) \[([0-9.]+), ([0-9.]+)\] over ([0-9]+) runs \((.*)\) \(target <= ([0-9.]+) (ms|MB), (within|OVER)\)$"#)
+        pattern:
+            #"^(.*): ours (median|p[0-9]+) ([0-9.]+) (ms|MB) \[([0-9.]+), ([0-9.]+)\] over ([0-9]+) runs \((.*)\) \(target <= ([0-9.]+) (ms|MB), (within|OVER)\)$"#
+    )
 
     /// A comparison line as `Measure.report` prints it.
     private static let comparisonLine = try! NSRegularExpression(

@@ -26,8 +26,9 @@ final class ChromeDriver {
         // Short: Chromium's socket path under it must fit in a sockaddr_un (108 bytes).
         var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("chromium-XXXXXX").path.utf8CString)
         guard mkdtemp(&template) != nil else { throw BenchError("cannot make a temporary directory for Chromium") }
-        let temporaryDirectory = URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-                                        isDirectory: true)
+        let temporaryDirectory = URL(
+            fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+            isDirectory: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
         process.arguments = ["--port=\(port)", "--silent"]
@@ -72,11 +73,17 @@ final class ChromeDriver {
 
     /// A new browser (a fresh Chromium process) with this window size.
     func session(width: Int = 1280, height: Int = 900) async throws -> BrowserSession {
-        let arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=\(width),\(height)",
-                         "--enable-precise-memory-info", "--js-flags=--expose-gc"]
-        let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
-            "browserName": "chrome", "goog:chromeOptions": ["binary": "/usr/bin/chromium", "args": arguments],
-        ]]]
+        let arguments = [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=\(width),\(height)",
+            "--enable-precise-memory-info", "--js-flags=--expose-gc",
+        ]
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome", "goog:chromeOptions": ["binary": "/usr/bin/chromium", "args": arguments],
+                ]
+            ]
+        ]
         let value = try await call(.POST, "/session", capabilities)
         guard let id = (value as? [String: Any])?["sessionId"] as? String else { throw BenchError("no WebDriver session: \(String(describing: value))") }
         return BrowserSession(driver: self, id: id)

@@ -23,7 +23,8 @@ func option(_ name: String) -> String? {
 }
 
 func usage() -> Never {
-    print("""
+    print(
+        """
         usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all|report [--assets N] [--changes N] [--quick] [--runs N]
                             [--only SUITE,...] [--sizes N,...] [--report FILE] [--workdir DIR]
 
@@ -113,14 +114,16 @@ do {
     case "import-child":
         // Runs in a child process so that its peak memory is the import's alone, and to pin it to one core.
         guard let path = option("--library"), let list = option("--list") else { usage() }
-        try MediaBenchmarks.importInChild(library: URL(fileURLWithPath: path), list: URL(fileURLWithPath: list),
-                                            baseline: arguments.contains("--baseline"))
+        try MediaBenchmarks.importInChild(
+            library: URL(fileURLWithPath: path), list: URL(fileURLWithPath: list),
+            baseline: arguments.contains("--baseline"))
     case "commit-child":
         // Commits from a second process, for delivery across processes and fetches beside a writer.
         // Without --count, commits until standard input closes.
         guard let path = option("--library") else { usage() }
-        try ObserveBenchmarks.commitForLatency(library: URL(fileURLWithPath: path), count: option("--count").flatMap(Int.init),
-                                               pause: Double(option("--pause-ms").flatMap(Int.init) ?? 5) / 1000)
+        try ObserveBenchmarks.commitForLatency(
+            library: URL(fileURLWithPath: path), count: option("--count").flatMap(Int.init),
+            pause: Double(option("--pause-ms").flatMap(Int.init) ?? 5) / 1000)
     case "enumerate-child":
         // Runs in a child process so that its peak memory is the enumeration's alone.
         guard let location = option("--library") else { usage() }

@@ -60,7 +60,7 @@ struct PhotosCommand: AsyncParsableCommand {
             fail(error)
         } catch let error as ValidationError {
             fail(.user(error.message))
-        } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+        } catch  where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
             exitWithUsageError(error)  // --help and the like, raised by the parser's own commands
         } catch {
             fail(.library(error))

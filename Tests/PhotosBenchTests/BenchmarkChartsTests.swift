@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import photos_bench
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-@testable import photos_bench
 
 /// The report's pictures: which rows get a scaling chart, and charts that
 /// are well-formed SVG drawing every run.
@@ -48,10 +50,12 @@ import Testing
 
     @Test func theScalingChartHasALineAndAPointPerSizeForEachSide() throws {
         let row = try #require(ScalingRow.all(in: try results()).first)
-        let svg = BenchmarkCharts.scaling(title: row.title, sizes: row.sizes, series: [
-            .init(label: "ours", colour: BenchmarkCharts.oursColour, intervals: row.rows.map { BootstrapInterval($0.sides.ours) }),
-            .init(label: "baseline", colour: BenchmarkCharts.baselineColour, intervals: row.rows.map { BootstrapInterval($0.sides.baseline) }),
-        ])
+        let svg = BenchmarkCharts.scaling(
+            title: row.title, sizes: row.sizes,
+            series: [
+                .init(label: "ours", colour: BenchmarkCharts.oursColour, intervals: row.rows.map { BootstrapInterval($0.sides.ours) }),
+                .init(label: "baseline", colour: BenchmarkCharts.baselineColour, intervals: row.rows.map { BootstrapInterval($0.sides.baseline) }),
+            ])
         let shapes = try Shapes(svg)
         #expect(shapes.count("polyline") == 2)
         #expect(shapes.count("circle") == 6)
@@ -80,16 +84,19 @@ import Testing
 
         func count(_ name: String) -> Int { elements.filter { $0 == name }.count }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             elements.append(name)
             inText = name == "text"
             if inText { texts.append("") }
             if name == "polyline", let list = attributes["points"] {
-                points.append(list.split(separator: " ").map { pair in
-                    let values = pair.split(separator: ",").compactMap { Double($0) }
-                    return (values[0], values[1])
-                })
+                points.append(
+                    list.split(separator: " ").map { pair in
+                        let values = pair.split(separator: ",").compactMap { Double($0) }
+                        return (values[0], values[1])
+                    })
             }
         }
 

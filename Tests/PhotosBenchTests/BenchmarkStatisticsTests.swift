@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import photos_bench
 
 /// The protocol's arithmetic: medians, their bootstrap intervals, and rows
@@ -37,8 +38,9 @@ import Testing
         let runs = [1.10, 1.15, 1.30, 1.12, 1.18].map { ratio in
             [
                 "photos-bench fetch: 2000 assets, 2 cores",
-                String(format: "fetch (ours %d req/s): ours %.1f ms, baseline 100.0 ms, ratio %.2f (target <= 1.2, within)",
-                       Int(ratio * 1000), ratio * 100, ratio),
+                String(
+                    format: "fetch (ours %d req/s): ours %.1f ms, baseline 100.0 ms, ratio %.2f (target <= 1.2, within)",
+                    Int(ratio * 1000), ratio * 100, ratio),
                 "idle p95: ours 3.00 ms (target <= 5 ms, within)",
             ]
         }

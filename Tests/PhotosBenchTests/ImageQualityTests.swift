@@ -1,4 +1,5 @@
 import Testing
+
 @testable import photos_bench
 
 /// The SSIM that guards the thumbnail rows: identical renders score 1,
@@ -33,7 +34,8 @@ import Testing
         let blurred = original.indices.map { index -> UInt8 in
             let (pixel, channel) = (index / 4, index % 4)
             guard channel != 3 else { return 255 }
-            let row = pixel / 64, column = pixel % 64
+            let row = pixel / 64
+            let column = pixel % 64
             let neighbours = (max(0, column - 2)...min(63, column + 2)).map { Int(original[(row * 64 + $0) * 4 + channel]) }
             return UInt8(neighbours.reduce(0, +) / neighbours.count)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import photos_bench
 
 /// The observation baseline keeps exactly the list a fresh query gives, and

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import photos_bench
 
 /// The general diff's baseline finds every change, in one pass each way.
@@ -35,7 +36,9 @@ import Testing
         let diff = LinearDiff(from: old, to: new)
         #expect(ObserveBenchmarks.replays(old: old, new: new, removed: diff.removed, inserted: diff.inserted, moves: diff.moves))
         #expect(!ObserveBenchmarks.replays(old: old, new: new, removed: diff.removed, inserted: diff.inserted, moves: []))
-        #expect(!ObserveBenchmarks.replays(old: old, new: new, removed: Array(diff.removed.dropLast()), inserted: diff.inserted,
-                                           moves: diff.moves))
+        #expect(
+            !ObserveBenchmarks.replays(
+                old: old, new: new, removed: Array(diff.removed.dropLast()), inserted: diff.inserted,
+                moves: diff.moves))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import PhotosTestSupport
 import Photos
+import PhotosTestSupport
 import Testing
 
 /// The `photos` command with careless paths and hostile names: nothing
@@ -31,8 +31,9 @@ import Testing
         let readOnly = out.appendingPathComponent("read-only.jpg")
         try Data("keep me".utf8).write(to: readOnly)
         chmod(readOnly.path, 0o444)
-        let original = try #require(try FileManager.default.subpathsOfDirectory(atPath: tool.library.appendingPathComponent("originals").path)
-            .first { $0.hasSuffix(".jpg") })
+        let original = try #require(
+            try FileManager.default.subpathsOfDirectory(atPath: tool.library.appendingPathComponent("originals").path)
+                .first { $0.hasSuffix(".jpg") })
         let refused: [(String, String)] = [
             ("/dev/null", "not a regular file"), (fifo.path, "not a regular file"), (out.appendingPathComponent("link.jpg").path, "symbolic link"),
             (readOnly.path, "read-only"), (target.path, "--force"), (out.path, "folder"), ("", "empty"),
@@ -82,14 +83,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: tool.directory.appendingPathComponent("escaped.jpg").path))
         #expect(!run.output.contains("\u{1B}") && !run.output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         // A name already taken in the folder gets a number; a dangling link there is not written through.
-        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("escaped 2.jpg"),
-                                                   withDestinationURL: tool.directory.appendingPathComponent("elsewhere.jpg"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("escaped 2.jpg"),
+            withDestinationURL: tool.directory.appendingPathComponent("elsewhere.jpg"))
         #expect(try tool.run("export", ids[0], "--to", folder.path).status == 0)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("escaped 3.jpg").path))
         #expect(!FileManager.default.fileExists(atPath: tool.directory.appendingPathComponent("elsewhere.jpg").path))
 
-        for (to, reason) in [("", "empty"), (tool.library.appendingPathComponent("originals").path, "inside the library"),
-                             (tool.library.path, "inside the library")] {
+        for (to, reason) in [
+            ("", "empty"), (tool.library.appendingPathComponent("originals").path, "inside the library"),
+            (tool.library.path, "inside the library"),
+        ] {
             let refused = try tool.run("export", ids[0], "--to", to)
             #expect(refused.status == 1 && refused.errors.contains(reason), "\(to): \(refused.errors)")
         }
@@ -138,9 +142,10 @@ import Testing
         #expect(run.status == 0, "\(run.errors)")
         let report = try #require(run.json as? [String: Any])
         #expect((report["imported"] as? [Any])?.count == 3, "A, B through its link, C through the linked folder")
-        let skipped = Dictionary(uniqueKeysWithValues: ((report["skipped"] as? [[String: String]]) ?? []).map {
-            (URL(fileURLWithPath: $0["file"]!).lastPathComponent, $0["reason"]!)
-        })
+        let skipped = Dictionary(
+            uniqueKeysWithValues: ((report["skipped"] as? [[String: String]]) ?? []).map {
+                (URL(fileURLWithPath: $0["file"]!).lastPathComponent, $0["reason"]!)
+            })
         #expect(skipped["dangling.jpg"]?.contains("link to nothing") == true)
         #expect(skipped["pipe.jpg"]?.contains("named pipe") == true)
         #expect(skipped["loop"]?.contains("already imported") == true)
@@ -151,8 +156,9 @@ import Testing
         let again = try #require(try tool.run("import", "card-link", "--json", "--duplicates", "keep").json as? [String: Any])
         #expect((again["imported"] as? [Any])?.count == 3)
         let text = try tool.run("import", "card")
-        #expect(text.errors.contains("pipe.jpg: a named pipe, not a file to import") && text.output.contains("1 hidden files and folders left out"),
-                "\(text.output)\(text.errors)")
+        #expect(
+            text.errors.contains("pipe.jpg: a named pipe, not a file to import") && text.output.contains("1 hidden files and folders left out"),
+            "\(text.output)\(text.errors)")
     }
 
     /// A folder as a NAS, a phone's export and a desktop leave it: sidecars
@@ -165,15 +171,21 @@ import Testing
         let card = tool.directory.appendingPathComponent("card")
         let photo = try tool.photo("IMG_0001.JPG")
         try tool.photo("SYNOPHOTO_THUMB_XL.jpg", in: "card/@eaDir/IMG_0001.JPG", shade: 90)
-        for (name, text) in [("IMG_0001.JPG.xmp", "<x:xmpmeta xmlns:x='adobe:ns:meta/'/>"), ("IMG_0001.AAE", "<plist/>"),
-                             ("IMG_0001.JPG.json", "{\"title\": \"IMG_0001.JPG\"}"), ("Thumbs.db", "\0\0"), ("desktop.ini", "[.ShellClassInfo]")] {
+        for (name, text) in [
+            ("IMG_0001.JPG.xmp", "<x:xmpmeta xmlns:x='adobe:ns:meta/'/>"), ("IMG_0001.AAE", "<plist/>"),
+            ("IMG_0001.JPG.json", "{\"title\": \"IMG_0001.JPG\"}"), ("Thumbs.db", "\0\0"), ("desktop.ini", "[.ShellClassInfo]"),
+        ] {
             try Data(text.utf8).write(to: card.appendingPathComponent(name))
         }
         let pdf = URL(fileURLWithPath: "/usr/share/forensics-samples/original-files/text1/a-text.pdf")
         try FileManager.default.copyItem(at: pdf, to: card.appendingPathComponent("letter.pdf"))
         try FileManager.default.copyItem(at: pdf, to: card.appendingPathComponent("scan.jpg"))
-        try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-c:v", "mjpeg",
-                                      card.appendingPathComponent("MVI_0002.AVI").path])
+        try DebianTool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-c:v", "mjpeg",
+                card.appendingPathComponent("MVI_0002.AVI").path,
+            ])
         #expect(FileManager.default.fileExists(atPath: photo.path))
 
         let run = try tool.run("import", "card", "--json")
@@ -181,7 +193,8 @@ import Testing
         let report = try #require(run.json as? [String: Any])
         #expect((report["imported"] as? [Any])?.count == 2, "the photo and the AVI")
         let failed = (report["failed"] as? [[String: Any]]) ?? []
-        #expect(failed.count == 1 && (failed.first?["file"] as? String)?.hasSuffix("scan.jpg") == true
+        #expect(
+            failed.count == 1 && (failed.first?["file"] as? String)?.hasSuffix("scan.jpg") == true
                 && (failed.first?["error"] as? String)?.contains("a PDF document, not a photo or video") == true, "\(failed)")
         let skipped = ((report["skipped"] as? [[String: String]]) ?? []).map { (URL(fileURLWithPath: $0["file"]!).lastPathComponent, $0["kind"]!) }
         #expect(Set(skipped.filter { $0.1 == "sidecar" }.map(\.0)) == ["IMG_0001.JPG.xmp", "IMG_0001.AAE", "IMG_0001.JPG.json"])
@@ -190,7 +203,8 @@ import Testing
         #expect(listing.contains { ($0["originalFilename"] as? String) == "MVI_0002.AVI" && ($0["mediaType"] as? String) == "video" }, "\(listing)")
 
         let text = try tool.run("import", "card", "--duplicates", "keep")
-        #expect(text.output.contains("1 could not be read") && text.output.contains("4 not photos or videos left out")
+        #expect(
+            text.output.contains("1 could not be read") && text.output.contains("4 not photos or videos left out")
                 && text.output.contains("3 other sidecar files left beside their photos"), "\(text.output)")
         #expect(text.errors.contains("@eaDir: a Synology thumbnail folder") && !text.errors.contains("IMG_0001.AAE"), "\(text.errors)")
     }
@@ -262,8 +276,9 @@ import Testing
         let original = try #require(try FileManager.default.subpathsOfDirectory(atPath: originals.path).first { $0.hasSuffix(".jpg") })
         try FileManager.default.removeItem(at: originals.appendingPathComponent(original))
         let run = try tool.run("thumb", id, "--size", "32x32", "-o", tool.directory.appendingPathComponent("t.jpg").path)
-        #expect(run.status == 0 && run.errors.contains("warning:") && run.errors.contains("IMG_1.JPG") && run.errors.contains("missing"),
-                "\(run.errors)")
+        #expect(
+            run.status == 0 && run.errors.contains("warning:") && run.errors.contains("IMG_1.JPG") && run.errors.contains("missing"),
+            "\(run.errors)")
         let json = try tool.run("thumb", id, "--size", "32x32", "-o", tool.directory.appendingPathComponent("u.jpg").path, "--json")
         #expect(((json.json as? [String: Any])?["warning"] as? String)?.contains("missing") == true)
     }

@@ -45,7 +45,8 @@ struct CommandLineTool {
         env.removeValue(forKey: "PHOTOS_CLIENT_ID")
         env.merge(environment) { $1 }
         process.environment = env
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
@@ -72,8 +73,9 @@ struct CommandLineTool {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         errorsRead.wait()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                   errors: String(decoding: errorData, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self))
     }
 
     /// A JPEG with a capture date, in `folder` under the test directory.

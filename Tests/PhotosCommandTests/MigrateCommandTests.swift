@@ -11,8 +11,10 @@ import Testing
 @Suite(.enabled(if: TestPostgresServer.current != nil, "needs the PostgreSQL server script/services starts (script/test starts it)"))
 struct MigrateCommandTests {
     /// What a library shows through the command, to compare two libraries.
-    private static let views: [[String]] = [["ls", "--json"], ["album", "ls", "--json"], ["folder", "ls"],
-                                            ["access", "ls", "--json"], ["token", "ls", "--json"]]
+    private static let views: [[String]] = [
+        ["ls", "--json"], ["album", "ls", "--json"], ["folder", "ls"],
+        ["access", "ls", "--json"], ["token", "ls", "--json"],
+    ]
 
     /// A library directory with two photos imported.
     private static func libraryWithTwoPhotos() throws -> CommandLineTool {
@@ -33,10 +35,12 @@ struct MigrateCommandTests {
         let identifiers = try #require((tool.run("ls", "--json").json as? [[String: Any]])?.compactMap { $0["localIdentifier"] as? String })
         try #require(identifiers.count == 4)
         // The folder is made after the album it holds: a parent with the larger row id.
-        for command in [["album", "create", "Trip"], ["album", "add", "Trip", identifiers[0], identifiers[1]], ["folder", "create", "Years"],
-                        ["folder", "add", "Years", "Trip"], ["favorite", identifiers[2]],
-                        ["access", "grant", "com.example.viewer", "--limited", identifiers[0]],
-                        ["token", "create", "--owner", "--label", "laptop"]] {
+        for command in [
+            ["album", "create", "Trip"], ["album", "add", "Trip", identifiers[0], identifiers[1]], ["folder", "create", "Years"],
+            ["folder", "add", "Years", "Trip"], ["favorite", identifiers[2]],
+            ["access", "grant", "com.example.viewer", "--limited", identifiers[0]],
+            ["token", "create", "--owner", "--label", "laptop"],
+        ] {
             let run = try tool.run(command)
             try #require(run.status == 0, "\(command): \(run.errors)")
         }
@@ -58,8 +62,9 @@ struct MigrateCommandTests {
 
         let onPostgres = ["PHOTOS_LIBRARY": library]
         #expect(try Self.views.map { try tool.run($0, environment: onPostgres).output } == before)
-        #expect(try tool.run(["changes", "--since", token], environment: onPostgres).output == changesBefore,
-                "a change token of the directory library reads the same history in PostgreSQL")
+        #expect(
+            try tool.run(["changes", "--since", token], environment: onPostgres).output == changesBefore,
+            "a change token of the directory library reads the same history in PostgreSQL")
         let check = try tool.run(["check"], environment: onPostgres)
         #expect(check.status == 0, "\(check.output)\(check.errors)")
 
@@ -112,9 +117,11 @@ struct MigrateCommandTests {
         let listing = try tool.run("ls", "--json").output
 
         let library = server.newLibraryURL().absoluteString
-        let environment = ["PHOTOS_S3_ACCESS_KEY_ID": storage.credentials.accessKeyID,
-                           "PHOTOS_S3_SECRET_ACCESS_KEY": storage.credentials.secretAccessKey,
-                           "PHOTOS_CACHE_DIR": tool.directory.appendingPathComponent("cache").path]
+        let environment = [
+            "PHOTOS_S3_ACCESS_KEY_ID": storage.credentials.accessKeyID,
+            "PHOTOS_S3_SECRET_ACCESS_KEY": storage.credentials.secretAccessKey,
+            "PHOTOS_CACHE_DIR": tool.directory.appendingPathComponent("cache").path,
+        ]
         let migrated = try tool.run(["migrate", "--to", library, "--originals", try storage.newBucket().absoluteString], environment: environment)
         #expect(migrated.status == 0, "\(migrated.errors)")
         var onPostgres = environment

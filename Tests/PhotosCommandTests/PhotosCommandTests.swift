@@ -1,7 +1,7 @@
 import Foundation
-import PhotosTestSupport
 import Photos
 import PhotosMedia
+import PhotosTestSupport
 import Testing
 
 /// The `photos` command end to end: the built binary, run as a process
@@ -56,8 +56,9 @@ import Testing
         try tool.run("init")
         try tool.photo("IMG_1.JPG")
         try tool.photo("IMG_2.JPG", in: "card/sub", shade: 90)
-        try FileManager.default.copyItem(at: tool.directory.appendingPathComponent("card/IMG_1.JPG"),
-                                         to: tool.directory.appendingPathComponent("card/sub/copy.jpg"))
+        try FileManager.default.copyItem(
+            at: tool.directory.appendingPathComponent("card/IMG_1.JPG"),
+            to: tool.directory.appendingPathComponent("card/sub/copy.jpg"))
         try Data("notes".utf8).write(to: tool.directory.appendingPathComponent("card/notes.dat"))
         try Data("notes".utf8).write(to: tool.directory.appendingPathComponent("card/notes.txt"))
         try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: tool.directory.appendingPathComponent("card/broken.jpg"))
@@ -304,8 +305,10 @@ import Testing
     }
 
     @Test func helpEverywhereWithExamples() throws {
-        for command in [[], ["import"], ["ls"], ["album"], ["album", "create"], ["folder"], ["changes"], ["watch"], ["thumb"],
-                        ["export"], ["access"], ["trash"], ["demo"]] {
+        for command in [
+            [], ["import"], ["ls"], ["album"], ["album", "create"], ["folder"], ["changes"], ["watch"], ["thumb"],
+            ["export"], ["access"], ["trash"], ["demo"],
+        ] {
             let help = try tool.run(command + ["--help"])
             #expect(help.status == 0 && help.output.contains("USAGE"), "\(command)")
             #expect(help.output.contains("Example"), "\(command) shows examples")
@@ -366,9 +369,13 @@ import Testing
         try tool.photo("IMG_0002.JPG", shade: 90)
         try SampleImage.jpeg(width: 64, height: 48, from: (10, 40, 60), to: (220, 180, 90), exif: exif)
             .write(to: card.appendingPathComponent("IMG_0001.JPG"))
-        try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
-                                      "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
-                                      "-movflags", "use_metadata_tags", card.appendingPathComponent("IMG_0003.MOV").path])
+        try DebianTool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
+                "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
+                "-movflags", "use_metadata_tags", card.appendingPathComponent("IMG_0003.MOV").path,
+            ])
 
         let run = try tool.run("import", "card", "--batch", "1", "--json")
         let report = try #require(run.json as? [String: Any], "\(run.errors)")
@@ -409,16 +416,21 @@ import Testing
         try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
         let screenshot = card.appendingPathComponent("IMG_0042.PNG")
         try DebianTool.run("vips", ["copy", try tool.photo("source.jpg", in: "sources").path, screenshot.path])
-        try DebianTool.run("exiftool", ["-q", "-overwrite_original", "-XMP-photoshop:DateCreated=2024-06-08T00:30:00",
-                                        "-XMP-exif:UserComment=Screenshot", screenshot.path])
+        try DebianTool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-photoshop:DateCreated=2024-06-08T00:30:00",
+                "-XMP-exif:UserComment=Screenshot", screenshot.path,
+            ])
         try tool.photo("IMG_20240609_003000.jpg")
         let run = try tool.run(["import", "card"], environment: ["TZ": "Europe/Paris"])
         #expect(run.status == 0, "\(run.errors)")
 
         let library = try PHPhotoLibrary(url: tool.library, clientIdentifier: nil)
         let assets = library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).objects(at: IndexSet(0..<2)) }
-        #expect(assets.compactMap(\.creationDate).sorted() == [Date(timeIntervalSince1970: 1_717_799_400), Date(timeIntervalSince1970: 1_717_885_800)],
-                "00:30 in Paris on 8 and 9 June")
+        #expect(
+            assets.compactMap(\.creationDate).sorted() == [Date(timeIntervalSince1970: 1_717_799_400), Date(timeIntervalSince1970: 1_717_885_800)],
+            "00:30 in Paris on 8 and 9 June")
         #expect(assets.filter { $0.mediaSubtypes.contains(.photoScreenshot) }.count == 1)
         let june = try #require(try library.timelineMonths().first { $0.year == 2024 && $0.month == 6 })
         #expect(try library.timelineDays(of: june).compactMap(\.day) == [9, 8])
@@ -461,8 +473,9 @@ import Testing
         try Data(#"{"title": "Trip"}"#.utf8).write(to: trip.appendingPathComponent("metadata.json"))
         try Data(#"{"title": "IMG_0001.jpg", "photoTakenTime": {"timestamp": "1591576200"}}"#.utf8)
             .write(to: trip.appendingPathComponent("IMG_0001.jpg.json"))
-        try FileManager.default.createSymbolicLink(atPath: trip.appendingPathComponent("escape.jpg").path,
-                                                   withDestinationPath: try tool.photo("outside.jpg", in: "outside").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: trip.appendingPathComponent("escape.jpg").path,
+            withDestinationPath: try tool.photo("outside.jpg", in: "outside").path)
         let photo = try tool.photo("IMG_0001.jpg", in: "export/part2/Takeout/Google Photos/Trip")
         #expect(FileManager.default.fileExists(atPath: photo.path))
         for part in ["part1", "part2"] {
@@ -494,8 +507,9 @@ import Testing
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
             guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8), command.contains("-stay_open"),
-                  let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                  status.split(separator: "\n").contains("PPid:\t1") else { return nil }
+                let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                status.split(separator: "\n").contains("PPid:\t1")
+            else { return nil }
             return pid
         }
     }

@@ -49,8 +49,10 @@ import Testing
         let store = try SQLitePhotoStore(url: tool.library)
         var changes = ChangeSet()
         changes.newAssets = (0..<3_000).map { index in
-            NewAsset(record: AssetRecord(uuid: UUID().uuidString, mediaType: .image, creationDate: Date(timeIntervalSince1970: Double(index)),
-                                         modificationDate: Date(), addedDate: Date(), playbackStyle: .image), resources: [])
+            NewAsset(
+                record: AssetRecord(
+                    uuid: UUID().uuidString, mediaType: .image, creationDate: Date(timeIntervalSince1970: Double(index)),
+                    modificationDate: Date(), addedDate: Date(), playbackStyle: .image), resources: [])
         }
         _ = try store.beginCommit().commit(changes)
         let leaves = try DatabaseSurgery.pages(of: "asset", in: tool.library).filter { $0.type == "leaf" }
@@ -75,8 +77,9 @@ import Testing
         try DatabaseSurgery.execute("UPDATE asset SET pixel_width = 'abc' WHERE uuid = ?", arguments: [uuid], in: tool.library)
 
         let listing = try tool.run("ls")
-        #expect(listing.status == 2 && listing.errors.contains("damaged") && listing.errors.contains("pixel_width holds \"abc\""),
-                "\(listing.status) \(listing.errors)")
+        #expect(
+            listing.status == 2 && listing.errors.contains("damaged") && listing.errors.contains("pixel_width holds \"abc\""),
+            "\(listing.status) \(listing.errors)")
         let favorite = try tool.run("favorite", identifiers[0])
         #expect(favorite.status == 2 && favorite.errors.contains("pixel_width"), "\(favorite.status) \(favorite.errors)")
         let check = try tool.run("check")
@@ -92,8 +95,9 @@ import Testing
     @Test func aReadOnlyLibraryIsReadableAndRefusesChanges() throws {
         let ids = try libraryWithPhotos(2)
         let out = tool.directory.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o777])
+        try FileManager.default.createDirectory(
+            at: out, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o777])
         let before = try snapshot(tool.library)
         let reader = ReadOnlyUser(library: tool.library)
         defer { reader.restore() }
@@ -102,15 +106,18 @@ import Testing
         let listed = try tool.run(["ls", "--json"], launcher: reader.launcher)
         #expect(listed.status == 0 && (listed.json as? [Any])?.count == 2, "\(listed.errors)")
         #expect(try tool.run(["show", ids[0]], launcher: reader.launcher).status == 0)
-        let thumb = try tool.run(["thumb", ids[0], "--size", "640x640", "--mode", "fit", "-o", out.appendingPathComponent("t.jpg").path],
-                                 launcher: reader.launcher)
+        let thumb = try tool.run(
+            ["thumb", ids[0], "--size", "640x640", "--mode", "fit", "-o", out.appendingPathComponent("t.jpg").path],
+            launcher: reader.launcher)
         #expect(thumb.status == 0, "\(thumb.errors)")
         let export = try tool.run(["export", ids[1], "--to", out.appendingPathComponent("export").path], launcher: reader.launcher)
-        #expect(export.status == 0 && FileManager.default.fileExists(atPath: out.appendingPathComponent("export/IMG_1.JPG").path),
-                "\(export.errors)")
+        #expect(
+            export.status == 0 && FileManager.default.fileExists(atPath: out.appendingPathComponent("export/IMG_1.JPG").path),
+            "\(export.errors)")
         let favorite = try tool.run(["favorite", ids[0]], launcher: reader.launcher)
-        #expect(favorite.status == 2 && favorite.errors.contains("read-only") && favorite.errors.split(separator: "\n").count == 1,
-                "\(favorite.errors)")
+        #expect(
+            favorite.status == 2 && favorite.errors.contains("read-only") && favorite.errors.split(separator: "\n").count == 1,
+            "\(favorite.errors)")
         reader.restore()
         #expect(try snapshot(tool.library) == before, "nothing in the library was written")
     }
@@ -119,7 +126,8 @@ import Testing
         try tool.run("init")
         for index in 0..<24 { try tool.photo("IMG_\(index).JPG", shade: Double(index * 9)) }
         let runs = try (0..<2).map { _ in try tool.start(["import", "card", "--batch", "6", "--json"]) }
-        var imported = 0, duplicates = 0
+        var imported = 0
+        var duplicates = 0
         for (process, output, _) in runs {
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
@@ -135,8 +143,9 @@ import Testing
     @Test func anAddOnlyClientImportsWithTheDefaults() throws {
         _ = try libraryWithPhotos(2)
         try tool.photo("new.jpg", in: "more", shade: 200)
-        try FileManager.default.copyItem(at: tool.directory.appendingPathComponent("card/IMG_0.JPG"),
-                                         to: tool.directory.appendingPathComponent("more/again.jpg"))
+        try FileManager.default.copyItem(
+            at: tool.directory.appendingPathComponent("card/IMG_0.JPG"),
+            to: tool.directory.appendingPathComponent("more/again.jpg"))
         #expect(try tool.run("access", "grant", "org.example.camera", "--add-only").status == 0)
         let run = try tool.run(["import", "more", "--json"], environment: ["PHOTOS_CLIENT_ID": "org.example.camera"])
         #expect(run.status == 0, "\(run.errors)")
@@ -165,8 +174,12 @@ import Testing
         try tool.run("init")
         try tool.photo("IMG_0001.JPG")
         let trace = tool.directory.appendingPathComponent("trace.txt")
-        let run = try tool.run(["import", "card/IMG_0001.JPG"], launcher: [Tracing.strace, "-f", "-y", "-qq", "-o", trace.path,
-                                                                           "-e", "trace=rename,renameat,renameat2,fsync,fdatasync"])
+        let run = try tool.run(
+            ["import", "card/IMG_0001.JPG"],
+            launcher: [
+                Tracing.strace, "-f", "-y", "-qq", "-o", trace.path,
+                "-e", "trace=rename,renameat,renameat2,fsync,fdatasync",
+            ])
         #expect(run.status == 0, "\(run.errors)")
         let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").map(String.init)
         let originals = tool.library.appendingPathComponent("originals").path
@@ -180,8 +193,9 @@ import Testing
         #expect(journal.map { $0 < placed } == true, "the journal is on disk before files move")
         #expect(synced(originals, after: 0).map { $0 < placed } == true, "originals/ synced for the new shard folder")
         let folder = try #require(synced(originals + "/" + shard, after: placed), "the folder the file entered is synced")
-        let commit = try #require(synced(tool.library.path + "/database/Photos.sqlite-wal", after: folder),
-                                  "the commit syncs the write-ahead log, after the files")
+        let commit = try #require(
+            synced(tool.library.path + "/database/Photos.sqlite-wal", after: folder),
+            "the commit syncs the write-ahead log, after the files")
         #expect(commit > folder)
     }
 

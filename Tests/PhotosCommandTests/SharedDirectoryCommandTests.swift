@@ -23,9 +23,11 @@ struct SharedDirectoryCommandTests {
 
         // A change block in flight on machine B: its file placed, journalled, not yet committed.
         // B's lock is on B; here nobody holds it.
-        let inFlight = try Self.stagedBlock(in: staging.appendingPathComponent(UUID().uuidString), placing: "originals/B/B0000000-0000-4000-8000-000000000001.jpg", under: shared)
+        let inFlight = try Self.stagedBlock(
+            in: staging.appendingPathComponent(UUID().uuidString), placing: "originals/B/B0000000-0000-4000-8000-000000000001.jpg", under: shared)
         // One that a process on machine A left when it died: recovered on A.
-        let abandoned = try Self.stagedBlock(in: staging.appendingPathComponent(identity), placing: "originals/A/A0000000-0000-4000-8000-000000000002.jpg", under: shared)
+        let abandoned = try Self.stagedBlock(
+            in: staging.appendingPathComponent(identity), placing: "originals/A/A0000000-0000-4000-8000-000000000002.jpg", under: shared)
 
         let opened = try tool.run(["info"], environment: machineA)
         #expect(opened.status == 0, "\(opened.errors)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PhotosMedia
 
 /// Dates as files write them, in metadata and in names.
@@ -19,8 +20,10 @@ import Testing
         #expect(CaptureTime.parse("2020-06-07T19:30:00-0500") == CaptureTime(date: utc, utcOffset: -18_000))
         #expect(CaptureTime.parse("2020:06:08 00:30") == CaptureTime(date: local(2020, 6, 8, 0, 30, 0), utcOffset: nil))
         #expect(CaptureTime.parse("2020:06:08") == CaptureTime(date: local(2020, 6, 8, 12, 0, 0), utcOffset: nil), "a day alone is its noon")
-        for placeholder in ["0000:00:00 00:00:00", "    :  :     :  :  ", "", "2020:02:30 10:00:00", "2020:13:01 10:00:00",
-                            "yesterday", "2020:06:08 25:00:00", "١٢٣٤:٠٦:٠٨ ٠٠:٣٠:٠٠"] {
+        for placeholder in [
+            "0000:00:00 00:00:00", "    :  :     :  :  ", "", "2020:02:30 10:00:00", "2020:13:01 10:00:00",
+            "yesterday", "2020:06:08 25:00:00", "١٢٣٤:٠٦:٠٨ ٠٠:٣٠:٠٠",
+        ] {
             #expect(CaptureTime.parse(placeholder) == nil, "\(placeholder)")
         }
     }
@@ -43,8 +46,10 @@ import Testing
         for (name, date) in named {
             #expect(CaptureTime.fromFileName(name) == CaptureTime(date: date, utcOffset: nil), "\(name)")
         }
-        for name in ["IMG_0001.JPG", "DSC01234.ARW", "P1000123.JPG", "IMG_12345678.jpg", "20201399_120000.jpg",
-                     "20200230_120000.jpg", "120200608_003000.jpg", "IMG_30200608_003000.jpg", "photo 1989-06-08.jpg", "."] {
+        for name in [
+            "IMG_0001.JPG", "DSC01234.ARW", "P1000123.JPG", "IMG_12345678.jpg", "20201399_120000.jpg",
+            "20200230_120000.jpg", "120200608_003000.jpg", "IMG_30200608_003000.jpg", "photo 1989-06-08.jpg", ".",
+        ] {
             #expect(CaptureTime.fromFileName(name) == nil, "\(name)")
         }
     }
@@ -52,12 +57,16 @@ import Testing
     /// Any day and time written in each phone's pattern reads back as itself.
     @Test func everyTimeWrittenInANameReadsBack() {
         var generator = SystemRandomNumberGenerator()
-        let patterns = ["IMG_%04d%02d%02d_%02d%02d%02d.jpg", "PXL_%04d%02d%02d_%02d%02d%02d417.jpg",
-                        "Screenshot_%04d-%02d-%02d-%02d-%02d-%02d.png", "Screenshot %04d-%02d-%02d at %02d.%02d.%02d.png"]
+        let patterns = [
+            "IMG_%04d%02d%02d_%02d%02d%02d.jpg", "PXL_%04d%02d%02d_%02d%02d%02d417.jpg",
+            "Screenshot_%04d-%02d-%02d-%02d-%02d-%02d.png", "Screenshot %04d-%02d-%02d at %02d.%02d.%02d.png",
+        ]
         for _ in 0..<500 {
-            let parts = [Int.random(in: 1990...2025, using: &generator), Int.random(in: 1...12, using: &generator),
-                         Int.random(in: 1...28, using: &generator), Int.random(in: 0...23, using: &generator),
-                         Int.random(in: 0...59, using: &generator), Int.random(in: 0...59, using: &generator)]
+            let parts = [
+                Int.random(in: 1990...2025, using: &generator), Int.random(in: 1...12, using: &generator),
+                Int.random(in: 1...28, using: &generator), Int.random(in: 0...23, using: &generator),
+                Int.random(in: 0...59, using: &generator), Int.random(in: 0...59, using: &generator),
+            ]
             let pattern = patterns.randomElement(using: &generator)!
             let name = String(format: pattern, parts[0], parts[1], parts[2], parts[3], parts[4], parts[5])
             var calendar = Calendar(identifier: .gregorian)

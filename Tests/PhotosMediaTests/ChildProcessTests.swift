@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PhotosMedia
 
 /// Programs run as a photo server runs ffprobe and ffmpeg: their output

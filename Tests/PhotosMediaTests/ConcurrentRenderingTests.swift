@@ -2,6 +2,7 @@ import Foundation
 import PhotosTestSupport
 import Synchronization
 import Testing
+
 @testable import PhotosMedia
 
 /// libvips driven from many threads at once, as `photos serve` drives it.

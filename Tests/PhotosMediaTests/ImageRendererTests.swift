@@ -2,6 +2,7 @@ import CPhotosMedia
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosMedia
 
 @Suite struct ImageRendererTests {
@@ -91,7 +92,8 @@ import Testing
         #expect(asStored.withUnsafeBytes { bytes in (0..<bytes.count).allSatisfy { bytes[$0] == colour[$0 % 4] } }, "the derivative decodes flat")
         for (width, height) in [(256, 256), (1, 1), (7, 3), (3, 7), (479, 359), (481, 361), (1500, 90)] {
             for mode in [RenderSpec.Mode.fill, .fit] {
-                let rendered = try ImageRenderer.render(derivative: derivative.jpeg, RenderSpec(targetWidth: width, targetHeight: height, mode: mode, exact: true))
+                let rendered = try ImageRenderer.render(
+                    derivative: derivative.jpeg, RenderSpec(targetWidth: width, targetHeight: height, mode: mode, exact: true))
                 let off = rendered.withUnsafeBytes { bytes in (0..<bytes.count).filter { bytes[$0] != colour[$0 % 4] }.count }
                 #expect(off == 0, "\(width) x \(height) \(mode): \(off) values off the flat colour")
             }
@@ -105,16 +107,20 @@ import Testing
     @Test func derivativesAreInSRGBWhateverProfileTheOriginalEmbeds() throws {
         let plain = directory.appendingPathComponent("plain.jpg")
         let stored: [Double] = [200, 120, 60]
-        try SampleImage.jpeg(width: 640, height: 480, from: (stored[0], stored[1], stored[2]), to: (stored[0], stored[1], stored[2]),
-                             exif: ExifFields()).write(to: plain)
+        try SampleImage.jpeg(
+            width: 640, height: 480, from: (stored[0], stored[1], stored[2]), to: (stored[0], stored[1], stored[2]),
+            exif: ExifFields()
+        ).write(to: plain)
         // 16 bits a channel too, as raw converters and scanners write TIFF and PNG.
         let sixteen = directory.appendingPathComponent("plain16.v")
         try DebianTool.run("vips", ["colourspace", plain.path, sixteen.path, "rgb16"])
         let profiles = "/usr/share/color/icc/ghostscript/"
-        for (name, profile, converts) in [("adobe.jpg", "a98.icc", true), ("prophoto.png", "rommrgb.icc", true),
-                                          ("prophoto.jpg", "rommrgb.icc", true), ("srgb.jpg", "srgb.icc", false),
-                                          ("prophoto16.tif", "rommrgb.icc", true), ("adobe16.png", "a98.icc", true),
-                                          ("plain16.png", nil, false), ("plain16.tif", nil, false)] {
+        for (name, profile, converts) in [
+            ("adobe.jpg", "a98.icc", true), ("prophoto.png", "rommrgb.icc", true),
+            ("prophoto.jpg", "rommrgb.icc", true), ("srgb.jpg", "srgb.icc", false),
+            ("prophoto16.tif", "rommrgb.icc", true), ("adobe16.png", "a98.icc", true),
+            ("plain16.png", nil, false), ("plain16.tif", nil, false),
+        ] {
             let tagged = directory.appendingPathComponent(name)
             let source = name.contains("16") ? sixteen : plain
             try DebianTool.run("vips", ["copy", source.path, tagged.path + (profile.map { "[profile=\(profiles + $0)]" } ?? "")])
@@ -154,27 +160,29 @@ import Testing
         let toBT2020 = [[0.6274, 0.3293, 0.0433], [0.0691, 0.9195, 0.0114], [0.0164, 0.0880, 0.8956]]
         let matrix = primaries == 12 ? toP3 : toBT2020
         let converted = matrix.map { row in zip(row, linear).map(*).reduce(0, +) }
-        let encoded: [Double] = switch transfer {
-        case 16:
-            converted.map { light in
-                let y = pow(light * 203 / 10000, 2610.0 / 16384)
-                return pow((0.8359375 + 18.8515625 * y) / (1 + 18.6875 * y), 2523.0 / 4096 * 128)
+        let encoded: [Double] =
+            switch transfer {
+            case 16:
+                converted.map { light in
+                    let y = pow(light * 203 / 10000, 2610.0 / 16384)
+                    return pow((0.8359375 + 18.8515625 * y) / (1 + 18.6875 * y), 2523.0 / 4096 * 128)
+                }
+            case 18:
+                // Display light at 203 cd/m² white, through the inverse of HLG's OOTF (1,000 cd/m², gamma 1.2) and its OETF.
+                { () -> [Double] in
+                    let display = converted.map { $0 * 203 / 1000 }
+                    let luminance = 0.2627 * display[0] + 0.6780 * display[1] + 0.0593 * display[2]
+                    let scene = display.map { $0 * pow(luminance, (1 - 1.2) / 1.2) }
+                    return scene.map { e in e <= 1.0 / 12 ? (3 * e).squareRoot() : 0.17883277 * log(12 * e - 0.28466892) + 0.55991073 }
+                }()
+            default:
+                converted.map { v in v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055 }
             }
-        case 18:
-            // Display light at 203 cd/m² white, through the inverse of HLG's OOTF (1,000 cd/m², gamma 1.2) and its OETF.
-            { () -> [Double] in
-                let display = converted.map { $0 * 203 / 1000 }
-                let luminance = 0.2627 * display[0] + 0.6780 * display[1] + 0.0593 * display[2]
-                let scene = display.map { $0 * pow(luminance, (1 - 1.2) / 1.2) }
-                return scene.map { e in e <= 1.0 / 12 ? (3 * e).squareRoot() : 0.17883277 * log(12 * e - 0.28466892) + 0.55991073 }
-            }()
-        default:
-            converted.map { v in v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055 }
-        }
         // HDR in 10 bits from a 16-bit source, as cameras and phones write it.
         let hdr = transfer != 13
         let stored = encoded.map { String(Int(($0 * (hdr ? 65535 : 255)).rounded())) }
-        let patch = directory.appendingPathComponent("\(name).png"), avif = directory.appendingPathComponent("\(name).avif")
+        let patch = directory.appendingPathComponent("\(name).png")
+        let avif = directory.appendingPathComponent("\(name).avif")
         let (black, light) = (directory.appendingPathComponent("black.v"), directory.appendingPathComponent("light.v"))
         try DebianTool.run("vips", ["black", black.path, "64", "64", "--bands", "3"])
         try DebianTool.run("vips", ["linear", black.path, light.path, "1 1 1", stored.joined(separator: " ")])
@@ -229,7 +237,8 @@ import Testing
         pm_free(reducedPointer)
         #expect(dcScans.count * 4 < progressive.count, "DC scans \(dcScans.count) bytes of \(progressive.count)")
 
-        let whole = directory.appendingPathComponent("progressive.jpg"), dcOnly = directory.appendingPathComponent("dc.jpg")
+        let whole = directory.appendingPathComponent("progressive.jpg")
+        let dcOnly = directory.appendingPathComponent("dc.jpg")
         try progressive.write(to: whole)
         try dcScans.write(to: dcOnly)
         let eighth = RenderSpec(targetWidth: width / 8, targetHeight: height / 8, mode: .fill, exact: false)
@@ -265,10 +274,16 @@ import Testing
     @Test func cropTakesTheNamedRegion() throws {
         // Left half black-ish, right half bright: a crop of the right half is bright.
         let url = try photo(width: 400, height: 300)
-        let right = try ImageRenderer.render(fileAt: url, RenderSpec(targetWidth: 20, targetHeight: 20, mode: .fill, exact: true,
-                                                                    crop: (0.75, 0.75, 0.25, 0.25)))
-        let left = try ImageRenderer.render(fileAt: url, RenderSpec(targetWidth: 20, targetHeight: 20, mode: .fill, exact: true,
-                                                                   crop: (0, 0, 0.25, 0.25)))
+        let right = try ImageRenderer.render(
+            fileAt: url,
+            RenderSpec(
+                targetWidth: 20, targetHeight: 20, mode: .fill, exact: true,
+                crop: (0.75, 0.75, 0.25, 0.25)))
+        let left = try ImageRenderer.render(
+            fileAt: url,
+            RenderSpec(
+                targetWidth: 20, targetHeight: 20, mode: .fill, exact: true,
+                crop: (0, 0, 0.25, 0.25)))
         func brightness(_ pixels: RGBAPixels) -> Int { pixels.withUnsafeBytes { $0.reduce(0) { $0 + Int($1) } } }
         #expect(brightness(right) > brightness(left) * 2)
     }
@@ -294,7 +309,8 @@ import Testing
     @Test func derivativesOfJPEGsInEveryOrientationAreTheUprightPicture() throws {
         func cells(_ pixels: RGBAPixels) -> [Double] {
             // The mean of each channel in a 4 × 4 grid.
-            var sums = [Double](repeating: 0, count: 48), counts = [Double](repeating: 0, count: 16)
+            var sums = [Double](repeating: 0, count: 48)
+            var counts = [Double](repeating: 0, count: 16)
             pixels.withUnsafeBytes { bytes in
                 for y in 0..<pixels.height {
                     for x in 0..<pixels.width {

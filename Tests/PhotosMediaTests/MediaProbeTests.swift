@@ -2,6 +2,7 @@ import CPhotosMedia
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosMedia
 
 @Suite struct MediaProbeTests {
@@ -108,7 +109,8 @@ import Testing
         let jpeg = try SampleImage.jpeg(width: 64, height: 48, from: (10, 20, 30), to: (200, 100, 50))
         for offset in ["-5", "99999999999999999999", "17", "0", "x"] {
             let body = Data("http://ns.adobe.com/xap/1.0/\0".utf8) + Data(#"<x GCamera:MicroVideo="1" GCamera:MicroVideoOffset="\#(offset)"/>"#.utf8)
-            let tagged = jpeg.prefix(2) + Data([0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)]) + body
+            let tagged =
+                jpeg.prefix(2) + Data([0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)]) + body
                 + jpeg.dropFirst(2) + Data(repeating: 0x20, count: 64)
             let url = try write(tagged, "motion-\(UUID().uuidString).jpg")
             #expect(MotionPhoto.videoRange(inFileAt: url.path) == nil, "offset \(offset)")
@@ -132,8 +134,9 @@ import Testing
         for (latitude, longitude, zone) in places {
             #expect(TimeZoneLocator.zone(latitude: latitude, longitude: longitude)?.identifier == zone, "\(latitude), \(longitude)")
         }
-        #expect(TimeZoneLocator.nearestCityZone(latitude: 54.38, longitude: 20.64)?.identifier == "Europe/Warsaw",
-                "the nearest city alone would be wrong there")
+        #expect(
+            TimeZoneLocator.nearestCityZone(latitude: 54.38, longitude: 20.64)?.identifier == "Europe/Warsaw",
+            "the nearest city alone would be wrong there")
         #expect(TimeZoneLocator.zone(latitude: 91, longitude: 0) == nil)
         #expect(TimeZoneLocator.zone(latitude: .nan, longitude: 0) == nil)
     }
@@ -143,13 +146,16 @@ import Testing
     @Test func brokenBoundaryFilesAreRefused() throws {
         let installed = URL(fileURLWithPath: TimeZoneBoundaries.defaultFolder)
         try #require(FileManager.default.fileExists(atPath: installed.appendingPathComponent("poly_data.bin").path))
-        for (broken, damage) in [("poly_bounds.bin", Data([1, 2, 3])), ("poly_adr2data.bin", Data(repeating: 0xFF, count: 5280)),
-                                 ("timezone_names.json", Data("{}".utf8))] {
+        for (broken, damage) in [
+            ("poly_bounds.bin", Data([1, 2, 3])), ("poly_adr2data.bin", Data(repeating: 0xFF, count: 5280)),
+            ("timezone_names.json", Data("{}".utf8)),
+        ] {
             let folder = directory.appendingPathComponent("boundaries-\(broken)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for name in try FileManager.default.contentsOfDirectory(atPath: installed.path) {
-                try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(name),
-                                                           withDestinationURL: installed.appendingPathComponent(name))
+                try FileManager.default.createSymbolicLink(
+                    at: folder.appendingPathComponent(name),
+                    withDestinationURL: installed.appendingPathComponent(name))
             }
             try FileManager.default.removeItem(at: folder.appendingPathComponent(broken))
             try damage.write(to: folder.appendingPathComponent(broken))
@@ -166,23 +172,43 @@ import Testing
     @Test func isoMediaIsReadAsFFprobeReadsIt() throws {
         let common = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1.5", "-pix_fmt", "yuv420p"]
         let files: [(String, [String])] = [
-            ("iphone.mov", ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error",
-                            "-metadata", "com.apple.quicktime.creationdate=2020-06-08T00:30:00+0900",
-                            "-metadata", "com.apple.quicktime.location.ISO6709=+35.6895+139.6917+040.000/",
-                            "-metadata", "com.apple.quicktime.make=Apple", "-metadata", "com.apple.quicktime.model=iPhone 15",
-                            "-metadata", "com.apple.quicktime.software=17.5",
-                            "-metadata", "com.apple.quicktime.content.identifier=A1B2C3D4-0000-4000-8000-0000000000EE",
-                            "-movflags", "use_metadata_tags"]),
-            ("android.mp4", ["-c:v", "libx264", "-preset", "ultrafast", "-metadata", "creation_time=2021-06-01T10:20:30Z",
-                             "-metadata", "location=-33.8688+151.2093/", "-metadata", "com.android.capture.fps=240",
-                             "-movflags", "use_metadata_tags"]),
+            (
+                "iphone.mov",
+                [
+                    "-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error",
+                    "-metadata", "com.apple.quicktime.creationdate=2020-06-08T00:30:00+0900",
+                    "-metadata", "com.apple.quicktime.location.ISO6709=+35.6895+139.6917+040.000/",
+                    "-metadata", "com.apple.quicktime.make=Apple", "-metadata", "com.apple.quicktime.model=iPhone 15",
+                    "-metadata", "com.apple.quicktime.software=17.5",
+                    "-metadata", "com.apple.quicktime.content.identifier=A1B2C3D4-0000-4000-8000-0000000000EE",
+                    "-movflags", "use_metadata_tags",
+                ]
+            ),
+            (
+                "android.mp4",
+                [
+                    "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "creation_time=2021-06-01T10:20:30Z",
+                    "-metadata", "location=-33.8688+151.2093/", "-metadata", "com.android.capture.fps=240",
+                    "-movflags", "use_metadata_tags",
+                ]
+            ),
             ("plain.mp4", ["-c:v", "libx264", "-preset", "ultrafast"]),
             ("phone.3gp", ["-c:v", "h263", "-s", "176x144"]),
-            ("hlg.mov", ["-c:v", "libx265", "-x265-params", "log-level=error", "-color_primaries", "bt2020", "-color_trc", "arib-std-b67",
-                         "-colorspace", "bt2020nc"]),
+            (
+                "hlg.mov",
+                [
+                    "-c:v", "libx265", "-x265-params", "log-level=error", "-color_primaries", "bt2020", "-color_trc", "arib-std-b67",
+                    "-colorspace", "bt2020nc",
+                ]
+            ),
             ("camera.mkv", ["-c:v", "libx264", "-preset", "ultrafast", "-metadata", "creation_time=2021-06-01T10:20:30Z"]),
-            ("hlg.webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-pix_fmt", "yuv420p10le", "-color_primaries", "bt2020",
-                          "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc"]),
+            (
+                "hlg.webm",
+                [
+                    "-c:v", "libvpx-vp9", "-deadline", "realtime", "-pix_fmt", "yuv420p10le", "-color_primaries", "bt2020",
+                    "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc",
+                ]
+            ),
             ("compact.avi", ["-c:v", "mjpeg"]),
         ]
         for (name, arguments) in files {
@@ -202,8 +228,9 @@ import Testing
             #expect(abs((read.frameRate ?? 0) - (probed.frameRate ?? 0)) < 0.01, "\(name)")
             #expect(read.captureDate == probed.captureDate && read.captureTimeZoneOffset == probed.captureTimeZoneOffset, "\(name)")
             #expect(read.location?.latitude == probed.location?.latitude && read.location?.longitude == probed.location?.longitude, "\(name)")
-            #expect(read.cameraMake == probed.cameraMake && read.cameraModel == probed.cameraModel && read.software == probed.software,
-                    "\(name): \(read.software ?? "-") and \(probed.software ?? "-")")
+            #expect(
+                read.cameraMake == probed.cameraMake && read.cameraModel == probed.cameraModel && read.software == probed.software,
+                "\(name): \(read.software ?? "-") and \(probed.software ?? "-")")
             #expect(read.contentIdentifier == probed.contentIdentifier && read.captureFrameRate == probed.captureFrameRate, "\(name)")
             #expect(read.dynamicRange == probed.dynamicRange && read.uniformTypeIdentifier == probed.uniformTypeIdentifier, "\(name)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PhotosMedia
 
 /// Finding a file's sidecars by the names their tools give them, and how
@@ -34,8 +35,9 @@ import Testing
     }
 
     private func file(capturedAt date: Date?, offset: Int?, byName: Bool = false, location: MediaLocation? = nil) -> MediaMetadata {
-        var metadata = MediaMetadata(kind: .image, pixelWidth: 1, pixelHeight: 1, captureDate: date, captureTimeZoneOffset: offset,
-                                     location: location, uniformTypeIdentifier: "public.jpeg")
+        var metadata = MediaMetadata(
+            kind: .image, pixelWidth: 1, pixelHeight: 1, captureDate: date, captureTimeZoneOffset: offset,
+            location: location, uniformTypeIdentifier: "public.jpeg")
         metadata.isDatedByName = byName
         return metadata
     }
@@ -43,8 +45,9 @@ import Testing
     @Test func aSidecarWinsWhereThePersonChangedThingsOrTheFileSaysNothing() {
         let taken = Date(timeIntervalSince1970: 1_591_576_200)
         let url = URL(fileURLWithPath: "/x.json")
-        let google = Sidecar(kind: .googleTakeout, file: url, captureTime: CaptureTime(date: taken, utcOffset: nil),
-                             location: MediaLocation(latitude: 45.76, longitude: 4.83), locationWasCorrected: true)
+        let google = Sidecar(
+            kind: .googleTakeout, file: url, captureTime: CaptureTime(date: taken, utcOffset: nil),
+            location: MediaLocation(latitude: 45.76, longitude: 4.83), locationWasCorrected: true)
         #expect(google.captureDate(over: file(capturedAt: nil, offset: nil)) == taken)
         #expect(google.captureDate(over: file(capturedAt: taken - 86_400 * 3, offset: nil, byName: true)) == taken)
         #expect(google.captureDate(over: file(capturedAt: taken + 7200, offset: nil)) == nil, "a zone apart: the same moment")

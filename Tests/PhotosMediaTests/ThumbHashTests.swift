@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PhotosMedia
 
 /// ThumbHash placeholders keep an image's colour and shape in ~25 bytes.
@@ -11,7 +12,8 @@ import Testing
             let hash = ThumbHash.encode(width: width, height: height, rgba: rgba)
             #expect(hash.count <= 25, "\(hash.count) bytes")
             let average = ThumbHash.averageColor(of: hash)!
-            #expect(abs(average.red * 255 - Double(color.0)) < 8 && abs(average.green * 255 - Double(color.1)) < 8
+            #expect(
+                abs(average.red * 255 - Double(color.0)) < 8 && abs(average.green * 255 - Double(color.1)) < 8
                     && abs(average.blue * 255 - Double(color.2)) < 8, "\(average) for \(color)")
             #expect(average.alpha == 1)
             let ratio = ThumbHash.aspectRatio(of: hash)!

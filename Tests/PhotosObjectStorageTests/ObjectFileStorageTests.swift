@@ -2,6 +2,7 @@ import Foundation
 import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosObjectStorage
 
 /// The object-storage side of the engine's file interface, against the

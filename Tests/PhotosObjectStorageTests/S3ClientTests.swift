@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosObjectStorage
 
 @Suite(.enabled(if: TestObjectStorageServer.current != nil, "needs the S3 server script/services starts (script/test starts it)"))
@@ -39,9 +40,11 @@ struct S3ClientTests {
 
     @Test func aWrongSecretIsRefusedAsOnAWS() async throws {
         let client = try #require(TestObjectStorageServer.current).newBucketClient()
-        let impostor = S3Client(location: client.location,
-                                credentials: StorageCredentials(accessKeyID: try #require(TestObjectStorageServer.current).credentials.accessKeyID,
-                                                                secretAccessKey: "not-the-secret"))
+        let impostor = S3Client(
+            location: client.location,
+            credentials: StorageCredentials(
+                accessKeyID: try #require(TestObjectStorageServer.current).credentials.accessKeyID,
+                secretAccessKey: "not-the-secret"))
         do {
             try await impostor.put(Data("x".utf8), key: "x")
             Issue.record("a request signed with the wrong secret was taken")

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosStore
 import Testing
+
 @testable import PhotosPostgres
 
 struct PostgresLocationTests {
@@ -33,14 +34,17 @@ struct PostgresLocationTests {
     @Test func aSocketURLNamesTheSocketFile() throws {
         let location = try location("postgres://postgres@/postgres?host=/run/postgresql&library=home")
         #expect(location.endpoint == .unixSocket(path: "/run/postgresql/.s.PGSQL.5432"))
-        #expect(try self.location("postgres://postgres@/postgres?host=/tmp/pg&port=5433&library=home").endpoint
-            == .unixSocket(path: "/tmp/pg/.s.PGSQL.5433"))
+        #expect(
+            try self.location("postgres://postgres@/postgres?host=/tmp/pg&port=5433&library=home").endpoint
+                == .unixSocket(path: "/tmp/pg/.s.PGSQL.5433"))
     }
 
     @Test func itsURLReadsBackAsTheSameLocation() throws {
-        for string in ["postgres://photos@db.example.org:6543/catalogue?library=family&sslmode=verify-full",
-                       "postgres://postgres@/postgres?host=/tmp/pg&port=5433&library=home",
-                       "postgres://a@b/c?library=d&sslmode=require&sslrootcert=/etc/ca.pem"] {
+        for string in [
+            "postgres://photos@db.example.org:6543/catalogue?library=family&sslmode=verify-full",
+            "postgres://postgres@/postgres?host=/tmp/pg&port=5433&library=home",
+            "postgres://a@b/c?library=d&sslmode=require&sslrootcert=/etc/ca.pem",
+        ] {
             let location = try location(string)
             #expect(try PostgresLocation(url: location.url) == location, "\(location.url)")
         }
@@ -82,9 +86,15 @@ struct PostgresLocationTests {
         try Data("from-file\nignored\n".utf8).write(to: file)
         #expect(try PostgresCredentials.password(for: location, environment: [:]) == nil)
         #expect(try PostgresCredentials.password(for: location, environment: ["PGPASSWORD": "libpq"]) == "libpq")
-        #expect(try PostgresCredentials.password(for: location, environment: ["PGPASSWORD": "libpq", "PHOTOS_POSTGRES_PASSWORD_FILE": file.path]) == "from-file")
-        #expect(try PostgresCredentials.password(for: location, environment: ["PHOTOS_POSTGRES_PASSWORD": "direct",
-                                                                             "PHOTOS_POSTGRES_PASSWORD_FILE": file.path]) == "direct")
+        #expect(
+            try PostgresCredentials.password(for: location, environment: ["PGPASSWORD": "libpq", "PHOTOS_POSTGRES_PASSWORD_FILE": file.path]) == "from-file")
+        #expect(
+            try PostgresCredentials.password(
+                for: location,
+                environment: [
+                    "PHOTOS_POSTGRES_PASSWORD": "direct",
+                    "PHOTOS_POSTGRES_PASSWORD_FILE": file.path,
+                ]) == "direct")
         #expect(try PostgresCredentials.password(for: location, environment: ["PHOTOS_POSTGRES_PASSWORD": "", "PGPASSWORD": "libpq"]) == "libpq")
         #expect(throws: StoreError.self) {
             try PostgresCredentials.password(for: location, environment: ["PHOTOS_POSTGRES_PASSWORD_FILE": file.path + ".missing"])

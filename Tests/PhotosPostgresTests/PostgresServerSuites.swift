@@ -3,6 +3,7 @@ import PhotosStore
 import PhotosTestSupport
 import PostgresNIO
 import Testing
+
 @testable import PhotosPostgres
 
 /// A new library's database on the test server, its schema created.
@@ -14,8 +15,10 @@ func newLibrary(user: String = "postgres", password: String? = nil) throws -> Li
 }
 
 /// The rows of one query, each a tuple of the given types.
-func rows<each T: PostgresDecodable & Sendable>(_ database: LibraryDatabase, _ sql: String,
-                                                as types: (repeat each T).Type) throws -> [(repeat each T)] {
+func rows<each T: PostgresDecodable & Sendable>(
+    _ database: LibraryDatabase, _ sql: String,
+    as types: (repeat each T).Type
+) throws -> [(repeat each T)] {
     try database.read { connection in
         var result: [(repeat each T)] = []
         for try await row in try await connection.run(PostgresQuery(unsafeSQL: sql)) {
@@ -116,10 +119,14 @@ struct PostgresSchemaTests {
         let database = try newLibrary()
         let schema = database.location.schema
         try database.write { connection in
-            try await connection.run(PostgresQuery(unsafeSQL: "INSERT INTO \(schema).schema_migration VALUES (\(PostgresSchema.currentVersion + 1), 'from the future', 0)"))
+            try await connection.run(
+                PostgresQuery(unsafeSQL: "INSERT INTO \(schema).schema_migration VALUES (\(PostgresSchema.currentVersion + 1), 'from the future', 0)"))
         }
-        #expect(throws: StoreError.newerLibraryVersion(path: database.location.url.absoluteString,
-                                                       found: PostgresSchema.currentVersion + 1, supported: PostgresSchema.currentVersion)) {
+        #expect(
+            throws: StoreError.newerLibraryVersion(
+                path: database.location.url.absoluteString,
+                found: PostgresSchema.currentVersion + 1, supported: PostgresSchema.currentVersion)
+        ) {
             try PostgresSchema.open(database, createIfNeeded: true, originals: nil)
         }
         #expect(try rows(database, "SELECT COUNT(*) FROM \(schema).schema_migration", as: Int.self) == [PostgresSchema.currentVersion + 1])
@@ -155,21 +162,28 @@ struct PostgresSchemaTests {
         let schema = database.location.schema
         try database.write { connection in
             // 2023-11-14 22:13:20 UTC, one hour east: the 14th; the second, a day later.
-            try await connection.run(PostgresQuery(unsafeSQL: """
-                INSERT INTO \(schema).asset (uuid, media_type, creation_date, modification_date, added_date, playback_style, time_zone_offset)
-                VALUES ('A', 1, 1700000000, 0, 0, 1, 3600), ('B', 1, 1700086400, 0, 0, 1, 3600), ('C', 1, NULL, 0, 0, 1, NULL)
-                """))
+            try await connection.run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        INSERT INTO \(schema).asset (uuid, media_type, creation_date, modification_date, added_date, playback_style, time_zone_offset)
+                        VALUES ('A', 1, 1700000000, 0, 0, 1, 3600), ('B', 1, 1700086400, 0, 0, 1, 3600), ('C', 1, NULL, 0, 0, 1, NULL)
+                        """))
         }
-        #expect(try rows(database, "SELECT uuid, local_day, local_month FROM \(schema).asset WHERE creation_date IS NOT NULL ORDER BY uuid",
-                         as: (String, Int, Int).self).map { "\($0.0) \($0.1) \($0.2)" } == ["A 20231114 202311", "B 20231115 202311"])
-        #expect(try rows(database, "SELECT local_month, asset_count FROM \(schema).timeline_month ORDER BY 1", as: (Int, Int).self)
-            .map { "\($0.0):\($0.1)" } == ["0:1", "202311:2"])
+        #expect(
+            try rows(
+                database, "SELECT uuid, local_day, local_month FROM \(schema).asset WHERE creation_date IS NOT NULL ORDER BY uuid",
+                as: (String, Int, Int).self
+            ).map { "\($0.0) \($0.1) \($0.2)" } == ["A 20231114 202311", "B 20231115 202311"])
+        #expect(
+            try rows(database, "SELECT local_month, asset_count FROM \(schema).timeline_month ORDER BY 1", as: (Int, Int).self)
+                .map { "\($0.0):\($0.1)" } == ["0:1", "202311:2"])
         try database.write { connection in
             try await connection.run(PostgresQuery(unsafeSQL: "UPDATE \(schema).asset SET is_hidden = 1 WHERE uuid = 'A'"))
             try await connection.run(PostgresQuery(unsafeSQL: "DELETE FROM \(schema).asset WHERE uuid = 'C'"))
         }
-        #expect(try rows(database, "SELECT local_month, asset_count FROM \(schema).timeline_month ORDER BY 1", as: (Int, Int).self)
-            .map { "\($0.0):\($0.1)" } == ["0:0", "202311:1"])
+        #expect(
+            try rows(database, "SELECT local_month, asset_count FROM \(schema).timeline_month ORDER BY 1", as: (Int, Int).self)
+                .map { "\($0.0):\($0.1)" } == ["0:0", "202311:1"])
         #expect(try rows(database, "SELECT COUNT(*) FROM \(schema).timeline_month_change", as: Int.self) == [0])
     }
 
@@ -182,10 +196,12 @@ struct PostgresSchemaTests {
         let schema = database.location.schema
         let november2023 = 1_700_000_000
         try database.write { connection in
-            try await connection.run(PostgresQuery(unsafeSQL: """
-                INSERT INTO \(schema).asset (uuid, media_type, creation_date, modification_date, added_date, playback_style, time_zone_offset)
-                SELECT 'A' || n, 1, \(november2023) + n, 0, 0, 1, 0 FROM generate_series(1, 5000) n
-                """))
+            try await connection.run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        INSERT INTO \(schema).asset (uuid, media_type, creation_date, modification_date, added_date, playback_style, time_zone_offset)
+                        SELECT 'A' || n, 1, \(november2023) + n, 0, 0, 1, 0 FROM generate_series(1, 5000) n
+                        """))
             try await connection.run(PostgresQuery(unsafeSQL: "UPDATE \(schema).asset SET creation_date = creation_date + 40 * 86400 WHERE id % 5 = 0"))
             try await connection.run(PostgresQuery(unsafeSQL: "UPDATE \(schema).asset SET is_hidden = 1 WHERE id % 7 = 0"))
             try await connection.run(PostgresQuery(unsafeSQL: "UPDATE \(schema).asset SET is_favorite = 1 WHERE id % 3 = 0"))
@@ -211,10 +227,12 @@ struct PostgresSchemaTests {
         let schema = database.location.schema
         func insert(_ first: Int, _ last: Int) throws {
             _ = try database.write { connection in
-                try await connection.run(PostgresQuery(unsafeSQL: """
-                    INSERT INTO \(schema).asset (uuid, media_type, creation_date, modification_date, added_date, playback_style, time_zone_offset)
-                    SELECT 'A' || n, 1, 1700000000 + n * 86400, 0, 0, 1, 0 FROM generate_series(\(first), \(last)) n
-                    """))
+                try await connection.run(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            INSERT INTO \(schema).asset (uuid, media_type, creation_date, modification_date, added_date, playback_style, time_zone_offset)
+                            SELECT 'A' || n, 1, 1700000000 + n * 86400, 0, 0, 1, 0 FROM generate_series(\(first), \(last)) n
+                            """))
             }
         }
         try insert(1, 100)
@@ -235,29 +253,40 @@ struct PostgresSchemaTests {
         _ = try PostgresSchema.open(database, createIfNeeded: true, originals: nil, through: 3)
         let schema = database.location.schema
         _ = try database.write { connection in
-            try await connection.run(PostgresQuery(unsafeSQL: """
-                INSERT INTO \(schema).change_transaction (id, committed_at, stamp, details, object_count)
-                    VALUES (1, 0, 11, 1, 0), (2, 0, 12, 1, 0), (3, 0, 13, 0, 5000)
-                """))
-            try await connection.run(PostgresQuery(unsafeSQL: """
-                INSERT INTO \(schema).change_entry (transaction_id, position, entity, row_id, uuid, kind, client)
-                    VALUES (1, 0, 1, 1, 'A', 1, NULL), (1, 1, 1, 2, 'B', 1, NULL), (2, 0, 0, 0, '', 2, 'app')
-                """))
+            try await connection.run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        INSERT INTO \(schema).change_transaction (id, committed_at, stamp, details, object_count)
+                            VALUES (1, 0, 11, 1, 0), (2, 0, 12, 1, 0), (3, 0, 13, 0, 5000)
+                        """))
+            try await connection.run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        INSERT INTO \(schema).change_entry (transaction_id, position, entity, row_id, uuid, kind, client)
+                            VALUES (1, 0, 1, 1, 'A', 1, NULL), (1, 1, 1, 2, 'B', 1, NULL), (2, 0, 0, 0, '', 2, 'app')
+                        """))
         }
         _ = try PostgresSchema.open(database, createIfNeeded: false, originals: nil)
-        #expect(try rows(database, "SELECT id, object_count FROM \(schema).change_transaction ORDER BY id", as: (Int, Int).self)
-            .map { "\($0.0): \($0.1)" } == ["1: 2", "2: 0", "3: 5000"])
+        #expect(
+            try rows(database, "SELECT id, object_count FROM \(schema).change_transaction ORDER BY id", as: (Int, Int).self)
+                .map { "\($0.0): \($0.1)" } == ["1: 2", "2: 0", "3: 5000"])
     }
 
     private func expectMonthCountsMatchTheAssets(_ database: LibraryDatabase, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let schema = database.location.schema
-        let kept = try rows(database, """
+        let kept = try rows(
+            database,
+            """
             SELECT local_month, asset_count, id_total FROM \(schema).timeline_month WHERE asset_count <> 0 ORDER BY 1
-            """, as: (Int, Int, Int).self).map { "\($0.0): \($0.1), \($0.2)" }
-        let counted = try rows(database, """
+            """, as: (Int, Int, Int).self
+        ).map { "\($0.0): \($0.1), \($0.2)" }
+        let counted = try rows(
+            database,
+            """
             SELECT COALESCE(local_month, 0), COUNT(*), SUM(id)::bigint FROM \(schema).asset
             WHERE trashed_date IS NULL AND is_hidden = 0 AND burst_member_hidden = 0 AND source_type = 1 GROUP BY 1 ORDER BY 1
-            """, as: (Int, Int, Int).self).map { "\($0.0): \($0.1), \($0.2)" }
+            """, as: (Int, Int, Int).self
+        ).map { "\($0.0): \($0.1), \($0.2)" }
         #expect(kept == counted, sourceLocation: sourceLocation)
         #expect(try rows(database, "SELECT COUNT(*) FROM \(schema).timeline_month_change", as: Int.self) == [0], sourceLocation: sourceLocation)
     }
@@ -272,7 +301,8 @@ struct ChangeBlockNumberingTests {
         let database = try newLibrary()
         let location = database.location
         let text = PostgresStatementText()
-        let writers = 4, blocksEach = 25
+        let writers = 4
+        let blocksEach = 25
         let stop = LockedValue(false)
         let reader = Task.detached { () throws -> Int in
             var states = 0
@@ -290,11 +320,12 @@ struct ChangeBlockNumberingTests {
                     var numbers: [Int64] = []
                     for _ in 0..<blocksEach {
                         let pause = Double.random(in: 0...0.002)
-                        numbers.append(try database.transaction(.write, text: text) { db in
-                            _ = try db.fetchOne(Int64.self, sql: "SELECT 1")
-                            Thread.sleep(forTimeInterval: pause)
-                            return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil, objectCount: 0)
-                        })
+                        numbers.append(
+                            try database.transaction(.write, text: text) { db in
+                                _ = try db.fetchOne(Int64.self, sql: "SELECT 1")
+                                Thread.sleep(forTimeInterval: pause)
+                                return try ChangeBlockNumbering.number(db, committedAt: Date(), author: nil, objectCount: 0)
+                            })
                     }
                     return numbers
                 }
@@ -383,14 +414,16 @@ struct ChangeBlockNumberingTests {
         let database = try newLibrary()
         let text = PostgresStatementText()
         try database.transaction(.write, text: text) { db in
-            try db.execute(sql: """
-                CREATE FUNCTION end_session() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$
-                """)
-            try db.execute(sql: """
-                CREATE CONSTRAINT TRIGGER end_session AFTER INSERT ON change_transaction
-                DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.author = 'lost') EXECUTE FUNCTION end_session()
-                """)
+            try db.execute(
+                sql: """
+                    CREATE FUNCTION end_session() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$
+                    """)
+            try db.execute(
+                sql: """
+                    CREATE CONSTRAINT TRIGGER end_session AFTER INSERT ON change_transaction
+                    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.author = 'lost') EXECUTE FUNCTION end_session()
+                    """)
         }
         #expect {
             try database.transaction(.write, text: text) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: "lost", objectCount: 0) }
@@ -407,16 +440,19 @@ struct ChangeBlockNumberingTests {
 @Suite(.enabled(if: TestPostgresServer.current != nil, "needs the PostgreSQL server script/services starts (script/test starts it)"))
 struct PostgresCommitWatcherTests {
     private func commit(_ database: LibraryDatabase) throws -> Int64 {
-        return try database.transaction(.write, text: PostgresStatementText()) { try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil, objectCount: 0) }
+        return try database.transaction(.write, text: PostgresStatementText()) {
+            try ChangeBlockNumbering.number($0, committedAt: Date(), author: nil, objectCount: 0)
+        }
     }
 
     @Test func everyCommitIsHeardOnceInOrderEvenAcrossADroppedConnection() async throws {
         let database = try newLibrary()
         let other = try LibraryDatabase(location: database.location, password: nil)
         let heard = LockedValue<[Int64]>([])
-        let watcher = PostgresCommitWatcher(database: database, after: WatchedState(changeBlock: 0, tokenRevocation: nil),
-                                            onChange: { state in heard.update { $0.append(state.changeBlock) } },
-                                            onUnavailable: { _ in Issue.record("the library was reported unavailable") })
+        let watcher = PostgresCommitWatcher(
+            database: database, after: WatchedState(changeBlock: 0, tokenRevocation: nil),
+            onChange: { state in heard.update { $0.append(state.changeBlock) } },
+            onUnavailable: { _ in Issue.record("the library was reported unavailable") })
         defer { watcher.stop() }
         try await Task.sleep(for: .milliseconds(200))
         #expect(try commit(other) == 1)
@@ -424,7 +460,8 @@ struct PostgresCommitWatcherTests {
 
         // The server drops the watcher's connection; a block commits while it is away.
         try other.write { connection in
-            try await connection.run("""
+            try await connection.run(
+                """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE pid <> pg_backend_pid() AND query LIKE 'LISTEN%'
                 """)
@@ -438,8 +475,9 @@ struct PostgresCommitWatcherTests {
     @Test func aDroppedLibraryIsReportedOnce() async throws {
         let database = try newLibrary()
         let reports = LockedValue<[StoreError]>([])
-        let watcher = PostgresCommitWatcher(database: database, after: WatchedState(changeBlock: 0, tokenRevocation: nil), onChange: { _ in },
-                                            onUnavailable: { error in reports.update { $0.append(error) } })
+        let watcher = PostgresCommitWatcher(
+            database: database, after: WatchedState(changeBlock: 0, tokenRevocation: nil), onChange: { _ in },
+            onUnavailable: { error in reports.update { $0.append(error) } })
         defer { watcher.stop() }
         try await Task.sleep(for: .milliseconds(200))
         let schema = database.location.schema

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosSQLite
 @testable import PhotosStore
 
@@ -16,8 +17,10 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func idListsAreEachIdInDecimal(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
-        let lists: [[Int64]] = [[], Self.edges, (0..<1000).map { _ in Int64.random(in: .min ... .max, using: &random) },
-                                (0..<1000).map { _ in Int64.random(in: 0...1_000_000, using: &random) }]
+        let lists: [[Int64]] = [
+            [], Self.edges, (0..<1000).map { _ in Int64.random(in: .min ... .max, using: &random) },
+            (0..<1000).map { _ in Int64.random(in: 0...1_000_000, using: &random) },
+        ]
         for ids in lists {
             let decimal = ids.map(String.init).joined(separator: ",")
             #expect(SQLDialect.json(ids) == "[\(decimal)]")
@@ -36,9 +39,11 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func textListsReadBackAsTheSameTexts(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
-        let texts: [String] = [""] + Self.awkward.map(String.init) + (0..<500).map { _ in
-            String((0..<Int.random(in: 0...12, using: &random)).map { _ in Self.awkward.randomElement(using: &random)! })
-        } + [UUID().uuidString]
+        let texts: [String] =
+            [""] + Self.awkward.map(String.init)
+            + (0..<500).map { _ in
+                String((0..<Int.random(in: 0...12, using: &random)).map { _ in Self.awkward.randomElement(using: &random)! })
+            } + [UUID().uuidString]
         let json = SQLDialect.json(texts)
         #expect(try JSONDecoder().decode([String].self, from: Data(json.utf8)) == texts)
         #expect(SQLDialect.json([String]()) == "[]")

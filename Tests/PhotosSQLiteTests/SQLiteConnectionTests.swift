@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import PhotosSQLite
 @testable import PhotosStore
 
@@ -99,7 +100,8 @@ import Testing
             let connection = SQLiteConnection(db: db)
             let statement = try connection.prepare(sql: "SELECT id, name, size FROM t WHERE id >= ? ORDER BY id")
             for first in [Int64(0), 2, 3, 4] {
-                var prepared: [[DatabaseValue]] = [], rendered: [[DatabaseValue]] = []
+                var prepared: [[DatabaseValue]] = []
+                var rendered: [[DatabaseValue]] = []
                 try statement.forEachRow(arguments: [first]) { row in prepared.append((0..<3).map(row.value(at:))) }
                 try connection.forEachRow("SELECT id, name, size FROM t WHERE id >= \(first) ORDER BY id") { row in
                     rendered.append((0..<3).map(row.value(at:)))
@@ -138,7 +140,8 @@ import Testing
         try queue.read { db in
             let connection = SQLiteConnection(db: db, prepared: kept)
             for id: Int64 in [3, 1, 5, 3, 9] {
-                var byID: [[DatabaseValue]] = [], byArguments: [[DatabaseValue]] = []
+                var byID: [[DatabaseValue]] = []
+                var byArguments: [[DatabaseValue]] = []
                 try connection.prepare(sql: select).forEachRow(id: id) { byID.append([$0.value(at: 0), $0.value(at: 1)]) }
                 try SQLiteConnection(db: db).prepare(sql: select).forEachRow(arguments: [id]) {
                     byArguments.append([$0.value(at: 0), $0.value(at: 1)])

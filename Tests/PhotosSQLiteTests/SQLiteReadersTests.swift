@@ -3,6 +3,7 @@ import GRDB
 import GRDBSQLite
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosSQLite
 @testable import PhotosStore
 
@@ -16,8 +17,12 @@ import Testing
 
     private static func commitAsset(_ store: SQLitePhotoStore) throws {
         var changes = ChangeSet()
-        changes.newAssets = [NewAsset(record: AssetRecord(uuid: UUID().uuidString, mediaType: .image, modificationDate: Date(),
-                                                          addedDate: Date(), playbackStyle: .image), resources: [])]
+        changes.newAssets = [
+            NewAsset(
+                record: AssetRecord(
+                    uuid: UUID().uuidString, mediaType: .image, modificationDate: Date(),
+                    addedDate: Date(), playbackStyle: .image), resources: [])
+        ]
         _ = try store.beginCommit().commit(changes)
     }
 

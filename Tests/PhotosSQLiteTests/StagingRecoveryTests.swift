@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosSQLite
 @testable import PhotosStore
 
@@ -14,9 +15,13 @@ import Testing
 
     /// A new asset with one staged photo.
     private static func newPhoto(uuid: String, file: StagedFile) -> NewAsset {
-        NewAsset(record: AssetRecord(uuid: uuid, mediaType: .image, modificationDate: Date(), addedDate: Date(), playbackStyle: .image),
-                 resources: [NewResource(type: .photo, file: file, originalFilename: "a.jpg",
-                                         uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)])
+        NewAsset(
+            record: AssetRecord(uuid: uuid, mediaType: .image, modificationDate: Date(), addedDate: Date(), playbackStyle: .image),
+            resources: [
+                NewResource(
+                    type: .photo, file: file, originalFilename: "a.jpg",
+                    uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)
+            ])
     }
 
     private func write(_ relativePath: String, in layout: LibraryLayout) throws {
@@ -63,10 +68,15 @@ import Testing
     @Test func recoveryDeletesTheRenditionsOfAssetsThatAreGone() throws {
         let store = try SQLitePhotoStore(url: root)
         let layout = store.layout
-        let kept = UUID().uuidString, purged = UUID().uuidString
+        let kept = UUID().uuidString
+        let purged = UUID().uuidString
         var changes = ChangeSet()
-        changes.newAssets = [NewAsset(record: AssetRecord(uuid: kept, mediaType: .image, modificationDate: Date(), addedDate: Date(),
-                                                          playbackStyle: .image), resources: [])]
+        changes.newAssets = [
+            NewAsset(
+                record: AssetRecord(
+                    uuid: kept, mediaType: .image, modificationDate: Date(), addedDate: Date(),
+                    playbackStyle: .image), resources: [])
+        ]
         _ = try store.beginCommit().commit(changes)
         let derivatives = store.files.derivatives
         for uuid in [kept, purged] {
@@ -100,8 +110,10 @@ import Testing
     @Test func storedPathsNeverLeadOutOfTheLibrary() {
         let layout = LibraryLayout(root: root)
         #expect(layout.url(forRelativePath: "originals/A/A.jpg") == root.appendingPathComponent("originals/A/A.jpg"))
-        for hostile in ["../x.jpg", "originals/../../x.jpg", "/etc/passwd", "originals//x.jpg", "originals/./x", "derivatives/x.jpg",
-                        "originals", "", "originals/A/\0.jpg", "originals/A", "originals/AB/x.jpg", "originals/A/x/y.jpg"] {
+        for hostile in [
+            "../x.jpg", "originals/../../x.jpg", "/etc/passwd", "originals//x.jpg", "originals/./x", "derivatives/x.jpg",
+            "originals", "", "originals/A/\0.jpg", "originals/A", "originals/AB/x.jpg", "originals/A/x/y.jpg",
+        ] {
             #expect(layout.url(forRelativePath: hostile) == nil, "\(hostile)")
         }
     }

@@ -5,6 +5,7 @@ import NIOCore
 import NIOFoundationEssentialsCompat
 import Photos
 import Testing
+
 @testable import PhotosServer
 
 /// `/v1/assets` and the collection routes: PhotoKit's fetches over HTTP.
@@ -42,7 +43,8 @@ import Testing
         let fixture = try ServerFixture(photos: 6)
         let token = try fixture.clientToken("org.example.pager", grant: .limited, selection: Array(fixture.assets[0..<4]))
         @Sendable func cursor(_ offset: Int, _ identifier: String) -> String {
-            "\(offset)~" + Data(identifier.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            "\(offset)~"
+                + Data(identifier.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         }
         try await fixture.withRouter { client in
@@ -89,9 +91,11 @@ import Testing
         try await fixture.withRouter { client in
             let asset = try await client.get("/v1/assets/\(id)", token: fixture.ownerToken)
             #expect(asset.status == .ok)
-            for key in ["id", "localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate",
-                        "modificationDate", "addedDate", "duration", "isFavorite", "isHidden", "sourceType", "representsBurst",
-                        "burstSelectionTypes", "playbackStyle", "hasAdjustments", "contentType", "contentVersion"] {
+            for key in [
+                "id", "localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate",
+                "modificationDate", "addedDate", "duration", "isFavorite", "isHidden", "sourceType", "representsBurst",
+                "burstSelectionTypes", "playbackStyle", "hasAdjustments", "contentType", "contentVersion",
+            ] {
                 #expect(asset.json[key] != nil, "\(key)")
             }
             #expect(asset.json["pixelWidth"] as? Int == 64 && asset.json["mediaType"] as? String == "image")
@@ -122,7 +126,8 @@ import Testing
 
     @Test func albumsFoldersSmartAlbumsAndMoments() async throws {
         let fixture = try ServerFixture(photos: 3)
-        var albumIDs = "", folderIDs = ""
+        var albumIDs = ""
+        var folderIDs = ""
         let assets = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: Array(fixture.assets.prefix(2)), options: nil) }
         try fixture.library.performChangesAndWait {
             let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")

@@ -100,14 +100,17 @@ import Testing
         let owner = try server.photos("token", "create", "--owner", "--quiet")
         try server.start()
         defer { server.stop() }
-        let album = try #require(try JSONSerialization.jsonObject(with: try await Self.get("\(server.url)/v1/albums", token: owner).body)
-            as? [String: Any]).flatMap { ($0["items"] as? [[String: Any]])?.first?["id"] as? String }
+        let album = try #require(
+            try JSONSerialization.jsonObject(with: try await Self.get("\(server.url)/v1/albums", token: owner).body)
+                as? [String: Any]
+        ).flatMap { ($0["items"] as? [[String: Any]])?.first?["id"] as? String }
         let pid = try #require(server.process?.processIdentifier)
         func descriptors() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count }
         var counts: [Int: Int] = [:]
         for index in 1...300 {
-            let made = try await ServerProcess.request(.POST, "\(server.url)/v1/shares", token: owner, headers: [("Content-Type", "application/json")],
-                                                       body: try JSONSerialization.data(withJSONObject: ["album": album]))
+            let made = try await ServerProcess.request(
+                .POST, "\(server.url)/v1/shares", token: owner, headers: [("Content-Type", "application/json")],
+                body: try JSONSerialization.data(withJSONObject: ["album": album]))
             let link = try #require((try JSONSerialization.jsonObject(with: made.body) as? [String: Any])?["token"] as? String)
             #expect(try await Self.get("\(server.url)/v1/albums", token: link).status == 200)
             if [100, 300].contains(index) { counts[index] = try descriptors() }

@@ -5,6 +5,7 @@ import NIOCore
 import Photos
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosServer
 
 /// Nothing is served without a token the library knows; browsers sign in
@@ -14,8 +15,10 @@ import Testing
         let fixture = try ServerFixture(photos: 1)
         let asset = urlID(fixture.assets[0])
         try await fixture.withRouter { client in
-            for uri in ["/v1/library", "/v1/assets", "/v1/assets/\(asset)", "/v1/assets/\(asset)/thumbnail", "/v1/albums",
-                        "/v1/changes", "/v1/folders", "/v1/moments", "/v1/smart-albums"] {
+            for uri in [
+                "/v1/library", "/v1/assets", "/v1/assets/\(asset)", "/v1/assets/\(asset)/thumbnail", "/v1/albums",
+                "/v1/changes", "/v1/folders", "/v1/moments", "/v1/smart-albums",
+            ] {
                 let response = try await client.get(uri, token: nil)
                 #expect(response.status == .unauthorized, "\(uri)")
                 #expect(response.headers[.contentType] == "application/problem+json")
@@ -59,7 +62,8 @@ import Testing
 
     @Test func theLibraryKeepsOnlyHashesOfTokens() throws {
         let fixture = try ServerFixture(photos: 0)
-        let database = try Data(contentsOf: fixture.library.url.appendingPathComponent("database/Photos.sqlite"))
+        let database =
+            try Data(contentsOf: fixture.library.url.appendingPathComponent("database/Photos.sqlite"))
             + ((try? Data(contentsOf: fixture.library.url.appendingPathComponent("database/Photos.sqlite-wal"))) ?? Data())
         let secret = String(fixture.ownerToken.suffix(43))
         #expect(database.range(of: Data(secret.utf8)) == nil)
@@ -88,15 +92,18 @@ import Testing
             let block = ["requests": [["op": "createAlbum", "title": "From a browser"]]]
             let forged = try await client.send(.post, "/v1/changes", token: nil, json: block, headers: [.cookie: session])
             #expect(forged.status == .forbidden, "no CSRF token: \(forged.text)")
-            let wrong = try await client.send(.post, "/v1/changes", token: nil, json: block,
-                                              headers: [.cookie: session, HTTPField.Name("X-CSRF-Token")!: csrf + "x"])
+            let wrong = try await client.send(
+                .post, "/v1/changes", token: nil, json: block,
+                headers: [.cookie: session, HTTPField.Name("X-CSRF-Token")!: csrf + "x"])
             #expect(wrong.status == .forbidden)
-            let allowed = try await client.send(.post, "/v1/changes", token: nil, json: block,
-                                                headers: [.cookie: session, HTTPField.Name("X-CSRF-Token")!: csrf])
+            let allowed = try await client.send(
+                .post, "/v1/changes", token: nil, json: block,
+                headers: [.cookie: session, HTTPField.Name("X-CSRF-Token")!: csrf])
             #expect(allowed.status == .ok, "\(allowed.text)")
 
-            let signOut = try await client.execute(uri: "/v1/session", method: .delete,
-                                                   headers: [.cookie: session, HTTPField.Name("X-CSRF-Token")!: csrf])
+            let signOut = try await client.execute(
+                uri: "/v1/session", method: .delete,
+                headers: [.cookie: session, HTTPField.Name("X-CSRF-Token")!: csrf])
             #expect(signOut.status == .noContent)
             #expect(try await client.get("/v1/library", token: nil, headers: [.cookie: session]).status == .unauthorized)
             let refused = try await client.send(.post, "/v1/session", token: nil, json: ["token": "nope"])
@@ -129,8 +136,9 @@ import Testing
         let fixture = try ServerFixture(photos: 0, configuration: .init(port: 0, signInFailuresPerMinute: 2))
         try await fixture.withLiveServer { client in
             for _ in 0..<10 {
-                let response = try await client.execute(uri: "/v1/session", method: .post, headers: [.contentType: "text/plain"],
-                                                        body: ByteBuffer(string: "{\"token\": \"nope\"}"))
+                let response = try await client.execute(
+                    uri: "/v1/session", method: .post, headers: [.contentType: "text/plain"],
+                    body: ByteBuffer(string: "{\"token\": \"nope\"}"))
                 #expect(response.status == .unsupportedMediaType)
             }
             #expect(try await client.send(.post, "/v1/session", token: nil, json: ["token": "nope"]).status == .unauthorized)

@@ -3,6 +3,7 @@ import Photos
 import PhotosTestSupport
 import Synchronization
 import Testing
+
 @testable import PhotosServer
 
 /// A count several threads add to.

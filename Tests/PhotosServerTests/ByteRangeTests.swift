@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosServer
 
 /// `Range` headers as RFC 9110 reads them, on the boundaries where a naive
@@ -20,9 +21,11 @@ import Testing
     }
 
     @Test func whatIsNotARangeSetIsIgnored() {
-        for header in ["items=0-5", "bytes 0-5", "bytes=", "bytes=,", "bytes=5-2", "bytes=a-b", "bytes=-", "bytes=+1-2",
-                       "bytes=1--2", "bytes=0x10-20", "bytes=1-2-3", "bytes=\u{0}1-2", "=0-1", "bytes=1.5-2",
-                       "bytes=" + String(repeating: "0-1,", count: ByteRange.maximumRanges + 1)] {
+        for header in [
+            "items=0-5", "bytes 0-5", "bytes=", "bytes=,", "bytes=5-2", "bytes=a-b", "bytes=-", "bytes=+1-2",
+            "bytes=1--2", "bytes=0x10-20", "bytes=1-2-3", "bytes=\u{0}1-2", "=0-1", "bytes=1.5-2",
+            "bytes=" + String(repeating: "0-1,", count: ByteRange.maximumRanges + 1),
+        ] {
             #expect(ByteRange.parse(header, size: 100) == .whole, "\(header)")
         }
     }
@@ -37,8 +40,10 @@ import Testing
     @Test(arguments: [1, 2, 3])
     func randomHeadersAgreeWithAModel(seed: UInt64) {
         var random = SeededRandom(seed: seed)
-        let numbers = ["0", "1", "7", "99", "100", "101", "9223372036854775806", "9223372036854775807",
-                       "9223372036854775808", "99999999999999999999", "", "x", "-1", "1e3"]
+        let numbers = [
+            "0", "1", "7", "99", "100", "101", "9223372036854775806", "9223372036854775807",
+            "9223372036854775808", "99999999999999999999", "", "x", "-1", "1e3",
+        ]
         for _ in 0..<5_000 {
             let size = [0, 1, 100, Int.max].randomElement(using: &random)!
             var specs: [String] = []
@@ -55,7 +60,8 @@ import Testing
         let parts = header.split(separator: "=", maxSplits: 1)
         guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "bytes" else { return .whole }
         let total = Decimal(size)
-        var low: Decimal?, high: Decimal?
+        var low: Decimal?
+        var high: Decimal?
         var any = false
         for spec in parts[1].split(separator: ",", omittingEmptySubsequences: false) {
             let spec = spec.trimmingCharacters(in: .whitespaces)

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import Photos
 import Testing
+
 @testable import PhotosServer
 
 /// `POST /v1/changes`: a change block over HTTP, atomic as `performChanges`.
@@ -12,13 +13,19 @@ import Testing
         let fixture = try ServerFixture(photos: 2)
         let (first, second) = (urlID(fixture.assets[0]), urlID(fixture.assets[1]))
         try await fixture.withRouter { client in
-            let response = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: ["requests": [
-                ["op": "updateAsset", "asset": first, "favorite": true, "hidden": false, "creationDate": "2021-06-01T10:00:00.000Z",
-                 "location": ["latitude": 48.85, "longitude": 2.35]],
-                ["op": "createAlbum", "title": "Paris", "ref": "paris", "addAssets": [first, second]],
-                ["op": "createFolder", "title": "Trips", "ref": "trips", "addCollections": ["$paris"]],
-                ["op": "deleteAssets", "assets": [second]],
-            ] as [[String: Any]]])
+            let response = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: [
+                    "requests": [
+                        [
+                            "op": "updateAsset", "asset": first, "favorite": true, "hidden": false, "creationDate": "2021-06-01T10:00:00.000Z",
+                            "location": ["latitude": 48.85, "longitude": 2.35],
+                        ],
+                        ["op": "createAlbum", "title": "Paris", "ref": "paris", "addAssets": [first, second]],
+                        ["op": "createFolder", "title": "Trips", "ref": "trips", "addCollections": ["$paris"]],
+                        ["op": "deleteAssets", "assets": [second]],
+                    ] as [[String: Any]]
+                ])
             #expect(response.status == .ok, "\(response.text)")
             let created = try #require(response.json["created"] as? [String: String])
             #expect(created["paris"]?.hasSuffix("/L0/040") == true && created["trips"]?.hasSuffix("/L0/020") == true)
@@ -38,7 +45,13 @@ import Testing
         let before = fixture.library.currentChangeToken
         try await fixture.withRouter { client in
             let cases: [(Any, HTTPResponse.Status)] = [
-                (["requests": [["op": "updateAsset", "asset": id, "favorite": true], ["op": "updateAsset", "asset": UUID().uuidString, "favorite": true]]], .notFound),
+                (
+                    [
+                        "requests": [
+                            ["op": "updateAsset", "asset": id, "favorite": true], ["op": "updateAsset", "asset": UUID().uuidString, "favorite": true],
+                        ]
+                    ], .notFound
+                ),
                 (["requests": [["op": "updateAsset", "asset": id, "favourite": true]]], .badRequest),
                 (["requests": [["op": "renameLibrary"]]], .badRequest),
                 (["requests": []], .badRequest),
@@ -95,9 +108,11 @@ import Testing
                 let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                     for id in ids {
                         group.addTask {
-                            try await client.send(.post, "/v1/changes", token: fixture.ownerToken,
-                                                  json: ["requests": [["op": "updateAsset", "asset": id, "favorite": round % 2 == 0]]],
-                                                  headers: [.ifMatch: "\"\(token)\""]).status
+                            try await client.send(
+                                .post, "/v1/changes", token: fixture.ownerToken,
+                                json: ["requests": [["op": "updateAsset", "asset": id, "favorite": round % 2 == 0]]],
+                                headers: [.ifMatch: "\"\(token)\""]
+                            ).status
                         }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
@@ -128,12 +143,16 @@ import Testing
                 #expect(response.status == .badRequest, "\(block): \(response.text)")
             }
             #expect(fixture.library.currentChangeToken == before)
-            let response = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: ["requests": [
-                ["op": "createAlbum", "title": "Draft", "ref": "album", "addAssets": [first]],
-                ["op": "updateAlbum", "album": "$album", "title": "Summer", "addAssets": [second], "removeAssets": [first]],
-                ["op": "createFolder", "title": "Draft folder", "ref": "folder"],
-                ["op": "updateFolder", "folder": "$folder", "title": "Trips", "addCollections": ["$album"]],
-            ] as [[String: Any]]])
+            let response = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: [
+                    "requests": [
+                        ["op": "createAlbum", "title": "Draft", "ref": "album", "addAssets": [first]],
+                        ["op": "updateAlbum", "album": "$album", "title": "Summer", "addAssets": [second], "removeAssets": [first]],
+                        ["op": "createFolder", "title": "Draft folder", "ref": "folder"],
+                        ["op": "updateFolder", "folder": "$folder", "title": "Trips", "addCollections": ["$album"]],
+                    ] as [[String: Any]]
+                ])
             #expect(response.status == .ok, "\(response.text)")
         }
         let albums = fixture.library.withCurrentLibrary { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }

@@ -2,9 +2,10 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
-import PhotosTestSupport
 import Photos
+import PhotosTestSupport
 import Testing
+
 @testable import PhotosServer
 
 /// A connection's life on the wire: renditions answered from the
@@ -31,7 +32,8 @@ import Testing
         #expect(again.headers["date"] != nil)
 
         let tag = try #require(first.headers["etag"])
-        try connection.send("GET /v1/assets/\(id)/thumbnail HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\nIf-None-Match: \(tag)\r\n\r\n")
+        try connection.send(
+            "GET /v1/assets/\(id)/thumbnail HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\nIf-None-Match: \(tag)\r\n\r\n")
         let unchanged = try #require(try await connection.response())
         #expect(unchanged.statusLine == "HTTP/1.1 304 Not Modified" && unchanged.body.isEmpty)
         #expect(unchanged.headers["cache-control"] == "private, no-cache")
@@ -53,9 +55,10 @@ import Testing
             #expect(try await connection.response()?.statusLine == "HTTP/1.1 200 OK")
         }
         // A request the router answers, then cached ones that could be answered at once.
-        try connection.send("GET /v1/library HTTP/1.1\r\nHost: test\r\n\(authorization)\r\n"
-                            + "GET /v1/assets/\(ids[0])/thumbnail HTTP/1.1\r\nHost: test\r\n\(authorization)\r\n"
-                            + "GET /v1/assets/\(ids[1])/thumbnail HTTP/1.1\r\nHost: test\r\n\(authorization)\r\n")
+        try connection.send(
+            "GET /v1/library HTTP/1.1\r\nHost: test\r\n\(authorization)\r\n"
+                + "GET /v1/assets/\(ids[0])/thumbnail HTTP/1.1\r\nHost: test\r\n\(authorization)\r\n"
+                + "GET /v1/assets/\(ids[1])/thumbnail HTTP/1.1\r\nHost: test\r\n\(authorization)\r\n")
         let library = try #require(try await connection.response())
         #expect(library.headers["content-type"]?.hasPrefix("application/json") == true)
         let first = try #require(try await connection.response())
@@ -84,8 +87,9 @@ import Testing
         try pieces.send(thumbnail)
         #expect(try await pieces.response()?.body == reference.body)
         let body = try RawConnection(port: port.number)
-        try body.send("POST /v1/assets/\(id)/thumbnail HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\n"
-                      + "Content-Length: 17\r\n\r\nGET / HTTP/1.1\r\n\r\n")
+        try body.send(
+            "POST /v1/assets/\(id)/thumbnail HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(fixture.ownerToken)\r\n"
+                + "Content-Length: 17\r\n\r\nGET / HTTP/1.1\r\n\r\n")
         #expect(try await body.response()?.statusLine.hasPrefix("HTTP/1.1 405") == true, "the body is the request's, not another request")
         try body.send(thumbnail)
         #expect(try await body.response()?.body == reference.body)
@@ -119,10 +123,11 @@ import Testing
             #expect(try await connection.response()?.statusLine == "HTTP/1.1 200 OK")
         }
         try PHPhotoLibrary(url: fixture.library.url).revokeAccessToken(id: token.token.id)
-        #expect(try await eventually {
-            try connection.send(request)
-            return try await connection.response()?.statusLine.hasPrefix("HTTP/1.1 401") == true
-        })
+        #expect(
+            try await eventually {
+                try connection.send(request)
+                return try await connection.response()?.statusLine.hasPrefix("HTTP/1.1 401") == true
+            })
     }
 
     /// The idle timeout on the event loop's own clock, which the embedded

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Photos
 import Testing
 import Yams
+
 @testable import PhotosServer
 
 /// The OpenAPI document, the methods it allows, and the metrics.
@@ -32,9 +33,10 @@ import Yams
     @Test func theRouterAndTheDocumentDescribeTheSameOperations() throws {
         let fixture = try ServerFixture(photos: 1)
         let document = try OpenAPIDocument.bundled()
-        let routed = Set(fixture.server.router().routes
-            .map { "\($0.method.rawValue) \($0.path.description)" }
-            .filter { $0.contains(" /v1/") || $0.hasSuffix(" /metrics") })
+        let routed = Set(
+            fixture.server.router().routes
+                .map { "\($0.method.rawValue) \($0.path.description)" }
+                .filter { $0.contains(" /v1/") || $0.hasSuffix(" /metrics") })
         let documented = Set(document.operations.flatMap { path, methods in methods.map { "\($0) \(path)" } })
         #expect(routed.subtracting(documented).isEmpty, "routes the document leaves out: \(routed.subtracting(documented).sorted())")
         #expect(documented.subtracting(routed).isEmpty, "documented operations no route takes: \(documented.subtracting(routed).sorted())")
@@ -72,9 +74,11 @@ import Yams
         }
         let bodies = try await fixture.withRouter { client in
             let id = urlID(fixture.assets[0])
-            return [try await client.get("/v1/assets/\(id)", token: fixture.ownerToken).body,
-                    try await client.get("/v1/assets/\(id)/resources", token: fixture.ownerToken).body,
-                    try await client.get("/v1/smart-albums?limit=5", token: fixture.ownerToken).body].map { Data(buffer: $0) }
+            return [
+                try await client.get("/v1/assets/\(id)", token: fixture.ownerToken).body,
+                try await client.get("/v1/assets/\(id)/resources", token: fixture.ownerToken).body,
+                try await client.get("/v1/smart-albums?limit=5", token: fixture.ownerToken).body,
+            ].map { Data(buffer: $0) }
         }
         let parsed = try bodies.map { try JSONSerialization.jsonObject(with: $0) }
         try check(try #require(parsed[0] as? [String: Any]), against: "Asset")

@@ -3,6 +3,7 @@ import HTTPTypes
 import Photos
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosServer
 
 /// Event streams tell a client nothing it may not see, not even when the
@@ -77,8 +78,9 @@ import Testing
             #expect(try await stream.text(until: "}\n\n").contains(fixture.assets[0]))
         }
         streams.removeAll()
-        #expect(try await eventually { try await Self.open(port, token: token).text(until: "\r\n\r\n").contains("200 OK") },
-                "a stream closed makes room for another")
+        #expect(
+            try await eventually { try await Self.open(port, token: token).text(until: "\r\n\r\n").contains("200 OK") },
+            "a stream closed makes room for another")
     }
 
     /// A herd of streams from one address (a proxy for many clients, all
@@ -91,7 +93,8 @@ import Testing
         let port = try await LivePort.start(fixture)
         defer { port.stop() }
         // The address's turns taken by slow work, so that every lookup waits.
-        let peer = "peer 127.0.0.1", gate = DispatchSemaphore(value: 0)
+        let peer = "peer 127.0.0.1"
+        let gate = DispatchSemaphore(value: 0)
         let slow = (0..<BlockingWork.maximumPerPrincipal).map { _ in
             Task { try await fixture.server.work.run(for: peer, client: nil) { gate.wait() } }
         }

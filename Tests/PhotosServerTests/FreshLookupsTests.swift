@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import PhotosServer
 
 /// A lookup the test lets finish: each one numbered, each held until released.
@@ -17,7 +18,10 @@ private final class HeldLookups: Sendable {
     /// then (the first fails when `failFirst`).
     func lookUp() async throws -> Int {
         await withCheckedContinuation { continuation in
-            state.withLock { $0.gates.append(continuation); $0.started += 1 }
+            state.withLock {
+                $0.gates.append(continuation)
+                $0.started += 1
+            }
         }
         let started = self.started
         if failFirst, started == 1 { throw CancellationError() }
@@ -26,7 +30,10 @@ private final class HeldLookups: Sendable {
 
     /// Lets every lookup held now finish.
     func releaseAll() {
-        for gate in state.withLock({ state -> [CheckedContinuation<Void, Never>] in defer { state.gates = [] }; return state.gates }) { gate.resume() }
+        for gate in state.withLock({ state -> [CheckedContinuation<Void, Never>] in
+            defer { state.gates = [] }
+            return state.gates
+        }) { gate.resume() }
     }
 }
 

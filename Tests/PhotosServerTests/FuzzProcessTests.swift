@@ -36,7 +36,8 @@ import Testing
         var random = SeededRandom.fromEnvironment("PHOTOS_FUZZ_SEED")
         var fuzz = Fuzz(assets: assets, tokens: tokens, paths: paths + ["/", "/gallery/main.js", "/metrics", "/v1/nothing"])
         let deadline = ContinuousClock.now + .milliseconds(Int64(Self.seconds * 1000))
-        var sent = 0, statuses: [Int: Int] = [:]
+        var sent = 0
+        var statuses: [Int: Int] = [:]
         while ContinuousClock.now < deadline {
             let request = fuzz.request(using: &random)
             let status = try await Self.exchange(request, port: server.port)
@@ -44,7 +45,8 @@ import Testing
             if let status { statuses[status, default: 0] += 1 }
             #expect(status.map { $0 < 500 } ?? true, "\(status ?? 0) for \(String(decoding: request.prefix(600), as: UTF8.self).debugDescription)")
             if sent % 50 == 0 || status.map({ $0 >= 500 }) == true {
-                try #require(server.process?.isRunning == true, "the server died after \(String(decoding: request.prefix(600), as: UTF8.self).debugDescription)")
+                try #require(
+                    server.process?.isRunning == true, "the server died after \(String(decoding: request.prefix(600), as: UTF8.self).debugDescription)")
             }
         }
         print("FuzzProcessTests: \(sent) requests, statuses \(statuses.sorted { $0.key < $1.key })")
@@ -71,20 +73,28 @@ private struct Fuzz {
     let tokens: [String]
     let paths: [String]
 
-    private static let integers = ["0", "1", "-1", "2", "1000", "1001", "2147483647", "2147483648", "4294967296", "9223372036854775807",
-                                   "9223372036854775808", "-9223372036854775808", "99999999999999999999", "1e3", "0x10", " 1", "1 ", "",
-                                   "+1", "01", "1.5", "NaN", "inf", "\u{0663}", "18446744073709551616"]
+    private static let integers = [
+        "0", "1", "-1", "2", "1000", "1001", "2147483647", "2147483648", "4294967296", "9223372036854775807",
+        "9223372036854775808", "-9223372036854775808", "99999999999999999999", "1e3", "0x10", " 1", "1 ", "",
+        "+1", "01", "1.5", "NaN", "inf", "\u{0663}", "18446744073709551616",
+    ]
     private static let parameters = ["limit", "cursor", "page", "hidden", "v", "since", "predicate", "sort"]
-    private static let headers = ["Range", "If-Range", "If-None-Match", "If-Match", "Last-Event-ID", "Cookie", "Upload-Length",
-                                  "Upload-Offset", "Upload-Metadata", "Content-Type", "Tus-Resumable", "Accept", "X-CSRF-Token",
-                                  "Content-Length", "Transfer-Encoding", "Connection", "Expect", "Upgrade", "Authorization"]
+    private static let headers = [
+        "Range", "If-Range", "If-None-Match", "If-Match", "Last-Event-ID", "Cookie", "Upload-Length",
+        "Upload-Offset", "Upload-Metadata", "Content-Type", "Tus-Resumable", "Accept", "X-CSRF-Token",
+        "Content-Length", "Transfer-Encoding", "Connection", "Expect", "Upgrade", "Authorization",
+    ]
     private static let methods = ["GET", "GET", "GET", "HEAD", "POST", "POST", "PATCH", "DELETE", "PUT", "OPTIONS"]
-    private static let jsonKeys = ["requests", "op", "ref", "upload", "asset", "assets", "album", "albums", "folder", "folders", "title",
-                                   "favorite", "hidden", "creationDate", "location", "latitude", "longitude", "altitude", "addAssets",
-                                   "removeAssets", "moveAssets", "toIndex", "addCollections", "removeCollections", "token", "password",
-                                   "expires"]
-    private static let ops = ["createAsset", "updateAsset", "deleteAssets", "restoreAssets", "createAlbum", "updateAlbum", "deleteAlbums",
-                              "createFolder", "updateFolder", "deleteFolders", "nothing"]
+    private static let jsonKeys = [
+        "requests", "op", "ref", "upload", "asset", "assets", "album", "albums", "folder", "folders", "title",
+        "favorite", "hidden", "creationDate", "location", "latitude", "longitude", "altitude", "addAssets",
+        "removeAssets", "moveAssets", "toIndex", "addCollections", "removeCollections", "token", "password",
+        "expires",
+    ]
+    private static let ops = [
+        "createAsset", "updateAsset", "deleteAssets", "restoreAssets", "createAlbum", "updateAlbum", "deleteAlbums",
+        "createFolder", "updateFolder", "deleteFolders", "nothing",
+    ]
 
     mutating func request(using random: inout SeededRandom) -> Data {
         let method = Self.methods.randomElement(using: &random)!
@@ -100,7 +110,9 @@ private struct Fuzz {
         var lines = ["\(method) \(path) HTTP/1.1", "Host: fuzz", "Connection: close"]
         if Int.random(in: 0..<5, using: &random) != 0 { lines.append("Authorization: Bearer \(tokens.randomElement(using: &random)!)") }
         for name in Self.headers where Int.random(in: 0..<6, using: &random) == 0 {
-            var value = name == "Range" ? "bytes=\(Self.integers.randomElement(using: &random)!)-\(Self.integers.randomElement(using: &random)!)"
+            var value =
+                name == "Range"
+                ? "bytes=\(Self.integers.randomElement(using: &random)!)-\(Self.integers.randomElement(using: &random)!)"
                 : self.value(using: &random)
             // Event streams answer forever; they are fuzzed by their own tests.
             if name == "Accept" { value = value.replacingOccurrences(of: "event-stream", with: "") }
@@ -110,8 +122,9 @@ private struct Fuzz {
         var body = Data()
         if ["POST", "PATCH", "PUT"].contains(method) {
             body = Int.random(in: 0..<4, using: &random) == 0 ? Data(bytes(using: &random)) : Data(json(depth: 0, using: &random).utf8)
-            lines.append("Content-Type: " + ["application/json", "application/offset+octet-stream", "text/plain", "application/json; charset=utf-8"]
-                .randomElement(using: &random)!)
+            lines.append(
+                "Content-Type: " + ["application/json", "application/offset+octet-stream", "text/plain", "application/json; charset=utf-8"]
+                    .randomElement(using: &random)!)
             lines.append("Content-Length: \(body.count)")
             if path.hasPrefix("/v1/uploads") {
                 lines.append("Tus-Resumable: 1.0.0")
@@ -127,8 +140,9 @@ private struct Fuzz {
         case 0, 1: assets.randomElement(using: &random)!
         case 2: UUID().uuidString
         case 3: "2024-05" + (Bool.random(using: &random) ? "-17" : "")
-        case 4: ["..%2F..%2Fdatabase", "undated", "0123456789abcdef0123456789abcdef", "%00", String(repeating: "A", count: 5000)]
-            .randomElement(using: &random)!
+        case 4:
+            ["..%2F..%2Fdatabase", "undated", "0123456789abcdef0123456789abcdef", "%00", String(repeating: "A", count: 5000)]
+                .randomElement(using: &random)!
         default: percentEncoded(value(using: &random), using: &random)
         }
     }
@@ -137,8 +151,11 @@ private struct Fuzz {
         switch Int.random(in: 0..<6, using: &random) {
         case 0, 1: Self.integers.randomElement(using: &random)!
         case 2: String(Int64.random(in: .min ... .max, using: &random))
-        case 3: ["pixelWidth > 3", "title LIKE[cd] '*a?b*'", "creationDate:desc", "favorite == YES", "\"token\"", "*", "W/\"x\"",
-                 "bytes=0-", "filename YWJj,contentHash MDA=", "application/json", "opk_session=abc", "1.0.0"].randomElement(using: &random)!
+        case 3:
+            [
+                "pixelWidth > 3", "title LIKE[cd] '*a?b*'", "creationDate:desc", "favorite == YES", "\"token\"", "*", "W/\"x\"",
+                "bytes=0-", "filename YWJj,contentHash MDA=", "application/json", "opk_session=abc", "1.0.0",
+            ].randomElement(using: &random)!
         default: String(decoding: bytes(using: &random).filter { $0 >= 0x20 && $0 != 0x7F }, as: UTF8.self)
         }
     }
@@ -150,7 +167,8 @@ private struct Fuzz {
     }
 
     private func percentEncoded(_ text: String, using random: inout SeededRandom) -> String {
-        Bool.random(using: &random) ? text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        Bool.random(using: &random)
+            ? text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             : String(text.unicodeScalars.filter { $0.value > 0x20 && $0.value < 0x7F && !"#? %".unicodeScalars.contains($0) }.map(Character.init))
     }
 

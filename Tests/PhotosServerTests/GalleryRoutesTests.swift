@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Photos
 import PhotosGallery
 import Testing
+
 @testable import PhotosServer
 
 /// What the web gallery needs from the server: its files, its session read
@@ -46,8 +47,9 @@ import Testing
         let fixture = try ServerFixture(photos: 3)
         let shared = Array(fixture.assets.prefix(2)).map(urlID)
         try await fixture.withRouter { client in
-            let made = try await client.send(.post, "/v1/changes", token: fixture.ownerToken,
-                                             json: ["requests": [["op": "createAlbum", "title": "Beach", "ref": "a", "addAssets": shared]]])
+            let made = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: ["requests": [["op": "createAlbum", "title": "Beach", "ref": "a", "addAssets": shared]]])
             let album = urlID(try #require((made.json["created"] as? [String: String])?["a"]))
             let expires = ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400))
             let created = try await client.send(.post, "/v1/shares", token: fixture.ownerToken, json: ["album": album, "expires": expires])
@@ -68,16 +70,20 @@ import Testing
             #expect((list.json["shares"] as? [[String: Any]])?.map { $0["id"] as? String } == [id])
             let client2 = try fixture.clientToken("other", grant: .readWrite)
             #expect(try await client.send(.post, "/v1/shares", token: client2, json: ["album": album]).status == .forbidden)
-            #expect(try await client.send(.post, "/v1/shares", token: fixture.ownerToken, json: ["album": album, "expires": "2001-01-01T00:00:00Z"]).status == .badRequest)
+            #expect(
+                try await client.send(.post, "/v1/shares", token: fixture.ownerToken, json: ["album": album, "expires": "2001-01-01T00:00:00Z"]).status
+                    == .badRequest)
             #expect(try await client.send(.post, "/v1/shares", token: fixture.ownerToken, json: ["album": UUID().uuidString]).status == .notFound)
             #expect(try await client.send(.post, "/v1/shares", token: fixture.ownerToken, json: ["album": album, "admin": true]).status == .badRequest)
             let ownerTokenID = try #require(fixture.library.accessTokens().first { $0.clientIdentifier == nil }?.id)
-            #expect(try await client.execute(uri: "/v1/shares/\(ownerTokenID)", method: .delete, headers: .bearer(fixture.ownerToken)).status == .notFound,
-                    "only share links are revoked here")
+            #expect(
+                try await client.execute(uri: "/v1/shares/\(ownerTokenID)", method: .delete, headers: .bearer(fixture.ownerToken)).status == .notFound,
+                "only share links are revoked here")
 
             #expect(try await client.execute(uri: "/v1/shares/\(id)", method: .delete, headers: .bearer(fixture.ownerToken)).status == .noContent)
-            #expect(try await client.get("/v1/assets", token: bearer).status == .unauthorized,
-                    "a link revoked by this server stops working at once")
+            #expect(
+                try await client.get("/v1/assets", token: bearer).status == .unauthorized,
+                "a link revoked by this server stops working at once")
         }
     }
 
@@ -85,21 +91,26 @@ import Testing
         let fixture = try ServerFixture(photos: 4)
         let ids = fixture.assets.map(urlID)
         try await fixture.withRouter { client in
-            let made = try await client.send(.post, "/v1/changes", token: fixture.ownerToken,
-                                             json: ["requests": [["op": "createAlbum", "title": "Order", "ref": "a", "addAssets": ids]]])
+            let made = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: ["requests": [["op": "createAlbum", "title": "Order", "ref": "a", "addAssets": ids]]])
             let album = urlID(try #require((made.json["created"] as? [String: String])?["a"]))
             func order() async throws -> [String] {
                 let page = try await client.get("/v1/albums/\(album)/assets", token: fixture.ownerToken)
                 return (page.json["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             }
-            let move = try await client.send(.post, "/v1/changes", token: fixture.ownerToken,
-                                             json: ["requests": [["op": "updateAlbum", "album": album, "moveAssets": [ids[0], ids[1]], "toIndex": 2]]])
+            let move = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: ["requests": [["op": "updateAlbum", "album": album, "moveAssets": [ids[0], ids[1]], "toIndex": 2]]])
             #expect(move.status == .ok, "\(move.text)")
             #expect(try await order() == [ids[2], ids[3], ids[0], ids[1]])
-            for bad: [String: Any] in [["moveAssets": [ids[0]], "toIndex": 4], ["moveAssets": [ids[0]]], ["toIndex": 0],
-                                       ["moveAssets": [ids[0], ids[0]], "toIndex": 0], ["moveAssets": [] as [String], "toIndex": 0]] {
-                let refused = try await client.send(.post, "/v1/changes", token: fixture.ownerToken,
-                                                    json: ["requests": [["op": "updateAlbum", "album": album].merging(bad) { $1 }]])
+            for bad: [String: Any] in [
+                ["moveAssets": [ids[0]], "toIndex": 4], ["moveAssets": [ids[0]]], ["toIndex": 0],
+                ["moveAssets": [ids[0], ids[0]], "toIndex": 0], ["moveAssets": [] as [String], "toIndex": 0],
+            ] {
+                let refused = try await client.send(
+                    .post, "/v1/changes", token: fixture.ownerToken,
+                    json: ["requests": [["op": "updateAlbum", "album": album].merging(bad) { $1 }]])
                 #expect(refused.status == .badRequest, "\(bad): \(refused.text)")
             }
             #expect(try await order() == [ids[2], ids[3], ids[0], ids[1]], "a refused move changes nothing")
@@ -115,8 +126,9 @@ import Testing
             let delete = ["requests": [["op": "deleteAssets", "assets": [id]]]]
             #expect(try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: delete).status == .ok)
             let update = ["requests": [["op": "updateAsset", "asset": id, "favorite": true]]]
-            #expect(try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: update).status == .notFound,
-                    "only a restore reaches into Recently Deleted")
+            #expect(
+                try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: update).status == .notFound,
+                "only a restore reaches into Recently Deleted")
             // Shown while in Recently Deleted, so the gallery can show what it would restore.
             #expect(try await client.get("/v1/assets/\(id)", token: fixture.ownerToken).status == .ok)
             #expect(try await client.get("/v1/assets/\(id)/thumbnail", token: fixture.ownerToken).status == .ok)
@@ -136,8 +148,9 @@ import Testing
             #expect(spaced.status == .ok, "\(spaced.text)")
             #expect((spaced.json["items"] as? [Any])?.count == 2)
             let plus = try await client.get("/v1/assets?predicate=pixelWidth+%2B+1", token: fixture.ownerToken)
-            #expect(plus.status == .badRequest && (plus.json["detail"] as? String)?.contains("pixelWidth + 1") == true,
-                    "a %2B is a plus sign: \(plus.text)")
+            #expect(
+                plus.status == .badRequest && (plus.json["detail"] as? String)?.contains("pixelWidth + 1") == true,
+                "a %2B is a plus sign: \(plus.text)")
         }
     }
 }

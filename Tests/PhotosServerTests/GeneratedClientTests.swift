@@ -2,6 +2,7 @@ import Foundation
 import OpenAPIAsyncHTTPClient
 import PhotosClient
 import Testing
+
 @testable import PhotosServer
 
 /// The Swift client generated from the server's OpenAPI document talks to
@@ -12,8 +13,9 @@ import Testing
         let port = try await LivePort.start(fixture)
         defer { port.stop() }
         let url = try #require(URL(string: "http://127.0.0.1:\(port.number)"))
-        let client = Client(serverURL: url, configuration: .photosServer, transport: AsyncHTTPClientTransport(),
-                            middlewares: [BearerToken(fixture.ownerToken)])
+        let client = Client(
+            serverURL: url, configuration: .photosServer, transport: AsyncHTTPClientTransport(),
+            middlewares: [BearerToken(fixture.ownerToken)])
 
         let library = try await client.getLibrary().ok.body.json
         #expect(library.counts.photos == 2 && library.readOnly == false)

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Photos
 import Testing
+
 @testable import PhotosServer
 
 /// `/v1/changes`: persistent history as pages and as Server-Sent Events.
@@ -128,13 +129,14 @@ import Testing
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        return Dictionary(uniqueKeysWithValues: object.map { key, value in
-            switch key {
-            case "library": (key, value)
-            case "opaque": (key, (value as? NSNumber)?.boolValue ?? false)
-            default: (key, (value as? NSNumber)?.int64Value ?? 0)
-            }
-        })
+        return Dictionary(
+            uniqueKeysWithValues: object.map { key, value in
+                switch key {
+                case "library": (key, value)
+                case "opaque": (key, (value as? NSNumber)?.boolValue ?? false)
+                default: (key, (value as? NSNumber)?.int64Value ?? 0)
+                }
+            })
     }
 
     /// A token's text from its fields, with the checksum of its stored form made again, as an attacker would.
@@ -145,7 +147,10 @@ import Testing
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in summary.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         fields["check"] = Int64(bitPattern: hash)
-        if !opaque { fields.removeValue(forKey: "opaque"); fields.removeValue(forKey: "tag") }
+        if !opaque {
+            fields.removeValue(forKey: "opaque")
+            fields.removeValue(forKey: "tag")
+        }
         let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
         return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

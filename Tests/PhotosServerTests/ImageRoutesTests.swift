@@ -7,6 +7,7 @@ import Photos
 import PhotosMedia
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosServer
 
 /// Renditions and originals: cache validators, immutable versioned URLs, ranges.
@@ -47,12 +48,14 @@ import Testing
             #expect(Data(buffer: part.body) == bytes[10..<20])
             let tail = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken, headers: [.range: "bytes=-5"])
             #expect(Data(buffer: tail.body) == bytes.suffix(5))
-            let outside = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken,
-                                               headers: [.range: "bytes=\(bytes.count + 10)-"])
+            let outside = try await client.get(
+                "/v1/assets/\(id)/original", token: fixture.ownerToken,
+                headers: [.range: "bytes=\(bytes.count + 10)-"])
             #expect(outside.status == .rangeNotSatisfiable)
             #expect(outside.headers[.contentRange] == "bytes */\(bytes.count)")
-            let stale = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken,
-                                             headers: [.range: "bytes=0-9", .ifRange: "\"other\""])
+            let stale = try await client.get(
+                "/v1/assets/\(id)/original", token: fixture.ownerToken,
+                headers: [.range: "bytes=0-9", .ifRange: "\"other\""])
             #expect(stale.status == .ok, "a changed file is sent whole")
         }
     }
@@ -70,7 +73,11 @@ extension ImageRoutesTests {
         let cache = TestBackend.selected.newLibraryURL(in: fixture.directory).appendingPathComponent("cache")
         @Sendable func cachedFiles() -> [String] {
             (FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String] ?? [])
-                .filter { !$0.hasSuffix("/") && (try? FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent($0).path)[.type] as? FileAttributeType) == .typeRegular }
+                .filter {
+                    !$0.hasSuffix("/")
+                        && (try? FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent($0).path)[.type] as? FileAttributeType)
+                            == .typeRegular
+                }
         }
         try await fixture.withRouter { client in
             let part = try await client.get("/v1/assets/\(id)/original", token: fixture.ownerToken, headers: [.range: "bytes=10-19"])
@@ -99,8 +106,9 @@ extension ImageRoutesTests {
             #expect(first.status == .ok)
             #expect(try await client.get("/v1/assets/\(id)/thumbnail", token: token).headers[.eTag] == first.headers[.eTag], "from the cache")
             try fixture.library.removeFromLimitedSelection([fixture.assets[0]], ofClient: "org.example.grid")
-            #expect(try await eventually { try await client.get("/v1/assets/\(id)/thumbnail", token: token).status == .notFound },
-                    "a commit that takes the asset out of the grant empties the cache")
+            #expect(
+                try await eventually { try await client.get("/v1/assets/\(id)/thumbnail", token: token).status == .notFound },
+                "a commit that takes the asset out of the grant empties the cache")
         }
     }
 }
@@ -110,8 +118,12 @@ extension ImageRoutesTests {
     private static func probe(_ data: Data, in directory: URL) throws -> String {
         let file = directory.appendingPathComponent("served-\(UUID().uuidString)")
         try data.write(to: file)
-        let output = try DebianTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                                      "stream=codec_name:format=format_name", "-of", "csv=p=0", file.path])
+        let output = try DebianTool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries",
+                "stream=codec_name:format=format_name", "-of", "csv=p=0", file.path,
+            ])
         return output.split(separator: "\n").joined(separator: " ")
     }
 
@@ -123,9 +135,13 @@ extension ImageRoutesTests {
         let identifier = "A1B2C3D4-0000-4000-8000-0000000000CC"
         func movie(_ name: String, codec: [String], metadata: [String] = []) throws -> URL {
             let url = fixture.directory.appendingPathComponent(name)
-            try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi",
-                                          "-i", "sine=frequency=440", "-t", "1", "-pix_fmt", "yuv420p"] + codec + metadata
-                                          + ["-c:a", "aac", "-shortest", url.path])
+            try DebianTool.run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi",
+                    "-i", "sine=frequency=440", "-t", "1", "-pix_fmt", "yuv420p",
+                ] + codec + metadata
+                    + ["-c:a", "aac", "-shortest", url.path])
             return url
         }
         let hevc = try movie("IMG_0002.MOV", codec: ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error"])
@@ -134,8 +150,9 @@ extension ImageRoutesTests {
         exif.contentIdentifier = identifier
         let still = fixture.directory.appendingPathComponent("IMG_0004.JPG")
         try SampleImage.jpeg(width: 64, height: 48, from: (10, 40, 60), to: (220, 180, 90), exif: exif).write(to: still)
-        let motion = try movie("IMG_0004.MOV", codec: ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error"],
-                               metadata: ["-metadata", "com.apple.quicktime.content.identifier=\(identifier)", "-movflags", "use_metadata_tags"])
+        let motion = try movie(
+            "IMG_0004.MOV", codec: ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error"],
+            metadata: ["-metadata", "com.apple.quicktime.content.identifier=\(identifier)", "-movflags", "use_metadata_tags"])
         let imported = try fixture.library.importFiles([hevc, h264, still, motion])
         #expect(imported.failed.isEmpty && imported.imported.count == 4, "\(imported.failed)")
         let ids = Dictionary(imported.imported.map { ($0.file.lastPathComponent, urlID($0.localIdentifier)) }, uniquingKeysWith: { first, _ in first })
@@ -156,8 +173,11 @@ extension ImageRoutesTests {
             #expect(live.status == .ok, "\(live.text)")
             #expect(try Self.probe(Data(buffer: live.body), in: fixture.directory).hasPrefix("h264"))
             let tag = try #require(live.headers[.eTag])
-            #expect(try await client.get("/v1/assets/\(ids["IMG_0004.JPG"]!)/motion", token: fixture.ownerToken,
-                                         headers: [.ifNoneMatch: tag]).status == .notModified)
+            #expect(
+                try await client.get(
+                    "/v1/assets/\(ids["IMG_0004.JPG"]!)/motion", token: fixture.ownerToken,
+                    headers: [.ifNoneMatch: tag]
+                ).status == .notModified)
 
             let photo = urlID(fixture.assets[0])
             #expect(try await client.get("/v1/assets/\(photo)/motion", token: fixture.ownerToken).status == .notFound)

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosServer
 
 /// Request bodies that name a key twice, or nest without end, are found in

@@ -9,10 +9,12 @@ import Testing
 /// on. Restarting the database ends every session of every test beside
 /// it, so this runs alone: `script/test` sets `PHOTOS_TEST_POSTGRES_RESTARTS=1`
 /// for a run of its own.
-@Suite(.serialized, .tags(.slow),
-       .enabled(if: TestPostgresServer.current != nil && TestObjectStorageServer.current != nil
-                && ProcessInfo.processInfo.environment["PHOTOS_TEST_POSTGRES_RESTARTS"] == "1",
-                "restarts the PostgreSQL server script/services started: script/test runs it alone"))
+@Suite(
+    .serialized, .tags(.slow),
+    .enabled(
+        if: TestPostgresServer.current != nil && TestObjectStorageServer.current != nil
+            && ProcessInfo.processInfo.environment["PHOTOS_TEST_POSTGRES_RESTARTS"] == "1",
+        "restarts the PostgreSQL server script/services started: script/test runs it alone"))
 struct PostgresRestartTests {
     /// `script/services restart-postgres` on the services' directory.
     private static func restartPostgres(_ server: TestPostgresServer) throws {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosServer
 
 /// Query parameters and optional whitespace, read by bytes, against simple

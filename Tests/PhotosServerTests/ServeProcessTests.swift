@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 import Foundation
-import PhotosTestSupport
 import NIOCore
 import NIOHTTP1
 import Photos
 import PhotosMedia
+import PhotosTestSupport
 import Testing
 
 /// `photos serve` as people run it: a process on a loopback port, with
@@ -48,13 +48,15 @@ import Testing
         try server.start()
         let photo = try SampleImage.jpeg(width: 300, height: 200, from: (10, 200, 30), to: (250, 20, 90))
         let tus = [("Tus-Resumable", "1.0.0")]
-        let created = try await ServerProcess.request(.POST, "\(server.url)/v1/uploads", token: token,
-                                             headers: tus + [("Upload-Length", "\(photo.count)")])
+        let created = try await ServerProcess.request(
+            .POST, "\(server.url)/v1/uploads", token: token,
+            headers: tus + [("Upload-Length", "\(photo.count)")])
         let location = try #require(created.headers.first { $0.0.lowercased() == "location" }?.1)
         let half = photo.count / 2
-        let first = try await ServerProcess.request(.PATCH, server.url + location, token: token,
-                                           headers: tus + [("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
-                                           body: photo.prefix(half))
+        let first = try await ServerProcess.request(
+            .PATCH, server.url + location, token: token,
+            headers: tus + [("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
+            body: photo.prefix(half))
         #expect(first.status == 204)
         server.stop(signal: SIGKILL)
 
@@ -62,13 +64,15 @@ import Testing
         defer { server.stop() }
         let head = try await ServerProcess.request(.HEAD, server.url + location, token: token, headers: tus)
         #expect(head.headers.first { $0.0.lowercased() == "upload-offset" }?.1 == "\(half)")
-        let rest = try await ServerProcess.request(.PATCH, server.url + location, token: token,
-                                          headers: tus + [("Upload-Offset", "\(half)"), ("Content-Type", "application/offset+octet-stream")],
-                                          body: photo.suffix(from: half))
+        let rest = try await ServerProcess.request(
+            .PATCH, server.url + location, token: token,
+            headers: tus + [("Upload-Offset", "\(half)"), ("Content-Type", "application/offset+octet-stream")],
+            body: photo.suffix(from: half))
         #expect(rest.status == 204)
         let block = try JSONSerialization.data(withJSONObject: ["requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]])
-        let committed = try await ServerProcess.request(.POST, "\(server.url)/v1/changes", token: token,
-                                               headers: [("Content-Type", "application/json")], body: block)
+        let committed = try await ServerProcess.request(
+            .POST, "\(server.url)/v1/changes", token: token,
+            headers: [("Content-Type", "application/json")], body: block)
         #expect(committed.status == 200, "\(String(decoding: committed.body, as: UTF8.self))")
         let made = (try JSONSerialization.jsonObject(with: committed.body) as? [String: Any])?["created"] as? [String: String]
         #expect(made?["#0"]?.hasSuffix("/L0/001") == true, "a request without a ref is reported by its position")

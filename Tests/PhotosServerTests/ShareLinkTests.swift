@@ -5,6 +5,7 @@ import NIOCore
 import Photos
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosServer
 
 /// A share link reads its album as it is now, and nothing else: no other
@@ -53,9 +54,11 @@ import Testing
             let holding = try await client.get("/v1/assets/\(ids[0])/albums", token: token)
             #expect((holding.json["items"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Public"])
             var everything = ""
-            for path in ["/v1/library", "/v1/albums", "/v1/smart-albums", "/v1/moments", "/v1/folders", "/v1/assets", "/v1/timeline",
-                         "/v1/assets/\(ids[0])", "/v1/assets/\(ids[0])/albums", "/v1/assets/\(ids[1])/albums",
-                         "/v1/albums/\(urlID(shared.album.localIdentifier))", "/v1/changes"] {
+            for path in [
+                "/v1/library", "/v1/albums", "/v1/smart-albums", "/v1/moments", "/v1/folders", "/v1/assets", "/v1/timeline",
+                "/v1/assets/\(ids[0])", "/v1/assets/\(ids[0])/albums", "/v1/assets/\(ids[1])/albums",
+                "/v1/albums/\(urlID(shared.album.localIdentifier))", "/v1/changes",
+            ] {
                 everything += try await client.get(path, token: token).text
             }
             #expect(!everything.contains("Secret") && !everything.contains("Private folder"), "\(everything)")
@@ -113,7 +116,8 @@ import Testing
             #expect(try #require(try await connection.response()).statusLine.contains("200"))
         }
         let owner = try RawConnection(port: port.number)
-        try owner.send("DELETE /v1/shares/\(shared.link.token.id) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(fixture.ownerToken)\r\nContent-Length: 0\r\n\r\n")
+        try owner.send(
+            "DELETE /v1/shares/\(shared.link.token.id) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(fixture.ownerToken)\r\nContent-Length: 0\r\n\r\n")
         #expect(try #require(try await owner.response()).statusLine.contains("204"))
         try connection.send(request)
         #expect(try #require(try await connection.response()).statusLine.contains("401"), "not one more thumbnail")

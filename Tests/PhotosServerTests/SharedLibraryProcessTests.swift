@@ -9,9 +9,11 @@ import Testing
 /// run them (each with its own cache directory): what one does, the
 /// others' change streams and fetches show, in order and once, whatever
 /// happens to one of them.
-@Suite(.serialized, .tags(.slow),
-       .enabled(if: TestPostgresServer.current != nil && TestObjectStorageServer.current != nil,
-                "needs the PostgreSQL and S3 servers script/services starts (script/test starts them)"))
+@Suite(
+    .serialized, .tags(.slow),
+    .enabled(
+        if: TestPostgresServer.current != nil && TestObjectStorageServer.current != nil,
+        "needs the PostgreSQL and S3 servers script/services starts (script/test starts them)"))
 struct SharedLibraryProcessTests {
     private static func photo(_ index: Int) throws -> Data {
         try SampleImage.jpeg(width: 96, height: 64, from: (Double(index * 40 % 255), 30, 200), to: (20, Double(index * 70 % 255), 90))
@@ -73,18 +75,21 @@ struct SharedLibraryProcessTests {
         // Killed mid-upload: after a restart on the same machine, the upload resumes and commits.
         let photo = try Self.photo(1)
         let tus = [("Tus-Resumable", "1.0.0")]
-        let started = try await ServerProcess.request(.POST, "\(a.url)/v1/uploads", token: cluster.token,
-                                                      headers: tus + [("Upload-Length", "\(photo.count)")])
+        let started = try await ServerProcess.request(
+            .POST, "\(a.url)/v1/uploads", token: cluster.token,
+            headers: tus + [("Upload-Length", "\(photo.count)")])
         let location = try #require(started.headers.first { $0.0.lowercased() == "location" }?.1)
         let half = photo.count / 2
-        _ = try await ServerProcess.request(.PATCH, a.url + location, token: cluster.token,
-                                            headers: tus + [("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
-                                            body: photo.prefix(half))
+        _ = try await ServerProcess.request(
+            .PATCH, a.url + location, token: cluster.token,
+            headers: tus + [("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
+            body: photo.prefix(half))
         a.stop(signal: SIGKILL)
         try a.start()
-        let rest = try await ServerProcess.request(.PATCH, a.url + location, token: cluster.token,
-                                                   headers: tus + [("Upload-Offset", "\(half)"), ("Content-Type", "application/offset+octet-stream")],
-                                                   body: photo.suffix(from: half))
+        let rest = try await ServerProcess.request(
+            .PATCH, a.url + location, token: cluster.token,
+            headers: tus + [("Upload-Offset", "\(half)"), ("Content-Type", "application/offset+octet-stream")],
+            body: photo.suffix(from: half))
         #expect(rest.status == 204)
         try await cluster.commit([["op": "createAsset", "upload": String(location.split(separator: "/").last!)]], through: a)
         let first = try await Self.ids(1, of: watcher)

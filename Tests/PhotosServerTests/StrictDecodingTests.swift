@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PhotosServer
 
 /// Strict decoding: the keys a type takes are its properties, and nothing else gets through.
@@ -23,8 +24,14 @@ import Testing
     }
 
     @Test func anUpdatedFieldIsLeftAloneClearedOrSetAndItsObjectIsStrictToo() throws {
-        guard case .unchanged = try Self.decode(#"{"name": "a"}"#).location else { Issue.record("absent is unchanged"); return }
-        guard case .cleared = try Self.decode(#"{"name": "a", "location": null}"#).location else { Issue.record("null clears"); return }
+        guard case .unchanged = try Self.decode(#"{"name": "a"}"#).location else {
+            Issue.record("absent is unchanged")
+            return
+        }
+        guard case .cleared = try Self.decode(#"{"name": "a", "location": null}"#).location else {
+            Issue.record("null clears")
+            return
+        }
         guard case .set(let location) = try Self.decode(#"{"name": "a", "location": {"latitude": 1, "longitude": 2}}"#).location else {
             Issue.record("an object sets")
             return

@@ -5,6 +5,7 @@ import NIOFoundationEssentialsCompat
 import Photos
 import PhotosMedia
 import Testing
+
 @testable import PhotosServer
 
 /// `/v1/timeline`: buckets with ETags, and columnar pages.
@@ -81,7 +82,10 @@ extension TimelineRoutesTests {
         #expect(object["mediaTypes"] as? [String] == ["image", "video"] && object["contentVersions"] as? [Int] == [0, 7])
         let hashes = try #require(object["thumbHashes"] as? [Any])
         #expect(hashes.first as? String == "AAEC" && hashes.last is NSNull)
-        #expect(object.keys.sorted() == ["aspectRatios", "bucket", "contentVersions", "creationDates", "durations", "favorites",
-                                         "ids", "mediaTypes", "page", "pages", "thumbHashes"])
+        #expect(
+            object.keys.sorted() == [
+                "aspectRatios", "bucket", "contentVersions", "creationDates", "durations", "favorites",
+                "ids", "mediaTypes", "page", "pages", "thumbHashes",
+            ])
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
-@testable import Photos
 import PhotosMedia
 import PhotosTestSupport
 import Testing
+
+@testable import Photos
 @testable import PhotosServer
 
 /// tus uploads: resumable, checksum first, and turned into assets by a change block.
@@ -31,10 +32,14 @@ import Testing
         let fixture = try ServerFixture(photos: 0)
         let data = try Self.photo(10)
         try await fixture.withRouter { client in
-            let created = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(fixture.ownerToken, [
-                HTTPField.Name("Upload-Length")!: "\(data.count)",
-                HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "../../IMG_0001.JPG"]),
-            ]))
+            let created = try await client.execute(
+                uri: "/v1/uploads", method: .post,
+                headers: Self.headers(
+                    fixture.ownerToken,
+                    [
+                        HTTPField.Name("Upload-Length")!: "\(data.count)",
+                        HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "../../IMG_0001.JPG"]),
+                    ]))
             #expect(created.status == .created, "\(created.text)")
             let location = try #require(created.headers[.location])
             let offset = HTTPField.Name("Upload-Offset")!
@@ -42,19 +47,25 @@ import Testing
 
             // The first half, then the connection drops: the offset says where to go on.
             let half = data.count / 2
-            let first = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, octets + [offset: "0"]),
-                                                 body: ByteBuffer(bytes: data.prefix(half)))
+            let first = try await client.execute(
+                uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, octets + [offset: "0"]),
+                body: ByteBuffer(bytes: data.prefix(half)))
             #expect(first.status == .noContent && first.headers[offset] == "\(half)")
             let head = try await client.execute(uri: location, method: .head, headers: Self.headers(fixture.ownerToken))
             #expect(head.headers[offset] == "\(half)")
-            let wrong = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, octets + [offset: "0"]),
-                                                 body: ByteBuffer(bytes: data.suffix(from: half)))
+            let wrong = try await client.execute(
+                uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, octets + [offset: "0"]),
+                body: ByteBuffer(bytes: data.suffix(from: half)))
             #expect(wrong.status == .conflict)
-            let early = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
-                "requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]])
+            let early = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: [
+                    "requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]
+                ])
             #expect(early.status == .conflict, "an unfinished upload is not an asset yet")
-            let rest = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, octets + [offset: "\(half)"]),
-                                                body: ByteBuffer(bytes: data.suffix(from: half)))
+            let rest = try await client.execute(
+                uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, octets + [offset: "\(half)"]),
+                body: ByteBuffer(bytes: data.suffix(from: half)))
             #expect(rest.headers[offset] == "\(data.count)")
             // Finished, it is read while it waits for its block, which then uses that reading.
             ReadAhead.shared.waitUntilIdle()
@@ -63,10 +74,14 @@ import Testing
             let other = try fixture.library.createAccessToken(forClient: nil).bearer
             #expect(try await client.execute(uri: location, method: .head, headers: Self.headers(other)).status == .notFound)
 
-            let block = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: ["requests": [
-                ["op": "createAsset", "upload": String(location.split(separator: "/").last!), "ref": "new", "favorite": true],
-                ["op": "createAlbum", "title": "Uploaded", "addAssets": ["$new"]],
-            ] as [[String: Any]]])
+            let block = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: [
+                    "requests": [
+                        ["op": "createAsset", "upload": String(location.split(separator: "/").last!), "ref": "new", "favorite": true],
+                        ["op": "createAlbum", "title": "Uploaded", "addAssets": ["$new"]],
+                    ] as [[String: Any]]
+                ])
             #expect(block.status == .ok, "\(block.text)")
             #expect(ReadAhead.shared.readingsUsed > readingsUsed)
             let identifier = try #require((block.json["created"] as? [String: String])?["new"])
@@ -81,13 +96,21 @@ import Testing
 
     /// Uploads the whole file in one PATCH; returns the upload's id.
     private static func upload(_ data: Data, named name: String, token: String, client: some TestClientProtocol) async throws -> String {
-        let created = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(token, [
-            HTTPField.Name("Upload-Length")!: "\(data.count)", HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": name]),
-        ]))
+        let created = try await client.execute(
+            uri: "/v1/uploads", method: .post,
+            headers: Self.headers(
+                token,
+                [
+                    HTTPField.Name("Upload-Length")!: "\(data.count)", HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": name]),
+                ]))
         let location = try #require(created.headers[.location], "\(created.status)")
-        let sent = try await client.execute(uri: location, method: .patch, headers: Self.headers(token, [
-            .contentType: "application/offset+octet-stream", HTTPField.Name("Upload-Offset")!: "0",
-        ]), body: ByteBuffer(bytes: data))
+        let sent = try await client.execute(
+            uri: location, method: .patch,
+            headers: Self.headers(
+                token,
+                [
+                    .contentType: "application/offset+octet-stream", HTTPField.Name("Upload-Offset")!: "0",
+                ]), body: ByteBuffer(bytes: data))
         #expect(sent.status == .noContent)
         return String(location.split(separator: "/").last!)
     }
@@ -102,9 +125,13 @@ import Testing
     /// A Live Photo's video, made by ffmpeg in `directory`, carrying `identifier` as Apple's cameras write it.
     private static func livePhotoMovie(_ name: String, identifier: String, in directory: URL) throws -> URL {
         let movie = directory.appendingPathComponent(name)
-        try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
-                                      "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
-                                      "-movflags", "use_metadata_tags", movie.path])
+        try DebianTool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=30", "-t", "1", "-pix_fmt", "yuv420p",
+                "-c:v", "libx264", "-preset", "ultrafast", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
+                "-movflags", "use_metadata_tags", movie.path,
+            ])
         return movie
     }
 
@@ -118,11 +145,17 @@ import Testing
         try await fixture.withRouter { client in
             let photo = try await Self.upload(still, named: "IMG_0001.JPG", token: fixture.ownerToken, client: client)
             let video = try await Self.upload(try Data(contentsOf: movie), named: "IMG_0001.MOV", token: fixture.ownerToken, client: client)
-            let backwards = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
-                "requests": [["op": "createAsset", "upload": video, "pairedVideo": photo]]])
+            let backwards = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: [
+                    "requests": [["op": "createAsset", "upload": video, "pairedVideo": photo]]
+                ])
             #expect(backwards.status == .badRequest, "\(backwards.text)")
-            let block = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
-                "requests": [["op": "createAsset", "upload": photo, "pairedVideo": video, "ref": "live"]]])
+            let block = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: [
+                    "requests": [["op": "createAsset", "upload": photo, "pairedVideo": video, "ref": "live"]]
+                ])
             #expect(block.status == .ok, "\(block.text)")
             let created = try #require((block.json["created"] as? [String: String])?["live"])
             let asset = fixture.library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [created], options: nil) }[0]
@@ -139,16 +172,23 @@ import Testing
         let fixture = try ServerFixture(photos: 0)
         let identifier = "A1B2C3D4-0000-4000-8000-0000000000DD"
         let still = try Self.livePhotoStill(identifier: identifier, shade: 30)
-        let (liveMovie, otherMovie) = (try Data(contentsOf: try Self.livePhotoMovie("IMG_0002.MOV", identifier: identifier, in: fixture.directory)),
-                                       try Data(contentsOf: try Self.livePhotoMovie("IMG_0003.MOV", identifier: "OTHER-ID", in: fixture.directory)))
+        let (liveMovie, otherMovie) = (
+            try Data(contentsOf: try Self.livePhotoMovie("IMG_0002.MOV", identifier: identifier, in: fixture.directory)),
+            try Data(contentsOf: try Self.livePhotoMovie("IMG_0003.MOV", identifier: "OTHER-ID", in: fixture.directory))
+        )
         try await fixture.withRouter { client in
             let video = try await Self.upload(liveMovie, named: "IMG_0002.MOV", token: fixture.ownerToken, client: client)
             let other = try await Self.upload(otherMovie, named: "IMG_0003.MOV", token: fixture.ownerToken, client: client)
             let photo = try await Self.upload(still, named: "IMG_0002.JPG", token: fixture.ownerToken, client: client)
-            let block = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
-                "requests": [["op": "createAsset", "upload": video, "ref": "video"], ["op": "createAsset", "upload": other, "ref": "other"],
-                             ["op": "createAsset", "upload": photo, "ref": "photo"],
-                             ["op": "createAlbum", "title": "Live", "addAssets": ["$video"]]]])
+            let block = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: [
+                    "requests": [
+                        ["op": "createAsset", "upload": video, "ref": "video"], ["op": "createAsset", "upload": other, "ref": "other"],
+                        ["op": "createAsset", "upload": photo, "ref": "photo"],
+                        ["op": "createAlbum", "title": "Live", "addAssets": ["$video"]],
+                    ]
+                ])
             #expect(block.status == .ok, "\(block.text)")
             let created = try #require(block.json["created"] as? [String: String])
             #expect(created["video"] == created["photo"] && created["other"] != created["photo"], "\(created)")
@@ -157,8 +197,9 @@ import Testing
             #expect(fixture.library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) }.map(\.type) == [.photo, .pairedVideo])
             #expect(fixture.library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).count } == 2)
             let album = fixture.library.withCurrentLibrary { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [created["#3"]!], options: nil)[0] }
-            #expect(fixture.library.withCurrentLibrary { PHAsset.fetchAssets(in: album, options: nil).firstObject?.localIdentifier } == created["photo"],
-                    "the video's ref names the Live Photo")
+            #expect(
+                fixture.library.withCurrentLibrary { PHAsset.fetchAssets(in: album, options: nil).firstObject?.localIdentifier } == created["photo"],
+                "the video's ref names the Live Photo")
         }
     }
 
@@ -168,27 +209,43 @@ import Testing
     /// Photo's JPEG is a Live Photo with the video it carries.
     @Test func aRawAndItsJPEGAndAMotionPhotoArePairedByTheServer() async throws {
         let fixture = try ServerFixture(photos: 0)
-        let raw = try Data(contentsOf: try CameraFiles.raw(width: 160, height: 120, preview: (80, 60), tags: [
-            "-Make=Panasonic", "-Model=DMC-GH4", "-DateTimeOriginal=2021:05:04 10:11:12"], in: fixture.directory))
+        let raw = try Data(
+            contentsOf: try CameraFiles.raw(
+                width: 160, height: 120, preview: (80, 60),
+                tags: [
+                    "-Make=Panasonic", "-Model=DMC-GH4", "-DateTimeOriginal=2021:05:04 10:11:12",
+                ], in: fixture.directory))
         let movieFile = fixture.directory.appendingPathComponent("motion.mp4")
-        _ = try DebianTool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
-                                          "-c:v", "libx264", "-pix_fmt", "yuv420p", movieFile.path])
+        _ = try DebianTool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", movieFile.path,
+            ])
         let motionPhoto = fixture.directory.appendingPathComponent("PXL_20240601_101500000.MP.jpg")
         try CameraFiles.motionPhoto(motionPhoto, still: try Self.photo(7), movie: try Data(contentsOf: movieFile), schema: .container)
         try await fixture.withRouter { client in
             let rawUpload = try await Self.upload(raw, named: "P1000123.RW2", token: fixture.ownerToken, client: client)
             let jpegUpload = try await Self.upload(try Self.photo(3), named: "P1000123.JPG", token: fixture.ownerToken, client: client)
-            let motion = try await Self.upload(try Data(contentsOf: motionPhoto), named: motionPhoto.lastPathComponent,
-                                               token: fixture.ownerToken, client: client)
-            let block = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
-                "requests": [["op": "createAsset", "upload": rawUpload, "ref": "raw"], ["op": "createAsset", "upload": jpegUpload, "ref": "jpeg"],
-                             ["op": "createAsset", "upload": motion, "ref": "motion"]]])
+            let motion = try await Self.upload(
+                try Data(contentsOf: motionPhoto), named: motionPhoto.lastPathComponent,
+                token: fixture.ownerToken, client: client)
+            let block = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: [
+                    "requests": [
+                        ["op": "createAsset", "upload": rawUpload, "ref": "raw"], ["op": "createAsset", "upload": jpegUpload, "ref": "jpeg"],
+                        ["op": "createAsset", "upload": motion, "ref": "motion"],
+                    ]
+                ])
             #expect(block.status == .ok, "\(block.text)")
             let created = try #require(block.json["created"] as? [String: String])
             #expect(created["raw"] != nil && created["raw"] == created["jpeg"], "\(created)")
             let (photo, live) = fixture.library.withCurrentLibrary {
-                (PHAsset.fetchAssets(withLocalIdentifiers: [created["jpeg"]!], options: nil)[0],
-                 PHAsset.fetchAssets(withLocalIdentifiers: [created["motion"]!], options: nil)[0])
+                (
+                    PHAsset.fetchAssets(withLocalIdentifiers: [created["jpeg"]!], options: nil)[0],
+                    PHAsset.fetchAssets(withLocalIdentifiers: [created["motion"]!], options: nil)[0]
+                )
             }
             let resources = fixture.library.withCurrentLibrary { PHAssetResource.assetResources(for: photo) }
             #expect(resources.map(\.type) == [.photo, .alternatePhoto] && resources.map(\.originalFilename) == ["P1000123.JPG", "P1000123.RW2"])
@@ -207,15 +264,22 @@ import Testing
         let hash = try PHPhotoLibrary.contentHash(ofFileAt: file)
         let limited = try fixture.clientToken("org.example.limited", grant: .limited, selection: [])
         try await fixture.withRouter { client in
-            let fields: HTTPFields = [HTTPField.Name("Upload-Length")!: "\(data.count)",
-                                      HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "a.jpg", "contentHash": hash])]
+            let fields: HTTPFields = [
+                HTTPField.Name("Upload-Length")!: "\(data.count)",
+                HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "a.jpg", "contentHash": hash]),
+            ]
             let skipped = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(fixture.ownerToken, fields))
             #expect(skipped.status == .ok && skipped.json["duplicateOf"] as? String == imported)
             let hidden = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(limited, fields))
             #expect(hidden.status == .created, "a client is not told of a duplicate it cannot see")
-            let kept = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(fixture.ownerToken, [
-                HTTPField.Name("Upload-Length")!: "\(data.count)",
-                HTTPField.Name("Upload-Metadata")!: Self.metadata(["contentHash": hash, "duplicates": "keep"])]))
+            let kept = try await client.execute(
+                uri: "/v1/uploads", method: .post,
+                headers: Self.headers(
+                    fixture.ownerToken,
+                    [
+                        HTTPField.Name("Upload-Length")!: "\(data.count)",
+                        HTTPField.Name("Upload-Metadata")!: Self.metadata(["contentHash": hash, "duplicates": "keep"]),
+                    ]))
             #expect(kept.status == .created)
         }
     }
@@ -223,30 +287,45 @@ import Testing
     @Test func badUploadsAreRefusedAndCostNothing() async throws {
         let fixture = try ServerFixture(photos: 0, configuration: .init(port: 0, maximumUploadLength: 1000))
         try await fixture.withRouter { client in
-            let noTus = try await client.execute(uri: "/v1/uploads", method: .post, headers: [.authorization: "Bearer \(fixture.ownerToken)",
-                                                                                             HTTPField.Name("Upload-Length")!: "10"])
+            let noTus = try await client.execute(
+                uri: "/v1/uploads", method: .post,
+                headers: [
+                    .authorization: "Bearer \(fixture.ownerToken)",
+                    HTTPField.Name("Upload-Length")!: "10",
+                ])
             #expect(noTus.status == .preconditionFailed)
             for length in ["", "-1", "abc", "0"] {
-                let response = try await client.execute(uri: "/v1/uploads", method: .post,
-                                                        headers: Self.headers(fixture.ownerToken, [HTTPField.Name("Upload-Length")!: length]))
+                let response = try await client.execute(
+                    uri: "/v1/uploads", method: .post,
+                    headers: Self.headers(fixture.ownerToken, [HTTPField.Name("Upload-Length")!: length]))
                 #expect(response.status == .badRequest, "\(length)")
             }
-            let tooBig = try await client.execute(uri: "/v1/uploads", method: .post,
-                                                  headers: Self.headers(fixture.ownerToken, [HTTPField.Name("Upload-Length")!: "1001"]))
+            let tooBig = try await client.execute(
+                uri: "/v1/uploads", method: .post,
+                headers: Self.headers(fixture.ownerToken, [HTTPField.Name("Upload-Length")!: "1001"]))
             #expect(tooBig.status == .contentTooLarge)
-            let created = try await client.execute(uri: "/v1/uploads", method: .post,
-                                                   headers: Self.headers(fixture.ownerToken, [HTTPField.Name("Upload-Length")!: "10"]))
+            let created = try await client.execute(
+                uri: "/v1/uploads", method: .post,
+                headers: Self.headers(fixture.ownerToken, [HTTPField.Name("Upload-Length")!: "10"]))
             let location = try #require(created.headers[.location])
-            let overflow = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, [
-                .contentType: "application/offset+octet-stream", HTTPField.Name("Upload-Offset")!: "0"]),
+            let overflow = try await client.execute(
+                uri: location, method: .patch,
+                headers: Self.headers(
+                    fixture.ownerToken,
+                    [
+                        .contentType: "application/offset+octet-stream", HTTPField.Name("Upload-Offset")!: "0",
+                    ]),
                 body: ByteBuffer(bytes: [UInt8](repeating: 1, count: 20)))
             #expect(overflow.status == .contentTooLarge)
             for id in ["../../database/Photos.sqlite", "0123", String(repeating: "g", count: 32)] {
                 let response = try await client.execute(uri: "/v1/uploads/\(id)", method: .head, headers: Self.headers(fixture.ownerToken))
                 #expect(response.status == .notFound, "\(id)")
             }
-            let garbage = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
-                "requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]])
+            let garbage = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: [
+                    "requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]
+                ])
             #expect(garbage.status == .conflict)
             let deleted = try await client.execute(uri: location, method: .delete, headers: Self.headers(fixture.ownerToken))
             #expect(deleted.status == .noContent)
@@ -263,14 +342,26 @@ extension UploadRoutesTests {
         try await fixture.withRouter { client in
             var statuses: [HTTPResponse.Status] = []
             for _ in 0..<300 {
-                statuses.append(try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(token, [
-                    HTTPField.Name("Upload-Length")!: "\(16 << 30)"])).status)
+                statuses.append(
+                    try await client.execute(
+                        uri: "/v1/uploads", method: .post,
+                        headers: Self.headers(
+                            token,
+                            [
+                                HTTPField.Name("Upload-Length")!: "\(16 << 30)"
+                            ])
+                    ).status)
             }
             let accepted = statuses.filter { $0 == .created }.count
             #expect(accepted <= 3, "\(accepted) uploads of 16 GiB taken")
             #expect(statuses.allSatisfy { [.created, .contentTooLarge, .insufficientStorage].contains($0) }, "\(Set(statuses.map(\.code)))")
-            let exbibyte = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(fixture.ownerToken, [
-                HTTPField.Name("Upload-Length")!: "\(1 << 60)"]))
+            let exbibyte = try await client.execute(
+                uri: "/v1/uploads", method: .post,
+                headers: Self.headers(
+                    fixture.ownerToken,
+                    [
+                        HTTPField.Name("Upload-Length")!: "\(1 << 60)"
+                    ]))
             #expect(exbibyte.status == .contentTooLarge, "past the largest file an upload may bring")
         }
     }
@@ -284,8 +375,13 @@ extension UploadRoutesTests {
         try await fixture.withRouter { client in
             var locations: [String] = []
             for token in [fixture.ownerToken, issued.bearer, issued.bearer] {
-                let created = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(token, [
-                    HTTPField.Name("Upload-Length")!: "10", HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "x.jpg"])]))
+                let created = try await client.execute(
+                    uri: "/v1/uploads", method: .post,
+                    headers: Self.headers(
+                        token,
+                        [
+                            HTTPField.Name("Upload-Length")!: "10", HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "x.jpg"]),
+                        ]))
                 locations.append(try #require(created.headers[.location]))
             }
             let all = try await client.get("/v1/uploads", token: fixture.ownerToken)
@@ -293,15 +389,18 @@ extension UploadRoutesTests {
             let own = try await client.get("/v1/uploads", token: issued.bearer)
             #expect((own.json["uploads"] as? [[String: Any]])?.compactMap { $0["token"] as? String } == [issued.token.id, issued.token.id])
             #expect(try await client.execute(uri: locations[1], method: .delete, headers: Self.headers(fixture.ownerToken)).status == .noContent)
-            #expect(try await client.execute(uri: locations[0], method: .delete, headers: Self.headers(issued.bearer)).status == .notFound,
-                    "another token's upload is none of its business")
+            #expect(
+                try await client.execute(uri: locations[0], method: .delete, headers: Self.headers(issued.bearer)).status == .notFound,
+                "another token's upload is none of its business")
         }
         try fixture.library.revokeAccessToken(id: issued.token.id)
         try await UploadSweeper(uploads: fixture.server.uploads, owner: fixture.library, interval: .seconds(600), now: { Date() }).sweep()
         #expect(fixture.server.uploads.list().map(\.upload.tokenID) == [try #require(fixture.library.accessTokens().first?.id)])
         // A day later, abandoned: gone too.
-        try await UploadSweeper(uploads: fixture.server.uploads, owner: fixture.library, interval: .seconds(600),
-                                now: { Date().addingTimeInterval(86_401) }).sweep()
+        try await UploadSweeper(
+            uploads: fixture.server.uploads, owner: fixture.library, interval: .seconds(600),
+            now: { Date().addingTimeInterval(86_401) }
+        ).sweep()
         #expect(fixture.server.uploads.list().isEmpty)
     }
 
@@ -311,13 +410,26 @@ extension UploadRoutesTests {
         let fixture = try ServerFixture(photos: 0)
         let bytes = Data("this is not a photo at all".utf8)
         try await fixture.withRouter { client in
-            let created = try await client.execute(uri: "/v1/uploads", method: .post, headers: Self.headers(fixture.ownerToken, [
-                HTTPField.Name("Upload-Length")!: "\(bytes.count)", HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "x.jpg"])]))
+            let created = try await client.execute(
+                uri: "/v1/uploads", method: .post,
+                headers: Self.headers(
+                    fixture.ownerToken,
+                    [
+                        HTTPField.Name("Upload-Length")!: "\(bytes.count)", HTTPField.Name("Upload-Metadata")!: Self.metadata(["filename": "x.jpg"]),
+                    ]))
             let location = try #require(created.headers[.location])
-            _ = try await client.execute(uri: location, method: .patch, headers: Self.headers(fixture.ownerToken, [
-                .contentType: "application/offset+octet-stream", HTTPField.Name("Upload-Offset")!: "0"]), body: ByteBuffer(bytes: bytes))
-            let block = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: [
-                "requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]])
+            _ = try await client.execute(
+                uri: location, method: .patch,
+                headers: Self.headers(
+                    fixture.ownerToken,
+                    [
+                        .contentType: "application/offset+octet-stream", HTTPField.Name("Upload-Offset")!: "0",
+                    ]), body: ByteBuffer(bytes: bytes))
+            let block = try await client.send(
+                .post, "/v1/changes", token: fixture.ownerToken,
+                json: [
+                    "requests": [["op": "createAsset", "upload": String(location.split(separator: "/").last!)]]
+                ])
             #expect(block.status == .unprocessableContent, "\(block.text)")
             #expect(!block.text.contains(fixture.directory.path) && !block.text.contains("/uploads/"), "\(block.text)")
             #expect(block.text.contains("upload "), "\(block.text)")

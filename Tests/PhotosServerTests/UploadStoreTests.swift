@@ -4,6 +4,7 @@ import Glibc
 import NIOCore
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosServer
 
 /// Uploads on disk, described by an attribute of their data file or by a
@@ -77,7 +78,8 @@ import Testing
         try Data("{\"id\":".utf8).write(to: cutShort.appendingPathExtension("json"))
         _ = FileManager.default.createFile(atPath: cutShort.appendingPathExtension("part").path, contents: nil)
         store.removeAbandoned(now: Date())
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
                 == ([live.id + ".part", alsoLive.id + ".json", alsoLive.id + ".part"] + (keepsAttributes ? [] : [live.id + ".json"])).sorted())
         store.removeAbandoned(now: Date().addingTimeInterval(120))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
@@ -120,8 +122,9 @@ import Testing
         try store.writeBytes(ByteBuffer(string: "ab"), to: written.id, at: 0, syncing: false)
         let idle = try store.create(tokenID: "a", length: 5, filename: "b.jpg", now: created.addingTimeInterval(-7_200))
         try store.writeBytes(ByteBuffer(string: "ab"), to: idle.id, at: 0, syncing: false)
-        try FileManager.default.setAttributes([.modificationDate: created.addingTimeInterval(-7_200)],
-                                              ofItemAtPath: store.dataURL(idle.id).path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: created.addingTimeInterval(-7_200)],
+            ofItemAtPath: store.dataURL(idle.id).path)
         let revoked = try store.create(tokenID: "revoked", length: 5, filename: "c.jpg")
         store.removeAbandoned(validTokens: ["a"], now: created)
         #expect(store.list().map(\.upload.id) == [written.id], "the idle one and the revoked token's are gone")

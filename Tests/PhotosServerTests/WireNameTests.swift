@@ -2,6 +2,7 @@ import Foundation
 import Photos
 import Testing
 import Yams
+
 @testable import PhotosServer
 
 /// PhotoKit's enumerations travel by name: every name is unique within its
@@ -30,8 +31,10 @@ import Yams
         #expect(Set(try Self.documentedEnum("CollectionSubtype")) == Set(subtypes + ["unknown"]))
         #expect(PHAssetCollectionSubtype.smartAlbumRecentlyDeleted.name == "recentlyDeleted")
         #expect(PHAssetCollectionSubtype.albumRegular.name == "regular" && PHAssetCollectionSubtype.smartAlbumRAW.name == "RAW")
-        for names in [mediaTypes, Self.cases(PHAsset.PlaybackStyle.self).map(\.name), Self.cases(PHAssetResourceType.self).map(\.name),
-                      Self.cases(PHAssetCollectionSubtype.self).map(\.name)] {
+        for names in [
+            mediaTypes, Self.cases(PHAsset.PlaybackStyle.self).map(\.name), Self.cases(PHAssetResourceType.self).map(\.name),
+            Self.cases(PHAssetCollectionSubtype.self).map(\.name),
+        ] {
             #expect(Set(names).count == names.count, "\(names)")
         }
     }

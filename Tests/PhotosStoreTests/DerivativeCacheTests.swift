@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PhotosStore
 
 @Suite struct DerivativeCacheTests {
@@ -20,16 +21,18 @@ import Testing
         let renditions = try (0..<10).map { try store(cache, size: 1_000, age: Double(100 - $0)) }
         cache.evict()
         let kept = renditions.map { FileManager.default.fileExists(atPath: $0.path) }
-        #expect(kept == Array(repeating: false, count: 1) + Array(repeating: true, count: 9),
-                "10,000 bytes against a goal of 9,000: only the oldest goes")
+        #expect(
+            kept == Array(repeating: false, count: 1) + Array(repeating: true, count: 9),
+            "10,000 bytes against a goal of 9,000: only the oldest goes")
 
         // Using a rendition keeps it: the oldest now is the second one.
         #expect(cache.existing(assetUUID: String(renditions[1].lastPathComponent.prefix(36)), version: 0, kind: .thumbnail) != nil)
         _ = try store(cache, size: 2_000, age: 0)
         cache.evict()
         #expect(FileManager.default.fileExists(atPath: renditions[1].path), "just used")
-        #expect(!FileManager.default.fileExists(atPath: renditions[2].path) && !FileManager.default.fileExists(atPath: renditions[3].path),
-                "the two least recently used make room for 2,000 bytes")
+        #expect(
+            !FileManager.default.fileExists(atPath: renditions[2].path) && !FileManager.default.fileExists(atPath: renditions[3].path),
+            "the two least recently used make room for 2,000 bytes")
         #expect(FileManager.default.fileExists(atPath: renditions[4].path))
     }
 

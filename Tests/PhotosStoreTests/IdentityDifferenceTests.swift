@@ -1,14 +1,16 @@
-import PhotosTestSupport
 import Foundation
+import PhotosTestSupport
 import Testing
+
 @testable import PhotosStore
 
 @Suite struct IdentityDifferenceTests {
     /// Checks a difference against the batch-update replay and its invariants.
     static func verify(_ old: [Int], _ new: [Int], changed: Set<Int>) throws {
         let difference = IdentityDifference.difference(old, new, changed: changed)
-        let replayed = try BatchUpdate.apply(to: old, removed: IndexSet(difference.removed), inserted: IndexSet(difference.inserted),
-                                             moves: difference.moves.map { ($0.from, $0.to) }, after: new)
+        let replayed = try BatchUpdate.apply(
+            to: old, removed: IndexSet(difference.removed), inserted: IndexSet(difference.inserted),
+            moves: difference.moves.map { ($0.from, $0.to) }, after: new)
         #expect(replayed == new, "\(old) -> \(new): \(difference)")
         let removedItems = Set(difference.removed.map { old[$0] })
         let changedItems = Set(difference.changed.map { new[$0] })
@@ -27,8 +29,9 @@ import Testing
     ) throws -> IdentityDifference {
         let difference = between(old, new, changed)
         #expect(difference == IdentityDifference.difference(old, new, changed: changed))
-        let replayed = try BatchUpdate.apply(to: old, removed: IndexSet(difference.removed), inserted: IndexSet(difference.inserted),
-                                             moves: difference.moves.map { ($0.from, $0.to) }, after: new)
+        let replayed = try BatchUpdate.apply(
+            to: old, removed: IndexSet(difference.removed), inserted: IndexSet(difference.inserted),
+            moves: difference.moves.map { ($0.from, $0.to) }, after: new)
         #expect(replayed == new)
         return difference
     }
@@ -88,8 +91,9 @@ import Testing
         for _ in 0..<Int.random(in: 0...40, using: &random) where new.count > 1 {
             new.insert(new.remove(at: Int.random(in: 0..<new.count, using: &random)), at: Int.random(in: 0...new.count, using: &random))
         }
-        try Self.expectSameAsHashed(old, new, changed: Set(new.filter { _ in Bool.random(using: &random) }),
-                                    by: IdentityDifference.between)
+        try Self.expectSameAsHashed(
+            old, new, changed: Set(new.filter { _ in Bool.random(using: &random) }),
+            by: IdentityDifference.between)
     }
 
     /// UUIDs and ASCII identifiers are found by a quick hash of their
@@ -106,14 +110,16 @@ import Testing
         #expect(IdentityDifference.between(old, new) == IdentityDifference.difference(old, new))
 
         let identifiers = { (list: [UUID]) in list.map { "\($0.uuidString)/L0/001" } }
-        var oldText = identifiers(old), newText = identifiers(new)
+        var oldText = identifiers(old)
+        var newText = identifiers(new)
         if seed % 2 == 1 {
             oldText.append("K-\(seed)")
             newText.insert("\u{212A}-\(seed)", at: Int.random(in: 0...newText.count, using: &random))
         }
         if seed % 4 == 2 { oldText.insert("café-\(seed)", at: 0) }
-        let quick = try Self.expectSameAsHashed(oldText, newText, changed: Set(newText.filter { _ in Bool.random(using: &random) }),
-                                                by: IdentityDifference.between)
+        let quick = try Self.expectSameAsHashed(
+            oldText, newText, changed: Set(newText.filter { _ in Bool.random(using: &random) }),
+            by: IdentityDifference.between)
         if seed % 2 == 1 {
             #expect(quick.removed.allSatisfy { oldText[$0] != "K-\(seed)" }, "the Kelvin sign's twin is kept, not removed")
         }

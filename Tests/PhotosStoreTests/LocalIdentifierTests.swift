@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosStore
 
 /// Local identifiers parsed by hand read UUIDs as Apple's `uuid_parse`
@@ -26,10 +27,12 @@ import Testing
         }
         func wellFormed(_ text: String) -> Bool {
             let bytes = Array(text.utf8)
-            return bytes.count == 36 && bytes.indices.allSatisfy { offset in
-                [8, 13, 18, 23].contains(offset) ? bytes[offset] == UInt8(ascii: "-")
-                    : Character(UnicodeScalar(bytes[offset])).isHexDigit && bytes[offset] < 128
-            }
+            return bytes.count == 36
+                && bytes.indices.allSatisfy { offset in
+                    [8, 13, 18, 23].contains(offset)
+                        ? bytes[offset] == UInt8(ascii: "-")
+                        : Character(UnicodeScalar(bytes[offset])).isHexDigit && bytes[offset] < 128
+                }
         }
         for text in texts {
             let expected = wellFormed(text) ? UUID(uuidString: text)?.uuidString : nil
@@ -39,7 +42,9 @@ import Testing
             #expect(LocalIdentifier(text, fetching: .assetCollection)?.uuid == expected)
         }
         #expect(LocalIdentifier("3F2A6C1E-0B7D-4C59-9E61-2B8E5F0C7A10/L0/040")?.entity == .assetCollection)
-        #expect(LocalIdentifier("3f2a6c1e-0b7d-4c59-9e61-2b8e5f0c7a10/L0/020") == LocalIdentifier(uuid: "3F2A6C1E-0B7D-4C59-9E61-2B8E5F0C7A10", entity: .collectionList))
+        #expect(
+            LocalIdentifier("3f2a6c1e-0b7d-4c59-9e61-2b8e5f0c7a10/L0/020")
+                == LocalIdentifier(uuid: "3F2A6C1E-0B7D-4C59-9E61-2B8E5F0C7A10", entity: .collectionList))
         #expect(LocalIdentifier("3F2A6C1E-0B7D-4C59-9E61-2B8E5F0C7A10/L0/002") == nil)
     }
 }

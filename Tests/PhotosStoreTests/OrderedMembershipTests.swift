@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PhotosStore
 
 /// Checks membership edits against NSMutableArray, whose index semantics

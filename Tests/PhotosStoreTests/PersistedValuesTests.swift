@@ -1,15 +1,17 @@
 import Foundation
 import Testing
+
 @testable import PhotosStore
 
 /// Golden values: what the engine writes into a library and reads back in
 /// every later version. A change here breaks libraries already written.
 @Suite struct PersistedValuesTests {
     @Test func changedAttributesKeepTheirStoredNames() {
-        #expect(ChangedAttribute.allCases.map(\.storedName) == [
-            "favorite", "hidden", "creationDate", "location", "trashed", "restored", "content",
-            "title", "members", "parent", "position", "summary", "access",
-        ])
+        #expect(
+            ChangedAttribute.allCases.map(\.storedName) == [
+                "favorite", "hidden", "creationDate", "location", "trashed", "restored", "content",
+                "title", "members", "parent", "position", "summary", "access",
+            ])
     }
 
     @Test func aSetOfChangedAttributesIsStoredSortedAndReadBack() {

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import PhotosStore
 
 /// Text comparisons match as NSPredicate's do, in time linear in the text
@@ -9,7 +10,10 @@ import Testing
     /// The backtracking matcher the engine used before, which defines what
     /// `LIKE` means (and takes time proportional to text × pattern).
     private static func model(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
-        var t = 0, p = 0, starPattern = -1, starText = 0
+        var t = 0
+        var p = 0
+        var starPattern = -1
+        var starText = 0
         while t < text.count {
             if p < pattern.count, pattern[p] == "\\", p + 1 < pattern.count, pattern[p + 1] == text[t] {
                 t += 1
@@ -40,7 +44,9 @@ import Testing
         for _ in 0..<20_000 {
             let text = (0..<Int.random(in: 0...9, using: &random)).map { _ in ["a", "b", "é", "*", "?"].randomElement(using: &random)! as Unicode.Scalar }
             let pattern = (0..<Int.random(in: 0...7, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
-            #expect(Glob(pattern).matches(text) == Self.model(text, pattern), "\(String(String.UnicodeScalarView(text))) LIKE \(String(String.UnicodeScalarView(pattern)))")
+            #expect(
+                Glob(pattern).matches(text) == Self.model(text, pattern),
+                "\(String(String.UnicodeScalarView(text))) LIKE \(String(String.UnicodeScalarView(pattern)))")
         }
     }
 

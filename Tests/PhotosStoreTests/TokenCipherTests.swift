@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PhotosStore
 
 @Suite struct TokenCipherTests {
@@ -8,8 +9,9 @@ import Testing
     @Test func sipHashMatchesItsReferenceVectors() {
         let (key0, key1): (UInt64, UInt64) = (0x0706_0504_0302_0100, 0x0f0e_0d0c_0b0a_0908)
         #expect(TokenCipher.sipHash24(key0: key0, key1: key1, message: [0x0706_0504_0302_0100]) == 0x93f5_f579_9a93_2462)
-        #expect(TokenCipher.sipHash24(key0: key0, key1: key1, message: [0x0706_0504_0302_0100, 0x0f0e_0d0c_0b0a_0908])
-            == 0x3f2a_cc7f_57c2_9bdb)
+        #expect(
+            TokenCipher.sipHash24(key0: key0, key1: key1, message: [0x0706_0504_0302_0100, 0x0f0e_0d0c_0b0a_0908])
+                == 0x3f2a_cc7f_57c2_9bdb)
     }
 
     @Test func maskingHidesTheNumberAndUndoesItself() throws {

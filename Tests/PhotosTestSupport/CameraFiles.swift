@@ -11,9 +11,12 @@ package enum CameraFiles {
     /// `folder`. exiftool writes into such a file only when its pixels are
     /// one strip: 128 rows at most.
     package static func raw(width: Int, height: Int, preview: (width: Int, height: Int)?, tags: [String], in folder: URL) throws -> URL {
-        let tiff = try ImageCodec.encode(try ImageCodec.decode(data: try SampleImage.jpeg(width: width, height: height,
-                                                                                       from: (0, 0, 0), to: (255, 255, 255))),
-                                         as: .tiff)
+        let tiff = try ImageCodec.encode(
+            try ImageCodec.decode(
+                data: try SampleImage.jpeg(
+                    width: width, height: height,
+                    from: (0, 0, 0), to: (255, 255, 255))),
+            as: .tiff)
         var bytes = [UInt8](tiff)
         bytes[2] = 0x55  // "IIU\0": Panasonic's raw header, which libtiff refuses
         let url = folder.appendingPathComponent(UUID().uuidString + ".rw2")
@@ -43,8 +46,12 @@ package enum CameraFiles {
         switch schema {
         case .microVideo:
             try still.write(to: url)
-            _ = try DebianTool.run("exiftool", ["-q", "-overwrite_original", "-XMP-GCamera:MicroVideo=1", "-XMP-GCamera:MicroVideoVersion=1",
-                                                "-XMP-GCamera:MicroVideoOffset=\(movie.count)", url.path])
+            _ = try DebianTool.run(
+                "exiftool",
+                [
+                    "-q", "-overwrite_original", "-XMP-GCamera:MicroVideo=1", "-XMP-GCamera:MicroVideoVersion=1",
+                    "-XMP-GCamera:MicroVideoOffset=\(movie.count)", url.path,
+                ])
         case .container:
             let xmp = """
                 <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">

@@ -24,12 +24,17 @@ package enum DatabaseSurgery {
         let queue = try DatabaseQueue(path: databaseFile(of: library).path)
         try queue.write { db in
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(asset)").map { $0["name"] as String }.filter { $0 != "id" }
-            let copied = columns.map { $0 == "uuid" ? "upper(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-A' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))" : $0 }
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
-                INSERT INTO asset (\(columns.joined(separator: ", ")))
-                SELECT \(copied.joined(separator: ", ")) FROM n, (SELECT * FROM asset ORDER BY id LIMIT 1)
-                """)
+            let copied = columns.map {
+                $0 == "uuid"
+                    ? "upper(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-A' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))"
+                    : $0
+            }
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
+                    INSERT INTO asset (\(columns.joined(separator: ", ")))
+                    SELECT \(copied.joined(separator: ", ")) FROM n, (SELECT * FROM asset ORDER BY id LIMIT 1)
+                    """)
         }
         try queue.close()
     }

@@ -21,7 +21,8 @@ package enum DebianTool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
         process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
@@ -36,8 +37,9 @@ package enum DebianTool {
         errorsRead.wait()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(tool: tool, arguments: arguments, status: process.terminationStatus,
-                          errors: String(decoding: errorData, as: UTF8.self))
+            throw Failure(
+                tool: tool, arguments: arguments, status: process.terminationStatus,
+                errors: String(decoding: errorData, as: UTF8.self))
         }
         return printed
     }

@@ -9,8 +9,10 @@ import Foundation
 /// async code awaits ``eventually(within:every:_:)``, which holds no thread
 /// of the concurrency pool while it waits.
 @available(*, noasync, message: "await eventually, which holds no thread of the pool while it waits")
-package func eventuallyBlocking(within timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(10),
-                        _ condition: () throws -> Bool) rethrows -> Bool {
+package func eventuallyBlocking(
+    within timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(10),
+    _ condition: () throws -> Bool
+) rethrows -> Bool {
     let clock = ContinuousClock()
     let end = clock.now.advanced(by: timeout)
     while try !condition() {
@@ -22,8 +24,10 @@ package func eventuallyBlocking(within timeout: Duration = .seconds(10), every i
 
 /// ``eventuallyBlocking(within:every:_:)`` for async code: the condition may
 /// await, and the wait holds no thread.
-package func eventually(within timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(10),
-                        _ condition: () async throws -> Bool) async throws -> Bool {
+package func eventually(
+    within timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(10),
+    _ condition: () async throws -> Bool
+) async throws -> Bool {
     let clock = ContinuousClock()
     let end = clock.now.advanced(by: timeout)
     while try await !condition() {

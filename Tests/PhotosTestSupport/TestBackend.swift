@@ -96,8 +96,11 @@ package enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertibl
 
     /// Opens (creating it when new, with `originals`) the library at `url` as `client` (nil: the owner).
     package func open(_ url: URL, client: String? = nil, originals: URL? = nil) throws -> any PhotoStore {
-        try LibraryBackend.open(url, options: StoreOpenOptions(client: client, originals: originals?.absoluteString,
-                                                               fileStorage: StorageOpener(), databases: [SQLiteBackend(), PostgresBackend()]))
+        try LibraryBackend.open(
+            url,
+            options: StoreOpenOptions(
+                client: client, originals: originals?.absoluteString,
+                fileStorage: StorageOpener(), databases: [SQLiteBackend(), PostgresBackend()]))
     }
 }
 
@@ -111,7 +114,8 @@ package struct TestObjectStorageServer: Sendable {
     package static let current: TestObjectStorageServer? = {
         let environment = ProcessInfo.processInfo.environment
         guard let endpoint = environment["PHOTOS_TEST_S3_ENDPOINT"].flatMap(URL.init(string:)),
-              let key = environment["PHOTOS_TEST_S3_ACCESS_KEY"], let secret = environment["PHOTOS_TEST_S3_SECRET_KEY"] else { return nil }
+            let key = environment["PHOTOS_TEST_S3_ACCESS_KEY"], let secret = environment["PHOTOS_TEST_S3_SECRET_KEY"]
+        else { return nil }
         setenv("PHOTOS_S3_ACCESS_KEY_ID", key, 1)
         setenv("PHOTOS_S3_SECRET_ACCESS_KEY", secret, 1)
         return TestObjectStorageServer(endpoint: endpoint, credentials: StorageCredentials(accessKeyID: key, secretAccessKey: secret))

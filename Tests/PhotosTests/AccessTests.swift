@@ -2,6 +2,7 @@ import Foundation
 import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 private func identifiers<T>(_ result: PHFetchResult<T>) -> [String] {
@@ -38,8 +39,10 @@ final class LimitedFixture {
             trail.addChildCollections([summit.placeholderForCreatedAssetCollection] as NSArray)
             let town = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Town")
             town.addChildCollections([cafe.placeholderForCreatedAssetCollection] as NSArray)
-            made = [summit.placeholderForCreatedAssetCollection.localIdentifier, cafe.placeholderForCreatedAssetCollection.localIdentifier,
-                    trail.placeholderForCreatedCollectionList.localIdentifier, town.placeholderForCreatedCollectionList.localIdentifier]
+            made = [
+                summit.placeholderForCreatedAssetCollection.localIdentifier, cafe.placeholderForCreatedAssetCollection.localIdentifier,
+                trail.placeholderForCreatedCollectionList.localIdentifier, town.placeholderForCreatedCollectionList.localIdentifier,
+            ]
             for id in [selected[1], others[2]] {
                 PHAssetChangeRequest(for: assets([id])[0]).isFavorite = true
             }
@@ -56,9 +59,11 @@ final class LimitedFixture {
 
     /// Every identifier a limited client may see now.
     var allowed: Set<String> {
-        Set(selected + [summit, trail] + test.fetch {
-            identifiers(PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: nil))
-        })
+        Set(
+            selected + [summit, trail]
+                + test.fetch {
+                    identifiers(PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: nil))
+                })
     }
 }
 
@@ -131,8 +136,10 @@ final class LimitedFixture {
     @available(*, deprecated, message: "moments")
     private func expectNothingReadable(_ client: PHPhotoLibrary, _ test: TestLibrary, ids: [String]) throws {
         let (albums, folders) = test.fetch {
-            (identifiers(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)),
-             identifiers(PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: nil)))
+            (
+                identifiers(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)),
+                identifiers(PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: nil))
+            )
         }
         #expect(!albums.isEmpty && !folders.isEmpty, "the owner sees something")
         client.withCurrentLibrary {
@@ -202,7 +209,8 @@ final class LimitedFixture {
         let camera = try test.client("org.example.camera")
         var created = ""
         try camera.performChangesAndWait {
-            created = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: try! test.jpeg())!
+            created =
+                PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: try! test.jpeg())!
                 .placeholderForCreatedAsset!.localIdentifier
         }
         #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [created], options: nil) }.count == 1, "the owner sees it")
@@ -236,8 +244,9 @@ final class LimitedFixture {
             #expect(summit.estimatedAssetCount == 1, "counts only what the client sees")
             #expect(identifiers(PHAsset.fetchAssets(in: summit, options: nil)) == [selected[0]])
             #expect(identifiers(PHAsset.fetchKeyAssets(in: summit, options: nil)!) == [selected[0]])
-            #expect(identifiers(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit, fixture.cafe], options: nil))
-                == [fixture.summit])
+            #expect(
+                identifiers(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit, fixture.cafe], options: nil))
+                    == [fixture.summit])
             let first = PHAsset.fetchAssets(withLocalIdentifiers: [selected[0]], options: nil)[0]
             #expect(identifiers(PHAssetCollection.fetchAssetCollectionsContaining(first, with: .album, options: nil)) == [fixture.summit])
 
@@ -245,8 +254,9 @@ final class LimitedFixture {
             #expect(identifiers(PHAsset.fetchAssets(in: favorites, options: nil)) == [selected[1]])
 
             #expect(identifiers(PHCollectionList.fetchTopLevelUserCollections(with: nil)) == [fixture.trail])
-            #expect(identifiers(PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [fixture.trail, fixture.town], options: nil))
-                == [fixture.trail])
+            #expect(
+                identifiers(PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [fixture.trail, fixture.town], options: nil))
+                    == [fixture.trail])
             let trail = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [fixture.trail], options: nil)[0]
             #expect(identifiers(PHCollection.fetchCollections(in: trail, options: nil)) == [fixture.summit])
             #expect(identifiers(PHCollectionList.fetchCollectionListsContaining(summit, options: nil)) == [fixture.trail])
@@ -299,27 +309,33 @@ final class LimitedFixture {
             }
         }
         let summitMembers = test.fetch {
-            identifiers(PHAsset.fetchAssets(in: PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit], options: nil)[0],
-                                            options: nil))
+            identifiers(
+                PHAsset.fetchAssets(
+                    in: PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit], options: nil)[0],
+                    options: nil))
         }
         #expect(summitMembers == [selected[0], others[0]])
         // In its own album, indexes count only what it sees.
         let mine = fixture.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [created[1]], options: nil)[0] }
         try client.performChangesAndWait {
-            PHAssetCollectionChangeRequest(for: mine)!.insertAssets(PHAsset.fetchAssets(withLocalIdentifiers: [selected[0]], options: nil),
-                                                                    at: IndexSet(integer: 0))
+            PHAssetCollectionChangeRequest(for: mine)!.insertAssets(
+                PHAsset.fetchAssets(withLocalIdentifiers: [selected[0]], options: nil),
+                at: IndexSet(integer: 0))
         }
         try test.library.performChangesAndWait {
             let theirs = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [created[1]], options: nil)[0]
-            PHAssetCollectionChangeRequest(for: theirs)!.insertAssets(PHAsset.fetchAssets(withLocalIdentifiers: [others[2]], options: nil),
-                                                                      at: IndexSet(integer: 0))
+            PHAssetCollectionChangeRequest(for: theirs)!.insertAssets(
+                PHAsset.fetchAssets(withLocalIdentifiers: [others[2]], options: nil),
+                at: IndexSet(integer: 0))
         }
         try client.performChangesAndWait {
             PHAssetCollectionChangeRequest(for: mine)!.removeAssets(at: IndexSet(integer: 0))
         }
         let mineMembers = test.fetch {
-            identifiers(PHAsset.fetchAssets(in: PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [created[1]], options: nil)[0],
-                                            options: nil))
+            identifiers(
+                PHAsset.fetchAssets(
+                    in: PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [created[1]], options: nil)[0],
+                    options: nil))
         }
         #expect(mineMembers == [others[2], created[0]], "the client removed the first photo it sees, not the owner's before it")
     }
@@ -405,7 +421,8 @@ final class LimitedFixture {
         var messages: Set<String> = []
         var candidates = [owner, try Self.resealed(forged), PHPersistentChangeToken(textRepresentation: "e30")!]
         for guess in Int64(2)...64 {
-            forged["transaction"] = (try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(token)) as? [String: Any])["transaction"]
+            forged["transaction"] =
+                (try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(token)) as? [String: Any])["transaction"]
                 as? NSNumber)!.int64Value ^ guess
             candidates.append(try Self.resealed(forged))
         }
@@ -420,7 +437,8 @@ final class LimitedFixture {
 
     /// A token from decoded fields, with its checksum made again: what a client could forge.
     private static func resealed(_ fields: [String: Any]) throws -> PHPersistentChangeToken {
-        let library = fields["library"] as! String, changeBlock = (fields["transaction"] as! NSNumber).int64Value
+        let library = fields["library"] as! String
+        let changeBlock = (fields["transaction"] as! NSNumber).int64Value
         let stamp = (fields["stamp"] as! NSNumber).int64Value
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in Array("\(library)|\(changeBlock)|\(stamp)|opaque".utf8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -472,8 +490,11 @@ final class LimitedFixture {
         test.fetch {
             let albums = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [fixture.summit], options: nil)
             #expect(albums.count == 1 && albums[0].localizedTitle == "Summit")
-            #expect(identifiers(PHCollection.fetchCollections(in: PHCollectionList.fetchCollectionLists(
-                withLocalIdentifiers: [fixture.trail], options: nil)[0], options: nil)) == [fixture.summit])
+            #expect(
+                identifiers(
+                    PHCollection.fetchCollections(
+                        in: PHCollectionList.fetchCollectionLists(
+                            withLocalIdentifiers: [fixture.trail], options: nil)[0], options: nil)) == [fixture.summit])
         }
         // An album holding only what the client may see, and what it made, it may change.
         let best = fixture.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [onlySelected], options: nil)[0] }
@@ -567,7 +588,9 @@ final class LimitedFixture {
             PHAssetCollectionChangeRequest(for: cafe)!.title = "Renamed"
         }
         let changes = try client.fetchPersistentChanges(since: token).map { $0 }
-        #expect(changes.count == 1, """
+        #expect(
+            changes.count == 1,
+            """
             the favorites; not Summit's summary when its unseen member was hidden (its summary as the client \
             sees it did not change), nor the rename
             """)
@@ -591,8 +614,9 @@ final class LimitedFixture {
         let grant = try client.fetchPersistentChanges(since: beforeGrant).map { $0 }
         #expect(grant.count == 3)
         expectPhotosError(.persistentChangeDetailsUnavailable) { try grant.last!.changeDetails(for: .asset) }
-        #expect(try test.library.fetchPersistentChanges(since: ownerBeforeGrant).map { $0 }.isEmpty,
-                "another client's access is not the owner's history")
+        #expect(
+            try test.library.fetchPersistentChanges(since: ownerBeforeGrant).map { $0 }.isEmpty,
+            "another client's access is not the owner's history")
     }
 }
 
@@ -605,8 +629,9 @@ final class LimitedFixture {
         let test = try TestLibrary()
         let start = Date(timeIntervalSince1970: 1_500_000_000)
         let records = (0..<40).map { _ in
-            TestLibrary.record(created: start.addingTimeInterval(Double(Int.random(in: 0..<2_000_000, using: &random))),
-                               mediaType: random.chance(0.2) ? 2 : 1, favorite: random.chance(0.3), hidden: random.chance(0.1))
+            TestLibrary.record(
+                created: start.addingTimeInterval(Double(Int.random(in: 0..<2_000_000, using: &random))),
+                mediaType: random.chance(0.2) ? 2 : 1, favorite: random.chance(0.3), hidden: random.chance(0.1))
         }
         let ids = try test.insert(records)
         var albums: [String] = []

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Photos
 
 @Suite struct AlbumTests {
@@ -68,8 +69,9 @@ import Testing
         let placeholder = PHObjectPlaceholder(localIdentifier: albumID, library: nil)
         #expect(placeholder == album, "a placeholder equals the object it created")
         let containing = test.fetch {
-            PHAssetCollection.fetchAssetCollectionsContaining(PHAsset.fetchAssets(withLocalIdentifiers: [assetIDs[1]], options: nil)[0],
-                                                              with: .album, options: nil)
+            PHAssetCollection.fetchAssetCollectionsContaining(
+                PHAsset.fetchAssets(withLocalIdentifiers: [assetIDs[1]], options: nil)[0],
+                with: .album, options: nil)
         }
         #expect(containing.identifiers == [albumID])
     }
@@ -96,11 +98,15 @@ import Testing
         #expect(contents(test, album) == [ids[5], ids[4], ids[3]])
         try edit { request, others in request.removeAssets(others) }
         #expect(contents(test, album) == [ids[3]])
-        try edit { request, others in request.addAssets(others); request.addAssets(others) }
+        try edit { request, others in
+            request.addAssets(others)
+            request.addAssets(others)
+        }
         #expect(contents(test, album) == [ids[3], ids[4], ids[5]], "adding twice adds once")
         try edit { request, _ in request.title = "Renamed" }
-        #expect(test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [album.localIdentifier], options: nil) }
-            .firstObject?.localizedTitle == "Renamed")
+        #expect(
+            test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [album.localIdentifier], options: nil) }
+                .firstObject?.localizedTitle == "Renamed")
 
         #expect {
             try edit { request, _ in request.removeAssets(at: IndexSet([7])) }
@@ -123,15 +129,17 @@ import Testing
         }
         let everything = PHFetchOptions()
         everything.includeHiddenAssets = true
-        #expect(PHAsset.fetchAssets(in: album, options: everything).identifiers == [ids[0], ids[2]],
-                "index 1 of the snapshot is the second asset, and the hidden one keeps its place")
+        #expect(
+            PHAsset.fetchAssets(in: album, options: everything).identifiers == [ids[0], ids[2]],
+            "index 1 of the snapshot is the second asset, and the hidden one keeps its place")
     }
 
     @Test func foldersNestAndMoveCollections() throws {
         let test = try TestLibrary()
         let summer = try makeAlbum(test, "Summer")
         let winter = try makeAlbum(test, "Winter")
-        var tripsID = "", yearsID = ""
+        var tripsID = ""
+        var yearsID = ""
         try test.library.performChangesAndWait {
             let trips = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Trips")
             let years = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "2024")
@@ -173,7 +181,8 @@ import Testing
         }
         #expect(test.fetch { PHCollection.fetchTopLevelUserCollections(with: nil) }.identifiers == [winter.localIdentifier])
         #expect(test.fetch { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: nil) }.count == 0)
-        #expect(test.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }.identifiers
+        #expect(
+            test.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }.identifiers
                 == [winter.localIdentifier], "deleting a folder deletes what it holds")
         #expect(top.firstObject?.localIdentifier == tripsID, "an old fetch result still answers for a deleted folder")
     }
@@ -208,8 +217,9 @@ import Testing
         #expect(titles("localizedTitle IN {'Gamma', 'Alpha'}") == ["Alpha", "Gamma"])
         let options = PHFetchOptions()
         options.predicate = NSPredicate(format: "endDate > %@", Date(timeIntervalSince1970: 1_600_000_000 + 86_400) as any CVarArg)
-        #expect(test.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options) }
-            .allObjects.compactMap(\.localizedTitle) == ["Alpha"])
+        #expect(
+            test.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options) }
+                .allObjects.compactMap(\.localizedTitle) == ["Alpha"])
         #expect(titles("startDate == nil") == ["Gamma"])
         #expect(titles("TRUEPREDICATE", sort: "estimatedAssetCount") == ["Gamma", "beta", "Alpha"])
     }

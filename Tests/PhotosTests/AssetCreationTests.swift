@@ -1,13 +1,15 @@
 import Foundation
 import Testing
+
 @testable import Photos
 
 @Suite struct AssetCreationTests {
     @Test func createsAnAssetWithEXIFMetadataFromAnImageFile() throws {
         let test = try TestLibrary()
         let taken = Date(timeIntervalSince1970: 1_563_114_605)  // 2019-07-14 14:30:05 UTC
-        let url = try test.jpeg("IMG_0001.JPG", width: 64, height: 40, taken: taken, utcOffset: 7200,
-                                latitude: 46.5586, longitude: 7.8346, orientation: 6, make: "Apple", model: "iPhone 12")
+        let url = try test.jpeg(
+            "IMG_0001.JPG", width: 64, height: 40, taken: taken, utcOffset: 7200,
+            latitude: 46.5586, longitude: 7.8346, orientation: 6, make: "Apple", model: "iPhone 12")
         let identifiers = try test.importImages([url])
 
         let result = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: nil) }

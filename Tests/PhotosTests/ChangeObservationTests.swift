@@ -1,6 +1,7 @@
-import PhotosTestSupport
 import Foundation
+import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// Counts callbacks and remembers the last change, thread-safely.
@@ -240,8 +241,9 @@ final class AlbumViewController: NSObject, PHPhotoLibraryChangeObserver, @unchec
         #expect(details.changedIndexes == IndexSet([1]), "only objects in both count as changed")
         var moves: [(Int, Int)] = []
         details.enumerateMoves { moves.append(($0, $1)) }
-        let replayed = try BatchUpdate.apply(to: first.identifiers, removed: details.removedIndexes!, inserted: details.insertedIndexes!,
-                                             moves: moves.map { ($0.0, $0.1) }, after: second.identifiers)
+        let replayed = try BatchUpdate.apply(
+            to: first.identifiers, removed: details.removedIndexes!, inserted: details.insertedIndexes!,
+            moves: moves.map { ($0.0, $0.1) }, after: second.identifiers)
         #expect(replayed == second.identifiers)
         let transient = PHAssetCollection.transientAssetCollection(withAssetFetchResult: second, title: nil)
         let inMemory = PHAsset.fetchAssets(in: transient, options: nil)

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosStore
 import Testing
+
 @testable import Photos
 
 /// The predicates and sort keys open-source PhotoKit clients write
@@ -31,15 +32,33 @@ import Testing
     /// Ten assets: photos with subtypes (Live Photo 8, screenshot 4, panorama 1), a GIF, videos, a favorite, a hidden one, a burst.
     static let rows: [Row] = [
         Row(mediaType: 1, subtypes: 0, created: epoch, modified: epoch, width: 4032, height: 3024, duration: 0, favorite: false, hidden: false, playback: 1),
-        Row(mediaType: 1, subtypes: 8, created: epoch + day, modified: epoch + 9 * day, width: 3024, height: 4032, duration: 0, favorite: true, hidden: false, playback: 3),
-        Row(mediaType: 1, subtypes: 4, created: epoch + 2 * day, modified: epoch + 2 * day, width: 1170, height: 2532, duration: 0, favorite: false, hidden: false, playback: 1),
-        Row(mediaType: 1, subtypes: 1, created: epoch + 3 * day, modified: epoch + 3 * day, width: 12000, height: 3000, duration: 0, favorite: false, hidden: false, playback: 1),
-        Row(mediaType: 1, subtypes: 0, created: epoch + 4 * day, modified: epoch + 4 * day, width: 480, height: 270, duration: 0, favorite: false, hidden: false, playback: 2),
-        Row(mediaType: 2, subtypes: 0, created: epoch + 5 * day, modified: epoch + 5 * day, width: 1920, height: 1080, duration: 12.5, favorite: true, hidden: false, playback: 4),
-        Row(mediaType: 2, subtypes: 1 << 17, created: epoch + 6 * day, modified: epoch + 6 * day, width: 1280, height: 720, duration: 3, favorite: false, hidden: false, playback: 4),
-        Row(mediaType: 1, subtypes: 0, created: epoch + 7 * day, modified: epoch + 7 * day, width: 800, height: 600, duration: 0, favorite: false, hidden: true, playback: 1),
-        Row(mediaType: 1, subtypes: 0, created: epoch + 8 * day, modified: epoch + 8 * day, width: 800, height: 600, duration: 0, favorite: false, hidden: false, burst: "B1", playback: 1),
-        Row(mediaType: 3, subtypes: 0, created: epoch + 9 * day, modified: epoch + 9 * day, width: 0, height: 0, duration: 60, favorite: false, hidden: false, playback: 0),
+        Row(
+            mediaType: 1, subtypes: 8, created: epoch + day, modified: epoch + 9 * day, width: 3024, height: 4032, duration: 0, favorite: true, hidden: false,
+            playback: 3),
+        Row(
+            mediaType: 1, subtypes: 4, created: epoch + 2 * day, modified: epoch + 2 * day, width: 1170, height: 2532, duration: 0, favorite: false,
+            hidden: false, playback: 1),
+        Row(
+            mediaType: 1, subtypes: 1, created: epoch + 3 * day, modified: epoch + 3 * day, width: 12000, height: 3000, duration: 0, favorite: false,
+            hidden: false, playback: 1),
+        Row(
+            mediaType: 1, subtypes: 0, created: epoch + 4 * day, modified: epoch + 4 * day, width: 480, height: 270, duration: 0, favorite: false,
+            hidden: false, playback: 2),
+        Row(
+            mediaType: 2, subtypes: 0, created: epoch + 5 * day, modified: epoch + 5 * day, width: 1920, height: 1080, duration: 12.5, favorite: true,
+            hidden: false, playback: 4),
+        Row(
+            mediaType: 2, subtypes: 1 << 17, created: epoch + 6 * day, modified: epoch + 6 * day, width: 1280, height: 720, duration: 3, favorite: false,
+            hidden: false, playback: 4),
+        Row(
+            mediaType: 1, subtypes: 0, created: epoch + 7 * day, modified: epoch + 7 * day, width: 800, height: 600, duration: 0, favorite: false, hidden: true,
+            playback: 1),
+        Row(
+            mediaType: 1, subtypes: 0, created: epoch + 8 * day, modified: epoch + 8 * day, width: 800, height: 600, duration: 0, favorite: false,
+            hidden: false, burst: "B1", playback: 1),
+        Row(
+            mediaType: 3, subtypes: 0, created: epoch + 9 * day, modified: epoch + 9 * day, width: 0, height: 0, duration: 60, favorite: false, hidden: false,
+            playback: 0),
     ]
 
     let test: TestLibrary
@@ -49,10 +68,12 @@ import Testing
         test = try TestLibrary()
         var rows = Self.rows
         let records = rows.map { row in
-            AssetRecord(uuid: UUID().uuidString, mediaType: AssetMediaType(rawValue: row.mediaType) ?? .unknown, mediaSubtypes: AssetMediaSubtypes(rawValue: row.subtypes), pixelWidth: row.width,
-                        pixelHeight: row.height, creationDate: row.created, modificationDate: row.modified, addedDate: row.created,
-                        duration: row.duration, isFavorite: row.favorite, isHidden: row.hidden, burstIdentifier: row.burst,
-                        representsBurst: row.burst != nil, playbackStyle: AssetPlaybackStyle(rawValue: row.playback) ?? .unsupported)
+            AssetRecord(
+                uuid: UUID().uuidString, mediaType: AssetMediaType(rawValue: row.mediaType) ?? .unknown,
+                mediaSubtypes: AssetMediaSubtypes(rawValue: row.subtypes), pixelWidth: row.width,
+                pixelHeight: row.height, creationDate: row.created, modificationDate: row.modified, addedDate: row.created,
+                duration: row.duration, isFavorite: row.favorite, isHidden: row.hidden, burstIdentifier: row.burst,
+                representsBurst: row.burst != nil, playbackStyle: AssetPlaybackStyle(rawValue: row.playback) ?? .unsupported)
         }
         let ids = try test.insert(records)
         for index in rows.indices { rows[index].id = ids[index] }
@@ -72,7 +93,8 @@ import Testing
     }
 
     @Test func mediaTypePredicates() {
-        let image = PHAssetMediaType.image.rawValue, video = PHAssetMediaType.video.rawValue
+        let image = PHAssetMediaType.image.rawValue
+        let video = PHAssetMediaType.video.rawValue
         expect(NSPredicate(format: "mediaType == %d", image)) { $0.mediaType == 1 }
         expect(NSPredicate(format: "mediaType == %ld", video)) { $0.mediaType == 2 }
         expect(NSPredicate(format: "mediaType = %i", image)) { $0.mediaType == 1 }
@@ -91,7 +113,8 @@ import Testing
     }
 
     @Test func subtypePredicates() {
-        let live = Int(PHAssetMediaSubtype.photoLive.rawValue), screenshot = Int(PHAssetMediaSubtype.photoScreenshot.rawValue)
+        let live = Int(PHAssetMediaSubtype.photoLive.rawValue)
+        let screenshot = Int(PHAssetMediaSubtype.photoScreenshot.rawValue)
         let panorama = Int(PHAssetMediaSubtype.photoPanorama.rawValue)
         expect(NSPredicate(format: "(mediaSubtypes & %d) != 0 || (mediaSubtypes & %d) != 0", panorama, screenshot)) { $0.subtypes & 5 != 0 }
         expect(NSPredicate(format: "(mediaSubtypes & %d) != 0", live)) { $0.subtypes & 8 != 0 }
@@ -115,7 +138,8 @@ import Testing
     }
 
     @Test func datePredicates() {
-        let third = Self.epoch + 2 * Self.day, sixth = Self.epoch + 5 * Self.day
+        let third = Self.epoch + 2 * Self.day
+        let sixth = Self.epoch + 5 * Self.day
         expect(NSPredicate(format: "creationDate > %@", third as NSDate)) { $0.created > third }
         expect(NSPredicate(format: "creationDate >= %@", third as any CVarArg)) { $0.created >= third }
         expect(NSPredicate(format: "creationDate < %@", third as NSDate)) { $0.created < third }
@@ -123,9 +147,14 @@ import Testing
         expect(NSPredicate(format: "creationDate = %@", third as NSDate)) { $0.created == third }
         expect(NSPredicate(format: "creationDate >= %@ AND creationDate <= %@", third as NSDate, sixth as NSDate)) { (third...sixth).contains($0.created) }
         expect(NSPredicate(format: "creationDate > %@ && creationDate < %@", third as NSDate, sixth as NSDate)) { $0.created > third && $0.created < sixth }
-        expect(NSPredicate(format: "creationDate > %@ OR modificationDate > %@", sixth as NSDate, sixth as NSDate)) { $0.created > sixth || $0.modified > sixth }
-        expect(NSPredicate(format: "creationDate > %@ OR (modificationDate > %@ AND creationDate > %@)", sixth as NSDate, sixth as NSDate,
-                           Self.epoch as NSDate)) { $0.created > sixth || ($0.modified > sixth && $0.created > Self.epoch) }
+        expect(NSPredicate(format: "creationDate > %@ OR modificationDate > %@", sixth as NSDate, sixth as NSDate)) {
+            $0.created > sixth || $0.modified > sixth
+        }
+        expect(
+            NSPredicate(
+                format: "creationDate > %@ OR (modificationDate > %@ AND creationDate > %@)", sixth as NSDate, sixth as NSDate,
+                Self.epoch as NSDate)
+        ) { $0.created > sixth || ($0.modified > sixth && $0.created > Self.epoch) }
         expect(NSPredicate(format: "modificationDate = %@", third as NSDate)) { $0.modified == third }
         expect(NSPredicate(format: "creationDate >=  CAST(\(third.timeIntervalSinceReferenceDate), \"NSDate\")")) { $0.created >= third }
         expect(NSPredicate(format: "addedDate < %@", third as NSDate)) { $0.created < third }
@@ -171,8 +200,10 @@ import Testing
     }
 
     @Test func keysApplesStoreRefusesAreRefused() {
-        for format in ["filename == 'IMG_0001.JPG'", "location != nil", "sourceType == 1", "hasAdjustments == YES",
-                       "adjustmentFormatIdentifier == 'x'", "title == 'x'"] {
+        for format in [
+            "filename == 'IMG_0001.JPG'", "location != nil", "sourceType == 1", "hasAdjustments == YES",
+            "adjustmentFormatIdentifier == 'x'", "title == 'x'",
+        ] {
             let options = PHFetchOptions()
             options.predicate = NSPredicate(format: format)
             #expect(throws: PHPredicateError.self, "\(format)") { try options.validate(for: PHAsset.self) }
@@ -185,8 +216,10 @@ import Testing
     }
 
     @Test func sortKeysClientsUse() throws {
-        for key in ["creationDate", "modificationDate", "pixelWidth", "pixelHeight", "duration", "mediaType", "mediaSubtypes",
-                    "isFavorite", "isHidden", "burstIdentifier", "addedDate", "playbackStyle"] {
+        for key in [
+            "creationDate", "modificationDate", "pixelWidth", "pixelHeight", "duration", "mediaType", "mediaSubtypes",
+            "isFavorite", "isHidden", "burstIdentifier", "addedDate", "playbackStyle",
+        ] {
             let options = PHFetchOptions()
             options.sortDescriptors = [NSSortDescriptor(key: key, ascending: false)]
             #expect(throws: Never.self, "\(key)") { try options.validate(for: PHAsset.self) }
@@ -212,8 +245,10 @@ import Testing
             summer.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: [self.stored[0].id, self.stored[1].id], options: nil))
             let empty = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Empty")
             let folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Trips")
-            made = [summer.placeholderForCreatedAssetCollection.localIdentifier, empty.placeholderForCreatedAssetCollection.localIdentifier,
-                    folder.placeholderForCreatedCollectionList.localIdentifier]
+            made = [
+                summer.placeholderForCreatedAssetCollection.localIdentifier, empty.placeholderForCreatedAssetCollection.localIdentifier,
+                folder.placeholderForCreatedCollectionList.localIdentifier,
+            ]
         }
         func albums(_ predicate: NSPredicate) -> [String] {
             let options = PHFetchOptions()

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// Four processes commit at once into one library while two more observe

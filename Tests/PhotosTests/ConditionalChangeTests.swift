@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// `performChangesAndWait(ifUnchangedSince:_:)`: a change block that commits
@@ -58,7 +59,10 @@ import Testing
     /// it did not get (altered, or the owner's) is refused as expired.
     @Test func aLimitedClientsStateIsWhatItSees() throws {
         let test = try TestLibrary()
-        let (mine, theirs) = try { let ids = try test.importDays(2); return (ids[0], ids[1]) }()
+        let (mine, theirs) = try {
+            let ids = try test.importDays(2)
+            return (ids[0], ids[1])
+        }()
         try test.library.setAccess(.limited, forClient: "org.example.editor")
         try test.library.addToLimitedSelection([mine], ofClient: "org.example.editor")
         let client = try test.client("org.example.editor")

@@ -3,6 +3,7 @@ import PhotosMedia
 import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 private func size(_ image: UIImage?) -> [Int] {
@@ -43,8 +44,10 @@ private func size(_ image: UIImage?) -> [Int] {
         options.isSynchronous = true
         options.version = version
         var image: UIImage?
-        PHImageManager.default().requestImage(for: asset, targetSize: PHImageManagerMaximumSize, contentMode: .default,
-                                              options: options) { result, _ in image = result }
+        PHImageManager.default().requestImage(
+            for: asset, targetSize: PHImageManagerMaximumSize, contentMode: .default,
+            options: options
+        ) { result, _ in image = result }
         return image
     }
 
@@ -57,11 +60,15 @@ private func size(_ image: UIImage?) -> [Int] {
         let output = PHContentEditingOutput(contentEditingInput: input)
         let url = try #require(input.fullSizeImageURL)
         let side = min(input.displaySizeImage!.size.width, input.displaySizeImage!.size.height)
-        let square = try ImageRenderer.render(fileAt: url, RenderSpec(targetWidth: Int(side), targetHeight: Int(side),
-                                                                      mode: .fill, exact: true))
+        let square = try ImageRenderer.render(
+            fileAt: url,
+            RenderSpec(
+                targetWidth: Int(side), targetHeight: Int(side),
+                mode: .fill, exact: true))
         try ImageCodec.encode(square, as: .jpeg(quality: 90)).write(to: output.renderedContentURL)
-        output.adjustmentData = PHAdjustmentData(formatIdentifier: "com.example.crop", formatVersion: "1.0",
-                                                 data: Data("square".utf8))
+        output.adjustmentData = PHAdjustmentData(
+            formatIdentifier: "com.example.crop", formatVersion: "1.0",
+            data: Data("square".utf8))
         return output
     }
 
@@ -109,8 +116,9 @@ private func size(_ image: UIImage?) -> [Int] {
         #expect(ThumbHash.aspectRatio(of: edited.thumbHash!) == 1)
         #expect(size(fullSizeImage(edited, version: .unadjusted)) == [400, 300], "the original is kept")
         #expect(Set(PHAssetResource.assetResources(for: edited).map(\.type)) == [.photo, .fullSizePhoto, .adjustmentData])
-        #expect(test.library.derivatives.existing(assetUUID: asset.record.uuid, version: 0, kind: .thumbnail) == nil,
-                "the old version's thumbnail is gone")
+        #expect(
+            test.library.derivatives.existing(assetUUID: asset.record.uuid, version: 0, kind: .thumbnail) == nil,
+            "the old version's thumbnail is gone")
 
         #expect(observer.wait())
         let details = try #require(observer.received.last?.changeDetails(for: asset))
@@ -181,8 +189,10 @@ private func size(_ image: UIImage?) -> [Int] {
         let options = PHImageRequestOptions()
         options.isSynchronous = true
         options.resizeMode = .none
-        PHImageManager.default().requestImage(for: asset, targetSize: CGSize(width: 50, height: 50), contentMode: .aspectFit,
-                                              options: options) { image, _ in thumbnail = image }
+        PHImageManager.default().requestImage(
+            for: asset, targetSize: CGSize(width: 50, height: 50), contentMode: .aspectFit,
+            options: options
+        ) { image, _ in thumbnail = image }
         #expect(size(thumbnail) == [100, 100], "the thumbnail made at import shows the rendering")
     }
 }
@@ -222,10 +232,12 @@ private func size(_ image: UIImage?) -> [Int] {
         let options = PHAssetResourceRequestOptions()
         options.progressHandler = { received.progress.append($0) }
         let error: (any Error)? = await withCheckedContinuation { continuation in
-            PHAssetResourceManager.default().requestData(for: resource, options: options, dataReceivedHandler: { chunk in
-                received.data.append(chunk)
-                received.chunks += 1
-            }, completionHandler: { continuation.resume(returning: $0) })
+            PHAssetResourceManager.default().requestData(
+                for: resource, options: options,
+                dataReceivedHandler: { chunk in
+                    received.data.append(chunk)
+                    received.chunks += 1
+                }, completionHandler: { continuation.resume(returning: $0) })
         }
         #expect(error == nil)
         #expect(received.data == expected)
@@ -248,18 +260,21 @@ private func size(_ image: UIImage?) -> [Int] {
         let gate = DispatchSemaphore(value: 0)
         let cancelled: (any Error)? = await withCheckedContinuation { continuation in
             var id = PHInvalidAssetResourceDataRequestID
-            id = manager.requestData(for: resource, options: nil, dataReceivedHandler: { _ in
-                manager.cancelDataRequest(id)
-                gate.signal()
-            }, completionHandler: { continuation.resume(returning: $0) })
+            id = manager.requestData(
+                for: resource, options: nil,
+                dataReceivedHandler: { _ in
+                    manager.cancelDataRequest(id)
+                    gate.signal()
+                }, completionHandler: { continuation.resume(returning: $0) })
         }
         _ = gate.wait(timeout: .now())
         #expect((cancelled as? PHPhotosError)?.code == .userCancelled || cancelled == nil)
 
         try FileManager.default.removeItem(at: try resource.storedFile())
         let missing: (any Error)? = await withCheckedContinuation { continuation in
-            manager.requestData(for: resource, options: nil, dataReceivedHandler: { _ in },
-                                completionHandler: { continuation.resume(returning: $0) })
+            manager.requestData(
+                for: resource, options: nil, dataReceivedHandler: { _ in },
+                completionHandler: { continuation.resume(returning: $0) })
         }
         #expect((missing as? PHPhotosError)?.code == .missingResource)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Photos
 
 /// Fetch methods, keys and creation paths not covered by the other suites.
@@ -9,8 +10,10 @@ import Testing
         let video = test.files.appendingPathComponent("clip.mp4")
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=2:size=96x64:rate=15",
-                            "-metadata", "creation_time=2021-06-01T10:00:00Z", "-pix_fmt", "yuv420p", video.path]
+        ffmpeg.arguments = [
+            "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=2:size=96x64:rate=15",
+            "-metadata", "creation_time=2021-06-01T10:00:00Z", "-pix_fmt", "yuv420p", video.path,
+        ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         try #require(ffmpeg.terminationStatus == 0)
@@ -37,7 +40,8 @@ import Testing
     @Test func collectionListsByIdentifierAndKeyAssets() throws {
         let test = try TestLibrary()
         let ids = try test.importDays(2)
-        var folderID = "", albumID = ""
+        var folderID = ""
+        var albumID = ""
         try test.library.performChangesAndWait {
             let folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "F")
             let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "A")
@@ -53,8 +57,9 @@ import Testing
         #expect(lists.identifiers == [years[0].localIdentifier, folderID], "an album's identifier names no collection list")
         let titled = PHFetchOptions()
         titled.predicate = NSPredicate(format: "localizedTitle == 'F'")
-        #expect(test.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [years[0].localIdentifier, folderID], options: titled) }
-            .identifiers == [folderID])
+        #expect(
+            test.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [years[0].localIdentifier, folderID], options: titled) }
+                .identifiers == [folderID])
         #expect(test.fetch { PHCollectionList.fetchCollectionLists(with: .smartFolder, subtype: .any, options: nil) }.count == 0)
 
         let album = try #require(test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumID], options: nil) }.firstObject)

@@ -3,6 +3,7 @@ import PhotosMedia
 import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// A writer process is killed with SIGKILL at random moments while it

@@ -4,6 +4,7 @@ import PhotosStore
 import PhotosTestSupport
 import Synchronization
 import Testing
+
 @testable import Photos
 
 /// A change block that returned lasts, and a damaged library is refused,

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Photos
 import PhotosStore
+import Testing
+
+@testable import Photos
 
 @Suite struct FetchAssetsTests {
     let day = 86_400.0
@@ -54,8 +55,10 @@ import PhotosStore
             TestLibrary.record(created: start.addingTimeInterval(day), hidden: true),
             TestLibrary.record(created: start.addingTimeInterval(2 * day)),
         ])
-        let wanted = [ids[2], "garbage", ids[0], ids[1], ids[2], "00000000-0000-0000-0000-000000000000/L0/001",
-                      ids[0].replacingOccurrences(of: "/L0/001", with: "/L0/040")]
+        let wanted = [
+            ids[2], "garbage", ids[0], ids[1], ids[2], "00000000-0000-0000-0000-000000000000/L0/001",
+            ids[0].replacingOccurrences(of: "/L0/001", with: "/L0/040"),
+        ]
         #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: wanted, options: nil) }.identifiers == [ids[2], ids[0], ids[1]])
         let set: Set<String> = [ids[0], ids[1]]
         let sorted = PHFetchOptions()
@@ -81,7 +84,8 @@ import PhotosStore
         let ids = try test.insert([TestLibrary.record(created: start)])
         let bare = String(ids[0].prefix(36))
         #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [bare.lowercased()], options: nil) }.identifiers == ids)
-        var album = "", folder = ""
+        var album = ""
+        var folder = ""
         try test.library.performChangesAndWait {
             album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "A").placeholderForCreatedAssetCollection.localIdentifier
             folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "F").placeholderForCreatedCollectionList.localIdentifier
@@ -90,8 +94,9 @@ import PhotosStore
         #expect(albums.identifiers == [album])
         let folders = test.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [String(folder.prefix(36))], options: nil) }
         #expect(folders.identifiers == [folder])
-        #expect(test.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [String(album.prefix(36))], options: nil) }.count == 0,
-                "a bare UUID names an object of the kind fetched")
+        #expect(
+            test.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [String(album.prefix(36))], options: nil) }.count == 0,
+            "a bare UUID names an object of the kind fetched")
         #expect(test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [String(bare.dropLast())], options: nil) }.count == 0)
     }
 
@@ -127,10 +132,13 @@ import PhotosStore
         #expect(sorted([NSSortDescriptor(key: "pixelWidth", ascending: true)]) == [ids[1], ids[2], ids[0]])
         #expect(sorted([NSSortDescriptor(key: "creationDate", ascending: false)]) == [ids[2], ids[0], ids[1]])
         #expect(sorted([NSSortDescriptor(key: "creationDate", ascending: false)], limit: 1) == [ids[2]])
-        #expect(sorted([NSSortDescriptor(key: "isFavorite", ascending: false), NSSortDescriptor(key: "pixelWidth", ascending: true)])
+        #expect(
+            sorted([NSSortDescriptor(key: "isFavorite", ascending: false), NSSortDescriptor(key: "pixelWidth", ascending: true)])
                 == [ids[0], ids[1], ids[2]])
-        for key in ["localIdentifier", "modificationDate", "mediaType", "mediaSubtypes", "duration", "pixelHeight",
-                    "favorite", "hidden", "isHidden", "burstIdentifier"] {
+        for key in [
+            "localIdentifier", "modificationDate", "mediaType", "mediaSubtypes", "duration", "pixelHeight",
+            "favorite", "hidden", "isHidden", "burstIdentifier",
+        ] {
             #expect(sorted([NSSortDescriptor(key: key, ascending: true)]).count == 3, "\(key)")
         }
     }

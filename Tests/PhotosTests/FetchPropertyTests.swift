@@ -1,8 +1,9 @@
 import Foundation
+import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
-import PhotosStore
 
 /// Random libraries and random fetches, checked against a plain in-memory
 /// evaluation of the same query with SQL's semantics: a comparison with nil
@@ -124,7 +125,8 @@ import PhotosStore
             let values = (0..<random.pick([1, 2, 3])).map { _ in random.pick([1, 2, 3]) }
             return Condition(format: "mediaType IN %@", arguments: [values]) { values.contains($0.record.mediaType.rawValue) }
         case 7:
-            let lower = random.pick([100, 200]), upper = random.pick([200, 300])
+            let lower = random.pick([100, 200])
+            let upper = random.pick([200, 300])
             return Condition(format: "pixelWidth BETWEEN {\(lower), \(upper)}", arguments: []) { row in
                 row.record.pixelWidth >= lower && row.record.pixelWidth <= upper
             }
@@ -242,8 +244,10 @@ import PhotosStore
             options.sortDescriptors = keys.isEmpty && random.chance(0.5) ? nil : keys.map { NSSortDescriptor(key: $0.key, ascending: $0.ascending) }
             options.includeHiddenAssets = random.chance(0.3)
             options.includeAllBurstAssets = random.chance(0.3)
-            options.includeAssetSourceTypes = random.pick([[], [], [.typeUserLibrary], [.typeCloudShared, .typeiTunesSynced],
-                                                           [.typeUserLibrary, .typeCloudShared, .typeiTunesSynced]])
+            options.includeAssetSourceTypes = random.pick([
+                [], [], [.typeUserLibrary], [.typeCloudShared, .typeiTunesSynced],
+                [.typeUserLibrary, .typeCloudShared, .typeiTunesSynced],
+            ])
             options.fetchLimit = random.pick([0, 0, 0, 1, 5])
             let inAlbum = random.chance(0.3)
 
@@ -265,7 +269,8 @@ import PhotosStore
             }.map(\.identifier)
             if options.fetchLimit > 0 { expected = Array(expected.prefix(options.fetchLimit)) }
 
-            let actual = inAlbum
+            let actual =
+                inAlbum
                 ? PHAsset.fetchAssets(in: album, options: options).identifiers
                 : test.fetch { PHAsset.fetchAssets(with: options) }.identifiers
             let differing = rows.filter { expected.contains($0.identifier) != actual.contains($0.identifier) }.map { row in
@@ -273,7 +278,9 @@ import PhotosStore
                     + "type=\(row.record.mediaType) hidden=\(row.record.isHidden) source=\(row.record.sourceType) trashed=\(row.record.trashedDate != nil) "
                     + "model=\(String(describing: condition?.evaluate(row)))"
             }
-            #expect(actual == expected, """
+            #expect(
+                actual == expected,
+                """
                 rows in one list only: \(differing)
                 seed \(seed) query \(query): \(condition?.format ?? "no predicate") \(condition?.arguments ?? []) \
                 sort \(keys.map { "\($0.key) \($0.ascending)" }) album \(inAlbum) hidden \(options.includeHiddenAssets) \

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Photos
 
 @Suite struct FetchResultTests {
@@ -47,8 +48,10 @@ import Testing
         let total = FetchedObjects.chunkSize * 3 + 300
         let ids = try test.insert((0..<total).map { TestLibrary.record(created: Date(timeIntervalSince1970: Double($0) * 60)) })
         let result = test.fetch { PHAsset.fetchAssets(with: nil) }
-        func expectEveryObject(_ result: PHFetchResult<PHAsset>, options: NSEnumerationOptions = [],
-                               sourceLocation: SourceLocation = #_sourceLocation) {
+        func expectEveryObject(
+            _ result: PHFetchResult<PHAsset>, options: NSEnumerationOptions = [],
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             var visited: [Int] = []
             result.enumerateObjects(options: options) { asset, index, _ in
                 if asset.localIdentifier != ids[index] { Issue.record("index \(index) is \(asset.localIdentifier)", sourceLocation: sourceLocation) }
@@ -95,7 +98,8 @@ import Testing
 
     @Test func deletedCollectionsKeepTheirClassInOlderResults() throws {
         let test = try TestLibrary()
-        var folderID = "", albumID = ""
+        var folderID = ""
+        var albumID = ""
         try test.library.performChangesAndWait {
             folderID = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "F").placeholderForCreatedCollectionList.localIdentifier
             albumID = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "A").placeholderForCreatedAssetCollection.localIdentifier
@@ -141,9 +145,10 @@ import Testing
         #expect(test.fetch { PHAsset.fetchAssets(with: nil) }.count == 2_990)
         try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(test.fetch { PHAsset.fetchAssets(with: nil) }) }
         #expect(test.fetch { PHAsset.fetchAssets(with: nil) }.count == 0)
-        let trash = try #require(test.fetch {
-            PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil).firstObject
-        })
+        let trash = try #require(
+            test.fetch {
+                PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil).firstObject
+            })
         let deleted = test.fetch { PHAsset.fetchAssets(in: trash, options: nil) }
         #expect(Set(deleted.identifiers) == Set(ids.dropFirst(10)))
 

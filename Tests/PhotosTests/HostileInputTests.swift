@@ -3,6 +3,7 @@ import PhotosMedia
 import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// Files, tokens, identifiers and file systems that try to hurt the library:
@@ -108,8 +109,10 @@ import Testing
 
     @Test func identifiersOfTheWrongShape() throws {
         _ = try test.importImages([try test.jpeg()])
-        let odd = ["", "x", "/", "../../etc/passwd", "00000000-0000-0000-0000-000000000000/L0/001", String(repeating: "A", count: 100_000),
-                   "'; DROP TABLE asset; --", "\u{0}", "👍/L0/001", "%@", "*"]
+        let odd = [
+            "", "x", "/", "../../etc/passwd", "00000000-0000-0000-0000-000000000000/L0/001", String(repeating: "A", count: 100_000),
+            "'; DROP TABLE asset; --", "\u{0}", "👍/L0/001", "%@", "*",
+        ]
         test.library.withCurrentLibrary {
             #expect(PHAsset.fetchAssets(withLocalIdentifiers: odd, options: nil).count == 0)
             #expect(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: odd, options: nil).count == 0)
@@ -172,8 +175,9 @@ import Testing
         try SmallDisk.mount(at: mountPoint, size: "3m")
         defer { SmallDisk.unmount(mountPoint) }
         try fillUp(libraryAt: mountPoint.appendingPathComponent("Small.photoslibrary"))
-        #expect(eventuallyBlocking(every: .milliseconds(50)) { SmallDisk.openFiles(under: mountPoint).isEmpty },
-                "files the released libraries still hold open after 10 s: \(SmallDisk.openFiles(under: mountPoint))")
+        #expect(
+            eventuallyBlocking(every: .milliseconds(50)) { SmallDisk.openFiles(under: mountPoint).isEmpty },
+            "files the released libraries still hold open after 10 s: \(SmallDisk.openFiles(under: mountPoint))")
     }
 
     /// Imports photos into a new library at `url` until the disk is full,
@@ -203,7 +207,8 @@ import Testing
 
     static var residentMegabytes: Double {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return 0 }
         return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
     }
 }

@@ -3,6 +3,7 @@ import PhotosMedia
 import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// Collects the results of asynchronous requests.
@@ -48,12 +49,19 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
     }
 
     /// A synchronous request's image.
-    private func image(_ asset: PHAsset, _ width: Double, _ height: Double, _ mode: PHImageContentMode = .aspectFit,
-                       _ configure: (PHImageRequestOptions) -> Void = { _ in }) -> (UIImage?, [AnyHashable: Any]) {
+    private func image(
+        _ asset: PHAsset, _ width: Double, _ height: Double, _ mode: PHImageContentMode = .aspectFit,
+        _ configure: (PHImageRequestOptions) -> Void = { _ in }
+    ) -> (UIImage?, [AnyHashable: Any]) {
         var delivered: [(UIImage?, [AnyHashable: Any])] = []
-        let options = options { $0.isSynchronous = true; configure($0) }
-        PHImageManager.default().requestImage(for: asset, targetSize: CGSize(width: width, height: height), contentMode: mode,
-                                              options: options) { image, info in delivered.append((image, info ?? [:])) }
+        let options = options {
+            $0.isSynchronous = true
+            configure($0)
+        }
+        PHImageManager.default().requestImage(
+            for: asset, targetSize: CGSize(width: width, height: height), contentMode: mode,
+            options: options
+        ) { image, info in delivered.append((image, info ?? [:])) }
         #expect(delivered.count == 1, "a synchronous request calls its handler exactly once, before returning")
         return delivered.first ?? (nil, [:])
     }
@@ -75,7 +83,10 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
         ]
         for (resize, mode, target, expected) in cases {
             for delivery in [PHImageRequestOptionsDeliveryMode.highQualityFormat, .opportunistic] {
-                let (image, info) = image(asset, target.width, target.height, mode) { $0.resizeMode = resize; $0.deliveryMode = delivery }
+                let (image, info) = image(asset, target.width, target.height, mode) {
+                    $0.resizeMode = resize
+                    $0.deliveryMode = delivery
+                }
                 #expect(size(image) == expected, "\(resize) \(mode) \(target) \(delivery): \(size(image))")
                 #expect(info[PHImageResultIsDegradedKey] as? Bool == false)
                 #expect(info[PHImageResultIsInCloudKey] as? Bool == false)
@@ -106,8 +117,9 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
             done.signal()
         }
         #expect(done.wait(timeout: .now() + 5) == .success)
-        let original = try Data(contentsOf: test.library.url.appendingPathComponent(
-            try #require(test.library.store!.resources(assetID: asset.record.id).first).relativePath))
+        let original = try Data(
+            contentsOf: test.library.url.appendingPathComponent(
+                try #require(test.library.store!.resources(assetID: asset.record.id).first).relativePath))
         #expect(received?.0 == original && received?.1 == "public.jpeg" && received?.2 == .right)
     }
 
@@ -115,8 +127,9 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
         let asset = try test.importAsset(try test.jpeg(width: 2400, height: 1800))
         let results = ImageResults()
         let manager = PHImageManager()
-        let id = manager.requestImage(for: asset, targetSize: CGSize(width: 1200, height: 1200), contentMode: .aspectFill,
-                                      options: nil, resultHandler: results.handler())
+        let id = manager.requestImage(
+            for: asset, targetSize: CGSize(width: 1200, height: 1200), contentMode: .aspectFill,
+            options: nil, resultHandler: results.handler())
         #expect(results.wait(for: 2))
         let all = results.all
         #expect(all.map { $0.info[PHImageResultIsDegradedKey] as? Bool } == [true, false])
@@ -127,16 +140,18 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
 
         // The preview now exists: one final result, and from memory the second time.
         let again = ImageResults()
-        manager.requestImage(for: asset, targetSize: CGSize(width: 1200, height: 1200), contentMode: .aspectFill,
-                             options: nil, resultHandler: again.handler())
+        manager.requestImage(
+            for: asset, targetSize: CGSize(width: 1200, height: 1200), contentMode: .aspectFill,
+            options: nil, resultHandler: again.handler())
         #expect(again.wait(for: 1))
         #expect(!again.wait(for: 1, seconds: 0.3))
         #expect(again.all.first?.image === all[1].image)
 
         // Fast format: one result, the thumbnail, marked degraded.
         let fast = ImageResults()
-        manager.requestImage(for: asset, targetSize: CGSize(width: 2000, height: 2000), contentMode: .aspectFit,
-                             options: options { $0.deliveryMode = .fastFormat }, resultHandler: fast.handler())
+        manager.requestImage(
+            for: asset, targetSize: CGSize(width: 2000, height: 2000), contentMode: .aspectFit,
+            options: options { $0.deliveryMode = .fastFormat }, resultHandler: fast.handler())
         #expect(fast.wait(for: 1))
         #expect(!fast.wait(for: 1, seconds: 0.3))
         #expect(fast.all.first?.info[PHImageResultIsDegradedKey] as? Bool == true)
@@ -144,8 +159,9 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
 
         // High quality: one final result.
         let high = ImageResults()
-        manager.requestImage(for: asset, targetSize: CGSize(width: 2000, height: 2000), contentMode: .aspectFit,
-                             options: options { $0.deliveryMode = .highQualityFormat }, resultHandler: high.handler())
+        manager.requestImage(
+            for: asset, targetSize: CGSize(width: 2000, height: 2000), contentMode: .aspectFit,
+            options: options { $0.deliveryMode = .highQualityFormat }, resultHandler: high.handler())
         #expect(high.wait(for: 1))
         #expect(!high.wait(for: 1, seconds: 0.3))
         #expect(high.all.first?.info[PHImageResultIsDegradedKey] as? Bool == false)
@@ -177,9 +193,11 @@ private func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageReq
         let manager = PHImageManager(scheduler: ImageWorkScheduler(workers: 2))
         var ids: [PHImageRequestID] = []
         for index in 0..<1000 {
-            ids.append(manager.requestImage(for: assets[index % 4], targetSize: CGSize(width: 1000 + index, height: 1000),
-                                            contentMode: .aspectFit, options: options { $0.deliveryMode = .highQualityFormat },
-                                            resultHandler: results.handler()))
+            ids.append(
+                manager.requestImage(
+                    for: assets[index % 4], targetSize: CGSize(width: 1000 + index, height: 1000),
+                    contentMode: .aspectFit, options: options { $0.deliveryMode = .highQualityFormat },
+                    resultHandler: results.handler()))
         }
         ids.forEach(manager.cancelImageRequest)
         #expect(eventuallyBlocking { manager.scheduler.pendingCount == 0 }, "no work left running")

@@ -2,6 +2,7 @@ import Foundation
 import PhotosMedia
 import Synchronization
 import Testing
+
 @testable import Photos
 
 /// Imports account for every file, whoever imports and however many
@@ -82,7 +83,8 @@ import Testing
     }
 
     @Test func aLimitedClientIsToldOnlyOfDuplicatesItMaySee() throws {
-        let hidden = try test.jpeg(width: 64), shared = try test.jpeg(width: 65)
+        let hidden = try test.jpeg(width: 64)
+        let shared = try test.jpeg(width: 65)
         let ids = try test.library.importFiles([hidden, shared]).imported.map(\.localIdentifier)
         try test.library.setAccess(.limited, forClient: "org.example.picker")
         try test.library.addToLimitedSelection([ids[1]], ofClient: "org.example.picker")
@@ -100,8 +102,9 @@ import Testing
         let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [first], options: nil) }[0]
         try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
         let again = try test.library.importFiles([photo])
-        #expect(again.duplicates.isEmpty && again.imported.count == 1 && again.imported.first?.localIdentifier != first,
-                "a photo deleted by mistake comes back when imported again, before its retention ends")
+        #expect(
+            again.duplicates.isEmpty && again.imported.count == 1 && again.imported.first?.localIdentifier != first,
+            "a photo deleted by mistake comes back when imported again, before its retention ends")
     }
 
     @Test func aFailedAssetIsNamedByTheErrorAndTheOthersAreImported() throws {

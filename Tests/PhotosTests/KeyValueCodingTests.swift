@@ -1,7 +1,8 @@
 import Foundation
-import PhotosTestSupport
 import PhotosMedia
+import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// Reading PhotoKit objects by key, as real clients do: the documented
@@ -106,8 +107,10 @@ import Testing
             _ = PHAssetResource.assetResources(for: asset)[0].value(forKey: "notAKey")
         }
         // The trap, not a failure on the way to it.
-        let (assetTrap, resourceTrap) = (String(decoding: asset?.standardErrorContent ?? [], as: UTF8.self),
-                                         String(decoding: resource?.standardErrorContent ?? [], as: UTF8.self))
+        let (assetTrap, resourceTrap) = (
+            String(decoding: asset?.standardErrorContent ?? [], as: UTF8.self),
+            String(decoding: resource?.standardErrorContent ?? [], as: UTF8.self)
+        )
         #expect(assetTrap.contains("not key value coding-compliant for the key notAKeyOfPHAsset"))
         #expect(resourceTrap.contains("not key value coding-compliant for the key notAKey."))
     }

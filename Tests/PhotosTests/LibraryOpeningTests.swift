@@ -1,7 +1,8 @@
 import Foundation
-import PhotosTestSupport
 import GRDB
+import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 @Suite struct LibraryOpeningTests {
@@ -39,9 +40,10 @@ import Testing
             _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Kept")
         }
         let reopened = try PHPhotoLibrary(url: url, options: .mustExist)
-        #expect(reopened.withCurrentLibrary {
-            PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).firstObject?.localizedTitle
-        } == "Kept")
+        #expect(
+            reopened.withCurrentLibrary {
+                PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).firstObject?.localizedTitle
+            } == "Kept")
     }
 
     @Test func refusesWhatIsNotALibraryWithoutTouchingIt() throws {
@@ -160,11 +162,14 @@ import Testing
 
     @Test func defaultLocationFollowsTheEnvironment() {
         #expect(PHPhotoLibrary.defaultURL(environment: ["PHOTOS_LIBRARY": "/srv/photos"]).path == "/srv/photos")
-        #expect(PHPhotoLibrary.defaultURL(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"]).path
+        #expect(
+            PHPhotoLibrary.defaultURL(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"]).path
                 == "/data/photos/Photos Library.photoslibrary")
-        #expect(PHPhotoLibrary.defaultURL(environment: ["HOME": "/home/a"]).path
+        #expect(
+            PHPhotoLibrary.defaultURL(environment: ["HOME": "/home/a"]).path
                 == "/home/a/.local/share/photos/Photos Library.photoslibrary")
-        #expect(PHPhotoLibrary.defaultURL(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/a"]).path
+        #expect(
+            PHPhotoLibrary.defaultURL(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/a"]).path
                 == "/home/a/.local/share/photos/Photos Library.photoslibrary")
     }
 }
@@ -174,9 +179,10 @@ import Testing
         let test = try TestLibrary()
         let url = try test.jpeg()
         let outcome: (Bool, (any Error)?) = await withCheckedContinuation { continuation in
-            test.library.performChanges({
-                _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: url)
-            }, completionHandler: { success, error in continuation.resume(returning: (success, error)) })
+            test.library.performChanges(
+                {
+                    _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: url)
+                }, completionHandler: { success, error in continuation.resume(returning: (success, error)) })
         }
         #expect(outcome.0 && outcome.1 == nil)
         try await test.library.performChanges {
@@ -225,8 +231,9 @@ import Testing
         let second = try TestLibrary()
         try second.library.performChangesAndWait {
             _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Second")
-            #expect(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count == 0,
-                    "fetches inside a block see the block's library, before its changes")
+            #expect(
+                PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count == 0,
+                "fetches inside a block see the block's library, before its changes")
         }
         #expect(first.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }.count == 0)
         #expect(second.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }.count == 1)

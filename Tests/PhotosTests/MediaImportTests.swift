@@ -3,6 +3,7 @@ import PhotosMedia
 import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// Files made with libvips, ffmpeg and exiftool, imported through the public
@@ -18,8 +19,10 @@ import Testing
         let options = PHImageRequestOptions()
         options.isSynchronous = true
         var size: [Int] = []
-        PHImageManager.default().requestImage(for: asset, targetSize: PHImageManagerMaximumSize, contentMode: .default,
-                                              options: options) { image, _ in
+        PHImageManager.default().requestImage(
+            for: asset, targetSize: PHImageManagerMaximumSize, contentMode: .default,
+            options: options
+        ) { image, _ in
             size = image.map { [Int($0.size.width), Int($0.size.height)] } ?? []
         }
         return size
@@ -73,8 +76,12 @@ import Testing
     private func taggedCameraJPEG(_ name: String) throws -> URL {
         let tagged = test.files.appendingPathComponent(name)
         try run("vips", ["copy", try test.jpeg(width: 64, height: 48).path, tagged.path])
-        try run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2019:07:04 10:20:30", "-OffsetTimeOriginal=+02:00",
-                             "-GPSLatitude=48.85", "-GPSLatitudeRef=N", "-GPSLongitude=2.35", "-GPSLongitudeRef=E", tagged.path])
+        try run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-DateTimeOriginal=2019:07:04 10:20:30", "-OffsetTimeOriginal=+02:00",
+                "-GPSLatitude=48.85", "-GPSLatitudeRef=N", "-GPSLongitude=2.35", "-GPSLongitudeRef=E", tagged.path,
+            ])
         return tagged
     }
 
@@ -106,16 +113,24 @@ import Testing
 
         let screenshot = test.files.appendingPathComponent("IMG_0042.PNG")
         try run("vips", ["copy", try test.jpeg(width: 48, height: 64).path, screenshot.path])
-        try run("exiftool", ["-q", "-overwrite_original", "-XMP-photoshop:DateCreated=2020-06-08T00:30:00+02:00",
-                             "-XMP-exif:UserComment=Screenshot", screenshot.path])
+        try run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-photoshop:DateCreated=2020-06-08T00:30:00+02:00",
+                "-XMP-exif:UserComment=Screenshot", screenshot.path,
+            ])
         let shot = try test.importAsset(screenshot)
         #expect(shot.creationDate == Date(timeIntervalSince1970: 1_591_569_000), "2020-06-07 22:30 UTC")
         #expect(shot.mediaSubtypes.contains(.photoScreenshot))
 
         let press = test.files.appendingPathComponent("agency.jpg")
         try run("vips", ["copy", try test.jpeg(width: 64, height: 48).path, press.path])
-        try run("exiftool", ["-q", "-overwrite_original", "-IPTC:DateCreated=2018:05:04", "-IPTC:TimeCreated=10:11:12-04:00",
-                             "-XMP-exif:GPSLatitude=40.7128", "-XMP-exif:GPSLongitude=-74.006", press.path])
+        try run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-IPTC:DateCreated=2018:05:04", "-IPTC:TimeCreated=10:11:12-04:00",
+                "-XMP-exif:GPSLatitude=40.7128", "-XMP-exif:GPSLongitude=-74.006", press.path,
+            ])
         let agency = try test.importAsset(press)
         #expect(agency.creationDate == Date(timeIntervalSince1970: 1_525_443_072), "2018-05-04 14:11:12 UTC")
         #expect(agency.record.timeZoneOffset == -14_400)
@@ -148,13 +163,19 @@ import Testing
         let photo = test.files.appendingPathComponent("IMG_20200608_003000.jpg")
         try FileManager.default.copyItem(at: try test.jpeg(width: 64, height: 48), to: photo)
         let video = test.files.appendingPathComponent("VID_20200609_174501.mp4")
-        try run("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
-                           "-map_metadata", "-1", "-fflags", "+bitexact", "-pix_fmt", "yuv420p", video.path])
+        try run(
+            "ffmpeg",
+            [
+                "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
+                "-map_metadata", "-1", "-fflags", "+bitexact", "-pix_fmt", "yuv420p", video.path,
+            ])
         let whatsApp = test.files.appendingPathComponent("IMG-20200610-WA0003.jpg")
         try run("vips", ["copy", try test.jpeg(width: 32, height: 32).path, whatsApp.path])
-        for (file, components) in [(photo, DateComponents(year: 2020, month: 6, day: 8, hour: 0, minute: 30)),
-                                   (video, DateComponents(year: 2020, month: 6, day: 9, hour: 17, minute: 45, second: 1)),
-                                   (whatsApp, DateComponents(year: 2020, month: 6, day: 10, hour: 12))] {
+        for (file, components) in [
+            (photo, DateComponents(year: 2020, month: 6, day: 8, hour: 0, minute: 30)),
+            (video, DateComponents(year: 2020, month: 6, day: 9, hour: 17, minute: 45, second: 1)),
+            (whatsApp, DateComponents(year: 2020, month: 6, day: 10, hour: 12)),
+        ] {
             let asset = try test.importAsset(file, video: file == video)
             #expect(asset.creationDate == calendar.date(from: components), "\(file.lastPathComponent)")
             #expect(asset.record.timeZoneOffset == TimeZone.current.secondsFromGMT(for: asset.creationDate!))
@@ -164,8 +185,10 @@ import Testing
     @Test func otherImageFormats() throws {
         let jpeg = try test.jpeg(width: 64, height: 48)
         var expected: [(String, String)] = []
-        for (ext, type) in [("png", "public.png"), ("webp", "org.webmproject.webp"), ("tif", "public.tiff"),
-                            ("gif", "com.compuserve.gif"), ("heic", "public.heic")] {
+        for (ext, type) in [
+            ("png", "public.png"), ("webp", "org.webmproject.webp"), ("tif", "public.tiff"),
+            ("gif", "com.compuserve.gif"), ("heic", "public.heic"),
+        ] {
             let url = test.files.appendingPathComponent("converted.\(ext)")
             try run("vips", ["copy", jpeg.path, url.path])
             let asset = try test.importAsset(url)
@@ -226,10 +249,14 @@ import Testing
         let reference = test.files.appendingPathComponent("bars.png")
         try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", colourBars, "-frames:v", "1", reference.path])
         let hdr = test.files.appendingPathComponent("IMG_\(transfer).MOV")
-        try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", colourBars,
-                           "-vf", "zscale=tin=bt709:min=bt709:pin=bt709:rin=tv:t=\(transfer):m=bt2020nc:p=bt2020:r=tv:npl=203,format=yuv420p10le",
-                           "-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1",
-                           "-color_primaries", "bt2020", "-color_trc", transfer, "-colorspace", "bt2020nc", hdr.path])
+        try run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", colourBars,
+                "-vf", "zscale=tin=bt709:min=bt709:pin=bt709:rin=tv:t=\(transfer):m=bt2020nc:p=bt2020:r=tv:npl=203,format=yuv420p10le",
+                "-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1",
+                "-color_primaries", "bt2020", "-color_trc", transfer, "-colorspace", "bt2020nc", hdr.path,
+            ])
         let asset = try test.importAsset(hdr, video: true)
 
         // Grey, yellow, cyan, green, magenta, red and blue bars, along one row.
@@ -255,14 +282,19 @@ import Testing
         let frame = test.files.appendingPathComponent("copy-frame.png")
         try run("ffmpeg", ["-v", "error", "-y", "-i", copy.path, "-frames:v", "1", frame.path])
         try expectBarsLikeTheReference(try ImageCodec.decode(fileAt: frame), "the playable copy of \(transfer)")
-        let tagged = try DebianTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=color_transfer,pix_fmt",
-                                                    "-of", "csv=p=0", copy.path])
+        let tagged = try DebianTool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=color_transfer,pix_fmt",
+                "-of", "csv=p=0", copy.path,
+            ])
         #expect(tagged.trimmingCharacters(in: .whitespacesAndNewlines) == "yuv420p,bt709")
     }
 
     @Test func videoMetadata() throws {
-        let clip = try test.video(seconds: 2, width: 320, height: 240, fps: 25, rotation: 90,
-                                  tags: ["creation_time": "2021-06-01T10:20:30Z"])
+        let clip = try test.video(
+            seconds: 2, width: 320, height: 240, fps: 25, rotation: 90,
+            tags: ["creation_time": "2021-06-01T10:20:30Z"])
         let video = try test.importAsset(clip, video: true)
         #expect(video.mediaType == .video && video.playbackStyle == .video)
         #expect(abs(video.duration - 2) < 0.1)
@@ -290,12 +322,17 @@ import Testing
         ]
         for (index, kind) in kinds.enumerated() {
             let clip = test.files.appendingPathComponent("clip-\(index).mp4")
-            try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=1:size=176x144:rate=10",
-                               "-pix_fmt", "yuv420p"] + kind.format + [clip.path])
+            try run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=1:size=176x144:rate=10",
+                    "-pix_fmt", "yuv420p",
+                ] + kind.format + [clip.path])
             let asset = try test.importAsset(clip, video: true)
             #expect(asset.mediaType == .video, "\(kind.type)")
-            #expect(asset.contentType.identifier == kind.type && asset.contentType.preferredMIMEType == kind.mime,
-                    "\(kind.type): \(asset.contentType.identifier)")
+            #expect(
+                asset.contentType.identifier == kind.type && asset.contentType.preferredMIMEType == kind.mime,
+                "\(kind.type): \(asset.contentType.identifier)")
             let resource = test.fetch { PHAssetResource.assetResources(for: asset) }[0]
             #expect(try resource.fileURL().pathExtension == kind.ext, "\(kind.type)")
         }
@@ -308,8 +345,12 @@ import Testing
     @Test(arguments: ["nan", "inf", "-inf", "1e300", "-1e300", "450"])
     func hostileRotationTagsAreData(rotation: String) throws {
         let encoded = test.files.appendingPathComponent("clip-\(UUID().uuidString).mkv")
-        try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=1:size=64x48:rate=10", "-c:v", "mpeg4",
-                           "-metadata:s:v:0", "ROTATE=\(rotation)", encoded.path])
+        try run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=1:size=64x48:rate=10", "-c:v", "mpeg4",
+                "-metadata:s:v:0", "ROTATE=\(rotation)", encoded.path,
+            ])
         var bytes = try Data(contentsOf: encoded)
         let name = Data("ROTATE".utf8)
         let range = try #require(bytes.range(of: name))
@@ -324,11 +365,15 @@ import Testing
     @Test func subtypesTheFileDeclares() throws {
         let screenshot = try test.importAsset(try test.jpeg { $0.userComment = "Screenshot" })
         #expect(screenshot.mediaSubtypes == .photoScreenshot)
-        let named = try test.importAsset(try test.file("Screenshot 2024-03-01 at 10.00.00.png", Data(contentsOf: {
-            let url = test.files.appendingPathComponent("s.png")
-            try run("vips", ["copy", try test.jpeg().path, url.path])
-            return url
-        }())))
+        let named = try test.importAsset(
+            try test.file(
+                "Screenshot 2024-03-01 at 10.00.00.png",
+                Data(
+                    contentsOf: {
+                        let url = test.files.appendingPathComponent("s.png")
+                        try run("vips", ["copy", try test.jpeg().path, url.path])
+                        return url
+                    }())))
         #expect(named.mediaSubtypes == .photoScreenshot)
         let marked = try test.importAsset(try test.jpeg(width: 400, height: 100, make: "Apple") { $0.customRendered = 6 })
         #expect(marked.mediaSubtypes == .photoPanorama)
@@ -348,7 +393,8 @@ import Testing
     /// A HEIF holding two images (as heif-enc writes it) is a still photo
     /// showing its primary image: only GIF and WebP frames animate.
     @Test func aHEIFOfSeveralImagesIsNotAnimated() throws {
-        let first = try test.jpeg(width: 64, height: 48), second = try test.jpeg(width: 32, height: 24)
+        let first = try test.jpeg(width: 64, height: 48)
+        let second = try test.jpeg(width: 32, height: 24)
         let heif = test.files.appendingPathComponent("two.heic")
         try run("heif-enc", ["-o", heif.path, first.path, second.path])
         let asset = try test.importAsset(heif)
@@ -358,8 +404,9 @@ import Testing
 
     @Test func livePhotosFromAPairedVideo() throws {
         let still = try test.jpeg(width: 64, height: 48) { $0.contentIdentifier = "A1B2C3D4-0000-4000-8000-000000000001" }
-        let motion = try test.video(seconds: 1, width: 64, height: 48,
-                                    tags: ["com.apple.quicktime.content.identifier": "A1B2C3D4-0000-4000-8000-000000000001"])
+        let motion = try test.video(
+            seconds: 1, width: 64, height: 48,
+            tags: ["com.apple.quicktime.content.identifier": "A1B2C3D4-0000-4000-8000-000000000001"])
         var identifier = ""
         try test.library.performChangesAndWait {
             let request = PHAssetCreationRequest.forAsset()
@@ -471,8 +518,12 @@ import Testing
     /// directory in Pixel's `.MP.jpg`), are Live Photos with that video paired.
     @Test func aMotionPhotoIsALivePhoto() throws {
         let video = test.files.appendingPathComponent("motion.mp4")
-        try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
-                           "-c:v", "libx264", "-pix_fmt", "yuv420p", video.path])
+        try run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", video.path,
+            ])
         let movie = try Data(contentsOf: video)
         let gcamera = test.files.appendingPathComponent("MVIMG_20200608_003000.jpg")
         try CameraFiles.motionPhoto(gcamera, still: try Data(contentsOf: try test.jpeg(width: 64, height: 48)), movie: movie, schema: .microVideo)
@@ -512,9 +563,13 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         func pair(_ name: String, jpegTaken: Date) throws -> [URL] {
             let raw = folder.appendingPathComponent(name + ".RW2")
-            try FileManager.default.moveItem(at: try cameraRaw(width: 160, height: 120, preview: (80, 60), tags: [
-                "-Make=Panasonic", "-Model=DMC-GH4", "-DateTimeOriginal=2021:05:04 10:11:12", "-OffsetTimeOriginal=-04:00",
-                "-ImageUniqueID=\(name)"]), to: raw)
+            try FileManager.default.moveItem(
+                at: try cameraRaw(
+                    width: 160, height: 120, preview: (80, 60),
+                    tags: [
+                        "-Make=Panasonic", "-Model=DMC-GH4", "-DateTimeOriginal=2021:05:04 10:11:12", "-OffsetTimeOriginal=-04:00",
+                        "-ImageUniqueID=\(name)",
+                    ]), to: raw)
             let jpeg = folder.appendingPathComponent(name + ".JPG")
             try FileManager.default.moveItem(at: try test.jpeg(width: 160, height: 120, taken: jpegTaken, utcOffset: -14_400), to: jpeg)
             return [raw, jpeg]
@@ -538,10 +593,13 @@ import Testing
     }
 
     @Test func cameraRawFilesShowTheirEmbeddedPreview() throws {
-        let raw = try cameraRaw(width: 160, height: 120, preview: (80, 60), tags: [
-            "-ExifImageWidth=160", "-ExifImageHeight=120", "-Make=Panasonic", "-Model=DMC-GH4", "-DateTimeOriginal=2021:05:04 10:11:12", "-OffsetTimeOriginal=-04:00",
-            "-GPSLatitude=33.5", "-GPSLatitudeRef=S", "-GPSLongitude=70.25", "-GPSLongitudeRef=W", "-Orientation#=6",
-        ])
+        let raw = try cameraRaw(
+            width: 160, height: 120, preview: (80, 60),
+            tags: [
+                "-ExifImageWidth=160", "-ExifImageHeight=120", "-Make=Panasonic", "-Model=DMC-GH4", "-DateTimeOriginal=2021:05:04 10:11:12",
+                "-OffsetTimeOriginal=-04:00",
+                "-GPSLatitude=33.5", "-GPSLatitudeRef=S", "-GPSLongitude=70.25", "-GPSLongitudeRef=W", "-Orientation#=6",
+            ])
         let asset = try test.importAsset(raw)
         #expect(asset.mediaType == .image && asset.pixelWidth == 120 && asset.pixelHeight == 160, "the raw's size, upright")
         #expect(asset.creationDate == ISO8601DateFormatter().date(from: "2021-05-04T14:11:12Z"))
@@ -551,14 +609,18 @@ import Testing
         #expect(test.library.derivatives.existing(assetUUID: asset.record.uuid, version: 0, kind: .thumbnail) != nil)
 
         // No preview: kept with its metadata and file; image requests say why there is nothing to show.
-        let bare = try test.importAsset(try cameraRaw(width: 64, height: 48, preview: nil,
-                                                           tags: ["-Make=Panasonic", "-ExifImageWidth=64", "-ExifImageHeight=48"]))
+        let bare = try test.importAsset(
+            try cameraRaw(
+                width: 64, height: 48, preview: nil,
+                tags: ["-Make=Panasonic", "-ExifImageWidth=64", "-ExifImageHeight=48"]))
         #expect(bare.pixelWidth == 64 && bare.pixelHeight == 48)
         let options = PHImageRequestOptions()
         options.isSynchronous = true
         var error: PHPhotosError?
-        PHImageManager.default().requestImage(for: bare, targetSize: CGSize(width: 100, height: 100), contentMode: .aspectFit,
-                                              options: options) { image, info in
+        PHImageManager.default().requestImage(
+            for: bare, targetSize: CGSize(width: 100, height: 100), contentMode: .aspectFit,
+            options: options
+        ) { image, info in
             #expect(image == nil)
             error = info?[PHImageErrorKey] as? PHPhotosError
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Photos
 
 @Suite struct MomentTests {
@@ -30,7 +31,8 @@ import Testing
         let again = test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [paris.localIdentifier], options: nil) }
         #expect(again.count == 1 && again[0].estimatedAssetCount == 2, "moment identifiers are stable")
         let lyonAsset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [ids[2]], options: nil) }[0]
-        #expect(test.fetch { PHAssetCollection.fetchAssetCollectionsContaining(lyonAsset, with: .moment, options: nil) }.identifiers
+        #expect(
+            test.fetch { PHAssetCollection.fetchAssetCollectionsContaining(lyonAsset, with: .moment, options: nil) }.identifiers
                 == [moments[1].localIdentifier])
 
         let years = test.fetch { PHCollectionList.fetchMomentLists(with: .momentListYear, options: nil) }
@@ -38,7 +40,8 @@ import Testing
         #expect(PHAssetCollection.fetchMoments(inMomentList: years[0], options: nil).count == 3)
         let clusters = test.fetch { PHCollectionList.fetchMomentLists(with: .momentListCluster, options: nil) }
         #expect(clusters.count == 3)
-        #expect(PHCollectionList.fetchMomentLists(with: .momentListYear, containingMoment: paris, options: nil).identifiers
+        #expect(
+            PHCollectionList.fetchMomentLists(with: .momentListYear, containingMoment: paris, options: nil).identifiers
                 == [years[0].localIdentifier])
 
         let big = PHFetchOptions()

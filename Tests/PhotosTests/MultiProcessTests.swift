@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Photos
 
 @Suite struct MultiProcessTests {
@@ -100,7 +101,8 @@ import Testing
         let deadline = Date().addingTimeInterval(10)
         while current.count < 3, Date() < deadline {
             guard observer.wait(seconds: 1), let change = observer.received.last,
-                  let details = change.changeDetails(for: current) else { continue }
+                let details = change.changeDetails(for: current)
+            else { continue }
             current = details.fetchResultAfterChanges
         }
         #expect(current.count == 3, "changes committed by another process arrive here")

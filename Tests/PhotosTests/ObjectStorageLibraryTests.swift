@@ -4,6 +4,7 @@ import PhotosObjectStorage
 import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// A library whose originals live in S3-compatible object storage (the
@@ -68,27 +69,43 @@ struct ObjectStorageLibraryTests {
         let identifier = "A1B2C3D4-0000-4000-8000-0000000000DD"
         func hevc(_ name: String, tags: [String] = []) throws -> URL {
             let url = test.files.appendingPathComponent(name)
-            try DebianTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
-                                          "-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p"]
-                                          + tags + [url.path])
+            try DebianTool.run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1",
+                    "-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p",
+                ]
+                    + tags + [url.path])
             return url
         }
         let video = try hevc("IMG_0001.MOV")
-        let motion = try hevc("IMG_0002.MOV", tags: ["-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
-                                                     "-movflags", "use_metadata_tags"])
+        let motion = try hevc(
+            "IMG_0002.MOV",
+            tags: [
+                "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
+                "-movflags", "use_metadata_tags",
+            ])
         let still = try test.jpeg("IMG_0002.JPG") { $0.contentIdentifier = identifier }
         let result = try test.library.importFiles([video, motion, still])
         #expect(result.failed.isEmpty && result.imported.count == 3, "\(result.failed)")
         #expect(test.files(under: "originals").isEmpty)
         let ids = Dictionary(result.imported.map { ($0.file.lastPathComponent, $0.localIdentifier) }, uniquingKeysWith: { first, _ in first })
         let assets = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [ids["IMG_0001.MOV"]!, ids["IMG_0002.JPG"]!], options: nil) }
-        let (movie, live) = (assets.objects(at: IndexSet(integersIn: 0..<2)).first { $0.mediaType == .video }!,
-                             assets.objects(at: IndexSet(integersIn: 0..<2)).first { $0.mediaType == .image }!)
+        let (movie, live) = (
+            assets.objects(at: IndexSet(integersIn: 0..<2)).first { $0.mediaType == .video }!,
+            assets.objects(at: IndexSet(integersIn: 0..<2)).first { $0.mediaType == .image }!
+        )
         #expect(try PHImageManager.default().rendition(.thumbnail, of: movie).file != nil, "the video's poster")
         for (asset, part) in [(movie, PHImageManager.PlayableVideoPart.video), (live, .motion)] {
             let copy = try PHImageManager.default().playableVideo(of: asset, part)
-            #expect(try DebianTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name",
-                                                   "-of", "csv=p=0", copy.path]).hasPrefix("h264"), "\(part)")
+            #expect(
+                try DebianTool.run(
+                    "ffprobe",
+                    [
+                        "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name",
+                        "-of", "csv=p=0", copy.path,
+                    ]
+                ).hasPrefix("h264"), "\(part)")
             #expect(try PHImageManager.default().existingPlayableVideo(of: asset, part) == copy)
         }
     }

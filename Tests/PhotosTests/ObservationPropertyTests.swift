@@ -1,8 +1,9 @@
-import PhotosTestSupport
 import Foundation
-import Testing
-@testable import Photos
 import PhotosStore
+import PhotosTestSupport
+import Testing
+
+@testable import Photos
 
 /// Random change blocks against many shapes of fetch result: the details of
 /// every change must replay, as a collection view's batch update, from the
@@ -31,9 +32,11 @@ import PhotosStore
     /// Checks one fetch result's details against a fresh fetch.
     /// `updated`: identifiers of the assets the block edited, when the
     /// shape shows assets (nil for collections, whose changes are derived).
-    static func verify<T: PHObject>(_ shape: String, before: PHFetchResult<T>, details: PHFetchResultChangeDetails<T>?,
-                                    fresh: PHFetchResult<T>, updated: Set<String>?, incrementalAllowed: Bool = true,
-                                    context: String) {
+    static func verify<T: PHObject>(
+        _ shape: String, before: PHFetchResult<T>, details: PHFetchResultChangeDetails<T>?,
+        fresh: PHFetchResult<T>, updated: Set<String>?, incrementalAllowed: Bool = true,
+        context: String
+    ) {
         let beforeIDs = keys(before)
         let freshIDs = keys(fresh)
         guard let details else {
@@ -54,7 +57,9 @@ import PhotosStore
         var moves: [(from: Int, to: Int)] = []
         details.enumerateMoves { moves.append(($0, $1)) }
         #expect(details.hasMoves == !moves.isEmpty)
-        let removed = details.removedIndexes!, inserted = details.insertedIndexes!, changed = details.changedIndexes!
+        let removed = details.removedIndexes!
+        let inserted = details.insertedIndexes!
+        let changed = details.changedIndexes!
         do {
             let replayed = try BatchUpdate.apply(to: beforeIDs, removed: removed, inserted: inserted, moves: moves, after: afterIDs)
             #expect(replayed == afterIDs, "\(shape): the batch update ends elsewhere; \(details); \(context)")
@@ -69,8 +74,9 @@ import PhotosStore
         #expect(Set(changedIDs).isDisjoint(with: removed.map { beforeIDs[$0] }))
         #expect(Set(changedIDs).isSubset(of: beforeIDs))
         if let updated {
-            #expect(Set(changedIDs) == updated.intersection(beforeIDs).intersection(afterIDs),
-                    "\(shape): changed \(changedIDs) but edited \(updated); \(context)")
+            #expect(
+                Set(changedIDs) == updated.intersection(beforeIDs).intersection(afterIDs),
+                "\(shape): changed \(changedIDs) but edited \(updated); \(context)")
         }
     }
 
@@ -101,10 +107,11 @@ import PhotosStore
 
         func newRecord() -> AssetRecord {
             let day = 86_400.0 * Double(Int.random(in: 0..<6, using: &random))
-            return TestLibrary.record(created: Date(timeIntervalSince1970: 1_700_000_000 + day),
-                                      favorite: Int.random(in: 0..<4, using: &random) == 0,
-                                      hidden: Int.random(in: 0..<10, using: &random) == 0,
-                                      width: [100, 200, 300][Int.random(in: 0..<3, using: &random)])
+            return TestLibrary.record(
+                created: Date(timeIntervalSince1970: 1_700_000_000 + day),
+                favorite: Int.random(in: 0..<4, using: &random) == 0,
+                hidden: Int.random(in: 0..<10, using: &random) == 0,
+                width: [100, 200, 300][Int.random(in: 0..<3, using: &random)])
         }
 
         var album: PHAssetCollection { test.fetch { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumID], options: nil)[0] } }
@@ -160,8 +167,9 @@ import PhotosStore
                         let request = PHAssetCollectionChangeRequest(for: album, assets: contents)!
                         switch Int.random(in: 0..<4, using: &random) {
                         case 0 where contents.count > 1:
-                            request.moveAssets(at: IndexSet([Int.random(in: 0..<contents.count, using: &random)]),
-                                               to: Int.random(in: 0..<contents.count, using: &random))
+                            request.moveAssets(
+                                at: IndexSet([Int.random(in: 0..<contents.count, using: &random)]),
+                                to: Int.random(in: 0..<contents.count, using: &random))
                         case 1 where contents.count > 0:
                             request.removeAssets(at: IndexSet([Int.random(in: 0..<contents.count, using: &random)]))
                         case 2 where !additions.isEmpty:
@@ -175,7 +183,8 @@ import PhotosStore
                 case 8:
                     let folder = self.folder
                     try library.performChangesAndWait { [self] in
-                        let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "New \(Int.random(in: 0..<100, using: &random))")
+                        let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(
+                            withTitle: "New \(Int.random(in: 0..<100, using: &random))")
                         if let asset = pick(visible) { album.addAssets([asset] as NSArray) }
                         if Bool.random(using: &random) {
                             PHCollectionListChangeRequest(for: folder)!.addChildCollections([album.placeholderForCreatedAssetCollection] as NSArray)
@@ -271,23 +280,27 @@ import PhotosStore
 
             let start = try library.store!.lastChangeBlock()
             let updatedIdentifiers = try world.randomBlock()
-            let updated = Set(try library.store!.rowIDs(entity: .asset, uuids: updatedIdentifiers.compactMap { LocalIdentifier($0)?.uuid })
-                .values.map { "asset \($0)" })
+            let updated = Set(
+                try library.store!.rowIDs(entity: .asset, uuids: updatedIdentifiers.compactMap { LocalIdentifier($0)?.uuid })
+                    .values.map { "asset \($0)" })
             let end = try library.store!.lastChangeBlock()
             let change = PHChange(library: library, from: start, to: end)
             let context = "seed \(seed) block \(block)"
 
             for (index, shape) in assetShapes.enumerated() {
-                Self.verify(shape.0, before: assetsBefore[index], details: change.changeDetails(for: assetsBefore[index]),
-                            fresh: shape.2(), updated: updated, incrementalAllowed: shape.1 == nil, context: context)
+                Self.verify(
+                    shape.0, before: assetsBefore[index], details: change.changeDetails(for: assetsBefore[index]),
+                    fresh: shape.2(), updated: updated, incrementalAllowed: shape.1 == nil, context: context)
             }
             for (index, shape) in collectionShapes.enumerated() {
-                Self.verify(shape.0, before: collectionsBefore[index], details: change.changeDetails(for: collectionsBefore[index]),
-                            fresh: shape.1(), updated: nil, context: context)
+                Self.verify(
+                    shape.0, before: collectionsBefore[index], details: change.changeDetails(for: collectionsBefore[index]),
+                    fresh: shape.1(), updated: nil, context: context)
             }
             for (index, shape) in albumShapes.enumerated() {
-                Self.verify(shape.0, before: albumsBefore[index], details: change.changeDetails(for: albumsBefore[index]),
-                            fresh: shape.1(), updated: nil, context: context)
+                Self.verify(
+                    shape.0, before: albumsBefore[index], details: change.changeDetails(for: albumsBefore[index]),
+                    fresh: shape.1(), updated: nil, context: context)
             }
         }
     }

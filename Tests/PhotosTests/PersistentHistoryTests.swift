@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import Photos
 import PhotosStore
 import PhotosTestSupport
+import Testing
+
+@testable import Photos
 
 /// The asset changes of each persistent change, as (inserted, updated, deleted).
 private struct AssetChange: Equatable, CustomStringConvertible {
@@ -19,8 +20,9 @@ private struct AssetChange: Equatable, CustomStringConvertible {
     init(_ change: PHPersistentChange) throws {
         let details = try change.changeDetails(for: .asset)
         #expect(details.objectType == .asset)
-        self.init(inserted: details.insertedLocalIdentifiers, updated: details.updatedLocalIdentifiers,
-                  deleted: details.deletedLocalIdentifiers)
+        self.init(
+            inserted: details.insertedLocalIdentifiers, updated: details.updatedLocalIdentifiers,
+            deleted: details.deletedLocalIdentifiers)
     }
 
     var description: String { "+\(inserted.sorted()) ~\(updated.sorted()) -\(deleted.sorted())" }
@@ -56,12 +58,13 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
 
         let changes = try test.library.fetchPersistentChanges(since: token).map { $0 }
         #expect(changes.count == 4)
-        #expect(try changes.map(AssetChange.init) == [
-            AssetChange(inserted: [inserted[0]]),
-            AssetChange(updated: [inserted[0], existing[0]]),
-            AssetChange(deleted: [existing[1]]),
-            AssetChange(),
-        ])
+        #expect(
+            try changes.map(AssetChange.init) == [
+                AssetChange(inserted: [inserted[0]]),
+                AssetChange(updated: [inserted[0], existing[0]]),
+                AssetChange(deleted: [existing[1]]),
+                AssetChange(),
+            ])
         let albums = try changes[3].changeDetails(for: .assetCollection)
         #expect(albums.insertedLocalIdentifiers == [album])
         #expect(try changes[3].changeDetails(for: .collectionList).insertedLocalIdentifiers.isEmpty)
@@ -219,8 +222,9 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
             }
         }
         // A fetch result older than the kept history still comes up to date, as a reload.
-        let details = try #require(PHChange(library: test.library, from: 0, to: test.library.store!.lastChangeBlock())
-            .changeDetails(for: fetchResult))
+        let details = try #require(
+            PHChange(library: test.library, from: 0, to: test.library.store!.lastChangeBlock())
+                .changeDetails(for: fetchResult))
         #expect(!details.hasIncrementalChanges && details.fetchResultAfterChanges.count == 3)
     }
 
@@ -291,14 +295,16 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
         // Format 7 counted the objects of a block only when it dropped their details.
         let older = test.directory.appendingPathComponent("Older.photoslibrary")
         try FileManager.default.copyItem(at: test.library.url, to: older)
-        try DatabaseSurgery.execute("""
+        try DatabaseSurgery.execute(
+            """
             UPDATE change_transaction SET object_count = 0 WHERE details = 1;
             DELETE FROM grdb_migrations WHERE identifier LIKE 'v8:%';
             """, in: older)
         let reopened = try PHPhotoLibrary(url: older, options: .mustExist, clientIdentifier: nil)
         #expect(try assetChanges(reopened, since: token) == expected)
-        #expect(try reopened.fetchPersistentChanges(since: token).map { $0 }.map(\.changeToken)
-            == test.library.fetchPersistentChanges(since: token).map { $0 }.map(\.changeToken))
+        #expect(
+            try reopened.fetchPersistentChanges(since: token).map { $0 }.map(\.changeToken)
+                == test.library.fetchPersistentChanges(since: token).map { $0 }.map(\.changeToken))
     }
 
     @Test func iteratingPagesThroughManyChanges() throws {
@@ -325,8 +331,9 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
     @Test func aPageHoldsAtMostItsNumberOfChangeBlocks() throws {
         let test = try TestLibrary()
         let records = (0..<(PHPersistentChangeFetchResult.blocksPerPage + 10)).map { index in
-            PersistentChangeRecord(point: HistoryPoint(changeBlock: Int64(index + 1), stamp: 1), committedAt: Date(),
-                                   objectCount: 1, details: .kept)
+            PersistentChangeRecord(
+                point: HistoryPoint(changeBlock: Int64(index + 1), stamp: 1), committedAt: Date(),
+                objectCount: 1, details: .kept)
         }
         let result = PHPersistentChangeFetchResult(library: test.library, records: records)
         #expect(result.pageEnd(from: 0) == PHPersistentChangeFetchResult.blocksPerPage)
@@ -345,8 +352,11 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
         var error: String?
 
         var assetChanges: [AssetChange] {
-            changes.map { AssetChange(inserted: Set($0["inserted"] ?? []), updated: Set($0["updated"] ?? []),
-                                      deleted: Set($0["deleted"] ?? [])) }
+            changes.map {
+                AssetChange(
+                    inserted: Set($0["inserted"] ?? []), updated: Set($0["updated"] ?? []),
+                    deleted: Set($0["deleted"] ?? []))
+            }
         }
     }
 
@@ -382,8 +392,10 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
         _ = try launch(["assets", test.library.locationDescription, "2", image.path])
         let added = test.fetch { PHAsset.fetchAssets(with: nil) }.allObjects.map(\.localIdentifier).filter { !existing.contains($0) }
         #expect(added.count == 2)
-        let addedInOrder = try test.library.fetchPersistentChanges(since: NSKeyedUnarchiver.unarchivedObject(
-            ofClass: PHPersistentChangeToken.self, from: Data(contentsOf: tokenFile))!).map { try AssetChange($0).inserted.first! }
+        let addedInOrder = try test.library.fetchPersistentChanges(
+            since: NSKeyedUnarchiver.unarchivedObject(
+                ofClass: PHPersistentChangeToken.self, from: Data(contentsOf: tokenFile))!
+        ).map { try AssetChange($0).inserted.first! }
         try test.library.performChangesAndWait {
             PHAssetChangeRequest(for: asset(test, addedInOrder[0])).isFavorite = true
             PHAssetChangeRequest(for: asset(test, existing[0])).isFavorite = true
@@ -394,12 +406,13 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
 
         let second = try hike(test, token: tokenFile)
         #expect(second.outcome == "changes", "\(second.error ?? "")")
-        #expect(second.assetChanges == [
-            AssetChange(inserted: [addedInOrder[0]]),
-            AssetChange(inserted: [addedInOrder[1]]),
-            AssetChange(updated: [addedInOrder[0], existing[0]]),
-            AssetChange(deleted: [existing[1], addedInOrder[1]]),
-        ])
+        #expect(
+            second.assetChanges == [
+                AssetChange(inserted: [addedInOrder[0]]),
+                AssetChange(inserted: [addedInOrder[1]]),
+                AssetChange(updated: [addedInOrder[0], existing[0]]),
+                AssetChange(deleted: [existing[1], addedInOrder[1]]),
+            ])
 
         // It stored the last change's token: nothing is reported twice.
         let third = try hike(test, token: tokenFile)
@@ -433,10 +446,11 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
         let report = try hike(test, token: tokenFile, client: "com.example.hiking")
         #expect(report.outcome == "changes", "\(report.error ?? "")")
         // History is read through the selection as it is now: ids[0] left it, ids[2] joined it.
-        #expect(report.assetChanges == [
-            AssetChange(updated: [ids[1], ids[2]]),
-            AssetChange(inserted: [ids[2]]),
-            AssetChange(deleted: [ids[0]]),
-        ], "the change to ids[3] alone is not its business; the selection changes are")
+        #expect(
+            report.assetChanges == [
+                AssetChange(updated: [ids[1], ids[2]]),
+                AssetChange(inserted: [ids[2]]),
+                AssetChange(deleted: [ids[0]]),
+            ], "the change to ids[3] alone is not its business; the selection changes are")
     }
 }

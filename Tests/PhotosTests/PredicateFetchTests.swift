@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Photos
 import PhotosStore
+import Testing
+
+@testable import Photos
 
 @Suite struct PredicateFetchTests {
     let start = Date(timeIntervalSince1970: 1_600_000_000)
@@ -52,8 +53,9 @@ import PhotosStore
 
     @Test func bitwiseSubtypesAsInApplesDocumentation() {
         let options = PHFetchOptions()
-        options.predicate = NSPredicate(format: "(mediaSubtypes & %d) != 0 || (mediaSubtypes & %d) != 0",
-                                        argumentArray: [PHAssetMediaSubtype.photoPanorama, PHAssetMediaSubtype.videoHighFrameRate])
+        options.predicate = NSPredicate(
+            format: "(mediaSubtypes & %d) != 0 || (mediaSubtypes & %d) != 0",
+            argumentArray: [PHAssetMediaSubtype.photoPanorama, PHAssetMediaSubtype.videoHighFrameRate])
         #expect(Set(test.fetch { PHAsset.fetchAssets(with: options) }.identifiers) == [ids[0], ids[1]])
         #expect(fetch("(mediaSubtypes & %d) != 0", [PHAssetMediaSubtype.photoScreenshot.rawValue]) == [ids[0]])
         #expect(fetch("(mediaSubtypes & 8) == 8") == [ids[2]])
@@ -115,8 +117,9 @@ import PhotosStore
         let insertedAssets = test.fetch { PHAsset.fetchAssets(with: options) }
         #expect(insertedAssets.count == 2)
         let typed = PHFetchOptions()
-        typed.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
-                                      PHAssetMediaType.image.rawValue, start as any CVarArg)
+        typed.predicate = NSPredicate(
+            format: "mediaType == %d AND creationDate > %@ AND favorite == NO",
+            PHAssetMediaType.image.rawValue, start as any CVarArg)
         typed.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
         #expect(test.fetch { PHAsset.fetchAssets(with: typed) }.identifiers == [ids[2]])
     }

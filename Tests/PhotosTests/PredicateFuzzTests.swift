@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Photos
 
 /// Generated predicate strings through the throwing API: random token soup
@@ -72,8 +73,9 @@ import Testing
                     Issue.record("no position for \(format.debugDescription): \(error.reason)")
                     continue
                 }
-                #expect((0...format.utf16.count).contains(position) || (0...format.count).contains(position),
-                        "position \(position) outside \(format.debugDescription)")
+                #expect(
+                    (0...format.utf16.count).contains(position) || (0...format.count).contains(position),
+                    "position \(position) outside \(format.debugDescription)")
             }
         }
         #expect(HostileInputTests.residentMegabytes - memoryBefore < 200, "memory stays bounded")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Photos
 
 @Suite struct PredicateParserTests {
@@ -33,7 +34,8 @@ import Testing
     @Test func logicalOperatorsNestAndBindAsInFoundation() throws {
         let node = try parse("a == 1 OR b == 2 AND NOT c == 3")
         guard case .or(let operands) = node, operands.count == 2, case .and(let conjunction) = operands[1],
-              case .not = conjunction[1] else {
+            case .not = conjunction[1]
+        else {
             Issue.record("unexpected shape \(node)")
             return
         }
@@ -55,9 +57,13 @@ import Testing
 
     @Test func literalsAndArgumentsOfEveryKind() throws {
         let date = Date(timeIntervalSince1970: 1_000)
-        let node = try parse("d > %@ AND n == %d AND f < %f AND s == %@ AND k == nil AND b == YES AND l IN %@ AND %K == 2",
-                             [date, 7, 1.5, "x", [1, 2], "pixelWidth"])
-        guard case .and(let comparisons) = node else { Issue.record("not an AND"); return }
+        let node = try parse(
+            "d > %@ AND n == %d AND f < %f AND s == %@ AND k == nil AND b == YES AND l IN %@ AND %K == 2",
+            [date, 7, 1.5, "x", [1, 2], "pixelWidth"])
+        guard case .and(let comparisons) = node else {
+            Issue.record("not an AND")
+            return
+        }
         let values = comparisons.compactMap { node -> PredicateOperand? in
             if case .comparison(let c) = node { return c.rhs }
             return nil
@@ -87,7 +93,10 @@ import Testing
     }
 
     @Test func stringOptions() throws {
-        guard case .comparison(let comparison) = try parse("title CONTAINS[cd] 'é'") else { Issue.record("no comparison"); return }
+        guard case .comparison(let comparison) = try parse("title CONTAINS[cd] 'é'") else {
+            Issue.record("no comparison")
+            return
+        }
         #expect(comparison.options == [.caseInsensitive, .diacriticInsensitive])
     }
 

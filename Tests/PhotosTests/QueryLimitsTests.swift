@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// `PHPhotoLibrary.withQueryLimits`: a fetch stopped by its limits is an

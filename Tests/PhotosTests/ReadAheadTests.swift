@@ -3,6 +3,7 @@ import PhotosMedia
 import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// Photos read before their change block (`ReadAhead`, which `photos
@@ -42,13 +43,15 @@ import Testing
     }
 
     @Test func anAssetMadeFromAReadingIsTheOneItsBlockWouldMake() throws {
-        let camera = try test.jpeg(width: 1600, height: 1200, taken: Date(timeIntervalSince1970: 1_600_000_000), utcOffset: 7200,
-                                   latitude: 48.85, longitude: 2.35, orientation: 6, make: "Canon", model: "Canon EOS 5D")
+        let camera = try test.jpeg(
+            width: 1600, height: 1200, taken: Date(timeIntervalSince1970: 1_600_000_000), utcOffset: 7200,
+            latitude: 48.85, longitude: 2.35, orientation: 6, make: "Canon", model: "Canon EOS 5D")
         let heic = test.files.appendingPathComponent("converted.heic")
         try DebianTool.run("vips", ["copy", camera.path, heic.path])
 
         for (original, name) in [(camera, "IMG_0001.JPG"), (heic, "IMG_0002.HEIC")] {
-            let readAhead = try upload(original), readInBlock = try upload(original)
+            let readAhead = try upload(original)
+            let readInBlock = try upload(original)
             ReadAhead.shared.schedule(fileAt: readAhead, originalFilename: name)
             ReadAhead.shared.waitUntilIdle()
             #expect(ReadAhead.shared.holdsReading(of: readAhead), "\(name)")

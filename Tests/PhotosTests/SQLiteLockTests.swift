@@ -2,6 +2,7 @@ import Foundation
 import PhotosStore
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// SQLite coordinates processes with POSIX advisory locks on the database
@@ -39,10 +40,12 @@ struct SQLiteLockTests {
             writer.waitUntilExit()
             #expect(writer.terminationStatus == 0, "\(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
             #expect(observer.wait(seconds: 10), "the observer heard of the other process's commit")
-            #expect(try Self.locksHere(on: database.path + "-shm").contains(Self.deadManSwitch),
-                    "this process still holds its lock on the log's index after noticing commit \(round)")
-            #expect(try Self.locksHere(on: database.path).contains(Self.sharedLockFirst),
-                    "this process still holds its shared lock on the database after noticing commit \(round)")
+            #expect(
+                try Self.locksHere(on: database.path + "-shm").contains(Self.deadManSwitch),
+                "this process still holds its lock on the log's index after noticing commit \(round)")
+            #expect(
+                try Self.locksHere(on: database.path).contains(Self.sharedLockFirst),
+                "this process still holds its shared lock on the database after noticing commit \(round)")
         }
         #expect(test.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }.count == 3)
     }
@@ -55,10 +58,12 @@ struct SQLiteLockTests {
         #expect(try Self.locksHere(on: database.path).contains(Self.sharedLockFirst), "no lock to begin with")
         let again = try PHPhotoLibrary(url: test.library.url)
         #expect(again.withCurrentLibrary { PHAsset.fetchAssets(with: nil) }.count == 1)
-        #expect(try Self.locksHere(on: database.path).contains(Self.sharedLockFirst),
-                "the first opening still holds its shared lock on the database")
-        #expect(try Self.locksHere(on: database.path + "-shm").contains(Self.deadManSwitch),
-                "the first opening still holds its lock on the log's index")
+        #expect(
+            try Self.locksHere(on: database.path).contains(Self.sharedLockFirst),
+            "the first opening still holds its shared lock on the database")
+        #expect(
+            try Self.locksHere(on: database.path + "-shm").contains(Self.deadManSwitch),
+            "the first opening still holds its lock on the log's index")
     }
 
     /// The first bytes of the ranges this process holds POSIX locks on in the file at `path`.

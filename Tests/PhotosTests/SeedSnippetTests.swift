@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Photos
+import Testing
 
 // The seeds' Swift snippets, as written, run against a temporary library.
 // Only what the seeds leave undefined (their app's properties) is declared
@@ -59,7 +59,10 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
 
     /// Seeds 001 and 004, "Using inserted identifiers" and "Using updated identifiers".
     @Test func useChangedIdentifiers() throws {
-        struct Hike { var startDate: Date; var endDate: Date }
+        struct Hike {
+            var startDate: Date
+            var endDate: Date
+        }
         let hikes = [Hike(startDate: lastLaunchDate, endDate: lastLaunchDate.addingTimeInterval(7_200))]
         let insertedIdentifiers = Set(identifiers(of: test.fetch { PHAsset.fetchAssets(with: nil) }))
         let updatedIdentifiers = insertedIdentifiers
@@ -147,7 +150,8 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
                 let persistentChanges = try library.fetchPersistentChanges(since: changeToken)
                 Issue.record("the token should have expired, yet \(persistentChanges.underestimatedCount) changes came")
             } catch PHPhotosError.persistentChangeTokenExpired,
-                    PHPhotosError.persistentChangeDetailsUnavailable {
+                PHPhotosError.persistentChangeDetailsUnavailable
+            {
                 let fetchResult = PHAsset.fetchAssets(with: trackedIdentifiers, options: options)
                 // Use fetch result
                 refetched = fetchResult.count
@@ -216,18 +220,20 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
         let library = test.library
         let done: Bool = await withCheckedContinuation { continuation in
             func addAsset(image: UIImage, to album: PHAssetCollection) {
-                library.performChanges({
-                    // Request creating an asset from the image.
-                    let creationRequest = PHAssetChangeRequest.creationRequestForAsset(from: image)
-                    // Request editing the album.
-                    guard let addAssetRequest = PHAssetCollectionChangeRequest(for: album)
+                library.performChanges(
+                    {
+                        // Request creating an asset from the image.
+                        let creationRequest = PHAssetChangeRequest.creationRequestForAsset(from: image)
+                        // Request editing the album.
+                        guard let addAssetRequest = PHAssetCollectionChangeRequest(for: album)
                         else { return }
-                    // Get a placeholder for the new asset and add it to the album editing request.
-                    addAssetRequest.addAssets([creationRequest.placeholderForCreatedAsset!] as NSArray)
-                }, completionHandler: { success, error in
-                    if !success { NSLog("error creating asset: \(String(describing: error))") }
-                    continuation.resume(returning: success)
-                })
+                        // Get a placeholder for the new asset and add it to the album editing request.
+                        addAssetRequest.addAssets([creationRequest.placeholderForCreatedAsset!] as NSArray)
+                    },
+                    completionHandler: { success, error in
+                        if !success { NSLog("error creating asset: \(String(describing: error))") }
+                        continuation.resume(returning: success)
+                    })
             }
             addAsset(image: image, to: album)
         }
@@ -250,16 +256,17 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
         let cell = Cell()
         let results = ImageResults()
         let record = results.handler()
-        manager.requestImage(for: photo,
-                             targetSize: CGSize(width: 160, height: 160),
-                             contentMode: .aspectFill,
-                             options: nil,
-                             resultHandler: { result, info in
-            if let result {
-                cell.setImage(result)
-            }
-            record(result, info)
-        })
+        manager.requestImage(
+            for: photo,
+            targetSize: CGSize(width: 160, height: 160),
+            contentMode: .aspectFill,
+            options: nil,
+            resultHandler: { result, info in
+                if let result {
+                    cell.setImage(result)
+                }
+                record(result, info)
+            })
         #expect(results.wait(for: 1))
         // Opportunistic by default: a degraded image may come first; the last one is final.
         while results.all.last?.info[PHImageResultIsDegradedKey] as? Bool == true {
@@ -329,8 +336,10 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
             let last = min(assets.count, Int((rect.maxY / rowHeight).rounded(.up)))
             return first < last ? Array(assets[first..<last]) : []
         }
-        func computeDifferenceBetweenRect(_ oldRect: CGRect, andRect newRect: CGRect,
-                                          removedHandler: (CGRect) -> Void, addedHandler: (CGRect) -> Void) {
+        func computeDifferenceBetweenRect(
+            _ oldRect: CGRect, andRect newRect: CGRect,
+            removedHandler: (CGRect) -> Void, addedHandler: (CGRect) -> Void
+        ) {
             if newRect.intersects(oldRect) {
                 let oldMaxY = oldRect.maxY
                 let oldMinY = oldRect.minY
@@ -359,9 +368,10 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
             let preheatRect = CGRect(x: 0, y: max(0, top - 200), width: 300, height: 600)
             var addedAssets: [PHAsset] = []
             var removedAssets: [PHAsset] = []
-            computeDifferenceBetweenRect(previousPreheatRect, andRect: preheatRect,
-                                         removedHandler: { removedAssets += gridAssets(in: $0) },
-                                         addedHandler: { addedAssets += gridAssets(in: $0) })
+            computeDifferenceBetweenRect(
+                previousPreheatRect, andRect: preheatRect,
+                removedHandler: { removedAssets += gridAssets(in: $0) },
+                addedHandler: { addedAssets += gridAssets(in: $0) })
             imageManager.startCachingImages(for: addedAssets, targetSize: targetSize, contentMode: .aspectFill, options: nil)
             imageManager.stopCachingImages(for: removedAssets, targetSize: targetSize, contentMode: .aspectFill, options: nil)
             previousPreheatRect = preheatRect
@@ -376,14 +386,15 @@ private func identifiers(of result: PHFetchResult<PHAsset>) -> [String] {
                 cell.representedAssetIdentifier = asset.localIdentifier
                 let results = ImageResults()
                 let record = results.handler()
-                imageManager.requestImage(for: asset, targetSize: targetSize, contentMode: .aspectFill, options: nil,
-                                          resultHandler: { image, info in
-                    // Set the cell's thumbnail image if it's still showing the same asset.
-                    if cell.representedAssetIdentifier == asset.localIdentifier {
-                        cell.thumbnailImage = image
-                    }
-                    record(image, info)
-                })
+                imageManager.requestImage(
+                    for: asset, targetSize: targetSize, contentMode: .aspectFill, options: nil,
+                    resultHandler: { image, info in
+                        // Set the cell's thumbnail image if it's still showing the same asset.
+                        if cell.representedAssetIdentifier == asset.localIdentifier {
+                            cell.thumbnailImage = image
+                        }
+                        record(image, info)
+                    })
                 #expect(results.wait(for: 1))
                 #expect(cell.thumbnailImage != nil)
             }

@@ -2,6 +2,7 @@ import Foundation
 import PhotosMedia
 import PhotosTestSupport
 import Testing
+
 @testable import Photos
 
 /// A Google Takeout export and editors' XMP sidecars, imported with
@@ -46,8 +47,9 @@ import Testing
         let root = test.files.appendingPathComponent("Takeout/Google Photos")
         var files: [URL] = []
         files.append(try photo("Photos from 2020/IMG_0001.jpg", in: root, width: 48))
-        try write(takeoutJSON(title: "IMG_0001.jpg", taken: 1_591_576_200, place: (45.76, 4.83), favorite: true),
-                  "Photos from 2020/IMG_0001.jpg.supplemental-metadata.json", in: root)
+        try write(
+            takeoutJSON(title: "IMG_0001.jpg", taken: 1_591_576_200, place: (45.76, 4.83), favorite: true),
+            "Photos from 2020/IMG_0001.jpg.supplemental-metadata.json", in: root)
         // Dated by the camera, then moved by the person in Google Photos.
         files.append(try photo("Photos from 2020/IMG_0002.jpg", in: root, width: 50) { $0.dateTimeOriginal = "2019:01:01 10:00:00" })
         try write(takeoutJSON(title: "IMG_0002.jpg", taken: 1_551_434_400), "Photos from 2020/IMG_0002.jpg.json", in: root)
@@ -56,18 +58,21 @@ import Testing
         files.append(try photo("Photos from 2020/image(1).jpg", in: root, width: 54))
         try write(takeoutJSON(title: "image.jpg", taken: 1_591_000_100, archived: true), "Photos from 2020/image.jpg(1).json", in: root)
         // An album folder: its title in metadata.json, a copy of a photo above, and one of its own.
-        try write("{\"title\": \"Trip to Lyon\", \"description\": \"\", \"access\": \"protected\", \"date\": {\"timestamp\": \"0\"}}",
-                  "Trip to Lyon/metadata.json", in: root)
+        try write(
+            "{\"title\": \"Trip to Lyon\", \"description\": \"\", \"access\": \"protected\", \"date\": {\"timestamp\": \"0\"}}",
+            "Trip to Lyon/metadata.json", in: root)
         let copy = root.appendingPathComponent("Trip to Lyon/IMG_0001.jpg")
         try FileManager.default.copyItem(at: files[0], to: copy)
-        try FileManager.default.copyItem(at: root.appendingPathComponent("Photos from 2020/IMG_0001.jpg.supplemental-metadata.json"),
-                                         to: root.appendingPathComponent("Trip to Lyon/IMG_0001.jpg.supplemental-metadata.json"))
+        try FileManager.default.copyItem(
+            at: root.appendingPathComponent("Photos from 2020/IMG_0001.jpg.supplemental-metadata.json"),
+            to: root.appendingPathComponent("Trip to Lyon/IMG_0001.jpg.supplemental-metadata.json"))
         files.append(copy)
         files.append(try photo("Trip to Lyon/IMG_0100.jpg", in: root, width: 56))
         // darktable's and Lightroom's sidecars beside photos without a date.
         let camera = test.files.appendingPathComponent("Camera")
         files.append(try photo("DSC_0005.JPG", in: camera, width: 58))
-        try write("""
+        try write(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="XMP Core 4.4.0-Exiv2">
              <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
@@ -77,7 +82,8 @@ import Testing
             </x:xmpmeta>
             """, "DSC_0005.JPG.xmp", in: camera)
         files.append(try photo("DSC_0006.JPG", in: camera, width: 60))
-        try write("""
+        try write(
+            """
             <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
              <rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:DateCreated="2022-07-08T09:10:11-04:00"/>
             </rdf:RDF></x:xmpmeta>

@@ -2,6 +2,7 @@ import Foundation
 import PhotosMedia
 import PhotosStore
 import Testing
+
 @testable import Photos
 
 @Suite struct SmartAlbumTests {
@@ -119,8 +120,10 @@ import Testing
         // A preview as well as the thumbnail made at import.
         let options = PHImageRequestOptions()
         options.isSynchronous = true
-        PHImageManager.default().requestImage(for: assets[0], targetSize: CGSize(width: 1_200, height: 1_200),
-                                              contentMode: .aspectFit, options: options) { _, _ in }
+        PHImageManager.default().requestImage(
+            for: assets[0], targetSize: CGSize(width: 1_200, height: 1_200),
+            contentMode: .aspectFit, options: options
+        ) { _, _ in }
         #expect(test.files(under: "derivatives").filter { $0.contains(gone) }.count == 2)
         try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([assets[0]] as NSArray) }
         #expect(test.files(under: "derivatives").filter { $0.contains(gone) }.count == 2, "Recently Deleted keeps everything")

@@ -2,6 +2,7 @@ import Foundation
 import PhotosMedia
 import PhotosStore
 import Testing
+
 @testable import Photos
 
 /// PhotoKit's enumerations and the engine's map onto each other case for

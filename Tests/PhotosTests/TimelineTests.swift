@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import Photos
 import PhotosMedia
 import PhotosTestSupport
+import Testing
+
+@testable import Photos
 
 /// The timeline: a fetch's assets by month and day, and columnar pages.
 @Suite struct TimelineTests {
@@ -13,15 +14,17 @@ import PhotosTestSupport
     @Test func monthsDaysAndPagesAgreeWithAFetch() throws {
         let test = try TestLibrary()
         let dates = ["2024-05-17T10:00:00Z", "2024-05-17T12:00:00Z", "2024-05-03T08:00:00Z", "2023-12-31T23:00:00Z", "2024-06-01T00:30:00Z"]
-        try test.insert(dates.map { TestLibrary.record(created: Self.date($0), width: 400, height: 300) } + [TestLibrary.record(created: nil)]
-                        + [TestLibrary.record(created: Self.date("2024-05-10T00:00:00Z"), hidden: true)])
+        try test.insert(
+            dates.map { TestLibrary.record(created: Self.date($0), width: 400, height: 300) } + [TestLibrary.record(created: nil)]
+                + [TestLibrary.record(created: Self.date("2024-05-10T00:00:00Z"), hidden: true)])
         let months = try test.library.timelineMonths()
         #expect(months.map(\.id) == [.month(year: 2024, month: 6), .month(year: 2024, month: 5), .month(year: 2023, month: 12), .undated])
         #expect(months.map(\.count) == [1, 3, 1, 1], "hidden assets stay out, as in a fetch")
         #expect(months.map(\.year) == [2024, 2024, 2023, nil] && months.map(\.month) == [6, 5, 12, nil])
         let may = months[1]
         let days = try test.library.timelineDays(of: may)
-        #expect(days.map(\.id) == [.day(year: 2024, month: 5, day: 17), .day(year: 2024, month: 5, day: 3)] && days.map(\.count) == [2, 1] && days[0].day == 17)
+        #expect(
+            days.map(\.id) == [.day(year: 2024, month: 5, day: 17), .day(year: 2024, month: 5, day: 3)] && days.map(\.count) == [2, 1] && days[0].day == 17)
 
         let page = try test.library.timelinePage(of: may)
         #expect(page.localIdentifiers.count == 3)
@@ -35,8 +38,10 @@ import PhotosTestSupport
 
     @Test func aBucketsFingerprintChangesWithItsAssetsOnly() throws {
         let test = try TestLibrary()
-        let ids = try test.insert([TestLibrary.record(created: Self.date("2024-05-17T10:00:00Z")),
-                                   TestLibrary.record(created: Self.date("2024-04-01T10:00:00Z"))])
+        let ids = try test.insert([
+            TestLibrary.record(created: Self.date("2024-05-17T10:00:00Z")),
+            TestLibrary.record(created: Self.date("2024-04-01T10:00:00Z")),
+        ])
         let before = try test.library.timelineMonths()
         let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [ids[0]], options: nil) }[0]
         try test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
@@ -86,14 +91,22 @@ extension TimelineTests {
         var random = SeededRandom(seed: 12)
         let months = ["2023-11", "2024-02", "2024-05"]
         func someDate() -> Date { Self.date("\(months.randomElement(using: &random)!)-1\(Int.random(in: 0...9, using: &random))T10:00:00Z") }
-        try test.insert((0..<12).map { index in
-            TestLibrary.record(created: index == 0 ? nil : someDate(), hidden: index % 5 == 0)
-        })
+        try test.insert(
+            (0..<12).map { index in
+                TestLibrary.record(created: index == 0 ? nil : someDate(), hidden: index % 5 == 0)
+            })
         let counting = PHFetchOptions()
         counting.predicate = NSPredicate(format: "mediaType >= 0")  // true of every asset, and counted by a query
         for step in 0..<24 {
             let assets = test.fetch { PHAsset.fetchAssets(with: nil) }
-            let hidden = test.fetch { PHAsset.fetchAssets(with: { let o = PHFetchOptions(); o.includeHiddenAssets = true; return o }()) }
+            let hidden = test.fetch {
+                PHAsset.fetchAssets(
+                    with: {
+                        let o = PHFetchOptions()
+                        o.includeHiddenAssets = true
+                        return o
+                    }())
+            }
             let asset = hidden[Int.random(in: 0..<hidden.count, using: &random)]
             switch step % 5 {
             case 0: try test.insert([TestLibrary.record(created: someDate())])
@@ -103,7 +116,8 @@ extension TimelineTests {
             default:
                 if assets.count > 3 { try test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([assets[0]] as NSArray) } }
             }
-            let kept = try test.library.timelineMonths(), counted = try test.library.timelineMonths(options: counting)
+            let kept = try test.library.timelineMonths()
+            let counted = try test.library.timelineMonths(options: counting)
             #expect(kept.map(\.id) == counted.map(\.id) && kept.map(\.count) == counted.map(\.count), "step \(step)")
         }
     }

@@ -24,7 +24,9 @@ final class ChangeBlock: @unchecked Sendable {
     /// used outside one.
     static func required(by api: String) -> ChangeBlock {
         guard let block = current else {
-            fatalError("\(api) can only be called from inside of -[PHPhotoLibrary performChanges:completionHandler:] or -[PHPhotoLibrary performChangesAndWait:error:]")
+            fatalError(
+                "\(api) can only be called from inside of -[PHPhotoLibrary performChanges:completionHandler:] or -[PHPhotoLibrary performChangesAndWait:error:]"
+            )
         }
         return block
     }
@@ -117,7 +119,8 @@ final class ChangeSetBuilder {
 func memberUUID(_ element: Any, entity: StoreEntity, api: String) -> String {
     let expected = entity == .asset ? "PHAsset" : "PHCollection"
     guard let object = element as? PHObject, let identifier = object.parsedIdentifier,
-          identifier.entity == entity || (entity != .asset && identifier.entity != .asset) else {
+        identifier.entity == entity || (entity != .asset && identifier.entity != .asset)
+    else {
         fatalError("\(api) expects \(expected) objects or their placeholders, not \(type(of: element))")
     }
     return identifier.uuid

@@ -18,8 +18,10 @@ struct CollectionChange {
     var newTitle: String?
     private(set) var operations: [MembershipOperation] = []
 
-    init(target: CollectionEditTarget, creation: NewCollection?, currentTitle: String,
-         snapshot: PHFetchResult<PHObject>?, memberEntity: StoreEntity) {
+    init(
+        target: CollectionEditTarget, creation: NewCollection?, currentTitle: String,
+        snapshot: PHFetchResult<PHObject>?, memberEntity: StoreEntity
+    ) {
         self.target = target
         self.creation = creation
         self.currentTitle = currentTitle
@@ -60,8 +62,9 @@ struct CollectionChange {
         }
         let renamed = creation == nil && newTitle != nil
         guard renamed || !operations.isEmpty else { return }
-        builder.changeSet.collectionEdits.append(CollectionEdit(
-            target: target, title: renamed ? newTitle : nil,
-            snapshot: snapshot.map(builder.snapshotUUIDs(of:)), operations: operations))
+        builder.changeSet.collectionEdits.append(
+            CollectionEdit(
+                target: target, title: renamed ? newTitle : nil,
+                snapshot: snapshot.map(builder.snapshotUUIDs(of:)), operations: operations))
     }
 }

@@ -52,21 +52,25 @@ struct FileReading: Sendable {
     /// decode), and the content hash.
     /// Cost: a header read; for the shown file, a shrink-on-load decode (a
     /// video's first frame by ffmpeg); for the primary file, one read to hash.
-    static func read(fileAt url: URL, originalName: String, expected: MediaMetadata.Kind?, needs: Needs, probed: Probed? = nil,
-                     keepPoster: (Data) throws -> URL) throws -> FileReading {
+    static func read(
+        fileAt url: URL, originalName: String, expected: MediaMetadata.Kind?, needs: Needs, probed: Probed? = nil,
+        keepPoster: (Data) throws -> URL
+    ) throws -> FileReading {
         guard let expected else { return FileReading(metadata: nil, contentHash: nil, thumbnail: nil, thumbHash: nil) }
         // The thumbnail below decodes the shown file, which proves it sound.
-        let metadata = try probed.flatMap { needs.contains(.shown) || $0.metadata.kind == .video ? $0.metadata : nil }
+        let metadata =
+            try probed.flatMap { needs.contains(.shown) || $0.metadata.kind == .video ? $0.metadata : nil }
             ?? MediaProbe.probe(fileAt: url, verifiesDecoding: !needs.contains(.shown), originalName: originalName)
         guard metadata.kind == expected else { throw KindMismatch(expected: expected) }
         var thumbnail: ImageRenderer.Derivative?
         if needs.contains(.shown) {
             thumbnail = try makeThumbnail(of: url, metadata, keepPoster: keepPoster)
         }
-        return FileReading(metadata: metadata,
-                           contentHash: needs.contains(.primary) ? try probed?.contentHash ?? ContentHash.ofFile(at: url) : nil,
-                           thumbnail: thumbnail?.jpeg,
-                           thumbHash: thumbnail?.placeholderPixels.map { ThumbHash.encode($0) })
+        return FileReading(
+            metadata: metadata,
+            contentHash: needs.contains(.primary) ? try probed?.contentHash ?? ContentHash.ofFile(at: url) : nil,
+            thumbnail: thumbnail?.jpeg,
+            thumbHash: thumbnail?.placeholderPixels.map { ThumbHash.encode($0) })
     }
 
     /// The file is not the kind its resource type says.
@@ -84,8 +88,10 @@ struct FileReading: Sendable {
     /// file; nil for a raw file embedding no preview, which is stored
     /// without one: it keeps its metadata and file, and image requests
     /// report that it cannot be shown.
-    private static func makeThumbnail(of url: URL, _ metadata: MediaMetadata,
-                                      keepPoster: (Data) throws -> URL) throws -> ImageRenderer.Derivative? {
+    private static func makeThumbnail(
+        of url: URL, _ metadata: MediaMetadata,
+        keepPoster: (Data) throws -> URL
+    ) throws -> ImageRenderer.Derivative? {
         var source = url
         var size = (metadata.pixelWidth, metadata.pixelHeight)
         if metadata.kind == .video {
@@ -96,7 +102,8 @@ struct FileReading: Sendable {
             source = try keepPoster(preview)
             size = (0, 0)
         }
-        return try ImageRenderer.derivative(fileAt: source, sourceWidth: size.0, sourceHeight: size.1,
-                                            shortEdge: DerivativeCache.Kind.thumbnail.shortEdge!, placeholder: true)
+        return try ImageRenderer.derivative(
+            fileAt: source, sourceWidth: size.0, sourceHeight: size.1,
+            shortEdge: DerivativeCache.Kind.thumbnail.shortEdge!, placeholder: true)
     }
 }

@@ -16,8 +16,10 @@ struct NewAssetPreparation {
     let session: CommitSession
 
     private static let photoTypes: Set<PHAssetResourceType> = [.photo, .alternatePhoto, .fullSizePhoto, .adjustmentBasePhoto, .photoProxy]
-    private static let videoTypes: Set<PHAssetResourceType> = [.video, .pairedVideo, .fullSizeVideo, .fullSizePairedVideo,
-                                                              .adjustmentBasePairedVideo, .adjustmentBaseVideo]
+    private static let videoTypes: Set<PHAssetResourceType> = [
+        .video, .pairedVideo, .fullSizeVideo, .fullSizePairedVideo,
+        .adjustmentBasePairedVideo, .adjustmentBaseVideo,
+    ]
 
     init(uuid: String, resources: [PHAssetChangeRequest.PendingResource], session: CommitSession) {
         self.uuid = uuid
@@ -37,22 +39,27 @@ struct NewAssetPreparation {
 
     private func build() throws(PHPhotosError) -> NewAsset {
         let identifier = LocalIdentifier(uuid: uuid, entity: .asset).description
-        guard let primaryIndex = resources.firstIndex(where: { [.photo, .video].contains($0.type) })
-                ?? resources.firstIndex(where: { [.fullSizePhoto, .fullSizeVideo].contains($0.type) }) else {
+        guard
+            let primaryIndex = resources.firstIndex(where: { [.photo, .video].contains($0.type) })
+                ?? resources.firstIndex(where: { [.fullSizePhoto, .fullSizeVideo].contains($0.type) })
+        else {
             throw PHPhotosError(.invalidResource, "a new asset needs a photo or video resource", identifiers: [identifier])
         }
 
         // What the asset shows: the rendering when it is created edited, else the primary resource.
-        let shownIndex = resources.firstIndex { resource in
-            [.fullSizePhoto, .fullSizeVideo].contains(resource.type) && resources[primaryIndex].type != resource.type
-        } ?? primaryIndex
+        let shownIndex =
+            resources.firstIndex { resource in
+                [.fullSizePhoto, .fullSizeVideo].contains(resource.type) && resources[primaryIndex].type != resource.type
+            } ?? primaryIndex
         var staged: [NewResource] = []
         var primary: MediaMetadata?
         var fileDate: Date?
         var contentHash: String?
         var thumbHash: Data?
         for (index, resource) in resources.enumerated() {
-            let expected: MediaMetadata.Kind? = Self.photoTypes.contains(resource.type) ? .image
+            let expected: MediaMetadata.Kind? =
+                Self.photoTypes.contains(resource.type)
+                ? .image
                 : Self.videoTypes.contains(resource.type) ? .video : nil
             var needs: FileReading.Needs = []
             if index == shownIndex { needs.insert(.shown) }
@@ -65,16 +72,22 @@ struct NewAssetPreparation {
             let file = try stage(resource)
             let reading: FileReading
             do {
-                reading = try readAhead ?? FileReading.read(fileAt: file.url, originalName: name, expected: expected, needs: needs,
-                                                            probed: probed) { poster in
-                    try session.stageDerivative(poster, ofNewAsset: uuid, kind: .poster)
-                }
+                reading =
+                    try readAhead
+                    ?? FileReading.read(
+                        fileAt: file.url, originalName: name, expected: expected, needs: needs,
+                        probed: probed
+                    ) { poster in
+                        try session.stageDerivative(poster, ofNewAsset: uuid, kind: .poster)
+                    }
             } catch let error as FileReading.KindMismatch {
-                throw PHPhotosError(.invalidResource, "\(describe(resource)) is not \(error.expected == .image ? "an image" : "a video")",
-                                    identifiers: [identifier])
+                throw PHPhotosError(
+                    .invalidResource, "\(describe(resource)) is not \(error.expected == .image ? "an image" : "a video")",
+                    identifiers: [identifier])
             } catch let error as MediaError where error.systemError != nil {
-                throw PHPhotosError(error.isOutOfSpace ? .notEnoughSpace : .internalError,
-                                    "storing \(describe(resource)): \(error.reason)", identifiers: [identifier])
+                throw PHPhotosError(
+                    error.isOutOfSpace ? .notEnoughSpace : .internalError,
+                    "storing \(describe(resource)): \(error.reason)", identifiers: [identifier])
             } catch let error as MediaError {
                 throw PHPhotosError(.invalidResource, "\(describe(resource)): \(error.reason)", identifiers: [identifier])
             } catch {
@@ -99,11 +112,12 @@ struct NewAssetPreparation {
                 }
             }
             let uti = resource.options?.uniformTypeIdentifier ?? metadata?.uniformTypeIdentifier ?? "public.data"
-            staged.append(NewResource(
-                type: ResourceType(resource.type), file: file,
-                originalFilename: originalFilename(resource, uti: uti),
-                uniformTypeIdentifier: uti,
-                pixelWidth: metadata?.pixelWidth ?? 0, pixelHeight: metadata?.pixelHeight ?? 0))
+            staged.append(
+                NewResource(
+                    type: ResourceType(resource.type), file: file,
+                    originalFilename: originalFilename(resource, uti: uti),
+                    uniformTypeIdentifier: uti,
+                    pixelWidth: metadata?.pixelWidth ?? 0, pixelHeight: metadata?.pixelHeight ?? 0))
         }
 
         let metadata = primary!
@@ -114,7 +128,9 @@ struct NewAssetPreparation {
         let hasPairedVideo = staged.contains { $0.type == .pairedVideo }
         var subtypes = PHAssetMediaSubtype(metadata.captureTraits)
         if metadata.kind == .image && hasPairedVideo { subtypes.insert(.photoLive) }
-        let playbackStyle: PHAsset.PlaybackStyle = metadata.kind == .video ? .video
+        let playbackStyle: PHAsset.PlaybackStyle =
+            metadata.kind == .video
+            ? .video
             : hasPairedVideo ? .livePhoto : metadata.frameCount > 1 ? .imageAnimated : .image
         let record = AssetRecord(
             uuid: uuid,
@@ -127,9 +143,10 @@ struct NewAssetPreparation {
             addedDate: now,
             duration: metadata.duration,
             location: metadata.location.map {
-                StoredLocation(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude,
-                               timestamp: $0.timestamp, horizontalAccuracy: $0.horizontalAccuracy,
-                               course: $0.course, speed: $0.speed)
+                StoredLocation(
+                    latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude,
+                    timestamp: $0.timestamp, horizontalAccuracy: $0.horizontalAccuracy,
+                    course: $0.course, speed: $0.speed)
             },
             burstIdentifier: metadata.burstIdentifier,
             playbackStyle: AssetPlaybackStyle(playbackStyle),
@@ -148,8 +165,9 @@ struct NewAssetPreparation {
             lensModel: metadata.lensModel,
             contentHash: contentHash,
             thumbHash: thumbHash)
-        return NewAsset(record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil,
-                        timeZoneIsAssumed: metadata.captureTimeZoneOffset == nil)
+        return NewAsset(
+            record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil,
+            timeZoneIsAssumed: metadata.captureTimeZoneOffset == nil)
     }
 
     /// The video a Google Motion Photo carries after its JPEG (``MotionPhoto``),
@@ -162,19 +180,23 @@ struct NewAssetPreparation {
     /// video and one ffprobe.
     private func motionPhotoVideo(of photo: NewResource) -> NewResource? {
         guard photo.type == .photo, photo.uniformTypeIdentifier == "public.jpeg",
-              let range = MotionPhoto.videoRange(inFileAt: photo.file.url.path),
-              let handle = try? FileHandle(forReadingFrom: photo.file.url) else { return nil }
+            let range = MotionPhoto.videoRange(inFileAt: photo.file.url.path),
+            let handle = try? FileHandle(forReadingFrom: photo.file.url)
+        else { return nil }
         defer { try? handle.close() }
         guard (try? handle.seek(toOffset: UInt64(range.lowerBound))) != nil,
-              let bytes = try? handle.read(upToCount: range.count), bytes.count == range.count,
-              let file = try? session.stage(data: bytes, pathExtension: "mp4"),
-              let reading = try? FileReading.read(fileAt: file.url, originalName: "", expected: .video, needs: [],
-                                                  keepPoster: { _ in file.url }),
-              let metadata = reading.metadata else { return nil }
+            let bytes = try? handle.read(upToCount: range.count), bytes.count == range.count,
+            let file = try? session.stage(data: bytes, pathExtension: "mp4"),
+            let reading = try? FileReading.read(
+                fileAt: file.url, originalName: "", expected: .video, needs: [],
+                keepPoster: { _ in file.url }),
+            let metadata = reading.metadata
+        else { return nil }
         let stem = (photo.originalFilename as NSString).deletingPathExtension
-        return NewResource(type: .pairedVideo, file: file, originalFilename: (stem.hasSuffix(".MP") ? String(stem.dropLast(3)) : stem) + ".MP4",
-                           uniformTypeIdentifier: metadata.uniformTypeIdentifier,
-                           pixelWidth: metadata.pixelWidth, pixelHeight: metadata.pixelHeight)
+        return NewResource(
+            type: .pairedVideo, file: file, originalFilename: (stem.hasSuffix(".MP") ? String(stem.dropLast(3)) : stem) + ".MP4",
+            uniformTypeIdentifier: metadata.uniformTypeIdentifier,
+            pixelWidth: metadata.pixelWidth, pixelHeight: metadata.pixelHeight)
     }
 
     private func stage(_ resource: PHAssetChangeRequest.PendingResource) throws(PHPhotosError) -> StagedFile {
@@ -191,10 +213,12 @@ struct NewAssetPreparation {
                 guard MediaProbe.isRegularFile(url) else {
                     throw PHPhotosError(.invalidResource, "\(url.path): not a regular file")
                 }
-                return try session.stage(fileAt: url, move: resource.options?.shouldMoveFile ?? false,
-                                         pathExtension: Self.storedExtension(of: url, originalFilename: resource.options?.originalFilename))
+                return try session.stage(
+                    fileAt: url, move: resource.options?.shouldMoveFile ?? false,
+                    pathExtension: Self.storedExtension(of: url, originalFilename: resource.options?.originalFilename))
             case .data(let data):
-                let ext = resource.options?.originalFilename.map { URL(fileURLWithPath: $0).pathExtension }.flatMap { $0.isEmpty ? nil : $0 }
+                let ext =
+                    resource.options?.originalFilename.map { URL(fileURLWithPath: $0).pathExtension }.flatMap { $0.isEmpty ? nil : $0 }
                     ?? resource.options?.uniformTypeIdentifier.flatMap(UniformType.preferredExtension(for:))
                     ?? UniformType.sniffExtension(of: data)
                     ?? "dat"
@@ -215,17 +239,21 @@ struct NewAssetPreparation {
     /// the one its first bytes say (a file
     /// uploaded as `ID.part`, named nothing); else its own.
     static func storedExtension(of url: URL, originalFilename: String?) -> String {
-        let head = (try? FileHandle(forReadingFrom: url)).flatMap { handle in
-            defer { try? handle.close() }
-            return try? handle.read(upToCount: 256)
-        } ?? Data()
+        let head =
+            (try? FileHandle(forReadingFrom: url)).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 256)
+            } ?? Data()
         let sniffed = UniformType.sniffExtension(of: head)
-        let named = UniformType.isKnown(pathExtension: url.pathExtension) ? url.pathExtension
+        let named =
+            UniformType.isKnown(pathExtension: url.pathExtension)
+            ? url.pathExtension
             : originalFilename.flatMap { FileName.safeExtension(URL(fileURLWithPath: $0).pathExtension) }
         if let named {
             // Camera raw files are TIFF inside: their own extension says more than their first bytes.
             if let type = UniformType.type(head: head), let namedType = UniformType.forExtension(named),
-               namedType != type, !UniformType.isRAW(namedType), let sniffed {
+                namedType != type, !UniformType.isRAW(namedType), let sniffed
+            {
                 return sniffed
             }
             return named

@@ -89,8 +89,9 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     /// Stands for the asset this request creates; nil for edit requests.
     public var placeholderForCreatedAsset: PHObjectPlaceholder? {
         guard case .creation(let uuid) = target else { return nil }
-        return PHObjectPlaceholder(localIdentifier: LocalIdentifier(uuid: uuid, entity: .asset).description,
-                                   library: nil)
+        return PHObjectPlaceholder(
+            localIdentifier: LocalIdentifier(uuid: uuid, entity: .asset).description,
+            library: nil)
     }
 
     /// Moves assets to Recently Deleted, where they stay 30 days (or until it
@@ -143,8 +144,9 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
             return nil
         }
         set {
-            precondition(existingAsset?.canPerform(.content) ?? true,
-                         "\(existingAsset?.localIdentifier ?? "") does not allow content edits: check canPerform(.content) first")
+            precondition(
+                existingAsset?.canPerform(.content) ?? true,
+                "\(existingAsset?.localIdentifier ?? "") does not allow content edits: check canPerform(.content) first")
             contentChange = newValue.map(ContentChange.output)
         }
     }
@@ -206,11 +208,12 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
 
 extension StoredLocation {
     init(_ location: CLLocation) {
-        self.init(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude,
-                  altitude: location.verticalAccuracy < 0 ? nil : location.altitude,
-                  timestamp: location.timestamp,
-                  horizontalAccuracy: location.horizontalAccuracy < 0 ? nil : location.horizontalAccuracy,
-                  course: location.course < 0 ? nil : location.course,
-                  speed: location.speed < 0 ? nil : location.speed)
+        self.init(
+            latitude: location.coordinate.latitude, longitude: location.coordinate.longitude,
+            altitude: location.verticalAccuracy < 0 ? nil : location.altitude,
+            timestamp: location.timestamp,
+            horizontalAccuracy: location.horizontalAccuracy < 0 ? nil : location.horizontalAccuracy,
+            course: location.course < 0 ? nil : location.course,
+            speed: location.speed < 0 ? nil : location.speed)
     }
 }

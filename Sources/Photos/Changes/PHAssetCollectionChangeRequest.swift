@@ -21,8 +21,9 @@ public class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendabl
     /// A request to create an album at the top level.
     @discardableResult
     public class func creationRequestForAssetCollection(withTitle title: String) -> Self {
-        Self(uuid: UUID().uuidString, creationTitle: title, currentTitle: title, snapshot: nil,
-             api: "creationRequestForAssetCollection(withTitle:)")
+        Self(
+            uuid: UUID().uuidString, creationTitle: title, currentTitle: title, snapshot: nil,
+            api: "creationRequestForAssetCollection(withTitle:)")
     }
 
     /// Stands for the album this request creates (or edits).
@@ -49,8 +50,9 @@ public class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendabl
     /// if another process changed the album since.
     public convenience init?(for assetCollection: PHAssetCollection, assets: PHFetchResult<PHAsset>?) {
         guard assetCollection.canPerform(.addContent), let identifier = assetCollection.parsedIdentifier else { return nil }
-        self.init(uuid: identifier.uuid, creationTitle: nil, currentTitle: assetCollection.localizedTitle ?? "",
-                  snapshot: assets, api: "PHAssetCollectionChangeRequest(for:)")
+        self.init(
+            uuid: identifier.uuid, creationTitle: nil, currentTitle: assetCollection.localizedTitle ?? "",
+            snapshot: assets, api: "PHAssetCollectionChangeRequest(for:)")
     }
 
     /// The album's title.

@@ -20,8 +20,10 @@ public class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
     /// `PHAssetResourceCreationOptions.shouldMoveFile`) when the change block
     /// is applied; an unreadable file fails the block.
     public func addResource(with type: PHAssetResourceType, fileURL: URL, options: PHAssetResourceCreationOptions?) {
-        resources.append(PendingResource(type: type, source: .file(fileURL),
-                                         options: options?.copy() as? PHAssetResourceCreationOptions))
+        resources.append(
+            PendingResource(
+                type: type, source: .file(fileURL),
+                options: options?.copy() as? PHAssetResourceCreationOptions))
     }
 
     /// Adds a file an import has already read as a resource: the block
@@ -33,7 +35,9 @@ public class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
 
     /// Adds data as a resource. Invalid data fails the block.
     public func addResource(with type: PHAssetResourceType, data: Data, options: PHAssetResourceCreationOptions?) {
-        resources.append(PendingResource(type: type, source: .data(data),
-                                         options: options?.copy() as? PHAssetResourceCreationOptions))
+        resources.append(
+            PendingResource(
+                type: type, source: .data(data),
+                options: options?.copy() as? PHAssetResourceCreationOptions))
     }
 }

@@ -7,14 +7,17 @@ import PhotosStore
 public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable {
     private var change: CollectionChange
 
-    required init(target: CollectionEditTarget, creationTitle: String?, currentTitle: String,
-                  snapshot: PHFetchResult<PHCollection>?, api: String) {
+    required init(
+        target: CollectionEditTarget, creationTitle: String?, currentTitle: String,
+        snapshot: PHFetchResult<PHCollection>?, api: String
+    ) {
         var creation: NewCollection?
         if case .collection(let uuid) = target, let creationTitle {
             creation = NewCollection(uuid: uuid, kind: .collectionList, title: creationTitle)
         }
-        change = CollectionChange(target: target, creation: creation, currentTitle: currentTitle,
-                                  snapshot: snapshot?.viewed(as: PHObject.self), memberEntity: .assetCollection)
+        change = CollectionChange(
+            target: target, creation: creation, currentTitle: currentTitle,
+            snapshot: snapshot?.viewed(as: PHObject.self), memberEntity: .assetCollection)
         super.init()
         ChangeBlock.required(by: api).add(self)
     }
@@ -22,8 +25,9 @@ public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable
     /// A request to create a folder at the top level.
     @discardableResult
     public class func creationRequestForCollectionList(withTitle title: String) -> Self {
-        Self(target: .collection(uuid: UUID().uuidString), creationTitle: title, currentTitle: title, snapshot: nil,
-             api: "creationRequestForCollectionList(withTitle:)")
+        Self(
+            target: .collection(uuid: UUID().uuidString), creationTitle: title, currentTitle: title, snapshot: nil,
+            api: "creationRequestForCollectionList(withTitle:)")
     }
 
     /// Stands for the folder this request creates (or edits).
@@ -45,25 +49,28 @@ public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable
     /// A request to edit a folder; nil for lists that cannot be edited.
     public convenience init?(for collectionList: PHCollectionList) {
         guard collectionList.canPerform(.addContent), let identifier = collectionList.parsedIdentifier else { return nil }
-        self.init(target: .collection(uuid: identifier.uuid), creationTitle: nil,
-                  currentTitle: collectionList.localizedTitle ?? "", snapshot: nil, api: "PHCollectionListChangeRequest(for:)")
+        self.init(
+            target: .collection(uuid: identifier.uuid), creationTitle: nil,
+            currentTitle: collectionList.localizedTitle ?? "", snapshot: nil, api: "PHCollectionListChangeRequest(for:)")
     }
 
     /// A request to edit a folder whose indexes refer to `childCollections`,
     /// the folder's contents as the app last fetched them.
     public convenience init?(for collectionList: PHCollectionList, childCollections: PHFetchResult<PHCollection>) {
         guard collectionList.canPerform(.addContent), let identifier = collectionList.parsedIdentifier else { return nil }
-        self.init(target: .collection(uuid: identifier.uuid), creationTitle: nil,
-                  currentTitle: collectionList.localizedTitle ?? "", snapshot: childCollections,
-                  api: "PHCollectionListChangeRequest(for:childCollections:)")
+        self.init(
+            target: .collection(uuid: identifier.uuid), creationTitle: nil,
+            currentTitle: collectionList.localizedTitle ?? "", snapshot: childCollections,
+            api: "PHCollectionListChangeRequest(for:childCollections:)")
     }
 
     /// A request to reorder (or add to) the top-level albums and folders,
     /// whose indexes refer to `childCollections` as fetched by
     /// `PHCollection.fetchTopLevelUserCollections(with:)`.
     public convenience init?(forTopLevelCollectionListUserCollections childCollections: PHFetchResult<PHCollection>) {
-        self.init(target: .topLevel, creationTitle: nil, currentTitle: "", snapshot: childCollections,
-                  api: "PHCollectionListChangeRequest(forTopLevelCollectionListUserCollections:)")
+        self.init(
+            target: .topLevel, creationTitle: nil, currentTitle: "", snapshot: childCollections,
+            api: "PHCollectionListChangeRequest(forTopLevelCollectionListUserCollections:)")
     }
 
     /// The folder's title.

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosMedia
 import PhotosStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -170,12 +171,14 @@ package final class ReadAhead: @unchecked Sendable {
         struct NotReadAhead: Error {}
         let url = request.url
         guard let name = NewAssetPreparation.knownName(originalFilename: request.originalFilename, fileURL: url),
-              UniformType.forCameraRaw(NewAssetPreparation.storedExtension(of: url, originalFilename: request.originalFilename)) == nil,
-              let identity = Self.identity(of: url),
-              let reading = try? FileReading.read(fileAt: url, originalName: name, expected: .image, needs: [.shown, .primary],
-                                                  keepPoster: { _ in throw NotReadAhead() }),
-              let metadata = reading.metadata, FileReading.isReadDirectly(metadata),
-              Self.identity(of: url) == identity else { return nil }
+            UniformType.forCameraRaw(NewAssetPreparation.storedExtension(of: url, originalFilename: request.originalFilename)) == nil,
+            let identity = Self.identity(of: url),
+            let reading = try? FileReading.read(
+                fileAt: url, originalName: name, expected: .image, needs: [.shown, .primary],
+                keepPoster: { _ in throw NotReadAhead() }),
+            let metadata = reading.metadata, FileReading.isReadDirectly(metadata),
+            Self.identity(of: url) == identity
+        else { return nil }
         return (identity, reading, name)
     }
 

@@ -74,32 +74,41 @@ open class CLLocation: NSObject, NSCopying, @unchecked Sendable {
 
     /// A location at a coordinate, with unknown altitude, course and speed, timestamped now.
     public convenience init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
-        self.init(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 0,
-                  horizontalAccuracy: 0, verticalAccuracy: -1, timestamp: Date())
+        self.init(
+            coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 0,
+            horizontalAccuracy: 0, verticalAccuracy: -1, timestamp: Date())
     }
 
     /// A location with altitude and accuracies, and unknown course and speed.
-    public convenience init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
-                            horizontalAccuracy hAccuracy: CLLocationAccuracy,
-                            verticalAccuracy vAccuracy: CLLocationAccuracy, timestamp: Date) {
-        self.init(coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy,
-                  course: -1, courseAccuracy: -1, speed: -1, speedAccuracy: -1, timestamp: timestamp)
+    public convenience init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
+        horizontalAccuracy hAccuracy: CLLocationAccuracy,
+        verticalAccuracy vAccuracy: CLLocationAccuracy, timestamp: Date
+    ) {
+        self.init(
+            coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy,
+            course: -1, courseAccuracy: -1, speed: -1, speedAccuracy: -1, timestamp: timestamp)
     }
 
     /// A location with course and speed.
-    public convenience init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
-                            horizontalAccuracy hAccuracy: CLLocationAccuracy,
-                            verticalAccuracy vAccuracy: CLLocationAccuracy,
-                            course: CLLocationDirection, speed: CLLocationSpeed, timestamp: Date) {
-        self.init(coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy,
-                  course: course, courseAccuracy: -1, speed: speed, speedAccuracy: -1, timestamp: timestamp)
+    public convenience init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
+        horizontalAccuracy hAccuracy: CLLocationAccuracy,
+        verticalAccuracy vAccuracy: CLLocationAccuracy,
+        course: CLLocationDirection, speed: CLLocationSpeed, timestamp: Date
+    ) {
+        self.init(
+            coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy,
+            course: course, courseAccuracy: -1, speed: speed, speedAccuracy: -1, timestamp: timestamp)
     }
 
     /// A location with every property given.
-    public init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
-                horizontalAccuracy hAccuracy: CLLocationAccuracy, verticalAccuracy vAccuracy: CLLocationAccuracy,
-                course: CLLocationDirection, courseAccuracy: CLLocationDirectionAccuracy,
-                speed: CLLocationSpeed, speedAccuracy: CLLocationSpeedAccuracy, timestamp: Date) {
+    public init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
+        horizontalAccuracy hAccuracy: CLLocationAccuracy, verticalAccuracy vAccuracy: CLLocationAccuracy,
+        course: CLLocationDirection, courseAccuracy: CLLocationDirectionAccuracy,
+        speed: CLLocationSpeed, speedAccuracy: CLLocationSpeedAccuracy, timestamp: Date
+    ) {
         self.coordinate = coordinate
         self.altitude = altitude
         self.horizontalAccuracy = CLLocationCoordinate2DIsValid(coordinate) ? hAccuracy : -1
@@ -114,7 +123,8 @@ open class CLLocation: NSObject, NSCopying, @unchecked Sendable {
     /// The great-circle distance to another location, in metres.
     public func distance(from location: CLLocation) -> CLLocationDistance {
         let radians = Double.pi / 180
-        let lat1 = coordinate.latitude * radians, lat2 = location.coordinate.latitude * radians
+        let lat1 = coordinate.latitude * radians
+        let lat2 = location.coordinate.latitude * radians
         let dLat = lat2 - lat1
         let dLon = (location.coordinate.longitude - coordinate.longitude) * radians
         let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1) * cos(lat2) * sin(dLon / 2) * sin(dLon / 2)
@@ -141,7 +151,8 @@ open class CLLocation: NSObject, NSCopying, @unchecked Sendable {
     }
 
     open override var description: String {
-        String(format: "<%+.8f,%+.8f> +/- %.2fm, alt %.2fm, %@", coordinate.latitude, coordinate.longitude,
-               horizontalAccuracy, altitude, timestamp.description)
+        String(
+            format: "<%+.8f,%+.8f> +/- %.2fm, alt %.2fm, %@", coordinate.latitude, coordinate.longitude,
+            horizontalAccuracy, altitude, timestamp.description)
     }
 }

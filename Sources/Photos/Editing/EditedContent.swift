@@ -18,8 +18,9 @@ struct EditedContent {
             throw PHPhotosError(.invalidResource, "the content editing output has no adjustment data", identifiers: identifiers)
         }
         guard let rendered = output.writtenContent else {
-            throw PHPhotosError(.invalidResource, "nothing was written to the output's renderedContentURL \(output.renderedContentURL.path)",
-                                identifiers: identifiers)
+            throw PHPhotosError(
+                .invalidResource, "nothing was written to the output's renderedContentURL \(output.renderedContentURL.path)",
+                identifiers: identifiers)
         }
         do {
             metadata = try MediaProbe.probe(fileAt: rendered)
@@ -28,8 +29,9 @@ struct EditedContent {
         }
         let expected: MediaMetadata.Kind = asset?.mediaType == .video ? .video : .image
         guard metadata.kind == expected else {
-            throw PHPhotosError(.invalidResource, "the rendered content of \(expected == .video ? "a video" : "a photo") must be one too",
-                                identifiers: identifiers)
+            throw PHPhotosError(
+                .invalidResource, "the rendered content of \(expected == .video ? "a video" : "a photo") must be one too",
+                identifiers: identifiers)
         }
         self.rendered = rendered
         self.adjustment = adjustment
@@ -44,12 +46,14 @@ struct EditedContent {
             let renderedFile = try session.stage(fileAt: rendered, move: false)
             let adjustmentFile = try session.stage(data: adjustment.propertyList, pathExtension: "plist")
             return AdjustedContent(
-                rendered: NewResource(type: ResourceType(renderedType), file: renderedFile, originalFilename: renderedName,
-                                      uniformTypeIdentifier: metadata.uniformTypeIdentifier,
-                                      pixelWidth: metadata.pixelWidth, pixelHeight: metadata.pixelHeight),
-                adjustmentData: NewResource(type: .adjustmentData, file: adjustmentFile,
-                                            originalFilename: "Adjustments.plist", uniformTypeIdentifier: "com.apple.property-list",
-                                            pixelWidth: 0, pixelHeight: 0),
+                rendered: NewResource(
+                    type: ResourceType(renderedType), file: renderedFile, originalFilename: renderedName,
+                    uniformTypeIdentifier: metadata.uniformTypeIdentifier,
+                    pixelWidth: metadata.pixelWidth, pixelHeight: metadata.pixelHeight),
+                adjustmentData: NewResource(
+                    type: .adjustmentData, file: adjustmentFile,
+                    originalFilename: "Adjustments.plist", uniformTypeIdentifier: "com.apple.property-list",
+                    pixelWidth: 0, pixelHeight: 0),
                 formatIdentifier: adjustment.formatIdentifier, formatVersion: adjustment.formatVersion,
                 thumbHash: placeholder)
         } catch {

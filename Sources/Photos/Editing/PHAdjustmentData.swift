@@ -27,8 +27,9 @@ open class PHAdjustmentData: NSObject, @unchecked Sendable {
     /// Reads what `propertyList` wrote; nil when the file is not that.
     convenience init?(propertyList: Data) {
         guard let object = try? PropertyListSerialization.propertyList(from: propertyList, format: nil) as? [String: Any],
-              let identifier = object["formatIdentifier"] as? String, let version = object["formatVersion"] as? String,
-              let data = object["data"] as? Data else { return nil }
+            let identifier = object["formatIdentifier"] as? String, let version = object["formatVersion"] as? String,
+            let data = object["data"] as? Data
+        else { return nil }
         self.init(formatIdentifier: identifier, formatVersion: version, data: data)
     }
 

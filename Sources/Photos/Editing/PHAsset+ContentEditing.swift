@@ -9,9 +9,12 @@ extension PHAsset {
     /// on a serial queue of the library's. Cost: copying the file to edit
     /// into a folder of the input's own, and rendering a display-size image.
     @discardableResult
-    public func requestContentEditingInput(with options: PHContentEditingInputRequestOptions?,
-                                           completionHandler: @escaping (PHContentEditingInput?, [AnyHashable: Any]) -> Void)
-        -> PHContentEditingInputRequestID {
+    public func requestContentEditingInput(
+        with options: PHContentEditingInputRequestOptions?,
+        completionHandler: @escaping (PHContentEditingInput?, [AnyHashable: Any]) -> Void
+    )
+        -> PHContentEditingInputRequestID
+    {
         let requests = ContentEditingRequests.shared
         let id = requests.start()
         let handler = UncheckedSendable(completionHandler)
@@ -57,8 +60,9 @@ extension PHAsset {
         let copy = folder.url.appendingPathComponent("original." + (file.pathExtension.isEmpty ? "dat" : file.pathExtension))
         try FileManager.default.copyItem(at: file, to: copy)
         let displayImage = try? source.withFullSizeImage { url, width, height in
-            try? ImageRenderer.render(fileAt: url, sourceWidth: width, sourceHeight: height,
-                                      RenderSpec(targetWidth: 2048, targetHeight: 2048, mode: .fit, exact: false))
+            try? ImageRenderer.render(
+                fileAt: url, sourceWidth: width, sourceHeight: height,
+                RenderSpec(targetWidth: 2048, targetHeight: 2048, mode: .fit, exact: false))
         }.map { UIImage(pixels: $0) }
         let isVideo = mediaType == .video
         return PHContentEditingInput(

@@ -59,8 +59,10 @@ open class PHContentEditingInput: NSObject, @unchecked Sendable {
     /// The folder the copies live in, where outputs are written too.
     let folder: EditingFolder
 
-    init(asset: PHAsset, adjustmentData: PHAdjustmentData?, imageURL: URL?, imageType: String?, orientation: Int32,
-         displaySizeImage: UIImage?, videoURL: URL?, folder: EditingFolder) {
+    init(
+        asset: PHAsset, adjustmentData: PHAdjustmentData?, imageURL: URL?, imageType: String?, orientation: Int32,
+        displaySizeImage: UIImage?, videoURL: URL?, folder: EditingFolder
+    ) {
         mediaType = asset.mediaType
         mediaSubtypes = asset.mediaSubtypes
         creationDate = asset.creationDate

@@ -42,7 +42,8 @@ struct FetchTracking: Sendable {
     }
 
     func advanced(to changeBlock: Int64) -> FetchTracking {
-        FetchTracking(library: library, origin: origin, changeBlock: changeBlock,
-                      wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
+        FetchTracking(
+            library: library, origin: origin, changeBlock: changeBlock,
+            wantsIncrementalChangeDetails: wantsIncrementalChangeDetails)
     }
 }

@@ -107,7 +107,8 @@ final class FetchedObjects: @unchecked Sendable {
     /// pass of the query; when `body` stops early, the chunks loaded ahead
     /// are dropped.
     func forEachChunk(in range: Range<Int>, reverse: Bool, _ body: (_ start: Int, _ objects: [PHObject]) -> Bool) {
-        let chunks = reverse
+        let chunks =
+            reverse
             ? stride(from: range.upperBound, to: range.lowerBound, by: -Self.chunkSize).map { max(range.lowerBound, $0 - Self.chunkSize)..<$0 }
             : stride(from: range.lowerBound, to: range.upperBound, by: Self.chunkSize).map { $0..<min(range.upperBound, $0 + Self.chunkSize) }
         guard case .rows = source, chunks.count > 1 else {
@@ -147,7 +148,8 @@ final class FetchedObjects: @unchecked Sendable {
     /// chunk whose rows are not the fetched ones, in the same order.
     private func scanAhead(_ chunks: [Range<Int>], reverse: Bool) -> ScanAhead? {
         guard case .rows(let library, .assets, let ids) = source, let query, let store = library.store,
-              store.scansCostLessThanLookups else { return nil }
+            store.scansCostLessThanLookups
+        else { return nil }
         return ScanAhead(capacity: Self.chunksAhead) { deliver in
             var next = 0
             do {
@@ -190,7 +192,8 @@ final class FetchedObjects: @unchecked Sendable {
                 }
             case .collections(let elementKind):
                 let records = Dictionary(uniqueKeysWithValues: try store.collections(ids: ids).map { ($0.id, $0) })
-                let deleted = records.count < ids.count
+                let deleted =
+                    records.count < ids.count
                     ? try store.deletedIdentifiers(entity: .assetCollection, rowIDs: ids.filter { records[$0] == nil }) : [:]
                 return ids.map { id in
                     if let record = records[id] {
@@ -209,8 +212,10 @@ final class FetchedObjects: @unchecked Sendable {
 
     /// A collection deleted since the fetch: of the result's element kind
     /// when it has one, else of the kind the deletion recorded.
-    private static func deletedCollection(rowID: Int64, identifier: LocalIdentifier?, elementKind: CollectionKind?,
-                                          library: PHPhotoLibrary) -> PHObject {
+    private static func deletedCollection(
+        rowID: Int64, identifier: LocalIdentifier?, elementKind: CollectionKind?,
+        library: PHPhotoLibrary
+    ) -> PHObject {
         let kind = elementKind ?? (identifier?.entity == .collectionList ? .collectionList : .assetCollection)
         let localIdentifier = LocalIdentifier(uuid: identifier?.uuid ?? unknownUUID, entity: kind.entity).description
         return kind == .collectionList
@@ -243,7 +248,8 @@ final class FetchedObjects: @unchecked Sendable {
     /// goes through the objects. Cost: one query.
     func uuids(of entity: StoreEntity) -> [String]? {
         guard case .rows(let library, let kind, let ids) = source, (kind == .assets) == (entity == .asset),
-              let store = library.store else { return nil }
+            let store = library.store
+        else { return nil }
         let storedEntity: StoreEntity = kind == .assets ? .asset : .assetCollection
         do {
             let stored = try store.uuids(entity: storedEntity, rowIDs: ids)

@@ -15,8 +15,10 @@ extension PHPhotoLibrary {
     }
 
     /// The engine query fetch options make for assets in `scope`.
-    static func assetQuery(scope: AssetScope, options: PHFetchOptions?,
-                           extraFilter: StoreFilter<AssetAttribute>? = nil) throws(PHPredicateError) -> AssetQuery {
+    static func assetQuery(
+        scope: AssetScope, options: PHFetchOptions?,
+        extraFilter: StoreFilter<AssetAttribute>? = nil
+    ) throws(PHPredicateError) -> AssetQuery {
         let rules = FetchTranslation<AssetAttribute>.assets
         var filter = try rules.filter(options?.predicate)
         if let extraFilter {
@@ -38,17 +40,22 @@ extension PHPhotoLibrary {
             let snapshot = try store.fetchAssets(query)
             var tracked = true
             if case .rowIDs = scope { tracked = false }  // transient collections never change
-            return PHFetchResult(contents: FetchedObjects(.rows(self, .assets, snapshot.ids), query: tracked ? query : nil),
-                                 tracking: tracked ? FetchTracking(library: self, origin: .assets(query),
-                                                                   changeBlock: snapshot.changeBlock, options: options) : nil)
+            return PHFetchResult(
+                contents: FetchedObjects(.rows(self, .assets, snapshot.ids), query: tracked ? query : nil),
+                tracking: tracked
+                    ? FetchTracking(
+                        library: self, origin: .assets(query),
+                        changeBlock: snapshot.changeBlock, options: options) : nil)
         } catch {
             Diagnostics.report(error, while: "fetching assets")
             return PHFetchResult(contents: .empty)
         }
     }
 
-    func fetchCollections<T: PHCollection>(scope: CollectionScope, options: PHFetchOptions?,
-                                           as type: T.Type) -> PHFetchResult<T> {
+    func fetchCollections<T: PHCollection>(
+        scope: CollectionScope, options: PHFetchOptions?,
+        as type: T.Type
+    ) -> PHFetchResult<T> {
         let rules = FetchTranslation<CollectionAttribute>.collections(for: type)
         let query = CollectionQuery(
             scope: scope,
@@ -58,9 +65,11 @@ extension PHPhotoLibrary {
         guard let store else { return PHFetchResult(contents: .empty) }
         do {
             let snapshot = try store.fetchCollections(query)
-            return PHFetchResult(contents: FetchedObjects(.rows(self, .collections(of: T.self), snapshot.ids)),
-                                 tracking: FetchTracking(library: self, origin: .collections(query),
-                                                         changeBlock: snapshot.changeBlock, options: options))
+            return PHFetchResult(
+                contents: FetchedObjects(.rows(self, .collections(of: T.self), snapshot.ids)),
+                tracking: FetchTracking(
+                    library: self, origin: .collections(query),
+                    changeBlock: snapshot.changeBlock, options: options))
         } catch {
             Diagnostics.report(error, while: "fetching collections")
             return PHFetchResult(contents: .empty)
@@ -72,8 +81,10 @@ extension PHPhotoLibrary {
     /// bare UUID names a collection of `entity` too.
     /// `computed` returns the computed collections among the UUIDs that no
     /// stored collection has; when there are none, the fetch is one query.
-    func fetchCollections<T: PHCollection>(identifiers: [String], entity: StoreEntity, options: PHFetchOptions?,
-                                           computed: @escaping @Sendable (Set<String>) -> [T]) -> PHFetchResult<T> {
+    func fetchCollections<T: PHCollection>(
+        identifiers: [String], entity: StoreEntity, options: PHFetchOptions?,
+        computed: @escaping @Sendable (Set<String>) -> [T]
+    ) -> PHFetchResult<T> {
         let uuids = identifiers.compactMap { LocalIdentifier($0, fetching: entity) }.filter { $0.entity == entity }.map(\.uuid)
         let kind: CollectionKind = entity == .collectionList ? .collectionList : .assetCollection
         let stored = fetchCollections(scope: .uuids(uuids, kind: kind), options: nil, as: T.self).allObjects
@@ -103,28 +114,38 @@ extension PHPhotoLibrary {
 
     /// Filters and orders collections the library computes (moments, moment
     /// lists); the result follows changes by computing them again.
-    func fetchComputed<T: PHCollection>(options: PHFetchOptions?, as type: T.Type,
-                                        _ compute: @escaping @Sendable () -> [PHCollection]) -> PHFetchResult<T> {
+    func fetchComputed<T: PHCollection>(
+        options: PHFetchOptions?, as type: T.Type,
+        _ compute: @escaping @Sendable () -> [PHCollection]
+    ) -> PHFetchResult<T> {
         let (filter, sort, limit) = Self.inMemoryRules(options, for: type)
         let changeBlock = (try? store?.lastChangeBlock()) ?? 0
         let origin = FetchTracking.Origin.computed { [self] in
             filterInMemory(compute(), filter: filter, sort: sort, limit: limit)
         }
-        return PHFetchResult(contents: FetchedObjects(.objects(filterInMemory(compute(), filter: filter, sort: sort, limit: limit))),
-                             tracking: FetchTracking(library: self, origin: origin, changeBlock: changeBlock, options: options))
+        return PHFetchResult(
+            contents: FetchedObjects(.objects(filterInMemory(compute(), filter: filter, sort: sort, limit: limit))),
+            tracking: FetchTracking(library: self, origin: origin, changeBlock: changeBlock, options: options))
     }
 
-    private static func inMemoryRules(_ options: PHFetchOptions?, for type: PHCollection.Type)
-        -> (StoreFilter<CollectionAttribute>, [StoreSort<CollectionAttribute>], Int) {
+    private static func inMemoryRules(
+        _ options: PHFetchOptions?, for type: PHCollection.Type
+    )
+        -> (StoreFilter<CollectionAttribute>, [StoreSort<CollectionAttribute>], Int)
+    {
         let rules = FetchTranslation<CollectionAttribute>.collections(for: type)
-        return (translated { () throws(PHPredicateError) in try rules.filter(options?.predicate) },
-                translated { () throws(PHPredicateError) in try rules.sort(options?.sortDescriptors) },
-                max(0, options?.fetchLimit ?? 0))
+        return (
+            translated { () throws(PHPredicateError) in try rules.filter(options?.predicate) },
+            translated { () throws(PHPredicateError) in try rules.sort(options?.sortDescriptors) },
+            max(0, options?.fetchLimit ?? 0)
+        )
     }
 
     /// The collections the filter keeps, in the sort's order, up to the limit.
-    private func filterInMemory(_ collections: [PHCollection], filter: StoreFilter<CollectionAttribute>,
-                                sort: [StoreSort<CollectionAttribute>], limit: Int) -> [PHObject] {
+    private func filterInMemory(
+        _ collections: [PHCollection], filter: StoreFilter<CollectionAttribute>,
+        sort: [StoreSort<CollectionAttribute>], limit: Int
+    ) -> [PHObject] {
         guard !collections.isEmpty else { return [] }
         if case .constant(true) = filter, sort.isEmpty {
             return limit > 0 ? Array(collections.prefix(limit)) : collections
@@ -191,12 +212,14 @@ extension PHCollection {
         let uuid = parsedIdentifier?.uuid ?? localIdentifier
         switch self {
         case let collection as PHAssetCollection:
-            return CollectionRow(uuid: uuid, kind: .assetCollection, title: collection.localizedTitle,
-                                 startDate: collection.startDate, endDate: collection.endDate,
-                                 assetCount: collection.estimatedAssetCount == NSNotFound ? nil : collection.estimatedAssetCount)
+            return CollectionRow(
+                uuid: uuid, kind: .assetCollection, title: collection.localizedTitle,
+                startDate: collection.startDate, endDate: collection.endDate,
+                assetCount: collection.estimatedAssetCount == NSNotFound ? nil : collection.estimatedAssetCount)
         case let list as PHCollectionList:
-            return CollectionRow(uuid: uuid, kind: .collectionList, title: list.localizedTitle,
-                                 startDate: list.startDate, endDate: list.endDate, assetCount: nil)
+            return CollectionRow(
+                uuid: uuid, kind: .collectionList, title: list.localizedTitle,
+                startDate: list.startDate, endDate: list.endDate, assetCount: nil)
         default:
             return CollectionRow(uuid: uuid, kind: .assetCollection, title: localizedTitle, startDate: nil, endDate: nil, assetCount: nil)
         }

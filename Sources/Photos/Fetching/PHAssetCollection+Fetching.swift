@@ -15,8 +15,10 @@ extension PHAssetCollection {
     /// The asset collections of a type and subtype (`.any` for all
     /// subtypes): albums, smart albums (Recently Deleted included, with
     /// its own subtype), or moments.
-    public class func fetchAssetCollections(with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype,
-                                            options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+    public class func fetchAssetCollections(
+        with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype,
+        options: PHFetchOptions?
+    ) -> PHFetchResult<PHAssetCollection> {
         let library = PHPhotoLibrary.current
         switch type {
         case .album, .smartAlbum:
@@ -32,13 +34,16 @@ extension PHAssetCollection {
 
     /// The albums, or the moment, that hold an asset. Smart albums are not
     /// supported, as in PhotoKit: asking for them gives an empty result.
-    public class func fetchAssetCollectionsContaining(_ asset: PHAsset, with type: PHAssetCollectionType,
-                                                      options: PHFetchOptions?) -> PHFetchResult<PHAssetCollection> {
+    public class func fetchAssetCollectionsContaining(
+        _ asset: PHAsset, with type: PHAssetCollectionType,
+        options: PHFetchOptions?
+    ) -> PHFetchResult<PHAssetCollection> {
         let library = asset.library ?? PHPhotoLibrary.current
         switch type {
         case .album:
-            return library.fetchCollections(scope: .albumsContaining(assetRowID: asset.record.id), options: options,
-                                            as: PHAssetCollection.self)
+            return library.fetchCollections(
+                scope: .albumsContaining(assetRowID: asset.record.id), options: options,
+                as: PHAssetCollection.self)
         case .moment:
             guard let date = asset.creationDate else { return PHFetchResult(contents: .empty) }
             return library.fetchComputed(options: options, as: PHAssetCollection.self) {

@@ -30,8 +30,10 @@ extension PHCollectionList {
     /// Collection lists of a type: folders (`.regularFolder` or `.any`),
     /// moment lists (`.momentListYear`, `.momentListCluster` or `.any`).
     /// The library makes no smart folders, so that type gives an empty result.
-    public class func fetchCollectionLists(with collectionListType: PHCollectionListType, subtype: PHCollectionListSubtype,
-                                           options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+    public class func fetchCollectionLists(
+        with collectionListType: PHCollectionListType, subtype: PHCollectionListSubtype,
+        options: PHFetchOptions?
+    ) -> PHFetchResult<PHCollectionList> {
         let library = PHPhotoLibrary.current
         switch collectionListType {
         case .folder:
@@ -49,8 +51,10 @@ extension PHCollectionList {
 
     /// The moment lists of a subtype that hold a moment.
     @available(*, deprecated, message: "Moments are deprecated by Apple; OpenPhotoKit still computes them")
-    public class func fetchMomentLists(with momentListSubtype: PHCollectionListSubtype, containingMoment moment: PHAssetCollection,
-                                       options: PHFetchOptions?) -> PHFetchResult<PHCollectionList> {
+    public class func fetchMomentLists(
+        with momentListSubtype: PHCollectionListSubtype, containingMoment moment: PHAssetCollection,
+        options: PHFetchOptions?
+    ) -> PHFetchResult<PHCollectionList> {
         let library = moment.library ?? PHPhotoLibrary.current
         guard case .moment(let record) = moment.content else { return PHFetchResult(contents: .empty) }
         return library.fetchComputed(options: options, as: PHCollectionList.self) {
@@ -68,9 +72,10 @@ extension PHCollectionList {
 
     /// A list of the given collections that lives only in memory.
     public class func transientCollectionList(with collections: [PHCollection], title: String?) -> PHCollectionList {
-        PHCollectionList(content: .transient(collections: collections, title: title),
-                         localIdentifier: LocalIdentifier.make(.collectionList).description,
-                         library: collections.first?.library)
+        PHCollectionList(
+            content: .transient(collections: collections, title: title),
+            localIdentifier: LocalIdentifier.make(.collectionList).description,
+            library: collections.first?.library)
     }
 
     /// A list of a fetch result's collections that lives only in memory.

@@ -35,8 +35,9 @@ extension PHFetchOptions {
                 case "asc", "ascending": ascending = true
                 case "desc", "descending": ascending = false
                 default:
-                    throw PHPredicateError(reason: "the order after ':' must be asc or desc", format: text,
-                                           position: offset + parts[0].count + 1)
+                    throw PHPredicateError(
+                        reason: "the order after ':' must be asc or desc", format: text,
+                        position: offset + parts[0].count + 1)
                 }
             }
             descriptors.append(NSSortDescriptor(key: key, ascending: ascending))

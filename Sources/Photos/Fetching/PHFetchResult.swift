@@ -95,14 +95,18 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NS
 
     /// Enumerates every object, in reverse with `.reverse`. `.concurrent`
     /// is accepted and runs in order on the calling thread.
-    public func enumerateObjects(options opts: NSEnumerationOptions = [],
-                                 using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void) {
+    public func enumerateObjects(
+        options opts: NSEnumerationOptions = [],
+        using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void
+    ) {
         enumerateObjects(at: IndexSet(integersIn: 0..<count), options: opts, using: block)
     }
 
     /// Enumerates the objects at the indexes, in reverse with `.reverse`.
-    public func enumerateObjects(at s: IndexSet, options opts: NSEnumerationOptions = [],
-                                 using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void) {
+    public func enumerateObjects(
+        at s: IndexSet, options opts: NSEnumerationOptions = [],
+        using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void
+    ) {
         var stop = ObjCBool(false)
         let ranges = opts.contains(.reverse) ? Array(s.rangeView.reversed()) : Array(s.rangeView)
         for range in ranges {

@@ -31,8 +31,9 @@ public struct PHTimelineBucket: Sendable, Hashable, Identifiable {
             }
             let parts = description.split(separator: "-", omittingEmptySubsequences: false)
             guard (2...3).contains(parts.count), parts[0].count == 4, parts.dropFirst().allSatisfy({ $0.count == 2 }),
-                  parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
-                  let year = Int(parts[0]), year >= 0, let month = Int(parts[1]), (1...12).contains(month) else { return nil }
+                parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+                let year = Int(parts[0]), year >= 0, let month = Int(parts[1]), (1...12).contains(month)
+            else { return nil }
             guard parts.count == 3 else {
                 self = .month(year: year, month: month)
                 return
@@ -61,11 +62,12 @@ public struct PHTimelineBucket: Sendable, Hashable, Identifiable {
 
         /// The period of an engine key (see ``key``).
         init(key: Int) {
-            self = switch key {
-            case 0: .undated
-            case 1_000_000...: .day(year: key / 10_000, month: key / 100 % 100, day: key % 100)
-            default: .month(year: key / 100, month: key % 100)
-            }
+            self =
+                switch key {
+                case 0: .undated
+                case 1_000_000...: .day(year: key / 10_000, month: key / 100 % 100, day: key % 100)
+                default: .month(year: key / 100, month: key % 100)
+                }
         }
     }
 
@@ -143,8 +145,10 @@ extension PHPhotoLibrary {
 
     /// Up to `limit` assets of a bucket from `offset`, newest first. Cost:
     /// one indexed query.
-    public func timelinePage(of bucket: PHTimelineBucket, offset: Int = 0, limit: Int = 2000,
-                             options: PHFetchOptions? = nil) throws -> PHTimelinePage {
+    public func timelinePage(
+        of bucket: PHTimelineBucket, offset: Int = 0, limit: Int = 2000,
+        options: PHFetchOptions? = nil
+    ) throws -> PHTimelinePage {
         let query = try timelineQuery(options)
         let granularity: TimelineGranularity = if case .day = bucket.id, let month = bucket.id.containingMonth { .days(ofMonth: month.key) } else { .months }
         let rows = try withStore { store throws(StoreError) in

@@ -42,7 +42,9 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
         case .success(let own): entries = own
         case .failure(let error): throw error
         }
-        var inserted = Set<String>(), updated = Set<String>(), deleted = Set<String>()
+        var inserted = Set<String>()
+        var updated = Set<String>()
+        var deleted = Set<String>()
         // Entries are read where they are: a copy of each would retain its identifier and attributes.
         for index in entries.indices where entries[index].identifier.entity.rawValue == objectType.rawValue {
             switch Self.outcome(entries[index].kind, attributes: entries[index].attributes) {
@@ -72,7 +74,8 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
     }
 
     public override var description: String {
-        point.isOpaque ? "<PHPersistentChange> a change block committed \(committedAt)"
+        point.isOpaque
+            ? "<PHPersistentChange> a change block committed \(committedAt)"
             : "<PHPersistentChange> change block \(point.changeBlock), committed \(committedAt)"
     }
 }

@@ -72,20 +72,29 @@ public final class PHPersistentChangeFetchResult: NSObject, @unchecked Sendable 
             case (_, .failure(let error)):
                 contents = .failure(error)
             case (.dropped, _):
-                contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
-                    \(block) touched \(record.tokenPoint.isOpaque ? "more objects" : "\(record.objectCount) objects"), more than the library keeps details \
-                    for; refetch the objects you track
-                    """))
+                contents = .failure(
+                    PHPhotosError(
+                        .persistentChangeDetailsUnavailable,
+                        """
+                        \(block) touched \(record.tokenPoint.isOpaque ? "more objects" : "\(record.objectCount) objects"), more than the library keeps details \
+                        for; refetch the objects you track
+                        """))
             case (.accessChanged, _):
-                contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
-                    in \(block) the library's owner changed this client's access, so what \
-                    it can see changed wholesale; refetch the objects you track
-                    """))
+                contents = .failure(
+                    PHPhotosError(
+                        .persistentChangeDetailsUnavailable,
+                        """
+                        in \(block) the library's owner changed this client's access, so what \
+                        it can see changed wholesale; refetch the objects you track
+                        """))
             case (.kept, .success(let read)) where record.point.changeBlock <= read.prunedThrough:
-                contents = .failure(PHPhotosError(.persistentChangeDetailsUnavailable, """
-                    the details of \(block) were pruned while the changes were read; \
-                    refetch the objects you track
-                    """))
+                contents = .failure(
+                    PHPhotosError(
+                        .persistentChangeDetailsUnavailable,
+                        """
+                        the details of \(block) were pruned while the changes were read; \
+                        refetch the objects you track
+                        """))
             case (.kept, .success):
                 contents = .success(own)
             }

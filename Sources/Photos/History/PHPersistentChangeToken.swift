@@ -39,8 +39,10 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
     }
 
     /// A token from decoded fields, damaged when any is missing or they do not match their checksum.
-    private convenience init(decodedLibrary library: String?, changeBlock: Int64?, stamp: Int64?, opaque: Bool, tag: Int64?,
-                             version: Int64?, check: Int64?) {
+    private convenience init(
+        decodedLibrary library: String?, changeBlock: Int64?, stamp: Int64?, opaque: Bool, tag: Int64?,
+        version: Int64?, check: Int64?
+    ) {
         let damage: String?
         if let library, let changeBlock, let stamp, let version {
             let point = HistoryPoint(changeBlock: changeBlock, stamp: stamp, isOpaque: opaque, tag: tag ?? 0)
@@ -81,9 +83,10 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
         func integer(_ key: CodingKeys) -> Int64? {
             coder.containsValue(forKey: key.rawValue) ? coder.decodeInt64(forKey: key.rawValue) : nil
         }
-        self.init(decodedLibrary: coder.decodeObject(of: NSString.self, forKey: CodingKeys.library.rawValue) as String?,
-                  changeBlock: integer(.changeBlock), stamp: integer(.stamp), opaque: coder.decodeBool(forKey: CodingKeys.opaque.rawValue),
-                  tag: integer(.tag), version: integer(.version), check: integer(.check))
+        self.init(
+            decodedLibrary: coder.decodeObject(of: NSString.self, forKey: CodingKeys.library.rawValue) as String?,
+            changeBlock: integer(.changeBlock), stamp: integer(.stamp), opaque: coder.decodeBool(forKey: CodingKeys.opaque.rawValue),
+            tag: integer(.tag), version: integer(.version), check: integer(.check))
     }
 
     // MARK: - Codable
@@ -111,13 +114,14 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
     /// Decodes a token. A damaged one decodes and is refused when used.
     public required convenience init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(decodedLibrary: try? container.decodeIfPresent(String.self, forKey: .library),
-                  changeBlock: try? container.decodeIfPresent(Int64.self, forKey: .changeBlock),
-                  stamp: try? container.decodeIfPresent(Int64.self, forKey: .stamp),
-                  opaque: (try? container.decodeIfPresent(Bool.self, forKey: .opaque)) == true,
-                  tag: try? container.decodeIfPresent(Int64.self, forKey: .tag),
-                  version: try? container.decodeIfPresent(Int64.self, forKey: .version),
-                  check: try? container.decodeIfPresent(Int64.self, forKey: .check))
+        self.init(
+            decodedLibrary: try? container.decodeIfPresent(String.self, forKey: .library),
+            changeBlock: try? container.decodeIfPresent(Int64.self, forKey: .changeBlock),
+            stamp: try? container.decodeIfPresent(Int64.self, forKey: .stamp),
+            opaque: (try? container.decodeIfPresent(Bool.self, forKey: .opaque)) == true,
+            tag: try? container.decodeIfPresent(Int64.self, forKey: .tag),
+            version: try? container.decodeIfPresent(Int64.self, forKey: .version),
+            check: try? container.decodeIfPresent(Int64.self, forKey: .check))
     }
 
     /// FNV-1a over the fields, to notice a token damaged in storage. It is
@@ -162,7 +166,8 @@ public final class PHPersistentChangeToken: NSObject, NSCopying, NSSecureCoding,
 
     public override var description: String {
         if let damage { return "<PHPersistentChangeToken> damaged: \(damage)" }
-        return point.isOpaque ? "<PHPersistentChangeToken> library \(libraryUUID), an opaque state"
+        return point.isOpaque
+            ? "<PHPersistentChangeToken> library \(libraryUUID), an opaque state"
             : "<PHPersistentChangeToken> library \(libraryUUID), change block \(point.changeBlock)"
     }
 }
@@ -189,7 +194,8 @@ extension PHPersistentChangeToken {
             .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard text.utf8.count <= 4096, let data = Data(base64Encoded: base64),
-              let token = try? JSONDecoder().decode(PHPersistentChangeToken.self, from: data) else { return nil }
+            let token = try? JSONDecoder().decode(PHPersistentChangeToken.self, from: data)
+        else { return nil }
         self.init(libraryUUID: token.libraryUUID, point: token.point, damage: token.damage)
     }
 }

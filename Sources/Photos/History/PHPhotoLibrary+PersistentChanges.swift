@@ -107,21 +107,25 @@ extension PHPhotoLibrary {
         public var maximumObjectsPerChange: Int?
 
         /// A retention setting; the defaults are the library's own.
-        public init(maximumAge: TimeInterval? = 30 * 86_400, maximumChangeCount: Int? = nil,
-                    maximumObjectsPerChange: Int? = 100_000) {
+        public init(
+            maximumAge: TimeInterval? = 30 * 86_400, maximumChangeCount: Int? = nil,
+            maximumObjectsPerChange: Int? = 100_000
+        ) {
             self.maximumAge = maximumAge
             self.maximumChangeCount = maximumChangeCount
             self.maximumObjectsPerChange = maximumObjectsPerChange
         }
 
         init(_ retention: HistoryRetention) {
-            self.init(maximumAge: retention.maximumAge, maximumChangeCount: retention.maximumChangeCount,
-                      maximumObjectsPerChange: retention.maximumObjectsPerChange)
+            self.init(
+                maximumAge: retention.maximumAge, maximumChangeCount: retention.maximumChangeCount,
+                maximumObjectsPerChange: retention.maximumObjectsPerChange)
         }
 
         var stored: HistoryRetention {
-            HistoryRetention(maximumAge: maximumAge.map { max(0, $0) }, maximumChangeCount: maximumChangeCount.map { max(0, $0) },
-                             maximumObjectsPerChange: maximumObjectsPerChange.map { max(0, $0) })
+            HistoryRetention(
+                maximumAge: maximumAge.map { max(0, $0) }, maximumChangeCount: maximumChangeCount.map { max(0, $0) },
+                maximumObjectsPerChange: maximumObjectsPerChange.map { max(0, $0) })
         }
     }
 

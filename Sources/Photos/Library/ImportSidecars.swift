@@ -55,9 +55,10 @@ extension PHAssetCreationRequest {
         for sidecar in sidecars.reversed() {
             if let date = sidecar.captureDate(over: file) { creationDate = date }
             if let place = sidecar.location(over: file) {
-                location = CLLocation(coordinate: CLLocationCoordinate2D(latitude: place.latitude, longitude: place.longitude),
-                                      altitude: place.altitude ?? 0, horizontalAccuracy: 0, verticalAccuracy: place.altitude == nil ? -1 : 0,
-                                      timestamp: creationDate ?? file.captureDate ?? Date())
+                location = CLLocation(
+                    coordinate: CLLocationCoordinate2D(latitude: place.latitude, longitude: place.longitude),
+                    altitude: place.altitude ?? 0, horizontalAccuracy: 0, verticalAccuracy: place.altitude == nil ? -1 : 0,
+                    timestamp: creationDate ?? file.captureDate ?? Date())
             }
             if sidecar.isFavorite == true { isFavorite = true }
             if sidecar.isArchived == true { isHidden = true }

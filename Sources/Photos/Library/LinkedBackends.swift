@@ -1,5 +1,6 @@
 import PhotosSQLite
 import PhotosStore
+
 #if ObjectStorage
 import PhotosObjectStorage
 #endif

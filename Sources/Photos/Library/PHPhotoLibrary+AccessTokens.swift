@@ -57,17 +57,22 @@ extension PHPhotoLibrary {
     /// Creates a token acting for `client` (nil: the owner). The client's
     /// grant is not changed: set it with ``setAccess(_:forClient:)``.
     /// Cost: one insert and one lookup.
-    public func createAccessToken(forClient client: String?, label: String = "", readOnly: Bool = false,
-                                  expirationDate: Date? = nil) throws -> IssuedAccessToken {
+    public func createAccessToken(
+        forClient client: String?, label: String = "", readOnly: Bool = false,
+        expirationDate: Date? = nil
+    ) throws -> IssuedAccessToken {
         try createAccessToken(forClient: client, label: label, readOnly: readOnly, expirationDate: expirationDate, passwordHash: nil)
     }
 
-    private func createAccessToken(forClient client: String?, label: String, readOnly: Bool, expirationDate: Date?,
-                                   passwordHash: Data?) throws -> IssuedAccessToken {
+    private func createAccessToken(
+        forClient client: String?, label: String, readOnly: Bool, expirationDate: Date?,
+        passwordHash: Data?
+    ) throws -> IssuedAccessToken {
         let secret = BearerToken.randomSecret()
-        let record = AccessTokenRecord(id: BearerToken.randomID(), secretHash: BearerToken.hash(secret), client: client,
-                                       isReadOnly: readOnly, label: label, createdAt: Date(), expiresAt: expirationDate,
-                                       passwordHash: passwordHash)
+        let record = AccessTokenRecord(
+            id: BearerToken.randomID(), secretHash: BearerToken.hash(secret), client: client,
+            isReadOnly: readOnly, label: label, createdAt: Date(), expiresAt: expirationDate,
+            passwordHash: passwordHash)
         // Read back, with its client's grant as listings read it.
         let stored = try withStore { store throws(StoreError) in
             try store.addAccessToken(record)
@@ -87,8 +92,10 @@ extension PHPhotoLibrary {
     /// an album that is not a user album throws `changeNotSupported`.
     /// Cost: two small commits, and hashing the password (tens of
     /// milliseconds, 16 MiB of memory).
-    public func createShareLink(for album: PHAssetCollection, label: String? = nil, expirationDate: Date? = nil,
-                                password: String? = nil) throws -> IssuedAccessToken {
+    public func createShareLink(
+        for album: PHAssetCollection, label: String? = nil, expirationDate: Date? = nil,
+        password: String? = nil
+    ) throws -> IssuedAccessToken {
         let passwordHash = try password.map { password throws(PHPhotosError) in
             guard (1...SharePassword.maximumBytes).contains(password.utf8.count) else {
                 throw PHPhotosError(.changeNotSupported, "a share link's password is 1 to \(SharePassword.maximumBytes) bytes of UTF-8")
@@ -97,8 +104,9 @@ extension PHPhotoLibrary {
         }
         let client = Self.shareLinkClientPrefix + BearerToken.randomID()
         try shareAlbum(album, withClient: client)
-        return try createAccessToken(forClient: client, label: label ?? Self.shareLabel(album.localizedTitle ?? "album"),
-                                     readOnly: true, expirationDate: expirationDate, passwordHash: passwordHash)
+        return try createAccessToken(
+            forClient: client, label: label ?? Self.shareLabel(album.localizedTitle ?? "album"),
+            readOnly: true, expirationDate: expirationDate, passwordHash: passwordHash)
     }
 
     /// A share link's label, "share: TITLE", the title shortened (by whole
@@ -119,7 +127,8 @@ extension PHPhotoLibrary {
     /// has cores, so that many tries cannot take all its memory.
     public func checkPassword(_ password: String, of token: AccessToken) throws -> Bool {
         guard let record = try withStore({ store throws(StoreError) in try store.accessToken(id: token.id) }),
-              let stored = record.passwordHash, password.utf8.count <= SharePassword.maximumBytes else { return false }
+            let stored = record.passwordHash, password.utf8.count <= SharePassword.maximumBytes
+        else { return false }
         return SharePassword.matches(password, stored)
     }
 
@@ -169,13 +178,15 @@ extension PHPhotoLibrary {
         try withStore { store throws(StoreError) in
             let last = try store.watchedState()
             let seen = Mutex(last.tokenRevocation)
-            let watcher = try store.watchCommits(after: last, onChange: { state in
-                let isRevocation = seen.withLock { mark in
-                    defer { mark = state.tokenRevocation }
-                    return mark != state.tokenRevocation
-                }
-                if isRevocation { revoked() }
-            }, onUnavailable: { _ in revoked() })
+            let watcher = try store.watchCommits(
+                after: last,
+                onChange: { state in
+                    let isRevocation = seen.withLock { mark in
+                        defer { mark = state.tokenRevocation }
+                        return mark != state.tokenRevocation
+                    }
+                    if isRevocation { revoked() }
+                }, onUnavailable: { _ in revoked() })
             return TokenRevocationWatch(watcher)
         }
     }
@@ -188,7 +199,8 @@ extension PHPhotoLibrary {
         guard let (id, secret) = BearerToken.parse(bearer) else { return nil }
         let presented = BearerToken.hash(secret)
         guard let record = try withStore({ store throws(StoreError) in try store.accessToken(id: id) }),
-              BearerToken.constantTimeEqual(record.secretHash, presented) else { return nil }
+            BearerToken.constantTimeEqual(record.secretHash, presented)
+        else { return nil }
         let token = AccessToken(record)
         return token.isExpired(at: date) ? nil : token
     }
@@ -196,9 +208,10 @@ extension PHPhotoLibrary {
 
 extension PHPhotoLibrary.AccessToken {
     init(_ record: AccessTokenRecord) {
-        self.init(id: record.id, clientIdentifier: record.client, isReadOnly: record.isReadOnly, label: record.label,
-                  creationDate: record.createdAt, expirationDate: record.expiresAt, hasPassword: record.passwordHash != nil,
-                  isShareLink: record.clientGrant == .sharedAlbum)
+        self.init(
+            id: record.id, clientIdentifier: record.client, isReadOnly: record.isReadOnly, label: record.label,
+            creationDate: record.createdAt, expirationDate: record.expiresAt, hasPassword: record.passwordHash != nil,
+            isShareLink: record.clientGrant == .sharedAlbum)
     }
 }
 
@@ -224,17 +237,21 @@ enum SharePassword {
     static func matches(_ password: String, _ stored: Data) -> Bool {
         let parts = String(decoding: stored, as: UTF8.self).split(separator: "$").map(String.init)
         guard parts.count == 6, parts[0] == "scrypt", let rounds = Int(parts[1]), let blockSize = Int(parts[2]),
-              let parallelism = Int(parts[3]), rounds == self.rounds, blockSize == self.blockSize, parallelism == self.parallelism,
-              let salt = Data(base64Encoded: parts[4]), let expected = Data(base64Encoded: parts[5]),
-              let key = derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism) else { return false }
+            let parallelism = Int(parts[3]), rounds == self.rounds, blockSize == self.blockSize, parallelism == self.parallelism,
+            let salt = Data(base64Encoded: parts[4]), let expected = Data(base64Encoded: parts[5]),
+            let key = derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+        else { return false }
         return BearerToken.constantTimeEqual(key, expected)
     }
 
     private static func derive(_ password: String, salt: Data, rounds: Int, blockSize: Int, parallelism: Int) -> Data? {
         slots.wait()
         defer { slots.signal() }
-        guard let key = try? KDF.Scrypt.deriveKey(from: Data(password.utf8), salt: salt, outputByteCount: 32, rounds: rounds,
-                                                  blockSize: blockSize, parallelism: parallelism) else { return nil }
+        guard
+            let key = try? KDF.Scrypt.deriveKey(
+                from: Data(password.utf8), salt: salt, outputByteCount: 32, rounds: rounds,
+                blockSize: blockSize, parallelism: parallelism)
+        else { return nil }
         return key.withUnsafeBytes { Data($0) }
     }
 }
@@ -266,15 +283,17 @@ enum BearerToken {
         let id = characters[prefix.utf8.count..<prefix.utf8.count + idLength]
         let secret = characters[(prefix.utf8.count + idLength + 1)...]
         guard characters[prefix.utf8.count + idLength] == UInt8(ascii: "_"),
-              id.allSatisfy({ idAlphabet.contains(Character(Unicode.Scalar($0))) }),
-              secret.allSatisfy(isBase64URL) else { return nil }
+            id.allSatisfy({ idAlphabet.contains(Character(Unicode.Scalar($0))) }),
+            secret.allSatisfy(isBase64URL)
+        else { return nil }
         return (String(decoding: id, as: UTF8.self), String(decoding: secret, as: UTF8.self))
     }
 
     private static func isBase64URL(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
         default: false
         }
     }

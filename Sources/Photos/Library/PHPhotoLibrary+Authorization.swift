@@ -38,8 +38,10 @@ extension PHPhotoLibrary {
 
     /// Records a request for `accessLevel` and calls `handler`, on a
     /// background queue, with the owner's decision.
-    public class func requestAuthorization(for accessLevel: PHAccessLevel,
-                                           handler: @escaping (PHAuthorizationStatus) -> Void) {
+    public class func requestAuthorization(
+        for accessLevel: PHAccessLevel,
+        handler: @escaping (PHAuthorizationStatus) -> Void
+    ) {
         let library = current
         let handler = UncheckedSendable(handler)
         DispatchQueue.global().async {

@@ -52,11 +52,12 @@ extension PHPhotoLibrary {
     public func clientAccess() throws -> [ClientAccess] {
         try withStore { store throws(StoreError) in
             try store.clientAccessRecords().map { record in
-                ClientAccess(clientIdentifier: record.client, grant: record.grant.map(ClientAccessGrant.init),
-                             requestedAccessLevel: record.requestedLevel.map(PHAccessLevel.init),
-                             requestDate: record.requestedAt, decisionDate: record.decidedAt,
-                             selectedAssetCount: record.selectedAssetCount,
-                             sharedAlbum: record.sharedAlbum.map { LocalIdentifier(uuid: $0, entity: .assetCollection).description })
+                ClientAccess(
+                    clientIdentifier: record.client, grant: record.grant.map(ClientAccessGrant.init),
+                    requestedAccessLevel: record.requestedLevel.map(PHAccessLevel.init),
+                    requestDate: record.requestedAt, decisionDate: record.decidedAt,
+                    selectedAssetCount: record.selectedAssetCount,
+                    sharedAlbum: record.sharedAlbum.map { LocalIdentifier(uuid: $0, entity: .assetCollection).description })
             }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import PhotosMedia
 import PhotosStore
+import Synchronization
 
 /// Importing folders of camera files: an OpenPhotoKit addition that the
 /// `photos` command builds on. PhotoKit's creation requests take one asset at
@@ -46,8 +46,10 @@ extension PHPhotoLibrary {
 
         /// Options with the defaults: skip duplicates, pair Live Photos and
         /// RAW+JPEG, 50 assets per block, read sidecars, no progress.
-        public init(duplicates: DuplicatePolicy = .skip, pairsLivePhotos: Bool = true, pairsRAWWithJPEG: Bool = true, batchSize: Int = 50,
-                    readsSidecars: Bool = true, progress: (@Sendable (_ read: Int, _ accountedFor: Int) -> Bool)? = nil) {
+        public init(
+            duplicates: DuplicatePolicy = .skip, pairsLivePhotos: Bool = true, pairsRAWWithJPEG: Bool = true, batchSize: Int = 50,
+            readsSidecars: Bool = true, progress: (@Sendable (_ read: Int, _ accountedFor: Int) -> Bool)? = nil
+        ) {
             self.duplicates = duplicates
             self.pairsLivePhotos = pairsLivePhotos
             self.pairsRAWWithJPEG = pairsRAWWithJPEG
@@ -148,8 +150,11 @@ extension PHPhotoLibrary {
             return true
         }
 
-        let sidecars = options.readsSidecars ? ImportSidecars(files: readable.map(\.url) + duplicateOf.keys.sorted { $0.path < $1.path }
-                                                              + result.duplicates.map(\.file) + result.imported.map(\.file)) : nil
+        let sidecars =
+            options.readsSidecars
+            ? ImportSidecars(
+                files: readable.map(\.url) + duplicateOf.keys.sorted { $0.path < $1.path }
+                    + result.duplicates.map(\.file) + result.imported.map(\.file)) : nil
         result.sidecarsRead = sidecars?.read ?? []
         var assets = Self.group(readable, pairingLivePhotos: options.pairsLivePhotos, pairingRAW: options.pairsRAWWithJPEG)
         assets.sort { ($0.files.first?.metadata.captureDate ?? .distantFuture) < ($1.files.first?.metadata.captureDate ?? .distantFuture) }
@@ -239,10 +244,11 @@ extension PHPhotoLibrary {
             }
             return assetsByTitle.sorted(by: { $0.key < $1.key }).map { title, identifiers in
                 let album = byTitle[title]
-                let members: Set<String> = album.map { album in
-                    let current = PHAsset.fetchAssets(in: album, options: nil)
-                    return Set((0..<current.count).map { current[$0].localIdentifier })
-                } ?? []
+                let members: Set<String> =
+                    album.map { album in
+                        let current = PHAsset.fetchAssets(in: album, options: nil)
+                        return Set((0..<current.count).map { current[$0].localIdentifier })
+                    } ?? []
                 let assets = PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: nil)
                 return (title, album, (0..<assets.count).map { assets[$0] }.filter { !members.contains($0.localIdentifier) })
             }
@@ -303,8 +309,12 @@ extension PHPhotoLibrary {
                 let identity = FileStatus(atPath: url.path)?.identity
                 let metadata = try MediaProbe.probe(fileAt: url, verifiesDecoding: false)
                 let hash = try ContentHash.ofFile(at: url)
-                results.set(index, .success(ImportCandidate(url: url, identity: identity, metadata: metadata, hash: hash,
-                                                            type: metadata.kind == .video ? .video : .photo)))
+                results.set(
+                    index,
+                    .success(
+                        ImportCandidate(
+                            url: url, identity: identity, metadata: metadata, hash: hash,
+                            type: metadata.kind == .video ? .video : .photo)))
             } catch {
                 results.set(index, .failure(PHPhotosError(.invalidResource, error.description)))
             }

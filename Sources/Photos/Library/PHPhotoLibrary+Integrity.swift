@@ -71,12 +71,20 @@ extension PHPhotoLibrary {
                 let identifier = LocalIdentifier(uuid: original.assetUUID, entity: .asset).description
                 do throws(MediaError) {
                     let hash = try ContentHash.ofFile(at: original.file)
-                    mismatches.set(index, hash == original.contentHash ? nil : IntegrityProblem(
-                        kind: .contentMismatch, localIdentifier: identifier, fileURL: original.file,
-                        description: "\(original.file.path) no longer holds the bytes imported (content hash \(hash), recorded \(original.contentHash))"))
+                    mismatches.set(
+                        index,
+                        hash == original.contentHash
+                            ? nil
+                            : IntegrityProblem(
+                                kind: .contentMismatch, localIdentifier: identifier, fileURL: original.file,
+                                description: "\(original.file.path) no longer holds the bytes imported (content hash \(hash), recorded \(original.contentHash))"
+                            ))
                 } catch {
-                    mismatches.set(index, IntegrityProblem(kind: .missingFile, localIdentifier: identifier, fileURL: original.file,
-                                                           description: error.description))
+                    mismatches.set(
+                        index,
+                        IntegrityProblem(
+                            kind: .missingFile, localIdentifier: identifier, fileURL: original.file,
+                            description: error.description))
                 }
             }
             problems += mismatches.values.compactMap { $0 }
@@ -88,16 +96,18 @@ extension PHPhotoLibrary {
 
 extension PHPhotoLibrary.IntegrityProblem {
     init(_ finding: IntegrityFinding) {
-        let kind: Kind = switch finding.kind {
-        case .database: .damagedDatabase
-        case .missingFile: .missingFile
-        case .fileSizeMismatch: .fileSizeMismatch
-        case .contentMismatch: .contentMismatch
-        case .orphanFile: .orphanFile
-        case .orphanDerivative: .orphanDerivative
-        case .unsafePath: .unsafePath
-        }
-        self.init(kind: kind, localIdentifier: finding.assetUUID.map { LocalIdentifier(uuid: $0, entity: .asset).description },
-                  fileURL: finding.file, description: finding.detail)
+        let kind: Kind =
+            switch finding.kind {
+            case .database: .damagedDatabase
+            case .missingFile: .missingFile
+            case .fileSizeMismatch: .fileSizeMismatch
+            case .contentMismatch: .contentMismatch
+            case .orphanFile: .orphanFile
+            case .orphanDerivative: .orphanDerivative
+            case .unsafePath: .unsafePath
+            }
+        self.init(
+            kind: kind, localIdentifier: finding.assetUUID.map { LocalIdentifier(uuid: $0, entity: .asset).description },
+            fileURL: finding.file, description: finding.detail)
     }
 }

@@ -47,23 +47,29 @@ extension PHPhotoLibrary {
     /// `progress` hears each phase's steps (`done` of `total`) as they finish.
     ///
     /// Cost: every row and file read, written and read back once.
-    public func migrate(to url: URL, originals: URL? = nil,
-                        progress: (MigrationPhase, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) throws -> MigrationReport {
+    public func migrate(
+        to url: URL, originals: URL? = nil,
+        progress: (MigrationPhase, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
+    ) throws -> MigrationReport {
         let source = try requireStore()
         do {
-            let target = try PostgresBackend().open(url, options: StoreOpenOptions(
-                createIfNeeded: true, client: nil, originals: originals?.absoluteString, fileStorage: LinkedBackends.fileStorage))
+            let target = try PostgresBackend().open(
+                url,
+                options: StoreOpenOptions(
+                    createIfNeeded: true, client: nil, originals: originals?.absoluteString, fileStorage: LinkedBackends.fileStorage))
             let migration = try LibraryMigration(source: source, target: target)
             let report = try migration.run { phase, done, total in
-                let phase: MigrationPhase = switch phase {
-                case .files: .files
-                case .rows: .rows
-                case .verification: .verification
-                }
+                let phase: MigrationPhase =
+                    switch phase {
+                    case .files: .files
+                    case .rows: .rows
+                    case .verification: .verification
+                    }
                 progress(phase, done, total)
             }
-            return MigrationReport(destination: target.location.absoluteString, assetCount: report.rows["asset"] ?? 0,
-                                   rowCount: report.rows.values.reduce(0, +), fileCount: report.files, byteCount: report.bytes)
+            return MigrationReport(
+                destination: target.location.absoluteString, assetCount: report.rows["asset"] ?? 0,
+                rowCount: report.rows.values.reduce(0, +), fileCount: report.files, byteCount: report.bytes)
         } catch {
             throw PHPhotosError(storeError: error)
         }

@@ -110,8 +110,10 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// Cost: opening SQLite and, for a new library, creating it; for
     /// PostgreSQL, one connection to check the server, and the schema's
     /// creation for a new library.
-    public convenience init(url: URL, options: OpenOptions = [],
-                            clientIdentifier: String? = PHPhotoLibrary.processClientIdentifier) throws {
+    public convenience init(
+        url: URL, options: OpenOptions = [],
+        clientIdentifier: String? = PHPhotoLibrary.processClientIdentifier
+    ) throws {
         try self.init(url: url, originals: nil, options: options, clientIdentifier: clientIdentifier)
     }
 
@@ -134,17 +136,21 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// ```
     ///
     /// Cost: as the other initializer; no request reaches the storage until a file is read or stored.
-    public convenience init(url: URL, originals: URL?, options: OpenOptions = [],
-                            clientIdentifier: String? = PHPhotoLibrary.processClientIdentifier) throws {
+    public convenience init(
+        url: URL, originals: URL?, options: OpenOptions = [],
+        clientIdentifier: String? = PHPhotoLibrary.processClientIdentifier
+    ) throws {
         let store: any PhotoStore
         do {
-            store = try LibraryBackend.open(url, options: .init(
-                createIfNeeded: !options.contains(.mustExist),
-                allowsUnsafeLocation: options.contains(.allowUnsafeLocation),
-                client: clientIdentifier,
-                originals: originals?.absoluteString,
-                fileStorage: LinkedBackends.fileStorage,
-                databases: LinkedBackends.databases))
+            store = try LibraryBackend.open(
+                url,
+                options: .init(
+                    createIfNeeded: !options.contains(.mustExist),
+                    allowsUnsafeLocation: options.contains(.allowUnsafeLocation),
+                    client: clientIdentifier,
+                    originals: originals?.absoluteString,
+                    fileStorage: LinkedBackends.fileStorage,
+                    databases: LinkedBackends.databases))
         } catch {
             throw PHPhotosError(storeError: error)
         }
@@ -185,8 +191,9 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// directory's path, `~` expanded. (An OpenPhotoKit addition.)
     public static func libraryURL(_ location: String) -> URL {
         if let separator = location.range(of: "://"), !location[..<separator.lowerBound].isEmpty,
-           location[..<separator.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
-           let url = URL(string: location) {
+            location[..<separator.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
+            let url = URL(string: location)
+        {
             return url
         }
         return URL(fileURLWithPath: (location as NSString).expandingTildeInPath)
@@ -269,8 +276,10 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     ///     }
     /// }
     /// ```
-    public func performChanges(_ changeBlock: @escaping () -> Void,
-                               completionHandler: (@Sendable (Bool, (any Error)?) -> Void)? = nil) {
+    public func performChanges(
+        _ changeBlock: @escaping () -> Void,
+        completionHandler: (@Sendable (Bool, (any Error)?) -> Void)? = nil
+    ) {
         if ChangeBlock.current != nil {
             let error = PHPhotosError(.changeNotSupported, "performChanges was called inside a change block; nesting change blocks is not allowed")
             changeQueue.async { completionHandler?(false, error) }
@@ -339,7 +348,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         try checkBelongs(token, to: requireStore())
         do {
             _ = try performChangesAndWait(skippingDuplicates: false, requiredState: token.point, changeBlock)
-        } catch where error.isStateChanged {
+        } catch  where error.isStateChanged {
             throw StateChangedError(description: error.localizedDescription)
         }
     }
@@ -355,8 +364,10 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// when it asked for nothing). `skippingDuplicates`: new assets whose
     /// content the library holds are left out (`ChangeSet.skipsDuplicates`);
     /// `requiredState`: see `ChangeSet.requiredState`.
-    func performChangesAndWait(skippingDuplicates: Bool, requiredState: HistoryPoint? = nil,
-                               _ changeBlock: @escaping () -> Void) throws(PHPhotosError) -> CommitResult? {
+    func performChangesAndWait(
+        skippingDuplicates: Bool, requiredState: HistoryPoint? = nil,
+        _ changeBlock: @escaping () -> Void
+    ) throws(PHPhotosError) -> CommitResult? {
         if ChangeBlock.current != nil {
             throw PHPhotosError(.changeNotSupported, "performChangesAndWait was called inside a change block; nesting change blocks is not allowed")
         }
@@ -374,8 +385,10 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     }
 
     @discardableResult
-    private func runChangeBlock(_ changeBlock: () -> Void, skippingDuplicates: Bool = false,
-                                requiredState: HistoryPoint? = nil) throws(PHPhotosError) -> CommitResult? {
+    private func runChangeBlock(
+        _ changeBlock: () -> Void, skippingDuplicates: Bool = false,
+        requiredState: HistoryPoint? = nil
+    ) throws(PHPhotosError) -> CommitResult? {
         let store = try requireStore()
         let block = ChangeBlock(library: self)
         ChangeBlock.$current.withValue(block) {

@@ -1,6 +1,6 @@
 import Foundation
-import PhotosStore
 import PhotosMedia
+import PhotosStore
 
 /// One image request: what it asks for, and rendering it from the best
 /// source at hand: the memory cache, a derivative on disk, or the full-size
@@ -21,8 +21,10 @@ struct ImageRequest {
     let options: PHImageRequestOptions
 
     func info(_ result: Result) -> [AnyHashable: Any] {
-        var info: [AnyHashable: Any] = [PHImageResultRequestIDKey: id, PHImageResultIsDegradedKey: result.degraded,
-                                        PHImageResultIsInCloudKey: false]
+        var info: [AnyHashable: Any] = [
+            PHImageResultRequestIDKey: id, PHImageResultIsDegradedKey: result.degraded,
+            PHImageResultIsInCloudKey: false,
+        ]
         if let error = result.error { info[PHImageErrorKey] = error }
         return info
     }
@@ -37,8 +39,10 @@ struct ImageRequest {
     private var crop: (x: Double, y: Double, width: Double, height: Double)? {
         let rect = options.normalizedCropRect.standardized
         guard options.resizeMode == .exact, target != nil, rect.width > 0, rect.height > 0 else { return nil }
-        let x = min(max(Double(rect.minX), 0), 1), y = min(max(Double(rect.minY), 0), 1)
-        let width = min(Double(rect.maxX), 1) - x, height = min(Double(rect.maxY), 1) - y
+        let x = min(max(Double(rect.minX), 0), 1)
+        let y = min(max(Double(rect.minY), 0), 1)
+        let width = min(Double(rect.maxX), 1) - x
+        let height = min(Double(rect.maxY), 1) - y
         guard width > 0, height > 0, width < 1 || height < 1 else { return nil }
         return (x, y, width, height)
     }
@@ -50,8 +54,9 @@ struct ImageRequest {
         guard let target, options.resizeMode != .none else {
             return RenderSpec(targetWidth: nil, targetHeight: nil, mode: .fit, exact: false)
         }
-        return RenderSpec(targetWidth: target.width, targetHeight: target.height, mode: mode,
-                          exact: options.resizeMode == .exact, crop: crop)
+        return RenderSpec(
+            targetWidth: target.width, targetHeight: target.height, mode: mode,
+            exact: options.resizeMode == .exact, crop: crop)
     }
 
     /// A stand-in from the thumbnail: the target's shape at the thumbnail's scale.
@@ -64,7 +69,8 @@ struct ImageRequest {
         guard let target else { return .infinity }
         let width = Double(max(1, source.width)) * (crop?.width ?? 1)
         let height = Double(max(1, source.height)) * (crop?.height ?? 1)
-        let horizontal = Double(target.width) / width, vertical = Double(target.height) / height
+        let horizontal = Double(target.width) / width
+        let vertical = Double(target.height) / height
         let scale = mode == .fill ? max(horizontal, vertical) : min(horizontal, vertical)
         return Double(min(source.width, source.height)) * scale
     }
@@ -73,22 +79,26 @@ struct ImageRequest {
     /// to `degraded` first when the final image needs more work; with
     /// `fastOnly`, an existing thumbnail is the answer even if smaller than
     /// asked (and then marked degraded).
-    func render(cache: RenderedImageCache, degradedFirst: Bool, fastOnly: Bool,
-                degraded: ((Result) -> Void)? = nil) -> Result {
+    func render(
+        cache: RenderedImageCache, degradedFirst: Bool, fastOnly: Bool,
+        degraded: ((Result) -> Void)? = nil
+    ) -> Result {
         do throws(PHPhotosError) {
             let source = try ImageSource(asset: asset, version: options.version)
             let kind = target == nil ? nil : source.derivativeKind(servingShortEdge: neededShortEdge(source))
             let key = { (rendition: DerivativeCache.Kind?, spec: RenderSpec, degraded: Bool) in
-                RenderedImageCache.Key(assetUUID: asset.record.uuid, contentVersion: asset.record.contentVersion,
-                                       version: source.isCurrent ? 0 : 1, rendition: rendition, spec: spec, degraded: degraded)
+                RenderedImageCache.Key(
+                    assetUUID: asset.record.uuid, contentVersion: asset.record.contentVersion,
+                    version: source.isCurrent ? 0 : 1, rendition: rendition, spec: spec, degraded: degraded)
             }
             if let image = cache.image(for: key(kind, spec, false)) {
                 return Result(image: image, degraded: false)
             }
             let finalIsReady = kind.map { source.existingDerivative($0) != nil } ?? false
             if (fastOnly || degradedFirst) && kind != .thumbnail && !finalIsReady,
-               let standIn = cache.image(for: key(.thumbnail, standInSpec, true))
-                ?? renderExisting(.thumbnail, of: source, standInSpec) {
+                let standIn = cache.image(for: key(.thumbnail, standInSpec, true))
+                    ?? renderExisting(.thumbnail, of: source, standInSpec)
+            {
                 cache.store(standIn, for: key(.thumbnail, standInSpec, true))
                 if fastOnly { return Result(image: standIn, degraded: true) }
                 degraded?(Result(image: standIn, degraded: true))
@@ -100,11 +110,12 @@ struct ImageRequest {
                 let jpeg = try source.makeDerivative(kind)
                 image = UIImage(pixels: try pixels { () throws(MediaError) in try ImageRenderer.render(derivative: jpeg, spec) })
             } else {
-                image = UIImage(pixels: try source.withFullSizeImage { url, width, height throws(PHPhotosError) in
-                    try pixels { () throws(MediaError) in
-                        try ImageRenderer.render(fileAt: url, sourceWidth: width, sourceHeight: height, spec)
-                    }
-                })
+                image = UIImage(
+                    pixels: try source.withFullSizeImage { url, width, height throws(PHPhotosError) in
+                        try pixels { () throws(MediaError) in
+                            try ImageRenderer.render(fileAt: url, sourceWidth: width, sourceHeight: height, spec)
+                        }
+                    })
             }
             cache.store(image, for: key(kind, spec, false))
             return Result(image: image, degraded: false)

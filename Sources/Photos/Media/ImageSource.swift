@@ -48,8 +48,9 @@ struct ImageSource {
         let (original, rendered): (ResourceType, ResourceType) = asset.mediaType == .video ? (.video, .fullSizeVideo) : (.photo, .fullSizePhoto)
         if isCurrent, let rendering = rows.first(where: { $0.type == rendered }) { return rendering }
         guard let resource = rows.first(where: { $0.type == original }) ?? rows.first(where: { $0.type == rendered }) else {
-            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no \(asset.mediaType == .video ? "video" : "photo") resource",
-                                identifiers: [asset.localIdentifier])
+            throw PHPhotosError(
+                .missingResource, "\(asset.localIdentifier) has no \(asset.mediaType == .video ? "video" : "photo") resource",
+                identifiers: [asset.localIdentifier])
         }
         return resource
     }
@@ -59,10 +60,13 @@ struct ImageSource {
     /// when the asset has none, or it is gone from disk.
     func pairedVideoFile() throws(PHPhotosError) -> URL {
         let rows = try resources.get()
-        guard let resource = (isCurrent ? rows.first(where: { $0.type == .fullSizePairedVideo }) : nil)
-                ?? rows.first(where: { $0.type == .pairedVideo }) else {
-            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) is not a Live Photo: it has no paired video",
-                                identifiers: [asset.localIdentifier])
+        guard
+            let resource = (isCurrent ? rows.first(where: { $0.type == .fullSizePairedVideo }) : nil)
+                ?? rows.first(where: { $0.type == .pairedVideo })
+        else {
+            throw PHPhotosError(
+                .missingResource, "\(asset.localIdentifier) is not a Live Photo: it has no paired video",
+                identifiers: [asset.localIdentifier])
         }
         return try file(of: resource)
     }
@@ -75,9 +79,11 @@ struct ImageSource {
 
     private func file(of resource: ResourceRecord) throws(PHPhotosError) -> URL {
         guard let url = try library.storedFileURL(resource.relativePath),
-              FileManager.default.fileExists(atPath: url.path) else {
-            throw PHPhotosError(.missingResource, "the file of \(asset.localIdentifier) is missing: \(resource.relativePath)",
-                                identifiers: [asset.localIdentifier])
+            FileManager.default.fileExists(atPath: url.path)
+        else {
+            throw PHPhotosError(
+                .missingResource, "the file of \(asset.localIdentifier) is missing: \(resource.relativePath)",
+                identifiers: [asset.localIdentifier])
         }
         return url
     }
@@ -110,8 +116,9 @@ struct ImageSource {
         do {
             try image.write(to: temporary)
         } catch {
-            throw PHPhotosError(.internalError, "cannot write a temporary file: \(error.localizedDescription)",
-                                identifiers: [asset.localIdentifier])
+            throw PHPhotosError(
+                .internalError, "cannot write a temporary file: \(error.localizedDescription)",
+                identifiers: [asset.localIdentifier])
         }
         return try body(temporary, 0, 0)
     }

@@ -51,8 +51,9 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     /// library (a damaged or forged database row).
     func storedFile() throws(PHPhotosError) -> URL {
         guard let url = try library.storedFileURL(record.relativePath) else {
-            throw PHPhotosError(.missingResource, "the stored path of \(self) is not a path inside the library: \(record.relativePath)",
-                                identifiers: [assetLocalIdentifier])
+            throw PHPhotosError(
+                .missingResource, "the stored path of \(self) is not a path inside the library: \(record.relativePath)",
+                identifiers: [assetLocalIdentifier])
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw PHPhotosError(.missingResource, "the file of \(self) is missing: \(url.path)", identifiers: [assetLocalIdentifier])
@@ -75,16 +76,19 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         case .local:
             return .file(try storedFile())
         case .remote(let object):
-            return .remote(size: object.size, read: { range in
-                do {
-                    return try await object.read(range)
-                } catch {
-                    throw PHPhotosError(storeError: error)
-                }
-            })
+            return .remote(
+                size: object.size,
+                read: { range in
+                    do {
+                        return try await object.read(range)
+                    } catch {
+                        throw PHPhotosError(storeError: error)
+                    }
+                })
         case nil:
-            throw PHPhotosError(.missingResource, "the stored path of \(self) is not a path inside the library: \(record.relativePath)",
-                                identifiers: [assetLocalIdentifier])
+            throw PHPhotosError(
+                .missingResource, "the stored path of \(self) is not a path inside the library: \(record.relativePath)",
+                identifiers: [assetLocalIdentifier])
         }
     }
 

@@ -53,15 +53,19 @@ open class PHAssetResourceManager: NSObject, @unchecked Sendable {
     /// stopped it (`PHPhotosError.userCancelled` when cancelled). The data
     /// is only valid during the handler. Cost: reading the file once.
     @discardableResult
-    open func requestData(for resource: PHAssetResource, options: PHAssetResourceRequestOptions?,
-                          dataReceivedHandler handler: @escaping (Data) -> Void,
-                          completionHandler: @escaping ((any Error)?) -> Void) -> PHAssetResourceDataRequestID {
+    open func requestData(
+        for resource: PHAssetResource, options: PHAssetResourceRequestOptions?,
+        dataReceivedHandler handler: @escaping (Data) -> Void,
+        completionHandler: @escaping ((any Error)?) -> Void
+    ) -> PHAssetResourceDataRequestID {
         let id = lock.withLock { () -> PHAssetResourceDataRequestID in
             lastID = lastID == .max ? 1 : lastID + 1
             return lastID
         }
-        let callbacks = UncheckedSendable(DataCallbacks(received: handler, completion: completionHandler,
-                                                        progress: options?.progressHandler))
+        let callbacks = UncheckedSendable(
+            DataCallbacks(
+                received: handler, completion: completionHandler,
+                progress: options?.progressHandler))
         queue.async { [self] in
             let callbacks = callbacks.value
             defer { lock.withLock { _ = cancelled.remove(id) } }
@@ -72,8 +76,10 @@ open class PHAssetResourceManager: NSObject, @unchecked Sendable {
                 return callbacks.completion(error)
             }
             guard let file = FileHandle(forReadingAtPath: url.path) else {
-                return callbacks.completion(PHPhotosError(.missingResource, "the file of \(resource) cannot be read: \(url.path)",
-                                                          identifiers: [resource.assetLocalIdentifier]))
+                return callbacks.completion(
+                    PHPhotosError(
+                        .missingResource, "the file of \(resource) cannot be read: \(url.path)",
+                        identifiers: [resource.assetLocalIdentifier]))
             }
             defer { try? file.close() }
             let total = max(1, (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize).flatMap { $0 } ?? 1)
@@ -108,8 +114,10 @@ open class PHAssetResourceManager: NSObject, @unchecked Sendable {
     /// a symbolic link, which is never followed), then calls
     /// `completionHandler` with nil or the error. A failed copy leaves no
     /// partial file. Cost: one file copy.
-    open func writeData(for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
-                        completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    open func writeData(
+        for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         let progress = UncheckedSendable(options?.progressHandler)
         queue.async {
             completionHandler(Self.copy(resource, to: fileURL, progress: progress.value))
@@ -136,8 +144,9 @@ open class PHAssetResourceManager: NSObject, @unchecked Sendable {
             return error
         }
         guard let input = FileHandle(forReadingAtPath: source.path) else {
-            return PHPhotosError(.missingResource, "the file of \(resource) cannot be read: \(source.path)",
-                                 identifiers: [resource.assetLocalIdentifier])
+            return PHPhotosError(
+                .missingResource, "the file of \(resource) cannot be read: \(source.path)",
+                identifiers: [resource.assetLocalIdentifier])
         }
         defer { try? input.close() }
         // O_EXCL: fails on anything already at the path, a symbolic link included, instead of writing through it.
@@ -145,8 +154,12 @@ open class PHAssetResourceManager: NSObject, @unchecked Sendable {
         guard descriptor >= 0 else {
             let code = errno
             if code == EEXIST { return CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: destination.path]) }
-            return CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path,
-                                                           NSLocalizedDescriptionKey: "cannot create \(destination.path): \(String(cString: strerror(code)))"])
+            return CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: destination.path,
+                    NSLocalizedDescriptionKey: "cannot create \(destination.path): \(String(cString: strerror(code)))",
+                ])
         }
         let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let total = max(1, (try? source.resourceValues(forKeys: [.fileSizeKey]).fileSize).flatMap { $0 } ?? 1)

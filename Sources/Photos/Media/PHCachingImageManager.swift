@@ -36,15 +36,18 @@ open class PHCachingImageManager: PHImageManager, @unchecked Sendable {
     }
 
     /// Starts preparing images of `assets`. Cost: queues one job per asset not already prepared.
-    open func startCachingImages(for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode,
-                                 options: PHImageRequestOptions?) {
+    open func startCachingImages(
+        for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode,
+        options: PHImageRequestOptions?
+    ) {
         let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
         if !allowsCachingHighQualityImages {
             options.deliveryMode = .fastFormat
         }
         for asset in assets {
-            let key = Prefetch(assetIdentifier: asset.localIdentifier, width: targetSize.width, height: targetSize.height,
-                               contentMode: contentMode)
+            let key = Prefetch(
+                assetIdentifier: asset.localIdentifier, width: targetSize.width, height: targetSize.height,
+                contentMode: contentMode)
             guard prefetchLock.withLock({ prefetches[key] == nil }) else { continue }
             let job = prefetch(asset, targetSize: targetSize, contentMode: contentMode, options: options)
             prefetchLock.withLock { prefetches[key] = job }
@@ -53,8 +56,10 @@ open class PHCachingImageManager: PHImageManager, @unchecked Sendable {
 
     /// Stops preparing images of `assets` with these parameters, and lets
     /// the cache drop those already prepared.
-    open func stopCachingImages(for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode,
-                                options: PHImageRequestOptions?) {
+    open func stopCachingImages(
+        for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode,
+        options: PHImageRequestOptions?
+    ) {
         let identifiers = Set(assets.map(\.localIdentifier))
         let stopped = prefetchLock.withLock { () -> [ImageWorkScheduler.Job] in
             let keys = prefetches.keys.filter {

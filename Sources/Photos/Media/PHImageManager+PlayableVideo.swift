@@ -33,15 +33,18 @@ extension PHImageManager {
         let (source, original) = try playableSource(of: asset, part)
         if let ready = try readyPlayableVideo(source, original: original, part) { return ready }
         do {
-            return try source.library.derivatives.store(assetUUID: asset.record.uuid, version: asset.record.contentVersion,
-                                                        kind: part.derivativeKind) { temporary in
+            return try source.library.derivatives.store(
+                assetUUID: asset.record.uuid, version: asset.record.contentVersion,
+                kind: part.derivativeKind
+            ) { temporary in
                 try PlayableVideo.make(from: original, to: temporary)
             }
         } catch let error as MediaError {
             throw PHPhotosError(.invalidResource, error.description, identifiers: [asset.localIdentifier])
         } catch {
-            throw PHPhotosError(.internalError, "cannot keep a playable copy of \(asset.localIdentifier): \(error)",
-                                identifiers: [asset.localIdentifier])
+            throw PHPhotosError(
+                .internalError, "cannot keep a playable copy of \(asset.localIdentifier): \(error)",
+                identifiers: [asset.localIdentifier])
         }
     }
 
@@ -82,8 +85,9 @@ extension PHImageManager {
             PlayableOriginals.shared.remember(key, playsAsItIs)
         }
         if playsAsItIs { return original }
-        return source.library.derivatives.existing(assetUUID: asset.record.uuid, version: asset.record.contentVersion,
-                                                   kind: part.derivativeKind)
+        return source.library.derivatives.existing(
+            assetUUID: asset.record.uuid, version: asset.record.contentVersion,
+            kind: part.derivativeKind)
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-import PhotosStore
 import PhotosMedia
+import PhotosStore
 
 /// The JPEG renditions the library keeps of each asset's current version,
 /// an OpenPhotoKit addition for servers and tools that send images on

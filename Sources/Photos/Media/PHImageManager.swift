@@ -79,10 +79,13 @@ open class PHImageManager: NSObject, @unchecked Sendable {
     /// }
     /// ```
     @discardableResult
-    open func requestImage(for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
-                           options: PHImageRequestOptions?, resultHandler: @escaping (UIImage?, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
-        let request = ImageRequest(id: Self.requestIDs.next(), asset: asset, targetSize: targetSize, contentMode: contentMode,
-                                   options: (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions())
+    open func requestImage(
+        for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
+        options: PHImageRequestOptions?, resultHandler: @escaping (UIImage?, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
+        let request = ImageRequest(
+            id: Self.requestIDs.next(), asset: asset, targetSize: targetSize, contentMode: contentMode,
+            options: (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions())
         if request.options.isSynchronous {
             // One call, with the final image, on this thread.
             let result = request.render(cache: cache, degradedFirst: false, fastOnly: false)
@@ -108,10 +111,13 @@ open class PHImageManager: NSObject, @unchecked Sendable {
 
     /// Delivers a result unless the request was cancelled, before or while
     /// the result was on its way.
-    private func deliver(_ request: ImageRequest, _ result: ImageRequest.Result, to handler: @escaping (UIImage?, [AnyHashable: Any]?) -> Void,
-                         final: Bool) {
+    private func deliver(
+        _ request: ImageRequest, _ result: ImageRequest.Result, to handler: @escaping (UIImage?, [AnyHashable: Any]?) -> Void,
+        final: Bool
+    ) {
         guard let job = lock.withLock({ final ? jobs.removeValue(forKey: request.id) : jobs[request.id] }),
-              !job.isCancelled else { return }
+            !job.isCancelled
+        else { return }
         let handler = UncheckedSendable(handler)
         let image = UncheckedSendable(result.image)
         let info = UncheckedSendable(request.info(result))
@@ -132,13 +138,17 @@ open class PHImageManager: NSObject, @unchecked Sendable {
     /// its EXIF orientation, and calls `resultHandler` once.
     /// Cost: reading the file.
     @discardableResult
-    open func requestImageDataAndOrientation(for asset: PHAsset, options: PHImageRequestOptions?,
-                                             resultHandler: @escaping (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
+    open func requestImageDataAndOrientation(
+        for asset: PHAsset, options: PHImageRequestOptions?,
+        resultHandler: @escaping (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
         let id = Self.requestIDs.next()
         let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
         let work = { () -> (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]) in
-            var info: [AnyHashable: Any] = [PHImageResultRequestIDKey: id, PHImageResultIsInCloudKey: false,
-                                            PHImageResultIsDegradedKey: false]
+            var info: [AnyHashable: Any] = [
+                PHImageResultRequestIDKey: id, PHImageResultIsInCloudKey: false,
+                PHImageResultIsDegradedKey: false,
+            ]
             do {
                 guard asset.mediaType == .image else {
                     throw PHPhotosError(.requestNotSupportedForAsset, "\(asset.localIdentifier) is not an image", identifiers: [asset.localIdentifier])
@@ -175,8 +185,10 @@ open class PHImageManager: NSObject, @unchecked Sendable {
     /// ``requestImageDataAndOrientation(for:options:resultHandler:)``.
     @available(*, deprecated, renamed: "requestImageDataAndOrientation(for:options:resultHandler:)")
     @discardableResult
-    open func requestImageData(for asset: PHAsset, options: PHImageRequestOptions?,
-                               resultHandler: @escaping (Data?, String?, UIImage.Orientation, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
+    open func requestImageData(
+        for asset: PHAsset, options: PHImageRequestOptions?,
+        resultHandler: @escaping (Data?, String?, UIImage.Orientation, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
         requestImageDataAndOrientation(for: asset, options: options) { data, type, orientation, info in
             resultHandler(data, type, UIImage.Orientation(orientation), info)
         }
@@ -190,8 +202,10 @@ open class PHImageManager: NSObject, @unchecked Sendable {
     /// ``resultHandlerQueue``. An OpenPhotoKit stand-in for
     /// `requestAVAsset(forVideo:)`, since Linux has no AVFoundation.
     @discardableResult
-    open func requestVideoFileURL(forVideo asset: PHAsset, options: PHVideoRequestOptions?,
-                                  resultHandler: @escaping (URL?, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
+    open func requestVideoFileURL(
+        forVideo asset: PHAsset, options: PHVideoRequestOptions?,
+        resultHandler: @escaping (URL?, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
         let id = Self.requestIDs.next()
         let version: PHImageRequestOptionsVersion = options?.version == .original ? .original : .current
         let handler = UncheckedSendable(resultHandler)
@@ -214,8 +228,10 @@ open class PHImageManager: NSObject, @unchecked Sendable {
     /// ``requestVideoFileURL(forVideo:options:resultHandler:)`` for long
     /// videos: this reads the whole file into memory.
     @discardableResult
-    open func requestVideoData(forVideo asset: PHAsset, options: PHVideoRequestOptions?,
-                               resultHandler: @escaping (Data?, [AnyHashable: Any]?) -> Void) -> PHImageRequestID {
+    open func requestVideoData(
+        forVideo asset: PHAsset, options: PHVideoRequestOptions?,
+        resultHandler: @escaping (Data?, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
         let handler = UncheckedSendable(resultHandler)
         return requestVideoFileURL(forVideo: asset, options: options) { url, info in
             var info = info ?? [:]
@@ -236,10 +252,13 @@ open class PHImageManager: NSObject, @unchecked Sendable {
     /// Renders into this manager's cache, at low priority, the images the
     /// requests would deliver; a later request with the same parameters is
     /// served from memory. Returns the jobs, to cancel.
-    func prefetch(_ asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
-                  options: PHImageRequestOptions?) -> ImageWorkScheduler.Job {
-        let request = ImageRequest(id: PHInvalidImageRequestID, asset: asset, targetSize: targetSize, contentMode: contentMode,
-                                   options: (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions())
+    func prefetch(
+        _ asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode,
+        options: PHImageRequestOptions?
+    ) -> ImageWorkScheduler.Job {
+        let request = ImageRequest(
+            id: PHInvalidImageRequestID, asset: asset, targetSize: targetSize, contentMode: contentMode,
+            options: (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions())
         let job = ImageWorkScheduler.Job(priority: .prefetch) { [weak self] in
             guard let self else { return }
             _ = request.render(cache: cache, degradedFirst: false, fastOnly: options?.deliveryMode == .fastFormat)

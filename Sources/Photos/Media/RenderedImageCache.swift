@@ -1,6 +1,6 @@
 import Foundation
-import PhotosStore
 import PhotosMedia
+import PhotosStore
 
 /// Rendered images in memory, least recently used first out, bounded by
 /// the bytes of their pixels. Keys name the asset's content version, so an

@@ -156,7 +156,8 @@ enum KeyValueCoding {
 
     /// Traps as Apple's `valueForUndefinedKey:` raises.
     static func undefinedKey(_ key: String, of object: AnyObject) -> Never {
-        fatalError("""
+        fatalError(
+            """
             [<\(type(of: object)) \(ObjectIdentifier(object))> valueForUndefinedKey:]: \
             this class is not key value coding-compliant for the key \(key).
             """)

@@ -14,10 +14,12 @@ open class PHAsset: PHObject, @unchecked Sendable {
 
     /// An asset deleted since the fetch that named it: only its identity is left.
     convenience init(deletedUUID uuid: String, rowID: Int64, library: PHPhotoLibrary?) {
-        self.init(record: AssetRecord(id: rowID, uuid: uuid, mediaType: .unknown,
-                                      modificationDate: .distantPast, addedDate: .distantPast,
-                                      playbackStyle: .unsupported),
-                  library: library)
+        self.init(
+            record: AssetRecord(
+                id: rowID, uuid: uuid, mediaType: .unknown,
+                modificationDate: .distantPast, addedDate: .distantPast,
+                playbackStyle: .unsupported),
+            library: library)
     }
 
     /// How the asset plays back: still, animated, Live Photo, video, looping video.

@@ -25,9 +25,10 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
     }
 
     convenience init(moment: MomentRecord, library: PHPhotoLibrary?) {
-        self.init(content: .moment(moment),
-                  localIdentifier: LocalIdentifier(uuid: moment.uuid, entity: .assetCollection).description,
-                  library: library)
+        self.init(
+            content: .moment(moment),
+            localIdentifier: LocalIdentifier(uuid: moment.uuid, entity: .assetCollection).description,
+            library: library)
     }
 
     /// Always true: asset collections hold assets.

@@ -24,9 +24,10 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
     }
 
     convenience init(momentList: MomentListRecord, library: PHPhotoLibrary?) {
-        self.init(content: .momentList(momentList),
-                  localIdentifier: LocalIdentifier(uuid: momentList.uuid, entity: .collectionList).description,
-                  library: library)
+        self.init(
+            content: .momentList(momentList),
+            localIdentifier: LocalIdentifier(uuid: momentList.uuid, entity: .collectionList).description,
+            library: library)
     }
 
     /// Always true: collection lists hold collections.

@@ -60,10 +60,12 @@ extension PHAssetCollectionSubtype: PhotoKitNamed {
 
 extension PHAssetMediaSubtype: PhotoKitNamedOptions {
     package static var named: [(option: PHAssetMediaSubtype, name: String)] {
-        [(.photoPanorama, "photoPanorama"), (.photoHDR, "photoHDR"), (.photoScreenshot, "photoScreenshot"),
-         (.photoLive, "photoLive"), (.photoDepthEffect, "photoDepthEffect"), (.spatialMedia, "spatialMedia"),
-         (.videoStreamed, "videoStreamed"), (.videoHighFrameRate, "videoHighFrameRate"), (.videoTimelapse, "videoTimelapse"),
-         (.videoScreenRecording, "videoScreenRecording"), (.videoCinematic, "videoCinematic")]
+        [
+            (.photoPanorama, "photoPanorama"), (.photoHDR, "photoHDR"), (.photoScreenshot, "photoScreenshot"),
+            (.photoLive, "photoLive"), (.photoDepthEffect, "photoDepthEffect"), (.spatialMedia, "spatialMedia"),
+            (.videoStreamed, "videoStreamed"), (.videoHighFrameRate, "videoHighFrameRate"), (.videoTimelapse, "videoTimelapse"),
+            (.videoScreenRecording, "videoScreenRecording"), (.videoCinematic, "videoCinematic"),
+        ]
     }
 }
 

@@ -8,7 +8,7 @@ import PhotosStore
 
 /// The case of `Target` with `source`'s raw value; `fallback` when it has none.
 private func sameRawValue<Source: RawRepresentable, Target: RawRepresentable>(_ source: Source, or fallback: Target) -> Target
-    where Source.RawValue == Target.RawValue {
+where Source.RawValue == Target.RawValue {
     Target(rawValue: source.rawValue) ?? fallback
 }
 

@@ -78,12 +78,15 @@ final class ChangeObservers: @unchecked Sendable {
         do {
             let state = try store.watchedState()
             lastDelivered = state.changeBlock
-            watcher = try store.watchCommits(after: state, onChange: { [weak self] latest in
-                self?.committed(through: latest.changeBlock)
-            }, onUnavailable: { [weak self] _ in
-                guard let self else { return }
-                deliveryQueue.async { self.deliverUnavailability() }
-            })
+            watcher = try store.watchCommits(
+                after: state,
+                onChange: { [weak self] latest in
+                    self?.committed(through: latest.changeBlock)
+                },
+                onUnavailable: { [weak self] _ in
+                    guard let self else { return }
+                    deliveryQueue.async { self.deliverUnavailability() }
+                })
         } catch {
             Diagnostics.report(error, while: "starting to watch for changes")
         }

@@ -42,8 +42,9 @@ public final class PHChange: NSObject, @unchecked Sendable {
             guard !span.isComplete, Self.stateDiffers(object, after) else { return nil }
         }
         let attributes = entries.reduce(into: Set<ChangedAttribute>()) { $0.formUnion($1.attributes) }
-        return PHObjectChangeDetails(before: object, after: after, contentChanged: attributes.contains(.content),
-                                     deleted: after == nil)
+        return PHObjectChangeDetails(
+            before: object, after: after, contentChanged: attributes.contains(.content),
+            deleted: after == nil)
     }
 
     /// Whether an object's stored state differs from an earlier snapshot of it.
@@ -66,17 +67,18 @@ public final class PHChange: NSObject, @unchecked Sendable {
     /// moments are fetched again and diffed.
     public func changeDetails<T: PHObject>(for fetchResult: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
         guard let tracking = fetchResult.tracking, tracking.library === library,
-              tracking.changeBlock < toTransaction, let store = library.store else { return nil }
+            tracking.changeBlock < toTransaction, let store = library.store
+        else { return nil }
         do {
             switch tracking.origin {
             case .assets(let query):
                 guard case .rows(_, let kind, let ids) = fetchResult.contents.source,
-                      let refresh = try store.refreshAssets(query, from: FetchSnapshot(ids: ids, changeBlock: tracking.changeBlock))
+                    let refresh = try store.refreshAssets(query, from: FetchSnapshot(ids: ids, changeBlock: tracking.changeBlock))
                 else { return nil }
                 return details(fetchResult, refresh, kind: kind, tracking: tracking)
             case .collections(let query):
                 guard case .rows(_, let kind, let ids) = fetchResult.contents.source,
-                      let refresh = try store.refreshCollections(query, from: FetchSnapshot(ids: ids, changeBlock: tracking.changeBlock))
+                    let refresh = try store.refreshCollections(query, from: FetchSnapshot(ids: ids, changeBlock: tracking.changeBlock))
                 else { return nil }
                 return details(fetchResult, refresh, kind: kind, tracking: tracking)
             case .computed(let compute):
@@ -85,17 +87,20 @@ public final class PHChange: NSObject, @unchecked Sendable {
                 guard !span.entries.isEmpty || !span.isComplete else { return nil }
                 let objects = compute()
                 let before = fetchResult.contents.objects(in: 0..<fetchResult.count)
-                let previous = Dictionary(before.map { ($0.localIdentifier, ($0 as? PHCollection)?.filterableRow) },
-                                          uniquingKeysWith: { first, _ in first })
-                let changed = Set(objects.compactMap { object -> String? in
-                    guard let row = (object as? PHCollection)?.filterableRow, let old = previous[object.localIdentifier] else { return nil }
-                    return old == row ? nil : object.localIdentifier
-                })
+                let previous = Dictionary(
+                    before.map { ($0.localIdentifier, ($0 as? PHCollection)?.filterableRow) },
+                    uniquingKeysWith: { first, _ in first })
+                let changed = Set(
+                    objects.compactMap { object -> String? in
+                        guard let row = (object as? PHCollection)?.filterableRow, let old = previous[object.localIdentifier] else { return nil }
+                        return old == row ? nil : object.localIdentifier
+                    })
                 let difference = IdentityDifference.between(before.map(\.localIdentifier), objects.map(\.localIdentifier), changed: changed)
                 guard !difference.isEmpty else { return nil }
                 let after = PHFetchResult<T>(contents: FetchedObjects(.objects(objects)), tracking: tracking.advanced(to: now))
-                return PHFetchResultChangeDetails(before: fetchResult, after: after, difference: difference,
-                                                  wantsIncrementalChanges: tracking.wantsIncrementalChangeDetails)
+                return PHFetchResultChangeDetails(
+                    before: fetchResult, after: after, difference: difference,
+                    wantsIncrementalChanges: tracking.wantsIncrementalChangeDetails)
             }
         } catch {
             Diagnostics.report(error, while: "computing change details")
@@ -108,12 +113,16 @@ public final class PHChange: NSObject, @unchecked Sendable {
         changeDetails(for: fetchResult.viewed(as: PHObject.self))
     }
 
-    private func details<T: PHObject>(_ before: PHFetchResult<T>, _ refresh: FetchRefresh, kind: FetchedObjects.RowKind,
-                                      tracking: FetchTracking) -> PHFetchResultChangeDetails<T> {
-        let after = PHFetchResult<T>(contents: FetchedObjects(.rows(library, kind, refresh.snapshot.ids), query: tracking.assetQuery),
-                                     tracking: tracking.advanced(to: refresh.snapshot.changeBlock))
-        return PHFetchResultChangeDetails(before: before, after: after, difference: refresh.difference,
-                                          wantsIncrementalChanges: tracking.wantsIncrementalChangeDetails && refresh.isIncremental)
+    private func details<T: PHObject>(
+        _ before: PHFetchResult<T>, _ refresh: FetchRefresh, kind: FetchedObjects.RowKind,
+        tracking: FetchTracking
+    ) -> PHFetchResultChangeDetails<T> {
+        let after = PHFetchResult<T>(
+            contents: FetchedObjects(.rows(library, kind, refresh.snapshot.ids), query: tracking.assetQuery),
+            tracking: tracking.advanced(to: refresh.snapshot.changeBlock))
+        return PHFetchResultChangeDetails(
+            before: before, after: after, difference: refresh.difference,
+            wantsIncrementalChanges: tracking.wantsIncrementalChangeDetails && refresh.isIncremental)
     }
 
     public override var description: String {

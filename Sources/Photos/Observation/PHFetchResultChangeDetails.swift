@@ -47,8 +47,10 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, @
 
     /// Details for a refreshed fetch, incremental unless the fetch did not
     /// want it or the change is too large to animate.
-    convenience init(before: PHFetchResult<ObjectType>, after: PHFetchResult<ObjectType>, difference: IdentityDifference,
-                     wantsIncrementalChanges: Bool) {
+    convenience init(
+        before: PHFetchResult<ObjectType>, after: PHFetchResult<ObjectType>, difference: IdentityDifference,
+        wantsIncrementalChanges: Bool
+    ) {
         let large = difference.size > max(Self.largeChangeFloor, max(before.count, after.count) / 2)
         self.init(before: before, after: after, difference: difference, incremental: wantsIncrementalChanges && !large)
     }
@@ -58,19 +60,24 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, @
     /// `changedObjects` says which; only those present in both count.
     /// Cost: O(n) in the results' sizes, plus O(m log m) for the m objects in
     /// both (to keep the most objects in place and move the rest).
-    public convenience init(from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>,
-                            changedObjects: [ObjectType]) {
+    public convenience init(
+        from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>,
+        changedObjects: [ObjectType]
+    ) {
         let difference: IdentityDifference
         if case .rows(let fromLibrary, let fromKind, let fromIDs) = fromResult.contents.source,
-           case .rows(let toLibrary, let toKind, let toIDs) = toResult.contents.source,
-           fromLibrary === toLibrary, fromKind == toKind {
-            let changedIDs = Set(changedObjects.compactMap { object -> Int64? in
-                (object as? PHAsset)?.record.id ?? (object as? PHCollection)?.storedRowID
-            })
+            case .rows(let toLibrary, let toKind, let toIDs) = toResult.contents.source,
+            fromLibrary === toLibrary, fromKind == toKind
+        {
+            let changedIDs = Set(
+                changedObjects.compactMap { object -> Int64? in
+                    (object as? PHAsset)?.record.id ?? (object as? PHCollection)?.storedRowID
+                })
             difference = IdentityDifference.between(fromIDs, toIDs, changed: changedIDs)
         } else {
-            difference = IdentityDifference.between(fromResult.identifiers, toResult.identifiers,
-                                                    changed: Set(changedObjects.map(\.localIdentifier)))
+            difference = IdentityDifference.between(
+                fromResult.identifiers, toResult.identifiers,
+                changed: Set(changedObjects.map(\.localIdentifier)))
         }
         self.init(before: fromResult, after: toResult, difference: difference, incremental: true)
     }

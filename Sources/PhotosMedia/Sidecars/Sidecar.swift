@@ -23,8 +23,10 @@ package struct Sidecar: Sendable, Equatable {
     /// Archived in Google Photos: out of the main view, as hidden is in Apple's.
     package var isArchived: Bool?
 
-    package init(kind: Kind, file: URL, captureTime: CaptureTime? = nil, location: MediaLocation? = nil,
-                 locationWasCorrected: Bool = false, isFavorite: Bool? = nil, isArchived: Bool? = nil) {
+    package init(
+        kind: Kind, file: URL, captureTime: CaptureTime? = nil, location: MediaLocation? = nil,
+        locationWasCorrected: Bool = false, isFavorite: Bool? = nil, isArchived: Bool? = nil
+    ) {
         self.kind = kind
         self.file = file
         self.captureTime = captureTime

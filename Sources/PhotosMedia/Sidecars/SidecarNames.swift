@@ -31,7 +31,8 @@ package struct SidecarNames: Sendable {
             var stem = String(name.dropLast(5))
             let copy = Self.copyNumber(of: &stem)
             if let dot = stem.lastIndex(of: "."), stem.index(after: dot) < stem.endIndex,
-               "supplemental-metadata".hasPrefix(stem[stem.index(after: dot)...].lowercased()) {
+                "supplemental-metadata".hasPrefix(stem[stem.index(after: dot)...].lowercased())
+            {
                 stem = String(stem[..<dot])
             }
             keys.append(TakeoutKey(describedName: stem, copyNumber: copy, jsonName: name))

@@ -20,25 +20,28 @@ package enum TakeoutJSON {
         let captureTime = seconds.flatMap { $0 > 86_400 && $0 < 253_402_300_800 ? CaptureTime(date: Date(timeIntervalSince1970: $0), utcOffset: nil) : nil }
         let place = location(object["geoData"])
         let recorded = location(object["geoDataExif"])
-        return Sidecar(kind: .googleTakeout, file: file, captureTime: captureTime, location: place,
-                       locationWasCorrected: place != nil && !isSamePlace(place, recorded),
-                       isFavorite: object["favorited"] as? Bool, isArchived: object["archived"] as? Bool)
+        return Sidecar(
+            kind: .googleTakeout, file: file, captureTime: captureTime, location: place,
+            locationWasCorrected: place != nil && !isSamePlace(place, recorded),
+            isFavorite: object["favorited"] as? Bool, isArchived: object["archived"] as? Bool)
     }
 
     /// The title of the album whose folder holds this JSON; nil for a photo's or other JSON.
     package static func albumTitle(at url: URL) -> String? {
         guard let object = object(at: url), object["photoTakenTime"] == nil,
-              let title = (object["title"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !title.isEmpty else { return nil }
+            let title = (object["title"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !title.isEmpty
+        else { return nil }
         return title
     }
 
     /// Takeout's place, where 0, 0 means none.
     private static func location(_ value: Any?) -> MediaLocation? {
         guard let place = value as? [String: Any],
-              let latitude = (place["latitude"] as? NSNumber)?.doubleValue, let longitude = (place["longitude"] as? NSNumber)?.doubleValue,
-              latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
-              !(latitude == 0 && longitude == 0) else { return nil }
+            let latitude = (place["latitude"] as? NSNumber)?.doubleValue, let longitude = (place["longitude"] as? NSNumber)?.doubleValue,
+            latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
+            !(latitude == 0 && longitude == 0)
+        else { return nil }
         let altitude = (place["altitude"] as? NSNumber)?.doubleValue
         return MediaLocation(latitude: latitude, longitude: longitude, altitude: altitude.flatMap { $0.isFinite && $0 != 0 ? $0 : nil })
     }

@@ -11,15 +11,18 @@ extension EventLoopFuture {
     ///
     /// Cost: one hop to the event loop to hear the answer; the deadline is
     /// the waiting thread's own, so no timer is scheduled on the loop.
-    func wait(atMost timeout: Duration, location: PostgresLocation, what: String,
-              onTimeout: @escaping @Sendable () -> Void = {}) throws -> Value where Value: Sendable {
+    func wait(
+        atMost timeout: Duration, location: PostgresLocation, what: String,
+        onTimeout: @escaping @Sendable () -> Void = {}
+    ) throws -> Value where Value: Sendable {
         let answer = Answer<Value>()
         whenComplete(answer.arrive)
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         guard let result = answer.wait(until: Date(timeIntervalSinceNow: seconds)) else {
             onTimeout()
-            throw StoreError.unreachable(location: location.url.absoluteString,
-                                         reason: "no answer to \(what) within \(timeout.components.seconds) s")
+            throw StoreError.unreachable(
+                location: location.url.absoluteString,
+                reason: "no answer to \(what) within \(timeout.components.seconds) s")
         }
         return try result.get()
     }

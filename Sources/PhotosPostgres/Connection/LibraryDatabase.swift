@@ -42,10 +42,12 @@ package final class LibraryDatabase: Sendable {
         var connectionConfiguration: PostgresConnection.Configuration
         switch location.endpoint {
         case .tcp(let host, let port):
-            poolConfiguration = .init(host: host, port: port, username: location.user, password: password,
-                                      database: location.database, tls: tls.pool)
-            connectionConfiguration = .init(host: host, port: port, username: location.user, password: password,
-                                            database: location.database, tls: tls.connection)
+            poolConfiguration = .init(
+                host: host, port: port, username: location.user, password: password,
+                database: location.database, tls: tls.pool)
+            connectionConfiguration = .init(
+                host: host, port: port, username: location.user, password: password,
+                database: location.database, tls: tls.connection)
         case .unixSocket(let path):
             poolConfiguration = .init(unixSocketPath: path, username: location.user, password: password, database: location.database)
             connectionConfiguration = .init(unixSocketPath: path, username: location.user, password: password, database: location.database)
@@ -115,14 +117,17 @@ package final class LibraryDatabase: Sendable {
 
     /// Runs `work`, giving up after `timeout` with `unreachable` (the pool
     /// waits for a connection while the server is down, without end).
-    static func withTimeout<T: Sendable>(_ timeout: Duration, location: PostgresLocation,
-                                         _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    static func withTimeout<T: Sendable>(
+        _ timeout: Duration, location: PostgresLocation,
+        _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await work() }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                throw StoreError.unreachable(location: location.url.absoluteString,
-                                             reason: "no answer within \(timeout.components.seconds) s")
+                throw StoreError.unreachable(
+                    location: location.url.absoluteString,
+                    reason: "no answer within \(timeout.components.seconds) s")
             }
             defer { group.cancelAll() }
             return try await group.next()!
@@ -146,8 +151,12 @@ package final class LibraryDatabase: Sendable {
     static let quiet = Logger(label: "photos.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// The pool's and the listener's TLS settings for a location's `sslmode`.
-    private static func tls(for location: PostgresLocation) throws(StoreError) -> (pool: PostgresClient.Configuration.TLS,
-                                                                                 connection: PostgresConnection.Configuration.TLS) {
+    private static func tls(
+        for location: PostgresLocation
+    ) throws(StoreError) -> (
+        pool: PostgresClient.Configuration.TLS,
+        connection: PostgresConnection.Configuration.TLS
+    ) {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch location.tlsMode {
         case .disable:
@@ -208,9 +217,10 @@ extension StoreError {
             case (.sslUnsupported, _):
                 self = .unreachable(location: place, reason: "the server does not offer TLS, which sslmode=\(location.tlsMode.rawValue) requires")
             case (.connectionError, _), (.serverClosedConnection, _), (.clientClosedConnection, _), (.poolClosed, _),
-                 (.failedToAddSSLHandler, _), (.uncleanShutdown, _), (.authMechanismRequiresPassword, _),
-                 (.unsupportedAuthMechanism, _), (.saslError, _):
-                let reason = error.code == .authMechanismRequiresPassword
+                (.failedToAddSSLHandler, _), (.uncleanShutdown, _), (.authMechanismRequiresPassword, _),
+                (.unsupportedAuthMechanism, _), (.saslError, _):
+                let reason =
+                    error.code == .authMechanismRequiresPassword
                     ? "the server asks for a password: set \(PostgresCredentials.passwordVariable) or \(PostgresCredentials.passwordFileVariable)"
                     : error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)"
                 self = .unreachable(location: place, reason: reason)

@@ -15,8 +15,10 @@ package enum PostgresCredentials {
 
     /// The password the environment gives, if any. Throws `unreachable`
     /// when a named password file cannot be read. Cost: at most one small file read.
-    package static func password(for location: PostgresLocation,
-                                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(StoreError) -> String? {
+    package static func password(
+        for location: PostgresLocation,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(StoreError) -> String? {
         func value(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }

@@ -95,12 +95,14 @@ package struct PostgresLocation: Sendable, Hashable {
             .notALibrary(path: Self.redacted(url), reason: reason)
         }
         guard let scheme = url.scheme?.lowercased(), Self.schemes.contains(scheme),
-              let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else {
             throw refuse("a PostgreSQL library's URL starts with postgres://")
         }
         if components.password != nil {
-            throw refuse("the URL carries a password, which process lists and shell histories would show; "
-                + "give it in PHOTOS_POSTGRES_PASSWORD or in a file named by PHOTOS_POSTGRES_PASSWORD_FILE")
+            throw refuse(
+                "the URL carries a password, which process lists and shell histories would show; "
+                    + "give it in PHOTOS_POSTGRES_PASSWORD or in a file named by PHOTOS_POSTGRES_PASSWORD_FILE")
         }
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] {

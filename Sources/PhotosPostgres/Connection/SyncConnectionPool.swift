@@ -54,16 +54,18 @@ final class SyncConnectionPool: @unchecked Sendable {
             if open < maximum { break }
             guard condition.wait(until: deadline) else {
                 condition.unlock()
-                throw .unreachable(location: location.url.absoluteString,
-                                   reason: "all \(maximum) of this process's connections stayed busy for \(timeout.components.seconds) s")
+                throw .unreachable(
+                    location: location.url.absoluteString,
+                    reason: "all \(maximum) of this process's connections stayed busy for \(timeout.components.seconds) s")
             }
         }
         open += 1
         condition.unlock()
         do {
             let id = nextID.add(1, ordering: .relaxed).oldValue
-            let connecting = PostgresConnection.connect(on: Self.loop(id), configuration: configuration,
-                                                        id: id, logger: LibraryDatabase.quiet)
+            let connecting = PostgresConnection.connect(
+                on: Self.loop(id), configuration: configuration,
+                id: id, logger: LibraryDatabase.quiet)
             // One that comes after the deadline is closed as it arrives.
             return try connecting.wait(atMost: timeout, location: location, what: "a new connection") {
                 connecting.whenSuccess(Self.close)

@@ -33,8 +33,9 @@ package enum ChangeBlockNumbering {
             throw StoreError.damaged(path: db.location.url.absoluteString, reason: "its change_counter row is missing")
         }
         let stamp = Int64.random(in: 1...Int64.max)
-        try db.execute(sql: "INSERT INTO change_transaction (id, committed_at, author, stamp, object_count) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [number, date.timeIntervalSince1970, author, stamp, objectCount])
+        try db.execute(
+            sql: "INSERT INTO change_transaction (id, committed_at, author, stamp, object_count) VALUES (?, ?, ?, ?, ?)",
+            arguments: [number, date.timeIntervalSince1970, author, stamp, objectCount])
         db.numberedBlock = (number, stamp)
         try db.execute(sql: "SELECT pg_notify(?, ?)", arguments: [db.location.channel, String(number)])
         return number
@@ -49,9 +50,11 @@ package enum ChangeBlockNumbering {
         let schema = "\"\(location.schema)\""
         var bindings = PostgresBindings()
         bindings.append(WatchedState.tokenRevocationKey)
-        let rows = try await connection.run(PostgresQuery(unsafeSQL: """
-            SELECT last, (SELECT value FROM \(schema).library_metadata WHERE key = $1) FROM \(schema).change_counter
-            """, binds: bindings))
+        let rows = try await connection.run(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT last, (SELECT value FROM \(schema).library_metadata WHERE key = $1) FROM \(schema).change_counter
+                    """, binds: bindings))
         var state = WatchedState(changeBlock: 0, tokenRevocation: nil)
         for try await (number, mark) in rows.decode((Int64, String?).self) {
             state = WatchedState(changeBlock: number, tokenRevocation: mark)

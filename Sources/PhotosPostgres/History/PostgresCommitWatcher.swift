@@ -37,8 +37,10 @@ package final class PostgresCommitWatcher: CommitWatcher, @unchecked Sendable {
 
     /// Starts watching; `onChange` gets the library's state each time it is
     /// news after `start` and the last reported.
-    package init(database: LibraryDatabase, after start: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
-                 onUnavailable: @escaping @Sendable (StoreError) -> Void) {
+    package init(
+        database: LibraryDatabase, after start: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
+        onUnavailable: @escaping @Sendable (StoreError) -> Void
+    ) {
         self.database = database
         self.onChange = onChange
         self.onUnavailable = onUnavailable
@@ -77,8 +79,9 @@ package final class PostgresCommitWatcher: CommitWatcher, @unchecked Sendable {
         var backoff = Duration.milliseconds(50)
         while !isStopped, !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration, id: 1,
-                                                                      logger: LibraryDatabase.quiet)
+                let connection = try await PostgresConnection.connect(
+                    configuration: database.connectionConfiguration, id: 1,
+                    logger: LibraryDatabase.quiet)
                 guard adopt(connection) else {
                     try? await connection.close()
                     return

@@ -121,22 +121,31 @@ package struct LibraryMigration {
     /// Both databases must have exactly the tables this copy knows.
     private func checkTables(_ src: any SQLConnection) throws(StoreError) {
         let known = Set(Self.tables.map(\.name))
-        let sourceTables = Set(try sourceRead {
-            try src.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-        }).filter { !LibraryTables.isSQLiteBookkeeping($0) }
-        let targetTables = Set(try target.read { db in
-            try db.fetchAll(String.self, sql: """
-                SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
-                """)
-        }).subtracting(Self.targetOnlyTables)
+        let sourceTables = Set(
+            try sourceRead {
+                try src.fetchAll(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+        ).filter { !LibraryTables.isSQLiteBookkeeping($0) }
+        let targetTables = Set(
+            try target.read { db in
+                try db.fetchAll(
+                    String.self,
+                    sql: """
+                        SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+                        """)
+            }
+        ).subtracting(Self.targetOnlyTables)
         for (side, tables, location) in [("source", sourceTables, source.location.path), ("target", targetTables, target.location.absoluteString)]
         where tables != known {
-            let unknown = tables.subtracting(known).sorted(), missing = known.subtracting(tables).sorted()
-            throw .notALibrary(path: location, reason: """
-                the \(side) library's tables are not those this version copies\
-                \(unknown.isEmpty ? "" : " (unknown: \(unknown.joined(separator: ", ")))")\
-                \(missing.isEmpty ? "" : " (missing: \(missing.joined(separator: ", ")))")
-                """)
+            let unknown = tables.subtracting(known).sorted()
+            let missing = known.subtracting(tables).sorted()
+            throw .notALibrary(
+                path: location,
+                reason: """
+                    the \(side) library's tables are not those this version copies\
+                    \(unknown.isEmpty ? "" : " (unknown: \(unknown.joined(separator: ", ")))")\
+                    \(missing.isEmpty ? "" : " (missing: \(missing.joined(separator: ", ")))")
+                    """)
         }
     }
 
@@ -146,25 +155,31 @@ package struct LibraryMigration {
         try target.read { db in try requireNoRows(db) }
         let present = target.files.presentStoredPaths()
         guard present.isEmpty else {
-            throw .notALibrary(path: target.location.absoluteString, reason: """
-                its originals' place already holds \(present.count) file\(present.count == 1 ? "" : "s") \
-                (\(present.prefix(3).joined(separator: ", "))); migrate copies into an empty place
-                """)
+            throw .notALibrary(
+                path: target.location.absoluteString,
+                reason: """
+                    its originals' place already holds \(present.count) file\(present.count == 1 ? "" : "s") \
+                    (\(present.prefix(3).joined(separator: ", "))); migrate copies into an empty place
+                    """)
         }
     }
 
     /// Checked again in the copy's transaction, under the commit lock, in
     /// case another process wrote meanwhile.
     private func requireNoRows(_ db: any SQLConnection) throws {
-        let isEmpty = try db.fetchOne(Bool.self, sql: """
-            SELECT (SELECT last FROM change_counter) = 0
-                AND NOT EXISTS (SELECT 1 FROM asset) AND NOT EXISTS (SELECT 1 FROM access_token)
-                AND NOT EXISTS (SELECT 1 FROM client_access) AND NOT EXISTS (SELECT 1 FROM client_selection)
-                AND NOT EXISTS (SELECT 1 FROM collection WHERE NOT (kind = ? AND type = ?))
-            """, arguments: [CollectionKind.assetCollection.rawValue, CollectionType.smartAlbum.storedType]) ?? false
+        let isEmpty =
+            try db.fetchOne(
+                Bool.self,
+                sql: """
+                    SELECT (SELECT last FROM change_counter) = 0
+                        AND NOT EXISTS (SELECT 1 FROM asset) AND NOT EXISTS (SELECT 1 FROM access_token)
+                        AND NOT EXISTS (SELECT 1 FROM client_access) AND NOT EXISTS (SELECT 1 FROM client_selection)
+                        AND NOT EXISTS (SELECT 1 FROM collection WHERE NOT (kind = ? AND type = ?))
+                    """, arguments: [CollectionKind.assetCollection.rawValue, CollectionType.smartAlbum.storedType]) ?? false
         guard isEmpty else {
-            throw StoreError.notALibrary(path: target.location.absoluteString,
-                                         reason: "it already holds assets, albums, history or grants; migrate copies into a new or empty library")
+            throw StoreError.notALibrary(
+                path: target.location.absoluteString,
+                reason: "it already holds assets, albums, history or grants; migrate copies into a new or empty library")
         }
     }
 
@@ -184,9 +199,11 @@ package struct LibraryMigration {
         }
         let staged = try staging.stage(fileAt: readable, move: false)
         guard staged.size == file.size else {
-            throw .damaged(path: source.location.path, reason: """
-                its file \(file.path) has \(staged.size) bytes where the library recorded \(file.size); photos check says more
-                """)
+            throw .damaged(
+                path: source.location.path,
+                reason: """
+                    its file \(file.path) has \(staged.size) bytes where the library recorded \(file.size); photos check says more
+                    """)
         }
         return staged
     }
@@ -197,13 +214,16 @@ package struct LibraryMigration {
         if case .unreachable = error {
             let sourceUUID = source.libraryUUID
             let committed = try? target.read { db in
-                try db.fetchOne(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM library_metadata WHERE key = 'uuid' AND value = ?)",
-                                arguments: [sourceUUID])
+                try db.fetchOne(
+                    Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM library_metadata WHERE key = 'uuid' AND value = ?)",
+                    arguments: [sourceUUID])
             }
             guard committed == false else {
-                throw .unreachable(location: target.location.absoluteString, reason: """
-                    the connection was lost while the copy committed\(committed == true ? ", and it did; run migrate's check again with photos check" : ", and whether it did is unknown; photos check on the target says"): \(error)
-                    """)
+                throw .unreachable(
+                    location: target.location.absoluteString,
+                    reason: """
+                        the connection was lost while the copy committed\(committed == true ? ", and it did; run migrate's check again with photos check" : ", and whether it did is unknown; photos check on the target says"): \(error)
+                        """)
             }
         }
         placed.forEach { target.files.remove(.file($0)) }
@@ -215,8 +235,10 @@ package struct LibraryMigration {
     /// Copies every table in one transaction of the target, sets what
     /// PostgreSQL keeps apart (the change counter and the identity
     /// columns), and verifies the rows and files before it commits.
-    private func copyRows(_ src: any SQLConnection, files: [(path: String, size: Int64)],
-                          progress: (Phase, Int, Int) -> Void) throws(StoreError) -> [String: Int] {
+    private func copyRows(
+        _ src: any SQLConnection, files: [(path: String, size: Int64)],
+        progress: (Phase, Int, Int) -> Void
+    ) throws(StoreError) -> [String: Int] {
         let sequences = try sourceRead { () throws -> [String: Int64] in
             var sequences: [String: Int64] = [:]
             for row in try src.fetchAll(SQLRow.self, sql: "SELECT name, seq FROM sqlite_sequence") {
@@ -248,8 +270,9 @@ package struct LibraryMigration {
                 let largest = try src.fetchOne(Int64.self, sql: "SELECT COALESCE(MAX(id), 0) FROM \(table)") ?? 0
                 let floor = max(largest, sequences[table] ?? 0)
                 // Not called yet: the next id is 1.
-                _ = try db.fetchOne(Int64.self, sql: "SELECT setval(pg_get_serial_sequence(?, 'id'), ?, \(floor > 0))",
-                                    arguments: [table, max(floor, 1)])
+                _ = try db.fetchOne(
+                    Int64.self, sql: "SELECT setval(pg_get_serial_sequence(?, 'id'), ?, \(floor > 0))",
+                    arguments: [table, max(floor, 1)])
             }
             let newest = try src.fetchOne(Int64.self, sql: "SELECT COALESCE(MAX(id), 0) FROM change_transaction") ?? 0
             _ = try db.execute(sql: "UPDATE change_counter SET last = ?", arguments: [max(newest, sequences["change_transaction"] ?? 0)])
@@ -299,24 +322,34 @@ package struct LibraryMigration {
     /// must have; a stored column of the source the target lacks stops the
     /// copy, since its values would be lost.
     private func insertedColumns(of table: CopiedTable, src: any SQLConnection, db: any SQLConnection) throws -> [String] {
-        var stored: [String] = [], generated: Set<String> = []
-        for row in try db.fetchAll(SQLRow.self, sql: """
-            SELECT column_name, is_generated <> 'NEVER' FROM information_schema.columns
-            WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
-            """, arguments: [table.name]) {
+        var stored: [String] = []
+        var generated: Set<String> = []
+        for row in try db.fetchAll(
+            SQLRow.self,
+            sql: """
+                SELECT column_name, is_generated <> 'NEVER' FROM information_schema.columns
+                WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
+                """, arguments: [table.name])
+        {
             if try row[1] as Bool { generated.insert(try row[0]) } else { stored.append(try row[0]) }
         }
         // table_xinfo's hidden: 0 a stored column, 2 and 3 generated ones.
-        let sourceColumns = Set(try src.fetchAll(SQLRow.self, sql: "SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0",
-                                                 arguments: [table.name]).map { try $0[0] as String })
+        let sourceColumns = Set(
+            try src.fetchAll(
+                SQLRow.self, sql: "SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0",
+                arguments: [table.name]
+            ).map { try $0[0] as String })
         // A column SQLite stores and PostgreSQL computes is compared, not copied.
-        let missing = Set(stored).subtracting(sourceColumns), lost = sourceColumns.subtracting(stored).subtracting(generated)
+        let missing = Set(stored).subtracting(sourceColumns)
+        let lost = sourceColumns.subtracting(stored).subtracting(generated)
         guard missing.isEmpty, lost.isEmpty else {
-            throw StoreError.notALibrary(path: source.location.path, reason: """
-                its table \(table.name) differs from the PostgreSQL library's\
-                \(missing.isEmpty ? "" : " (missing \(missing.sorted().joined(separator: ", ")))")\
-                \(lost.isEmpty ? "" : " (not in PostgreSQL: \(lost.sorted().joined(separator: ", ")))")
-                """)
+            throw StoreError.notALibrary(
+                path: source.location.path,
+                reason: """
+                    its table \(table.name) differs from the PostgreSQL library's\
+                    \(missing.isEmpty ? "" : " (missing \(missing.sorted().joined(separator: ", ")))")\
+                    \(lost.isEmpty ? "" : " (not in PostgreSQL: \(lost.sorted().joined(separator: ", ")))")
+                    """)
         }
         return stored
     }
@@ -327,8 +360,10 @@ package struct LibraryMigration {
     /// it back, and every stored file with the original; checks the month
     /// counts against the assets, and that the target's storage holds the
     /// copied files and nothing else.
-    private func verify(_ src: any SQLConnection, _ db: any SQLConnection, files: [(path: String, size: Int64)],
-                        progress: (Phase, Int, Int) -> Void) throws {
+    private func verify(
+        _ src: any SQLConnection, _ db: any SQLConnection, files: [(path: String, size: Int64)],
+        progress: (Phase, Int, Int) -> Void
+    ) throws {
         let steps = Self.tables.count + files.count
         for (index, table) in Self.tables.enumerated() {
             try compare(table, src: src, db: db)
@@ -341,18 +376,21 @@ package struct LibraryMigration {
         }
         let unexpected = Set(target.files.presentStoredPaths()).subtracting(files.map(\.path))
         if !unexpected.isEmpty {
-            throw StoreError.damaged(path: target.location.absoluteString,
-                                     reason: "its storage holds files the copy did not put there: \(unexpected.sorted().prefix(3).joined(separator: ", "))")
+            throw StoreError.damaged(
+                path: target.location.absoluteString,
+                reason: "its storage holds files the copy did not put there: \(unexpected.sorted().prefix(3).joined(separator: ", "))")
         }
     }
 
     /// Every column of every row of `table`, generated ones included, as
     /// the target has it against the source's snapshot.
     private func compare(_ table: CopiedTable, src: any SQLConnection, db: any SQLConnection) throws {
-        let columns = try db.fetchAll(String.self, sql: """
-            SELECT column_name FROM information_schema.columns
-            WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
-            """, arguments: [table.name])
+        let columns = try db.fetchAll(
+            String.self,
+            sql: """
+                SELECT column_name FROM information_schema.columns
+                WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
+                """, arguments: [table.name])
         var copied: [SQLRow] = []
         var after: [DatabaseValue]?
         var exhausted = false
@@ -383,7 +421,9 @@ package struct LibraryMigration {
 
     /// The copied month counts against a count of the copied assets.
     private func checkTimelineCounts(_ db: any SQLConnection) throws {
-        let mismatched = try db.fetchAll(SQLRow.self, sql: """
+        let mismatched = try db.fetchAll(
+            SQLRow.self,
+            sql: """
                 SELECT COALESCE(t.local_month, c.local_month), t.asset_count, c.asset_count FROM
                     (SELECT local_month, asset_count, id_total FROM timeline_month WHERE asset_count <> 0) t
                 FULL JOIN
@@ -393,17 +433,20 @@ package struct LibraryMigration {
                 WHERE t.asset_count IS DISTINCT FROM c.asset_count OR t.id_total IS DISTINCT FROM c.id_total
                 """)
         if let month = mismatched.first {
-            throw StoreError.damaged(path: source.location.path, reason: """
-                its timeline counts \(month.values[1]) assets in month \(month.values[0]) where it has \(month.values[2]); \
-                the copy was not kept
-                """)
+            throw StoreError.damaged(
+                path: source.location.path,
+                reason: """
+                    its timeline counts \(month.values[1]) assets in month \(month.values[0]) where it has \(month.values[2]); \
+                    the copy was not kept
+                    """)
         }
     }
 
     /// A stored file's copy against the original, byte for byte.
     private func compareFile(_ path: String) throws(StoreError) {
         guard let original = try source.files.readableURL(forStoredPath: path),
-              let copy = try target.files.readableURL(forStoredPath: path) else {
+            let copy = try target.files.readableURL(forStoredPath: path)
+        else {
             throw .damaged(path: target.location.absoluteString, reason: "the copy of \(path) cannot be read")
         }
         guard let originalHandle = try? FileHandle(forReadingFrom: original), let copyHandle = try? FileHandle(forReadingFrom: copy) else {
@@ -428,8 +471,10 @@ package struct LibraryMigration {
     /// Calls `body` with the source's rows of `table`, in key order, a
     /// batch at a time (keyset pagination: each batch starts after the
     /// previous one's last key).
-    private func forEachBatch(of table: CopiedTable, columns: [String], in src: any SQLConnection,
-                              _ body: ([SQLRow]) throws -> Void) throws {
+    private func forEachBatch(
+        of table: CopiedTable, columns: [String], in src: any SQLConnection,
+        _ body: ([SQLRow]) throws -> Void
+    ) throws {
         var after: [DatabaseValue]?
         while true {
             let rows = try src.fetchAll(SQLRow.self, Self.batchSQL(table, columns: columns, after: after))
@@ -450,10 +495,11 @@ package struct LibraryMigration {
             conditions.append("(\(keys)) > (\(Array(repeating: "?", count: after.count).joined(separator: ", ")))")
         }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return SQLFragment(sql: """
-            SELECT \(selected.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name))\(filter) \
-            ORDER BY \(table.key.map(quoted).joined(separator: ", ")) LIMIT \(batchRows)
-            """, arguments: SQLArguments(after ?? []))
+        return SQLFragment(
+            sql: """
+                SELECT \(selected.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name))\(filter) \
+                ORDER BY \(table.key.map(quoted).joined(separator: ", ")) LIMIT \(batchRows)
+                """, arguments: SQLArguments(after ?? []))
     }
 
     private static func insertSQL(_ table: String, columns: [String], rows: Int) -> String {

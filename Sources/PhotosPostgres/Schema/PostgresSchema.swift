@@ -65,13 +65,16 @@ package enum PostgresSchema {
     ///
     /// `version` stops the migrations earlier, so tests can make a library
     /// as an older build left it.
-    package static func open(_ database: LibraryDatabase, createIfNeeded: Bool, originals asked: String?,
-                             through version: Int = currentVersion) throws(StoreError) -> Opening {
+    package static func open(
+        _ database: LibraryDatabase, createIfNeeded: Bool, originals asked: String?,
+        through version: Int = currentVersion
+    ) throws(StoreError) -> Opening {
         let location = database.location
         return try database.write { connection in
             let schema = location.schema
             try await connection.run("SELECT pg_advisory_xact_lock(\(schemaLock), hashtext(\(schema)))")
-            let exists = try await connection.run("SELECT 1 FROM pg_namespace WHERE nspname = \(schema)")
+            let exists =
+                try await connection.run("SELECT 1 FROM pg_namespace WHERE nspname = \(schema)")
                 .collect().isEmpty == false
             var applied = 0
             if exists {
@@ -82,25 +85,30 @@ package enum PostgresSchema {
                 }
             } else {
                 guard createIfNeeded else {
-                    throw StoreError.notALibrary(path: location.url.absoluteString,
-                                                 reason: "the database has no library named \(location.library) (photos init creates one)")
+                    throw StoreError.notALibrary(
+                        path: location.url.absoluteString,
+                        reason: "the database has no library named \(location.library) (photos init creates one)")
                 }
                 try await connection.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA \"\(schema)\""))
-                try await connection.run(PostgresQuery(unsafeSQL: """
-                    CREATE TABLE "\(schema)".schema_migration (
-                        version INTEGER PRIMARY KEY,
-                        name TEXT NOT NULL,
-                        applied_at DOUBLE PRECISION NOT NULL
-                    )
-                    """))
+                try await connection.run(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE TABLE "\(schema)".schema_migration (
+                                version INTEGER PRIMARY KEY,
+                                name TEXT NOT NULL,
+                                applied_at DOUBLE PRECISION NOT NULL
+                            )
+                            """))
             }
             for migration in migrations where migration.version > applied && migration.version <= version {
                 for statement in migration.statements(schema) {
                     try await connection.run(PostgresQuery(unsafeSQL: statement))
                 }
-                try await connection.run(PostgresQuery(unsafeSQL: """
-                    INSERT INTO "\(schema)".schema_migration (version, name, applied_at) VALUES ($1, $2, $3)
-                    """, binds: binds(migration.version, migration.name, Date().timeIntervalSince1970)))
+                try await connection.run(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            INSERT INTO "\(schema)".schema_migration (version, name, applied_at) VALUES ($1, $2, $3)
+                            """, binds: binds(migration.version, migration.name, Date().timeIntervalSince1970)))
             }
             if !exists {
                 try await seed(connection, schema: schema, originals: asked)
@@ -113,8 +121,9 @@ package enum PostgresSchema {
             }
             let recorded = metadata["originals"]
             if let asked, asked != recorded {
-                throw StoreError.notALibrary(path: location.url.absoluteString,
-                                             reason: "its originals are kept \(recorded.map { "at \($0)" } ?? "in a directory"), not at \(asked)")
+                throw StoreError.notALibrary(
+                    path: location.url.absoluteString,
+                    reason: "its originals are kept \(recorded.map { "at \($0)" } ?? "in a directory"), not at \(asked)")
             }
             return Opening(libraryUUID: uuid, originals: recorded, created: !exists)
         }
@@ -126,15 +135,21 @@ package enum PostgresSchema {
         var metadata = [("uuid", UUID().uuidString), ("created", String(now))]
         if let originals { metadata.append(("originals", originals)) }
         for (key, value) in metadata {
-            try await connection.run(PostgresQuery(unsafeSQL: "INSERT INTO \"\(schema)\".library_metadata (key, value) VALUES ($1, $2)",
-                                                     binds: binds(key, value)))
+            try await connection.run(
+                PostgresQuery(
+                    unsafeSQL: "INSERT INTO \"\(schema)\".library_metadata (key, value) VALUES ($1, $2)",
+                    binds: binds(key, value)))
         }
         for (position, album) in SmartAlbumSubtype.libraryAlbums.enumerated() {
-            try await connection.run(PostgresQuery(unsafeSQL: """
-                INSERT INTO "\(schema)".collection (uuid, kind, type, subtype, title, position, creation_date, modification_date)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-                """, binds: binds(UUID().uuidString, CollectionKind.assetCollection.rawValue, CollectionType.smartAlbum.storedType,
-                                  album.subtype.rawValue, album.title, position, now)))
+            try await connection.run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        INSERT INTO "\(schema)".collection (uuid, kind, type, subtype, title, position, creation_date, modification_date)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+                        """,
+                    binds: binds(
+                        UUID().uuidString, CollectionKind.assetCollection.rawValue, CollectionType.smartAlbum.storedType,
+                        album.subtype.rawValue, album.title, position, now)))
         }
     }
 
@@ -520,7 +535,7 @@ package enum PostgresSchema {
             UPDATE \(s).change_transaction t SET object_count = (
                 SELECT COUNT(*) FROM \(s).change_entry e WHERE e.transaction_id = t.id AND e.client IS NULL)
             WHERE t.details = 1
-            """,
+            """
         ]
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosStore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,8 +60,9 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
         database = try LibraryDatabase(location: postgres, password: try PostgresCredentials.password(for: postgres))
         let opening: PostgresSchema.Opening
         do {
-            opening = try PostgresSchema.open(database, createIfNeeded: options.createIfNeeded && options.originals != nil,
-                                              originals: options.originals)
+            opening = try PostgresSchema.open(
+                database, createIfNeeded: options.createIfNeeded && options.originals != nil,
+                originals: options.originals)
         } catch .notALibrary(let path, let reason) where options.createIfNeeded && options.originals == nil {
             throw .notALibrary(path: path, reason: reason + "; to create it, say where its originals go (--originals s3://… or file:///…)")
         }
@@ -71,8 +73,9 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
         }
         let shared = URL(string: originals).flatMap { $0.isFileURL ? URL(fileURLWithPath: $0.path, isDirectory: true) : nil }
         layoutIsCache = shared == nil
-        (layout, files) = try Self.fileStorage(originals: originals, sharedDirectory: shared, libraryUUID: libraryUUID,
-                                               options: options, location: postgres)
+        (layout, files) = try Self.fileStorage(
+            originals: originals, sharedDirectory: shared, libraryUUID: libraryUUID,
+            options: options, location: postgres)
         tokenCipher = try Self.tokenCipher(database, text: text)
         try recoverAbandonedChangeBlocks()
     }
@@ -82,8 +85,9 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// Refuses an originals location no machine could share.
     private static func checkOriginals(_ originals: String, location: PostgresLocation) throws(StoreError) {
         guard let url = URL(string: originals), let scheme = url.scheme?.lowercased(), ["s3", "file"].contains(scheme) else {
-            throw .notALibrary(path: location.url.absoluteString,
-                               reason: "its originals go to object storage (s3://…) or a directory every server mounts (file:///…), not \(originals)")
+            throw .notALibrary(
+                path: location.url.absoluteString,
+                reason: "its originals go to object storage (s3://…) or a directory every server mounts (file:///…), not \(originals)")
         }
         if scheme == "file", !url.path.hasPrefix("/") {
             throw .notALibrary(path: location.url.absoluteString, reason: "the originals directory \(originals) must be an absolute path")
@@ -94,8 +98,10 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// directory: the library's directory is that one, with a staging
     /// folder per machine. In object storage: this machine's cache directory
     /// holds derivatives and staging.
-    private static func fileStorage(originals: String, sharedDirectory: URL?, libraryUUID: String, options: StoreOpenOptions,
-                                    location: PostgresLocation) throws(StoreError) -> (LibraryLayout, any LibraryFileStorage) {
+    private static func fileStorage(
+        originals: String, sharedDirectory: URL?, libraryUUID: String, options: StoreOpenOptions,
+        location: PostgresLocation
+    ) throws(StoreError) -> (LibraryLayout, any LibraryFileStorage) {
         let layout: LibraryLayout
         let stored: String?
         if let sharedDirectory {
@@ -121,7 +127,8 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
     private static func cacheDirectory() -> URL {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
         if let explicit = environment["PHOTOS_CACHE_DIR"] { return URL(fileURLWithPath: explicit, isDirectory: true) }
-        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let base =
+            environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
         return base.appendingPathComponent("openphotokit/libraries", isDirectory: true)
     }
@@ -154,8 +161,9 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// The library's token cipher; its key is made by the first opening.
     private static func tokenCipher(_ database: LibraryDatabase, text: PostgresStatementText) throws(StoreError) -> TokenCipher {
         let key = try database.transaction(.write, text: text) { db in
-            try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
-                           arguments: [TokenCipher.metadataKey, TokenCipher.newKeyText()])
+            try db.execute(
+                sql: "INSERT INTO library_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                arguments: [TokenCipher.metadataKey, TokenCipher.newKeyText()])
             return try db.fetchOne(String.self, sql: "SELECT value FROM library_metadata WHERE key = ?", arguments: [TokenCipher.metadataKey])
         }
         guard let key, let cipher = TokenCipher(hex: key) else {
@@ -207,8 +215,10 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
         damage.withLock { $0 }.map { .damaged(path: location.absoluteString, reason: $0) }
     }
 
-    package func watchCommits(after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
-                              onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher {
+    package func watchCommits(
+        after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
+        onUnavailable: @escaping @Sendable (StoreError) -> Void
+    ) throws(StoreError) -> any CommitWatcher {
         PostgresCommitWatcher(database: database, after: state, onChange: onChange, onUnavailable: onUnavailable)
     }
 
@@ -228,10 +238,12 @@ package final class PostgresPhotoStore: SQLPhotoStore, @unchecked Sendable {
         do {
             return try read { db in
                 var problems: [String] = []
-                let tables = try db.fetchAll(String.self, sql: """
-                    SELECT table_name FROM information_schema.tables
-                    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name
-                    """)
+                let tables = try db.fetchAll(
+                    String.self,
+                    sql: """
+                        SELECT table_name FROM information_schema.tables
+                        WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name
+                        """)
                 for table in tables {
                     // Names come from the catalogue, quoted as identifiers.
                     _ = try db.fetchOne(Int64.self, sql: "SELECT COUNT(*) FROM \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"")

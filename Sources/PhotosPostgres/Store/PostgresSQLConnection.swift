@@ -223,7 +223,8 @@ package final class PostgresSQLConnection: SQLConnection {
                 var source = number
                 NSDecimalRound(&rounded, &source, 0, .plain)
                 if rounded == number, let whole = Int64(exactly: NSDecimalNumber(decimal: number).int64Value),
-                   Decimal(whole) == number {
+                    Decimal(whole) == number
+                {
                     return whole.databaseValue
                 }
                 return NSDecimalNumber(decimal: number).doubleValue.databaseValue

@@ -15,8 +15,10 @@ extension LibraryDatabase {
     /// Runs `body` in one transaction on a pooled connection, synchronously,
     /// and commits it; rolls back and rethrows when `body` throws. Waits at
     /// most ``timeout`` for a connection.
-    package func transaction<T>(_ mode: TransactionMode, text: PostgresStatementText,
-                                _ body: (PostgresSQLConnection) throws -> T) throws(StoreError) -> T {
+    package func transaction<T>(
+        _ mode: TransactionMode, text: PostgresStatementText,
+        _ body: (PostgresSQLConnection) throws -> T
+    ) throws(StoreError) -> T {
         let connection = try transactions.take(timeout: timeout)
         var endedCleanly = false
         defer { transactions.giveBack(connection, reusable: endedCleanly) }
@@ -73,17 +75,20 @@ extension LibraryDatabase {
             let failure = StoreError(postgres: error, location: location)
             guard case .unreachable = failure, let block = db.numberedBlock else { throw failure }
             let committed = try? transaction(.read, text: text) { check in
-                try check.fetchOne(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM change_transaction WHERE id = ? AND stamp = ?)",
-                                   arguments: [block.changeBlock, block.stamp])
+                try check.fetchOne(
+                    Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM change_transaction WHERE id = ? AND stamp = ?)",
+                    arguments: [block.changeBlock, block.stamp])
             }
             switch committed {
             case true?: return value
             case false?: throw failure
             case nil:
-                throw StoreError.unreachable(location: location.url.absoluteString, reason: """
-                    the connection was lost while change block \(block.changeBlock) committed, and whether it did is unknown \
-                    until the server answers again: \(failure)
-                    """)
+                throw StoreError.unreachable(
+                    location: location.url.absoluteString,
+                    reason: """
+                        the connection was lost while change block \(block.changeBlock) committed, and whether it did is unknown \
+                        until the server answers again: \(failure)
+                        """)
             }
         }
         return value

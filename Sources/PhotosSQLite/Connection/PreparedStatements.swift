@@ -1,5 +1,5 @@
-import PhotosStore
 import GRDB
+import PhotosStore
 
 /// The statements a connection runs most often (a row looked up by id),
 /// kept prepared and found by their text's identity: GRDB's statement cache

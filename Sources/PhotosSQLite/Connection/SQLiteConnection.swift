@@ -1,7 +1,7 @@
-import PhotosStore
 import Foundation
 import GRDB
 import GRDBSQLite
+import PhotosStore
 
 /// A GRDB database connection inside one of its transactions, as the
 /// engine's ``SQLConnection``. Every statement goes through GRDB's
@@ -113,8 +113,10 @@ struct SQLiteConnection: SQLConnection {
     /// Steps `statement` as ``forEachRow(of:arguments:_:)`` does, handing
     /// `body` the row as a reader made once: a reader made for each row
     /// would retain the column names, and release them, every time.
-    fileprivate static func forEachReaderRow(of statement: Statement, arguments: StatementArguments?,
-                                             _ body: (any SQLColumnReader) throws -> Void) throws {
+    fileprivate static func forEachReaderRow(
+        of statement: Statement, arguments: StatementArguments?,
+        _ body: (any SQLColumnReader) throws -> Void
+    ) throws {
         let row: any SQLColumnReader = StatementRow(statement: statement.sqliteStatement, columns: statement.columnNames)
         // `forEach` checks once that the statement runs; each `next()` would check again and retain the cursor.
         try RowStep.fetchCursor(statement, arguments: arguments).forEach { _ in try body(row) }
@@ -155,9 +157,13 @@ struct SQLiteConnection: SQLConnection {
     /// SQLite has one writer at a time, so the next row id is the next
     /// number in commit order.
     func numberChangeBlock(committedAt date: Date, author: String?, objectCount: Int) throws -> Int64 {
-        guard let number = try fetchOne(Int64.self, sql: """
-            INSERT INTO change_transaction (committed_at, author, stamp, object_count) VALUES (?, ?, ?, ?) RETURNING id
-            """, arguments: [date.timeIntervalSince1970, author, Int64.random(in: 1...Int64.max), objectCount]) else {
+        guard
+            let number = try fetchOne(
+                Int64.self,
+                sql: """
+                    INSERT INTO change_transaction (committed_at, author, stamp, object_count) VALUES (?, ?, ?, ?) RETURNING id
+                    """, arguments: [date.timeIntervalSince1970, author, Int64.random(in: 1...Int64.max), objectCount])
+        else {
             throw StoreError.database("numbering a change block returned no number")
         }
         return number
@@ -192,9 +198,11 @@ struct SQLiteConnection: SQLConnection {
             defer { sqlite3_reset(handle) }
             sqlite3_reset(handle)
             guard values.count == Int(sqlite3_bind_parameter_count(handle)) else {
-                throw DatabaseError(resultCode: .SQLITE_RANGE, message: """
-                    \(values.count) values for a statement of \(sqlite3_bind_parameter_count(handle)) parameters
-                    """, sql: statement.sql)
+                throw DatabaseError(
+                    resultCode: .SQLITE_RANGE,
+                    message: """
+                        \(values.count) values for a statement of \(sqlite3_bind_parameter_count(handle)) parameters
+                        """, sql: statement.sql)
             }
             var code = SQLITE_OK
             for (offset, value) in values.enumerated() where code == SQLITE_OK {
@@ -204,8 +212,9 @@ struct SQLiteConnection: SQLConnection {
                 repeat { code = sqlite3_step(handle) } while code == SQLITE_ROW
                 if code == SQLITE_DONE { return db.changesCount }
             }
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage,
-                                sql: statement.sql, arguments: StatementArguments(values))
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage,
+                sql: statement.sql, arguments: StatementArguments(values))
         }
 
         /// Binds the id and steps the statement with SQLite's own calls:
@@ -226,8 +235,9 @@ struct SQLiteConnection: SQLConnection {
                 } while code == SQLITE_ROW
                 if code == SQLITE_DONE { return }
             }
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage,
-                                sql: statement.sql, arguments: [id])
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage,
+                sql: statement.sql, arguments: [id])
         }
     }
 }

@@ -1,7 +1,7 @@
-import PhotosStore
 import Dispatch
 import GRDB
 import GRDBSQLite
+import PhotosStore
 import Synchronization
 
 /// The read-only connections a store reads with, each with the statements
@@ -51,15 +51,17 @@ final class SQLiteReaders: Sendable {
     /// every connection is busy) opening a connection.
     func read<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         try withReader { reader in
-            try reader.queue.inDatabase { db in try Self.watched(db) {
-                defer { Self.endStatements(db) }
-                var value: T?
-                try db.inTransaction(.deferred) {
-                    value = try body(db, reader.statements)
-                    return .commit
+            try reader.queue.inDatabase { db in
+                try Self.watched(db) {
+                    defer { Self.endStatements(db) }
+                    var value: T?
+                    try db.inTransaction(.deferred) {
+                        value = try body(db, reader.statements)
+                        return .commit
+                    }
+                    return value!
                 }
-                return value!
-            } }
+            }
         }
     }
 
@@ -68,10 +70,12 @@ final class SQLiteReaders: Sendable {
     /// ``read(_:)`` does.
     func readStatement<T>(_ body: (Database, PreparedStatements) throws -> T) throws -> T {
         try withReader { reader in
-            try reader.queue.inDatabase { db in try Self.watched(db) {
-                defer { Self.endStatements(db) }
-                return try body(db, reader.statements)
-            } }
+            try reader.queue.inDatabase { db in
+                try Self.watched(db) {
+                    defer { Self.endStatements(db) }
+                    return try body(db, reader.statements)
+                }
+            }
         }
     }
 
@@ -92,7 +96,8 @@ final class SQLiteReaders: Sendable {
     private func withReader<T>(_ body: (Reader) throws -> T) throws -> T {
         capacity.wait()
         defer { capacity.signal() }
-        let reader = try idle.withLock { $0.popLast() }
+        let reader =
+            try idle.withLock { $0.popLast() }
             ?? Reader(queue: try openConnection(), statements: PreparedStatements())
         defer { idle.withLock { $0.append(reader) } }
         return try body(reader)
@@ -113,11 +118,13 @@ final class SQLiteReaders: Sendable {
         }
         let watch = ProgressWatch(budget: budget, deadline: StatementBudget.now() &+ budget.limitNanoseconds)
         let context = Unmanaged.passRetained(watch)
-        sqlite3_progress_handler(connection, 100, { context in
-            guard let context else { return 0 }
-            let watch = Unmanaged<ProgressWatch>.fromOpaque(context).takeUnretainedValue()
-            return watch.shouldStop() ? 1 : 0
-        }, context.toOpaque())
+        sqlite3_progress_handler(
+            connection, 100,
+            { context in
+                guard let context else { return 0 }
+                let watch = Unmanaged<ProgressWatch>.fromOpaque(context).takeUnretainedValue()
+                return watch.shouldStop() ? 1 : 0
+            }, context.toOpaque())
         defer {
             sqlite3_progress_handler(connection, 0, nil, nil)
             context.release()

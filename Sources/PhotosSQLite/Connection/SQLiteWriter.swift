@@ -1,5 +1,5 @@
-import PhotosStore
 import GRDB
+import PhotosStore
 import Synchronization
 
 /// The connection a store writes with, opened at the first write: a
@@ -29,7 +29,8 @@ final class SQLiteWriter: Sendable {
             // this sets it only on a new database (or one another tool
             // turned back to a rollback journal).
             if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal",
-               try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") != "wal" {
+                try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") != "wal"
+            {
                 throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "the database cannot be put in WAL mode")
             }
             try db.execute(sql: "PRAGMA synchronous = FULL")

@@ -1,6 +1,7 @@
-import PhotosStore
 import Foundation
 import GRDB
+import PhotosStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,8 +52,10 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
     /// Starts watching; `onChange` is called on the watcher's thread with
     /// the library's state each time it is news after `state`,
     /// `onUnavailable` once if the library stops being usable.
-    init(store: SQLitePhotoStore, after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
-         onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {
+    init(
+        store: SQLitePhotoStore, after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
+        onUnavailable: @escaping @Sendable (StoreError) -> Void
+    ) throws(StoreError) {
         self.store = store
         self.onChange = onChange
         self.onUnavailable = onUnavailable
@@ -101,8 +104,11 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
         let watched: Set<String> = [database + "-wal", database]
         let notifications = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         if notifications >= 0 {
-            _ = inotify_add_watch(notifications, directory, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM
-                                                                   | IN_DELETE_SELF | IN_MOVE_SELF))
+            _ = inotify_add_watch(
+                notifications, directory,
+                UInt32(
+                    IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM
+                        | IN_DELETE_SELF | IN_MOVE_SELF))
         }
         defer {
             if notifications >= 0 { close(notifications) }
@@ -113,8 +119,10 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
         // no new block yet is followed by checks 1, 2, 4 … 256 ms later.
         var settleDelay: Int32 = 0
         while !isStopped {
-            var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: notifications, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: notifications, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&descriptors, notifications >= 0 ? 2 : 1, settleDelay > 0 ? settleDelay : Self.safetyInterval)
             var shouldCheck = ready == 0
             // A check asked for, and the safety poll, read the database whatever the log's index says.
@@ -190,7 +198,8 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
                 let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
                 let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
                 if names.contains(String(decoding: nameBytes, as: UTF8.self))
-                    || mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                    || mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0
+                {
                     relevant = true
                 }
                 offset += 16 + length

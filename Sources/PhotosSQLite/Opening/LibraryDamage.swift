@@ -1,5 +1,5 @@
-import PhotosStore
 import Foundation
+import PhotosStore
 import Synchronization
 
 /// Damage found in a library's database, remembered so that nothing more is

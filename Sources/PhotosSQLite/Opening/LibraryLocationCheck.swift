@@ -1,5 +1,5 @@
-import PhotosStore
 import Foundation
+import PhotosStore
 
 /// Decides whether a directory is a safe home for a library. SQLite's WAL
 /// mode needs shared memory and POSIX locks that behave; network and FUSE
@@ -59,7 +59,8 @@ package enum LibraryLocationCheck {
             // id parent major:minor root mount-point options [optional...] - type source super-options
             let fields = line.split(separator: UInt8(ascii: " "))
             guard fields.count > 6, let separator = fields.firstIndex(where: { $0.elementsEqual([UInt8(ascii: "-")]) }),
-                  separator + 1 < fields.count else { continue }
+                separator + 1 < fields.count
+            else { continue }
             let mountPoint = unescape(String(decoding: fields[4], as: UTF8.self))
             let contains = mountPoint == "/" || resolved == mountPoint || resolved.hasPrefix(mountPoint + "/")
             if contains, mountPoint.utf8.count >= (best?.mountPoint.utf8.count ?? -1) {

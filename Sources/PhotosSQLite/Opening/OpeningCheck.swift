@@ -1,7 +1,7 @@
-import PhotosStore
 import Foundation
 import GRDB
 import GRDBSQLite
+import PhotosStore
 
 /// What every opening of a library checks, cheaply enough to run each time
 /// (a few page reads): that the database file is as long as its header
@@ -26,8 +26,9 @@ enum OpeningCheck {
         guard sqlite3_open_v2(url.path, &connection, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return nil }
         var pointer: UnsafeMutablePointer<sqlite3_file>?
         guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_FILE_POINTER, &pointer) == SQLITE_OK,
-              let file = pointer, let methods = file.pointee.pMethods?.pointee,
-              let readBytes = methods.xRead, let fileSize = methods.xFileSize else { return nil }
+            let file = pointer, let methods = file.pointee.pMethods?.pointee,
+            let readBytes = methods.xRead, let fileSize = methods.xFileSize
+        else { return nil }
         var size: sqlite3_int64 = 0
         guard fileSize(file, &size) == SQLITE_OK else { return nil }
         var header = [UInt8](repeating: 0, count: 100)
@@ -59,9 +60,11 @@ enum OpeningCheck {
     /// decodes every column), not made into GRDB rows, which cost more
     /// than reading them.
     static func tableProblem(_ db: Database) throws -> String? {
-        let tables = try Row.fetchAll(db, sql: """
-            SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-            """)
+        let tables = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                """)
         for table in tables {
             let name: String = table[0]
             let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -1,6 +1,6 @@
-import PhotosStore
 import Foundation
 import GRDB
+import PhotosStore
 
 extension SQLitePhotoStore {
     /// SQLite's integrity and foreign-key checks, which read every page,
@@ -29,15 +29,17 @@ extension SQLitePhotoStore {
         for table in tables {
             let columns = try Row.fetchAll(db, sql: "SELECT name, upper(type), \"notnull\" FROM pragma_table_info(?)", arguments: [table])
                 .compactMap { row -> (name: String, type: String, accepted: [String])? in
-                    let name: String = row[0], type: String = row[1]
+                    let name: String = row[0]
+                    let type: String = row[1]
                     // The storage classes GRDB decodes the engine's Swift types from.
-                    var accepted: [String] = switch type {
-                    case "INTEGER": ["integer"]
-                    case "REAL": ["real", "integer"]
-                    case "TEXT": ["text"]
-                    case "BLOB": ["blob"]
-                    default: []
-                    }
+                    var accepted: [String] =
+                        switch type {
+                        case "INTEGER": ["integer"]
+                        case "REAL": ["real", "integer"]
+                        case "TEXT": ["text"]
+                        case "BLOB": ["blob"]
+                        default: []
+                        }
                     guard !accepted.isEmpty else { return nil }
                     if !(row[2] as Bool) { accepted.append("null") }
                     return (name, type, accepted)
@@ -50,8 +52,9 @@ extension SQLitePhotoStore {
             for (index, column) in columns.enumerated() {
                 let count: Int64 = row[index]
                 if count > 0 {
-                    problems.append("\(table).\(column.name) holds \(count) value\(count == 1 ? "" : "s") that \(count == 1 ? "is" : "are") not \(column.type)"
-                                    + " (written by another program; reading a row that holds one fails)")
+                    problems.append(
+                        "\(table).\(column.name) holds \(count) value\(count == 1 ? "" : "s") that \(count == 1 ? "is" : "are") not \(column.type)"
+                            + " (written by another program; reading a row that holds one fails)")
                 }
             }
         }

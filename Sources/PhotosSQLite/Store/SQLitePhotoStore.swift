@@ -1,6 +1,6 @@
-import PhotosStore
 import Foundation
 import GRDB
+import PhotosStore
 
 /// A library stored in SQLite (WAL) and plain files, shared safely by any
 /// number of processes.
@@ -119,8 +119,9 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
                 (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
             }
             if superseded {
-                throw StoreError.newerLibraryVersion(path: path, found: SQLiteSchema.formatVersion + 1,
-                                                     supported: SQLiteSchema.formatVersion)
+                throw StoreError.newerLibraryVersion(
+                    path: path, found: SQLiteSchema.formatVersion + 1,
+                    supported: SQLiteSchema.formatVersion)
             }
             if let readOnlyReason, !upToDate {
                 throw StoreError.readOnly(path: path, reason: readOnlyReason + ", and the library needs upgrading to this version's format")
@@ -134,10 +135,12 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
             // What an opening reads of the metadata, and the tables' check,
             // in one read: each read of its own took a transaction.
             let (metadata, problem) = try readers.read { db, _ in
-                let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM library_metadata WHERE key IN ('uuid', 'originals', ?)",
-                                            arguments: [TokenCipher.metadataKey])
-                let metadata = Dictionary(try rows.map { (try $0.decode(String.self, atIndex: 0), try $0.decode(String.self, atIndex: 1)) },
-                                          uniquingKeysWith: { first, _ in first })
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT key, value FROM library_metadata WHERE key IN ('uuid', 'originals', ?)",
+                    arguments: [TokenCipher.metadataKey])
+                let metadata = Dictionary(
+                    try rows.map { (try $0.decode(String.self, atIndex: 0), try $0.decode(String.self, atIndex: 1)) },
+                    uniquingKeysWith: { first, _ in first })
                 return (metadata, try OpeningCheck.tableProblem(db))
             }
             guard let uuid = metadata["uuid"] else {
@@ -148,8 +151,10 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
             }
             libraryUUID = uuid
             tokenCipher = try Self.tokenCipher(writer, recorded: metadata[TokenCipher.metadataKey], writable: readOnlyReason == nil)
-            files = try options.fileStorage.open(layout: layout, originals: try Self.originals(
-                writer, recorded: metadata["originals"], isNew: isNew, asked: options.originals, writable: readOnlyReason == nil, path: path))
+            files = try options.fileStorage.open(
+                layout: layout,
+                originals: try Self.originals(
+                    writer, recorded: metadata["originals"], isNew: isNew, asked: options.originals, writable: readOnlyReason == nil, path: path))
         } catch let error as StoreError {
             if case .damaged = error, let recordedDamage { throw .damaged(path: path, reason: recordedDamage) }
             throw error
@@ -197,9 +202,10 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         if let databaseSize, databaseSize > 0 { return false }
         let hasVersion = manager.fileExists(atPath: layout.versionFile.path)
         let originals = manager.enumerator(atPath: layout.originals.path)
-        let hasOriginals = originals?.contains { name in
-            FileStatus(atPath: layout.originals.appendingPathComponent(name as? String ?? "").path)?.isRegularFile == true
-        } ?? false
+        let hasOriginals =
+            originals?.contains { name in
+                FileStatus(atPath: layout.originals.appendingPathComponent(name as? String ?? "").path)?.isRegularFile == true
+            } ?? false
         switch databaseSize {
         case .some where hasVersion || hasOriginals:
             throw .damaged(path: path, reason: "its database (database/Photos.sqlite) is empty\(hasOriginals ? " while originals/ holds files" : "")")
@@ -237,8 +243,9 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         var key = recorded
         if key == nil, writable {
             key = try writer.connection().write { db in
-                try db.execute(sql: "INSERT OR IGNORE INTO library_metadata (key, value) VALUES (?, ?)",
-                               arguments: [TokenCipher.metadataKey, TokenCipher.newKeyText()])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO library_metadata (key, value) VALUES (?, ?)",
+                    arguments: [TokenCipher.metadataKey, TokenCipher.newKeyText()])
                 return try String.fetchOne(db, sql: select, arguments: [TokenCipher.metadataKey])
             }
         }
@@ -250,8 +257,10 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
     /// An existing library asked to keep them elsewhere is refused: moving
     /// originals is `photos migrate`'s work, not an opening's. `recorded`:
     /// what the library held as it was opened.
-    private static func originals(_ writer: SQLiteWriter, recorded: String?, isNew: Bool, asked: String?,
-                                  writable: Bool, path: String) throws -> String? {
+    private static func originals(
+        _ writer: SQLiteWriter, recorded: String?, isNew: Bool, asked: String?,
+        writable: Bool, path: String
+    ) throws -> String? {
         var recorded = recorded
         if isNew, writable, let asked {
             // Another process creating the library at once may have recorded its own first.
@@ -305,8 +314,10 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         }
         if let problem = problems.first {
             damage.record("the database's asset or resource table is damaged (\(problem))")
-            throw StoreError.damaged(path: layout.root.path, reason: "an interrupted change block needs recovering, "
-                                     + "but the tables that say which files are stored are damaged: \(problem)")
+            throw StoreError.damaged(
+                path: layout.root.path,
+                reason: "an interrupted change block needs recovering, "
+                    + "but the tables that say which files are stored are damaged: \(problem)")
         }
     }
 
@@ -343,7 +354,8 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
             case .SQLITE_INTERRUPT where StatementBudget.current?.stop != nil:
                 return .stopped(StatementBudget.current!)
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                return .busy("another process held the library at \(layout.root.path) for longer than the wait allowed: \(error.message ?? "\(error.resultCode)")")
+                return .busy(
+                    "another process held the library at \(layout.root.path) for longer than the wait allowed: \(error.message ?? "\(error.resultCode)")")
             case .SQLITE_READONLY where readOnlyReason != nil:
                 return .readOnly(path: layout.root.path, reason: readOnlyReason!)
             case .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN:
@@ -440,8 +452,10 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         while true {
             do {
                 return try writer.connection().write { db in try body(SQLiteConnection(db: db)) }
-            } catch let error as DatabaseError where
-                (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && attempt < 5 {
+            } catch let error as DatabaseError
+                where
+                (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && attempt < 5
+            {
                 attempt += 1
                 Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
             } catch {
@@ -474,8 +488,10 @@ package final class SQLitePhotoStore: SQLPhotoStore, @unchecked Sendable {
         }
     }
 
-    package func watchCommits(after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
-                              onUnavailable: @escaping @Sendable (StoreError) -> Void) throws(StoreError) -> any CommitWatcher {
+    package func watchCommits(
+        after state: WatchedState, onChange: @escaping @Sendable (WatchedState) -> Void,
+        onUnavailable: @escaping @Sendable (StoreError) -> Void
+    ) throws(StoreError) -> any CommitWatcher {
         try FileCommitWatcher(store: self, after: state, onChange: onChange, onUnavailable: onUnavailable)
     }
 }

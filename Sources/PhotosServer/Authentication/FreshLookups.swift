@@ -65,10 +65,11 @@ final class FreshLookups<Value: Sendable>: Sendable {
     /// one else, as it may have failed for its runner's own reasons (its
     /// client left, its share of the work was spent): they wait for the next.
     private func finish(_ key: String, with answer: Answer) {
-        let sharesAnswer = switch answer {
-        case .success: true
-        case .failure: false
-        }
+        let sharesAnswer =
+            switch answer {
+            case .success: true
+            case .failure: false
+            }
         let (answered, nextRunner) = callers.withLock { callers -> ([CheckedContinuation<Wake, Never>], CheckedContinuation<Wake, Never>?) in
             guard var entry = callers[key] else { return ([], nil) }
             var answered = entry.answeredByRunning

@@ -77,8 +77,9 @@ final class ProvenTokens: Sendable {
     /// token was looked up, so that a revocation during the lookup outdates
     /// the proof at once.
     func remember(_ bearer: String, as principal: Principal, expires: Date?, lookedUpAfter revocationCount: Int) {
-        let proof = Proof(bearer: bearer, principal: principal, validUntil: min(clock().addingTimeInterval(lifetime), expires ?? .distantFuture),
-                          revocations: revocationCount)
+        let proof = Proof(
+            bearer: bearer, principal: principal, validUntil: min(clock().addingTimeInterval(lifetime), expires ?? .distantFuture),
+            revocations: revocationCount)
         proofs.withLock { $0[bearer] = proof }
     }
 

@@ -17,7 +17,8 @@ struct SessionAuthenticator: AuthenticatorMiddleware {
         guard let session = sessions.session(sessionID) else { throw authority.unauthorized("the session has ended; sign in again") }
         if !request.method.isSafe {
             guard let presented = request.headers[HTTPField.Name(BrowserSessions.csrfHeader)!],
-                  constantTimeEqual(presented, session.csrfToken) else {
+                constantTimeEqual(presented, session.csrfToken)
+            else {
                 throw Problem(.forbidden, "a browser request that changes something must carry the session's \(BrowserSessions.csrfHeader) header")
             }
         }

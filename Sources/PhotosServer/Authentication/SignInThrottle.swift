@@ -25,7 +25,8 @@ final class SignInThrottle: Sendable {
         guard let peer else { return nil }
         return failures.withLock { table in
             guard let times = table.peek(peer)?.filter({ now.timeIntervalSince($0) < window }), times.count >= limit,
-                  let oldest = times.first else { return nil }
+                let oldest = times.first
+            else { return nil }
             return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
         }
     }

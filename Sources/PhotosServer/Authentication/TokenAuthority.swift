@@ -40,7 +40,8 @@ struct TokenAuthority: Sendable {
         }
         let cookies = cookies()
         guard !cookies.isEmpty, let sessionID = Cookies(from: cookies)[BrowserSessions.cookieName]?.value,
-              let session = sessions.session(sessionID) else { return nil }
+            let session = sessions.session(sessionID)
+        else { return nil }
         return provenTokens.principal(for: session.bearer)
     }
 
@@ -104,8 +105,9 @@ struct TokenAuthority: Sendable {
         let throttled = throttle.retryAfter(context.remoteAddress)
         throttle.recordFailure(context.remoteAddress)
         if let seconds = throttled {
-            return Problem(.tooManyRequests, "too many failed sign-ins from this address; try again in \(seconds) s",
-                           headers: [.retryAfter: "\(seconds)"])
+            return Problem(
+                .tooManyRequests, "too many failed sign-ins from this address; try again in \(seconds) s",
+                headers: [.retryAfter: "\(seconds)"])
         }
         return unauthorized(detail)
     }

@@ -48,8 +48,10 @@ final class CachedRenditionHandler: ChannelInboundHandler, RemovableChannelHandl
     private var lastProof: ProvenTokens.Proof?
     private var seriesAnswered: [(rendition: PHImageManager.Rendition, series: ServerMetrics.RequestSeries)] = []
 
-    init(renditions: CommitCache<CachedRendition.Key, CachedRendition>, authentication: TokenAuthority,
-         metrics: ServerMetrics, logger: Logger, serverName: String, lifecycle: ConnectionLifecycleHandler) {
+    init(
+        renditions: CommitCache<CachedRendition.Key, CachedRendition>, authentication: TokenAuthority,
+        metrics: ServerMetrics, logger: Logger, serverName: String, lifecycle: ConnectionLifecycleHandler
+    ) {
         self.renditions = renditions
         self.authentication = authentication
         self.metrics = metrics
@@ -79,10 +81,11 @@ final class CachedRenditionHandler: ChannelInboundHandler, RemovableChannelHandl
     /// The answer when it is known without I/O; nil to pass the request on.
     private func answer(_ head: RawRequestHead) -> Answer? {
         guard head.method == "GET", head.version == .http1_1, head.keepAlive, head.authorization.count <= 1,
-              let (assetID, rendition, query) = Self.renditionPath(head.target),
-              let principal = authentication.recentlyProvenPrincipal(authorization: head.authorization.first,
-                                                                     cookies: head.cookies, lastProof: &lastProof),
-              let entry = renditions.lookup(CachedRendition.Key(client: principal.client, assetID: assetID, rendition: rendition)).value
+            let (assetID, rendition, query) = Self.renditionPath(head.target),
+            let principal = authentication.recentlyProvenPrincipal(
+                authorization: head.authorization.first,
+                cookies: head.cookies, lastProof: &lastProof),
+            let entry = renditions.lookup(CachedRendition.Key(client: principal.client, assetID: assetID, rendition: rendition)).value
         else { return nil }
         var conditions = HTTPFields()
         if !head.ifNoneMatch.isEmpty { conditions[.ifNoneMatch] = head.ifNoneMatch.joined(separator: ", ") }
@@ -101,7 +104,9 @@ final class CachedRenditionHandler: ChannelInboundHandler, RemovableChannelHandl
     /// Writes the answer as NIO's encoder would: the status line, the
     /// fields, `Date` and `Server`, then the body; one `writev` at the flush.
     private func respond(_ answer: Answer, to head: RawRequestHead, since start: ContinuousClock.Instant, context: ChannelHandlerContext) {
-        let statusLine = answer.status == .ok ? Self.okStatusLine
+        let statusLine =
+            answer.status == .ok
+            ? Self.okStatusLine
             : ByteBuffer(string: "HTTP/1.1 \(answer.status.code) \(answer.status.reasonPhrase)\r\n")
         context.write(wrapOutboundOut(.byteBuffer(statusLine)), promise: nil)
         context.write(wrapOutboundOut(.byteBuffer(answer.headers.http1Lines)), promise: nil)
@@ -109,8 +114,9 @@ final class CachedRenditionHandler: ChannelInboundHandler, RemovableChannelHandl
         if let body = answer.body { context.write(wrapOutboundOut(.byteBuffer(body)), promise: nil) }
         context.flush()
         lifecycle.answeredAhead(at: context.eventLoop.now)
-        RequestObservation.record(path: String(Substring(head.target.utf8.prefix { $0 != UInt8(ascii: "?") })), since: start,
-                                  logger: logger, series: series(answer.rendition, status: answer.status.code))
+        RequestObservation.record(
+            path: String(Substring(head.target.utf8.prefix { $0 != UInt8(ascii: "?") })), since: start,
+            logger: logger, series: series(answer.rendition, status: answer.status.code))
     }
 
     private static let okStatusLine = ByteBuffer(string: "HTTP/1.1 200 OK\r\n")
@@ -140,7 +146,8 @@ final class CachedRenditionHandler: ChannelInboundHandler, RemovableChannelHandl
         guard let slash = rest.firstIndex(of: UInt8(ascii: "/")), slash != rest.startIndex else { return nil }
         let name = rest[rest.index(after: slash)...]
         guard let rendition = PHImageManager.Rendition.allCases.first(where: { $0.rawValue.utf8.elementsEqual(name) }),
-              let assetID = String(rest[..<slash]) else { return nil }
+            let assetID = String(rest[..<slash])
+        else { return nil }
         return (assetID, rendition, query)
     }
 

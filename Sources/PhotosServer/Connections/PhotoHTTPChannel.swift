@@ -21,8 +21,9 @@ struct PhotoHTTPChannel: HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
-            try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
-                                                     withOutboundHeaderValidation: false)
+            try pipeline.configureHTTPServerPipeline(
+                withPipeliningAssistance: false, withErrorHandling: false,
+                withOutboundHeaderValidation: false)
             let lifecycle = ConnectionLifecycleHandler(idleTimeout: TimeAmount(idleTimeout))
             try pipeline.addHandler(lifecycle)
             try pipeline.addHandler(makeRenditionHandler(lifecycle), position: .first)
@@ -38,8 +39,10 @@ struct PhotoHTTPChannel: HTTPChannelHandler {
 
 extension HTTPServerBuilder {
     /// HTTP/1.1 through ``PhotoHTTPChannel``.
-    static func photos(idleTimeout: Duration,
-                       makeRenditionHandler: @escaping @Sendable (ConnectionLifecycleHandler) -> CachedRenditionHandler) -> HTTPServerBuilder {
+    static func photos(
+        idleTimeout: Duration,
+        makeRenditionHandler: @escaping @Sendable (ConnectionLifecycleHandler) -> CachedRenditionHandler
+    ) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
             PhotoHTTPChannel(responder: responder, idleTimeout: idleTimeout, makeRenditionHandler: makeRenditionHandler)
         }

@@ -29,12 +29,15 @@ struct RawRequestHead {
 
     init?(_ buffer: ByteBuffer) {
         guard buffer.readableBytes <= Self.maximumSize,
-              let head = buffer.withUnsafeReadableBytes({ Self.parse($0) }) else { return nil }
+            let head = buffer.withUnsafeReadableBytes({ Self.parse($0) })
+        else { return nil }
         self = head
     }
 
-    private init(method: String, target: String, version: Version, keepAlive: Bool,
-                 authorization: [String], cookies: [String], ifNoneMatch: [String]) {
+    private init(
+        method: String, target: String, version: Version, keepAlive: Bool,
+        authorization: [String], cookies: [String], ifNoneMatch: [String]
+    ) {
         self.method = method
         self.target = target
         self.version = version
@@ -52,7 +55,7 @@ struct RawRequestHead {
         // request-line = method SP request-target SP HTTP-version CRLF
         while index < count, isTokenByte(bytes[index]) { index += 1 }
         guard index > 0, index < count, bytes[index] == space,
-              let method = knownMethods.first(where: { UnsafeRawBufferPointer(rebasing: bytes[..<index]).elementsEqual($0.utf8) })
+            let method = knownMethods.first(where: { UnsafeRawBufferPointer(rebasing: bytes[..<index]).elementsEqual($0.utf8) })
         else { return nil }
         index += 1
         let targetStart = index
@@ -72,8 +75,11 @@ struct RawRequestHead {
         }
         index += 10
 
-        var close = false, keepAliveAsked = false
-        var authorization: [String] = [], cookies: [String] = [], ifNoneMatch: [String] = []
+        var close = false
+        var keepAliveAsked = false
+        var authorization: [String] = []
+        var cookies: [String] = []
+        var ifNoneMatch: [String] = []
         // *( field-name ":" OWS field-value OWS CRLF ) CRLF
         while index < count, bytes[index] != cr {
             let nameStart = index
@@ -110,8 +116,9 @@ struct RawRequestHead {
         // The fields end at a CR; the head ends there only if it is the final CRLF.
         guard index + 2 == count else { return nil }
         let keepAlive = version == .http1_1 ? !close : keepAliveAsked
-        return RawRequestHead(method: method, target: target, version: version, keepAlive: keepAlive,
-                              authorization: authorization, cookies: cookies, ifNoneMatch: ifNoneMatch)
+        return RawRequestHead(
+            method: method, target: target, version: version, keepAlive: keepAlive,
+            authorization: authorization, cookies: cookies, ifNoneMatch: ifNoneMatch)
     }
 
     /// The fields that matter here, by name in any case.
@@ -122,7 +129,8 @@ struct RawRequestHead {
 
         init(_ name: UnsafeRawBufferPointer) {
             if equalsIgnoringCase(name, "content-length") || equalsIgnoringCase(name, "transfer-encoding")
-                || equalsIgnoringCase(name, "upgrade") || equalsIgnoringCase(name, "expect") {
+                || equalsIgnoringCase(name, "upgrade") || equalsIgnoringCase(name, "expect")
+            {
                 self = .bodyOrProtocolChange
             } else if equalsIgnoringCase(name, "connection") {
                 self = .connection
@@ -151,8 +159,8 @@ struct RawRequestHead {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             true
         default:
             false
@@ -165,7 +173,8 @@ struct RawRequestHead {
     }
 
     private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        var start = bytes.startIndex, end = bytes.endIndex
+        var start = bytes.startIndex
+        var end = bytes.endIndex
         while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
         while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
         return UnsafeRawBufferPointer(rebasing: bytes[start..<end])

@@ -32,8 +32,9 @@ struct RequestObservation: RouterMiddleware {
     static func record(path: @autoclosure () -> String, since start: ContinuousClock.Instant, logger: Logger, series: ServerMetrics.RequestSeries) {
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info("\(series.key.method) \(path()) \(series.key.status)",
-                    metadata: ["duration_ms": .stringConvertible((milliseconds * 1000).rounded() / 1000)])
+        logger.info(
+            "\(series.key.method) \(path()) \(series.key.status)",
+            metadata: ["duration_ms": .stringConvertible((milliseconds * 1000).rounded() / 1000)])
         series.record(elapsed)
     }
 }

@@ -14,17 +14,25 @@ final class ServerMetrics: Sendable {
     /// counter and histogram in one lookup rather than through the
     /// registry's name and label validation.
     private let requestSeries = Mutex<[RequestSeries.Key: RequestSeries]>([:])
-    private static let latencyBuckets: [Duration] = [.microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
-                                                      .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-                                                      .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
+    private static let latencyBuckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+    ]
 
     init() {
-        streams = registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "photos_event_streams", unitName: "",
-                                                                      helpText: "Server-Sent Event streams open now"))
-        changeBlocks = registry.makeCounter(descriptor: MetricNameDescriptor(metricName: "photos_change_blocks", unitName: "total",
-                                                                             helpText: "Change blocks committed through POST /v1/changes"))
-        uploadedBytes = registry.makeCounter(descriptor: MetricNameDescriptor(metricName: "photos_uploaded_bytes", unitName: "total",
-                                                                              helpText: "Bytes received by uploads"))
+        streams = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "photos_event_streams", unitName: "",
+                helpText: "Server-Sent Event streams open now"))
+        changeBlocks = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "photos_change_blocks", unitName: "total",
+                helpText: "Change blocks committed through POST /v1/changes"))
+        uploadedBytes = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "photos_uploaded_bytes", unitName: "total",
+                helpText: "Bytes received by uploads"))
     }
 
     /// The series that count requests of one method and route answered
@@ -36,12 +44,16 @@ final class ServerMetrics: Sendable {
             if let series = known[key] { return series }
             let series = RequestSeries(
                 key: key,
-                count: registry.makeCounter(descriptor: MetricNameDescriptor(metricName: "photos_http_requests", unitName: "total",
-                                                                             helpText: "HTTP requests by route and status"),
-                                            labels: [("method", method), ("route", route), ("status", "\(status)")]),
-                latency: registry.makeDurationHistogram(descriptor: MetricNameDescriptor(metricName: "photos_http_request_duration",
-                                                                                         unitName: "seconds", helpText: "HTTP request latency by route"),
-                                                        labels: [("method", method), ("route", route)], buckets: Self.latencyBuckets))
+                count: registry.makeCounter(
+                    descriptor: MetricNameDescriptor(
+                        metricName: "photos_http_requests", unitName: "total",
+                        helpText: "HTTP requests by route and status"),
+                    labels: [("method", method), ("route", route), ("status", "\(status)")]),
+                latency: registry.makeDurationHistogram(
+                    descriptor: MetricNameDescriptor(
+                        metricName: "photos_http_request_duration",
+                        unitName: "seconds", helpText: "HTTP request latency by route"),
+                    labels: [("method", method), ("route", route)], buckets: Self.latencyBuckets))
             known[key] = series
             return series
         }

@@ -59,8 +59,10 @@ final class BlockingWork: Sendable {
 
     /// Runs `body` on one of the threads when `key`'s turn comes, refused
     /// when `maximumWaiting` of its jobs wait already.
-    func run<Result: Sendable>(for key: String, client: ClientPresence.Client?, maximumWaiting: Int = BlockingWork.maximumWaiting,
-                               _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    func run<Result: Sendable>(
+        for key: String, client: ClientPresence.Client?, maximumWaiting: Int = BlockingWork.maximumWaiting,
+        _ body: @escaping @Sendable () throws -> Result
+    ) async throws -> Result {
         try await take(key, maximumWaiting: maximumWaiting)
         defer { give(key) }
         if client?.isGone == true { throw CancellationError() }
@@ -122,8 +124,10 @@ final class BlockingWork: Sendable {
 /// loops, as the task's request's share of ``BlockingWork``; outside any
 /// request, on NIO's shared pool. `maximumWaiting`: how many of the
 /// share's jobs may wait before this one is refused.
-func blocking<Result: Sendable>(maximumWaiting: Int = BlockingWork.maximumWaiting,
-                                _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+func blocking<Result: Sendable>(
+    maximumWaiting: Int = BlockingWork.maximumWaiting,
+    _ body: @escaping @Sendable () throws -> Result
+) async throws -> Result {
     guard let attribution = BlockingWork.attribution else { return try await NIOThreadPool.singleton.runIfActive(body) }
     return try await attribution.work.run(for: attribution.key, client: attribution.client, maximumWaiting: maximumWaiting, body)
 }

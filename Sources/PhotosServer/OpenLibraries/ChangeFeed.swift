@@ -128,7 +128,8 @@ final class ChangeFeed: NSObject, PHPhotoLibraryChangeObserver, Sendable {
                 // Page by page, so that a feed far behind reads its way in steps.
                 while true {
                     guard let since = PHPersistentChangeToken(textRepresentation: position),
-                          let page = try? library.fetchPersistentChanges(since: since, limit: Self.pageSize) else {
+                        let page = try? library.fetchPersistentChanges(since: since, limit: Self.pageSize)
+                    else {
                         return ([], library.currentChangeToken.textRepresentation)
                     }
                     var read = 0

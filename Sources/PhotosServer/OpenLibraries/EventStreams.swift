@@ -16,7 +16,8 @@ final class EventStreams: Sendable {
     func register(tokenID: String, end: @escaping @Sendable () -> Void) -> UUID? {
         open.withLock { open in
             guard open[tokenID, default: [:]].count < Self.maximumPerToken,
-                  open.values.reduce(0, { $0 + $1.count }) < Self.maximumTotal else { return nil }
+                open.values.reduce(0, { $0 + $1.count }) < Self.maximumTotal
+            else { return nil }
             let id = UUID()
             open[tokenID, default: [:]][id] = end
             return id

@@ -102,7 +102,10 @@ final class LibraryPool: Sendable {
             if let feed = ownerFeed.withLock({ $0 }) { return feed }
             let made = try await ChangeFeed.start(library: owner)
             return ownerFeed.withLock { feed in
-                if let feed { made.stop(); return feed }
+                if let feed {
+                    made.stop()
+                    return feed
+                }
                 feed = made
                 return made
             }
@@ -134,8 +137,9 @@ final class LibraryPool: Sendable {
     /// How many client instances are open in the pool now.
     var openClientCount: Int { clients.withLock { $0.entries.count } }
 
-    private static let full = Problem(.serviceUnavailable, "too many clients are reading at once; try again shortly",
-                                      headers: [.retryAfter: "5"])
+    private static let full = Problem(
+        .serviceUnavailable, "too many clients are reading at once; try again shortly",
+        headers: [.retryAfter: "5"])
 }
 
 /// Empties the caches at each commit: the owner's instance hears of every

@@ -47,12 +47,14 @@ final class VideoConversions: Sendable {
         let thread = Thread { [self] in
             while true {
                 wake.wait()
-                guard let job = state.withLock({ state -> Job? in
-                    guard !state.queue.isEmpty else { return nil }
-                    let job = state.queue.removeFirst()
-                    state.running = job.key
-                    return job
-                }) else { continue }
+                guard
+                    let job = state.withLock({ state -> Job? in
+                        guard !state.queue.isEmpty else { return nil }
+                        let job = state.queue.removeFirst()
+                        state.running = job.key
+                        return job
+                    })
+                else { continue }
                 var failure: PHPhotosError?
                 do {
                     _ = try PHImageManager.default().playableVideo(of: job.asset, job.key.part)
@@ -125,8 +127,9 @@ final class VideoConversions: Sendable {
     func scheduleMissing(in library: PHPhotoLibrary) {
         scheduleIfMissing(in: library) {
             let options = PHFetchOptions()
-            options.predicate = NSPredicate(format: "mediaType == %d OR (mediaSubtypes & %d) != 0",
-                                            PHAssetMediaType.video.rawValue, PHAssetMediaSubtype.photoLive.rawValue)
+            options.predicate = NSPredicate(
+                format: "mediaType == %d OR (mediaSubtypes & %d) != 0",
+                PHAssetMediaType.video.rawValue, PHAssetMediaSubtype.photoLive.rawValue)
             return PHAsset.fetchAssets(with: options)
         }
     }

@@ -35,18 +35,20 @@ struct Problem: HTTPResponseError, Sendable {
 
     /// The problem a PhotoKit error is: its code decides the status.
     init(_ error: PHPhotosError) {
-        let status: HTTPResponse.Status = switch error.code {
-        case .identifierNotFound: .notFound
-        case .accessRestricted, .accessUserDenied: .forbidden
-        case .persistentChangeTokenExpired: .gone
-        case .invalidResource, .missingResource, .changeNotSupported, .multipleIdentifiersFound,
-             .persistentChangeDetailsUnavailable, .requestNotSupportedForAsset: .unprocessableContent
-        // A read stopped past its deadline, or for a client that left (who never sees the answer).
-        case .limitExceeded, .userCancelled: .serviceUnavailable
-        case .notEnoughSpace: .insufficientStorage
-        case .libraryVolumeOffline, .operationInterrupted, .networkError: .serviceUnavailable
-        default: .internalServerError
-        }
+        let status: HTTPResponse.Status =
+            switch error.code {
+            case .identifierNotFound: .notFound
+            case .accessRestricted, .accessUserDenied: .forbidden
+            case .persistentChangeTokenExpired: .gone
+            case .invalidResource, .missingResource, .changeNotSupported, .multipleIdentifiersFound,
+                .persistentChangeDetailsUnavailable, .requestNotSupportedForAsset:
+                .unprocessableContent
+            // A read stopped past its deadline, or for a client that left (who never sees the answer).
+            case .limitExceeded, .userCancelled: .serviceUnavailable
+            case .notEnoughSpace: .insufficientStorage
+            case .libraryVolumeOffline, .operationInterrupted, .networkError: .serviceUnavailable
+            default: .internalServerError
+            }
         self.init(status, error.localizedDescription, code: error.code)
     }
 
@@ -139,8 +141,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             if let allowed = routes.allowedMethods(request.uri.path), !allowed.contains(request.method.rawValue) {
-                throw Problem(.methodNotAllowed, "\(request.uri.path) takes \(allowed.joined(separator: ", "))",
-                              headers: [.allow: allowed.joined(separator: ", ")])
+                throw Problem(
+                    .methodNotAllowed, "\(request.uri.path) takes \(allowed.joined(separator: ", "))",
+                    headers: [.allow: allowed.joined(separator: ", ")])
             }
             throw Problem.from(error)
         } catch {

@@ -66,8 +66,9 @@ package struct AssetRepresentation: Encodable, Sendable {
         // numbers at all) is sent as none: JSON cannot hold infinities.
         location = asset.location.flatMap {
             guard (-90...90).contains($0.coordinate.latitude), (-180...180).contains($0.coordinate.longitude) else { return nil }
-            return Location(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude,
-                            altitude: $0.altitude == 0 || !$0.altitude.isFinite ? nil : $0.altitude)
+            return Location(
+                latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude,
+                altitude: $0.altitude == 0 || !$0.altitude.isFinite ? nil : $0.altitude)
         }
         duration = asset.duration
         isFavorite = asset.isFavorite

@@ -34,8 +34,9 @@ struct ChangeRepresentation: Encodable, Sendable {
                 unavailable = true
                 return nil
             }
-            return Objects(inserted: details.insertedLocalIdentifiers.sorted(), updated: details.updatedLocalIdentifiers.sorted(),
-                           deleted: details.deletedLocalIdentifiers.sorted())
+            return Objects(
+                inserted: details.insertedLocalIdentifiers.sorted(), updated: details.updatedLocalIdentifiers.sorted(),
+                deleted: details.deletedLocalIdentifiers.sorted())
         }
         assets = objects(.asset)
         assetCollections = objects(.assetCollection)

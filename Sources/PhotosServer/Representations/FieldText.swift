@@ -7,7 +7,8 @@ extension StringProtocol where SubSequence == Substring {
         let text = self[...]
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         guard let first = text.utf8.firstIndex(where: { !isBlank($0) }),
-              let last = text.utf8.lastIndex(where: { !isBlank($0) }) else { return text[text.endIndex...] }
+            let last = text.utf8.lastIndex(where: { !isBlank($0) })
+        else { return text[text.endIndex...] }
         return Substring(text.utf8[first...last])
     }
 }

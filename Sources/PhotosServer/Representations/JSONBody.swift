@@ -94,8 +94,9 @@ struct AnyKey: CodingKey {
 /// writes it, `Content-Type: application/json`. Cost: one `JSONEncoder` pass.
 struct JSONResponseEncoder: ResponseEncoder {
     func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: try JSONBody.encode(value))))
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONBody.encode(value))))
     }
 }
 
@@ -113,8 +114,10 @@ struct StrictJSONRequestDecoder: RequestDecoder {
 extension ServerContext {
     /// `value` through the context's response encoder, with `status` and
     /// `headers` added: what every JSON route answers with.
-    func json(_ value: some Encodable, from request: Request, status: HTTPResponse.Status = .ok,
-              headers: HTTPFields = [:]) throws -> Response {
+    func json(
+        _ value: some Encodable, from request: Request, status: HTTPResponse.Status = .ok,
+        headers: HTTPFields = [:]
+    ) throws -> Response {
         var response = try responseEncoder.encode(value, from: request, context: self)
         response.status = status
         for field in headers { response.headers[field.name] = field.value }

@@ -95,7 +95,8 @@ enum JSONKeyCheck {
                     case UInt8(ascii: "t"): units.append(0x09)
                     case UInt8(ascii: "u"):
                         guard position + 4 <= bytes.count,
-                              let unit = UInt16(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else { return nil }
+                            let unit = UInt16(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+                        else { return nil }
                         units.append(unit)
                         position += 4
                     default:

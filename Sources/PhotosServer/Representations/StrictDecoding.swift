@@ -17,8 +17,10 @@ struct Strict<Value: Decodable>: Decodable {
         guard asked.readAnObject else { return }
         let present = try decoder.container(keyedBy: AnyKey.self).allKeys
         if let unknown = present.first(where: { !asked.contains($0.stringValue) }) {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [unknown],
-                                                    debugDescription: "unknown field \"\(unknown.stringValue)\""))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath + [unknown],
+                    debugDescription: "unknown field \"\(unknown.stringValue)\""))
         }
     }
 }

@@ -36,8 +36,9 @@ struct AssetRoutes {
             let query = Query(request: request)
             let page = try await blocking {
                 try library.withCurrentLibrary {
-                    try Page.of(PHAssetCollection.fetchAssetCollectionsContaining(asset, with: .album, options: nil), query: query,
-                                CollectionRepresentation.init)
+                    try Page.of(
+                        PHAssetCollection.fetchAssetCollectionsContaining(asset, with: .album, options: nil), query: query,
+                        CollectionRepresentation.init)
                 }
             }
             return try context.json(page, from: request)
@@ -50,8 +51,9 @@ struct AssetRoutes {
         if let predicate = query.text("predicate"), predicate.utf8.count > 4096 {
             throw Problem.badRequest("predicate is longer than 4096 bytes")
         }
-        let options = try PHFetchOptions(predicateFormat: query.text("predicate"), sortKeys: query.text("sort") ?? defaultSort,
-                                         for: objectClass)
+        let options = try PHFetchOptions(
+            predicateFormat: query.text("predicate"), sortKeys: query.text("sort") ?? defaultSort,
+            for: objectClass)
         switch query.text("hidden") {
         case nil, "false": break
         case "true": options.includeHiddenAssets = true
@@ -67,11 +69,13 @@ struct AssetRoutes {
         guard let id, let identifier = ObjectID.localIdentifier(id, of: .asset) else {
             throw Problem.notFound("no asset has the id \(id ?? "")")
         }
-        guard let asset = try await blocking({
-            library.withCurrentLibrary {
-                PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil).firstObject ?? recentlyDeleted([id])[id.uppercased()]
-            }
-        }) else {
+        guard
+            let asset = try await blocking({
+                library.withCurrentLibrary {
+                    PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil).firstObject ?? recentlyDeleted([id])[id.uppercased()]
+                }
+            })
+        else {
             throw Problem.notFound("no asset has the id \(id)")
         }
         return asset
@@ -83,7 +87,7 @@ struct AssetRoutes {
     static func recentlyDeleted(_ ids: Set<String>) -> [String: PHAsset] {
         let wanted = Set(ids.map { $0.uppercased() })
         guard !wanted.isEmpty,
-              let trash = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil).firstObject
+            let trash = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil).firstObject
         else { return [:] }
         let options = PHFetchOptions()
         options.includeHiddenAssets = true

@@ -81,8 +81,9 @@ struct ChangeBlockRoutes {
             let committed: Committed
             do {
                 committed = try await blocking {
-                    try Self.perform(block, in: library, uploads: UploadedFiles(store: uploads, tokenID: principal.tokenID),
-                                     ifUnchangedSince: expected)
+                    try Self.perform(
+                        block, in: library, uploads: UploadedFiles(store: uploads, tokenID: principal.tokenID),
+                        ifUnchangedSince: expected)
                 }
             } catch let error as PHPhotoLibrary.StateChangedError {
                 throw Self.preconditionFailed(principal, detail: "\(error.description) (If-Match)")
@@ -114,14 +115,20 @@ struct ChangeBlockRoutes {
     /// The owner is told why; any other principal is told one thing,
     /// whatever is wrong, so that no token it alters teaches it anything.
     private static func preconditionFailed(_ principal: Principal, detail: String) -> Problem {
-        Problem(.preconditionFailed, principal.isOwner ? detail : """
-            the library has changed since the change token in If-Match, or the token is not one this client was given: \
-            read the library again and resend with its current token
-            """)
+        Problem(
+            .preconditionFailed,
+            principal.isOwner
+                ? detail
+                : """
+                the library has changed since the change token in If-Match, or the token is not one this client was given: \
+                read the library again and resend with its current token
+                """)
     }
 
-    private static func perform(_ block: Block, in library: PHPhotoLibrary, uploads: UploadedFiles,
-                                ifUnchangedSince expected: PHPersistentChangeToken?) throws -> Committed {
+    private static func perform(
+        _ block: Block, in library: PHPhotoLibrary, uploads: UploadedFiles,
+        ifUnchangedSince expected: PHPersistentChangeToken?
+    ) throws -> Committed {
         // Everything that can fail is decided before the block runs: a
         // PhotoKit change block cannot be abandoned halfway.
         let steps = try library.withCurrentLibrary { try plan(block, objects: ReferencedObjects(block), uploads: uploads) }
@@ -185,9 +192,11 @@ struct ChangeBlockRoutes {
     /// The step that creates one asset: `upload` shown, with the Live
     /// Photo video and the camera raw file the block pairs with it, under
     /// `key` and the keys of the other requests that named those uploads.
-    private static func createAsset(_ request: ChangeRequest, key: String, upload: UploadedFiles.File,
-                                    pairedVideo: UploadedFiles.File?, alternatePhoto: UploadedFiles.File?,
-                                    alsoKnownAs: [String]) throws -> Step {
+    private static func createAsset(
+        _ request: ChangeRequest, key: String, upload: UploadedFiles.File,
+        pairedVideo: UploadedFiles.File?, alternatePhoto: UploadedFiles.File?,
+        alsoKnownAs: [String]
+    ) throws -> Step {
         var resources = [(upload, upload.isVideo ? PHAssetResourceType.video : .photo)]
         if let alternatePhoto { resources.append((alternatePhoto, .alternatePhoto)) }
         if let pairedVideo { resources.append((pairedVideo, .pairedVideo)) }
@@ -225,7 +234,8 @@ struct ChangeBlockRoutes {
             guard let kind = refs[ref] else { throw Problem.badRequest("no earlier request of the block has ref \(ref)") }
             guard kinds.contains(kind) else {
                 let wanted = kinds.map(\.rawValue).sorted().joined(separator: " or ")
-                throw Problem.badRequest("ref \(ref) names the \(kind.rawValue) an earlier request creates; here it must name \(wanted == "album or folder" ? "an" : "a") \(wanted)")
+                throw Problem.badRequest(
+                    "ref \(ref) names the \(kind.rawValue) an earlier request creates; here it must name \(wanted == "album or folder" ? "an" : "a") \(wanted)")
             }
             return ref
         }
@@ -277,18 +287,21 @@ struct ChangeBlockRoutes {
                 if let group = groups.group(of: index) {
                     guard index == group.members.min() else { return { _ in } }
                     let keyOf = { (member: Int) in block.requests[member].ref ?? "#\(member)" }
-                    return try Self.createAsset(block.requests[group.shown], key: keyOf(group.shown), upload: taken[group.shown]!.file,
-                                                pairedVideo: group.pairedVideo.map { taken[$0]!.file },
-                                                alternatePhoto: group.alternatePhoto.map { taken[$0]!.file },
-                                                alsoKnownAs: group.members.filter { $0 != group.shown }.map(keyOf))
+                    return try Self.createAsset(
+                        block.requests[group.shown], key: keyOf(group.shown), upload: taken[group.shown]!.file,
+                        pairedVideo: group.pairedVideo.map { taken[$0]!.file },
+                        alternatePhoto: group.alternatePhoto.map { taken[$0]!.file },
+                        alsoKnownAs: group.members.filter { $0 != group.shown }.map(keyOf))
                 }
-                return try Self.createAsset(request, key: key, upload: taken[index]!.file, pairedVideo: taken[index]!.pairedVideo,
-                                            alternatePhoto: nil, alsoKnownAs: [])
+                return try Self.createAsset(
+                    request, key: key, upload: taken[index]!.file, pairedVideo: taken[index]!.pairedVideo,
+                    alternatePhoto: nil, alsoKnownAs: [])
             case .updateAsset:
                 let change = try objects.asset(request.asset)
                 guard change.canPerform(.properties) else {
-                    throw Problem(.unprocessableContent, "asset \(ObjectID.urlForm(change.localIdentifier)) does not allow changes",
-                                  code: .changeNotSupported)
+                    throw Problem(
+                        .unprocessableContent, "asset \(ObjectID.urlForm(change.localIdentifier)) does not allow changes",
+                        code: .changeNotSupported)
                 }
                 let location = try Self.location(request)
                 return { _ in
@@ -333,13 +346,16 @@ struct ChangeBlockRoutes {
                     }
                     move = nil
                 }
-                let (added, removed) = (try targets(request.addAssets, [.asset], objects.asset),
-                                        try targets(request.removeAssets, [.asset], objects.asset))
+                let (added, removed) = (
+                    try targets(request.addAssets, [.asset], objects.asset),
+                    try targets(request.removeAssets, [.asset], objects.asset)
+                )
                 return { state in
-                    let change: PHAssetCollectionChangeRequest? = switch album {
-                    case .existing(let existing): PHAssetCollectionChangeRequest(for: existing)
-                    case .created(let ref): state.albums[ref]
-                    }
+                    let change: PHAssetCollectionChangeRequest? =
+                        switch album {
+                        case .existing(let existing): PHAssetCollectionChangeRequest(for: existing)
+                        case .created(let ref): state.albums[ref]
+                        }
                     guard let change else { return }
                     if let title = request.title { change.title = title }
                     if let move { change.moveAssets(at: move.indexes, to: move.toIndex) }
@@ -364,13 +380,16 @@ struct ChangeBlockRoutes {
                 if case .existing(let existing) = folder, !existing.canPerform(.addContent) {
                     throw Problem(.unprocessableContent, "this folder cannot be changed", code: .changeNotSupported)
                 }
-                let (added, removed) = (try targets(request.addCollections, [.album, .folder], objects.collection),
-                                        try targets(request.removeCollections, [.album, .folder], objects.collection))
+                let (added, removed) = (
+                    try targets(request.addCollections, [.album, .folder], objects.collection),
+                    try targets(request.removeCollections, [.album, .folder], objects.collection)
+                )
                 return { state in
-                    let change: PHCollectionListChangeRequest? = switch folder {
-                    case .existing(let existing): PHCollectionListChangeRequest(for: existing)
-                    case .created(let ref): state.folders[ref]
-                    }
+                    let change: PHCollectionListChangeRequest? =
+                        switch folder {
+                        case .existing(let existing): PHCollectionListChangeRequest(for: existing)
+                        case .created(let ref): state.folders[ref]
+                        }
                     guard let change else { return }
                     if let title = request.title { change.title = title }
                     change.addChildCollections(all(added, state))
@@ -385,8 +404,10 @@ struct ChangeBlockRoutes {
 
     /// Where `moveAssets` are in the album now and where they go; nil when
     /// the request moves nothing. The album's own order is the one moved.
-    private static func move(_ request: ChangeRequest, in album: PHAssetCollection,
-                             objects: ReferencedObjects) throws -> (indexes: IndexSet, toIndex: Int)? {
+    private static func move(
+        _ request: ChangeRequest, in album: PHAssetCollection,
+        objects: ReferencedObjects
+    ) throws -> (indexes: IndexSet, toIndex: Int)? {
         guard request.moveAssets != nil || request.toIndex != nil else { return nil }
         let moved = try required(request.moveAssets, "moveAssets").map { try objects.asset($0) }
         let toIndex = try required(request.toIndex, "toIndex")
@@ -418,8 +439,9 @@ struct ChangeBlockRoutes {
         guard (-90...90).contains(value.latitude), (-180...180).contains(value.longitude) else {
             throw Problem.badRequest("a location's latitude is -90 to 90 and its longitude -180 to 180")
         }
-        return CLLocation(coordinate: CLLocationCoordinate2D(latitude: value.latitude, longitude: value.longitude),
-                          altitude: value.altitude ?? 0, horizontalAccuracy: 0, verticalAccuracy: 0, timestamp: Date())
+        return CLLocation(
+            coordinate: CLLocationCoordinate2D(latitude: value.latitude, longitude: value.longitude),
+            altitude: value.altitude ?? 0, horizontalAccuracy: 0, verticalAccuracy: 0, timestamp: Date())
     }
 
     private static func required<T>(_ value: T?, _ name: String) throws -> T {
@@ -436,10 +458,14 @@ private struct ReferencedObjects {
     private var folders: [String: PHCollectionList] = [:]
 
     init(_ block: ChangeBlockRoutes.Block) throws {
-        var assetIDs: Set<String> = [], albumIDs: Set<String> = [], folderIDs: Set<String> = [], collectionIDs: Set<String> = []
+        var assetIDs: Set<String> = []
+        var albumIDs: Set<String> = []
+        var folderIDs: Set<String> = []
+        var collectionIDs: Set<String> = []
         for request in block.requests {
-            assetIDs.formUnion([request.asset].compactMap { $0 } + (request.assets ?? []) + (request.addAssets ?? []) + (request.removeAssets ?? [])
-                               + (request.moveAssets ?? []))
+            assetIDs.formUnion(
+                [request.asset].compactMap { $0 } + (request.assets ?? []) + (request.addAssets ?? []) + (request.removeAssets ?? [])
+                    + (request.moveAssets ?? []))
             albumIDs.formUnion([request.album].compactMap { $0 } + (request.albums ?? []))
             folderIDs.formUnion([request.folder].compactMap { $0 } + (request.folders ?? []))
             collectionIDs.formUnion((request.addCollections ?? []) + (request.removeCollections ?? []))
@@ -605,7 +631,8 @@ private final class UploadedFiles {
     /// commit's sync waits for the file system's journal, which made a
     /// block of 50 uploads wait a tenth of a second for nothing.
     func release(committed: Bool) {
-        let taken = used, store = store
+        let taken = used
+        let store = store
         used = []
         guard committed else {
             for (id, descriptor) in taken { store.release(descriptor, of: id, committed: false) }

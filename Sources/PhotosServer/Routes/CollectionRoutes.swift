@@ -56,8 +56,10 @@ struct CollectionRoutes {
         }
     }
 
-    private func list<Object: PHCollection>(_ group: RouterGroup<ServerContext>, _ path: String,
-                                            _ fetch: @escaping @Sendable (PHFetchOptions) -> PHFetchResult<Object>) {
+    private func list<Object: PHCollection>(
+        _ group: RouterGroup<ServerContext>, _ path: String,
+        _ fetch: @escaping @Sendable (PHFetchOptions) -> PHFetchResult<Object>
+    ) {
         group.get(RouterPath(stringLiteral: path)) { request, context -> Response in
             let library = try await libraries.library(for: try context.requirePrincipal())
             let query = Query(request: request)
@@ -71,21 +73,23 @@ struct CollectionRoutes {
 
     static func assetCollection(_ id: String?, in library: PHPhotoLibrary) async throws -> PHAssetCollection {
         guard let id, let identifier = ObjectID.localIdentifier(id, of: .assetCollection),
-              let album = try await blocking({
-                  library.withCurrentLibrary {
-                      PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject
-                  }
-              }) else { throw Problem.notFound("no album has the id \(id ?? "")") }
+            let album = try await blocking({
+                library.withCurrentLibrary {
+                    PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject
+                }
+            })
+        else { throw Problem.notFound("no album has the id \(id ?? "")") }
         return album
     }
 
     static func collectionList(_ id: String?, in library: PHPhotoLibrary) async throws -> PHCollectionList {
         guard let id, let identifier = ObjectID.localIdentifier(id, of: .collectionList),
-              let folder = try await blocking({
-                  library.withCurrentLibrary {
-                      PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [identifier], options: nil).firstObject
-                  }
-              }) else { throw Problem.notFound("no folder has the id \(id ?? "")") }
+            let folder = try await blocking({
+                library.withCurrentLibrary {
+                    PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [identifier], options: nil).firstObject
+                }
+            })
+        else { throw Problem.notFound("no folder has the id \(id ?? "")") }
         return folder
     }
 }

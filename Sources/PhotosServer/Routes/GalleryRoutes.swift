@@ -11,7 +11,8 @@ import PhotosGallery
 struct GalleryRoutes {
     let files: GalleryFiles
 
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
         + "media-src 'self' blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     func add(to router: Router<ServerContext>) {

@@ -47,16 +47,19 @@ struct HistoryRoutes {
     /// An event stream from `since` (now, when nil): the changes since, then
     /// each change as the client's ``ChangeFeed`` reads it, and a comment on
     /// the stream's own clock. 429 when the token has as many streams as it may.
-    private func stream(principal: Principal, bearer: String, since: PHPersistentChangeToken?, limit: Int,
-                        connection: any Channel) async throws -> Response {
+    private func stream(
+        principal: Principal, bearer: String, since: PHPersistentChangeToken?, limit: Int,
+        connection: any Channel
+    ) async throws -> Response {
         let feed = try await libraries.feed(for: principal)
         // Subscribed before the first read, so that a commit between the two
         // is not missed: the stream then finds it after its position.
         let subscription = feed.subscribe()
         guard let registration = streams.register(tokenID: principal.tokenID, end: { subscription.continuation.finish() }) else {
             feed.unsubscribe(subscription.id)
-            throw Problem(.tooManyRequests, "this token has as many event streams open as it may (\(EventStreams.maximumPerToken))",
-                          headers: [.retryAfter: "5"])
+            throw Problem(
+                .tooManyRequests, "this token has as many event streams open as it may (\(EventStreams.maximumPerToken))",
+                headers: [.retryAfter: "5"])
         }
         // A client gone ends its stream at once, not at its next write.
         connection.pipeline.handler(type: ConnectionLifecycleHandler.self)
@@ -90,8 +93,9 @@ struct HistoryRoutes {
                 }
             }
             defer { ticker.cancel() }
-            let run = StreamRun(library: library, feed: feed, wakes: subscription.wakes, first: first, principal: principal, bearer: bearer,
-                                limit: limit, writeTimeout: writeTimeout, authentication: authentication)
+            let run = StreamRun(
+                library: library, feed: feed, wakes: subscription.wakes, first: first, principal: principal, bearer: bearer,
+                limit: limit, writeTimeout: writeTimeout, authentication: authentication)
             try await withGracefulShutdownHandler {
                 try await run(&writer)
             } onGracefulShutdown: {
@@ -166,7 +170,9 @@ struct HistoryRoutes {
     /// What a principal other than the owner is told of any change token
     /// that does not work: expired, made up, altered, another library's or
     /// not a token at all.
-    static let unusableToken = Problem(.gone, """
+    static let unusableToken = Problem(
+        .gone,
+        """
         the change token names no state this client can resume from: it is older than the kept history, \
         or not one this client was given; refetch what you track
         """, code: .persistentChangeTokenExpired)
@@ -177,8 +183,10 @@ struct HistoryRoutes {
         do {
             // One more than the page, to know whether more follow it.
             result = try library.fetchPersistentChanges(since: since, limit: limit + 1)
-        } catch let error as PHPhotosError where !principal.isOwner
-                    && [.identifierNotFound, .persistentChangeTokenExpired].contains(error.code) {
+        } catch let error as PHPhotosError
+            where !principal.isOwner
+            && [.identifierNotFound, .persistentChangeTokenExpired].contains(error.code)
+        {
             throw unusableToken
         } catch let error as PHPhotosError where error.code == .identifierNotFound {
             throw Problem(.badRequest, error.localizedDescription, code: .identifierNotFound)

@@ -94,8 +94,9 @@ struct ImageRoutes {
                     }
                 }
                 guard let file else {
-                    throw Problem(.serviceUnavailable, "the video is being converted into a form browsers play; try again shortly",
-                                  headers: [.retryAfter: "10"])
+                    throw Problem(
+                        .serviceUnavailable, "the video is being converted into a form browsers play; try again shortly",
+                        headers: [.retryAfter: "10"])
                 }
                 headers[.acceptRanges] = "bytes"
                 headers[.contentType] = file.pathExtension.lowercased() == "webm" ? "video/webm" : "video/mp4"
@@ -163,8 +164,9 @@ struct ImageRoutes {
             headers[.contentLength] = String(body.readableBytes)
             return PreparedHeaders(headers)
         }
-        return CachedRendition(contentVersion: asset.contentVersion, tag: tag, body: body,
-                               versionedHeaders: okHeaders(true), unversionedHeaders: okHeaders(false))
+        return CachedRendition(
+            contentVersion: asset.contentVersion, tag: tag, body: body,
+            versionedHeaders: okHeaders(true), unversionedHeaders: okHeaders(false))
     }
 
     static func entityTag(_ asset: PHAsset, _ rendition: String) -> String {
@@ -176,8 +178,9 @@ struct ImageRoutes {
     private static func isVersioned(_ query: Query, contentVersion: Int) throws -> Bool {
         guard let version = query.text("v") else { return false }
         guard version == String(contentVersion) else {
-            throw Problem(.notFound, "version \(version) of this asset is not its current one (\(contentVersion))",
-                          code: .identifierNotFound)
+            throw Problem(
+                .notFound, "version \(version) of this asset is not its current one (\(contentVersion))",
+                code: .identifierNotFound)
         }
         return true
     }
@@ -220,7 +223,7 @@ enum ByteRange: Equatable {
     static func parse(_ header: String, size: Int) -> ByteRange {
         let text = header.utf8
         guard let equals = text.firstIndex(of: UInt8(ascii: "=")),
-              Substring(text[..<equals]).trimmingOptionalWhitespace().utf8.elementsEqual("bytes".utf8, by: { $0 | 0x20 == $1 })
+            Substring(text[..<equals]).trimmingOptionalWhitespace().utf8.elementsEqual("bytes".utf8, by: { $0 | 0x20 == $1 })
         else { return .whole }
         let specs = text[text.index(after: equals)...].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
         guard specs.count <= maximumRanges else { return .whole }
@@ -247,7 +250,8 @@ enum ByteRange: Equatable {
     private static func range(_ spec: Substring, size: Int) -> Range<Int>?? {
         let bytes = spec.utf8
         guard let dash = bytes.firstIndex(of: UInt8(ascii: "-")) else { return nil }
-        let first = bytes[..<dash], last = bytes[bytes.index(after: dash)...]
+        let first = bytes[..<dash]
+        let last = bytes[bytes.index(after: dash)...]
         if first.isEmpty {
             // A suffix: the last n bytes.
             guard let suffix = position(last) else { return nil }
@@ -269,7 +273,8 @@ enum ByteRange: Equatable {
     /// Whether the decimal number `a` is less than `b`, both digits only,
     /// of any length.
     private static func precedes(_ a: Substring.UTF8View.SubSequence, _ b: Substring.UTF8View.SubSequence) -> Bool {
-        let a = a.drop { $0 == UInt8(ascii: "0") }, b = b.drop { $0 == UInt8(ascii: "0") }
+        let a = a.drop { $0 == UInt8(ascii: "0") }
+        let b = b.drop { $0 == UInt8(ascii: "0") }
         return a.count != b.count ? a.count < b.count : a.lexicographicallyPrecedes(b)
     }
 
@@ -305,7 +310,8 @@ private struct ChunkReader: Sendable {
     init(_ bytes: ResourceBytes) async throws {
         switch bytes {
         case .file(let url):
-            let handle = try await ImageRoutes.fileIO.openFile(_deprecatedPath: url.path, mode: .read, eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get()
+            let handle = try await ImageRoutes.fileIO.openFile(_deprecatedPath: url.path, mode: .read, eventLoop: MultiThreadedEventLoopGroup.singleton.next())
+                .get()
             do {
                 size = Int(try await ImageRoutes.fileIO.readFileSize(fileHandle: handle, eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get())
             } catch {
@@ -324,8 +330,10 @@ private struct ChunkReader: Sendable {
     func read(offset: Int, length: Int) async throws -> ByteBuffer {
         switch source {
         case .file(let handle):
-            try await ImageRoutes.fileIO.read(fileHandle: handle, fromOffset: Int64(offset), byteCount: length,
-                                  allocator: ByteBufferAllocator(), eventLoop: MultiThreadedEventLoopGroup.singleton.next()).get()
+            try await ImageRoutes.fileIO.read(
+                fileHandle: handle, fromOffset: Int64(offset), byteCount: length,
+                allocator: ByteBufferAllocator(), eventLoop: MultiThreadedEventLoopGroup.singleton.next()
+            ).get()
         case .remote(let read):
             ByteBuffer(data: try await read(Int64(offset)...Int64(offset + length - 1)))
         }

@@ -33,9 +33,10 @@ struct LibraryRoutes {
                         videos: PHAsset.fetchAssets(with: .video, options: nil).count,
                         albums: PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count,
                         folders: PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: nil).count)
-                    return LibraryRepresentation(name: library.name, client: principal.client,
-                                                 readOnly: principal.isReadOnly, counts: counts,
-                                                 changeToken: library.currentChangeToken.textRepresentation)
+                    return LibraryRepresentation(
+                        name: library.name, client: principal.client,
+                        readOnly: principal.isReadOnly, counts: counts,
+                        changeToken: library.currentChangeToken.textRepresentation)
                 }
             }
             return try context.json(representation, from: request)

@@ -27,7 +27,8 @@ struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
             guard let position = Cursor(text: cursor) else { throw Problem.badRequest("cursor is not one this server gave") }
             start = min(position.offset, result.count)
             if start == 0 || result.object(at: start - 1).localIdentifier != position.identifier,
-               let object = lookUp(position.identifier, as: Object.self) {
+                let object = lookUp(position.identifier, as: Object.self)
+            {
                 // Found by the ids the result holds, without reading its objects; a
                 // cursor naming nothing in it (made up, or deleted since) keeps its offset.
                 let previous = result.index(of: object)
@@ -55,8 +56,9 @@ private struct Cursor {
     init?(text: String) {
         let parts = text.split(separator: "~", maxSplits: 1)
         guard parts.count == 2, let offset = Int(parts[0]), offset >= 0,
-              let identifier = String(data: Data(base64URL: String(parts[1])) ?? Data(), encoding: .utf8),
-              !identifier.isEmpty, identifier.count <= 64 else { return nil }
+            let identifier = String(data: Data(base64URL: String(parts[1])) ?? Data(), encoding: .utf8),
+            !identifier.isEmpty, identifier.count <= 64
+        else { return nil }
         self.init(offset: offset, identifier: identifier)
     }
 
@@ -134,7 +136,8 @@ struct Query {
         for pair in text.utf8.split(separator: UInt8(ascii: "&")) {
             let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
             let key = Substring(pair[..<equals])
-            let matches = key.utf8.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }
+            let matches =
+                key.utf8.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }
                 ? decode(key) == name : key.utf8.elementsEqual(name.utf8)
             guard matches else { continue }
             return equals == pair.endIndex ? "" : decode(Substring(pair[pair.index(after: equals)...]))

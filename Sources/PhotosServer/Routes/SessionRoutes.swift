@@ -41,8 +41,9 @@ struct SessionRoutes {
             if principal.needsSignIn {
                 // Both refusals say that a password is what is needed (`"password": "required"`).
                 guard let password = body.password else {
-                    var problem = Problem(.unauthorized, "this share link has a password: send it as \"password\"",
-                                          headers: [.wwwAuthenticate: "Bearer realm=\"photos\""])
+                    var problem = Problem(
+                        .unauthorized, "this share link has a password: send it as \"password\"",
+                        headers: [.wwwAuthenticate: "Bearer realm=\"photos\""])
                     problem.extensions = ["password": "required"]
                     throw problem
                 }
@@ -60,8 +61,10 @@ struct SessionRoutes {
             }
             let (id, session) = sessions.start(bearer: body.token, tokenID: principal.tokenID)
             var response = try context.json(Signed(session, principal), from: request)
-            response.setCookie(Cookie(name: BrowserSessions.cookieName, value: id, expires: session.expires,
-                                      path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            response.setCookie(
+                Cookie(
+                    name: BrowserSessions.cookieName, value: id, expires: session.expires,
+                    path: "/", secure: false, httpOnly: true, sameSite: .strict))
             return response
         }
     }
@@ -76,8 +79,10 @@ struct SessionRoutes {
         group.delete("session") { request, _ -> Response in
             if let id = request.cookies[BrowserSessions.cookieName]?.value { sessions.end(id) }
             var response = Response(status: .noContent)
-            response.setCookie(Cookie(name: BrowserSessions.cookieName, value: "", expires: Date(timeIntervalSince1970: 0),
-                                      path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            response.setCookie(
+                Cookie(
+                    name: BrowserSessions.cookieName, value: "", expires: Date(timeIntervalSince1970: 0),
+                    path: "/", secure: false, httpOnly: true, sameSite: .strict))
             return response
         }
     }

@@ -64,8 +64,9 @@ struct ShareRoutes {
             let issued = try await blocking {
                 try library.withCurrentLibrary { try library.createShareLink(for: album, expirationDate: body.expires, password: body.password) }
             }
-            return try context.json(Created(share: Share(issued.token), token: issued.bearer, path: "/#share=\(issued.bearer)"), from: request,
-                                         status: .created, headers: [.cacheControl: "no-store"])
+            return try context.json(
+                Created(share: Share(issued.token), token: issued.bearer, path: "/#share=\(issued.bearer)"), from: request,
+                status: .created, headers: [.cacheControl: "no-store"])
         }
         group.delete("shares/:id") { request, context -> Response in
             let library = try owner(context)

@@ -103,7 +103,8 @@ struct TimelineRoutes {
             }
             let columns = Columns(
                 bucket: bucket.id.description, page: page, pages: pages, ids: contents.localIdentifiers.map(ObjectID.urlForm),
-                aspectRatios: contents.aspectRatios.map { ($0 * 10_000).rounded() / 10_000 }, creationDates: contents.creationDates.map { $0.map { ($0.timeIntervalSince1970 * 1000).rounded() / 1000 } },
+                aspectRatios: contents.aspectRatios.map { ($0 * 10_000).rounded() / 10_000 },
+                creationDates: contents.creationDates.map { $0.map { ($0.timeIntervalSince1970 * 1000).rounded() / 1000 } },
                 mediaTypes: contents.mediaTypes.map(\.name), durations: contents.durations, favorites: contents.favorites,
                 thumbHashes: contents.thumbHashes.map { $0?.base64EncodedString() }, contentVersions: contents.contentVersions)
             var headers = Self.headers(tag)
@@ -143,8 +144,10 @@ struct TimelineRoutes {
     }
 
     private static func bucket(_ bucket: PHTimelineBucket) -> Bucket {
-        Bucket(id: bucket.id.description, year: bucket.year, month: bucket.month, day: bucket.day, count: bucket.count, pages: max(1, (bucket.count + pageSize - 1) / pageSize),
-               etag: "\"\(bucket.fingerprint)\"")
+        Bucket(
+            id: bucket.id.description, year: bucket.year, month: bucket.month, day: bucket.day, count: bucket.count,
+            pages: max(1, (bucket.count + pageSize - 1) / pageSize),
+            etag: "\"\(bucket.fingerprint)\"")
     }
 
     private static func tag(_ buckets: [PHTimelineBucket]) -> String {

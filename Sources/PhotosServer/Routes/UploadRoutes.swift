@@ -30,11 +30,13 @@ struct UploadRoutes {
 
     func add(to group: RouterGroup<ServerContext>) {
         group.on("uploads", method: .options) { _, _ -> Response in
-            Response(status: .noContent, headers: Self.tusHeaders(extra: [
-                HTTPField.Name("Tus-Version")!: Self.version,
-                HTTPField.Name("Tus-Extension")!: "creation,termination",
-                HTTPField.Name("Tus-Max-Size")!: "\(uploads.maximumLength)",
-            ]))
+            Response(
+                status: .noContent,
+                headers: Self.tusHeaders(extra: [
+                    HTTPField.Name("Tus-Version")!: Self.version,
+                    HTTPField.Name("Tus-Extension")!: "creation,termination",
+                    HTTPField.Name("Tus-Max-Size")!: "\(uploads.maximumLength)",
+                ]))
         }
         group.post("uploads") { request, context -> Response in
             let principal = try context.requirePrincipal()
@@ -55,9 +57,15 @@ struct UploadRoutes {
             } else if let policy = metadata["duplicates"], policy != "keep", policy != "skip" {
                 throw Problem.badRequest("duplicates must be skip or keep")
             }
-            let upload = try await Self.refusingAsProblems { try await blocking { try uploads.create(tokenID: principal.tokenID, length: length, filename: filename) } }
-            return Response(status: .created, headers: Self.tusHeaders(extra: [.location: "/v1/uploads/\(upload.id)",
-                                                                                HTTPField.Name("Upload-Offset")!: "0"]))
+            let upload = try await Self.refusingAsProblems {
+                try await blocking { try uploads.create(tokenID: principal.tokenID, length: length, filename: filename) }
+            }
+            return Response(
+                status: .created,
+                headers: Self.tusHeaders(extra: [
+                    .location: "/v1/uploads/\(upload.id)",
+                    HTTPField.Name("Upload-Offset")!: "0",
+                ]))
         }
         group.get("uploads") { request, context -> Response in
             let principal = try context.requirePrincipal()
@@ -66,10 +74,12 @@ struct UploadRoutes {
         }
         group.head("uploads/:id") { request, context -> Response in
             let upload = try find(context)
-            return Response(status: .ok, headers: Self.tusHeaders(extra: [
-                HTTPField.Name("Upload-Offset")!: "\(uploads.offset(of: upload.id))",
-                HTTPField.Name("Upload-Length")!: "\(upload.length)", .cacheControl: "no-store",
-            ]))
+            return Response(
+                status: .ok,
+                headers: Self.tusHeaders(extra: [
+                    HTTPField.Name("Upload-Offset")!: "\(uploads.offset(of: upload.id))",
+                    HTTPField.Name("Upload-Length")!: "\(upload.length)", .cacheControl: "no-store",
+                ]))
         }
         group.patch("uploads/:id") { request, context -> Response in
             try Self.requireTus(request)
@@ -81,8 +91,9 @@ struct UploadRoutes {
             defer { uploads.endWriting(upload.id) }
             let offset = uploads.offset(of: upload.id)
             guard request.headers[HTTPField.Name("Upload-Offset")!] == "\(offset)" else {
-                throw Problem(.conflict, "Upload-Offset must be \(offset), the bytes received so far",
-                              headers: [HTTPField.Name("Upload-Offset")!: "\(offset)"])
+                throw Problem(
+                    .conflict, "Upload-Offset must be \(offset), the bytes received so far",
+                    headers: [HTTPField.Name("Upload-Offset")!: "\(offset)"])
             }
             let written = try await Self.refusingAsProblems { try await append(request.body, to: upload, at: offset) }
             metrics.uploaded(bytes: written - offset)
@@ -166,7 +177,8 @@ struct UploadRoutes {
         var position = offset
         var gathered = ByteBufferAllocator().buffer(capacity: min(Self.writeSize, max(0, upload.length - offset)))
         func writeGathered() async throws {
-            let bytes = gathered, at = position
+            let bytes = gathered
+            let at = position
             // Complete: durable before the client is told so.
             let completes = at + bytes.readableBytes == upload.length
             guard bytes.readableBytes > 0 || completes else { return }
@@ -193,8 +205,9 @@ struct UploadRoutes {
 
     private static func requireTus(_ request: Request) throws {
         guard request.headers[HTTPField.Name("Tus-Resumable")!] == version else {
-            throw Problem(.preconditionFailed, "uploads speak tus \(version): send Tus-Resumable: \(version)",
-                          headers: [HTTPField.Name("Tus-Version")!: version])
+            throw Problem(
+                .preconditionFailed, "uploads speak tus \(version): send Tus-Resumable: \(version)",
+                headers: [HTTPField.Name("Tus-Version")!: version])
         }
     }
 

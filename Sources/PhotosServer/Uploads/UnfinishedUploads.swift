@@ -38,8 +38,9 @@ public struct UnfinishedUploads: Sendable {
     /// Every unfinished upload, oldest first. Cost: a look at each.
     public func list() -> [Upload] {
         store.list().map { status in
-            Upload(id: status.upload.id, tokenID: status.upload.tokenID, filename: status.upload.filename, length: status.upload.length,
-                   received: status.received, creationDate: status.upload.created, lastWriteDate: status.lastWrite)
+            Upload(
+                id: status.upload.id, tokenID: status.upload.tokenID, filename: status.upload.filename, length: status.upload.length,
+                received: status.received, creationDate: status.upload.created, lastWriteDate: status.lastWrite)
         }
     }
 

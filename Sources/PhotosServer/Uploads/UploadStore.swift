@@ -118,8 +118,9 @@ final class UploadStore: Sendable {
     /// The ledger made again from what the directory holds.
     @discardableResult
     private func rebuildLedger() -> [String: Entry] {
-        let entries = Dictionary(list().map { ($0.upload.id, Entry(tokenID: $0.upload.tokenID, length: $0.upload.length, received: $0.received)) },
-                                 uniquingKeysWith: { first, _ in first })
+        let entries = Dictionary(
+            list().map { ($0.upload.id, Entry(tokenID: $0.upload.tokenID, length: $0.upload.length, received: $0.received)) },
+            uniquingKeysWith: { first, _ in first })
         ledger.withLock { $0 = entries }
         return entries
     }
@@ -147,9 +148,11 @@ final class UploadStore: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Self.fileError(path) }
         defer { close(descriptor) }
-        let described = describesInAttributes && description.withUnsafeBytes {
-            fsetxattr(descriptor, Self.descriptionAttribute, $0.baseAddress, $0.count, Int32(XATTR_CREATE))
-        } == 0
+        let described =
+            describesInAttributes
+            && description.withUnsafeBytes {
+                fsetxattr(descriptor, Self.descriptionAttribute, $0.baseAddress, $0.count, Int32(XATTR_CREATE))
+            } == 0
         if !described {
             // No attributes here (or not this large): the description's own file, new, written in place; one
             // cut short by a crash does not decode, and its upload is then unknown and removed.
@@ -189,7 +192,8 @@ final class UploadStore: Sendable {
     /// the owner's view) and it has not been abandoned.
     func upload(_ id: String, tokenID: String?, now: Date = Date()) -> Upload? {
         guard Self.isID(id), let upload = description(of: id), tokenID == nil || upload.tokenID == tokenID,
-              !isAbandoned(upload, now: now) else { return nil }
+            !isAbandoned(upload, now: now)
+        else { return nil }
         return upload
     }
 
@@ -216,8 +220,9 @@ final class UploadStore: Sendable {
     func list() -> [Status] {
         ids().filter(Self.isID).compactMap { id -> Status? in
             guard let status = fileStatus(id), let upload = description(of: id) else { return nil }
-            return Status(upload: upload, received: Int(status.st_size),
-                          lastWrite: max(upload.created, Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))))
+            return Status(
+                upload: upload, received: Int(status.st_size),
+                lastWrite: max(upload.created, Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))))
         }.sorted { ($0.upload.created, $0.upload.id) < ($1.upload.created, $1.upload.id) }
     }
 

@@ -40,8 +40,10 @@ package struct ClientAccessRecord: Sendable, Equatable {
     /// The album a shared-album client reads (its UUID).
     package var sharedAlbum: String?
 
-    package init(client: String, grant: AccessGrant?, requestedLevel: AccessLevel?, requestedAt: Date?, decidedAt: Date?,
-                 selectedAssetCount: Int, sharedAlbum: String? = nil) {
+    package init(
+        client: String, grant: AccessGrant?, requestedLevel: AccessLevel?, requestedAt: Date?, decidedAt: Date?,
+        selectedAssetCount: Int, sharedAlbum: String? = nil
+    ) {
         self.client = client
         self.grant = grant
         self.requestedLevel = requestedLevel
@@ -57,10 +59,11 @@ package enum ClientIdentifier {
     /// Letters, digits, `.`, `-` and `_`, 1 to 255 of them. The restriction
     /// keeps identifiers readable in the CLI and safe to quote into SQL.
     package static func isValid(_ identifier: String) -> Bool {
-        !identifier.isEmpty && identifier.utf8.count <= 255 && identifier.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2E || byte == 0x2D || byte == 0x5F
-        }
+        !identifier.isEmpty && identifier.utf8.count <= 255
+            && identifier.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2E || byte == 0x2D || byte == 0x5F
+            }
     }
 
     /// Refuses an identifier that is not valid, naming the rule.

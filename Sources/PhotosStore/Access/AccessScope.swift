@@ -75,7 +75,8 @@ package enum AccessScope: Sendable, Equatable {
         case .sharedAlbum(let client, _):
             return .accessDenied("client \(client) reads one shared album and changes nothing")
         case .addOnly(let client):
-            let onlyCreates = set.assetEdits.isEmpty && set.trashedAssets.isEmpty && set.restoredAssets.isEmpty
+            let onlyCreates =
+                set.assetEdits.isEmpty && set.trashedAssets.isEmpty && set.restoredAssets.isEmpty
                 && set.newCollections.isEmpty && set.collectionEdits.isEmpty && set.deletedCollections.isEmpty
                 && set.purge == nil && set.accessChanges.isEmpty
             return onlyCreates ? nil : .accessDenied("client \(client) has add-only access: it can create assets, nothing else")

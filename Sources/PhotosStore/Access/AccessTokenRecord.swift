@@ -24,8 +24,10 @@ package struct AccessTokenRecord: Sendable, Equatable {
     /// token, never stored with it.
     package var clientGrant: AccessGrant? = nil
 
-    package init(id: String, secretHash: Data, client: String?, isReadOnly: Bool, label: String,
-                 createdAt: Date, expiresAt: Date?, passwordHash: Data? = nil) {
+    package init(
+        id: String, secretHash: Data, client: String?, isReadOnly: Bool, label: String,
+        createdAt: Date, expiresAt: Date?, passwordHash: Data? = nil
+    ) {
         self.id = id
         self.secretHash = secretHash
         self.client = client

@@ -92,10 +92,13 @@ struct WritePolicy {
     func visible(_ uuids: Set<String>, table: String, condition: SQLFragment?) throws -> Set<String> {
         guard !uuids.isEmpty else { return [] }
         let alias = table.split(separator: " ").last!
-        return try Set(db.fetchAll(String.self, """
-            SELECT \(sql: String(alias)).uuid FROM \(sql: table)
-            WHERE \(sql: String(alias)).uuid IN (\(db.dialect.elements(of: Array(uuids))))\(condition.andClause)
-            """))
+        return try Set(
+            db.fetchAll(
+                String.self,
+                """
+                SELECT \(sql: String(alias)).uuid FROM \(sql: table)
+                WHERE \(sql: String(alias)).uuid IN (\(db.dialect.elements(of: Array(uuids))))\(condition.andClause)
+                """))
     }
 
     /// Refuses a limited client's change to a collection unless it created
@@ -105,7 +108,8 @@ struct WritePolicy {
     /// client's view. Other scopes pass.
     func requireModifiable(rowID: Int64, identifier: LocalIdentifier, _ change: String) throws {
         guard case .limited(let client) = scope, try !isModifiable(rowID) else { return }
-        throw StoreError.accessDenied("""
+        throw StoreError.accessDenied(
+            """
             client \(client) cannot \(change) \(identifier): it holds photos or collections outside the client's \
             limited selection, and the client did not create it
             """)
@@ -114,12 +118,16 @@ struct WritePolicy {
     private func isModifiable(_ rowID: Int64) throws -> Bool {
         guard let created = scope.createdCollectionCondition("c"), let granted = scope.assetCondition("a") else { return true }
         if try db.fetchOne(Bool.self, "SELECT EXISTS (SELECT 1 FROM collection c WHERE c.id = \(rowID) AND \(created))")
-            ?? false {
+            ?? false
+        {
             return true
         }
-        let holdsOthers = try db.fetchOne(Bool.self, """
-            SELECT EXISTS (SELECT 1 FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE m.collection_id = \(rowID) AND NOT \(granted))
-            """) ?? true
+        let holdsOthers =
+            try db.fetchOne(
+                Bool.self,
+                """
+                SELECT EXISTS (SELECT 1 FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE m.collection_id = \(rowID) AND NOT \(granted))
+                """) ?? true
         guard !holdsOthers else { return false }
         let children = try db.fetchAll(Int64.self, sql: "SELECT id FROM collection WHERE parent_id = ?", arguments: [rowID])
         return try children.allSatisfy(isModifiable)

@@ -27,9 +27,11 @@ package struct StoreOpenOptions: Sendable {
     /// The engine knows none itself; the layer above passes those it links.
     package var databases: [any DatabaseBackend] = []
 
-    package init(createIfNeeded: Bool = true, allowsUnsafeLocation: Bool = false, client: String? = nil,
-                 originals: String? = nil, fileStorage: any FileStorageOpener = LocalFileStorage.Opener(),
-                 databases: [any DatabaseBackend] = []) {
+    package init(
+        createIfNeeded: Bool = true, allowsUnsafeLocation: Bool = false, client: String? = nil,
+        originals: String? = nil, fileStorage: any FileStorageOpener = LocalFileStorage.Opener(),
+        databases: [any DatabaseBackend] = []
+    ) {
         self.createIfNeeded = createIfNeeded
         self.allowsUnsafeLocation = allowsUnsafeLocation
         self.client = client
@@ -70,9 +72,10 @@ package enum LibraryBackend {
         let scheme = url.scheme?.lowercased() ?? ""
         guard let backend = options.databases.first(where: { $0.schemes.contains(scheme) }) else {
             let known = options.databases.flatMap(\.schemes).sorted().map { $0 == "file" ? "a directory" : "\($0)://…" }
-            throw .notALibrary(path: url.isFileURL ? url.path : url.absoluteString,
-                               reason: "no library backend serves \(scheme.isEmpty ? "this kind of" : scheme + "://") locations; a library is "
-                                   + (known.isEmpty ? "nothing this program can open" : known.joined(separator: ", ")))
+            throw .notALibrary(
+                path: url.isFileURL ? url.path : url.absoluteString,
+                reason: "no library backend serves \(scheme.isEmpty ? "this kind of" : scheme + "://") locations; a library is "
+                    + (known.isEmpty ? "nothing this program can open" : known.joined(separator: ", ")))
         }
         return try backend.open(url, options: options)
     }

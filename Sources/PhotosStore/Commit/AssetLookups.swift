@@ -16,9 +16,12 @@ extension SQLConnection {
     /// The error for an asset named by a row id no asset has: one deleted
     /// since it was fetched, named by the UUID its deletion recorded.
     func missingAsset(rowID: Int64) throws -> StoreError {
-        let uuid = try fetchOne(String.self, sql: "SELECT uuid FROM deleted_object WHERE entity = ? AND row_id = ?",
-                                   arguments: [StoreEntity.asset.rawValue, rowID])
-        return .notFound(entity: .asset, identifier: uuid.map { LocalIdentifier(uuid: $0, entity: .asset).description }
-                            ?? "the asset of row \(rowID)")
+        let uuid = try fetchOne(
+            String.self, sql: "SELECT uuid FROM deleted_object WHERE entity = ? AND row_id = ?",
+            arguments: [StoreEntity.asset.rawValue, rowID])
+        return .notFound(
+            entity: .asset,
+            identifier: uuid.map { LocalIdentifier(uuid: $0, entity: .asset).description }
+                ?? "the asset of row \(rowID)")
     }
 }

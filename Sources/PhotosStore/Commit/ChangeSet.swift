@@ -123,8 +123,10 @@ package struct NewResource: Sendable {
     package var pixelWidth: Int
     package var pixelHeight: Int
 
-    package init(type: ResourceType, file: StagedFile, originalFilename: String, uniformTypeIdentifier: String,
-                 pixelWidth: Int, pixelHeight: Int) {
+    package init(
+        type: ResourceType, file: StagedFile, originalFilename: String, uniformTypeIdentifier: String,
+        pixelWidth: Int, pixelHeight: Int
+    ) {
         self.type = type
         self.file = file
         self.originalFilename = originalFilename
@@ -146,8 +148,10 @@ package struct AssetEdit: Sendable {
     /// A new rendering of the content, or a return to the original.
     package var content: ContentEdit?
 
-    package init(uuid: String, creationDate: Date?? = nil, location: StoredLocation?? = nil,
-                 isFavorite: Bool? = nil, isHidden: Bool? = nil, content: ContentEdit? = nil) {
+    package init(
+        uuid: String, creationDate: Date?? = nil, location: StoredLocation?? = nil,
+        isFavorite: Bool? = nil, isHidden: Bool? = nil, content: ContentEdit? = nil
+    ) {
         self.uuid = uuid
         self.creationDate = creationDate
         self.location = location
@@ -177,8 +181,10 @@ package struct AdjustedContent: Sendable {
     /// The rendering's ThumbHash placeholder.
     package var thumbHash: Data?
 
-    package init(rendered: NewResource, adjustmentData: NewResource, formatIdentifier: String, formatVersion: String,
-                 thumbHash: Data? = nil) {
+    package init(
+        rendered: NewResource, adjustmentData: NewResource, formatIdentifier: String, formatVersion: String,
+        thumbHash: Data? = nil
+    ) {
         self.rendered = rendered
         self.adjustmentData = adjustmentData
         self.formatIdentifier = formatIdentifier
@@ -219,8 +225,10 @@ package struct CollectionEdit: Sendable {
     package var snapshot: [String]?
     package var operations: [MembershipOperation]
 
-    package init(target: CollectionEditTarget, title: String? = nil, snapshot: [String]? = nil,
-                 operations: [MembershipOperation] = []) {
+    package init(
+        target: CollectionEditTarget, title: String? = nil, snapshot: [String]? = nil,
+        operations: [MembershipOperation] = []
+    ) {
         self.target = target
         self.title = title
         self.snapshot = snapshot
@@ -266,7 +274,9 @@ package struct CommitResult: Sendable {
 package struct ObjectChange: Sendable, Hashable {
     /// Raw values are what history rows store.
     package enum Kind: Int, Sendable, Hashable {
-        case inserted = 1, updated = 2, deleted = 3
+        case inserted = 1
+        case updated = 2
+        case deleted = 3
     }
 
     package var identifier: LocalIdentifier

@@ -61,8 +61,10 @@ struct ChangeSetCommitter {
     /// says where the files of new assets and content edits now lie.
     /// Returns nil, recording nothing, when a set that names no objects
     /// (a purge, an access change) found nothing to do.
-    mutating func apply(_ set: ChangeSet, placement: FilePlacement, client: String?,
-                        writesHistoryEntries: Bool) throws -> CommitResult? {
+    mutating func apply(
+        _ set: ChangeSet, placement: FilePlacement, client: String?,
+        writesHistoryEntries: Bool
+    ) throws -> CommitResult? {
         try checkTitles(set)
         try policy.check(set, client: client)
         for (asset, paths) in zip(set.newAssets, placement.newAssets) {
@@ -76,8 +78,9 @@ struct ChangeSetCommitter {
             try insert(collection)
         }
         if case .limited(let client) = scope {
-            try policy.recordCreated(set.newAssets.filter { duplicates[$0.record.uuid] == nil }.map { LocalIdentifier(uuid: $0.record.uuid, entity: .asset) }
-                + set.newCollections.map { LocalIdentifier(uuid: $0.uuid, entity: $0.kind.entity) }, for: client)
+            try policy.recordCreated(
+                set.newAssets.filter { duplicates[$0.record.uuid] == nil }.map { LocalIdentifier(uuid: $0.record.uuid, entity: .asset) }
+                    + set.newCollections.map { LocalIdentifier(uuid: $0.uuid, entity: $0.kind.entity) }, for: client)
         }
         for edit in set.assetEdits {
             try apply(edit, contentPaths: placement.contentEdits[edit.uuid] ?? [])
@@ -114,8 +117,10 @@ struct ChangeSetCommitter {
             .map(\.rowID)
         guard !assetIDs.isEmpty else { return }
         for album in try albums(holding: db.dialect.elements(of: assetIDs)) {
-            try record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
-                         kind: .updated, changedAttributes: [.summary]))
+            try record(
+                .init(
+                    identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
+                    kind: .updated, changedAttributes: [.summary]))
         }
     }
 
@@ -125,7 +130,9 @@ struct ChangeSetCommitter {
     /// which made trashing thousands of assets in a library of many albums
     /// cost their product.
     private func albums(holding assetIDs: SQLFragment) throws -> [SQLRow] {
-        try db.fetchAll(SQLRow.self, """
+        try db.fetchAll(
+            SQLRow.self,
+            """
             SELECT c.id, c.uuid FROM collection c
             WHERE c.id IN (SELECT m.collection_id FROM collection_asset m WHERE m.asset_id IN (\(assetIDs)))
             """)
@@ -141,7 +148,9 @@ struct ChangeSetCommitter {
     private func storedAsset(holding hash: String) throws -> String? {
         if let inserted = insertedHashes[hash] { return inserted }
         let visible: SQLFragment? = if case .limited = scope { scope.assetCondition("a") } else { nil }
-        return try db.fetchOne(String.self, """
+        return try db.fetchOne(
+            String.self,
+            """
             SELECT a.uuid FROM asset a WHERE a.content_hash = \(hash) AND \(sql: ShownAssets.notDeleted("a"))\(visible.andClause)
             ORDER BY a.id LIMIT 1
             """)
@@ -149,9 +158,13 @@ struct ChangeSetCommitter {
 
     private mutating func insert(_ asset: NewAsset, paths: [String]) throws {
         var row = asset.record
-        if asset.representsNewBurst, let burst = row.burstIdentifier, !row.representsBurst, try !db.fetchOne(Bool.self, sql: """
-            SELECT EXISTS (SELECT 1 FROM asset WHERE burst_identifier = ? AND represents_burst = 1)
-            """, arguments: [burst])! {
+        if asset.representsNewBurst, let burst = row.burstIdentifier, !row.representsBurst,
+            try !db.fetchOne(
+                Bool.self,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM asset WHERE burst_identifier = ? AND represents_burst = 1)
+                    """, arguments: [burst])!
+        {
             // The first photo of a burst to arrive stands for it; the others stay behind it.
             row.representsBurst = true
         }
@@ -161,8 +174,10 @@ struct ChangeSetCommitter {
         }
         if let hash = row.contentHash, insertedHashes[hash] == nil { insertedHashes[hash] = row.uuid }
         try insertResources(asset.resources, paths: paths, assetID: rowID)
-        record(.init(identifier: LocalIdentifier(uuid: asset.record.uuid, entity: .asset),
-                     rowID: rowID, kind: .inserted, changedAttributes: []))
+        record(
+            .init(
+                identifier: LocalIdentifier(uuid: asset.record.uuid, entity: .asset),
+                rowID: rowID, kind: .inserted, changedAttributes: []))
     }
 
     private func insertResources(_ resources: [NewResource], paths: [String], assetID: Int64) throws {
@@ -170,11 +185,12 @@ struct ChangeSetCommitter {
         if let unsafe = resources.first(where: { FileName.safe($0.originalFilename) != $0.originalFilename }) {
             throw StoreError.invalidFile(path: unsafe.originalFilename, reason: "the file name is not a safe last path component")
         }
-        let statement = try db.prepare(sql: """
-            INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier,
-                                  pixel_width, pixel_height, file_size)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try db.prepare(
+            sql: """
+                INSERT INTO resource (asset_id, type, relative_path, original_filename, uniform_type_identifier,
+                                      pixel_width, pixel_height, file_size)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         for (resource, path) in zip(resources, paths) {
             try statement.execute(arguments: [
                 assetID, resource.type.rawValue, path, resource.originalFilename, resource.uniformTypeIdentifier,
@@ -188,33 +204,43 @@ struct ChangeSetCommitter {
     private mutating func apply(_ content: ContentEdit, to rowID: Int64, uuid: String, paths: [String]) throws {
         let originals = ResourceType.sqlList(ResourceType.originals)
         let types = ResourceType.sqlList(ResourceType.edits)
-        let hadEdits = try db.fetchOne(Bool.self, sql: """
-            SELECT EXISTS (SELECT 1 FROM resource WHERE asset_id = ? AND type IN (\(types)))
-            """, arguments: [rowID]) ?? false
+        let hadEdits =
+            try db.fetchOne(
+                Bool.self,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM resource WHERE asset_id = ? AND type IN (\(types)))
+                    """, arguments: [rowID]) ?? false
         if case .revert = content, !hadEdits { return }
         try db.execute(sql: "DELETE FROM resource WHERE asset_id = ? AND type IN (\(types))", arguments: [rowID])
         switch content {
         case .adjust(let adjusted):
             try insertResources(adjusted.resources, paths: paths, assetID: rowID)
-            try db.execute(sql: """
-                UPDATE asset SET adjustment_format_identifier = ?, adjustment_format_version = ?,
-                    pixel_width = ?, pixel_height = ?, content_version = content_version + 1, modification_date = ?,
-                    thumb_hash = ?
-                WHERE id = ?
-                """, arguments: [adjusted.formatIdentifier, adjusted.formatVersion, adjusted.rendered.pixelWidth,
-                                 adjusted.rendered.pixelHeight, now.timeIntervalSince1970, adjusted.thumbHash, rowID])
+            try db.execute(
+                sql: """
+                    UPDATE asset SET adjustment_format_identifier = ?, adjustment_format_version = ?,
+                        pixel_width = ?, pixel_height = ?, content_version = content_version + 1, modification_date = ?,
+                        thumb_hash = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    adjusted.formatIdentifier, adjusted.formatVersion, adjusted.rendered.pixelWidth,
+                    adjusted.rendered.pixelHeight, now.timeIntervalSince1970, adjusted.thumbHash, rowID,
+                ])
         case .revert:
             // The original's size is the primary photo's or video's.
-            try db.execute(sql: """
-                UPDATE asset SET adjustment_format_identifier = NULL, adjustment_format_version = NULL,
-                    pixel_width = COALESCE((SELECT pixel_width FROM resource WHERE asset_id = ?1 AND type IN (\(originals)) ORDER BY id LIMIT 1), pixel_width),
-                    pixel_height = COALESCE((SELECT pixel_height FROM resource WHERE asset_id = ?1 AND type IN (\(originals)) ORDER BY id LIMIT 1), pixel_height),
-                    content_version = content_version + 1, modification_date = ?2, thumb_hash = original_thumb_hash
-                WHERE id = ?1
-                """, arguments: [rowID, now.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    UPDATE asset SET adjustment_format_identifier = NULL, adjustment_format_version = NULL,
+                        pixel_width = COALESCE((SELECT pixel_width FROM resource WHERE asset_id = ?1 AND type IN (\(originals)) ORDER BY id LIMIT 1), pixel_width),
+                        pixel_height = COALESCE((SELECT pixel_height FROM resource WHERE asset_id = ?1 AND type IN (\(originals)) ORDER BY id LIMIT 1), pixel_height),
+                        content_version = content_version + 1, modification_date = ?2, thumb_hash = original_thumb_hash
+                    WHERE id = ?1
+                    """, arguments: [rowID, now.timeIntervalSince1970])
         }
-        record(.init(identifier: LocalIdentifier(uuid: uuid, entity: .asset), rowID: rowID, kind: .updated,
-                     changedAttributes: [.content]))
+        record(
+            .init(
+                identifier: LocalIdentifier(uuid: uuid, entity: .asset), rowID: rowID, kind: .updated,
+                changedAttributes: [.content]))
     }
 
     private mutating func apply(_ edit: AssetEdit, contentPaths: [String]) throws {
@@ -231,12 +257,15 @@ struct ChangeSetCommitter {
             attributes.insert(.creationDate)
         }
         if let location = edit.location {
-            assignments.append("""
+            assignments.append(
+                """
                 latitude = ?, longitude = ?, altitude = ?, location_date = ?, horizontal_accuracy = ?, course = ?, speed = ?
                 """)
-            arguments += [location?.latitude, location?.longitude, location?.altitude,
-                          location?.timestamp?.timeIntervalSince1970, location?.horizontalAccuracy,
-                          location?.course, location?.speed]
+            arguments += [
+                location?.latitude, location?.longitude, location?.altitude,
+                location?.timestamp?.timeIntervalSince1970, location?.horizontalAccuracy,
+                location?.course, location?.speed,
+            ]
             attributes.insert(.location)
         }
         if let isFavorite = edit.isFavorite {
@@ -253,8 +282,10 @@ struct ChangeSetCommitter {
         assignments.append("modification_date = ?")
         arguments += [now.timeIntervalSince1970, rowID]
         try db.execute(sql: "UPDATE asset SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
-        record(.init(identifier: LocalIdentifier(uuid: edit.uuid, entity: .asset),
-                     rowID: rowID, kind: .updated, changedAttributes: attributes))
+        record(
+            .init(
+                identifier: LocalIdentifier(uuid: edit.uuid, entity: .asset),
+                rowID: rowID, kind: .updated, changedAttributes: attributes))
     }
 
     /// Moves assets to Recently Deleted, or back out of it, in one
@@ -268,14 +299,17 @@ struct ChangeSetCommitter {
         let trashedDate: Double? = trashed ? now.timeIntervalSince1970 : nil
         var movedByUUID: [String: Int64] = [:]
         var movedByRowID: [Int64: String] = [:]
-        let named: [(key: SQLFragment, names: SQLFragment)] = (uuids.isEmpty ? [] : [(SQLFragment(sql: "uuid"), db.dialect.elements(of: uuids))])
+        let named: [(key: SQLFragment, names: SQLFragment)] =
+            (uuids.isEmpty ? [] : [(SQLFragment(sql: "uuid"), db.dialect.elements(of: uuids))])
             + (rowIDs.isEmpty ? [] : [(SQLFragment(sql: "id"), db.dialect.elements(of: rowIDs))])
         for (key, names) in named {
-            try db.forEachRow("""
+            try db.forEachRow(
+                """
                 UPDATE asset SET trashed_date = \(trashedDate), modification_date = \(now.timeIntervalSince1970)
                 WHERE \(key) IN (\(names)) AND trashed_date IS \(sql: trashed ? "" : "NOT ")NULL
                 RETURNING uuid, id
-                """) { row in
+                """
+            ) { row in
                 let (uuid, rowID): (String, Int64) = try (row[0], row[1])
                 movedByUUID[uuid] = rowID
                 movedByRowID[rowID] = uuid
@@ -290,8 +324,10 @@ struct ChangeSetCommitter {
             case .rowID(let rowID): moved = movedByRowID[rowID].map { ($0, rowID) }
             }
             guard let moved, recorded.insert(moved.rowID).inserted else { continue }
-            record(.init(identifier: LocalIdentifier(uuid: moved.uuid, entity: .asset),
-                         rowID: moved.rowID, kind: .updated, changedAttributes: [trashed ? .trashed : .restored]))
+            record(
+                .init(
+                    identifier: LocalIdentifier(uuid: moved.uuid, entity: .asset),
+                    rowID: moved.rowID, kind: .updated, changedAttributes: [trashed ? .trashed : .restored]))
         }
     }
 
@@ -326,13 +362,17 @@ struct ChangeSetCommitter {
     }
 
     private func collection(_ uuid: String) throws -> StoredCollection {
-        guard let row = try db.fetchOne(SQLRow.self, sql: "SELECT id, kind, type, parent_id FROM collection WHERE uuid = ?",
-                                         arguments: [uuid]),
-              let kind = try CollectionKind(rawValue: row[1]) else {
+        guard
+            let row = try db.fetchOne(
+                SQLRow.self, sql: "SELECT id, kind, type, parent_id FROM collection WHERE uuid = ?",
+                arguments: [uuid]),
+            let kind = try CollectionKind(rawValue: row[1])
+        else {
             throw StoreError.notFound(entity: .assetCollection, identifier: uuid)
         }
-        return try StoredCollection(rowID: row[0], type: CollectionType(kind: kind, storedType: row[2]), parentID: row[3],
-                                identifier: LocalIdentifier(uuid: uuid, entity: kind.entity))
+        return try StoredCollection(
+            rowID: row[0], type: CollectionType(kind: kind, storedType: row[2]), parentID: row[3],
+            identifier: LocalIdentifier(uuid: uuid, entity: kind.entity))
     }
 
     private func editableCollection(_ uuid: String) throws -> StoredCollection {
@@ -346,20 +386,28 @@ struct ChangeSetCommitter {
     private mutating func insert(_ collection: NewCollection) throws {
         let type: CollectionType = collection.kind == .assetCollection ? .album : .folder
         let subtype = collection.kind == .assetCollection ? CollectionSubtype.albumRegular : CollectionSubtype.regularFolder
-        let rowID = try db.fetchOne(Int64.self, sql: """
-            INSERT INTO collection (uuid, kind, type, subtype, title, parent_id, position, creation_date, modification_date)
-            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?) RETURNING id
-            """, arguments: [collection.uuid, type.kind.rawValue, type.storedType, subtype, collection.title,
-                             try nextPosition(parent: nil), now.timeIntervalSince1970, now.timeIntervalSince1970])
+        let rowID = try db.fetchOne(
+            Int64.self,
+            sql: """
+                INSERT INTO collection (uuid, kind, type, subtype, title, parent_id, position, creation_date, modification_date)
+                VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?) RETURNING id
+                """,
+            arguments: [
+                collection.uuid, type.kind.rawValue, type.storedType, subtype, collection.title,
+                try nextPosition(parent: nil), now.timeIntervalSince1970, now.timeIntervalSince1970,
+            ])
         guard let rowID else { throw StoreError.database("inserting collection \(collection.uuid) returned no row id") }
-        record(.init(identifier: LocalIdentifier(uuid: collection.uuid, entity: collection.kind.entity),
-                     rowID: rowID, kind: .inserted, changedAttributes: []))
+        record(
+            .init(
+                identifier: LocalIdentifier(uuid: collection.uuid, entity: collection.kind.entity),
+                rowID: rowID, kind: .inserted, changedAttributes: []))
     }
 
     private func nextPosition(parent: Int64?) throws -> Int {
         let condition = parent == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
-        return try db.fetchOne(Int.self, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM collection WHERE \(condition)",
-                                arguments: parent.map { [$0] } ?? []) ?? 0
+        return try db.fetchOne(
+            Int.self, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM collection WHERE \(condition)",
+            arguments: parent.map { [$0] } ?? []) ?? 0
     }
 
     private mutating func apply(_ edit: CollectionEdit) throws {
@@ -368,8 +416,9 @@ struct ChangeSetCommitter {
             let target = try editableCollection(uuid)
             try requireModifiable(target, edit.title != nil ? "rename" : "change")
             if let title = edit.title {
-                try db.execute(sql: "UPDATE collection SET title = ?, modification_date = ? WHERE id = ?",
-                               arguments: [title, now.timeIntervalSince1970, target.rowID])
+                try db.execute(
+                    sql: "UPDATE collection SET title = ?, modification_date = ? WHERE id = ?",
+                    arguments: [title, now.timeIntervalSince1970, target.rowID])
                 record(.init(identifier: target.identifier, rowID: target.rowID, kind: .updated, changedAttributes: [.title]))
             }
             guard !edit.operations.isEmpty else { return }
@@ -387,7 +436,9 @@ struct ChangeSetCommitter {
     private mutating func editAlbumMembers(_ album: StoredCollection, _ edit: CollectionEdit) throws {
         // The members a default fetch shows this writer, which indexes refer to.
         let shown: SQLFragment = "\(sql: ShownAssets.inDefaultFetch("a"))\(scope.assetCondition("a").andClause)"
-        let rows = try db.fetchAll(SQLRow.self, """
+        let rows = try db.fetchAll(
+            SQLRow.self,
+            """
             SELECT a.uuid, m.position, (\(shown))
             FROM collection_asset m JOIN asset a ON a.id = m.asset_id
             WHERE m.collection_id = \(album.rowID) ORDER BY m.position
@@ -403,8 +454,9 @@ struct ChangeSetCommitter {
         let storedPositions = Dictionary(uniqueKeysWithValues: try rows.map { try ($0[0] as String, $0[1] as Int) })
         let finalSet = Set(final)
         for uuid in stored where !finalSet.contains(uuid) {
-            try db.execute(sql: "DELETE FROM collection_asset WHERE collection_id = ? AND asset_id = ?",
-                           arguments: [album.rowID, assetIDs[uuid]])
+            try db.execute(
+                sql: "DELETE FROM collection_asset WHERE collection_id = ? AND asset_id = ?",
+                arguments: [album.rowID, assetIDs[uuid]])
         }
         let insert = try db.prepare(sql: "INSERT INTO collection_asset (collection_id, asset_id, position) VALUES (?, ?, ?)")
         let move = try db.prepare(sql: "UPDATE collection_asset SET position = ? WHERE collection_id = ? AND asset_id = ?")
@@ -424,8 +476,9 @@ struct ChangeSetCommitter {
     private mutating func editChildren(of folder: StoredCollection?, _ edit: CollectionEdit) throws {
         let parentCondition = folder == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
         let parentArguments: SQLArguments = folder.map { [$0.rowID] } ?? []
-        let stored = try db.fetchAll(String.self, sql: "SELECT uuid FROM collection WHERE \(parentCondition) ORDER BY position, id",
-                                         arguments: parentArguments)
+        let stored = try db.fetchAll(
+            String.self, sql: "SELECT uuid FROM collection WHERE \(parentCondition) ORDER BY position, id",
+            arguments: parentArguments)
         let referenced = MembershipOperation.members(named: edit.operations)
         var children: [String: StoredCollection] = [:]
         for uuid in referenced.union(stored) {
@@ -436,11 +489,14 @@ struct ChangeSetCommitter {
             children[uuid] = child
         }
         if let folder {
-            let lineage = try Set(db.fetchAll(Int64.self, sql: """
-                WITH RECURSIVE lineage(id) AS (
-                    SELECT ? UNION SELECT c.parent_id FROM collection c JOIN lineage l ON c.id = l.id WHERE c.parent_id IS NOT NULL)
-                SELECT id FROM lineage
-                """, arguments: [folder.rowID]))
+            let lineage = try Set(
+                db.fetchAll(
+                    Int64.self,
+                    sql: """
+                        WITH RECURSIVE lineage(id) AS (
+                            SELECT ? UNION SELECT c.parent_id FROM collection c JOIN lineage l ON c.id = l.id WHERE c.parent_id IS NOT NULL)
+                        SELECT id FROM lineage
+                        """, arguments: [folder.rowID]))
             if let cycle = referenced.first(where: { lineage.contains(children[$0]!.rowID) }) {
                 throw StoreError.editNotAllowed("\(children[cycle]!.identifier) cannot go inside itself or one of its own folders")
             }
@@ -464,8 +520,9 @@ struct ChangeSetCommitter {
             if child.parentID != folder?.rowID, let formerParent = child.parentID {
                 formerParents.insert(formerParent)
             }
-            try db.execute(sql: "UPDATE collection SET parent_id = ?, position = ? WHERE id = ?",
-                           arguments: [folder?.rowID, position, child.rowID])
+            try db.execute(
+                sql: "UPDATE collection SET parent_id = ?, position = ? WHERE id = ?",
+                arguments: [folder?.rowID, position, child.rowID])
             if child.parentID != folder?.rowID {
                 record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: [.parent]))
             } else if folder == nil, storedPositions[uuid] != position {
@@ -477,8 +534,9 @@ struct ChangeSetCommitter {
         for uuid in removed {
             let child = children[uuid]!
             try requireModifiable(child, "move")
-            try db.execute(sql: "UPDATE collection SET parent_id = NULL, position = ? WHERE id = ?",
-                           arguments: [try nextPosition(parent: nil), child.rowID])
+            try db.execute(
+                sql: "UPDATE collection SET parent_id = NULL, position = ? WHERE id = ?",
+                arguments: [try nextPosition(parent: nil), child.rowID])
             record(.init(identifier: child.identifier, rowID: child.rowID, kind: .updated, changedAttributes: [.parent]))
         }
         for formerParent in formerParents {
@@ -506,11 +564,13 @@ struct ChangeSetCommitter {
         guard target.type.isUserCollection else {
             throw StoreError.editNotAllowed("\(target.identifier) is a smart album, which cannot be deleted")
         }
-        let doomed = try db.fetchAll(SQLRow.self, sql: """
-            WITH RECURSIVE doomed(id) AS (
-                SELECT ? UNION SELECT c.id FROM collection c JOIN doomed d ON c.parent_id = d.id)
-            SELECT c.id, c.uuid, c.kind FROM collection c JOIN doomed d ON c.id = d.id
-            """, arguments: [target.rowID])
+        let doomed = try db.fetchAll(
+            SQLRow.self,
+            sql: """
+                WITH RECURSIVE doomed(id) AS (
+                    SELECT ? UNION SELECT c.id FROM collection c JOIN doomed d ON c.parent_id = d.id)
+                SELECT c.id, c.uuid, c.kind FROM collection c JOIN doomed d ON c.id = d.id
+                """, arguments: [target.rowID])
         // The whole subtree goes: each collection in it must be the client's to delete. The
         // refusal names the collection asked for, never one inside it the client may not see.
         for row in doomed {
@@ -521,20 +581,26 @@ struct ChangeSetCommitter {
             let kind = try CollectionKind(rawValue: row[2]) ?? .assetCollection
             // Both kinds of collection share one table, so one key space; the entity says which kind it was.
             try Self.recordDeletion(db, entity: kind.entity, rowID: row[0], uuid: row[1], at: now)
-            try record(.init(identifier: LocalIdentifier(uuid: row[1], entity: kind.entity),
-                         rowID: row[0], kind: .deleted, changedAttributes: []))
+            try record(
+                .init(
+                    identifier: LocalIdentifier(uuid: row[1], entity: kind.entity),
+                    rowID: row[0], kind: .deleted, changedAttributes: []))
         }
         if let parentID = target.parentID,
-           let parentUUID = try db.fetchOne(String.self, sql: "SELECT uuid FROM collection WHERE id = ?", arguments: [parentID]) {
+            let parentUUID = try db.fetchOne(String.self, sql: "SELECT uuid FROM collection WHERE id = ?", arguments: [parentID])
+        {
             try touch(try collection(parentUUID), attribute: .members)
         }
     }
 
     private mutating func touch(_ collection: StoredCollection, attribute: ChangedAttribute) throws {
-        try db.execute(sql: "UPDATE collection SET modification_date = ? WHERE id = ?",
-                       arguments: [now.timeIntervalSince1970, collection.rowID])
-        record(.init(identifier: collection.identifier, rowID: collection.rowID, kind: .updated,
-                     changedAttributes: [attribute]))
+        try db.execute(
+            sql: "UPDATE collection SET modification_date = ? WHERE id = ?",
+            arguments: [now.timeIntervalSince1970, collection.rowID])
+        record(
+            .init(
+                identifier: collection.identifier, rowID: collection.rowID, kind: .updated,
+                changedAttributes: [attribute]))
     }
 
     // MARK: - Recently Deleted
@@ -554,7 +620,8 @@ struct ChangeSetCommitter {
         guard !doomed.isEmpty else { return }
         let ids = db.dialect.elements(of: try doomed.map { try $0[0] as Int64 })
         // Every file of the assets goes: their originals and edits, and their thumbnails and previews.
-        removedFiles += try db.fetchAll(String.self, "SELECT relative_path FROM resource WHERE asset_id IN (\(ids))").map(JournalEntry.file)
+        removedFiles +=
+            try db.fetchAll(String.self, "SELECT relative_path FROM resource WHERE asset_id IN (\(ids))").map(JournalEntry.file)
             + doomed.map { JournalEntry.renditions(assetUUID: try $0[1]) }
         let albums = try albums(holding: ids)
         try db.execute("DELETE FROM asset WHERE id IN (\(ids))")
@@ -563,8 +630,10 @@ struct ChangeSetCommitter {
             try record(.init(identifier: LocalIdentifier(uuid: row[1], entity: .asset), rowID: row[0], kind: .deleted, changedAttributes: []))
         }
         for album in albums {
-            try record(.init(identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
-                         kind: .updated, changedAttributes: [.members]))
+            try record(
+                .init(
+                    identifier: LocalIdentifier(uuid: album[1], entity: .assetCollection), rowID: album[0],
+                    kind: .updated, changedAttributes: [.members]))
         }
     }
 
@@ -581,21 +650,27 @@ struct ChangeSetCommitter {
                 throw StoreError.editNotAllowed("a shared album's grant names its album: share one with createShareLink(for:)")
             }
             guard try AccessScope.grant(of: target, db) != grant else { return }
-            try db.execute(sql: """
-                INSERT INTO client_access (client, access, decided_at, shared_album) VALUES (?, ?, ?, NULL)
-                ON CONFLICT (client) DO UPDATE SET access = excluded.access, decided_at = excluded.decided_at, shared_album = NULL
-                """, arguments: [target, grant?.rawValue, grant == nil ? nil : now.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO client_access (client, access, decided_at, shared_album) VALUES (?, ?, ?, NULL)
+                    ON CONFLICT (client) DO UPDATE SET access = excluded.access, decided_at = excluded.decided_at, shared_album = NULL
+                    """, arguments: [target, grant?.rawValue, grant == nil ? nil : now.timeIntervalSince1970])
             accessEntries.append(.init(client: target, change: nil))
         case .shareAlbum(let album, _):
-            guard try db.fetchOne(Bool.self, """
-                SELECT EXISTS (SELECT 1 FROM collection c WHERE c.uuid = \(album) AND \(sql: CollectionType.album.condition("c")))
-                """) == true else {
+            guard
+                try db.fetchOne(
+                    Bool.self,
+                    """
+                    SELECT EXISTS (SELECT 1 FROM collection c WHERE c.uuid = \(album) AND \(sql: CollectionType.album.condition("c")))
+                    """) == true
+            else {
                 throw StoreError.notFound(entity: .assetCollection, identifier: LocalIdentifier(uuid: album, entity: .assetCollection).description)
             }
-            try db.execute(sql: """
-                INSERT INTO client_access (client, access, decided_at, shared_album) VALUES (?, ?, ?, ?)
-                ON CONFLICT (client) DO UPDATE SET access = excluded.access, decided_at = excluded.decided_at, shared_album = excluded.shared_album
-                """, arguments: [target, AccessGrant.sharedAlbum.rawValue, now.timeIntervalSince1970, album])
+            try db.execute(
+                sql: """
+                    INSERT INTO client_access (client, access, decided_at, shared_album) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (client) DO UPDATE SET access = excluded.access, decided_at = excluded.decided_at, shared_album = excluded.shared_album
+                    """, arguments: [target, AccessGrant.sharedAlbum.rawValue, now.timeIntervalSince1970, album])
             accessEntries.append(.init(client: target, change: nil))
         case .removeClient:
             try db.execute(sql: "DELETE FROM client_selection WHERE client = ?", arguments: [target])
@@ -611,9 +686,12 @@ struct ChangeSetCommitter {
             for (uuids, statement, kind) in [(added, insert, ObjectChange.Kind.inserted), (removed, delete, .deleted)] {
                 for uuid in uuids {
                     guard try statement.execute(arguments: [target, StoreEntity.asset.rawValue, uuid]) > 0 else { continue }
-                    accessEntries.append(.init(client: target, change: ObjectChange(
-                        identifier: LocalIdentifier(uuid: uuid, entity: .asset), rowID: assetIDs[uuid] ?? 0,
-                        kind: kind, changedAttributes: [.access])))
+                    accessEntries.append(
+                        .init(
+                            client: target,
+                            change: ObjectChange(
+                                identifier: LocalIdentifier(uuid: uuid, entity: .asset), rowID: assetIDs[uuid] ?? 0,
+                                kind: kind, changedAttributes: [.access])))
                 }
             }
         }
@@ -623,11 +701,12 @@ struct ChangeSetCommitter {
 
     /// Remembers a deleted object's identifier for fetch results made before.
     static func recordDeletion(_ db: any SQLConnection, entity: StoreEntity, rowID: Int64, uuid: String, at date: Date) throws {
-        try db.execute(sql: """
-            INSERT INTO deleted_object (entity, row_id, uuid, deleted_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT (entity, row_id) DO UPDATE SET uuid = excluded.uuid, deleted_at = excluded.deleted_at
-            """,
-                       arguments: [entity.rawValue, rowID, uuid, date.timeIntervalSince1970])
+        try db.execute(
+            sql: """
+                INSERT INTO deleted_object (entity, row_id, uuid, deleted_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (entity, row_id) DO UPDATE SET uuid = excluded.uuid, deleted_at = excluded.deleted_at
+                """,
+            arguments: [entity.rawValue, rowID, uuid, date.timeIntervalSince1970])
     }
 
     private func rowIDs(table: String, uuids: Set<String>) throws -> [String: Int64] {

@@ -14,8 +14,9 @@ package struct FilePlacement: Sendable {
         var files: [(file: StagedFile, path: String)] = []
         newAssets = set.newAssets.map { asset in
             asset.resources.enumerated().map { index, resource in
-                let path = layout.originalRelativePath(assetUUID: asset.record.uuid, index: index,
-                                                       pathExtension: resource.file.url.pathExtension)
+                let path = layout.originalRelativePath(
+                    assetUUID: asset.record.uuid, index: index,
+                    pathExtension: resource.file.url.pathExtension)
                 files.append((resource.file, path))
                 return path
             }

@@ -18,8 +18,10 @@ import GRDB
 enum FetchRefresher {
     /// The asset fetch brought up to date; nil when nothing it shows changed.
     /// Runs inside one read transaction, so the history and the rows agree.
-    static func assets(_ db: any SQLConnection, query: AssetQuery, previous: FetchSnapshot,
-                       scope: AccessScope, client: String?) throws -> FetchRefresh? {
+    static func assets(
+        _ db: any SQLConnection, query: AssetQuery, previous: FetchSnapshot,
+        scope: AccessScope, client: String?
+    ) throws -> FetchRefresh? {
         let now = try HistoryLog.lastChangeBlock(db)
         guard now > previous.changeBlock else { return nil }
         let span = try HistoryLog.span(db, after: previous.changeBlock, through: now, scope: scope, client: client)
@@ -37,10 +39,11 @@ enum FetchRefresher {
         }
         guard !touched.isEmpty || rearranged, let plan = FetchSQL.assetPlan(query, scope: scope, dialect: db.dialect, now: Date()) else { return nil }
 
-        let updated = Set(touched.compactMap { id, change -> Int64? in
-            if case .updated(let attributes) = change, !attributes.isEmpty { return id }
-            return nil
-        })
+        let updated = Set(
+            touched.compactMap { id, change -> Int64? in
+                if case .updated(let attributes) = change, !attributes.isEmpty { return id }
+                return nil
+            })
         var timeDependent = false
         if case .smartAlbum(let subtype) = query.scope, subtype == .recentlyAdded { timeDependent = true }
 
@@ -57,8 +60,10 @@ enum FetchRefresher {
     }
 
     /// The collection fetch brought up to date; nil when nothing it shows changed.
-    static func collections(_ db: any SQLConnection, query: CollectionQuery, previous: FetchSnapshot,
-                            scope: AccessScope, client: String?) throws -> FetchRefresh? {
+    static func collections(
+        _ db: any SQLConnection, query: CollectionQuery, previous: FetchSnapshot,
+        scope: AccessScope, client: String?
+    ) throws -> FetchRefresh? {
         let now = try HistoryLog.lastChangeBlock(db)
         guard now > previous.changeBlock else { return nil }
         let span = try HistoryLog.span(db, after: previous.changeBlock, through: now, scope: scope, client: client)
@@ -70,14 +75,18 @@ enum FetchRefresher {
         let reselected = span.entries.filter { $0.identifier.entity == .asset && $0.attributes.contains(.access) }.map(\.rowID)
         guard !touched.isEmpty || !reselected.isEmpty else { return nil }
         // Moving a collection changes where it is shown, not the collection.
-        var changed = Set(touched.compactMap { id, change -> Int64? in
-            if case .updated(let attributes) = change, !attributes.subtracting([.parent, .position]).isEmpty { return id }
-            return nil
-        })
+        var changed = Set(
+            touched.compactMap { id, change -> Int64? in
+                if case .updated(let attributes) = change, !attributes.subtracting([.parent, .position]).isEmpty { return id }
+                return nil
+            })
         if !reselected.isEmpty {
-            changed.formUnion(try db.fetchAll(Int64.self, """
-                SELECT DISTINCT collection_id FROM collection_asset WHERE asset_id IN (\(db.dialect.elements(of: reselected)))
-                """))
+            changed.formUnion(
+                try db.fetchAll(
+                    Int64.self,
+                    """
+                    SELECT DISTINCT collection_id FROM collection_asset WHERE asset_id IN (\(db.dialect.elements(of: reselected)))
+                    """))
         }
         let ids = try db.fetchAll(Int64.self, FetchSQL.collectionIDs(query, scope: scope, dialect: db.dialect))
         let difference = IdentityDifference.between(previous.ids, ids, changed: changed)
@@ -89,8 +98,9 @@ enum FetchRefresher {
     /// object may have, so the refresh is never nil and never incremental.
     private static func refetch(_ db: any SQLConnection, plan: SQLFragment?, previous: FetchSnapshot, now: Int64) throws -> FetchRefresh {
         let ids = try plan.map { try db.fetchAll(Int64.self, $0) } ?? []
-        return FetchRefresh(snapshot: FetchSnapshot(ids: ids, changeBlock: now),
-                            difference: IdentityDifference.between(previous.ids, ids, changed: []), isIncremental: false)
+        return FetchRefresh(
+            snapshot: FetchSnapshot(ids: ids, changeBlock: now),
+            difference: IdentityDifference.between(previous.ids, ids, changed: []), isIncremental: false)
     }
 
     /// The incremental refresh; nil when an untouched row no longer sorts as

@@ -89,13 +89,17 @@ package struct IdentityDifference: Sendable, Equatable {
     /// The concrete overloads above exist so that the compiler specialises
     /// this for the identities the library uses: called generically from
     /// another module, it would run several times slower.
-    package static func difference<Identity: Hashable>(_ old: [Identity], _ new: [Identity],
-                                                       changed: Set<Identity> = []) -> IdentityDifference {
+    package static func difference<Identity: Hashable>(
+        _ old: [Identity], _ new: [Identity],
+        changed: Set<Identity> = []
+    ) -> IdentityDifference {
         difference(old, new, changed: changed, positions: HashedPositionTable(old))
     }
 
-    private static func difference<Table: PositionTable>(_ old: [Table.Identity], _ new: [Table.Identity],
-                                                         changed: Set<Table.Identity>, positions: Table) -> IdentityDifference {
+    private static func difference<Table: PositionTable>(
+        _ old: [Table.Identity], _ new: [Table.Identity],
+        changed: Set<Table.Identity>, positions: Table
+    ) -> IdentityDifference {
         // All lookups first, then the bookkeeping: lookups that do not wait
         // for one another overlap their memory reads.
         let matches = positions.positions(of: new)
@@ -168,7 +172,8 @@ package struct IdentityDifference: Sendable, Equatable {
                 let value = values[index]
                 var place = lastPlace + 1
                 if !(place <= length && (place == 0 || tailValues[place - 1] < value) && (place == length || value <= tailValues[place])) {
-                    var low = 0, high = length
+                    var low = 0
+                    var high = length
                     while low < high {
                         let middle = (low + high) / 2
                         if tailValues[middle] < value { low = middle + 1 } else { high = middle }

@@ -60,7 +60,8 @@ extension String: QuickHashable {
             // one, then the rest, fewer than 8, as the top of the word that
             // ends the string (read again in part), or byte by byte in a
             // string shorter than a word.
-            var first: UInt64 = 0, second: UInt64 = 0
+            var first: UInt64 = 0
+            var second: UInt64 = 0
             if offset + 8 <= count {
                 first = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
                 offset += 8

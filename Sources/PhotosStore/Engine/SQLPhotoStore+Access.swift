@@ -17,10 +17,11 @@ extension SQLPhotoStore {
     package func requestAccess(level: AccessLevel) throws(StoreError) -> AccessGrant? {
         guard let client else { return .readWrite }
         return try write { db in
-            try db.execute(sql: """
-                INSERT INTO client_access (client, requested_level, requested_at) VALUES (?, ?, ?)
-                ON CONFLICT (client) DO UPDATE SET requested_level = excluded.requested_level, requested_at = excluded.requested_at
-                """, arguments: [client, level.rawValue, Date().timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO client_access (client, requested_level, requested_at) VALUES (?, ?, ?)
+                    ON CONFLICT (client) DO UPDATE SET requested_level = excluded.requested_level, requested_at = excluded.requested_at
+                    """, arguments: [client, level.rawValue, Date().timeIntervalSince1970])
             return try AccessScope.grant(of: client, db)
         }
     }
@@ -29,16 +30,21 @@ extension SQLPhotoStore {
     package func clientAccessRecords() throws(StoreError) -> [ClientAccessRecord] {
         try read { db in
             try requireOwner("list client access")
-            return try db.fetchAll(SQLRow.self, sql: """
-                SELECT c.client, c.access, c.requested_level, c.requested_at, c.decided_at,
-                       (SELECT COUNT(*) FROM client_selection s JOIN asset a ON a.uuid = s.uuid
-                        WHERE s.client = c.client AND s.entity = \(StoreEntity.asset.rawValue)), c.shared_album
-                FROM client_access c ORDER BY c.client
-                """).map { row in
-                try ClientAccessRecord(client: row[0], grant: (row[1] as Int?).flatMap(AccessGrant.init(rawValue:)),
-                                   requestedLevel: (row[2] as Int?).flatMap(AccessLevel.init(rawValue:)), requestedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
-                                   decidedAt: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)), selectedAssetCount: row[5],
-                                   sharedAlbum: row[6])
+            return try db.fetchAll(
+                SQLRow.self,
+                sql: """
+                    SELECT c.client, c.access, c.requested_level, c.requested_at, c.decided_at,
+                           (SELECT COUNT(*) FROM client_selection s JOIN asset a ON a.uuid = s.uuid
+                            WHERE s.client = c.client AND s.entity = \(StoreEntity.asset.rawValue)), c.shared_album
+                    FROM client_access c ORDER BY c.client
+                    """
+            ).map { row in
+                try ClientAccessRecord(
+                    client: row[0], grant: (row[1] as Int?).flatMap(AccessGrant.init(rawValue:)),
+                    requestedLevel: (row[2] as Int?).flatMap(AccessLevel.init(rawValue:)),
+                    requestedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    decidedAt: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)), selectedAssetCount: row[5],
+                    sharedAlbum: row[6])
             }
         }
     }
@@ -48,10 +54,13 @@ extension SQLPhotoStore {
         try ClientIdentifier.check(target)
         return try read { db in
             try requireOwner("read a client's selection")
-            return try db.fetchAll(String.self, sql: """
-                SELECT s.uuid FROM client_selection s JOIN asset a ON a.uuid = s.uuid
-                WHERE s.client = ? AND s.entity = \(StoreEntity.asset.rawValue) ORDER BY a.id
-                """, arguments: [target]).map { LocalIdentifier(uuid: $0, entity: .asset) }
+            return try db.fetchAll(
+                String.self,
+                sql: """
+                    SELECT s.uuid FROM client_selection s JOIN asset a ON a.uuid = s.uuid
+                    WHERE s.client = ? AND s.entity = \(StoreEntity.asset.rawValue) ORDER BY a.id
+                    """, arguments: [target]
+            ).map { LocalIdentifier(uuid: $0, entity: .asset) }
         }
     }
 

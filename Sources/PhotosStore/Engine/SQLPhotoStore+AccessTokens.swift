@@ -9,11 +9,15 @@ extension SQLPhotoStore {
         try CollectionTitle.check(token.label, as: "a token's label")
         try write { db in
             try requireOwner("create access tokens")
-            try db.execute(sql: """
-                INSERT INTO access_token (id, secret_hash, client, read_only, label, created_at, expires_at, password_hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [token.id, token.secretHash, token.client, token.isReadOnly, token.label,
-                                 token.createdAt.timeIntervalSince1970, token.expiresAt?.timeIntervalSince1970, token.passwordHash])
+            try db.execute(
+                sql: """
+                    INSERT INTO access_token (id, secret_hash, client, read_only, label, created_at, expires_at, password_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    token.id, token.secretHash, token.client, token.isReadOnly, token.label,
+                    token.createdAt.timeIntervalSince1970, token.expiresAt?.timeIntervalSince1970, token.passwordHash,
+                ])
         }
     }
 
@@ -47,10 +51,11 @@ extension SQLPhotoStore {
     }
 
     private static func accessToken(_ row: SQLRow) throws(StoredValueError) -> AccessTokenRecord {
-        var token = try AccessTokenRecord(id: row["id"], secretHash: row["secret_hash"], client: row["client"], isReadOnly: row["read_only"],
-                                          label: row["label"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
-                                          expiresAt: (row["expires_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                                          passwordHash: row["password_hash"])
+        var token = try AccessTokenRecord(
+            id: row["id"], secretHash: row["secret_hash"], client: row["client"], isReadOnly: row["read_only"],
+            label: row["label"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            expiresAt: (row["expires_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            passwordHash: row["password_hash"])
         token.clientGrant = (try row["client_grant"] as Int?).flatMap(AccessGrant.init(rawValue:))
         return token
     }

@@ -51,7 +51,8 @@ extension SQLPhotoStore {
         }
         // A client given read-write access since it took the token still resumes from it.
         guard let plain = tokenCipher.unmasking(point) else {
-            throw scope == .full ? .historyPointUnknown("the change token is altered or from another library: its tag is not this library's")
+            throw scope == .full
+                ? .historyPointUnknown("the change token is altered or from another library: its tag is not this library's")
                 : StoreError.unusableOpaqueToken
         }
         return plain
@@ -69,16 +70,18 @@ extension SQLPhotoStore {
     package func persistentChangeEntries(after: Int64, through: Int64) throws(StoreError) -> HistoryPage {
         try readObjects { db, scope in
             let prunedThrough = try HistoryLog.prunedThrough(db)
-            return HistoryPage(entries: try HistoryLog.entries(db, after: after, through: through, scope: scope, client: client),
-                               prunedThrough: prunedThrough)
+            return HistoryPage(
+                entries: try HistoryLog.entries(db, after: after, through: through, scope: scope, client: client),
+                prunedThrough: prunedThrough)
         }
     }
 
     /// The last change block committed before `date`; 0 when none was.
     package func lastChangeBlock(before date: Date) throws(StoreError) -> Int64 {
         try read { db in
-            try db.fetchOne(Int64.self, sql: "SELECT MAX(id) FROM change_transaction WHERE committed_at < ?",
-                               arguments: [date.timeIntervalSince1970]) ?? 0
+            try db.fetchOne(
+                Int64.self, sql: "SELECT MAX(id) FROM change_transaction WHERE committed_at < ?",
+                arguments: [date.timeIntervalSince1970]) ?? 0
         }
     }
 

@@ -75,12 +75,15 @@ extension SQLPhotoStore {
             stored = try read { db in
                 // The content hash covers the primary resource, as import chose it: the
                 // first photo or video (PHAssetResourceType 1, 2), else the first full-size one (5, 6).
-                try db.fetchAll(SQLRow.self, sql: """
-                    SELECT a.uuid, r.relative_path, r.file_size, a.content_hash,
-                           r.id = (SELECT p.id FROM resource p WHERE p.asset_id = a.id
-                                   ORDER BY p.type IN (\(ResourceType.sqlList(ResourceType.originals))) DESC, p.type IN (\(ResourceType.sqlList(ResourceType.renderings))) DESC, p.id LIMIT 1)
-                    FROM resource r JOIN asset a ON a.id = r.asset_id ORDER BY r.id
-                    """).map { row in
+                try db.fetchAll(
+                    SQLRow.self,
+                    sql: """
+                        SELECT a.uuid, r.relative_path, r.file_size, a.content_hash,
+                               r.id = (SELECT p.id FROM resource p WHERE p.asset_id = a.id
+                                       ORDER BY p.type IN (\(ResourceType.sqlList(ResourceType.originals))) DESC, p.type IN (\(ResourceType.sqlList(ResourceType.renderings))) DESC, p.id LIMIT 1)
+                        FROM resource r JOIN asset a ON a.id = r.asset_id ORDER BY r.id
+                        """
+                ).map { row in
                     try StoredFile(assetUUID: row[0], path: row[1], size: row[2], contentHash: row[3], isPrimary: row[4])
                 }
             }
@@ -92,7 +95,9 @@ extension SQLPhotoStore {
         }
         var named = Set<String>()
         for file in stored {
-            let uuid = file.assetUUID, path = file.path, size = file.size
+            let uuid = file.assetUUID
+            let path = file.path
+            let size = file.size
             named.insert(path)
             report.fileCount += 1
             let readable: URL?
@@ -112,8 +117,10 @@ extension SQLPhotoStore {
             }
             let actual = (attributes[.size] as? NSNumber)?.int64Value ?? -1
             if actual != size {
-                report.findings.append(IntegrityFinding(kind: .fileSizeMismatch, assetUUID: uuid, file: url,
-                                                        detail: "\(path) holds \(actual) bytes; \(size) were stored"))
+                report.findings.append(
+                    IntegrityFinding(
+                        kind: .fileSizeMismatch, assetUUID: uuid, file: url,
+                        detail: "\(path) holds \(actual) bytes; \(size) were stored"))
             } else if file.isPrimary, let hash = file.contentHash {
                 report.hashedOriginals.append((uuid, url, hash))
             }
@@ -123,16 +130,20 @@ extension SQLPhotoStore {
             return report
         }
         for path in files.presentStoredPaths() where !named.contains(path) {
-            report.findings.append(IntegrityFinding(kind: .orphanFile, file: layout.root.appendingPathComponent(path),
-                                                    detail: "\(path) belongs to no asset"))
+            report.findings.append(
+                IntegrityFinding(
+                    kind: .orphanFile, file: layout.root.appendingPathComponent(path),
+                    detail: "\(path) belongs to no asset"))
         }
         let uuids = Set(stored.map(\.assetUUID))
         let assetUUIDs = (try? allAssetUUIDs()) ?? uuids
         for path in layout.relativeFilePaths(under: layout.derivatives) {
             let name = (path as NSString).lastPathComponent
             if !assetUUIDs.contains(String(name.prefix(36))) {
-                report.findings.append(IntegrityFinding(kind: .orphanDerivative, file: layout.root.appendingPathComponent(path),
-                                                        detail: "\(path) is a rendition of no asset in the library"))
+                report.findings.append(
+                    IntegrityFinding(
+                        kind: .orphanDerivative, file: layout.root.appendingPathComponent(path),
+                        detail: "\(path) is a rendition of no asset in the library"))
             }
         }
         recordIntegrity(databaseIsWhole: true, problem: nil)

@@ -7,12 +7,16 @@ extension SQLPhotoStore {
     package func timelineBuckets(_ query: AssetQuery, granularity: TimelineGranularity) throws(StoreError) -> [TimelineBucketRecord] {
         try readObjects { db, scope in
             if case .months = granularity, Self.isDefaultView(query), scope.assetCondition("a") == nil {
-                return try db.fetchAll(SQLRow.self, sql: """
-                    SELECT local_month, asset_count, id_total, version FROM timeline_month WHERE asset_count > 0 ORDER BY local_month DESC
-                    """).map { row in
+                return try db.fetchAll(
+                    SQLRow.self,
+                    sql: """
+                        SELECT local_month, asset_count, id_total, version FROM timeline_month WHERE asset_count > 0 ORDER BY local_month DESC
+                        """
+                ).map { row in
                     let count: Int = try row[1]
-                    return try TimelineBucketRecord(key: row[0], count: count,
-                                                fingerprint: Self.fingerprint(count, Double(row[2] as Int64), Double(row[3] as Int64)))
+                    return try TimelineBucketRecord(
+                        key: row[0], count: count,
+                        fingerprint: Self.fingerprint(count, Double(row[2] as Int64), Double(row[3] as Int64)))
                 }
             }
             guard let plan = FetchSQL.assetPlan(query, scope: scope, dialect: db.dialect, now: Date()) else { return [] }
@@ -22,34 +26,41 @@ extension SQLPhotoStore {
             case .months:
                 statement = plan.grouped(by: "COALESCE(a.local_month, 0)", aggregates: aggregates)
             case .days(let month):
-                statement = plan.grouped(by: "COALESCE(a.local_day, 0)", aggregates: aggregates,
-                                         condition: month == 0 ? "a.local_month IS NULL" : "a.local_month = \(month)")
+                statement = plan.grouped(
+                    by: "COALESCE(a.local_day, 0)", aggregates: aggregates,
+                    condition: month == 0 ? "a.local_month IS NULL" : "a.local_month = \(month)")
             }
             return try db.fetchAll(SQLRow.self, statement).map { row in
                 let count: Int = try row[1]
-                return try TimelineBucketRecord(key: row[0], count: count,
-                                            fingerprint: Self.fingerprint(count, row[2] as Double, (row[3] as Double?) ?? 0))
+                return try TimelineBucketRecord(
+                    key: row[0], count: count,
+                    fingerprint: Self.fingerprint(count, row[2] as Double, (row[3] as Double?) ?? 0))
             }
         }
     }
 
-    package func timelineRows(_ query: AssetQuery, bucket key: Int, granularity: TimelineGranularity,
-                              offset: Int, limit: Int) throws(StoreError) -> [TimelineRow] {
+    package func timelineRows(
+        _ query: AssetQuery, bucket key: Int, granularity: TimelineGranularity,
+        offset: Int, limit: Int
+    ) throws(StoreError) -> [TimelineRow] {
         try readObjects { db, scope in
             guard let plan = FetchSQL.assetPlan(query, scope: scope, dialect: db.dialect, now: Date()) else { return [] }
-            let column = switch granularity {
-            case .months: "a.local_month"
-            case .days: "a.local_day"
-            }
-            let statement = plan.page("""
+            let column =
+                switch granularity {
+                case .months: "a.local_month"
+                case .days: "a.local_day"
+                }
+            let statement = plan.page(
+                """
                 a.uuid, a.pixel_width, a.pixel_height, a.creation_date, a.media_type, a.duration, a.is_favorite,
                 a.thumb_hash, a.content_version
                 """, condition: key == 0 ? "\(sql: column) IS NULL" : "\(sql: column) = \(key)",
                 orderBy: "a.creation_date \(db.dialect.direction(ascending: false)), a.id DESC", offset: max(0, offset), limit: max(0, limit))
             return try db.fetchAll(SQLRow.self, statement).map { row in
-                try TimelineRow(uuid: row[0], pixelWidth: row[1], pixelHeight: row[2],
-                            creationDate: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
-                            mediaType: AssetMediaType(rawValue: row[4]) ?? .unknown, duration: row[5], isFavorite: row[6], thumbHash: row[7], contentVersion: row[8])
+                try TimelineRow(
+                    uuid: row[0], pixelWidth: row[1], pixelHeight: row[2],
+                    creationDate: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    mediaType: AssetMediaType(rawValue: row[4]) ?? .unknown, duration: row[5], isFavorite: row[6], thumbHash: row[7], contentVersion: row[8])
             }
         }
     }

@@ -90,7 +90,9 @@ extension SQLPhotoStore {
     /// over the visible assets' resources.
     package func storedBytes() throws(StoreError) -> Int64 {
         try readObjects { db, scope in
-            try db.fetchOne(Int64.self, """
+            try db.fetchOne(
+                Int64.self,
+                """
                 SELECT CAST(COALESCE(SUM(r.file_size), 0) AS BIGINT) FROM resource r JOIN asset a ON a.id = r.asset_id\(
                     scope.assetCondition("a").whereClause)
                 """) ?? 0
@@ -134,13 +136,16 @@ extension SQLPhotoStore {
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
         try readRows(ids) { db, scope in
             let condition = scope.assetCondition("a")
-            return try Self.loadRows(db, ids: ids, table: "asset a", alias: "a", condition: condition, selection: AssetRecord.selection,
-                                     selectionByID: condition == nil ? AssetRecord.selectionByID : nil, decode: AssetRecord.init(row:))
+            return try Self.loadRows(
+                db, ids: ids, table: "asset a", alias: "a", condition: condition, selection: AssetRecord.selection,
+                selectionByID: condition == nil ? AssetRecord.selectionByID : nil, decode: AssetRecord.init(row:))
         }
     }
 
-    package func scanAssets(_ query: AssetQuery, reverse: Bool, batchSize: Int,
-                            _ body: ([AssetRecord]) -> Bool) throws(StoreError) -> Bool {
+    package func scanAssets(
+        _ query: AssetQuery, reverse: Bool, batchSize: Int,
+        _ body: ([AssetRecord]) -> Bool
+    ) throws(StoreError) -> Bool {
         try readObjects { db, scope in
             guard let plan = FetchSQL.assetPlan(query, scope: scope, dialect: db.dialect, now: Date()) else { return true }
             guard let statement = plan.rows(AssetRecord.selection, reverse: reverse) else { return false }
@@ -151,8 +156,9 @@ extension SQLPhotoStore {
 
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
         try readRows(ids) { db, scope in
-            try Self.loadRows(db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", alias: "c", condition: scope.collectionCondition("c"),
-                              selection: CollectionRecord.selection, selectionByID: nil, decode: CollectionRecord.init(row:))
+            try Self.loadRows(
+                db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", alias: "c", condition: scope.collectionCondition("c"),
+                selection: CollectionRecord.selection, selectionByID: nil, decode: CollectionRecord.init(row:))
         }
     }
 
@@ -191,12 +197,13 @@ extension SQLPhotoStore {
         for start in stride(from: 0, to: ids.count, by: loadChunk) {
             let chunk = Array(ids[start..<min(start + loadChunk, ids.count)])
             let list = db.dialect.table(of: chunk, alias: "k")
-            let statement: SQLFragment = switch db.dialect {
-            case .sqlite:
-                "SELECT \(sql: selection) FROM \(list) CROSS JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause)"
-            case .postgres:
-                "SELECT \(sql: selection) FROM \(list) JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause) ORDER BY k.key"
-            }
+            let statement: SQLFragment =
+                switch db.dialect {
+                case .sqlite:
+                    "SELECT \(sql: selection) FROM \(list) CROSS JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause)"
+                case .postgres:
+                    "SELECT \(sql: selection) FROM \(list) JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause) ORDER BY k.key"
+                }
             try db.forEachRow(statement) { records.append(try decode($0)) }
         }
         return records
@@ -207,7 +214,9 @@ extension SQLPhotoStore {
 
     package func countAssets(ids: [Int64], mediaType: AssetMediaType) throws(StoreError) -> Int {
         try readObjectsInOneStatement { db, scope in
-            try db.fetchOne(Int.self, """
+            try db.fetchOne(
+                Int.self,
+                """
                 SELECT COUNT(*) FROM asset a
                 WHERE a.media_type = \(mediaType.rawValue) AND a.id IN (\(db.dialect.elements(of: ids)))\(
                     scope.assetCondition("a").andClause)
@@ -217,17 +226,21 @@ extension SQLPhotoStore {
 
     package func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord] {
         try readObjectsInOneStatement { db, scope in
-            try db.fetchAll(SQLRow.self, """
+            try db.fetchAll(
+                SQLRow.self,
+                """
                 SELECT \(sql: ResourceRecord.selection) FROM resource r JOIN asset a ON a.id = r.asset_id
                 WHERE r.asset_id = \(assetID)\(scope.assetCondition("a").andClause) ORDER BY r.id
-                """).map(ResourceRecord.init(row:))
+                """
+            ).map(ResourceRecord.init(row:))
         }
     }
 
     package func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot {
         try readObjects { db, scope in
-            FetchSnapshot(ids: try db.fetchAll(Int64.self, FetchSQL.collectionIDs(query, scope: scope, dialect: db.dialect)),
-                          changeBlock: try HistoryLog.lastChangeBlock(db))
+            FetchSnapshot(
+                ids: try db.fetchAll(Int64.self, FetchSQL.collectionIDs(query, scope: scope, dialect: db.dialect)),
+                changeBlock: try HistoryLog.lastChangeBlock(db))
         }
     }
 
@@ -235,14 +248,17 @@ extension SQLPhotoStore {
         guard !rowIDs.isEmpty else { return [:] }
         let entities = entity == .asset ? [StoreEntity.asset] : [.assetCollection, .collectionList]
         return try readObjectsInOneStatement { db, scope in
-            let rows = try db.fetchAll(SQLRow.self, """
+            let rows = try db.fetchAll(
+                SQLRow.self,
+                """
                 SELECT row_id, uuid, entity FROM deleted_object
                 WHERE entity IN (\(db.dialect.elements(of: entities.map { Int64($0.rawValue) })))
                   AND row_id IN (\(db.dialect.elements(of: rowIDs)))\(scope.deletedObjectCondition("uuid").andClause)
                 """)
-            return Dictionary(try rows.map { row in
-                try (row[0] as Int64, LocalIdentifier(uuid: row[1], entity: StoreEntity(rawValue: row[2]) ?? entity))
-            }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(
+                try rows.map { row in
+                    try (row[0] as Int64, LocalIdentifier(uuid: row[1], entity: StoreEntity(rawValue: row[2]) ?? entity))
+                }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -263,7 +279,8 @@ extension SQLPhotoStore {
         of entity: StoreEntity, where condition: (SQLDialect) -> SQLFragment, pair: (any SQLColumnReader) throws -> (Key, Value)
     ) throws(StoreError) -> [Key: Value] {
         try readObjectsInOneStatement { db, scope in
-            let (table, visible): (SQLFragment, SQLFragment?) = entity == .asset
+            let (table, visible): (SQLFragment, SQLFragment?) =
+                entity == .asset
                 ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
             // Read in place: a change block passed a fetch of thousands of
             // assets asks for all their UUIDs, and a copy of each row cost
@@ -280,7 +297,9 @@ extension SQLPhotoStore {
     package func assetUUIDs(withContentHashes hashes: [String]) throws(StoreError) -> [String: String] {
         guard !hashes.isEmpty else { return [:] }
         return try readObjects { db, scope in
-            let rows = try db.fetchAll(SQLRow.self, """
+            let rows = try db.fetchAll(
+                SQLRow.self,
+                """
                 SELECT a.content_hash, a.uuid FROM asset a
                 WHERE a.content_hash IN (\(db.dialect.elements(of: hashes))) AND \(sql: ShownAssets.notDeleted("a"))\(
                     scope.assetCondition("a").andClause)
@@ -290,8 +309,10 @@ extension SQLPhotoStore {
         }
     }
 
-    package func filterCollectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
-                                      sort: [StoreSort<CollectionAttribute>], limit: Int) throws(StoreError) -> [Int] {
+    package func filterCollectionRows(
+        _ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
+        sort: [StoreSort<CollectionAttribute>], limit: Int
+    ) throws(StoreError) -> [Int] {
         guard !rows.isEmpty else { return [] }
         return try read { db in
             try db.fetchAll(Int.self, FetchSQL.collectionRows(rows, filter: filter, sort: sort, limit: limit, dialect: db.dialect))
@@ -319,15 +340,18 @@ extension SQLPhotoStore {
             if let cached = momentCache.moments(at: changeBlock) {
                 return .cached(cached)
             }
-            let rows = try db.fetchAll(SQLRow.self, """
+            let rows = try db.fetchAll(
+                SQLRow.self,
+                """
                 SELECT a.uuid, a.creation_date, a.latitude, a.longitude FROM asset a
                 WHERE a.creation_date IS NOT NULL AND \(sql: ShownAssets.inTimeline("a"))\(
                     scope.assetCondition("a").andClause)
                 ORDER BY a.creation_date, a.id
                 """)
             let assets = try rows.map { row in
-                try MomentClustering.Asset(uuid: row[0], creationDate: Date(timeIntervalSince1970: row[1]),
-                                       latitude: row[2], longitude: row[3])
+                try MomentClustering.Asset(
+                    uuid: row[0], creationDate: Date(timeIntervalSince1970: row[1]),
+                    latitude: row[2], longitude: row[3])
             }
             return .uncached(changeBlock: changeBlock, assets: assets)
         }
@@ -382,8 +406,11 @@ extension SQLPhotoStore {
                 let scope = try AccessScope.resolve(db, client: client)
                 if let required = changeSet.requiredState { try requireState(required, db, scope: scope) }
                 var committer = ChangeSetCommitter(db: db, now: now, scope: scope)
-                guard let result = try committer.apply(changeSet, placement: placement, client: client,
-                                                       writesHistoryEntries: writesHistoryEntries) else { return nil }
+                guard
+                    let result = try committer.apply(
+                        changeSet, placement: placement, client: client,
+                        writesHistoryEntries: writesHistoryEntries)
+                else { return nil }
                 if !committer.removedFiles.isEmpty {
                     try purgeJournal?.recordJournal(committer.removedFiles)
                 }
@@ -431,8 +458,9 @@ extension SQLPhotoStore {
             case .all:
                 try db.fetchOne(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE trashed_date IS NOT NULL)") ?? false
             case .deletedBefore(let cutoff):
-                try db.fetchOne(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE trashed_date < ?)",
-                                arguments: [cutoff.timeIntervalSince1970]) ?? false
+                try db.fetchOne(
+                    Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE trashed_date < ?)",
+                    arguments: [cutoff.timeIntervalSince1970]) ?? false
             }
         }
     }
@@ -442,7 +470,9 @@ extension SQLPhotoStore {
         guard !uuids.isEmpty else { return [] }
         let types = ResourceType.sqlList(ResourceType.edits)
         return try read { db in
-            try db.fetchAll(String.self, """
+            try db.fetchAll(
+                String.self,
+                """
                 SELECT r.relative_path FROM resource r JOIN asset a ON a.id = r.asset_id
                 WHERE a.uuid IN (\(db.dialect.elements(of: uuids))) AND r.type IN (\(sql: types))
                 """)
@@ -453,9 +483,12 @@ extension SQLPhotoStore {
     private func removeUnreferenced(_ relativePaths: [String]) throws(StoreError) {
         guard !relativePaths.isEmpty else { return }
         let named = try read { db in
-            try Set(db.fetchAll(String.self, """
-                SELECT relative_path FROM resource WHERE relative_path IN (\(db.dialect.elements(of: relativePaths)))
-                """))
+            try Set(
+                db.fetchAll(
+                    String.self,
+                    """
+                    SELECT relative_path FROM resource WHERE relative_path IN (\(db.dialect.elements(of: relativePaths)))
+                    """))
         }
         for path in relativePaths where !named.contains(path) {
             files.remove(.file(path))

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,8 +71,10 @@ package final class DerivativeCache: @unchecked Sendable {
     /// once it returns (and removed if it throws), so readers never see
     /// half a file. Cost: what `write` costs, and a rename.
     @discardableResult
-    package func store(assetUUID: String, version: Int, kind: Kind,
-                       writtenBy write: (URL) throws -> Void) throws -> URL {
+    package func store(
+        assetUUID: String, version: Int, kind: Kind,
+        writtenBy write: (URL) throws -> Void
+    ) throws -> URL {
         let url = url(assetUUID: assetUUID, version: version, kind: kind)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).partial.\(kind.fileExtension)")
         do {

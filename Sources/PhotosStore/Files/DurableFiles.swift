@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,13 +17,21 @@ package enum DurableFiles {
     package static func synchronize(_ url: URL) throws {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path,
-                                                         NSLocalizedDescriptionKey: "cannot open \(url.path) to sync it: \(errorText())"])
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: url.path,
+                    NSLocalizedDescriptionKey: "cannot open \(url.path) to sync it: \(errorText())",
+                ])
         }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path,
-                                                          NSLocalizedDescriptionKey: "cannot sync \(url.path): \(errorText())"])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: url.path,
+                    NSLocalizedDescriptionKey: "cannot sync \(url.path): \(errorText())",
+                ])
         }
     }
 
@@ -50,8 +59,12 @@ package enum DurableFiles {
             try data.write(to: temporary)
             try synchronize(temporary)
             guard rename(temporary.path, url.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path,
-                                                              NSLocalizedDescriptionKey: "cannot replace \(url.path): \(errorText())"])
+                throw CocoaError(
+                    .fileWriteUnknown,
+                    userInfo: [
+                        NSFilePathErrorKey: url.path,
+                        NSLocalizedDescriptionKey: "cannot replace \(url.path): \(errorText())",
+                    ])
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)

@@ -43,7 +43,8 @@ package struct LibraryLayout: Sendable {
     package func url(forRelativePath path: String) -> URL? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "originals", parts[1].count == 1,
-              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") }) else { return nil }
+            parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") })
+        else { return nil }
         return root.appendingPathComponent(path)
     }
 

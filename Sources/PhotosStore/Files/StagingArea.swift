@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,7 +75,8 @@ package final class StagingArea: @unchecked Sendable {
         }
         let descriptor = open(pending.appendingPathComponent(Self.lockName).path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0,
-              rename(pending.path, directory.path) == 0 else {
+            rename(pending.path, directory.path) == 0
+        else {
             let reason = String(cString: strerror(errno))
             if descriptor >= 0 { close(descriptor) }
             try? FileManager.default.removeItem(at: pending)
@@ -181,8 +183,10 @@ package final class StagingArea: @unchecked Sendable {
     /// Cleans up the staging areas of processes that died mid-change:
     /// journalled files the database does not name are deleted, and the
     /// renditions of journalled assets it no longer has.
-    package static func recoverAbandoned(layout: LibraryLayout, isReferenced: (JournalEntry) throws -> Bool,
-                                 remove: (JournalEntry) -> Void) rethrows {
+    package static func recoverAbandoned(
+        layout: LibraryLayout, isReferenced: (JournalEntry) throws -> Bool,
+        remove: (JournalEntry) -> Void
+    ) rethrows {
         for area in candidates(layout) {
             try withAbandoned(area) {
                 try recover(area, isReferenced: isReferenced, remove: remove)
@@ -218,8 +222,10 @@ package final class StagingArea: @unchecked Sendable {
 
     /// Deletes what an abandoned area's journal lists and the database no
     /// longer names, then the area.
-    private static func recover(_ area: URL, isReferenced: (JournalEntry) throws -> Bool,
-                                remove: (JournalEntry) -> Void) rethrows {
+    private static func recover(
+        _ area: URL, isReferenced: (JournalEntry) throws -> Bool,
+        remove: (JournalEntry) -> Void
+    ) rethrows {
         if let journal = try? String(contentsOf: area.appendingPathComponent(journalName), encoding: .utf8) {
             for entry in journal.split(separator: "\n").map({ JournalEntry(line: String($0)) }) where try !isReferenced(entry) {
                 remove(entry)

@@ -18,7 +18,9 @@ enum HistoryLog {
 
     /// The last change block and the last token revocation's mark, in one statement.
     static func watchedState(_ db: any SQLConnection) throws -> WatchedState {
-        let row = try db.fetchOne(SQLRow.self, """
+        let row = try db.fetchOne(
+            SQLRow.self,
+            """
             SELECT COALESCE((SELECT MAX(id) FROM change_transaction), 0),
                    (SELECT value FROM library_metadata WHERE key = \(WatchedState.tokenRevocationKey))
             """)
@@ -29,7 +31,8 @@ enum HistoryLog {
     /// Leaves a fresh token-revocation mark, in the revoking transaction, and
     /// has the backend wake every watcher of the library when it commits.
     static func markTokenRevocation(_ db: any SQLConnection) throws {
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO library_metadata (key, value) VALUES (\(WatchedState.tokenRevocationKey), \(UUID().uuidString))
             ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """)
@@ -51,10 +54,13 @@ enum HistoryLog {
     static func currentPoint(_ db: any SQLConnection, scope: AccessScope, client: String?) throws -> HistoryPoint {
         guard scope != .full else { return try currentPoint(db) }
         let pruned = try prunedThrough(db)
-        let row = try db.fetchOne(SQLRow.self, """
-            SELECT t.id, t.stamp FROM change_transaction t WHERE t.id > \(pruned) AND \(visibleBlock("t", scope: scope, client: client))
-            ORDER BY t.id DESC LIMIT 1
-            """)
+        let row =
+            try db.fetchOne(
+                SQLRow.self,
+                """
+                SELECT t.id, t.stamp FROM change_transaction t WHERE t.id > \(pruned) AND \(visibleBlock("t", scope: scope, client: client))
+                ORDER BY t.id DESC LIMIT 1
+                """)
             ?? db.fetchOne(SQLRow.self, sql: "SELECT id, stamp FROM change_transaction WHERE id = ?", arguments: [pruned])
         return try row.map { try HistoryPoint(changeBlock: $0[0], stamp: $0[1]) } ?? HistoryPoint(changeBlock: 0, stamp: 0)
     }
@@ -70,14 +76,17 @@ enum HistoryLog {
     /// The change blocks past the pruning horizon that `scope` may see
     /// something of (see `changes`).
     static func kept(_ db: any SQLConnection, scope: AccessScope, client: String?) throws -> KeptHistory {
-        let row = try db.fetchOne(SQLRow.self, """
+        let row = try db.fetchOne(
+            SQLRow.self,
+            """
             SELECT COUNT(*), MIN(t.committed_at), MAX(t.committed_at) FROM change_transaction t
             WHERE t.id > \(try prunedThrough(db)) AND \(visibleBlock("t", scope: scope, client: client))
             """)
         let oldest: Double? = try row?[1]
         let newest: Double? = try row?[2]
-        return KeptHistory(changeBlocks: try row?[0] ?? 0, oldest: oldest.map(Date.init(timeIntervalSince1970:)),
-                           newest: newest.map(Date.init(timeIntervalSince1970:)))
+        return KeptHistory(
+            changeBlocks: try row?[0] ?? 0, oldest: oldest.map(Date.init(timeIntervalSince1970:)),
+            newest: newest.map(Date.init(timeIntervalSince1970:)))
     }
 
     // MARK: - Reading
@@ -89,10 +98,13 @@ enum HistoryLog {
         let entries = try self.entries(db, after: after, through: through, scope: scope, client: client)
         var complete = after >= pruned
         if complete {
-            complete = try !(db.fetchOne(Bool.self, """
-                SELECT EXISTS (SELECT 1 FROM change_transaction WHERE id > \(after) AND id <= \(through) AND details = 0)
-                    OR \(accessChanged(after: "\(after)", through: "\(through)", client: client))
-                """) ?? false)
+            complete = try
+                !(db.fetchOne(
+                    Bool.self,
+                    """
+                    SELECT EXISTS (SELECT 1 FROM change_transaction WHERE id > \(after) AND id <= \(through) AND details = 0)
+                        OR \(accessChanged(after: "\(after)", through: "\(through)", client: client))
+                    """) ?? false)
         }
         return HistorySpan(entries: entries, isComplete: complete, prunedThrough: pruned)
     }
@@ -103,24 +115,31 @@ enum HistoryLog {
         var entries: [HistoryEntry] = []
         // A library's updates change few distinct sets of attributes, so each stored list is parsed once.
         var attributeSets: [String: Set<ChangedAttribute>] = [:]
-        try db.forEachRow("""
+        try db.forEachRow(
+            """
             SELECT e.transaction_id, e.entity, e.row_id, e.uuid, e.kind, e.attributes FROM change_entry e
             WHERE e.transaction_id > \(after) AND e.transaction_id <= \(through) AND e.entity > 0
               AND \(scope.entryCondition("e", client: client))
             ORDER BY e.transaction_id, e.position
-            """) { row in
+            """
+        ) { row in
             guard let entity = try StoreEntity(rawValue: row[1]), let kind = try ObjectChange.Kind(rawValue: row[4]) else { return }
             // Most entries (insertions, deletions) store an empty list, which needs no look-up.
             let storedList: String = try row[5]
-            let attributes = storedList.isEmpty ? [] : attributeSets[storedList] ?? {
-                let parsed = ChangedAttribute.attributes(storedList: storedList)
-                attributeSets[storedList] = parsed
-                return parsed
-            }()
+            let attributes =
+                storedList.isEmpty
+                ? []
+                : attributeSets[storedList]
+                    ?? {
+                        let parsed = ChangedAttribute.attributes(storedList: storedList)
+                        attributeSets[storedList] = parsed
+                        return parsed
+                    }()
             // Built in place in the list: a closure handed each entry would copy it, retaining its text and set.
-            try entries.append(HistoryEntry(
-                changeBlock: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
-                attributes: attributes))
+            try entries.append(
+                HistoryEntry(
+                    changeBlock: row[0], identifier: LocalIdentifier(uuid: row[3], entity: entity), rowID: row[2], kind: kind,
+                    attributes: attributes))
         }
         return entries
     }
@@ -141,30 +160,33 @@ enum HistoryLog {
         }
     }
 
-
     private static func checkedLast(_ point: HistoryPoint, _ db: any SQLConnection) throws -> Int64 {
         let last = try lastChangeBlock(db)
         guard point.changeBlock >= 0, point.changeBlock > 0 || point.stamp == 0 else {
             throw StoreError.historyPointUnknown("the change token is damaged: it names no state of any library")
         }
         if point.changeBlock > last {
-            throw StoreError.historyExpired("""
+            throw StoreError.historyExpired(
+                """
                 the change token names change block \(point.changeBlock) but this library's last is \(last): \
                 the library was restored from an older copy, or the token comes from another copy of it
                 """)
         }
         let pruned = try prunedThrough(db)
         if point.changeBlock < pruned {
-            throw StoreError.historyExpired("""
+            throw StoreError.historyExpired(
+                """
                 the change token is older than the kept history: change blocks up to \(pruned) were pruned \
                 by the library's retention setting
                 """)
         }
         guard point.changeBlock > 0 else { return last }
-        let stamp = try db.fetchOne(Int64.self, sql: "SELECT stamp FROM change_transaction WHERE id = ?",
-                                       arguments: [point.changeBlock])
+        let stamp = try db.fetchOne(
+            Int64.self, sql: "SELECT stamp FROM change_transaction WHERE id = ?",
+            arguments: [point.changeBlock])
         guard stamp == point.stamp else {
-            throw StoreError.historyExpired("""
+            throw StoreError.historyExpired(
+                """
                 the change token names a state from another history of this library (change block \(point.changeBlock) \
                 differs): the library was restored from a copy, or the token comes from another copy of it
                 """)
@@ -177,8 +199,10 @@ enum HistoryLog {
     /// nil): a page costs what it holds, not the whole history after
     /// `after`. Blocks whose details were dropped are listed for every
     /// reader: whether they concern it is unknown.
-    static func changes(_ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?,
-                        limit: Int? = nil) throws -> [PersistentChangeRecord] {
+    static func changes(
+        _ db: any SQLConnection, after: Int64, through: Int64, scope: AccessScope, client: String?,
+        limit: Int? = nil
+    ) throws -> [PersistentChangeRecord] {
         var changes: [PersistentChangeRecord] = []
         // Blocks are numbered one after another, so a reader with read-write
         // access, who sees them all, knows the count: the list, megabytes
@@ -187,23 +211,27 @@ enum HistoryLog {
         let page: SQLFragment = limit.map { " LIMIT \(max(0, $0))" } ?? ""
         // What the reader may know of each block's details is one column: 0
         // kept, 1 dropped, 2 the reader's access changed (which wins).
-        try db.forEachRow("""
+        try db.forEachRow(
+            """
             SELECT t.id, t.stamp, t.committed_at, t.object_count,
                    CASE WHEN \(accessChanged(after: "t.id - 1", through: "t.id", client: client)) THEN 2
                         WHEN t.details = 0 THEN 1 ELSE 0 END
             FROM change_transaction t
             WHERE t.id > \(after) AND t.id <= \(through) AND \(visibleBlock("t", scope: scope, client: client))
             ORDER BY t.id\(page)
-            """) { row in
+            """
+        ) { row in
             let details: PersistentChangeRecord.Details
             switch try row[4] as Int {
             case 0: details = .kept
             case 1: details = .dropped
             default: details = .accessChanged
             }
-            try changes.append(PersistentChangeRecord(point: HistoryPoint(changeBlock: row[0], stamp: row[1]),
-                                                      committedAt: Date(timeIntervalSince1970: row[2]), objectCount: row[3],
-                                                      details: details))
+            try changes.append(
+                PersistentChangeRecord(
+                    point: HistoryPoint(changeBlock: row[0], stamp: row[1]),
+                    committedAt: Date(timeIntervalSince1970: row[2]), objectCount: row[3],
+                    details: details))
         }
         return changes
     }
@@ -267,16 +295,20 @@ enum HistoryLog {
         }
         // Values of known types, each converted where it is made, not through an existential.
         var rows: [[DatabaseValue]] = objectChanges.enumerated().map { position, change in
-            [result.changeBlock.databaseValue, position.databaseValue, change.identifier.entity.rawValue.databaseValue,
-             change.rowID.databaseValue, change.identifier.uuid.databaseValue, change.kind.rawValue.databaseValue,
-             ChangedAttribute.storedList(change.changedAttributes).databaseValue, .null]
+            [
+                result.changeBlock.databaseValue, position.databaseValue, change.identifier.entity.rawValue.databaseValue,
+                change.rowID.databaseValue, change.identifier.uuid.databaseValue, change.kind.rawValue.databaseValue,
+                ChangedAttribute.storedList(change.changedAttributes).databaseValue, .null,
+            ]
         }
         for (offset, entry) in accessEntries.enumerated() {
             let change = entry.change
-            rows.append([result.changeBlock.databaseValue, (objectChanges.count + offset).databaseValue,
-                         (change?.identifier.entity.rawValue ?? 0).databaseValue, (change?.rowID ?? 0).databaseValue,
-                         (change?.identifier.uuid ?? "").databaseValue, (change?.kind ?? .updated).rawValue.databaseValue,
-                         ChangedAttribute.access.storedName.databaseValue, entry.client.databaseValue])
+            rows.append([
+                result.changeBlock.databaseValue, (objectChanges.count + offset).databaseValue,
+                (change?.identifier.entity.rawValue ?? 0).databaseValue, (change?.rowID ?? 0).databaseValue,
+                (change?.identifier.uuid ?? "").databaseValue, (change?.kind ?? .updated).rawValue.databaseValue,
+                ChangedAttribute.access.storedName.databaseValue, entry.client.databaseValue,
+            ])
         }
         try insertEntries(rows, db)
     }
@@ -314,17 +346,21 @@ enum HistoryLog {
     static func advanceHorizon(_ db: any SQLConnection, to target: Int64) throws -> Bool {
         let target = min(target, try lastChangeBlock(db))
         guard target > (try prunedThrough(db)) else { return false }
-        try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", arguments: [prunedKey, String(target)])
+        try db.execute(
+            sql: "INSERT INTO library_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            arguments: [prunedKey, String(target)])
         return true
     }
 
     /// Whether rows the horizon forgot are still stored.
     static func hasForgottenRows(_ db: any SQLConnection) throws -> Bool {
         let horizon = try prunedThrough(db)
-        return try db.fetchOne(Bool.self, sql: """
-            SELECT EXISTS (SELECT 1 FROM change_entry WHERE transaction_id <= ?1)
-                OR EXISTS (SELECT 1 FROM change_transaction WHERE id < ?1)
-            """, arguments: [horizon]) ?? false
+        return try db.fetchOne(
+            Bool.self,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM change_entry WHERE transaction_id <= ?1)
+                    OR EXISTS (SELECT 1 FROM change_transaction WHERE id < ?1)
+                """, arguments: [horizon]) ?? false
     }
 
     /// Deletes up to `limit` forgotten rows; returns how many it deleted, 0
@@ -334,13 +370,15 @@ enum HistoryLog {
     @discardableResult
     static func deleteForgottenRows(_ db: any SQLConnection, limit: Int) throws -> Int {
         let horizon = try prunedThrough(db)
-        var deleted = try db.execute(sql: """
-            DELETE FROM change_entry WHERE (transaction_id, position) IN (
-                SELECT transaction_id, position FROM change_entry WHERE transaction_id <= ? ORDER BY transaction_id LIMIT ?)
-            """, arguments: [horizon, limit])
+        var deleted = try db.execute(
+            sql: """
+                DELETE FROM change_entry WHERE (transaction_id, position) IN (
+                    SELECT transaction_id, position FROM change_entry WHERE transaction_id <= ? ORDER BY transaction_id LIMIT ?)
+                """, arguments: [horizon, limit])
         if deleted < limit {
-            deleted += try db.execute(sql: "DELETE FROM change_transaction WHERE id IN (SELECT id FROM change_transaction WHERE id < ? ORDER BY id LIMIT ?)",
-                                      arguments: [horizon, limit - deleted])
+            deleted += try db.execute(
+                sql: "DELETE FROM change_transaction WHERE id IN (SELECT id FROM change_transaction WHERE id < ? ORDER BY id LIMIT ?)",
+                arguments: [horizon, limit - deleted])
         }
         return deleted
     }

@@ -16,8 +16,9 @@ package struct HistoryRetention: Sendable, Equatable {
     /// Nil keeps the details of blocks of any size.
     package var maximumObjectsPerChange: Int?
 
-    package static let standard = HistoryRetention(maximumAge: 30 * 86_400, maximumChangeCount: nil,
-                                                   maximumObjectsPerChange: 100_000)
+    package static let standard = HistoryRetention(
+        maximumAge: 30 * 86_400, maximumChangeCount: nil,
+        maximumObjectsPerChange: 100_000)
 
     package init(maximumAge: TimeInterval?, maximumChangeCount: Int?, maximumObjectsPerChange: Int?) {
         self.maximumAge = maximumAge
@@ -33,9 +34,10 @@ package struct HistoryRetention: Sendable, Equatable {
 
     /// The library's setting.
     static func load(_ db: any SQLConnection) throws -> HistoryRetention {
-        HistoryRetention(maximumAge: try limit(db, ageKey, standard: standard.maximumAge),
-                         maximumChangeCount: try limit(db, countKey, standard: standard.maximumChangeCount.map(Double.init)).map { Int($0) },
-                         maximumObjectsPerChange: try maximumObjectsPerChange(db))
+        HistoryRetention(
+            maximumAge: try limit(db, ageKey, standard: standard.maximumAge),
+            maximumChangeCount: try limit(db, countKey, standard: standard.maximumChangeCount.map(Double.init)).map { Int($0) },
+            maximumObjectsPerChange: try maximumObjectsPerChange(db))
     }
 
     /// The one limit every commit checks.
@@ -49,8 +51,9 @@ package struct HistoryRetention: Sendable, Equatable {
             (Self.objectsKey, maximumObjectsPerChange.map(Double.init)),
         ]
         for (key, value) in limits {
-            try db.execute(sql: "INSERT INTO library_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                           arguments: [key.description, value.map { String($0) } ?? "none"])
+            try db.execute(
+                sql: "INSERT INTO library_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                arguments: [key.description, value.map { String($0) } ?? "none"])
         }
     }
 
@@ -58,8 +61,11 @@ package struct HistoryRetention: Sendable, Equatable {
     /// (a statement per key, each cached): a commit reads one, and a list
     /// of arguments cost more than the lookup.
     private static func limit(_ db: any SQLConnection, _ key: StaticString, standard: Double?) throws -> Double? {
-        guard let text = try db.fetchOne(String.self, sql: "SELECT value FROM library_metadata WHERE key = '\(key)'",
-                                             arguments: SQLArguments()) else { return standard }
+        guard
+            let text = try db.fetchOne(
+                String.self, sql: "SELECT value FROM library_metadata WHERE key = '\(key)'",
+                arguments: SQLArguments())
+        else { return standard }
         return Double(text)
     }
 
@@ -68,8 +74,10 @@ package struct HistoryRetention: Sendable, Equatable {
         let last = try HistoryLog.lastChangeBlock(db)
         var target: Int64 = 0
         if let maximumAge {
-            target = try db.fetchOne(Int64.self, sql: "SELECT MAX(id) FROM change_transaction WHERE committed_at < ?",
-                                        arguments: [now.timeIntervalSince1970 - maximumAge]) ?? 0
+            target =
+                try db.fetchOne(
+                    Int64.self, sql: "SELECT MAX(id) FROM change_transaction WHERE committed_at < ?",
+                    arguments: [now.timeIntervalSince1970 - maximumAge]) ?? 0
         }
         if let maximumChangeCount {
             target = max(target, last - Int64(max(0, maximumChangeCount)))

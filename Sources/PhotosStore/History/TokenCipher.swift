@@ -67,8 +67,10 @@ package struct TokenCipher: Sendable {
     /// The MAC's key is the library's with each half changed by a constant,
     /// so that it is a function of its own, never the mask's.
     private func tag(masked: Int64, stamp: Int64) -> Int64 {
-        Int64(bitPattern: Self.sipHash24(key0: key0 ^ 0x7461_675f_6b65_7930, key1: key1 ^ 0x7461_675f_6b65_7931,
-                                         message: [UInt64(bitPattern: masked), UInt64(bitPattern: stamp)]))
+        Int64(
+            bitPattern: Self.sipHash24(
+                key0: key0 ^ 0x7461_675f_6b65_7930, key1: key1 ^ 0x7461_675f_6b65_7931,
+                message: [UInt64(bitPattern: masked), UInt64(bitPattern: stamp)]))
     }
 
     /// SipHash-2-4 of whole 64-bit words (each taken as its 8 little-endian bytes).
@@ -78,10 +80,20 @@ package struct TokenCipher: Sendable {
         var v2 = key0 ^ 0x6c79_6765_6e65_7261
         var v3 = key1 ^ 0x7465_6462_7974_6573
         func round() {
-            v0 &+= v1; v1 = v1.rotatedLeft(13); v1 ^= v0; v0 = v0.rotatedLeft(32)
-            v2 &+= v3; v3 = v3.rotatedLeft(16); v3 ^= v2
-            v0 &+= v3; v3 = v3.rotatedLeft(21); v3 ^= v0
-            v2 &+= v1; v1 = v1.rotatedLeft(17); v1 ^= v2; v2 = v2.rotatedLeft(32)
+            v0 &+= v1
+            v1 = v1.rotatedLeft(13)
+            v1 ^= v0
+            v0 = v0.rotatedLeft(32)
+            v2 &+= v3
+            v3 = v3.rotatedLeft(16)
+            v3 ^= v2
+            v0 &+= v3
+            v3 = v3.rotatedLeft(21)
+            v3 ^= v0
+            v2 &+= v1
+            v1 = v1.rotatedLeft(17)
+            v1 ^= v2
+            v2 = v2.rotatedLeft(32)
         }
         // The words, then the final block: no bytes left over, the length in the top byte.
         for block in message + [UInt64(truncatingIfNeeded: message.count * 8) << 56] {

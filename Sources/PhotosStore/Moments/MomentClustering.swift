@@ -74,7 +74,8 @@ package struct MomentClustering: Sendable {
         for moment in moments {
             let joinsLast: Bool
             if let previous = groups.last?.last {
-                joinsLast = subtype == 2
+                joinsLast =
+                    subtype == 2
                     ? calendar.component(.year, from: previous.startDate) == calendar.component(.year, from: moment.startDate)
                     : moment.startDate.timeIntervalSince(previous.endDate) <= Self.clusterGap
             } else {
@@ -102,7 +103,8 @@ package struct MomentClustering: Sendable {
         let gap = next.creationDate.timeIntervalSince(previous.creationDate)
         if gap > Self.maximumGap { return true }
         guard gap > 0, let lat1 = previous.latitude, let lon1 = previous.longitude,
-              let lat2 = next.latitude, let lon2 = next.longitude else { return false }
+            let lat2 = next.latitude, let lon2 = next.longitude
+        else { return false }
         return Self.distance(lat1, lon1, lat2, lon2) > Self.maximumDistance
     }
 
@@ -123,7 +125,8 @@ package struct MomentClustering: Sendable {
         let radians = Double.pi / 180
         let dLat = (lat2 - lat1) * radians
         let dLon = (lon2 - lon1) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2)
+        let a =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
         return 6_371_000 * 2 * atan2(sqrt(a), sqrt(1 - a))
     }
@@ -146,7 +149,11 @@ package struct MomentClustering: Sendable {
         }
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, name-based
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])).uuidString
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        ).uuidString
     }
 }

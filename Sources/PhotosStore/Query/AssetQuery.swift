@@ -31,9 +31,11 @@ package struct AssetQuery: Sendable, Hashable {
     /// Empty: the scope decides.
     package var sourceTypes: AssetSourceTypes
 
-    package init(scope: AssetScope, filter: StoreFilter<AssetAttribute> = .all,
-                 sort: [StoreSort<AssetAttribute>] = [], limit: Int = 0,
-                 includeHiddenAssets: Bool = false, includeAllBurstAssets: Bool = false, sourceTypes: AssetSourceTypes = []) {
+    package init(
+        scope: AssetScope, filter: StoreFilter<AssetAttribute> = .all,
+        sort: [StoreSort<AssetAttribute>] = [], limit: Int = 0,
+        includeHiddenAssets: Bool = false, includeAllBurstAssets: Bool = false, sourceTypes: AssetSourceTypes = []
+    ) {
         self.scope = scope
         self.filter = filter
         self.sort = sort
@@ -65,8 +67,10 @@ package struct CollectionQuery: Sendable, Hashable {
     package var sort: [StoreSort<CollectionAttribute>]
     package var limit: Int
 
-    package init(scope: CollectionScope, filter: StoreFilter<CollectionAttribute> = .all,
-                 sort: [StoreSort<CollectionAttribute>] = [], limit: Int = 0) {
+    package init(
+        scope: CollectionScope, filter: StoreFilter<CollectionAttribute> = .all,
+        sort: [StoreSort<CollectionAttribute>] = [], limit: Int = 0
+    ) {
         self.scope = scope
         self.filter = filter
         self.sort = sort

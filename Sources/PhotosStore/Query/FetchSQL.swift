@@ -18,8 +18,10 @@ enum FetchSQL {
     static func assetPlan(_ query: AssetQuery, scope: AccessScope, dialect: SQLDialect, now: Date) -> SelectPlan? {
         var builder = Builder()
         var from: SQLFragment = "asset a"
-        var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true),
-                            OrderTerm(expression: "a.id", ascending: true, nullable: false)]
+        var naturalOrder = [
+            OrderTerm(expression: "a.creation_date", ascending: true),
+            OrderTerm(expression: "a.id", ascending: true, nullable: false),
+        ]
         var visibility = SmartAlbumRule.Visibility.visible
         var appliesDefaultExclusions = true
         // Fetches by identifier name the assets they want: burst members
@@ -77,8 +79,9 @@ enum FetchSQL {
         }
         builder.append(scope.assetCondition("a"))
         builder.append(Builder.condition(query.filter, alias: "a"))
-        return SelectPlan(column: "a.id", from: from, builder: builder,
-                          order: Builder.order(query.sort, alias: "a", natural: naturalOrder), limit: query.limit, dialect: dialect)
+        return SelectPlan(
+            column: "a.id", from: from, builder: builder,
+            order: Builder.order(query.sort, alias: "a", natural: naturalOrder), limit: query.limit, dialect: dialect)
     }
 
     /// The statement selecting the ids of a query's collections in order.
@@ -100,12 +103,17 @@ enum FetchSQL {
             naturalOrder = [OrderTerm(expression: "k.key", ascending: true, nullable: false)]
         case .children(let parent?):
             builder.conditions.append("c.parent_id = \(parent)")
-            naturalOrder = [OrderTerm(expression: "c.position", ascending: true, nullable: false), OrderTerm(expression: "c.id", ascending: true, nullable: false)]
+            naturalOrder = [
+                OrderTerm(expression: "c.position", ascending: true, nullable: false), OrderTerm(expression: "c.id", ascending: true, nullable: false),
+            ]
         case .children(nil):
             builder.conditions.append("c.parent_id IS NULL AND \(sql: userCollection("c"))")
-            naturalOrder = [OrderTerm(expression: "c.position", ascending: true, nullable: false), OrderTerm(expression: "c.id", ascending: true, nullable: false)]
+            naturalOrder = [
+                OrderTerm(expression: "c.position", ascending: true, nullable: false), OrderTerm(expression: "c.id", ascending: true, nullable: false),
+            ]
         case .albumsContaining(let assetRowID):
-            builder.conditions.append("""
+            builder.conditions.append(
+                """
                 \(sql: CollectionType.album.condition("c")) \
                 AND c.id IN (SELECT collection_id FROM collection_asset WHERE asset_id = \(assetRowID))
                 """)
@@ -114,8 +122,10 @@ enum FetchSQL {
         }
         builder.append(scope.collectionCondition("c"))
         builder.append(Builder.condition(query.filter, alias: "c"))
-        return SelectPlan(column: "c.id", from: from, builder: builder,
-                          order: Builder.order(query.sort, alias: "c", natural: naturalOrder), limit: query.limit, dialect: dialect).ids
+        return SelectPlan(
+            column: "c.id", from: from, builder: builder,
+            order: Builder.order(query.sort, alias: "c", natural: naturalOrder), limit: query.limit, dialect: dialect
+        ).ids
     }
 
     /// The collections with what is computed from their members as the
@@ -135,33 +145,38 @@ enum FetchSQL {
 
     /// The statement filtering and ordering in-memory collections, passed as
     /// one JSON argument; it selects indexes into `rows`.
-    static func collectionRows(_ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
-                               sort: [StoreSort<CollectionAttribute>], limit: Int, dialect: SQLDialect) -> SQLFragment {
+    static func collectionRows(
+        _ rows: [CollectionRow], filter: StoreFilter<CollectionAttribute>,
+        sort: [StoreSort<CollectionAttribute>], limit: Int, dialect: SQLDialect
+    ) -> SQLFragment {
         var builder = Builder()
         let json = SQLDialect.json(rows)
         // Each row's id is its index in `rows` (SQLite counts from 0, PostgreSQL's ordinality from 1).
-        let from: SQLFragment = switch dialect {
-        case .sqlite:
-            """
-            (SELECT CAST(j.key AS INTEGER) AS id, json_extract(j.value, '$.uuid') AS uuid,
-                    json_extract(j.value, '$.kind') AS kind, json_extract(j.value, '$.title') AS title,
-                    json_extract(j.value, '$.startDate') AS start_date, json_extract(j.value, '$.endDate') AS end_date,
-                    json_extract(j.value, '$.assetCount') AS asset_count
-             FROM json_each(\(json)) j) c
-            """
-        case .postgres:
-            """
-            (SELECT j.key - 1 AS id, (j.value->>'uuid') COLLATE "C" AS uuid,
-                    (j.value->>'kind')::int8 AS kind, (j.value->>'title') COLLATE "C" AS title,
-                    (j.value->>'startDate')::float8 AS start_date, (j.value->>'endDate')::float8 AS end_date,
-                    (j.value->>'assetCount')::int8 AS asset_count
-             FROM jsonb_array_elements(\(json)::jsonb) WITH ORDINALITY AS j(value, key)) c
-            """
-        }
+        let from: SQLFragment =
+            switch dialect {
+            case .sqlite:
+                """
+                (SELECT CAST(j.key AS INTEGER) AS id, json_extract(j.value, '$.uuid') AS uuid,
+                        json_extract(j.value, '$.kind') AS kind, json_extract(j.value, '$.title') AS title,
+                        json_extract(j.value, '$.startDate') AS start_date, json_extract(j.value, '$.endDate') AS end_date,
+                        json_extract(j.value, '$.assetCount') AS asset_count
+                 FROM json_each(\(json)) j) c
+                """
+            case .postgres:
+                """
+                (SELECT j.key - 1 AS id, (j.value->>'uuid') COLLATE "C" AS uuid,
+                        (j.value->>'kind')::int8 AS kind, (j.value->>'title') COLLATE "C" AS title,
+                        (j.value->>'startDate')::float8 AS start_date, (j.value->>'endDate')::float8 AS end_date,
+                        (j.value->>'assetCount')::int8 AS asset_count
+                 FROM jsonb_array_elements(\(json)::jsonb) WITH ORDINALITY AS j(value, key)) c
+                """
+            }
         builder.append(Builder.condition(filter, alias: "c"))
-        return SelectPlan(column: "c.id", from: from, builder: builder,
-                          order: Builder.order(sort, alias: "c", natural: [OrderTerm(expression: "c.id", ascending: true, nullable: false)]),
-                          limit: limit, dialect: dialect).ids
+        return SelectPlan(
+            column: "c.id", from: from, builder: builder,
+            order: Builder.order(sort, alias: "c", natural: [OrderTerm(expression: "c.id", ascending: true, nullable: false)]),
+            limit: limit, dialect: dialect
+        ).ids
     }
 
     /// A user album or folder, as opposed to a smart album.

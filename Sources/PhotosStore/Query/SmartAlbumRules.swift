@@ -22,8 +22,10 @@ struct SmartAlbumRule {
     var condition: SQLFragment?
     var visibility: Visibility = .visible
     /// The natural order when the fetch gives no sort descriptors.
-    var naturalOrder = [OrderTerm(expression: "a.creation_date", ascending: true),
-                        OrderTerm(expression: "a.id", ascending: true, nullable: false)]
+    var naturalOrder = [
+        OrderTerm(expression: "a.creation_date", ascending: true),
+        OrderTerm(expression: "a.id", ascending: true, nullable: false),
+    ]
 
     /// The rule for a subtype.
     static func rule(for subtype: SmartAlbumSubtype, now: Date) -> SmartAlbumRule {
@@ -35,8 +37,9 @@ struct SmartAlbumRule {
         case .favorites: return SmartAlbumRule(condition: "a.is_favorite = 1")
         case .recentlyAdded:
             let since = now.timeIntervalSince1970 - RetentionWindows.recentlyAdded
-            return SmartAlbumRule(condition: "a.added_date >= \(since)",
-                                  naturalOrder: [OrderTerm(expression: "a.added_date", ascending: true), OrderTerm(expression: "a.id", ascending: true, nullable: false)])
+            return SmartAlbumRule(
+                condition: "a.added_date >= \(since)",
+                naturalOrder: [OrderTerm(expression: "a.added_date", ascending: true), OrderTerm(expression: "a.id", ascending: true, nullable: false)])
         case .videos: return SmartAlbumRule(condition: "a.media_type = \(sql: String(AssetMediaType.video.rawValue))")
         case .selfPortraits: return SmartAlbumRule(condition: "a.is_front_camera = 1")
         case .livePhotos: return subtypeBit(.photoLive)
@@ -54,8 +57,9 @@ struct SmartAlbumRule {
         case .spatial: return subtypeBit(.spatialMedia)
         case .allHidden: return SmartAlbumRule(condition: nil, visibility: .hiddenOnly)
         case .recentlyDeleted:
-            return SmartAlbumRule(condition: nil, visibility: .trashedOnly,
-                                  naturalOrder: [OrderTerm(expression: "a.trashed_date", ascending: true), OrderTerm(expression: "a.id", ascending: true, nullable: false)])
+            return SmartAlbumRule(
+                condition: nil, visibility: .trashedOnly,
+                naturalOrder: [OrderTerm(expression: "a.trashed_date", ascending: true), OrderTerm(expression: "a.id", ascending: true, nullable: false)])
         }
     }
 }

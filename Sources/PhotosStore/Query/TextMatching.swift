@@ -106,10 +106,11 @@ package enum TextMatching {
     /// `photos_text(comparison, options, lhs, rhs)`: NULL when either side is NULL.
     package static let sqlFunction = DatabaseFunction("photos_text", argumentCount: 4, pure: true) { values in
         guard let code = Int.fromDatabaseValue(values[0]),
-              let comparison = codes.first(where: { $0.value == code })?.key,
-              let options = Int.fromDatabaseValue(values[1]),
-              let lhs = String.fromDatabaseValue(values[2]),
-              let rhs = String.fromDatabaseValue(values[3]) else {
+            let comparison = codes.first(where: { $0.value == code })?.key,
+            let options = Int.fromDatabaseValue(values[1]),
+            let lhs = String.fromDatabaseValue(values[2]),
+            let rhs = String.fromDatabaseValue(values[3])
+        else {
             return nil
         }
         return pattern(code: code, comparison: comparison, options: options, rhs: rhs).matches(lhs)
@@ -139,7 +140,8 @@ struct Glob: Sendable {
 
     init(_ pattern: [Unicode.Scalar]) {
         var pieces: [[Element]] = [[]]
-        var hasStar = false, matchesNothing = false
+        var hasStar = false
+        var matchesNothing = false
         var index = 0
         while index < pattern.count {
             let scalar = pattern[index]
@@ -166,9 +168,11 @@ struct Glob: Sendable {
     func matches(_ text: [Unicode.Scalar]) -> Bool {
         guard !matchesNothing, text.count >= minimumLength else { return false }
         guard hasStar else { return text.count == pieces[0].count && Self.matches(pieces[0], text, at: 0) }
-        let first = pieces[0], last = pieces[pieces.count - 1]
+        let first = pieces[0]
+        let last = pieces[pieces.count - 1]
         guard Self.matches(first, text, at: 0), text.count - last.count >= first.count,
-              Self.matches(last, text, at: text.count - last.count) else { return false }
+            Self.matches(last, text, at: text.count - last.count)
+        else { return false }
         var position = first.count
         let end = text.count - last.count
         for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {

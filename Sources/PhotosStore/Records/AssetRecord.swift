@@ -11,8 +11,10 @@ package struct StoredLocation: Sendable, Equatable {
     package var course: Double?
     package var speed: Double?
 
-    package init(latitude: Double, longitude: Double, altitude: Double? = nil, timestamp: Date? = nil,
-                 horizontalAccuracy: Double? = nil, course: Double? = nil, speed: Double? = nil) {
+    package init(
+        latitude: Double, longitude: Double, altitude: Double? = nil, timestamp: Date? = nil,
+        horizontalAccuracy: Double? = nil, course: Double? = nil, speed: Double? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude
@@ -67,18 +69,20 @@ package struct AssetRecord: Sendable, Equatable {
     /// The ThumbHash placeholder of what the asset shows (~25 bytes).
     package var thumbHash: Data?
 
-    package init(id: Int64 = 0, uuid: String, mediaType: AssetMediaType, mediaSubtypes: AssetMediaSubtypes = [],
-                 pixelWidth: Int = 0, pixelHeight: Int = 0, creationDate: Date? = nil,
-                 modificationDate: Date, addedDate: Date, duration: Double = 0,
-                 location: StoredLocation? = nil, isFavorite: Bool = false, isHidden: Bool = false,
-                 sourceType: AssetSourceTypes = .userLibrary, burstIdentifier: String? = nil, burstSelectionTypes: Int = 0,
-                 representsBurst: Bool = false, playbackStyle: AssetPlaybackStyle, adjustmentFormatIdentifier: String? = nil,
-                 trashedDate: Date? = nil, isFrontCamera: Bool = false, isLongExposure: Bool = false,
-                 hasRAWOriginal: Bool = false, originalFilename: String? = nil,
-                 uniformTypeIdentifier: String? = nil, timeZoneOffset: Int? = nil,
-                 cameraMake: String? = nil, cameraModel: String? = nil, lensModel: String? = nil,
-                 contentHash: String? = nil, contentVersion: Int = 0, adjustmentFormatVersion: String? = nil,
-                 thumbHash: Data? = nil) {
+    package init(
+        id: Int64 = 0, uuid: String, mediaType: AssetMediaType, mediaSubtypes: AssetMediaSubtypes = [],
+        pixelWidth: Int = 0, pixelHeight: Int = 0, creationDate: Date? = nil,
+        modificationDate: Date, addedDate: Date, duration: Double = 0,
+        location: StoredLocation? = nil, isFavorite: Bool = false, isHidden: Bool = false,
+        sourceType: AssetSourceTypes = .userLibrary, burstIdentifier: String? = nil, burstSelectionTypes: Int = 0,
+        representsBurst: Bool = false, playbackStyle: AssetPlaybackStyle, adjustmentFormatIdentifier: String? = nil,
+        trashedDate: Date? = nil, isFrontCamera: Bool = false, isLongExposure: Bool = false,
+        hasRAWOriginal: Bool = false, originalFilename: String? = nil,
+        uniformTypeIdentifier: String? = nil, timeZoneOffset: Int? = nil,
+        cameraMake: String? = nil, cameraModel: String? = nil, lensModel: String? = nil,
+        contentHash: String? = nil, contentVersion: Int = 0, adjustmentFormatVersion: String? = nil,
+        thumbHash: Data? = nil
+    ) {
         self.id = id
         self.uuid = uuid
         self.mediaType = mediaType

@@ -57,7 +57,8 @@ package enum CollectionType: Sendable, Hashable, CaseIterable {
     /// The type of a stored row; a type this version does not know reads as
     /// the kind's user collection (an album or a folder).
     package init(kind: CollectionKind, storedType: Int) {
-        self = Self.allCases.first { $0.kind == kind && $0.storedType == storedType }
+        self =
+            Self.allCases.first { $0.kind == kind && $0.storedType == storedType }
             ?? (kind == .assetCollection ? .album : .folder)
     }
 

@@ -27,7 +27,8 @@ package enum FileName {
     /// digits, lowercased; nil for anything else.
     package static func safeExtension(_ pathExtension: String) -> String? {
         guard (1...10).contains(pathExtension.utf8.count),
-              pathExtension.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else { return nil }
+            pathExtension.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) })
+        else { return nil }
         return pathExtension.lowercased()
     }
 

@@ -86,7 +86,8 @@ package struct LocalIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// The identifier as text. Cost: one allocation of its exact length
     /// (`+` would allocate for the UUID's length and grow).
     package var description: String {
-        var suffix = entity.identifierSuffix, uuid = uuid
+        var suffix = entity.identifierSuffix
+        var uuid = uuid
         return uuid.withUTF8 { uuidBytes in
             suffix.withUTF8 { suffixBytes in
                 String(unsafeUninitializedCapacity: uuidBytes.count + suffixBytes.count) { buffer in

@@ -22,8 +22,10 @@ package enum ResourceType: Int, Sendable, CaseIterable {
     /// The renderings of an edit.
     package static let renderings: [ResourceType] = [.fullSizePhoto, .fullSizeVideo]
     /// What an edit adds and a revert removes: renderings, adjustment data and adjustment bases.
-    package static let edits: [ResourceType] = [.fullSizePhoto, .fullSizeVideo, .adjustmentData, .adjustmentBasePhoto,
-                                                 .fullSizePairedVideo, .adjustmentBasePairedVideo, .adjustmentBaseVideo]
+    package static let edits: [ResourceType] = [
+        .fullSizePhoto, .fullSizeVideo, .adjustmentData, .adjustmentBasePhoto,
+        .fullSizePairedVideo, .adjustmentBasePairedVideo, .adjustmentBaseVideo,
+    ]
 
     /// A list for an SQL `IN (…)`: the raw values, comma-separated.
     package static func sqlList(_ types: [ResourceType]) -> String {

@@ -76,14 +76,19 @@ struct AccessCommand: ParsableCommand {
                 }
             }
             if options.json {
-                Output.json(clients.map {
-                    ["client": $0.clientIdentifier, "access": name($0.grant), "selectedAssets": $0.selectedAssetCount,
-                     "requested": Output.jsonDate($0.requestDate)] as [String: Any]
-                })
+                Output.json(
+                    clients.map {
+                        [
+                            "client": $0.clientIdentifier, "access": name($0.grant), "selectedAssets": $0.selectedAssetCount,
+                            "requested": Output.jsonDate($0.requestDate),
+                        ] as [String: Any]
+                    })
             } else if !options.quiet {
-                Output.table(["CLIENT", "ACCESS", "SELECTED", "REQUESTED"], clients.map {
-                    [$0.clientIdentifier, name($0.grant), "\($0.selectedAssetCount)", Output.date($0.requestDate)]
-                })
+                Output.table(
+                    ["CLIENT", "ACCESS", "SELECTED", "REQUESTED"],
+                    clients.map {
+                        [$0.clientIdentifier, name($0.grant), "\($0.selectedAssetCount)", Output.date($0.requestDate)]
+                    })
             }
         }
     }

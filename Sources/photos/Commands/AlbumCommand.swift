@@ -18,8 +18,10 @@ struct AlbumCommand: ParsableCommand {
         subcommands: [Create.self, Rename.self, Delete.self, Add.self, Remove.self, Move.self, List.self])
 
     /// Adds assets to an album or removes them, in one change block.
-    static func editMembers(of album: String, _ identifiers: [String], options: LibraryOptions, verb: String, preposition: String,
-                            _ edit: @escaping (PHAssetCollectionChangeRequest, NSArray) -> Void) throws {
+    static func editMembers(
+        of album: String, _ identifiers: [String], options: LibraryOptions, verb: String, preposition: String,
+        _ edit: @escaping (PHAssetCollectionChangeRequest, NSArray) -> Void
+    ) throws {
         let library = try options.open()
         let (collection, assets) = try library.withCurrentLibrary { (try Lookup.album(album), try Lookup.assets(identifiers)) }
         try library.performChangesAndWait {
@@ -29,8 +31,9 @@ struct AlbumCommand: ParsableCommand {
     }
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an album.",
-                                                        discussion: "Example: photos album create Summer --in Trips")
+        static let configuration = CommandConfiguration(
+            abstract: "Create an album.",
+            discussion: "Example: photos album create Summer --in Trips")
         @Argument(help: "The album's title.") var title: String
         @Option(name: .customLong("in"), help: ArgumentHelp("A folder to create it in.", valueName: "folder")) var folder: String?
         @OptionGroup var options: LibraryOptions
@@ -41,8 +44,9 @@ struct AlbumCommand: ParsableCommand {
     }
 
     struct Rename: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename an album.",
-                                                        discussion: "Example: photos album rename Summer 'Summer 2024'")
+        static let configuration = CommandConfiguration(
+            abstract: "Rename an album.",
+            discussion: "Example: photos album rename Summer 'Summer 2024'")
         @Argument(help: "The album.") var album: String
         @Argument(help: "Its new title.") var title: String
         @OptionGroup var options: LibraryOptions
@@ -53,8 +57,9 @@ struct AlbumCommand: ParsableCommand {
     }
 
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete albums (their assets stay in the library).",
-                                                        discussion: "Example: photos album delete Summer")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete albums (their assets stay in the library).",
+            discussion: "Example: photos album delete Summer")
         @Argument(help: "The albums.") var albums: [String]
         @OptionGroup var options: LibraryOptions
 
@@ -68,8 +73,9 @@ struct AlbumCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add assets to an album.",
-                                                        discussion: "Example: photos album add Summer ID1 ID2")
+        static let configuration = CommandConfiguration(
+            abstract: "Add assets to an album.",
+            discussion: "Example: photos album add Summer ID1 ID2")
         @Argument(help: "The album.") var album: String
         @Argument(help: "The assets' identifiers.") var identifiers: [String]
         @OptionGroup var options: LibraryOptions
@@ -86,8 +92,9 @@ struct AlbumCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove assets from an album (they stay in the library).",
-                                                        discussion: "Example: photos album remove Summer ID1")
+        static let configuration = CommandConfiguration(
+            abstract: "Remove assets from an album (they stay in the library).",
+            discussion: "Example: photos album remove Summer ID1")
         @Argument(help: "The album.") var album: String
         @Argument(help: "The assets' identifiers.") var identifiers: [String]
         @OptionGroup var options: LibraryOptions
@@ -104,8 +111,9 @@ struct AlbumCommand: ParsableCommand {
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move an album into a folder, or to the top level.",
-                                                        discussion: "Examples: photos album move Summer --to Trips; photos album move Summer --top")
+        static let configuration = CommandConfiguration(
+            abstract: "Move an album into a folder, or to the top level.",
+            discussion: "Examples: photos album move Summer --to Trips; photos album move Summer --top")
         @Argument(help: "The album.") var album: String
         @Option(help: ArgumentHelp("The folder to move it into.", valueName: "folder")) var to: String?
         @Flag(help: "Move it out of any folder.") var top = false
@@ -125,8 +133,9 @@ struct AlbumCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List albums with their asset counts.",
-                                                        discussion: "Example: photos album ls --json")
+        static let configuration = CommandConfiguration(
+            commandName: "ls", abstract: "List albums with their asset counts.",
+            discussion: "Example: photos album ls --json")
         @OptionGroup var options: LibraryOptions
 
         func run() throws {

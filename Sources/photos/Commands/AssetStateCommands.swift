@@ -24,8 +24,9 @@ struct AssetArguments: ParsableArguments {
 }
 
 struct FavoriteCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "favorite", abstract: "Mark assets as favorites.",
-                                                    discussion: "Example: photos favorite ID1 ID2")
+    static let configuration = CommandConfiguration(
+        commandName: "favorite", abstract: "Mark assets as favorites.",
+        discussion: "Example: photos favorite ID1 ID2")
     @OptionGroup var assets: AssetArguments
     func run() throws {
         try assets.change("Favorited") { $0.forEach { PHAssetChangeRequest(for: $0).isFavorite = true } }
@@ -33,8 +34,9 @@ struct FavoriteCommand: ParsableCommand {
 }
 
 struct UnfavoriteCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unfavorite", abstract: "Unmark favorites.",
-                                                    discussion: "Example: photos unfavorite ID1")
+    static let configuration = CommandConfiguration(
+        commandName: "unfavorite", abstract: "Unmark favorites.",
+        discussion: "Example: photos unfavorite ID1")
     @OptionGroup var assets: AssetArguments
     func run() throws {
         try assets.change("Unfavorited") { $0.forEach { PHAssetChangeRequest(for: $0).isFavorite = false } }
@@ -42,8 +44,9 @@ struct UnfavoriteCommand: ParsableCommand {
 }
 
 struct HideCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "hide", abstract: "Hide assets (they show only in Hidden).",
-                                                    discussion: "Example: photos hide ID1")
+    static let configuration = CommandConfiguration(
+        commandName: "hide", abstract: "Hide assets (they show only in Hidden).",
+        discussion: "Example: photos hide ID1")
     @OptionGroup var assets: AssetArguments
     func run() throws {
         try assets.change("Hid") { $0.forEach { PHAssetChangeRequest(for: $0).isHidden = true } }
@@ -51,8 +54,9 @@ struct HideCommand: ParsableCommand {
 }
 
 struct UnhideCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unhide", abstract: "Show hidden assets again.",
-                                                    discussion: "Example: photos unhide ID1")
+    static let configuration = CommandConfiguration(
+        commandName: "unhide", abstract: "Show hidden assets again.",
+        discussion: "Example: photos unhide ID1")
     @OptionGroup var assets: AssetArguments
     func run() throws {
         try assets.change("Unhid") { $0.forEach { PHAssetChangeRequest(for: $0).isHidden = false } }
@@ -60,8 +64,9 @@ struct UnhideCommand: ParsableCommand {
 }
 
 struct DeleteCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Move assets to Recently Deleted (kept 30 days).",
-                                                    discussion: "Example: photos delete ID1; photos restore ID1 brings it back")
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Move assets to Recently Deleted (kept 30 days).",
+        discussion: "Example: photos delete ID1; photos restore ID1 brings it back")
     @OptionGroup var assets: AssetArguments
     func run() throws {
         try assets.change("Moved to Recently Deleted") { PHAssetChangeRequest.deleteAssets($0 as NSArray) }
@@ -69,8 +74,9 @@ struct DeleteCommand: ParsableCommand {
 }
 
 struct RestoreCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring assets back from Recently Deleted.",
-                                                    discussion: "Example: photos restore ID1")
+    static let configuration = CommandConfiguration(
+        commandName: "restore", abstract: "Bring assets back from Recently Deleted.",
+        discussion: "Example: photos restore ID1")
     @OptionGroup var assets: AssetArguments
     func run() throws {
         try assets.change(includingTrashed: true, "Restored") { PHAssetChangeRequest.restoreDeletedAssets($0 as NSArray) }

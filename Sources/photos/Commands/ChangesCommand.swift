@@ -38,17 +38,20 @@ struct ChangesCommand: ParsableCommand {
         }
         let next = ChangeTokenText.encode(newToken)
         if options.json {
-            Output.json([
-                "changes": changes.map { change -> [String: Any] in
-                    var json: [String: Any] = ["token": change.token]
-                    for (name, details) in change.details {
-                        json[name] = ["inserted": details.insertedLocalIdentifiers.sorted(), "updated": details.updatedLocalIdentifiers.sorted(),
-                                      "deleted": details.deletedLocalIdentifiers.sorted()]
-                    }
-                    return json
-                },
-                "token": next,
-            ] as [String: Any])
+            Output.json(
+                [
+                    "changes": changes.map { change -> [String: Any] in
+                        var json: [String: Any] = ["token": change.token]
+                        for (name, details) in change.details {
+                            json[name] = [
+                                "inserted": details.insertedLocalIdentifiers.sorted(), "updated": details.updatedLocalIdentifiers.sorted(),
+                                "deleted": details.deletedLocalIdentifiers.sorted(),
+                            ]
+                        }
+                        return json
+                    },
+                    "token": next,
+                ] as [String: Any])
             try options.requireAvailable(library)
             return
         }
@@ -56,8 +59,10 @@ struct ChangesCommand: ParsableCommand {
             for (index, change) in changes.enumerated() {
                 Output.line("change \(index + 1):")
                 for (name, details) in change.details {
-                    for (sign, identifiers) in [("+", details.insertedLocalIdentifiers), ("~", details.updatedLocalIdentifiers),
-                                                ("-", details.deletedLocalIdentifiers)] {
+                    for (sign, identifiers) in [
+                        ("+", details.insertedLocalIdentifiers), ("~", details.updatedLocalIdentifiers),
+                        ("-", details.deletedLocalIdentifiers),
+                    ] {
                         for identifier in identifiers.sorted() { Output.line("  \(sign) \(name.dropLast()) \(identifier)") }
                     }
                 }

@@ -32,23 +32,26 @@ struct CheckCommand: ParsableCommand {
             throw CLIError.library(error)
         }
         if options.json {
-            Output.json([
-                "whole": report.isWhole, "assets": report.assetCount, "files": report.fileCount,
-                "problems": report.problems.map { problem -> [String: Any] in
-                    var json: [String: Any] = ["kind": Self.name(problem.kind), "description": problem.description]
-                    json["localIdentifier"] = problem.localIdentifier
-                    json["file"] = problem.fileURL?.path
-                    return json
-                },
-            ] as [String: Any])
+            Output.json(
+                [
+                    "whole": report.isWhole, "assets": report.assetCount, "files": report.fileCount,
+                    "problems": report.problems.map { problem -> [String: Any] in
+                        var json: [String: Any] = ["kind": Self.name(problem.kind), "description": problem.description]
+                        json["localIdentifier"] = problem.localIdentifier
+                        json["file"] = problem.fileURL?.path
+                        return json
+                    },
+                ] as [String: Any])
         } else {
             for problem in report.problems {
-                Output.line("\(Self.name(problem.kind)): \(problem.description)"
-                            + (problem.localIdentifier.map { " (asset \($0))" } ?? ""))
+                Output.line(
+                    "\(Self.name(problem.kind)): \(problem.description)"
+                        + (problem.localIdentifier.map { " (asset \($0))" } ?? ""))
             }
-            options.say(report.isWhole
-                        ? "The library is whole: \(report.assetCount) assets, \(report.fileCount) files checked"
-                        : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") in \(report.assetCount) assets and \(report.fileCount) files")
+            options.say(
+                report.isWhole
+                    ? "The library is whole: \(report.assetCount) assets, \(report.fileCount) files checked"
+                    : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") in \(report.assetCount) assets and \(report.fileCount) files")
         }
         if !report.isWhole { throw ExitCode(2) }
     }

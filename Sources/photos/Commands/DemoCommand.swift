@@ -66,8 +66,10 @@ struct DemoCommand: ParsableCommand {
             }
         }
         let seconds = Date().timeIntervalSince(started)
-        Output.line(String(format: "   %d assets in %.1f s (%.0f per second); each block stored all of its photos or none",
-                     identifiers.count, seconds, Double(identifiers.count) / seconds))
+        Output.line(
+            String(
+                format: "   %d assets in %.1f s (%.0f per second); each block stored all of its photos or none",
+                identifiers.count, seconds, Double(identifiers.count) / seconds))
 
         let afterImport = photoLibrary.currentChangeToken
         try tour.organise(identifiers: identifiers, shots: shots)
@@ -110,8 +112,9 @@ struct Shot {
         exif.longitude = longitude
         exif.orientation = portrait ? 6 : 1
         let shade = Double(index % 17) * 6
-        let data = try SampleImage.jpeg(width: 640, height: 480, from: trip.colors.0, to: (trip.colors.1.0, trip.colors.1.1 - shade, trip.colors.1.2),
-                                        exif: exif, quality: 80)
+        let data = try SampleImage.jpeg(
+            width: 640, height: 480, from: trip.colors.0, to: (trip.colors.1.0, trip.colors.1.1 - shade, trip.colors.1.2),
+            exif: exif, quality: 80)
         let url = folder.appendingPathComponent(String(format: "IMG_%04d.JPG", index + 1))
         try data.write(to: url)
         return url
@@ -129,21 +132,28 @@ struct Trip {
     var colors: ((Double, Double, Double), (Double, Double, Double))
 
     static let all = [
-        Trip(name: "Paris", start: "2019-05-01", days: 8, latitude: 48.8566, longitude: 2.3522, utcOffset: 7200,
-             colors: ((30, 40, 90), (220, 180, 160))),
-        Trip(name: "Kyoto", start: "2020-10-10", days: 6, latitude: 35.0116, longitude: 135.7681, utcOffset: 32400,
-             colors: ((120, 20, 30), (250, 200, 120))),
-        Trip(name: "New York", start: "2021-12-18", days: 5, latitude: 40.7128, longitude: -74.0060, utcOffset: -18000,
-             colors: ((20, 20, 30), (200, 200, 230))),
-        Trip(name: "Cape Town", start: "2022-02-05", days: 9, latitude: -33.9249, longitude: 18.4241, utcOffset: 7200,
-             colors: ((10, 80, 140), (250, 220, 150))),
-        Trip(name: "Reykjavik", start: "2023-08-12", days: 7, latitude: 64.1466, longitude: -21.9426, utcOffset: 0,
-             colors: ((40, 90, 80), (200, 230, 240))),
-        Trip(name: "Lisbon", start: "2024-04-20", days: 6, latitude: 38.7223, longitude: -9.1393, utcOffset: 3600,
-             colors: ((200, 120, 40), (250, 240, 210))),
+        Trip(
+            name: "Paris", start: "2019-05-01", days: 8, latitude: 48.8566, longitude: 2.3522, utcOffset: 7200,
+            colors: ((30, 40, 90), (220, 180, 160))),
+        Trip(
+            name: "Kyoto", start: "2020-10-10", days: 6, latitude: 35.0116, longitude: 135.7681, utcOffset: 32400,
+            colors: ((120, 20, 30), (250, 200, 120))),
+        Trip(
+            name: "New York", start: "2021-12-18", days: 5, latitude: 40.7128, longitude: -74.0060, utcOffset: -18000,
+            colors: ((20, 20, 30), (200, 200, 230))),
+        Trip(
+            name: "Cape Town", start: "2022-02-05", days: 9, latitude: -33.9249, longitude: 18.4241, utcOffset: 7200,
+            colors: ((10, 80, 140), (250, 220, 150))),
+        Trip(
+            name: "Reykjavik", start: "2023-08-12", days: 7, latitude: 64.1466, longitude: -21.9426, utcOffset: 0,
+            colors: ((40, 90, 80), (200, 230, 240))),
+        Trip(
+            name: "Lisbon", start: "2024-04-20", days: 6, latitude: 38.7223, longitude: -9.1393, utcOffset: 3600,
+            colors: ((200, 120, 40), (250, 240, 210))),
     ]
-    static let home = Trip(name: "Home", start: "2019-01-05", days: 2000, latitude: nil, longitude: nil, utcOffset: 3600,
-                           colors: ((60, 60, 60), (200, 190, 180)))
+    static let home = Trip(
+        name: "Home", start: "2019-01-05", days: 2000, latitude: nil, longitude: nil, utcOffset: 3600,
+        colors: ((60, 60, 60), (200, 190, 180)))
 
     var startDate: Date {
         let formatter = ISO8601DateFormatter()
@@ -161,8 +171,10 @@ struct Trip {
                 let minutes = Double((index * 37) % 600)
                 let date = trip.startDate.addingTimeInterval(day * 86_400 + 9 * 3600 + minutes * 60)
                 let jitter = Double(index % 9) * 0.002
-                shots.append(Shot(trip: trip, date: date, latitude: trip.latitude.map { $0 + jitter },
-                                  longitude: trip.longitude.map { $0 - jitter }, portrait: index % 5 == 0))
+                shots.append(
+                    Shot(
+                        trip: trip, date: date, latitude: trip.latitude.map { $0 + jitter },
+                        longitude: trip.longitude.map { $0 - jitter }, portrait: index % 5 == 0))
             }
         }
         let homeCount = count - shots.count
@@ -248,8 +260,9 @@ struct Tour {
 
         let options = PHFetchOptions()
         let since = ISO8601DateFormatter().date(from: "2022-01-01T00:00:00Z")!
-        options.predicate = NSPredicate(format: "mediaType == %d AND creationDate > %@ AND favorite == YES",
-                                        PHAssetMediaType.image.rawValue, since as any CVarArg)
+        options.predicate = NSPredicate(
+            format: "mediaType == %d AND creationDate > %@ AND favorite == YES",
+            PHAssetMediaType.image.rawValue, since as any CVarArg)
         options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
         options.fetchLimit = 5
         let recent = PHAsset.fetchAssets(with: options)
@@ -302,7 +315,8 @@ struct Tour {
         largest.fetchLimit = 3
         Output.line("   \(moments.count) moments in \(years.count) years; the three largest:")
         PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: largest).enumerateObjects { moment, _, _ in
-            let place = moment.approximateLocation.map { String(format: "around %.3f, %.3f", $0.coordinate.latitude, $0.coordinate.longitude) }
+            let place =
+                moment.approximateLocation.map { String(format: "around %.3f, %.3f", $0.coordinate.latitude, $0.coordinate.longitude) }
                 ?? "no location"
             Output.line("     \(date(moment.startDate)) to \(date(moment.endDate).suffix(9)): \(moment.estimatedAssetCount) photos, \(place)")
         }
@@ -315,7 +329,8 @@ struct Tour {
         let doomed = [all[0], all[1], all[2]]
         try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(doomed as NSArray) }
         let trash = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted, options: nil)[0]
-        Output.line("   after deleteAssets: \(PHAsset.fetchAssets(with: nil).count) assets, \(PHAsset.fetchAssets(in: trash, options: nil).count) in Recently Deleted")
+        Output.line(
+            "   after deleteAssets: \(PHAsset.fetchAssets(with: nil).count) assets, \(PHAsset.fetchAssets(in: trash, options: nil).count) in Recently Deleted")
         try library.performChangesAndWait { PHAssetChangeRequest.restoreDeletedAssets([doomed[0]] as NSArray) }
         Output.line("   after restoring one: \(PHAsset.fetchAssets(with: nil).count) assets")
         let purged = try library.emptyRecentlyDeleted()
@@ -347,8 +362,9 @@ struct Tour {
         limited.withCurrentLibrary {
             let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil)
             Output.line("   authorizationStatus(for: .readWrite) = .limited: \(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .limited)")
-            Output.line("   it sees \(PHAsset.fetchAssets(with: nil).count) assets and \(albums.count) of the albums; the owner sees "
-                  + "\(library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).count }) assets")
+            Output.line(
+                "   it sees \(PHAsset.fetchAssets(with: nil).count) assets and \(albums.count) of the albums; the owner sees "
+                    + "\(library.withCurrentLibrary { PHAsset.fetchAssets(with: nil).count }) assets")
         }
         let before = limited.currentChangeToken
         try library.performChangesAndWait {
@@ -382,7 +398,9 @@ struct Tour {
         exact.resizeMode = .exact
         manager.requestImage(for: photo, targetSize: cell, contentMode: .aspectFill, options: exact) { image, info in
             let degraded = info?[PHImageResultIsDegradedKey] as? Bool ?? false
-            Output.line("   an exact 256 x 256 fill of a \(photo.pixelWidth) x \(photo.pixelHeight) photo: \(image.map { "\(Int($0.size.width)) x \(Int($0.size.height))" } ?? "none"), degraded: \(degraded)")
+            Output.line(
+                "   an exact 256 x 256 fill of a \(photo.pixelWidth) x \(photo.pixelHeight) photo: \(image.map { "\(Int($0.size.width)) x \(Int($0.size.height))" } ?? "none"), degraded: \(degraded)"
+            )
         }
 
         let input = try contentEditingInput(of: photo)
@@ -392,7 +410,9 @@ struct Tour {
         try jpeg.write(to: output.renderedContentURL)
         try library.performChangesAndWait { PHAssetChangeRequest(for: photo).contentEditingOutput = output }
         let edited = PHAsset.fetchAssets(withLocalIdentifiers: [photo.localIdentifier], options: nil)[0]
-        Output.line("   after an edit: hasAdjustments \(edited.hasAdjustments), \(edited.pixelWidth) x \(edited.pixelHeight), by \(edited.adjustmentFormatIdentifier ?? "-")")
+        Output.line(
+            "   after an edit: hasAdjustments \(edited.hasAdjustments), \(edited.pixelWidth) x \(edited.pixelHeight), by \(edited.adjustmentFormatIdentifier ?? "-")"
+        )
         try library.performChangesAndWait { PHAssetChangeRequest(for: edited).revertAssetContentToOriginal() }
         let reverted = PHAsset.fetchAssets(withLocalIdentifiers: [photo.localIdentifier], options: nil)[0]
         Output.line("   after revertAssetContentToOriginal(): hasAdjustments \(reverted.hasAdjustments), the original kept")

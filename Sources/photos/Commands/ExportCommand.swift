@@ -66,8 +66,10 @@ struct ExportCommand: ParsableCommand {
     /// edited renderings in place of originals for the current version.
     static func resources(of asset: PHAsset, original: Bool) -> [PHAssetResource] {
         let all = PHAssetResource.assetResources(for: asset)
-        let pairs: [(original: PHAssetResourceType, edited: PHAssetResourceType)] = [(.photo, .fullSizePhoto), (.video, .fullSizeVideo),
-                                                                                   (.pairedVideo, .fullSizePairedVideo)]
+        let pairs: [(original: PHAssetResourceType, edited: PHAssetResourceType)] = [
+            (.photo, .fullSizePhoto), (.video, .fullSizeVideo),
+            (.pairedVideo, .fullSizePairedVideo),
+        ]
         return pairs.compactMap { pair in
             let originalFile = all.first { $0.type == pair.original }
             if original { return originalFile }

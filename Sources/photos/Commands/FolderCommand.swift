@@ -30,8 +30,9 @@ struct FolderCommand: ParsableCommand {
     }
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a folder.",
-                                                        discussion: "Example: photos folder create 2024 --in Trips")
+        static let configuration = CommandConfiguration(
+            abstract: "Create a folder.",
+            discussion: "Example: photos folder create 2024 --in Trips")
         @Argument(help: "The folder's title.") var title: String
         @Option(name: .customLong("in"), help: ArgumentHelp("A folder to create it in.", valueName: "folder")) var folder: String?
         @OptionGroup var options: LibraryOptions
@@ -53,8 +54,9 @@ struct FolderCommand: ParsableCommand {
     }
 
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete folders with the albums and folders in them (the assets stay in the library).",
-                                                        discussion: "Example: photos folder delete Trips")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete folders with the albums and folders in them (the assets stay in the library).",
+            discussion: "Example: photos folder delete Trips")
         @Argument(help: "The folders.") var folders: [String]
         @OptionGroup var options: LibraryOptions
 
@@ -68,8 +70,9 @@ struct FolderCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move albums or folders into a folder.",
-                                                        discussion: "Example: photos folder add Trips Summer Winter")
+        static let configuration = CommandConfiguration(
+            abstract: "Move albums or folders into a folder.",
+            discussion: "Example: photos folder add Trips Summer Winter")
         @Argument(help: "The folder.") var folder: String
         @Argument(help: "The albums and folders to move into it.") var items: [String]
         @OptionGroup var options: LibraryOptions
@@ -91,8 +94,9 @@ struct FolderCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "ls", abstract: "Show folders and albums as a tree.",
-                                                        discussion: "Example: photos folder ls --json")
+        static let configuration = CommandConfiguration(
+            commandName: "ls", abstract: "Show folders and albums as a tree.",
+            discussion: "Example: photos folder ls --json")
         @OptionGroup var options: LibraryOptions
 
         func run() throws {
@@ -111,8 +115,10 @@ struct FolderCommand: ParsableCommand {
             var children: [Node]
 
             var json: [String: Any] {
-                var json: [String: Any] = ["localIdentifier": collection.localIdentifier, "title": collection.localizedTitle ?? "",
-                                           "kind": collection is PHCollectionList ? "folder" : "album"]
+                var json: [String: Any] = [
+                    "localIdentifier": collection.localIdentifier, "title": collection.localizedTitle ?? "",
+                    "kind": collection is PHCollectionList ? "folder" : "album",
+                ]
                 if collection is PHCollectionList { json["children"] = children.map(\.json) }
                 return json
             }

@@ -59,7 +59,8 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let library = try options.open()
-        let archives = ZipArchives(besideLibraryAt: library.url.isFileURL ? library.url : FileManager.default.temporaryDirectory.appendingPathComponent("library"))
+        let archives = ZipArchives(
+            besideLibraryAt: library.url.isFileURL ? library.url : FileManager.default.temporaryDirectory.appendingPathComponent("library"))
         defer { archives.remove() }
         var roots: [(path: String, shown: String)] = []
         var archiveNames: [String] = []
@@ -92,17 +93,22 @@ struct ImportCommand: ParsableCommand {
         progress.update(read: files.count, accountedFor: done)
         let interrupted = !result.notAttempted.isEmpty
         if options.json {
-            Output.json([
-                "imported": result.imported.map { ["file": found.shown($0.file), "localIdentifier": $0.localIdentifier] },
-                "duplicates": result.duplicates.map { ["file": found.shown($0.file), "localIdentifier": $0.localIdentifier] },
-                "failed": result.failed.map { ["file": found.shown($0.file), "error": found.shown($0.error.localizedDescription, about: $0.file),
-                                               "code": $0.error.code.rawValue] },
-                "skipped": found.skipped.map { ["file": $0.path.path, "reason": $0.reason, "kind": $0.kind.rawValue] },
-                "sidecarsRead": result.sidecarsRead.map(\.path),
-                "albums": result.albums,
-                "interrupted": interrupted,
-                "notAttempted": files.count - done,
-            ] as [String: Any])
+            Output.json(
+                [
+                    "imported": result.imported.map { ["file": found.shown($0.file), "localIdentifier": $0.localIdentifier] },
+                    "duplicates": result.duplicates.map { ["file": found.shown($0.file), "localIdentifier": $0.localIdentifier] },
+                    "failed": result.failed.map {
+                        [
+                            "file": found.shown($0.file), "error": found.shown($0.error.localizedDescription, about: $0.file),
+                            "code": $0.error.code.rawValue,
+                        ]
+                    },
+                    "skipped": found.skipped.map { ["file": $0.path.path, "reason": $0.reason, "kind": $0.kind.rawValue] },
+                    "sidecarsRead": result.sidecarsRead.map(\.path),
+                    "albums": result.albums,
+                    "interrupted": interrupted,
+                    "notAttempted": files.count - done,
+                ] as [String: Any])
         } else {
             for failure in result.failed {
                 let path = found.shown(failure.file)
@@ -116,15 +122,16 @@ struct ImportCommand: ParsableCommand {
             func count(_ kind: Skipped.Kind) -> Int { found.skipped.count { $0.kind == kind } }
             let (unusable, notMedia, hidden) = (count(.unusable), count(.notMedia), count(.hidden))
             let sidecars = count(.sidecar) - result.sidecarsRead.count
-            options.say("Imported \(result.imported.count) files; \(result.duplicates.count) duplicates "
-                        + "\(duplicates == .skip ? "skipped" : "kept"); \(result.failed.count) could not be read"
-                        + (unusable > 0 ? "; \(unusable) not regular files" : "")
-                        + (notMedia > 0 ? "; \(notMedia) not photos or videos left out" : "")
-                        + (result.sidecarsRead.isEmpty ? "" : "; \(result.sidecarsRead.count) sidecars read")
-                        + (result.albums.isEmpty ? "" : "; \(result.albums.count) albums filled")
-                        + (sidecars > 0 ? "; \(sidecars) other sidecar files left beside their photos" : "")
-                        + (hidden > 0 ? "; \(hidden) hidden files and folders left out" : "")
-                        + (interrupted ? "; interrupted, \(files.count - done) files not attempted" : ""))
+            options.say(
+                "Imported \(result.imported.count) files; \(result.duplicates.count) duplicates "
+                    + "\(duplicates == .skip ? "skipped" : "kept"); \(result.failed.count) could not be read"
+                    + (unusable > 0 ? "; \(unusable) not regular files" : "")
+                    + (notMedia > 0 ? "; \(notMedia) not photos or videos left out" : "")
+                    + (result.sidecarsRead.isEmpty ? "" : "; \(result.sidecarsRead.count) sidecars read")
+                    + (result.albums.isEmpty ? "" : "; \(result.albums.count) albums filled")
+                    + (sidecars > 0 ? "; \(sidecars) other sidecar files left beside their photos" : "")
+                    + (hidden > 0 ? "; \(hidden) hidden files and folders left out" : "")
+                    + (interrupted ? "; interrupted, \(files.count - done) files not attempted" : ""))
         }
         if interrupted { throw ExitCode(130) }
     }

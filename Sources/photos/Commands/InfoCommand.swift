@@ -38,7 +38,9 @@ struct InfoCommand: ParsableCommand {
         let library = try options.open()
         let reach = Reach(library)
         guard reach == .whole || reach == .limited else {
-            let access = reach == .addOnly ? "add-only: this client may add photos and read nothing"
+            let access =
+                reach == .addOnly
+                ? "add-only: this client may add photos and read nothing"
                 : "none: the library's owner has not granted this client access"
             if options.json {
                 Output.json(["library": library.locationDescription, "access": reach.rawValue])
@@ -58,8 +60,11 @@ struct InfoCommand: ParsableCommand {
                 ("images", PHAsset.fetchAssets(with: .image, options: hidden).count),
                 ("videos", PHAsset.fetchAssets(with: .video, options: hidden).count),
                 ("audio", PHAsset.fetchAssets(with: .audio, options: hidden).count),
-                ("hidden", PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumAllHidden, options: nil)
-                    .firstObject.map { PHAsset.fetchAssets(in: $0, options: nil).count } ?? 0),
+                (
+                    "hidden",
+                    PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumAllHidden, options: nil)
+                        .firstObject.map { PHAsset.fetchAssets(in: $0, options: nil).count } ?? 0
+                ),
                 ("recentlyDeleted", Lookup.trashedAssets().count),
                 ("albums", PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count),
                 ("folders", PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: nil).count),
@@ -74,8 +79,11 @@ struct InfoCommand: ParsableCommand {
             json["assets"] = Dictionary(uniqueKeysWithValues: counts.prefix(5).map { ($0.0, $0.1) })
             json["albums"] = counts[5].1
             json["folders"] = counts[6].1
-            json["history"] = ["changeCount": history.changeCount, "oldest": Output.jsonDate(history.oldestChangeDate),
-                               "newest": Output.jsonDate(history.newestChangeDate)] as [String: Any]
+            json["history"] =
+                [
+                    "changeCount": history.changeCount, "oldest": Output.jsonDate(history.oldestChangeDate),
+                    "newest": Output.jsonDate(history.newestChangeDate),
+                ] as [String: Any]
             Output.json(json)
             return
         }

@@ -33,8 +33,11 @@ struct InitCommand: ParsableCommand {
     @Argument(help: "Where to create the library.")
     var path: String?
 
-    @Option(name: .long, help: ArgumentHelp("Keep the originals in S3-compatible object storage, or (for a PostgreSQL library) in a shared directory.",
-                                            valueName: "s3://bucket/prefix?endpoint=URL&region=NAME | file:///DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Keep the originals in S3-compatible object storage, or (for a PostgreSQL library) in a shared directory.",
+            valueName: "s3://bucket/prefix?endpoint=URL&region=NAME | file:///DIR"))
     var originals: String?
 
     func validate() throws {

@@ -53,8 +53,12 @@ struct ListCommand: ParsableCommand {
             let result: PHFetchResult<PHAsset>
             if trash {
                 let trashOptions = fetchOptions
-                guard let bin = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted,
-                                                                        options: nil).firstObject else { return [] }
+                guard
+                    let bin = PHAssetCollection.fetchAssetCollections(
+                        with: .smartAlbum, subtype: .smartAlbumRecentlyDeleted,
+                        options: nil
+                    ).firstObject
+                else { return [] }
                 result = PHAsset.fetchAssets(in: bin, options: trashOptions)
             } else if let album {
                 result = PHAsset.fetchAssets(in: try Lookup.album(album), options: fetchOptions)

@@ -30,8 +30,11 @@ struct MigrateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The PostgreSQL library to copy into.", valueName: "postgres://USER@HOST/DB?library=NAME"))
     var to: String
 
-    @Option(name: .long, help: ArgumentHelp("Where a new PostgreSQL library keeps its files.",
-                                            valueName: "s3://bucket/prefix?endpoint=URL | file:///DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where a new PostgreSQL library keeps its files.",
+            valueName: "s3://bucket/prefix?endpoint=URL | file:///DIR"))
     var originals: String?
 
     @OptionGroup var options: LibraryOptions
@@ -63,10 +66,14 @@ struct MigrateCommand: ParsableCommand {
             throw CLIError.library(error)
         }
         if options.json {
-            Output.json(["library": report.destination, "assets": report.assetCount, "rows": report.rowCount,
-                         "files": report.fileCount, "bytes": report.byteCount, "verified": true] as [String: Any])
+            Output.json(
+                [
+                    "library": report.destination, "assets": report.assetCount, "rows": report.rowCount,
+                    "files": report.fileCount, "bytes": report.byteCount, "verified": true,
+                ] as [String: Any])
         } else {
-            options.say("""
+            options.say(
+                """
                 Copied \(report.assetCount) assets (\(report.rowCount) rows, \(report.fileCount) files, \
                 \(ByteCountFormatter.string(fromByteCount: report.byteCount, countStyle: .file))) into \(report.destination), and verified the copy
                 """)

@@ -41,9 +41,10 @@ struct ServeCommand: AsyncParsableCommand {
         try options.requireAvailable(library)
         var logger = Logger(label: "photos.serve")
         logger.logLevel = options.quiet ? .warning : .info
-        let configuration = PhotoServer.Configuration(host: host, port: port, signInFailuresPerMinute: signInAttempts,
-                                                      queryDeadline: .milliseconds(Int64((queryDeadline * 1000).rounded())),
-                                                      uploadQuota: uploadQuota << 30)
+        let configuration = PhotoServer.Configuration(
+            host: host, port: port, signInFailuresPerMinute: signInAttempts,
+            queryDeadline: .milliseconds(Int64((queryDeadline * 1000).rounded())),
+            uploadQuota: uploadQuota << 30)
         let server = try PhotoServer(library: library, configuration: configuration, logger: logger)
         let (json, quiet, path) = (options.json, options.quiet, library.locationDescription)
         try await server.run { port in

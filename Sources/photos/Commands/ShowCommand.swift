@@ -23,8 +23,9 @@ struct ShowCommand: ParsableCommand {
         let library = try options.open()
         try library.withCurrentLibrary {
             let asset = try Lookup.assets([identifier], includingTrashed: true)[0]
-            let shown = ShownAsset(asset: AssetRepresentation(asset),
-                                   resources: PHAssetResource.assetResources(for: asset).map(ResourceRepresentation.init))
+            let shown = ShownAsset(
+                asset: AssetRepresentation(asset),
+                resources: PHAssetResource.assetResources(for: asset).map(ResourceRepresentation.init))
             if options.json {
                 Output.json(encoding: shown)
                 return

@@ -54,7 +54,8 @@ struct ThumbCommand: ParsableCommand {
         guard let crop else { return nil }
         let parts = crop.split(separator: ",").compactMap { Double($0) }
         guard parts.count == 4, parts.allSatisfy({ (0...1).contains($0) }), parts[2] > 0, parts[3] > 0,
-              parts[0] + parts[2] <= 1, parts[1] + parts[3] <= 1 else { return nil }
+            parts[0] + parts[2] <= 1, parts[1] + parts[3] <= 1
+        else { return nil }
         return CGRect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
     }
 
@@ -76,8 +77,10 @@ struct ThumbCommand: ParsableCommand {
         if let parsedCrop { requestOptions.normalizedCropRect = parsedCrop }
         var image: UIImage?
         var failure: (any Error)?
-        PHImageManager.default().requestImage(for: asset, targetSize: parsedSize!, contentMode: mode == .fill ? .aspectFill : .aspectFit,
-                                              options: requestOptions) { result, info in
+        PHImageManager.default().requestImage(
+            for: asset, targetSize: parsedSize!, contentMode: mode == .fill ? .aspectFill : .aspectFit,
+            options: requestOptions
+        ) { result, info in
             image = result
             failure = info?[PHImageErrorKey] as? any Error
         }

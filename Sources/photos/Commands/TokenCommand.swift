@@ -57,8 +57,9 @@ struct TokenCommand: ParsableCommand {
                     try library.setAccess(full ? .readWrite : .addOnly, forClient: client)
                 }
             }
-            let issued = try library.createAccessToken(forClient: client, label: label, readOnly: readOnly,
-                                                       expirationDate: try expires.map(TokenCommand.expiration))
+            let issued = try library.createAccessToken(
+                forClient: client, label: label, readOnly: readOnly,
+                expirationDate: try expires.map(TokenCommand.expiration))
             TokenCommand.print(issued, options: options)
         }
     }
@@ -93,8 +94,9 @@ struct TokenCommand: ParsableCommand {
                 }
                 password = line
             }
-            let issued = try library.createShareLink(for: collection, expirationDate: try expires.map(TokenCommand.expiration),
-                                                     password: password)
+            let issued = try library.createShareLink(
+                for: collection, expirationDate: try expires.map(TokenCommand.expiration),
+                password: password)
             TokenCommand.print(issued, options: options)
         }
     }
@@ -108,10 +110,14 @@ struct TokenCommand: ParsableCommand {
             if options.json {
                 Output.json(tokens.map(TokenCommand.json))
             } else if !options.quiet {
-                Output.table(["ID", "CLIENT", "ACCESS", "EXPIRES", "LABEL"], tokens.map {
-                    [$0.id, $0.clientIdentifier ?? "(owner)", $0.isReadOnly ? "read-only" : "as granted",
-                     $0.expirationDate.map { Output.date($0) + ($0 <= Date() ? " (expired)" : "") } ?? "never", $0.label]
-                })
+                Output.table(
+                    ["ID", "CLIENT", "ACCESS", "EXPIRES", "LABEL"],
+                    tokens.map {
+                        [
+                            $0.id, $0.clientIdentifier ?? "(owner)", $0.isReadOnly ? "read-only" : "as granted",
+                            $0.expirationDate.map { Output.date($0) + ($0 <= Date() ? " (expired)" : "") } ?? "never", $0.label,
+                        ]
+                    })
             }
         }
     }
@@ -147,8 +153,10 @@ struct TokenCommand: ParsableCommand {
     }
 
     static func json(_ token: PHPhotoLibrary.AccessToken) -> [String: Any] {
-        ["id": token.id, "client": token.clientIdentifier as Any, "readOnly": token.isReadOnly, "label": token.label,
-         "created": Output.jsonDate(token.creationDate), "expires": Output.jsonDate(token.expirationDate)]
+        [
+            "id": token.id, "client": token.clientIdentifier as Any, "readOnly": token.isReadOnly, "label": token.label,
+            "created": Output.jsonDate(token.creationDate), "expires": Output.jsonDate(token.expirationDate),
+        ]
     }
 
     /// `12h`, `7d`, `4w` or `30m` from now.

@@ -28,14 +28,19 @@ struct UploadsCommand: ParsableCommand {
         func run() throws {
             let uploads = try UnfinishedUploads(library: options.open()).list()
             if options.json {
-                Output.json(uploads.map {
-                    ["id": $0.id, "token": $0.tokenID, "filename": $0.filename, "length": $0.length, "received": $0.received,
-                     "created": Output.jsonDate($0.creationDate), "lastWrite": Output.jsonDate($0.lastWriteDate)] as [String: Any]
-                })
+                Output.json(
+                    uploads.map {
+                        [
+                            "id": $0.id, "token": $0.tokenID, "filename": $0.filename, "length": $0.length, "received": $0.received,
+                            "created": Output.jsonDate($0.creationDate), "lastWrite": Output.jsonDate($0.lastWriteDate),
+                        ] as [String: Any]
+                    })
             } else if !options.quiet {
-                Output.table(["ID", "TOKEN", "RECEIVED", "LAST WRITE", "FILE"], uploads.map {
-                    [$0.id, $0.tokenID, "\($0.received) of \($0.length) bytes", Output.date($0.lastWriteDate), $0.filename]
-                })
+                Output.table(
+                    ["ID", "TOKEN", "RECEIVED", "LAST WRITE", "FILE"],
+                    uploads.map {
+                        [$0.id, $0.tokenID, "\($0.received) of \($0.length) bytes", Output.date($0.lastWriteDate), $0.filename]
+                    })
             }
         }
     }

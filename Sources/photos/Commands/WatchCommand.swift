@@ -98,16 +98,18 @@ final class ChangePrinter: NSObject, PHPhotoLibraryChangeObserver, @unchecked Se
         let indexes = { (set: IndexSet?) in set.map(Array.init) ?? [] }
         let changed = details.changedObjects.map(\.localIdentifier)
         if json {
-            Output.jsonLine([
-                "count": result.count, "incremental": details.hasIncrementalChanges,
-                "removed": indexes(details.removedIndexes), "inserted": indexes(details.insertedIndexes),
-                "changed": indexes(details.changedIndexes), "moves": moves,
-                "insertedObjects": details.insertedObjects.map(\.localIdentifier),
-                "removedObjects": details.removedObjects.map(\.localIdentifier), "changedObjects": changed,
-            ] as [String: Any])
+            Output.jsonLine(
+                [
+                    "count": result.count, "incremental": details.hasIncrementalChanges,
+                    "removed": indexes(details.removedIndexes), "inserted": indexes(details.insertedIndexes),
+                    "changed": indexes(details.changedIndexes), "moves": moves,
+                    "insertedObjects": details.insertedObjects.map(\.localIdentifier),
+                    "removedObjects": details.removedObjects.map(\.localIdentifier), "changedObjects": changed,
+                ] as [String: Any])
         } else if details.hasIncrementalChanges {
-            Output.line("change: \(result.count) assets; removed \(indexes(details.removedIndexes)), inserted \(indexes(details.insertedIndexes)), "
-                  + "changed \(indexes(details.changedIndexes)), moves \(moves.map { "\($0[0])->\($0[1])" })")
+            Output.line(
+                "change: \(result.count) assets; removed \(indexes(details.removedIndexes)), inserted \(indexes(details.insertedIndexes)), "
+                    + "changed \(indexes(details.changedIndexes)), moves \(moves.map { "\($0[0])->\($0[1])" })")
             for asset in details.insertedObjects { Output.line("  + \(asset.localIdentifier)") }
             for asset in details.removedObjects { Output.line("  - \(asset.localIdentifier)") }
             for identifier in changed { Output.line("  ~ \(identifier)") }

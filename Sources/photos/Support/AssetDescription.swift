@@ -6,8 +6,10 @@ enum AssetDescription {
     static let header = ["IDENTIFIER", "DATE", "TYPE", "SIZE", "FLAGS", "FILENAME"]
 
     static func row(_ asset: PHAsset) -> [String] {
-        [asset.localIdentifier, Output.date(asset.creationDate), type(asset), "\(asset.pixelWidth)x\(asset.pixelHeight)",
-         flags(asset), filename(asset)]
+        [
+            asset.localIdentifier, Output.date(asset.creationDate), type(asset), "\(asset.pixelWidth)x\(asset.pixelHeight)",
+            flags(asset), filename(asset),
+        ]
     }
 
     static func type(_ asset: PHAsset) -> String {
@@ -16,8 +18,10 @@ enum AssetDescription {
 
     /// F favorite, H hidden, E edited, L Live Photo, B burst.
     static func flags(_ asset: PHAsset) -> String {
-        let flags = [(asset.isFavorite, "F"), (asset.isHidden, "H"), (asset.hasAdjustments, "E"),
-                     (asset.mediaSubtypes.contains(.photoLive), "L"), (asset.burstIdentifier != nil, "B")]
+        let flags = [
+            (asset.isFavorite, "F"), (asset.isHidden, "H"), (asset.hasAdjustments, "E"),
+            (asset.mediaSubtypes.contains(.photoLive), "L"), (asset.burstIdentifier != nil, "B"),
+        ]
         let text = flags.filter(\.0).map(\.1).joined()
         return text.isEmpty ? "-" : text
     }

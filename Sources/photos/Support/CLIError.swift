@@ -13,7 +13,9 @@ enum CLIError: Error, CustomStringConvertible {
         case .user: 1
         case .library(let error):
             // An identifier that names nothing, or a change the library refuses, is the user's input.
-            if let error = error as? PHPhotosError, [.identifierNotFound, .invalidResource, .changeNotSupported, .persistentChangeTokenExpired].contains(error.code) {
+            if let error = error as? PHPhotosError,
+                [.identifierNotFound, .invalidResource, .changeNotSupported, .persistentChangeTokenExpired].contains(error.code)
+            {
                 1
             } else {
                 2

@@ -27,10 +27,11 @@ enum CollectionEditing {
         let folder = try parent.map { name in try library.withCurrentLibrary { try Lookup.folder(name) } }
         var identifier = ""
         try library.performChangesAndWait {
-            let placeholder = switch kind {
-            case .album: PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title).placeholderForCreatedAssetCollection
-            case .folder: PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: title).placeholderForCreatedCollectionList
-            }
+            let placeholder =
+                switch kind {
+                case .album: PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title).placeholderForCreatedAssetCollection
+                case .folder: PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: title).placeholderForCreatedCollectionList
+                }
             identifier = placeholder.localIdentifier
             if let folder { PHCollectionListChangeRequest(for: folder)?.addChildCollections([placeholder] as NSArray) }
         }

@@ -106,19 +106,22 @@ final class FolderWalk {
                 var target = childStatus
                 if childStatus.st_mode & S_IFMT == S_IFLNK { _ = stat(child, &target) }
                 if let exclusion = FolderEntries.exclusion(name: name, isFolder: target.st_mode & S_IFMT == S_IFDIR) {
-                    found.skipped.append(ImportCommand.Skipped(path: shownChildURL, reason: exclusion.reason,
-                                                               kind: exclusion.kind == .sidecar ? .sidecar : .notMedia))
+                    found.skipped.append(
+                        ImportCommand.Skipped(
+                            path: shownChildURL, reason: exclusion.reason,
+                            kind: exclusion.kind == .sidecar ? .sidecar : .notMedia))
                     continue
                 }
                 visit(child, shown: shownChild, status: childStatus)
             }
         default:
-            let kind = switch status.st_mode & S_IFMT {
-            case S_IFIFO: "a named pipe"
-            case S_IFSOCK: "a socket"
-            case S_IFCHR, S_IFBLK: "a device"
-            default: "not a regular file"
-            }
+            let kind =
+                switch status.st_mode & S_IFMT {
+                case S_IFIFO: "a named pipe"
+                case S_IFSOCK: "a socket"
+                case S_IFCHR, S_IFBLK: "a device"
+                default: "not a regular file"
+                }
             found.skipped.append(ImportCommand.Skipped(path: shownURL, reason: "\(kind), not a file to import"))
         }
     }

@@ -4,8 +4,13 @@ import Photos
 
 /// The options every command that works on a library takes.
 struct LibraryOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The library to use.", discussion: "A directory, or a PostgreSQL library's URL (postgres://USER@HOST/DB?library=NAME; the password comes from $PHOTOS_POSTGRES_PASSWORD or $PHOTOS_POSTGRES_PASSWORD_FILE). Default: $PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Photos Library.photoslibrary.",
-                                            valueName: "location"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The library to use.",
+            discussion:
+                "A directory, or a PostgreSQL library's URL (postgres://USER@HOST/DB?library=NAME; the password comes from $PHOTOS_POSTGRES_PASSWORD or $PHOTOS_POSTGRES_PASSWORD_FILE). Default: $PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Photos Library.photoslibrary.",
+            valueName: "location"))
     var library: String?
 
     @Flag(name: .long, help: "Print machine-readable JSON instead of text.")

@@ -41,16 +41,18 @@ enum Lookup {
 
     /// The album with this identifier, or the one album with this title.
     static func album(_ nameOrIdentifier: String) throws -> PHAssetCollection {
-        try named(nameOrIdentifier, kind: "album", type: .assetCollection,
-                  byIdentifier: { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: $0, options: nil) },
-                  byTitle: { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: $0) })
+        try named(
+            nameOrIdentifier, kind: "album", type: .assetCollection,
+            byIdentifier: { PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: $0, options: nil) },
+            byTitle: { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: $0) })
     }
 
     /// The folder with this identifier, or the one folder with this title.
     static func folder(_ nameOrIdentifier: String) throws -> PHCollectionList {
-        try named(nameOrIdentifier, kind: "folder", type: .collectionList,
-                  byIdentifier: { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: $0, options: nil) },
-                  byTitle: { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: $0) })
+        try named(
+            nameOrIdentifier, kind: "folder", type: .collectionList,
+            byIdentifier: { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: $0, options: nil) },
+            byTitle: { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: $0) })
     }
 
     /// An album or a folder, for moving things into folders.
@@ -69,9 +71,11 @@ enum Lookup {
     }
 
     /// The collection a fetch by identifier finds, else the only one a fetch by title finds.
-    private static func named<T: PHCollection>(_ text: String, kind: String, type: PHObjectType,
-                                               byIdentifier: ([String]) -> PHFetchResult<T>,
-                                               byTitle: (PHFetchOptions) -> PHFetchResult<T>) throws -> T {
+    private static func named<T: PHCollection>(
+        _ text: String, kind: String, type: PHObjectType,
+        byIdentifier: ([String]) -> PHFetchResult<T>,
+        byTitle: (PHFetchOptions) -> PHFetchResult<T>
+    ) throws -> T {
         if let found = byIdentifier([identifier(text, of: type)]).firstObject { return found }
         let options = PHFetchOptions()
         options.predicate = NSPredicate(format: "title == %@", text)
@@ -83,8 +87,9 @@ enum Lookup {
             throw CLIError.user("no \(kind) is named or identified \(text)")
         case 1: return matches[0]
         default:
-            throw CLIError.user("\(matches.count) \(kind)s are named \(text); use an identifier: "
-                                + matches.map(\.localIdentifier).joined(separator: ", "))
+            throw CLIError.user(
+                "\(matches.count) \(kind)s are named \(text); use an identifier: "
+                    + matches.map(\.localIdentifier).joined(separator: ", "))
         }
     }
 }

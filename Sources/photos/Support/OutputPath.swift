@@ -41,7 +41,8 @@ enum OutputPath {
         try refuseInside(library, url, describing: path)
         var status = stat()
         if lstat(url.path, &status) == 0 && status.st_mode & S_IFMT != S_IFDIR
-            && !(status.st_mode & S_IFMT == S_IFLNK && (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true) {
+            && !(status.st_mode & S_IFMT == S_IFLNK && (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true)
+        {
             throw CLIError.user("\(path) is not a folder")
         }
         do {
@@ -56,7 +57,8 @@ enum OutputPath {
     /// is one safe path component, else `fallback`; then "name 2", "name 3"...
     /// while a file (or link) of that name is there.
     static func freeName(_ name: String, fallback: String, in folder: URL) -> URL {
-        let isSafe = !name.isEmpty && name != "." && name != ".." && !name.contains("/") && name.utf8.count <= 255
+        let isSafe =
+            !name.isEmpty && name != "." && name != ".." && !name.contains("/") && name.utf8.count <= 255
             && name == Output.escaped(name)
         let chosen = isSafe ? name : fallback
         let base = (chosen as NSString).deletingPathExtension

@@ -43,8 +43,9 @@ final class ZipArchives {
         if statvfs(folder.path, &disk) == 0 {
             let free = Int64(disk.f_bavail) * Int64(disk.f_frsize)
             guard size + Self.freeMargin <= free else {
-                throw CLIError.user("\(path) holds \(size >> 20) MiB, more than the \(max(0, free - Self.freeMargin) >> 20) MiB "
-                                    + "free beside the library: extract it where there is room, then import the folder")
+                throw CLIError.user(
+                    "\(path) holds \(size >> 20) MiB, more than the \(max(0, free - Self.freeMargin) >> 20) MiB "
+                        + "free beside the library: extract it where there is room, then import the folder")
             }
         }
         let status = try Self.unzip(["-qq", "-n", path, "-d", folder.path]).status

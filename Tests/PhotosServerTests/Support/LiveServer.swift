@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+
 @testable import PhotosServer
 
 /// The fixture's server listening on a free loopback port until stopped.

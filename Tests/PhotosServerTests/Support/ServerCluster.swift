@@ -13,15 +13,20 @@ struct ServerCluster {
     let directory: URL
 
     init() throws {
-        let postgres = try #require(TestPostgresServer.current), storage = try #require(TestObjectStorageServer.current)
+        let postgres = try #require(TestPostgresServer.current)
+        let storage = try #require(TestObjectStorageServer.current)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)")
         self.directory = directory
         let library = postgres.newLibraryURL().absoluteString
-        let credentials = ["PHOTOS_S3_ACCESS_KEY_ID": storage.credentials.accessKeyID,
-                           "PHOTOS_S3_SECRET_ACCESS_KEY": storage.credentials.secretAccessKey]
+        let credentials = [
+            "PHOTOS_S3_ACCESS_KEY_ID": storage.credentials.accessKeyID,
+            "PHOTOS_S3_SECRET_ACCESS_KEY": storage.credentials.secretAccessKey,
+        ]
         servers = (0..<3).map { machine in
-            ServerProcess(location: library, variables: credentials.merging(
-                ["PHOTOS_CACHE_DIR": directory.appendingPathComponent("machine-\(machine)").path]) { $1 })
+            ServerProcess(
+                location: library,
+                variables: credentials.merging(
+                    ["PHOTOS_CACHE_DIR": directory.appendingPathComponent("machine-\(machine)").path]) { $1 })
         }
         try servers[0].photos("init", "--originals", try storage.newBucket().absoluteString)
         token = try servers[0].photos("token", "create", "--owner", "--quiet")
@@ -36,12 +41,14 @@ struct ServerCluster {
     /// A finished upload of `photo` through `server`: its id.
     func upload(_ photo: Data, through server: ServerProcess) async throws -> String {
         let tus = [("Tus-Resumable", "1.0.0")]
-        let created = try await ServerProcess.request(.POST, "\(server.url)/v1/uploads", token: token,
-                                                      headers: tus + [("Upload-Length", "\(photo.count)")])
+        let created = try await ServerProcess.request(
+            .POST, "\(server.url)/v1/uploads", token: token,
+            headers: tus + [("Upload-Length", "\(photo.count)")])
         let location = try #require(created.headers.first { $0.0.lowercased() == "location" }?.1)
-        let sent = try await ServerProcess.request(.PATCH, server.url + location, token: token,
-                                                   headers: tus + [("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
-                                                   body: photo)
+        let sent = try await ServerProcess.request(
+            .PATCH, server.url + location, token: token,
+            headers: tus + [("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream")],
+            body: photo)
         try #require(sent.status == 204)
         return String(location.split(separator: "/").last!)
     }
@@ -57,8 +64,9 @@ struct ServerCluster {
     /// Sends one change block through `server`; the answer, whatever it is.
     func send(_ requests: [[String: Any]], through server: ServerProcess) async throws -> (status: Int, body: Data) {
         let body = try JSONSerialization.data(withJSONObject: ["requests": requests])
-        let answer = try await ServerProcess.request(.POST, "\(server.url)/v1/changes", token: token,
-                                                     headers: [("Content-Type", "application/json")], body: body)
+        let answer = try await ServerProcess.request(
+            .POST, "\(server.url)/v1/changes", token: token,
+            headers: [("Content-Type", "application/json")], body: body)
         return (answer.status, answer.body)
     }
 

@@ -7,6 +7,7 @@ import NIOFoundationEssentialsCompat
 import Photos
 import PhotosMedia
 import PhotosTestSupport
+
 @testable import PhotosServer
 
 /// A temporary library with a few photos, an owner token, and the server
@@ -21,12 +22,15 @@ final class ServerFixture: @unchecked Sendable {
     private(set) var assets: [String] = []
 
     /// `originals`: where the library keeps its originals (an `s3://` location), when not in its directory.
-    init(photos: Int = 5, configuration: PhotoServer.Configuration = .init(port: 0, heartbeat: .seconds(15)),
-         originals: URL? = nil) throws {
+    init(
+        photos: Int = 5, configuration: PhotoServer.Configuration = .init(port: 0, heartbeat: .seconds(15)),
+        originals: URL? = nil
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: directory),
-                                     originals: try originals ?? TestBackend.selected.newOriginals(in: directory))
+        library = try PHPhotoLibrary(
+            url: TestBackend.selected.newLibraryURL(in: directory),
+            originals: try originals ?? TestBackend.selected.newOriginals(in: directory))
         ownerToken = try library.createAccessToken(forClient: nil, label: "test owner").bearer
         server = try PhotoServer(library: library, configuration: configuration)
         assets = try importPhotos(photos)
@@ -60,8 +64,10 @@ final class ServerFixture: @unchecked Sendable {
     }
 
     /// A token for a client with `grant` (and, when limited, `selection`).
-    func clientToken(_ client: String, grant: PHPhotoLibrary.ClientAccessGrant, selection: [String] = [],
-                     readOnly: Bool = false) throws -> String {
+    func clientToken(
+        _ client: String, grant: PHPhotoLibrary.ClientAccessGrant, selection: [String] = [],
+        readOnly: Bool = false
+    ) throws -> String {
         try library.setAccess(grant, forClient: client)
         if !selection.isEmpty { try library.addToLimitedSelection(selection, ofClient: client) }
         return try library.createAccessToken(forClient: client, readOnly: readOnly).bearer

@@ -37,8 +37,11 @@ final class ServerProcess: @unchecked Sendable {
     /// temporary directory, with `photos` generated photos imported; its
     /// server (not started), the photos' local identifiers in the order
     /// `photos ls` lists them, and the folder to remove at the end.
-    static func newLibrary(photos: Int, named name: String = "Test", arguments: [String] = []) throws
-        -> (server: ServerProcess, assets: [String], directory: URL) {
+    static func newLibrary(
+        photos: Int, named name: String = "Test", arguments: [String] = []
+    ) throws
+        -> (server: ServerProcess, assets: [String], directory: URL)
+    {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name.lowercased())-\(UUID().uuidString)")
         let card = directory.appendingPathComponent("card")
         try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
@@ -70,7 +73,8 @@ final class ServerProcess: @unchecked Sendable {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "photos \(arguments.joined(separator: " ")) exited \(process.terminationStatus)"])
+            throw CocoaError(
+                .executableLoad, userInfo: [NSLocalizedDescriptionKey: "photos \(arguments.joined(separator: " ")) exited \(process.terminationStatus)"])
         }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -111,8 +115,10 @@ final class ServerProcess: @unchecked Sendable {
     var url: String { "http://127.0.0.1:\(port)" }
 
     /// One request to a server with a bearer token; the status, headers and whole body.
-    static func request(_ method: HTTPMethod, _ url: String, token: String, headers: [(String, String)] = [],
-                        body: Data? = nil) async throws -> (status: Int, headers: [(String, String)], body: Data) {
+    static func request(
+        _ method: HTTPMethod, _ url: String, token: String, headers: [(String, String)] = [],
+        body: Data? = nil
+    ) async throws -> (status: Int, headers: [(String, String)], body: Data) {
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import PhotosStore
 
 /// The SQL each shape of fetch becomes on SQLite, pinned: a change to the
@@ -11,30 +12,48 @@ import Testing
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     static let shapes: [(name: String, sql: @Sendable () -> SQLFragment?)] = [
-        ("library, sorted by creation date", {
-            FetchSQL.assetIDs(AssetQuery(scope: .library, sort: [StoreSort(.creationDate, ascending: true)]), scope: .full, dialect: .sqlite, now: now)
-        }),
-        ("library, predicate, newest first", {
-            let filter: StoreFilter<AssetAttribute> = .and([
-                .compare(.attribute(.mediaType), .equal, .value(.integer(1)), []),
-                .compare(.attribute(.isFavorite), .equal, .value(.integer(1)), []),
-            ])
-            return FetchSQL.assetIDs(AssetQuery(scope: .library, filter: filter, sort: [StoreSort(.creationDate, ascending: false)]),
-                                     scope: .full, dialect: .sqlite, now: now)
-        }),
+        (
+            "library, sorted by creation date",
+            {
+                FetchSQL.assetIDs(AssetQuery(scope: .library, sort: [StoreSort(.creationDate, ascending: true)]), scope: .full, dialect: .sqlite, now: now)
+            }
+        ),
+        (
+            "library, predicate, newest first",
+            {
+                let filter: StoreFilter<AssetAttribute> = .and([
+                    .compare(.attribute(.mediaType), .equal, .value(.integer(1)), []),
+                    .compare(.attribute(.isFavorite), .equal, .value(.integer(1)), []),
+                ])
+                return FetchSQL.assetIDs(
+                    AssetQuery(scope: .library, filter: filter, sort: [StoreSort(.creationDate, ascending: false)]),
+                    scope: .full, dialect: .sqlite, now: now)
+            }
+        ),
         ("album, natural order", { FetchSQL.assetIDs(AssetQuery(scope: .album(rowID: 7)), scope: .full, dialect: .sqlite, now: now) }),
-        ("favorites smart album", {
-            FetchSQL.assetIDs(AssetQuery(scope: .smartAlbum(subtype: SmartAlbumSubtype.favorites)), scope: .full, dialect: .sqlite, now: now)
-        }),
-        ("by identifier, hidden included", {
-            FetchSQL.assetIDs(AssetQuery(scope: .uuids(["B", "A", "B"]), includeHiddenAssets: true), scope: .full, dialect: .sqlite, now: now)
-        }),
-        ("library, burst identifier begins with, case-insensitive, limited client", {
-            FetchSQL.assetIDs(AssetQuery(scope: .library,
-                                         filter: .compare(.attribute(.burstIdentifier), .beginsWith, .value(.text("b")), [.caseInsensitive]),
-                                         limit: 10),
-                              scope: .limited(client: "com.example.viewer"), dialect: .sqlite, now: now)
-        }),
+        (
+            "favorites smart album",
+            {
+                FetchSQL.assetIDs(AssetQuery(scope: .smartAlbum(subtype: SmartAlbumSubtype.favorites)), scope: .full, dialect: .sqlite, now: now)
+            }
+        ),
+        (
+            "by identifier, hidden included",
+            {
+                FetchSQL.assetIDs(AssetQuery(scope: .uuids(["B", "A", "B"]), includeHiddenAssets: true), scope: .full, dialect: .sqlite, now: now)
+            }
+        ),
+        (
+            "library, burst identifier begins with, case-insensitive, limited client",
+            {
+                FetchSQL.assetIDs(
+                    AssetQuery(
+                        scope: .library,
+                        filter: .compare(.attribute(.burstIdentifier), .beginsWith, .value(.text("b")), [.caseInsensitive]),
+                        limit: 10),
+                    scope: .limited(client: "com.example.viewer"), dialect: .sqlite, now: now)
+            }
+        ),
         ("top-level user collections", { FetchSQL.collectionIDs(CollectionQuery(scope: .children(ofRowID: nil)), scope: .full, dialect: .sqlite) }),
     ]
 

@@ -2,6 +2,7 @@ import Foundation
 import PhotosTestSupport
 import Synchronization
 import Testing
+
 @testable import PhotosStore
 
 /// A read's budget stops its statement on every backend: past its limit, or
@@ -34,7 +35,10 @@ import Testing
         do {
             _ = try budget.run { try store.read { db in try db.fetchOne(Int.self, sql: Self.longStatement(backend)) } }
         } catch {
-            guard case .stopped(.deadline, _)? = error as? StoreError else { Issue.record("expected stopped, got \(error)"); return }
+            guard case .stopped(.deadline, _)? = error as? StoreError else {
+                Issue.record("expected stopped, got \(error)")
+                return
+            }
         }
     }
 
@@ -52,7 +56,10 @@ import Testing
             _ = try budget.run { try store.read { db in try db.fetchOne(Int.self, sql: Self.longStatement(backend)) } }
             Issue.record("an abandoned statement must be stopped")
         } catch {
-            guard case .stopped(.abandoned, _)? = error as? StoreError else { Issue.record("expected stopped, got \(error)"); return }
+            guard case .stopped(.abandoned, _)? = error as? StoreError else {
+                Issue.record("expected stopped, got \(error)")
+                return
+            }
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
 import PhotosTestSupport
+import Synchronization
 import Testing
+
 @testable import PhotosStore
 
 /// What every engine backend must do to stand under `Photos`, checked
@@ -39,11 +40,15 @@ import Testing
         }
     }
 
-    static func asset(_ uuid: String = UUID().uuidString, created: TimeInterval, favorite: Bool = false,
-                      mediaType: AssetMediaType = .image) -> NewAsset {
-        NewAsset(record: AssetRecord(uuid: uuid, mediaType: mediaType, creationDate: Date(timeIntervalSince1970: created),
-                                     modificationDate: Date(), addedDate: Date(), isFavorite: favorite, playbackStyle: .image),
-                 resources: [])
+    static func asset(
+        _ uuid: String = UUID().uuidString, created: TimeInterval, favorite: Bool = false,
+        mediaType: AssetMediaType = .image
+    ) -> NewAsset {
+        NewAsset(
+            record: AssetRecord(
+                uuid: uuid, mediaType: mediaType, creationDate: Date(timeIntervalSince1970: created),
+                modificationDate: Date(), addedDate: Date(), isFavorite: favorite, playbackStyle: .image),
+            resources: [])
     }
 
     static let byCreation = AssetQuery(scope: .library, sort: [StoreSort(.creationDate, ascending: true)])
@@ -79,8 +84,9 @@ import Testing
         let fetched = try store.fetchAssets(Self.byCreation)
         #expect(fetched.changeBlock == first.changeBlock)
         #expect(try store.assets(ids: fetched.ids).map(\.uuid) == [assets[1], assets[2], assets[0]].map(\.record.uuid))
-        #expect(try store.assets(ids: fetched.ids.reversed()).map(\.uuid) == [assets[0], assets[2], assets[1]].map(\.record.uuid),
-                "rows come back in the order asked")
+        #expect(
+            try store.assets(ids: fetched.ids.reversed()).map(\.uuid) == [assets[0], assets[2], assets[1]].map(\.record.uuid),
+            "rows come back in the order asked")
 
         let albums = try store.fetchCollections(CollectionQuery(scope: .stored(.album, subtype: nil)))
         let record = try #require(try store.collections(ids: albums.ids).first)
@@ -126,7 +132,8 @@ import Testing
         var trash = ChangeSet()
         // Named by UUID and by row id (as a fetch result of the library names them), and some twice.
         let rowIDs = try store.rowIDs(entity: .asset, uuids: uuids)
-        trash.trashedAssets = uuids[0..<200].enumerated().map { $0 < 100 ? .rowID(rowIDs[$1]!) : .uuid($1) }
+        trash.trashedAssets =
+            uuids[0..<200].enumerated().map { $0 < 100 ? .rowID(rowIDs[$1]!) : .uuid($1) }
             + uuids[0..<10].map { .uuid($0) } + uuids[100..<110].map { .rowID(rowIDs[$0]!) }
         let trashed = try library.commit(trash)
         let trashedAssets = trashed.changes.filter { $0.identifier.entity == .asset }
@@ -174,7 +181,10 @@ import Testing
         var stale = ChangeSet()
         stale.restoredAssets = [.rowID(rowIDs[uuids[295]]!)]
         let error = #expect(throws: StoreError.self) { try store.beginCommit().commit(stale) }
-        guard case .notFound(entity: .asset, let identifier) = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .notFound(entity: .asset, let identifier) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(identifier.hasPrefix(uuids[295]))
     }
 
@@ -233,8 +243,10 @@ import Testing
         let library = try Library(backend)
         let store = library.owner
         for id in ["first", "second"] {
-            try store.addAccessToken(AccessTokenRecord(id: id, secretHash: Data(repeating: 1, count: 32), client: nil, isReadOnly: false,
-                                                       label: id, createdAt: Date(), expiresAt: nil, passwordHash: nil))
+            try store.addAccessToken(
+                AccessTokenRecord(
+                    id: id, secretHash: Data(repeating: 1, count: 32), client: nil, isReadOnly: false,
+                    label: id, createdAt: Date(), expiresAt: nil, passwordHash: nil))
         }
         let (_, watcher) = try Self.watchFromAnotherConnection(library)
         defer { watcher.stop() }
@@ -269,33 +281,37 @@ import Testing
         var set = ChangeSet()
         set.newAssets = (0..<25).map { Self.asset(created: Double(($0 * 7) % 25), favorite: $0 % 3 == 0) }
         try library.commit(set)
-        let favorites = AssetQuery(scope: .library, filter: .compare(.attribute(.isFavorite), .equal, .value(.integer(1)), []),
-                                   sort: [StoreSort(.creationDate, ascending: false)])
+        let favorites = AssetQuery(
+            scope: .library, filter: .compare(.attribute(.isFavorite), .equal, .value(.integer(1)), []),
+            sort: [StoreSort(.creationDate, ascending: false)])
         for query in [Self.byCreation, favorites] {
             let fetched = try store.fetchAssets(query).ids
             for reverse in [false, true] {
                 var batches: [[Int64]] = []
-                #expect(try store.scanAssets(query, reverse: reverse, batchSize: 4) { records in
-                    batches.append(records.map(\.id))
-                    return true
-                })
+                #expect(
+                    try store.scanAssets(query, reverse: reverse, batchSize: 4) { records in
+                        batches.append(records.map(\.id))
+                        return true
+                    })
                 #expect(batches.flatMap { $0 } == (reverse ? fetched.reversed() : fetched))
                 #expect(batches.dropLast().allSatisfy { $0.count == 4 })
             }
         }
         var seen = 0
-        #expect(try store.scanAssets(Self.byCreation, reverse: false, batchSize: 4) { records in
-            seen += records.count
-            return false
-        })
+        #expect(
+            try store.scanAssets(Self.byCreation, reverse: false, batchSize: 4) { records in
+                seen += records.count
+                return false
+            })
         #expect(seen == 4, "a scan stops when its reader does")
         var limited = Self.byCreation
         limited.limit = 10
         #expect(try store.scanAssets(limited, reverse: false, batchSize: 4) { _ in true })
-        #expect(try store.scanAssets(limited, reverse: true, batchSize: 4) { _ in
-            Issue.record("a limited query is not scanned backwards")
-            return true
-        } == false)
+        #expect(
+            try store.scanAssets(limited, reverse: true, batchSize: 4) { _ in
+                Issue.record("a limited query is not scanned backwards")
+                return true
+            } == false)
     }
 
     // MARK: - History
@@ -405,7 +421,10 @@ import Testing
             _ = try store.persistentChanges(since: early)
             Issue.record("a token older than what is kept must expire")
         } catch {
-            guard case .historyExpired = error else { Issue.record("expected historyExpired, got \(error)"); return }
+            guard case .historyExpired = error else {
+                Issue.record("expected historyExpired, got \(error)")
+                return
+            }
         }
     }
 
@@ -436,8 +455,9 @@ import Testing
             #expect(try clientStore.assets(ids: ids).map(\.uuid) == [assets[1].record.uuid])
             let everything = try library.owner.fetchAssets(Self.byCreation).ids
             #expect(try clientStore.assets(ids: everything).map(\.uuid) == [assets[1].record.uuid], "rows outside the grant do not load")
-            #expect(try clientStore.uuids(entity: .asset, rowIDs: everything) == [ids[0]: assets[1].record.uuid],
-                    "nor do their identifiers")
+            #expect(
+                try clientStore.uuids(entity: .asset, rowIDs: everything) == [ids[0]: assets[1].record.uuid],
+                "nor do their identifiers")
             let owned = try library.owner.uuids(entity: .asset, rowIDs: everything)
             #expect(Set(owned.values) == Set(assets.map(\.record.uuid)))
             #expect(try library.owner.rowIDs(entity: .asset, uuids: Array(owned.values)) == Dictionary(uniqueKeysWithValues: owned.map { ($1, $0) }))
@@ -449,7 +469,10 @@ import Testing
                 _ = try clientStore.fetchAssets(Self.byCreation)
                 Issue.record("a client granted \(String(describing: grant)) must not read")
             } catch {
-                guard case .accessDenied = error else { Issue.record("expected accessDenied, got \(error)"); return }
+                guard case .accessDenied = error else {
+                    Issue.record("expected accessDenied, got \(error)")
+                    return
+                }
             }
         }
         if grant == .addOnly {
@@ -470,10 +493,14 @@ import Testing
         let (shared, other) = (UUID().uuidString, UUID().uuidString)
         var set = ChangeSet()
         set.newAssets = assets
-        set.newCollections = [NewCollection(uuid: shared, kind: .assetCollection, title: "Public"),
-                              NewCollection(uuid: other, kind: .assetCollection, title: "Secret")]
-        set.collectionEdits = [CollectionEdit(target: .collection(uuid: shared), operations: [.add(assets[0...2].map(\.record.uuid))]),
-                               CollectionEdit(target: .collection(uuid: other), operations: [.add([assets[0].record.uuid])])]
+        set.newCollections = [
+            NewCollection(uuid: shared, kind: .assetCollection, title: "Public"),
+            NewCollection(uuid: other, kind: .assetCollection, title: "Secret"),
+        ]
+        set.collectionEdits = [
+            CollectionEdit(target: .collection(uuid: shared), operations: [.add(assets[0...2].map(\.record.uuid))]),
+            CollectionEdit(target: .collection(uuid: other), operations: [.add([assets[0].record.uuid])]),
+        ]
         set.assetEdits = [AssetEdit(uuid: assets[2].record.uuid, isHidden: true)]
         try library.commit(set)
         let client = "share.conformance"
@@ -485,8 +512,13 @@ import Testing
         #expect(try visible() == [assets[0], assets[1]].map(\.record.uuid), "the album's members, not hidden ones")
         let collections = try store.fetchCollections(CollectionQuery(scope: .stored(.album, subtype: nil)))
         #expect(try store.collections(ids: collections.ids).map(\.uuid) == [shared], "no other album, not even its title")
-        #expect(try store.fetchCollections(CollectionQuery(scope: .albumsContaining(assetRowID: try #require(
-            try library.owner.rowIDs(entity: .asset, uuids: [assets[0].record.uuid])[assets[0].record.uuid])))).ids.count == 1)
+        #expect(
+            try store.fetchCollections(
+                CollectionQuery(
+                    scope: .albumsContaining(
+                        assetRowID: try #require(
+                            try library.owner.rowIDs(entity: .asset, uuids: [assets[0].record.uuid])[assets[0].record.uuid])))
+            ).ids.count == 1)
         #expect(try store.fetchCollections(CollectionQuery(scope: .stored(.smartAlbum, subtype: nil))).ids.isEmpty)
         #expect(try store.moments().isEmpty)
         var write = ChangeSet()
@@ -499,16 +531,24 @@ import Testing
         try library.commit(elsewhere)
         #expect(try store.currentHistoryPoint() == start)
         var membership = ChangeSet()
-        membership.collectionEdits = [CollectionEdit(target: .collection(uuid: shared), operations: [.add([assets[3].record.uuid]),
-                                                                                                      .remove([assets[1].record.uuid])])]
+        membership.collectionEdits = [
+            CollectionEdit(
+                target: .collection(uuid: shared),
+                operations: [
+                    .add([assets[3].record.uuid]),
+                    .remove([assets[1].record.uuid]),
+                ])
+        ]
         try library.commit(membership)
         #expect(try visible() == [assets[0], assets[3]].map(\.record.uuid), "membership as it is now")
         // History is read as the album is now: the block that changed the
         // photo just added comes with the block that added it.
         let changes = try store.persistentChanges(since: start)
         #expect(changes.count == 2)
-        let entries = try store.persistentChangeEntries(after: start.changeBlock == 0 ? 0 : changes[0].point.changeBlock - 1,
-                                                        through: changes[1].point.changeBlock).entries
+        let entries = try store.persistentChangeEntries(
+            after: start.changeBlock == 0 ? 0 : changes[0].point.changeBlock - 1,
+            through: changes[1].point.changeBlock
+        ).entries
         #expect(Set(entries.map(\.identifier.uuid)).isSubset(of: [shared, assets[3].record.uuid, assets[1].record.uuid]))
         var trash = ChangeSet()
         trash.trashedAssets = [.uuid(assets[0].record.uuid)]
@@ -529,8 +569,9 @@ import Testing
         let store = library.owner
         let queries = [
             Self.byCreation,
-            AssetQuery(scope: .library, filter: .compare(.attribute(.isFavorite), .equal, .value(.integer(1)), []),
-                       sort: [StoreSort(.creationDate, ascending: false)]),
+            AssetQuery(
+                scope: .library, filter: .compare(.attribute(.isFavorite), .equal, .value(.integer(1)), []),
+                sort: [StoreSort(.creationDate, ascending: false)]),
             AssetQuery(scope: .smartAlbum(subtype: SmartAlbumSubtype.favorites)),
             AssetQuery(scope: .smartAlbum(subtype: SmartAlbumSubtype.recentlyDeleted)),
         ]
@@ -547,7 +588,8 @@ import Testing
                 case (1, let uuid?) where !set.assetEdits.contains { $0.uuid == uuid }:
                     set.assetEdits.append(AssetEdit(uuid: uuid, isFavorite: Bool.random(using: &random)))
                 case (2, let uuid?) where !set.assetEdits.contains { $0.uuid == uuid }:
-                    set.assetEdits.append(AssetEdit(uuid: uuid, creationDate: .some(Date(timeIntervalSince1970: Double(Int.random(in: 0..<50, using: &random))))))
+                    set.assetEdits.append(
+                        AssetEdit(uuid: uuid, creationDate: .some(Date(timeIntervalSince1970: Double(Int.random(in: 0..<50, using: &random))))))
                 case (3, let uuid?):
                     set.trashedAssets.append(.uuid(uuid))
                 case (_, let uuid?):
@@ -562,8 +604,9 @@ import Testing
                 let refetched = try store.fetchAssets(query)
                 if let refresh = try store.refreshAssets(query, from: previous) {
                     #expect(refresh.snapshot.ids == refetched.ids, "query \(index), seed \(random.seed)")
-                    #expect(Self.apply(refresh.difference, to: previous.ids, new: refresh.snapshot.ids) == refresh.snapshot.ids,
-                            "the difference replays, query \(index), seed \(random.seed)")
+                    #expect(
+                        Self.apply(refresh.difference, to: previous.ids, new: refresh.snapshot.ids) == refresh.snapshot.ids,
+                        "the difference replays, query \(index), seed \(random.seed)")
                 } else {
                     #expect(previous.ids == refetched.ids, "nil means nothing shown changed, query \(index), seed \(random.seed)")
                 }
@@ -594,9 +637,15 @@ import Testing
         let kept = UUID().uuidString
         let file = try session.stage(data: Data("kept".utf8), pathExtension: "jpg")
         var set = ChangeSet()
-        set.newAssets = [NewAsset(record: Self.asset(kept, created: 1).record,
-                                  resources: [NewResource(type: .photo, file: file, originalFilename: "a.jpg",
-                                                          uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)])]
+        set.newAssets = [
+            NewAsset(
+                record: Self.asset(kept, created: 1).record,
+                resources: [
+                    NewResource(
+                        type: .photo, file: file, originalFilename: "a.jpg",
+                        uniformTypeIdentifier: "public.jpeg", pixelWidth: 1, pixelHeight: 1)
+                ])
+        ]
         #expect(try session.commit(set) != nil)
         let keptPaths = Set(store.files.presentStoredPaths())
         #expect(keptPaths.count == 1)

@@ -2,6 +2,7 @@ import Foundation
 import PhotosMedia
 import PhotosStore
 import PhotosTestSupport
+
 @testable import Photos
 
 /// A library in a fresh temporary directory, removed when the value is
@@ -21,9 +22,10 @@ final class TestLibrary {
         files = self.directory.appendingPathComponent("files")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         do {
-            library = try PHPhotoLibrary(url: TestBackend.selected.newLibraryURL(in: self.directory),
-                                         originals: try originals ?? TestBackend.selected.newOriginals(in: self.directory),
-                                         options: options, clientIdentifier: nil)
+            library = try PHPhotoLibrary(
+                url: TestBackend.selected.newLibraryURL(in: self.directory),
+                originals: try originals ?? TestBackend.selected.newOriginals(in: self.directory),
+                options: options, clientIdentifier: nil)
         } catch {
             // deinit does not run for an instance whose initialiser throws.
             try? FileManager.default.removeItem(at: self.directory)
@@ -41,17 +43,20 @@ final class TestLibrary {
     /// storage caches its files in `PHOTOS_CACHE_DIR`).
     deinit {
         if let libraryFolder = (library.store as? any SQLPhotoStore)?.layout.root.standardizedFileURL.path,
-           !libraryFolder.hasPrefix(directory.standardizedFileURL.path + "/") {
+            !libraryFolder.hasPrefix(directory.standardizedFileURL.path + "/")
+        {
             try? FileManager.default.removeItem(atPath: libraryFolder)
         }
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Writes a small JPEG with the given EXIF and returns its URL.
-    func jpeg(_ name: String = UUID().uuidString + ".jpg", width: Int = 48, height: Int = 32, taken: Date? = nil,
-              utcOffset: Int = 0, latitude: Double? = nil, longitude: Double? = nil, orientation: Int? = nil,
-              make: String? = nil, model: String? = nil, lens: String? = nil,
-              configure: (inout ExifFields) -> Void = { _ in }) throws -> URL {
+    func jpeg(
+        _ name: String = UUID().uuidString + ".jpg", width: Int = 48, height: Int = 32, taken: Date? = nil,
+        utcOffset: Int = 0, latitude: Double? = nil, longitude: Double? = nil, orientation: Int? = nil,
+        make: String? = nil, model: String? = nil, lens: String? = nil,
+        configure: (inout ExifFields) -> Void = { _ in }
+    ) throws -> URL {
         var exif = ExifFields()
         configure(&exif)
         if let taken {
@@ -123,16 +128,14 @@ final class TestLibrary {
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
-               !isDirectory.boolValue {
+                !isDirectory.boolValue
+            {
                 files.append(path)
             }
         }
         return files.sorted()
     }
 }
-
-
-import PhotosStore
 
 extension TestLibrary {
     /// Stores asset rows directly through the engine, for states the public
@@ -147,34 +150,44 @@ extension TestLibrary {
     }
 
     /// A row with sensible defaults.
-    static func record(created: Date?, mediaType: Int = 1, subtypes: Int = 0, favorite: Bool = false, hidden: Bool = false,
-                       source: Int = 1, burst: String? = nil, representsBurst: Bool = false, burstSelection: Int = 0,
-                       width: Int = 100, height: Int = 100, duration: Double = 0, added: Date = Date()) -> AssetRecord {
-        AssetRecord(uuid: UUID().uuidString, mediaType: AssetMediaType(rawValue: mediaType) ?? .unknown, mediaSubtypes: AssetMediaSubtypes(rawValue: subtypes), pixelWidth: width,
-                    pixelHeight: height, creationDate: created, modificationDate: added, addedDate: added,
-                    duration: duration, isFavorite: favorite, isHidden: hidden, sourceType: AssetSourceTypes(rawValue: source),
-                    burstIdentifier: burst, burstSelectionTypes: burstSelection, representsBurst: representsBurst,
-                    playbackStyle: mediaType == 2 ? .video : .image)
+    static func record(
+        created: Date?, mediaType: Int = 1, subtypes: Int = 0, favorite: Bool = false, hidden: Bool = false,
+        source: Int = 1, burst: String? = nil, representsBurst: Bool = false, burstSelection: Int = 0,
+        width: Int = 100, height: Int = 100, duration: Double = 0, added: Date = Date()
+    ) -> AssetRecord {
+        AssetRecord(
+            uuid: UUID().uuidString, mediaType: AssetMediaType(rawValue: mediaType) ?? .unknown, mediaSubtypes: AssetMediaSubtypes(rawValue: subtypes),
+            pixelWidth: width,
+            pixelHeight: height, creationDate: created, modificationDate: added, addedDate: added,
+            duration: duration, isFavorite: favorite, isHidden: hidden, sourceType: AssetSourceTypes(rawValue: source),
+            burstIdentifier: burst, burstSelectionTypes: burstSelection, representsBurst: representsBurst,
+            playbackStyle: mediaType == 2 ? .video : .image)
     }
 }
 
 extension TestLibrary {
     /// Makes a short video with ffmpeg's test pattern; `tags` become
     /// container metadata, `rotation` the display rotation in degrees.
-    func video(seconds: Double = 1, width: Int = 160, height: Int = 120, fps: Int = 30, rotation: Int = 0,
-               tags: [String: String] = [:], name: String = UUID().uuidString + ".mp4") throws -> URL {
+    func video(
+        seconds: Double = 1, width: Int = 160, height: Int = 120, fps: Int = 30, rotation: Int = 0,
+        tags: [String: String] = [:], name: String = UUID().uuidString + ".mp4"
+    ) throws -> URL {
         let url = files.appendingPathComponent(name)
         let encoded = rotation == 0 ? url : files.appendingPathComponent("unrotated-" + name)
-        var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(width)x\(height):rate=\(fps)",
-                         "-t", String(seconds), "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"]
+        var arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(width)x\(height):rate=\(fps)",
+            "-t", String(seconds), "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast",
+        ]
         for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
             arguments += ["-metadata", "\(key)=\(value)"]
         }
         try Self.ffmpeg(arguments + ["-movflags", "use_metadata_tags", encoded.path])
         if rotation != 0 {
             // ffmpeg records a rotation only when it copies the stream, not when it encodes it.
-            try Self.ffmpeg(["-v", "error", "-y", "-i", encoded.path, "-c", "copy", "-map_metadata", "0",
-                             "-metadata:s:v:0", "rotate=\(rotation)", "-movflags", "use_metadata_tags", url.path])
+            try Self.ffmpeg([
+                "-v", "error", "-y", "-i", encoded.path, "-c", "copy", "-map_metadata", "0",
+                "-metadata:s:v:0", "rotate=\(rotation)", "-movflags", "use_metadata_tags", url.path,
+            ])
         }
         return url
     }
@@ -192,7 +205,9 @@ extension TestLibrary {
     func importAsset(_ url: URL, video: Bool = false) throws -> PHAsset {
         var identifier = ""
         try library.performChangesAndWait {
-            let request = video ? PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: url)
+            let request =
+                video
+                ? PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: url)
                 : PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: url)
             identifier = request!.placeholderForCreatedAsset!.localIdentifier
         }

@@ -126,7 +126,9 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             if let modifier = c.modifier {
                 throw error("\(modifier.rawValue) applies to to-many keys, and \(rules.className) has none", at: c.lhs.position)
             }
-            var lhs = c.lhs, rhs = c.rhs, op = c.op
+            var lhs = c.lhs
+            var rhs = c.rhs
+            var op = c.op
             // A value on the left and a key on the right: mirror the comparison.
             if case .value = lhs, !Self.isValue(rhs), let mirrored = Self.mirrored(op) {
                 swap(&lhs, &rhs)
@@ -143,8 +145,10 @@ struct FetchTranslation<Attribute: StoreAttribute> {
                     throw error("BETWEEN needs exactly two bounds, as in {lower, upper}", at: rhs.position)
                 }
                 let operand = try self.operand(lhs)
-                return .and([.compare(operand, .greaterOrEqual, .value(bounds[0]), options),
-                             .compare(operand, .lessOrEqual, .value(bounds[1]), options)])
+                return .and([
+                    .compare(operand, .greaterOrEqual, .value(bounds[0]), options),
+                    .compare(operand, .lessOrEqual, .value(bounds[1]), options),
+                ])
             case .in:
                 let operand = try self.operand(lhs)
                 let list = try values(of: rhs, for: kind, op: op)
@@ -158,8 +162,12 @@ struct FetchTranslation<Attribute: StoreAttribute> {
                     throw error("\(op.rawValue) compares strings, and this key is not a string", at: lhs.position)
                 }
                 let pattern = try value(of: rhs, for: .string, op: op)
-                let comparison: StoreComparison = op == .contains ? .contains : op == .beginsWith ? .beginsWith
-                    : op == .endsWith ? .endsWith : .like
+                let comparison: StoreComparison =
+                    op == .contains
+                    ? .contains
+                    : op == .beginsWith
+                        ? .beginsWith
+                        : op == .endsWith ? .endsWith : .like
                 return .compare(try operand(lhs), comparison, .value(pattern), options)
             case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
                 let comparison = Self.storeComparison(op)
@@ -243,8 +251,9 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             switch expression {
             case .key(let name, let position):
                 guard let entry = rules.keys[name] else {
-                    throw error("Unsupported predicate key '\(name)' in a \(rules.className) fetch; supported keys: \(rules.supportedKeys)",
-                                at: position)
+                    throw error(
+                        "Unsupported predicate key '\(name)' in a \(rules.className) fetch; supported keys: \(rules.supportedKeys)",
+                        at: position)
                 }
                 return entry.kind
             case .evaluatedObject:

@@ -130,8 +130,10 @@ struct PredicateLexer {
                 isReal = true
                 text.append(c)
             } else if c == "e" || c == "E", index + 1 < characters.count,
-                      characters[index + 1].isASCIIDigit || ((characters[index + 1] == "-" || characters[index + 1] == "+")
-                          && index + 2 < characters.count && characters[index + 2].isASCIIDigit) {
+                characters[index + 1].isASCIIDigit
+                    || ((characters[index + 1] == "-" || characters[index + 1] == "+")
+                        && index + 2 < characters.count && characters[index + 2].isASCIIDigit)
+            {
                 isReal = true
                 text.append(c)
                 text.append(characters[index + 1])
@@ -193,15 +195,19 @@ struct PredicateLexer {
     private mutating func symbol(start: Int) throws(PHPredicateError) -> PredicateToken {
         let c = characters[index]
         let next: Character? = index + 1 < characters.count ? characters[index + 1] : nil
-        let pairs: [String: String] = ["==": "==", "=<": "<=", "=>": ">=", "!=": "!=", "<>": "!=", "<=": "<=",
-                                       ">=": ">=", "&&": "&&", "||": "||"]
+        let pairs: [String: String] = [
+            "==": "==", "=<": "<=", "=>": ">=", "!=": "!=", "<>": "!=", "<=": "<=",
+            ">=": ">=", "&&": "&&", "||": "||",
+        ]
         if let next, let symbol = pairs[String([c, next])] {
             index += 2
             return PredicateToken(kind: .symbol(symbol), position: start)
         }
-        let singles: [Character: String] = ["=": "==", "<": "<", ">": ">", "(": "(", ")": ")", "{": "{", "}": "}",
-                                            ",": ",", "&": "&", "|": "|", "!": "!", "[": "[", "]": "]", "-": "-",
-                                            ".": "."]
+        let singles: [Character: String] = [
+            "=": "==", "<": "<", ">": ">", "(": "(", ")": ")", "{": "{", "}": "}",
+            ",": ",", "&": "&", "|": "|", "!": "!", "[": "[", "]": "]", "-": "-",
+            ".": ".",
+        ]
         guard let symbol = singles[c] else {
             throw error("unexpected character '\(c)'", at: start)
         }
@@ -210,7 +216,7 @@ struct PredicateLexer {
     }
 }
 
-private extension Character {
+extension Character {
     /// 0 to 9: numbers in a format are ASCII digits, as Foundation reads them.
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

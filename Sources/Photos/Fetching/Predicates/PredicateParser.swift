@@ -150,8 +150,10 @@ struct PredicateParser {
         let op = try comparisonOperator()
         let options = try stringOptions()
         let rhs = try expression()
-        return .comparison(PredicateComparison(modifier: modifier, lhs: lhs, op: op, options: options, rhs: rhs,
-                                               position: operatorPosition))
+        return .comparison(
+            PredicateComparison(
+                modifier: modifier, lhs: lhs, op: op, options: options, rhs: rhs,
+                position: operatorPosition))
     }
 
     private mutating func comparisonOperator() throws(PHPredicateError) -> PredicateOperator {
@@ -313,8 +315,9 @@ struct PredicateParser {
         case ("NSString", .integer(let integer)): return .value(.string(String(integer)), position: position)
         case ("NSString", .real(let real)): return .value(.string(String(real)), position: position)
         default:
-            throw error("CAST cannot make \(value.typeName) into \(type); it converts numbers to NSDate, and to and from NSNumber and NSString",
-                        at: position)
+            throw error(
+                "CAST cannot make \(value.typeName) into \(type); it converts numbers to NSDate, and to and from NSNumber and NSString",
+                at: position)
         }
     }
 

@@ -50,9 +50,19 @@ indirect enum PredicateOperand: Equatable, Sendable {
 }
 
 enum PredicateOperator: String, Equatable, Sendable {
-    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-    case between = "BETWEEN", `in` = "IN", contains = "CONTAINS", beginsWith = "BEGINSWITH"
-    case endsWith = "ENDSWITH", like = "LIKE", matches = "MATCHES"
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case between = "BETWEEN"
+    case `in` = "IN"
+    case contains = "CONTAINS"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case like = "LIKE"
+    case matches = "MATCHES"
 }
 
 /// `[c]` and `[d]` after a string operator.
@@ -64,7 +74,10 @@ struct PredicateStringOptions: OptionSet, Equatable, Sendable {
 
 /// `ANY`, `ALL`, `NONE` or `SOME` before a comparison.
 enum PredicateModifier: String, Equatable, Sendable {
-    case any = "ANY", all = "ALL", none = "NONE", some = "SOME"
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
+    case some = "SOME"
 }
 
 /// A parsed predicate.
