@@ -78,7 +78,7 @@ enum BenchLibrary {
             creationDate: date, modificationDate: date, addedDate: date, duration: mediaType == .video ? Double(random.next() % 120) : 0,
             location: located ? StoredLocation(latitude: Double(random.next() % 180) - 90, longitude: Double(random.next() % 360) - 180) : nil,
             isFavorite: random.next() % 10 == 0, isHidden: random.next() % 100 == 0, sourceType: random.next() % 50 == 0 ? .cloudShared : .userLibrary,
-            burstIdentifier: burst, burstSelectionTypes: 0, representsBurst: burst != nil && index % 10 == 0,
+            burstIdentifier: burst, burstSelectionTypes: [], representsBurst: burst != nil && index % 10 == 0,
             playbackStyle: mediaType == .video ? .video : .image, trashedDate: random.next() % 200 == 0 ? trashedDate : nil,
             originalFilename: String(format: "IMG_%05d.JPG", index % 100_000), uniformTypeIdentifier: "public.jpeg",
             cameraMake: "Apple", cameraModel: "iPhone")

@@ -257,7 +257,7 @@ struct PostgresBenchmarks {
         binds.append(Int64(record.isHidden ? 1 : 0))
         binds.append(Int64(record.sourceType.rawValue))
         binds.append(record.burstIdentifier)
-        binds.append(Int64(record.burstSelectionTypes))
+        binds.append(Int64(record.burstSelectionTypes.rawValue))
         binds.append(Int64(record.representsBurst ? 1 : 0))
         binds.append(Int64(record.playbackStyle.rawValue))
         binds.append(record.adjustmentFormatIdentifier)

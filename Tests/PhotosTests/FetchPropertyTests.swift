@@ -42,7 +42,7 @@ import Testing
             creationDate: random.pick(dates), modificationDate: base, addedDate: base,
             duration: random.pick([0, 1.5, 10]), isFavorite: random.chance(0.3), isHidden: random.chance(0.15),
             sourceType: AssetSourceTypes(rawValue: random.pick([1, 1, 1, 2, 4])), burstIdentifier: burst,
-            burstSelectionTypes: burst == nil ? 0 : random.pick([0, 1, 2]),
+            burstSelectionTypes: AssetBurstSelectionTypes(rawValue: burst == nil ? 0 : random.pick([0, 1, 2])),
             representsBurst: burst != nil && random.chance(0.4), playbackStyle: .image,
             trashedDate: random.chance(0.1) ? Date() : nil)
     }
@@ -256,7 +256,7 @@ import Testing
                 row.record.trashedDate == nil
                     && (options.includeHiddenAssets || !row.record.isHidden)
                     && (options.includeAllBurstAssets || row.record.burstIdentifier == nil || row.record.representsBurst
-                        || row.record.burstSelectionTypes & 2 != 0)
+                        || row.record.burstSelectionTypes.contains(.userPick))
                     && row.record.sourceType.rawValue & sourceTypes != 0
                     && (condition.map { $0.evaluate(row) == true } ?? true)
             }

@@ -82,4 +82,15 @@ import Testing
         }
         #expect(PHAssetMediaSubtype(Set(MediaMetadata.CaptureTrait.allCases)).rawValue.nonzeroBitCount == 6)
     }
+
+    /// The option sets' bits are written once, in the engine, and are Apple's.
+    @Test func optionSetBitsAreApples() {
+        let subtypes: [(PHAssetMediaSubtype, UInt)] = [
+            (.photoPanorama, 1), (.photoHDR, 2), (.photoScreenshot, 4), (.photoLive, 8), (.photoDepthEffect, 16),
+            (.spatialMedia, 1024), (.videoStreamed, 65_536), (.videoHighFrameRate, 131_072), (.videoTimelapse, 262_144),
+            (.videoScreenRecording, 524_288), (.videoCinematic, 2_097_152),
+        ]
+        for (subtype, bits) in subtypes { #expect(subtype.rawValue == bits) }
+        #expect(PHAssetBurstSelectionType.autoPick.rawValue == 1 && PHAssetBurstSelectionType.userPick.rawValue == 2)
+    }
 }

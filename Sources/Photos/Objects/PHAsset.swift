@@ -64,7 +64,7 @@ open class PHAsset: PHObject, @unchecked Sendable {
     public var burstIdentifier: String? { record.burstIdentifier }
     /// Whether the camera suggested, or the user picked, this photo of its burst.
     public var burstSelectionTypes: PHAssetBurstSelectionType {
-        PHAssetBurstSelectionType(rawValue: UInt(record.burstSelectionTypes))
+        PHAssetBurstSelectionType(rawValue: UInt(record.burstSelectionTypes.rawValue))
     }
     /// Whether this photo stands for its burst in fetches.
     public var representsBurst: Bool { record.representsBurst }

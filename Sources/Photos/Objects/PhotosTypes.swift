@@ -157,7 +157,8 @@ public struct PHAssetMediaSubtype: OptionSet, Sendable, Hashable {
     public static let videoCinematic = PHAssetMediaSubtype(AssetMediaSubtypes.videoCinematic)
 }
 
-/// How a photo of a burst was selected.
+/// How a photo of a burst was selected. The bits are Apple's, and the
+/// engine's (`AssetBurstSelectionTypes`, where they are written).
 public struct PHAssetBurstSelectionType: OptionSet, Sendable, Hashable {
     /// The option bits, as Apple defines them.
     public let rawValue: UInt
@@ -168,9 +169,9 @@ public struct PHAssetBurstSelectionType: OptionSet, Sendable, Hashable {
     }
 
     /// The camera suggested the photo.
-    public static let autoPick = PHAssetBurstSelectionType(rawValue: 1 << 0)
+    public static let autoPick = PHAssetBurstSelectionType(rawValue: UInt(AssetBurstSelectionTypes.autoPick.rawValue))
     /// The user picked the photo.
-    public static let userPick = PHAssetBurstSelectionType(rawValue: 1 << 1)
+    public static let userPick = PHAssetBurstSelectionType(rawValue: UInt(AssetBurstSelectionTypes.userPick.rawValue))
 }
 
 /// Where an asset comes from.

@@ -43,7 +43,7 @@ package struct AssetRecord: Sendable, Equatable {
     package var isHidden: Bool
     package var sourceType: AssetSourceTypes
     package var burstIdentifier: String?
-    package var burstSelectionTypes: Int
+    package var burstSelectionTypes: AssetBurstSelectionTypes
     package var representsBurst: Bool
     package var playbackStyle: AssetPlaybackStyle
     package var adjustmentFormatIdentifier: String?
@@ -74,7 +74,7 @@ package struct AssetRecord: Sendable, Equatable {
         pixelWidth: Int = 0, pixelHeight: Int = 0, creationDate: Date? = nil,
         modificationDate: Date, addedDate: Date, duration: Double = 0,
         location: StoredLocation? = nil, isFavorite: Bool = false, isHidden: Bool = false,
-        sourceType: AssetSourceTypes = .userLibrary, burstIdentifier: String? = nil, burstSelectionTypes: Int = 0,
+        sourceType: AssetSourceTypes = .userLibrary, burstIdentifier: String? = nil, burstSelectionTypes: AssetBurstSelectionTypes = [],
         representsBurst: Bool = false, playbackStyle: AssetPlaybackStyle, adjustmentFormatIdentifier: String? = nil,
         trashedDate: Date? = nil, isFrontCamera: Bool = false, isLongExposure: Bool = false,
         hasRAWOriginal: Bool = false, originalFilename: String? = nil,
@@ -165,7 +165,7 @@ package struct AssetRecord: Sendable, Equatable {
         isHidden = try row[C.isHidden.rawValue]
         sourceType = AssetSourceTypes(rawValue: try row[C.sourceType.rawValue])
         burstIdentifier = try row[C.burstIdentifier.rawValue]
-        burstSelectionTypes = try row[C.burstSelectionTypes.rawValue]
+        burstSelectionTypes = AssetBurstSelectionTypes(rawValue: try row[C.burstSelectionTypes.rawValue])
         representsBurst = try row[C.representsBurst.rawValue]
         playbackStyle = AssetPlaybackStyle(rawValue: try row[C.playbackStyle.rawValue]) ?? .unsupported
         adjustmentFormatIdentifier = try row[C.adjustmentFormatIdentifier.rawValue]
@@ -209,7 +209,7 @@ package struct AssetRecord: Sendable, Equatable {
         case .isHidden: isHidden
         case .sourceType: sourceType.rawValue
         case .burstIdentifier: burstIdentifier
-        case .burstSelectionTypes: burstSelectionTypes
+        case .burstSelectionTypes: burstSelectionTypes.rawValue
         case .representsBurst: representsBurst
         case .playbackStyle: playbackStyle.rawValue
         case .adjustmentFormatIdentifier: adjustmentFormatIdentifier

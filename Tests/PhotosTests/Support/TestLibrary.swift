@@ -160,7 +160,7 @@ extension TestLibrary {
             pixelWidth: width,
             pixelHeight: height, creationDate: created, modificationDate: added, addedDate: added,
             duration: duration, isFavorite: favorite, isHidden: hidden, sourceType: AssetSourceTypes(rawValue: source),
-            burstIdentifier: burst, burstSelectionTypes: burstSelection, representsBurst: representsBurst,
+            burstIdentifier: burst, burstSelectionTypes: AssetBurstSelectionTypes(rawValue: burstSelection), representsBurst: representsBurst,
             playbackStyle: mediaType == 2 ? .video : .image)
     }
 }
