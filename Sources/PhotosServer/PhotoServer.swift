@@ -45,8 +45,8 @@ public struct PhotoServer: Sendable {
         /// How often uploads abandoned (a day without a byte) or left by
         /// revoked and expired tokens are removed.
         public var uploadSweepInterval: Duration
-        /// What the server takes as now when it judges uploads abandoned and
-        /// when a bearer token's proof (kept a second) lapses.
+        /// What the server takes as now when it judges uploads abandoned,
+        /// tokens expired, and a bearer token's proof lapsed.
         public var clock: @Sendable () -> Date
 
         /// A configuration with the defaults: loopback port 8080, a minute's idle

@@ -59,6 +59,10 @@ import Testing
         #expect(link.token.isReadOnly && link.token.isShareLink)
         // A share link is one by its client's grant, not by its name.
         #expect(try fixture.library.accessTokens().filter(\.isShareLink).map(\.id) == [link.token.id])
+        // Nor can its grant be widened into another: it stays a share link until revoked.
+        let linkClient = try #require(link.token.clientIdentifier)
+        #expect(throws: PHPhotosError.self) { try fixture.library.setAccess(.readWrite, forClient: linkClient) }
+        #expect(try fixture.library.accessTokens().filter(\.isShareLink).map(\.id) == [link.token.id])
         let expiredLink = try fixture.library.createShareLink(for: album, expirationDate: Date().addingTimeInterval(-1)).bearer
         let sharedAlbum = albumID
         try await fixture.withRouter { client in

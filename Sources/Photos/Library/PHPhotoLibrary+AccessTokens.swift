@@ -168,13 +168,15 @@ extension PHPhotoLibrary {
         }
     }
 
-    /// Calls `revoked` on a thread of its own each time a token of this
+    /// Calls `onRevocation` on a thread of its own each time a token of this
     /// library is revoked, by any process (on PostgreSQL, on any machine),
-    /// as soon as its commit watcher hears of it; and once if the library
-    /// becomes unavailable, after which revocations go unheard. A server
-    /// keeps what it has proven only until then. Cost: one watcher thread
-    /// (on PostgreSQL a listening connection), idle between commits.
-    package func watchTokenRevocations(_ revoked: @escaping @Sendable () -> Void) throws -> TokenRevocationWatch {
+    /// as soon as its commit watcher hears of it; and `onUnavailable` once
+    /// if the library becomes unavailable, when the watch ends and
+    /// revocations go unheard until a new one starts. Cost: one watcher
+    /// thread (on PostgreSQL a listening connection), idle between commits.
+    package func watchTokenRevocations(
+        onRevocation: @escaping @Sendable () -> Void, onUnavailable: @escaping @Sendable () -> Void
+    ) throws -> TokenRevocationWatch {
         try withStore { store throws(StoreError) in
             let last = try store.watchedState()
             let seen = Mutex(last.tokenRevocation)
@@ -185,8 +187,8 @@ extension PHPhotoLibrary {
                         defer { mark = state.tokenRevocation }
                         return mark != state.tokenRevocation
                     }
-                    if isRevocation { revoked() }
-                }, onUnavailable: { _ in revoked() })
+                    if isRevocation { onRevocation() }
+                }, onUnavailable: { _ in onUnavailable() })
             return TokenRevocationWatch(watcher)
         }
     }

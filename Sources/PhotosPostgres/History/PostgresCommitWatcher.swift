@@ -138,13 +138,26 @@ package final class PostgresCommitWatcher: CommitWatcher, @unchecked Sendable {
         }
     }
 
+    /// Reads the state on the listening connection and reports it. A read
+    /// unanswered within the database's timeout (a connection that died
+    /// without a word, half-open) throws ``Silent``, so that the watcher
+    /// reconnects rather than wait for the kernel to give up.
     private func reportLast(_ connection: PostgresConnection) async throws {
+        let location = database.location
         do {
-            report(try await ChangeBlockNumbering.watchedState(connection, location: database.location))
+            report(
+                try await LibraryDatabase.withTimeout(database.timeout, location: location) {
+                    try await ChangeBlockNumbering.watchedState(connection, location: location)
+                })
         } catch let error as PSQLError where ["3F000", "42P01"].contains(error.serverInfo?[.sqlState] ?? "") {
-            throw StoreError.removed(path: database.location.url.absoluteString)
+            throw StoreError.removed(path: location.url.absoluteString)
+        } catch StoreError.unreachable {
+            throw Silent()
         }
     }
+
+    /// The listening connection did not answer in time.
+    private struct Silent: Error {}
 
     /// Calls `onChange` with `current` when it is news after the last
     /// reported, unless stopped; a callback may itself stop the watcher.

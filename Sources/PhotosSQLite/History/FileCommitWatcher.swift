@@ -113,6 +113,10 @@ package final class FileCommitWatcher: CommitWatcher, @unchecked Sendable {
         defer {
             if notifications >= 0 { close(notifications) }
         }
+        // What committed between the caller's read of the state and the watch
+        // being set up raised no event: it is found now, not at the first
+        // safety poll two seconds on.
+        report()
         var buffer = [UInt8](repeating: 0, count: 4096)
         // A commit's last write to the log comes before its sync and the
         // shared index's update, which make it visible: an event that shows

@@ -9,8 +9,10 @@ import Synchronization
 /// commit watcher hears of a revocation by another process or machine
 /// (``follow(revocationsOf:)``), which outdates every proof. Either way
 /// every connection that keeps a proof of its own learns it through
-/// ``isCurrent(_:now:)``. `lifetime` bounds a proof besides, in case a
-/// revocation goes unheard; bounded in size too (``RecentTable``).
+/// ``isCurrent(_:now:)``. `lifetime` bounds a proof besides; while the
+/// watch is down (the library unavailable), nothing could be heard, so
+/// proofs last only `unheardLifetime` and the watch is started again now
+/// and then. Bounded in size too (``RecentTable``).
 final class ProvenTokens: Sendable {
     /// A token proven, and until when that proof holds.
     struct Proof: Sendable {
@@ -22,6 +24,10 @@ final class ProvenTokens: Sendable {
     }
 
     let lifetime: TimeInterval
+    /// How long a proof lasts while revocations cannot be heard.
+    let unheardLifetime: TimeInterval = 1
+    /// How often a watch that went down is started again, at most.
+    static let refollowInterval: TimeInterval = 10
     /// What is now (the server's ``PhotoServer/Configuration/clock``), for
     /// proofs and for the expiry of the tokens looked up.
     let clock: @Sendable () -> Date
@@ -29,8 +35,18 @@ final class ProvenTokens: Sendable {
     /// Revocations heard so far: a proof made before the last one may be of a revoked token.
     private let revocations = Atomic<Int>(0)
 
-    /// The watch of the library's revocations, while following them.
-    private let revocationWatch = Mutex<PHPhotoLibrary.TokenRevocationWatch?>(nil)
+    /// The library whose revocations are followed, its watch while it
+    /// runs, when it was last started, and how many were started (so that a
+    /// watch that went down at once is not taken for running).
+    private let following = Mutex<Following>(Following())
+
+    private struct Following {
+        var library: PHPhotoLibrary?
+        var watch: PHPhotoLibrary.TokenRevocationWatch?
+        var started: Date?
+        var generation = 0
+        var downGeneration: Int?
+    }
 
     init(lifetime: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.lifetime = lifetime
@@ -38,11 +54,50 @@ final class ProvenTokens: Sendable {
     }
 
     /// Outdates every proof each time a token of `library` is revoked, by
-    /// any process, and if the library becomes unavailable; until this
-    /// object goes. Cost: one commit watcher.
+    /// any process, and when the library becomes unavailable, until this
+    /// object goes; throws when the watch cannot start. Cost: one commit
+    /// watcher.
     func follow(revocationsOf library: PHPhotoLibrary) throws {
-        let watch = try library.watchTokenRevocations { [weak self] in self?.forgetAll() }
-        revocationWatch.withLock { $0 = watch }
+        following.withLock { $0.library = library }
+        try startWatch(of: library)
+    }
+
+    private func startWatch(of library: PHPhotoLibrary) throws {
+        let now = clock()
+        let generation = following.withLock { state in
+            state.started = now
+            state.generation += 1
+            return state.generation
+        }
+        let watch = try library.watchTokenRevocations(
+            onRevocation: { [weak self] in self?.forgetAll() },
+            onUnavailable: { [weak self] in
+                guard let self else { return }
+                following.withLock { state in
+                    state.downGeneration = generation
+                    if state.generation == generation { state.watch = nil }
+                }
+                forgetAll()
+            })
+        following.withLock { state in
+            if state.downGeneration != generation { state.watch = watch }
+        }
+        // Whatever was proven while nothing was heard is proven again.
+        forgetAll()
+    }
+
+    /// Whether revocations by other processes are heard now.
+    var isFollowing: Bool { following.withLock { $0.watch != nil } }
+
+    /// Starts the watch again if it went down and was not tried lately.
+    private func refollowIfDue(now: Date) {
+        let library = following.withLock { state -> PHPhotoLibrary? in
+            guard state.watch == nil, let library = state.library,
+                state.started.map({ now.timeIntervalSince($0) >= Self.refollowInterval }) ?? true
+            else { return nil }
+            return library
+        }
+        if let library { try? startWatch(of: library) }
     }
 
     func principal(for bearer: String) -> Principal? {
@@ -77,8 +132,12 @@ final class ProvenTokens: Sendable {
     /// token was looked up, so that a revocation during the lookup outdates
     /// the proof at once.
     func remember(_ bearer: String, as principal: Principal, expires: Date?, lookedUpAfter revocationCount: Int) {
+        let now = clock()
+        let heard = isFollowing
+        if !heard { refollowIfDue(now: now) }
         let proof = Proof(
-            bearer: bearer, principal: principal, validUntil: min(clock().addingTimeInterval(lifetime), expires ?? .distantFuture),
+            bearer: bearer, principal: principal,
+            validUntil: min(now.addingTimeInterval(heard ? lifetime : unheardLifetime), expires ?? .distantFuture),
             revocations: revocationCount)
         proofs.withLock { $0[bearer] = proof }
     }

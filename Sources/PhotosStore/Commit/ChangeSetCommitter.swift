@@ -649,7 +649,13 @@ struct ChangeSetCommitter {
             guard grant != .sharedAlbum else {
                 throw StoreError.editNotAllowed("a shared album's grant names its album: share one with createShareLink(for:)")
             }
-            guard try AccessScope.grant(of: target, db) != grant else { return }
+            let current = try AccessScope.grant(of: target, db)
+            guard current != grant else { return }
+            // What makes a token a share link is its client's grant: it stays
+            // one until the link is revoked, never widened into another grant.
+            guard current != .sharedAlbum else {
+                throw StoreError.editNotAllowed("\(target) is a share link's client, whose grant is its album: revoke the link instead")
+            }
             try db.execute(
                 sql: """
                     INSERT INTO client_access (client, access, decided_at, shared_album) VALUES (?, ?, ?, NULL)

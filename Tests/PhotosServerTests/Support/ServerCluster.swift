@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOHTTP1
 import PhotosObjectStorage
 import PhotosTestSupport
@@ -62,11 +63,13 @@ struct ServerCluster {
     }
 
     /// Sends one change block through `server`; the answer, whatever it is.
-    func send(_ requests: [[String: Any]], through server: ServerProcess) async throws -> (status: Int, body: Data) {
+    func send(
+        _ requests: [[String: Any]], through server: ServerProcess, timeout: TimeAmount = .seconds(30)
+    ) async throws -> (status: Int, body: Data) {
         let body = try JSONSerialization.data(withJSONObject: ["requests": requests])
         let answer = try await ServerProcess.request(
             .POST, "\(server.url)/v1/changes", token: token,
-            headers: [("Content-Type", "application/json")], body: body)
+            headers: [("Content-Type", "application/json")], body: body, timeout: timeout)
         return (answer.status, answer.body)
     }
 

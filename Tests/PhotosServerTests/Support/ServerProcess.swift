@@ -117,14 +117,14 @@ final class ServerProcess: @unchecked Sendable {
     /// One request to a server with a bearer token; the status, headers and whole body.
     static func request(
         _ method: HTTPMethod, _ url: String, token: String, headers: [(String, String)] = [],
-        body: Data? = nil
+        body: Data? = nil, timeout: TimeAmount = .seconds(30)
     ) async throws -> (status: Int, headers: [(String, String)], body: Data) {
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
         let data = Data(buffer: try await response.body.collect(upTo: 1 << 24))
         return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, data)
     }
