@@ -60,6 +60,33 @@ import Testing
         #expect(throws: PHPhotosError.self) { try fixture.library.revokeAccessToken(id: issued.token.id) }
     }
 
+    /// A proof lasts until a revocation is heard; once the library becomes
+    /// unavailable (its write-ahead log deleted) revocations can no longer
+    /// be heard, and a proof lasts only a second of the server's clock.
+    @Test func whileRevocationsCannotBeHeardAProofLastsASecond() async throws {
+        let clock = TestClock()
+        let fixture = try ServerFixture(photos: 1, configuration: .init(port: 0, clock: clock.read))
+        let proofs = fixture.server.authentication.provenTokens
+        let principal = Principal(try #require(try fixture.library.accessTokens().first))
+        #expect(proofs.isFollowing)
+        proofs.remember("heard", as: principal, expires: nil, lookedUpAfter: proofs.revocationCount)
+        clock.advance(by: 30)
+        #expect(proofs.principal(for: "heard") != nil, "heard revocations: the proof holds")
+
+        try FileManager.default.removeItem(atPath: fixture.library.url.appendingPathComponent("database/Photos.sqlite-wal").path)
+        #expect(try await eventually { !proofs.isFollowing })
+        #expect(proofs.principal(for: "heard") == nil, "what was proven is forgotten when the watch goes down")
+        // The first proof after the watch went down starts it again (the library
+        // is still unavailable, so it goes down again), and outdates what was
+        // looked up before: the next is what a lookup now makes.
+        proofs.remember("retried", as: principal, expires: nil, lookedUpAfter: proofs.revocationCount)
+        #expect(try await eventually { !proofs.isFollowing })
+        proofs.remember("unheard", as: principal, expires: nil, lookedUpAfter: proofs.revocationCount)
+        #expect(proofs.principal(for: "unheard") != nil)
+        clock.advance(by: 1.5)
+        #expect(proofs.principal(for: "unheard") == nil)
+    }
+
     @Test func theLibraryKeepsOnlyHashesOfTokens() throws {
         let fixture = try ServerFixture(photos: 0)
         let database =

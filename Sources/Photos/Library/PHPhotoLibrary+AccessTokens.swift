@@ -150,7 +150,8 @@ extension PHPhotoLibrary {
     }
 
     /// A running watch of this library's token revocations, from
-    /// ``watchTokenRevocations(_:)``.
+    /// ``watchTokenRevocations(onRevocation:onUnavailable:)``; it stops when
+    /// released.
     package final class TokenRevocationWatch: Sendable {
         private let watcher: any CommitWatcher
 
@@ -159,11 +160,6 @@ extension PHPhotoLibrary {
         }
 
         deinit {
-            watcher.stop()
-        }
-
-        /// Stops watching; no call starts after it returns.
-        package func stop() {
             watcher.stop()
         }
     }
