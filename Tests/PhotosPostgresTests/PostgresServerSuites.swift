@@ -272,6 +272,42 @@ struct PostgresSchemaTests {
                 .map { "\($0.0): \($0.1)" } == ["1: 2", "2: 0", "3: 5000"])
     }
 
+    /// A library left at version 4 takes the steps every backend shares
+    /// (``LibraryTables/steps``), rendered for PostgreSQL with bare table
+    /// names: its share links, limited selections then, become shares of
+    /// the album their label names, or are denied when none holds them all.
+    @Test func aVersion4LibraryTakesTheSharedStepsAndItsLinksShareTheirAlbum() throws {
+        let server = try #require(TestPostgresServer.current)
+        let database = try LibraryDatabase(location: PostgresLocation(url: server.newLibraryURL()), password: nil)
+        _ = try PostgresSchema.open(database, createIfNeeded: true, originals: nil, through: 4)
+        let schema = database.location.schema
+        _ = try database.write { connection in
+            for statement in [
+                "INSERT INTO \(schema).asset (id, uuid, media_type, modification_date, added_date, playback_style) VALUES (1, 'A1', 1, 0, 0, 1)",
+                """
+                INSERT INTO \(schema).collection (id, uuid, kind, type, subtype, title, creation_date, modification_date)
+                    VALUES (100, 'TRIP', 1, 1, 2, 'Trip', 0, 0)
+                """,
+                "INSERT INTO \(schema).collection_asset (collection_id, asset_id, position) VALUES (100, 1, 0)",
+                "INSERT INTO \(schema).client_access (client, access) VALUES ('share.found', 2), ('share.lost', 2), ('app', 2)",
+                "INSERT INTO \(schema).client_selection (client, entity, uuid) VALUES ('share.found', 1, 'A1'), ('share.lost', 1, 'A1')",
+                """
+                INSERT INTO \(schema).access_token (id, secret_hash, client, label, created_at)
+                    VALUES ('t1', '\\x00', 'share.found', 'share: Trip', 0), ('t2', '\\x00', 'share.lost', 'share: Gone', 0)
+                """,
+            ] {
+                try await connection.run(PostgresQuery(unsafeSQL: statement))
+            }
+        }
+        _ = try PostgresSchema.open(database, createIfNeeded: false, originals: nil)
+        #expect(try rows(database, "SELECT MAX(version) FROM \(schema).schema_migration", as: Int.self) == [PostgresSchema.currentVersion])
+        #expect(
+            try rows(
+                database, "SELECT client, access, COALESCE(shared_album, '-') FROM \(schema).client_access ORDER BY client", as: (String, Int, String).self
+            )
+            .map { "\($0.0) \($0.1) \($0.2)" } == ["app 2 -", "share.found 5 TRIP", "share.lost 4 -"])
+    }
+
     private func expectMonthCountsMatchTheAssets(_ database: LibraryDatabase, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let schema = database.location.schema
         let kept = try rows(

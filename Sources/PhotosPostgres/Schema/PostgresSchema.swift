@@ -37,13 +37,20 @@ package enum PostgresSchema {
     /// The newest schema version this build knows.
     package static var currentVersion: Int { migrations.last!.version }
 
-    static let migrations: [Migration] = [
-        Migration(version: 1, name: "assets, collections, history, access and tokens", statements: version1),
-        Migration(version: 2, name: "text comparison with NSPredicate's options", statements: version2),
-        Migration(version: 3, name: "month counts written once per transaction", statements: version3),
-        Migration(version: 4, name: "every change block's object count", statements: version4),
-        Migration(version: 5, name: "share links of their own", statements: version5),
-    ]
+    /// Every migration: this backend's own, then the steps every backend
+    /// shares (``LibraryTables/steps``), rendered for PostgreSQL. Their
+    /// statements name tables bare; the connection's `search_path` is the
+    /// library's schema.
+    static let migrations: [Migration] =
+        [
+            Migration(version: 1, name: "assets, collections, history, access and tokens", statements: version1),
+            Migration(version: 2, name: "text comparison with NSPredicate's options", statements: version2),
+            Migration(version: 3, name: "month counts written once per transaction", statements: version3),
+            Migration(version: 4, name: "every change block's object count", statements: version4),
+        ]
+        + LibraryTables.steps.enumerated().map { offset, step in
+            Migration(version: 5 + offset, name: step.name) { _ in step.statements(in: .postgres) }
+        }
 
     /// What opening found.
     package struct Opening: Sendable {
@@ -536,29 +543,6 @@ package enum PostgresSchema {
                 SELECT COUNT(*) FROM \(s).change_entry e WHERE e.transaction_id = t.id AND e.client IS NULL)
             WHERE t.details = 1
             """
-        ]
-    }
-
-    /// Share links of their own, as SQLite's format version 9 has them
-    /// (`SQLiteSchema.shareLinksOfTheirOwn`, whose statements these are, in
-    /// the library's schema and with PostgreSQL's type for bytes).
-    @Sendable private static func version5(_ schema: String) -> [String] {
-        let s = "\"\(schema)\""
-        return [
-            "ALTER TABLE \(s).client_access ADD COLUMN shared_album TEXT COLLATE \"C\"",
-            "ALTER TABLE \(s).access_token ADD COLUMN password_hash BYTEA",
-            """
-            UPDATE \(s).client_access SET access = 5, shared_album = (
-                SELECT c.uuid FROM \(s).collection c JOIN \(s).access_token t ON t.client = client_access.client
-                WHERE c.kind = 1 AND c.type = 1 AND t.label = 'share: ' || COALESCE(c.title, 'album')
-                  AND NOT EXISTS (
-                    SELECT 1 FROM \(s).client_selection sel JOIN \(s).asset a ON a.uuid = sel.uuid
-                    WHERE sel.client = client_access.client AND sel.entity = 1
-                      AND a.id NOT IN (SELECT m.asset_id FROM \(s).collection_asset m WHERE m.collection_id = c.id))
-                ORDER BY c.id LIMIT 1)
-            WHERE client LIKE 'share.%' AND access = 2
-            """,
-            "UPDATE \(s).client_access SET access = 4 WHERE access = 5 AND shared_album IS NULL",
         ]
     }
 }

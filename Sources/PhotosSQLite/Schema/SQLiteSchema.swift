@@ -8,8 +8,13 @@ import PhotosStore
 /// the ones it lacks, and a library that has migrations this build does not
 /// know is refused as newer.
 enum SQLiteSchema {
-    /// The library format this build writes, recorded in the VERSION file.
-    static let formatVersion = 9
+    /// The migrations this backend wrote for itself, before the steps
+    /// every backend shares (``LibraryTables/steps``) took over.
+    private static let ownVersions = 8
+
+    /// The library format this build writes, recorded in the VERSION file:
+    /// the number of its migrations.
+    static var formatVersion: Int { ownVersions + LibraryTables.steps.count }
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -37,8 +42,10 @@ enum SQLiteSchema {
         migrator.registerMigration("v8: every change block's object count") { db in
             try createVersion8(db)
         }
-        migrator.registerMigration("v9: share links of their own") { db in
-            try db.execute(sql: shareLinksOfTheirOwn)
+        for (offset, step) in LibraryTables.steps.enumerated() {
+            migrator.registerMigration("v\(ownVersions + 1 + offset): \(step.name)") { db in
+                for statement in step.statements(in: .sqlite) { try db.execute(sql: statement) }
+            }
         }
         return migrator
     }
@@ -182,31 +189,6 @@ enum SQLiteSchema {
                 WHERE details = 1
                 """)
     }
-
-    /// Share links get a grant of their own (`AccessGrant.sharedAlbum`):
-    /// the album they share, as it is at each read, rather than a limited
-    /// selection of its assets as they were when the link was made, which
-    /// let a link list every other album holding one of them. A link may
-    /// have a password (its scrypt hash, with its salt and parameters).
-    /// Links made before become shares of the album they were made for,
-    /// found by the title in their label among the albums holding all of
-    /// their selection; a link whose album cannot be found that way is
-    /// denied rather than left seeing more than one album. The same
-    /// statements migrate a PostgreSQL library (`PostgresSchema`).
-    static let shareLinksOfTheirOwn = """
-        ALTER TABLE client_access ADD COLUMN shared_album TEXT;
-        ALTER TABLE access_token ADD COLUMN password_hash BLOB;
-        UPDATE client_access SET access = 5, shared_album = (
-            SELECT c.uuid FROM collection c JOIN access_token t ON t.client = client_access.client
-            WHERE c.kind = 1 AND c.type = 1 AND t.label = 'share: ' || COALESCE(c.title, 'album')
-              AND NOT EXISTS (
-                SELECT 1 FROM client_selection s JOIN asset a ON a.uuid = s.uuid
-                WHERE s.client = client_access.client AND s.entity = 1
-                  AND a.id NOT IN (SELECT m.asset_id FROM collection_asset m WHERE m.collection_id = c.id))
-            ORDER BY c.id LIMIT 1)
-        WHERE client LIKE 'share.%' AND access = 2;
-        UPDATE client_access SET access = 4 WHERE access = 5 AND shared_album IS NULL;
-        """
 
     /// A month's assets in the timeline's order (date, then id), with every
     /// column the default filters read (burst_member_hidden's own among

@@ -1,10 +1,15 @@
 /// The tables every backend keeps a library's catalogue in, written once:
-/// each with its primary key, parents before children. The migration from
-/// one backend to another copies exactly these (and stops rather than lose
-/// a table it does not know), and a test holds the live SQLite and
-/// PostgreSQL databases to them by introspection: the same tables, the
-/// same columns, the same keys. Each backend's own bookkeeping is named
-/// beside them.
+/// each with its columns, primary key and indexes, parents before
+/// children. Each backend's schema changes are rendered from it
+/// (``SchemaChange``, ``steps``); the migration from one backend to
+/// another copies exactly these tables (and stops rather than lose a table
+/// it does not know); and a test holds the live SQLite and PostgreSQL
+/// databases to it by introspection: the same tables, columns, types,
+/// nullability, defaults, keys and indexes. Each backend's own bookkeeping
+/// is named beside them.
+///
+/// A new column is one ``LibraryColumn`` in its table here and one
+/// ``SchemaChange/addColumn(table:column:)`` in a new step.
 package enum LibraryTables {
     /// One table of the catalogue.
     package struct Table: Sendable {
@@ -18,25 +23,224 @@ package enum LibraryTables {
         /// A column that refers to another row of the same table (a folder's
         /// parent), which a copy fills once every row is in.
         package var parentColumn: String? = nil
+        /// Its columns, in the order a new library on SQLite has them.
+        package var columns: [LibraryColumn]
+
+        init(
+            _ name: String, key: [String], excludedFromCopies: String? = nil, parentColumn: String? = nil,
+            columns: [LibraryColumn]
+        ) {
+            self.name = name
+            self.key = key
+            self.excludedFromCopies = excludedFromCopies
+            self.parentColumn = parentColumn
+            self.columns = columns
+        }
     }
 
     /// The catalogue's tables, parents before children.
     package static let catalogue: [Table] = [
         // A copy keeps where its own originals are.
-        Table(name: "library_metadata", key: ["key"], excludedFromCopies: "key = 'originals'"),
-        Table(name: "change_transaction", key: ["id"]),
-        Table(name: "change_entry", key: ["transaction_id", "position"]),
-        Table(name: "asset", key: ["id"]),
-        Table(name: "resource", key: ["id"]),
-        Table(name: "collection", key: ["id"], parentColumn: "parent_id"),
-        Table(name: "collection_asset", key: ["collection_id", "asset_id"]),
-        Table(name: "deleted_object", key: ["entity", "row_id"]),
-        Table(name: "client_access", key: ["client"]),
-        Table(name: "client_selection", key: ["client", "entity", "uuid"]),
-        Table(name: "access_token", key: ["id"]),
+        Table(
+            "library_metadata", key: ["key"], excludedFromCopies: "key = 'originals'",
+            columns: [
+                LibraryColumn("key", .text),
+                LibraryColumn("value", .text),
+            ]),
+        Table(
+            "change_transaction", key: ["id"],
+            columns: [
+                LibraryColumn("id", .integer),
+                LibraryColumn("committed_at", .real),
+                LibraryColumn("author", .text, nullable: true),
+                LibraryColumn("stamp", .integer),
+                LibraryColumn("details", .integer, default: 1),
+                LibraryColumn("object_count", .integer, default: 0),
+            ]),
+        Table(
+            "change_entry", key: ["transaction_id", "position"],
+            columns: [
+                LibraryColumn("transaction_id", .integer),
+                LibraryColumn("position", .integer),
+                LibraryColumn("entity", .integer),
+                LibraryColumn("row_id", .integer),
+                LibraryColumn("uuid", .text),
+                LibraryColumn("kind", .integer),
+                LibraryColumn("attributes", .text, default: ""),
+                LibraryColumn("client", .text, nullable: true),
+            ]),
+        Table(
+            "asset", key: ["id"],
+            columns: [
+                LibraryColumn("id", .integer),
+                LibraryColumn("uuid", .text, unique: true),
+                LibraryColumn("media_type", .integer),
+                LibraryColumn("media_subtypes", .integer, default: 0),
+                LibraryColumn("pixel_width", .integer, default: 0),
+                LibraryColumn("pixel_height", .integer, default: 0),
+                LibraryColumn("creation_date", .real, nullable: true),
+                LibraryColumn("modification_date", .real),
+                LibraryColumn("added_date", .real),
+                LibraryColumn("duration", .real, default: 0),
+                LibraryColumn("latitude", .real, nullable: true),
+                LibraryColumn("longitude", .real, nullable: true),
+                LibraryColumn("altitude", .real, nullable: true),
+                LibraryColumn("location_date", .real, nullable: true),
+                LibraryColumn("horizontal_accuracy", .real, nullable: true),
+                LibraryColumn("course", .real, nullable: true),
+                LibraryColumn("speed", .real, nullable: true),
+                LibraryColumn("is_favorite", .integer, default: 0),
+                LibraryColumn("is_hidden", .integer, default: 0),
+                LibraryColumn("source_type", .integer, default: 1),
+                LibraryColumn("burst_identifier", .text, nullable: true),
+                LibraryColumn("burst_selection_types", .integer, default: 0),
+                LibraryColumn("represents_burst", .integer, default: 0),
+                LibraryColumn("playback_style", .integer),
+                LibraryColumn("adjustment_format_identifier", .text, nullable: true),
+                LibraryColumn("trashed_date", .real, nullable: true),
+                LibraryColumn("is_front_camera", .integer, default: 0),
+                LibraryColumn("is_long_exposure", .integer, default: 0),
+                LibraryColumn("has_raw_original", .integer, default: 0),
+                LibraryColumn("original_filename", .text, nullable: true),
+                LibraryColumn("uniform_type_identifier", .text, nullable: true),
+                LibraryColumn("time_zone_offset", .integer, nullable: true),
+                LibraryColumn("camera_make", .text, nullable: true),
+                LibraryColumn("camera_model", .text, nullable: true),
+                LibraryColumn("lens_model", .text, nullable: true),
+                LibraryColumn("burst_member_hidden", .integer, nullable: true, derived: true),
+                LibraryColumn("content_hash", .text, nullable: true),
+                LibraryColumn("content_version", .integer, default: 0),
+                LibraryColumn("adjustment_format_version", .text, nullable: true),
+                LibraryColumn("thumb_hash", .bytes, nullable: true),
+                LibraryColumn("original_thumb_hash", .bytes, nullable: true),
+                LibraryColumn("local_day", .integer, nullable: true, derived: true),
+                LibraryColumn("local_month", .integer, nullable: true, derived: true),
+            ]),
+        Table(
+            "resource", key: ["id"],
+            columns: [
+                LibraryColumn("id", .integer),
+                LibraryColumn("asset_id", .integer),
+                LibraryColumn("type", .integer),
+                LibraryColumn("relative_path", .text, unique: true),
+                LibraryColumn("original_filename", .text),
+                LibraryColumn("uniform_type_identifier", .text),
+                LibraryColumn("pixel_width", .integer, default: 0),
+                LibraryColumn("pixel_height", .integer, default: 0),
+                LibraryColumn("file_size", .integer),
+            ]),
+        Table(
+            "collection", key: ["id"], parentColumn: "parent_id",
+            columns: [
+                LibraryColumn("id", .integer),
+                LibraryColumn("uuid", .text, unique: true),
+                LibraryColumn("kind", .integer),
+                LibraryColumn("type", .integer),
+                LibraryColumn("subtype", .integer),
+                LibraryColumn("title", .text, nullable: true),
+                LibraryColumn("parent_id", .integer, nullable: true),
+                LibraryColumn("position", .integer, default: 0),
+                LibraryColumn("creation_date", .real),
+                LibraryColumn("modification_date", .real),
+            ]),
+        Table(
+            "collection_asset", key: ["collection_id", "asset_id"],
+            columns: [
+                LibraryColumn("collection_id", .integer),
+                LibraryColumn("asset_id", .integer),
+                LibraryColumn("position", .integer),
+            ]),
+        Table(
+            "deleted_object", key: ["entity", "row_id"],
+            columns: [
+                LibraryColumn("entity", .integer),
+                LibraryColumn("row_id", .integer),
+                LibraryColumn("uuid", .text),
+                LibraryColumn("deleted_at", .real),
+            ]),
+        Table(
+            "client_access", key: ["client"],
+            columns: [
+                LibraryColumn("client", .text),
+                LibraryColumn("access", .integer, nullable: true),
+                LibraryColumn("requested_level", .integer, nullable: true),
+                LibraryColumn("requested_at", .real, nullable: true),
+                LibraryColumn("decided_at", .real, nullable: true),
+                LibraryColumn("shared_album", .text, nullable: true),
+            ]),
+        Table(
+            "client_selection", key: ["client", "entity", "uuid"],
+            columns: [
+                LibraryColumn("client", .text),
+                LibraryColumn("entity", .integer),
+                LibraryColumn("uuid", .text),
+            ]),
+        Table(
+            "access_token", key: ["id"],
+            columns: [
+                LibraryColumn("id", .text),
+                LibraryColumn("secret_hash", .bytes),
+                LibraryColumn("client", .text, nullable: true),
+                LibraryColumn("read_only", .integer, default: 0),
+                LibraryColumn("label", .text, default: ""),
+                LibraryColumn("created_at", .real),
+                LibraryColumn("expires_at", .real, nullable: true),
+                LibraryColumn("password_hash", .bytes, nullable: true),
+            ]),
         // The timeline's month counts, kept by triggers.
-        Table(name: "timeline_month", key: ["local_month"]),
+        Table(
+            "timeline_month", key: ["local_month"],
+            columns: [
+                LibraryColumn("local_month", .integer),
+                LibraryColumn("asset_count", .integer),
+                LibraryColumn("id_total", .integer),
+                LibraryColumn("version", .integer),
+            ]),
     ]
+
+    /// The catalogue's indexes, beside the primary keys and unique columns.
+    package static let indexes: [LibraryIndex] = [
+        LibraryIndex(
+            "asset_timeline", on: "asset",
+            ["creation_date", "id", "trashed_date", "is_hidden", "burst_member_hidden", "source_type", "media_type", "is_favorite"]),
+        LibraryIndex("asset_by_added_date", on: "asset", ["added_date"]),
+        LibraryIndex("asset_by_trashed_date", on: "asset", ["trashed_date"], where: "trashed_date IS NOT NULL"),
+        LibraryIndex("asset_by_burst", on: "asset", ["burst_identifier"], where: "burst_identifier IS NOT NULL"),
+        LibraryIndex("asset_by_content_hash", on: "asset", ["content_hash"], where: "content_hash IS NOT NULL"),
+        LibraryIndex(
+            "asset_by_local_month_date", on: "asset",
+            [
+                "local_month", "creation_date", "id", "trashed_date", "is_hidden", "source_type", "burst_identifier", "represents_burst",
+                "burst_selection_types",
+            ]),
+        LibraryIndex(
+            "asset_by_local_day", on: "asset",
+            ["local_month", "local_day", "trashed_date", "is_hidden", "burst_member_hidden", "source_type", "modification_date"]),
+        LibraryIndex("resource_by_asset", on: "resource", ["asset_id"]),
+        LibraryIndex("collection_by_parent", on: "collection", ["parent_id", "position"]),
+        LibraryIndex("collection_asset_by_asset", on: "collection_asset", ["asset_id"]),
+        LibraryIndex("collection_asset_by_position", on: "collection_asset", ["collection_id", "position"]),
+    ]
+
+    /// The table named `name`. Traps when there is none: the names are the engine's own.
+    package static func table(_ name: String) -> Table {
+        guard let table = catalogue.first(where: { $0.name == name }) else { preconditionFailure("no catalogue table \(name)") }
+        return table
+    }
+
+    /// The column `name` of `table`. Traps when there is none: the names are the engine's own.
+    package static func column(_ name: String, of table: String) -> LibraryColumn {
+        guard let column = Self.table(table).columns.first(where: { $0.name == name }) else {
+            preconditionFailure("no column \(name) in the catalogue's \(table)")
+        }
+        return column
+    }
+
+    /// The index named `name`. Traps when there is none: the names are the engine's own.
+    package static func index(_ name: String) -> LibraryIndex {
+        guard let index = indexes.first(where: { $0.name == name }) else { preconditionFailure("no catalogue index \(name)") }
+        return index
+    }
 
     /// SQLite's own: its migrations' record, and every table SQLite names
     /// `sqlite_…` for itself (the sequence behind AUTOINCREMENT, the

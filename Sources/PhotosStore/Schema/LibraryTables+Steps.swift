@@ -1,0 +1,36 @@
+extension LibraryTables {
+    /// The schema's steps that every backend takes, in order, after the
+    /// versions each wrote for itself before: SQLite's migrations from
+    /// version 9 and PostgreSQL's from version 5 are these. Every step ever
+    /// shipped stays listed; a new one goes at the end.
+    package static let steps: [SchemaStep] = [
+        // Share links get a grant of their own (`AccessGrant.sharedAlbum`):
+        // the album they share, as it is at each read, rather than a limited
+        // selection of its assets as they were when the link was made, which
+        // let a link list every other album holding one of them. A link may
+        // have a password (its scrypt hash, with its salt and parameters).
+        // Links made before become shares of the album they were made for,
+        // found by the title in their label among the albums holding all of
+        // their selection; a link whose album cannot be found that way is
+        // denied rather than left seeing more than one album.
+        SchemaStep(
+            name: "share links of their own",
+            changes: [
+                .addColumn(table: "client_access", column: "shared_album"),
+                .addColumn(table: "access_token", column: "password_hash"),
+                .run(
+                    """
+                    UPDATE client_access SET access = 5, shared_album = (
+                        SELECT c.uuid FROM collection c JOIN access_token t ON t.client = client_access.client
+                        WHERE c.kind = 1 AND c.type = 1 AND t.label = 'share: ' || COALESCE(c.title, 'album')
+                          AND NOT EXISTS (
+                            SELECT 1 FROM client_selection s JOIN asset a ON a.uuid = s.uuid
+                            WHERE s.client = client_access.client AND s.entity = 1
+                              AND a.id NOT IN (SELECT m.asset_id FROM collection_asset m WHERE m.collection_id = c.id))
+                        ORDER BY c.id LIMIT 1)
+                    WHERE client LIKE 'share.%' AND access = 2
+                    """),
+                .run("UPDATE client_access SET access = 4 WHERE access = 5 AND shared_album IS NULL"),
+            ])
+    ]
+}
