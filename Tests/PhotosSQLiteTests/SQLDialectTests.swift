@@ -28,7 +28,7 @@ import Testing
         }
         let queue = try DatabaseQueue()
         let read = try queue.read { db in
-            try SQLiteConnection(db: db).fetchAll(Int64.self, "SELECT value FROM \(SQLDialect.sqlite.table(of: lists[2], alias: "k")) ORDER BY k.key")
+            try SQLiteConnection(db: db).fetchAll(Int64.self, "SELECT value FROM \(SQLDialect.sqlite.table(of: lists[2], alias: .listElement)) ORDER BY k.key")
         }
         #expect(read == lists[2])
     }
@@ -51,7 +51,7 @@ import Testing
         let storable = texts.filter { !$0.unicodeScalars.contains("\u{0}") }
         let queue = try DatabaseQueue()
         let read = try queue.read { db in
-            try SQLiteConnection(db: db).fetchAll(String.self, "SELECT value FROM \(SQLDialect.sqlite.table(of: storable, alias: "k")) ORDER BY k.key")
+            try SQLiteConnection(db: db).fetchAll(String.self, "SELECT value FROM \(SQLDialect.sqlite.table(of: storable, alias: .listElement)) ORDER BY k.key")
         }
         #expect(read == storable)
     }

@@ -395,7 +395,7 @@ package struct LibraryMigration {
                     (SELECT local_month, asset_count, id_total FROM timeline_month WHERE asset_count <> 0) t
                 FULL JOIN
                     (SELECT COALESCE(local_month, 0) AS local_month, COUNT(*) AS asset_count, SUM(id) AS id_total FROM asset
-                     WHERE \(ShownAssets.inTimeline("")) GROUP BY 1) c
+                     WHERE \(ShownAssets.inTimeline(.bare)) GROUP BY 1) c
                 ON c.local_month = t.local_month
                 WHERE t.asset_count IS DISTINCT FROM c.asset_count OR t.id_total IS DISTINCT FROM c.id_total
                 """)

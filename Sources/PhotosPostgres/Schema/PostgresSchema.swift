@@ -435,11 +435,11 @@ package enum PostgresSchema {
             """
             CREATE FUNCTION \(s).timeline_month_count() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                IF TG_OP IN ('DELETE', 'UPDATE') AND \(counted("OLD")) THEN
+                IF TG_OP IN ('DELETE', 'UPDATE') AND \(counted(.oldRow)) THEN
                     UPDATE \(s).timeline_month SET asset_count = asset_count - 1, id_total = id_total - OLD.id, version = version + 1
                         WHERE local_month = COALESCE(OLD.local_month, 0);
                 END IF;
-                IF TG_OP IN ('INSERT', 'UPDATE') AND \(counted("NEW")) THEN
+                IF TG_OP IN ('INSERT', 'UPDATE') AND \(counted(.newRow)) THEN
                     INSERT INTO \(s).timeline_month VALUES (COALESCE(NEW.local_month, 0), 1, NEW.id, 1)
                         ON CONFLICT (local_month) DO UPDATE SET asset_count = timeline_month.asset_count + 1,
                             id_total = timeline_month.id_total + NEW.id, version = timeline_month.version + 1;
@@ -456,7 +456,7 @@ package enum PostgresSchema {
     }
 
     /// What the timeline's default view counts, of the trigger's `OLD` or `NEW` row.
-    private static func counted(_ row: String) -> String {
+    private static func counted(_ row: TableAlias) -> String {
         ShownAssets.inTimeline(row)
     }
 
@@ -489,8 +489,8 @@ package enum PostgresSchema {
             """
             CREATE OR REPLACE FUNCTION \(s).timeline_month_count() RETURNS trigger LANGUAGE plpgsql AS $$
             DECLARE
-                was_counted boolean := TG_OP IN ('DELETE', 'UPDATE') AND \(counted("OLD"));
-                is_counted boolean := TG_OP IN ('INSERT', 'UPDATE') AND \(counted("NEW"));
+                was_counted boolean := TG_OP IN ('DELETE', 'UPDATE') AND \(counted(.oldRow));
+                is_counted boolean := TG_OP IN ('INSERT', 'UPDATE') AND \(counted(.newRow));
             BEGIN
                 IF was_counted AND is_counted AND COALESCE(OLD.local_month, 0) = COALESCE(NEW.local_month, 0) THEN
                     -- Still counted in the same month, but changed: the month's version moves.

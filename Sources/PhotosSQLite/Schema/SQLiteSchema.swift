@@ -167,11 +167,11 @@ enum SQLiteSchema {
                     version INTEGER NOT NULL
                 );
                 INSERT INTO timeline_month
-                    SELECT COALESCE(local_month, 0), COUNT(*), SUM(id), 0 FROM asset a WHERE \(counted("a")) GROUP BY 1;
-                CREATE TRIGGER timeline_month_on_insert AFTER INSERT ON asset WHEN \(counted("NEW")) BEGIN \(add) END;
-                CREATE TRIGGER timeline_month_on_delete AFTER DELETE ON asset WHEN \(counted("OLD")) BEGIN \(remove) END;
-                CREATE TRIGGER timeline_month_on_update_from AFTER UPDATE ON asset WHEN \(counted("OLD")) BEGIN \(remove) END;
-                CREATE TRIGGER timeline_month_on_update_to AFTER UPDATE ON asset WHEN \(counted("NEW")) BEGIN \(add) END;
+                    SELECT COALESCE(local_month, 0), COUNT(*), SUM(id), 0 FROM asset a WHERE \(counted(.asset)) GROUP BY 1;
+                CREATE TRIGGER timeline_month_on_insert AFTER INSERT ON asset WHEN \(counted(.newRow)) BEGIN \(add) END;
+                CREATE TRIGGER timeline_month_on_delete AFTER DELETE ON asset WHEN \(counted(.oldRow)) BEGIN \(remove) END;
+                CREATE TRIGGER timeline_month_on_update_from AFTER UPDATE ON asset WHEN \(counted(.oldRow)) BEGIN \(remove) END;
+                CREATE TRIGGER timeline_month_on_update_to AFTER UPDATE ON asset WHEN \(counted(.newRow)) BEGIN \(add) END;
                 """)
     }
 
@@ -360,13 +360,13 @@ enum SQLiteSchema {
                 SELECT c.*,
                     CASE WHEN c.kind = 1 AND c.type = 1 THEN (
                         SELECT COUNT(*) FROM collection_asset m JOIN asset a ON a.id = m.asset_id
-                        WHERE m.collection_id = c.id AND \(ShownAssets.inAlbum("a"))) END AS asset_count,
+                        WHERE m.collection_id = c.id AND \(ShownAssets.inAlbum(.asset))) END AS asset_count,
                     CASE WHEN c.kind = 1 AND c.type = 1 THEN (
                         SELECT MIN(a.creation_date) FROM collection_asset m JOIN asset a ON a.id = m.asset_id
-                        WHERE m.collection_id = c.id AND \(ShownAssets.inAlbum("a"))) END AS start_date,
+                        WHERE m.collection_id = c.id AND \(ShownAssets.inAlbum(.asset))) END AS start_date,
                     CASE WHEN c.kind = 1 AND c.type = 1 THEN (
                         SELECT MAX(a.creation_date) FROM collection_asset m JOIN asset a ON a.id = m.asset_id
-                        WHERE m.collection_id = c.id AND \(ShownAssets.inAlbum("a"))) END AS end_date
+                        WHERE m.collection_id = c.id AND \(ShownAssets.inAlbum(.asset))) END AS end_date
                 FROM collection c;
                 """)
         let now = Date().timeIntervalSince1970

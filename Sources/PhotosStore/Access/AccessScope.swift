@@ -97,13 +97,13 @@ package enum AccessScope: Sendable, Equatable {
     // statement argument beside the text that uses it, never inside it.
 
     /// The condition an asset row (`alias`) must meet to be seen; nil when all are.
-    func assetCondition(_ alias: String) -> SQLFragment? {
+    func assetCondition(_ alias: TableAlias) -> SQLFragment? {
         switch self {
         case .full: nil
-        case .limited(let client): "\(sql: alias).id IN (\(Self.selectedAssetIDs(client)))"
+        case .limited(let client): "\(sql: alias["id"]) IN (\(Self.selectedAssetIDs(client)))"
         case .sharedAlbum(_, let album):
             """
-            (\(sql: alias).id IN (\(Self.memberIDs(album))) AND \(sql: ShownAssets.inAlbum(alias)))
+            (\(sql: alias["id"]) IN (\(Self.memberIDs(album))) AND \(sql: ShownAssets.inAlbum(alias)))
             """
         case .addOnly, .none: "FALSE"
         }
@@ -113,21 +113,21 @@ package enum AccessScope: Sendable, Equatable {
     /// all are. A limited client sees the smart albums (filtered to its
     /// assets), the albums holding a selected asset, the collections it
     /// created, and the folders above any of those.
-    func collectionCondition(_ alias: String) -> SQLFragment? {
+    func collectionCondition(_ alias: TableAlias) -> SQLFragment? {
         switch self {
         case .full: nil
         case .limited(let client):
-            "(\(sql: CollectionType.smartAlbum.condition(alias)) OR \(sql: alias).id IN (\(Self.shownCollectionIDs(client))))"
-        case .sharedAlbum(_, let album): "\(sql: alias).uuid = \(album)"
+            "(\(sql: CollectionType.smartAlbum.condition(alias)) OR \(sql: alias["id"]) IN (\(Self.shownCollectionIDs(client))))"
+        case .sharedAlbum(_, let album): "\(sql: alias["uuid"]) = \(album)"
         case .addOnly, .none: "FALSE"
         }
     }
 
     /// The condition a collection row (`alias`) meets when this limited
     /// client created it; nil for other scopes.
-    func createdCollectionCondition(_ alias: String) -> SQLFragment? {
+    func createdCollectionCondition(_ alias: TableAlias) -> SQLFragment? {
         guard case .limited(let client) = self else { return nil }
-        return "\(sql: alias).uuid IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity <> \(sql: Self.asset))"
+        return "\(sql: alias["uuid"]) IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity <> \(sql: Self.asset))"
     }
 
     /// The condition a deleted object's UUID (`column`) must meet to be
@@ -144,30 +144,30 @@ package enum AccessScope: Sendable, Equatable {
 
     /// The condition a history entry (`alias` of `change_entry`) must meet to
     /// be read; entries about another client's access are never read.
-    func entryCondition(_ alias: String, client: String?) -> SQLFragment {
-        let own: SQLFragment = client.map { "(\(sql: alias).client IS NULL OR \(sql: alias).client = \($0))" } ?? "\(sql: alias).client IS NULL"
+    func entryCondition(_ alias: TableAlias, client: String?) -> SQLFragment {
+        let own: SQLFragment = client.map { "(\(sql: alias["client"]) IS NULL OR \(sql: alias["client"]) = \($0))" } ?? "\(sql: alias["client"]) IS NULL"
         if case .sharedAlbum(let client, let album) = self {
             // The album's own entries, and those of the assets in it now (in
             // whatever state: one hidden or deleted since is told as changed,
             // and the client finds it gone).
-            let visibleAsset: (String) -> SQLFragment = { "\(sql: $0).row_id IN (\(Self.memberIDs(album)))" }
+            let visibleAsset: (TableAlias) -> SQLFragment = { "\(sql: $0["row_id"]) IN (\(Self.memberIDs(album)))" }
             return """
-                (\(sql: alias).client = \(client) OR \(sql: alias).client IS NULL AND (
-                    \(sql: alias).entity = \(sql: Self.asset) AND \(visibleAsset(alias))
-                    OR \(sql: alias).entity <> \(sql: Self.asset) AND \(sql: alias).uuid = \(album)
+                (\(sql: alias["client"]) = \(client) OR \(sql: alias["client"]) IS NULL AND (
+                    \(sql: alias["entity"]) = \(sql: Self.asset) AND \(visibleAsset(alias))
+                    OR \(sql: alias["entity"]) <> \(sql: Self.asset) AND \(sql: alias["uuid"]) = \(album)
                        AND \(Self.summaryIsSeen(alias, visibleAsset: visibleAsset))))
                 """
         }
         guard case .limited(let client) = self else { return own }
-        let visibleAsset: (String) -> SQLFragment = {
-            "\(sql: $0).uuid IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity = \(sql: Self.asset))"
+        let visibleAsset: (TableAlias) -> SQLFragment = {
+            "\(sql: $0["uuid"]) IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity = \(sql: Self.asset))"
         }
         return """
-            (\(sql: alias).client IS NOT NULL AND \(own) OR \(sql: alias).client IS NULL AND (
-                \(sql: alias).entity = \(sql: Self.asset) AND \(visibleAsset(alias))
-                OR \(sql: alias).entity <> \(sql: Self.asset) AND (
-                    \(sql: alias).uuid IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity <> \(sql: Self.asset))
-                    OR EXISTS (SELECT 1 FROM collection ec WHERE ec.id = \(sql: alias).row_id AND \(collectionCondition("ec")!)))
+            (\(sql: alias["client"]) IS NOT NULL AND \(own) OR \(sql: alias["client"]) IS NULL AND (
+                \(sql: alias["entity"]) = \(sql: Self.asset) AND \(visibleAsset(alias))
+                OR \(sql: alias["entity"]) <> \(sql: Self.asset) AND (
+                    \(sql: alias["uuid"]) IN (SELECT uuid FROM client_selection WHERE client = \(client) AND entity <> \(sql: Self.asset))
+                    OR EXISTS (SELECT 1 FROM \(sql: Self.collectionOfEntry.source) WHERE \(sql: Self.collectionOfEntry["id"]) = \(sql: alias["row_id"]) AND \(collectionCondition(Self.collectionOfEntry)!)))
                    AND \(Self.summaryIsSeen(alias, visibleAsset: visibleAsset))))
             """
     }
@@ -179,13 +179,18 @@ package enum AccessScope: Sendable, Equatable {
     /// the block holds, is one the reader sees (`visibleAsset`, of an entry
     /// alias). Otherwise a reader would hear of changes to what it cannot
     /// see, through the album it can.
-    private static func summaryIsSeen(_ alias: String, visibleAsset: (String) -> SQLFragment) -> SQLFragment {
+    private static func summaryIsSeen(_ alias: TableAlias, visibleAsset: (TableAlias) -> SQLFragment) -> SQLFragment {
         """
-        (\(sql: alias).attributes <> \(ChangedAttribute.summary.storedName) OR EXISTS (
-            SELECT 1 FROM change_entry se WHERE se.transaction_id = \(sql: alias).transaction_id
-              AND se.entity = \(sql: Self.asset) AND se.client IS NULL AND \(visibleAsset("se"))))
+        (\(sql: alias["attributes"]) <> \(ChangedAttribute.summary.storedName) OR EXISTS (
+            SELECT 1 FROM \(sql: summarisedAsset.source) WHERE \(sql: summarisedAsset["transaction_id"]) = \(sql: alias["transaction_id"])
+              AND \(sql: summarisedAsset["entity"]) = \(sql: Self.asset) AND \(sql: summarisedAsset["client"]) IS NULL AND \(visibleAsset(Self.summarisedAsset))))
         """
     }
+
+    /// The collection a collection entry is about, in a subquery beside the entry's own alias.
+    private static let collectionOfEntry = TableAlias("ec", of: "collection")
+    /// The asset entries of a block that explain its album's summary change.
+    private static let summarisedAsset = TableAlias("se", of: "change_entry")
 
     /// The asset entity's stored number, as SQL text.
     private static let asset = String(StoreEntity.asset.rawValue)

@@ -64,11 +64,11 @@ struct WritePolicy {
         }
         assets.subtract(created)
         collections.subtract(createdCollections)
-        let visibleAssets = try visible(assets, table: "asset a", condition: scope.assetCondition("a"))
+        let visibleAssets = try visible(assets, table: TableAlias.asset.source, condition: scope.assetCondition(.asset))
         if let hidden = assets.subtracting(visibleAssets).first {
             throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: hidden, entity: .asset).description)
         }
-        let visibleCollections = try visible(collections, table: "collection c", condition: scope.collectionCondition("c"))
+        let visibleCollections = try visible(collections, table: TableAlias.collection.source, condition: scope.collectionCondition(.collection))
         if let hidden = collections.subtracting(visibleCollections).first {
             throw StoreError.notFound(entity: .assetCollection, identifier: hidden)
         }
@@ -116,7 +116,7 @@ struct WritePolicy {
     }
 
     private func isModifiable(_ rowID: Int64) throws -> Bool {
-        guard let created = scope.createdCollectionCondition("c"), let granted = scope.assetCondition("a") else { return true }
+        guard let created = scope.createdCollectionCondition(.collection), let granted = scope.assetCondition(.asset) else { return true }
         if try db.fetchOne(Bool.self, "SELECT EXISTS (SELECT 1 FROM collection c WHERE c.id = \(rowID) AND \(created))")
             ?? false
         {

@@ -147,11 +147,11 @@ struct ChangeSetCommitter {
     /// nothing from an identifier it cannot read.
     private func storedAsset(holding hash: String) throws -> String? {
         if let inserted = insertedHashes[hash] { return inserted }
-        let visible: SQLFragment? = if case .limited = scope { scope.assetCondition("a") } else { nil }
+        let visible: SQLFragment? = if case .limited = scope { scope.assetCondition(.asset) } else { nil }
         return try db.fetchOne(
             String.self,
             """
-            SELECT a.uuid FROM asset a WHERE a.content_hash = \(hash) AND \(sql: ShownAssets.notDeleted("a"))\(visible.andClause)
+            SELECT a.uuid FROM asset a WHERE a.content_hash = \(hash) AND \(sql: ShownAssets.notDeleted(.asset))\(visible.andClause)
             ORDER BY a.id LIMIT 1
             """)
     }
@@ -404,7 +404,7 @@ struct ChangeSetCommitter {
     }
 
     private func nextPosition(parent: Int64?) throws -> Int {
-        let condition = parent == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
+        let condition = parent == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection(.bare))" : "parent_id = ?"
         return try db.fetchOne(
             Int.self, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM collection WHERE \(condition)",
             arguments: parent.map { [$0] } ?? []) ?? 0
@@ -435,7 +435,7 @@ struct ChangeSetCommitter {
 
     private mutating func editAlbumMembers(_ album: StoredCollection, _ edit: CollectionEdit) throws {
         // The members a default fetch shows this writer, which indexes refer to.
-        let shown: SQLFragment = "\(sql: ShownAssets.inDefaultFetch("a"))\(scope.assetCondition("a").andClause)"
+        let shown: SQLFragment = "\(sql: ShownAssets.inDefaultFetch(.asset))\(scope.assetCondition(.asset).andClause)"
         let rows = try db.fetchAll(
             SQLRow.self,
             """
@@ -474,7 +474,7 @@ struct ChangeSetCommitter {
 
     /// Edits the children of a folder, or the top-level user collections when `folder` is nil.
     private mutating func editChildren(of folder: StoredCollection?, _ edit: CollectionEdit) throws {
-        let parentCondition = folder == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection("collection"))" : "parent_id = ?"
+        let parentCondition = folder == nil ? "parent_id IS NULL AND \(FetchSQL.userCollection(.bare))" : "parent_id = ?"
         let parentArguments: SQLArguments = folder.map { [$0.rowID] } ?? []
         let stored = try db.fetchAll(
             String.self, sql: "SELECT uuid FROM collection WHERE \(parentCondition) ORDER BY position, id",
@@ -554,8 +554,8 @@ struct ChangeSetCommitter {
 
     /// The children this writer can see, in order.
     private func visibleChildren(_ stored: [String]) throws -> [String] {
-        guard scope.collectionCondition("c") != nil else { return stored }
-        let visible = try policy.visible(Set(stored), table: "collection c", condition: scope.collectionCondition("c"))
+        guard scope.collectionCondition(.collection) != nil else { return stored }
+        let visible = try policy.visible(Set(stored), table: TableAlias.collection.source, condition: scope.collectionCondition(.collection))
         return stored.filter(visible.contains)
     }
 
@@ -667,7 +667,7 @@ struct ChangeSetCommitter {
                 try db.fetchOne(
                     Bool.self,
                     """
-                    SELECT EXISTS (SELECT 1 FROM collection c WHERE c.uuid = \(album) AND \(sql: CollectionType.album.condition("c")))
+                    SELECT EXISTS (SELECT 1 FROM collection c WHERE c.uuid = \(album) AND \(sql: CollectionType.album.condition(.collection)))
                     """) == true
             else {
                 throw StoreError.notFound(entity: .assetCollection, identifier: LocalIdentifier(uuid: album, entity: .assetCollection).description)

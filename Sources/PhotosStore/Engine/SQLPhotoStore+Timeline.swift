@@ -6,7 +6,7 @@ import GRDB
 extension SQLPhotoStore {
     package func timelineBuckets(_ query: AssetQuery, granularity: TimelineGranularity) throws(StoreError) -> [TimelineBucketRecord] {
         try readObjects { db, scope in
-            if case .months = granularity, Self.isDefaultView(query), scope.assetCondition("a") == nil {
+            if case .months = granularity, Self.isDefaultView(query), scope.assetCondition(.asset) == nil {
                 return try db.fetchAll(
                     SQLRow.self,
                     sql: """

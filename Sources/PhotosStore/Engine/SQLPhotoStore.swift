@@ -94,7 +94,7 @@ extension SQLPhotoStore {
                 Int64.self,
                 """
                 SELECT CAST(COALESCE(SUM(r.file_size), 0) AS BIGINT) FROM resource r JOIN asset a ON a.id = r.asset_id\(
-                    scope.assetCondition("a").whereClause)
+                    scope.assetCondition(.asset).whereClause)
                 """) ?? 0
         }
     }
@@ -135,9 +135,9 @@ extension SQLPhotoStore {
 
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
         try readRows(ids) { db, scope in
-            let condition = scope.assetCondition("a")
+            let condition = scope.assetCondition(.asset)
             return try Self.loadRows(
-                db, ids: ids, table: "asset a", alias: "a", condition: condition, selection: AssetRecord.selection,
+                db, ids: ids, table: SQLFragment(sql: TableAlias.asset.source), alias: .asset, condition: condition, selection: AssetRecord.selection,
                 selectionByID: condition == nil ? AssetRecord.selectionByID : nil, decode: AssetRecord.init(row:))
         }
     }
@@ -157,7 +157,7 @@ extension SQLPhotoStore {
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
         try readRows(ids) { db, scope in
             try Self.loadRows(
-                db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", alias: "c", condition: scope.collectionCondition("c"),
+                db, ids: ids, table: FetchSQL.collectionSource(scope) + " c", alias: .collection, condition: scope.collectionCondition(.collection),
                 selection: CollectionRecord.selection, selectionByID: nil, decode: CollectionRecord.init(row:))
         }
     }
@@ -178,7 +178,7 @@ extension SQLPhotoStore {
     /// once, with the id as its argument: a lookup of one row then neither
     /// renders a statement nor binds more than the id.
     private static func loadRows<Record>(
-        _ db: any SQLConnection, ids: [Int64], table: SQLFragment, alias: String, condition: SQLFragment?, selection: String, selectionByID: String?,
+        _ db: any SQLConnection, ids: [Int64], table: SQLFragment, alias: TableAlias, condition: SQLFragment?, selection: String, selectionByID: String?,
         decode: (any SQLColumnReader) throws(StoredValueError) -> Record
     ) throws -> [Record] {
         var records: [Record] = []
@@ -188,7 +188,7 @@ extension SQLPhotoStore {
             if let selectionByID {
                 try db.prepare(sql: selectionByID).forEachRow(id: ids[0]) { records.append(try decode($0)) }
             } else {
-                try db.forEachRow("SELECT \(sql: selection) FROM \(table) WHERE \(sql: alias).id = \(ids[0])\(condition.andClause)") {
+                try db.forEachRow("SELECT \(sql: selection) FROM \(table) WHERE \(sql: alias["id"]) = \(ids[0])\(condition.andClause)") {
                     records.append(try decode($0))
                 }
             }
@@ -196,13 +196,13 @@ extension SQLPhotoStore {
         }
         for start in stride(from: 0, to: ids.count, by: loadChunk) {
             let chunk = Array(ids[start..<min(start + loadChunk, ids.count)])
-            let list = db.dialect.table(of: chunk, alias: "k")
+            let list = db.dialect.table(of: chunk, alias: .listElement)
             let statement: SQLFragment =
                 switch db.dialect {
                 case .sqlite:
-                    "SELECT \(sql: selection) FROM \(list) CROSS JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause)"
+                    "SELECT \(sql: selection) FROM \(list) CROSS JOIN \(table) ON \(sql: alias["id"]) = \(sql: TableAlias.listElement["value"])\(condition.whereClause)"
                 case .postgres:
-                    "SELECT \(sql: selection) FROM \(list) JOIN \(table) ON \(sql: alias).id = k.value\(condition.whereClause) ORDER BY k.key"
+                    "SELECT \(sql: selection) FROM \(list) JOIN \(table) ON \(sql: alias["id"]) = \(sql: TableAlias.listElement["value"])\(condition.whereClause) ORDER BY \(sql: TableAlias.listElement["key"])"
                 }
             try db.forEachRow(statement) { records.append(try decode($0)) }
         }
@@ -219,7 +219,7 @@ extension SQLPhotoStore {
                 """
                 SELECT COUNT(*) FROM asset a
                 WHERE a.media_type = \(mediaType.rawValue) AND a.id IN (\(db.dialect.elements(of: ids)))\(
-                    scope.assetCondition("a").andClause)
+                    scope.assetCondition(.asset).andClause)
                 """) ?? 0
         }
     }
@@ -230,7 +230,7 @@ extension SQLPhotoStore {
                 SQLRow.self,
                 """
                 SELECT \(sql: ResourceRecord.selection) FROM resource r JOIN asset a ON a.id = r.asset_id
-                WHERE r.asset_id = \(assetID)\(scope.assetCondition("a").andClause) ORDER BY r.id
+                WHERE r.asset_id = \(assetID)\(scope.assetCondition(.asset).andClause) ORDER BY r.id
                 """
             ).map(ResourceRecord.init(row:))
         }
@@ -264,29 +264,35 @@ extension SQLPhotoStore {
 
     package func rowIDs(entity: StoreEntity, uuids: [String]) throws(StoreError) -> [String: Int64] {
         guard !uuids.isEmpty else { return [:] }
-        return try identities(of: entity, where: { "a.uuid IN (\($0.elements(of: uuids)))" }, pair: { try ($0[1] as String, $0[0] as Int64) })
+        return try identities(
+            of: entity, where: { dialect, row in "\(sql: row["uuid"]) IN (\(dialect.elements(of: uuids)))" }, pair: { try ($0[1] as String, $0[0] as Int64) })
     }
 
     package func uuids(entity: StoreEntity, rowIDs: [Int64]) throws(StoreError) -> [Int64: String] {
         guard !rowIDs.isEmpty else { return [:] }
-        return try identities(of: entity, where: { "a.id IN (\($0.elements(of: rowIDs)))" }, pair: { try ($0[0] as Int64, $0[1] as String) })
+        return try identities(
+            of: entity, where: { dialect, row in "\(sql: row["id"]) IN (\(dialect.elements(of: rowIDs)))" }, pair: { try ($0[0] as Int64, $0[1] as String) })
     }
 
-    /// The row id and UUID (`a.id, a.uuid`) of each object of `entity` that
+    /// The row id and UUID of each object of `entity` that
     /// `condition` selects and the reader may see, as `pair` makes them into
     /// a table; collections of both kinds share one table. Cost: one query.
     private func identities<Key: Hashable, Value>(
-        of entity: StoreEntity, where condition: (SQLDialect) -> SQLFragment, pair: (any SQLColumnReader) throws -> (Key, Value)
+        of entity: StoreEntity, where condition: (SQLDialect, TableAlias) -> SQLFragment, pair: (any SQLColumnReader) throws -> (Key, Value)
     ) throws(StoreError) -> [Key: Value] {
         try readObjectsInOneStatement { db, scope in
+            // Both kinds go by one alias, handed to `condition`.
+            let alias = TableAlias.asset
             let (table, visible): (SQLFragment, SQLFragment?) =
                 entity == .asset
-                ? ("asset a", scope.assetCondition("a")) : (FetchSQL.collectionSource(scope) + " a", scope.collectionCondition("a"))
+                ? (SQLFragment(sql: alias.source), scope.assetCondition(alias))
+                : (FetchSQL.collectionSource(scope) + " \(alias)", scope.collectionCondition(alias))
             // Read in place: a change block passed a fetch of thousands of
             // assets asks for all their UUIDs, and a copy of each row cost
             // more than SQLite took to find them.
             var pairs: [Key: Value] = [:]
-            try db.forEachRow("SELECT a.id, a.uuid FROM \(table) WHERE \(condition(db.dialect))\(visible.andClause)") { row in
+            try db.forEachRow("SELECT \(sql: alias["id"]), \(sql: alias["uuid"]) FROM \(table) WHERE \(condition(db.dialect, alias))\(visible.andClause)") {
+                row in
                 let (key, value) = try pair(row)
                 if pairs[key] == nil { pairs[key] = value }
             }
@@ -301,8 +307,8 @@ extension SQLPhotoStore {
                 SQLRow.self,
                 """
                 SELECT a.content_hash, a.uuid FROM asset a
-                WHERE a.content_hash IN (\(db.dialect.elements(of: hashes))) AND \(sql: ShownAssets.notDeleted("a"))\(
-                    scope.assetCondition("a").andClause)
+                WHERE a.content_hash IN (\(db.dialect.elements(of: hashes))) AND \(sql: ShownAssets.notDeleted(.asset))\(
+                    scope.assetCondition(.asset).andClause)
                 ORDER BY a.id
                 """)
             return Dictionary(try rows.map { try ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
@@ -344,8 +350,8 @@ extension SQLPhotoStore {
                 SQLRow.self,
                 """
                 SELECT a.uuid, a.creation_date, a.latitude, a.longitude FROM asset a
-                WHERE a.creation_date IS NOT NULL AND \(sql: ShownAssets.inTimeline("a"))\(
-                    scope.assetCondition("a").andClause)
+                WHERE a.creation_date IS NOT NULL AND \(sql: ShownAssets.inTimeline(.asset))\(
+                    scope.assetCondition(.asset).andClause)
                 ORDER BY a.creation_date, a.id
                 """)
             let assets = try rows.map { row in

@@ -58,7 +58,7 @@ enum HistoryLog {
             try db.fetchOne(
                 SQLRow.self,
                 """
-                SELECT t.id, t.stamp FROM change_transaction t WHERE t.id > \(pruned) AND \(visibleBlock("t", scope: scope, client: client))
+                SELECT t.id, t.stamp FROM change_transaction t WHERE t.id > \(pruned) AND \(visibleBlock(.changeBlock, scope: scope, client: client))
                 ORDER BY t.id DESC LIMIT 1
                 """)
             ?? db.fetchOne(SQLRow.self, sql: "SELECT id, stamp FROM change_transaction WHERE id = ?", arguments: [pruned])
@@ -80,7 +80,7 @@ enum HistoryLog {
             SQLRow.self,
             """
             SELECT COUNT(*), MIN(t.committed_at), MAX(t.committed_at) FROM change_transaction t
-            WHERE t.id > \(try prunedThrough(db)) AND \(visibleBlock("t", scope: scope, client: client))
+            WHERE t.id > \(try prunedThrough(db)) AND \(visibleBlock(.changeBlock, scope: scope, client: client))
             """)
         let oldest: Double? = try row?[1]
         let newest: Double? = try row?[2]
@@ -119,7 +119,7 @@ enum HistoryLog {
             """
             SELECT e.transaction_id, e.entity, e.row_id, e.uuid, e.kind, e.attributes FROM change_entry e
             WHERE e.transaction_id > \(after) AND e.transaction_id <= \(through) AND e.entity > 0
-              AND \(scope.entryCondition("e", client: client))
+              AND \(scope.entryCondition(.historyEntry, client: client))
             ORDER BY e.transaction_id, e.position
             """
         ) { row in
@@ -217,7 +217,7 @@ enum HistoryLog {
                    CASE WHEN \(accessChanged(after: "t.id - 1", through: "t.id", client: client)) THEN 2
                         WHEN t.details = 0 THEN 1 ELSE 0 END
             FROM change_transaction t
-            WHERE t.id > \(after) AND t.id <= \(through) AND \(visibleBlock("t", scope: scope, client: client))
+            WHERE t.id > \(after) AND t.id <= \(through) AND \(visibleBlock(.changeBlock, scope: scope, client: client))
             ORDER BY t.id\(page)
             """
         ) { row in
@@ -243,13 +243,13 @@ enum HistoryLog {
     /// looking at its entries, as they are all for everyone; the owner sees
     /// no other, a client also those with an entry of its own (its access
     /// changed). Other scopes look for an entry about what they may see.
-    private static func visibleBlock(_ alias: String, scope: AccessScope, client: String?) -> SQLFragment {
+    private static func visibleBlock(_ alias: TableAlias, scope: AccessScope, client: String?) -> SQLFragment {
         let entry: (SQLFragment) -> SQLFragment = { condition in
-            "EXISTS (SELECT 1 FROM change_entry e WHERE e.transaction_id = \(sql: alias).id AND \(condition))"
+            "EXISTS (SELECT 1 FROM \(sql: TableAlias.historyEntry.source) WHERE \(sql: TableAlias.historyEntry["transaction_id"]) = \(sql: alias["id"]) AND \(condition))"
         }
-        guard scope == .full else { return "(\(sql: alias).details = 0 OR \(entry(scope.entryCondition("e", client: client))))" }
-        guard let client else { return "(\(sql: alias).details = 0 OR \(sql: alias).object_count > 0)" }
-        return "(\(sql: alias).details = 0 OR \(sql: alias).object_count > 0 OR \(entry("e.client = \(client)")))"
+        guard scope == .full else { return "(\(sql: alias["details"]) = 0 OR \(entry(scope.entryCondition(.historyEntry, client: client))))" }
+        guard let client else { return "(\(sql: alias["details"]) = 0 OR \(sql: alias["object_count"]) > 0)" }
+        return "(\(sql: alias["details"]) = 0 OR \(sql: alias["object_count"]) > 0 OR \(entry("e.client = \(client)")))"
     }
 
     /// Whether the owner changed `client`'s access in a block after `after`,

@@ -34,12 +34,12 @@ enum FetchSQL {
             break
         case .uuids(let uuids):
             from += Builder.join(uuids, on: "a.uuid", dialect: dialect)
-            naturalOrder = [OrderTerm(expression: "k.key", ascending: true, nullable: false)]
+            naturalOrder = [OrderTerm(expression: TableAlias.listElement["key"], ascending: true, nullable: false)]
             appliesDefaultExclusions = false
             defaultSourceTypes = .all
         case .rowIDs(let ids):
             from += Builder.join(ids, on: "a.id", dialect: dialect)
-            naturalOrder = [OrderTerm(expression: "k.key", ascending: true, nullable: false)]
+            naturalOrder = [OrderTerm(expression: TableAlias.listElement["key"], ascending: true, nullable: false)]
             appliesDefaultExclusions = false
             excludesHidden = false
             defaultSourceTypes = .all
@@ -64,10 +64,10 @@ enum FetchSQL {
         case .trashedOnly:
             builder.conditions.append("a.trashed_date IS NOT NULL")
         case .hiddenOnly:
-            builder.conditions.append(SQLFragment(sql: ShownAssets.notDeleted("a")))
+            builder.conditions.append(SQLFragment(sql: ShownAssets.notDeleted(.asset)))
             builder.conditions.append("a.is_hidden = 1")
         case .visible:
-            builder.conditions.append(SQLFragment(sql: excludesHidden ? ShownAssets.inAlbum("a") : ShownAssets.notDeleted("a")))
+            builder.conditions.append(SQLFragment(sql: excludesHidden ? ShownAssets.inAlbum(.asset) : ShownAssets.notDeleted(.asset)))
         }
         if appliesDefaultExclusions && !query.includeAllBurstAssets {
             builder.conditions.append("a.burst_member_hidden = 0")
@@ -77,11 +77,11 @@ enum FetchSQL {
             let values = sourceTypes.sources.map { String($0.rawValue) }
             builder.conditions.append(values.isEmpty ? "FALSE" : "a.source_type IN (\(sql: values.joined(separator: ", ")))")
         }
-        builder.append(scope.assetCondition("a"))
-        builder.append(Builder.condition(query.filter, alias: "a"))
+        builder.append(scope.assetCondition(.asset))
+        builder.append(Builder.condition(query.filter, alias: .asset))
         return SelectPlan(
             column: "a.id", from: from, builder: builder,
-            order: Builder.order(query.sort, alias: "a", natural: naturalOrder), limit: query.limit, dialect: dialect)
+            order: Builder.order(query.sort, alias: .asset, natural: naturalOrder), limit: query.limit, dialect: dialect)
     }
 
     /// The statement selecting the ids of a query's collections in order.
@@ -91,7 +91,7 @@ enum FetchSQL {
         var naturalOrder = [OrderTerm(expression: "c.id", ascending: true, nullable: false)]
         switch query.scope {
         case .stored(let type, let subtype):
-            builder.conditions.append(SQLFragment(sql: type.condition("c")))
+            builder.conditions.append(SQLFragment(sql: type.condition(.collection)))
             if let subtype {
                 builder.conditions.append("c.subtype = \(subtype)")
             }
@@ -100,31 +100,31 @@ enum FetchSQL {
             if let kind {
                 builder.conditions.append("c.kind = \(sql: String(kind.rawValue))")
             }
-            naturalOrder = [OrderTerm(expression: "k.key", ascending: true, nullable: false)]
+            naturalOrder = [OrderTerm(expression: TableAlias.listElement["key"], ascending: true, nullable: false)]
         case .children(let parent?):
             builder.conditions.append("c.parent_id = \(parent)")
             naturalOrder = [
                 OrderTerm(expression: "c.position", ascending: true, nullable: false), OrderTerm(expression: "c.id", ascending: true, nullable: false),
             ]
         case .children(nil):
-            builder.conditions.append("c.parent_id IS NULL AND \(sql: userCollection("c"))")
+            builder.conditions.append("c.parent_id IS NULL AND \(sql: userCollection(.collection))")
             naturalOrder = [
                 OrderTerm(expression: "c.position", ascending: true, nullable: false), OrderTerm(expression: "c.id", ascending: true, nullable: false),
             ]
         case .albumsContaining(let assetRowID):
             builder.conditions.append(
                 """
-                \(sql: CollectionType.album.condition("c")) \
+                \(sql: CollectionType.album.condition(.collection)) \
                 AND c.id IN (SELECT collection_id FROM collection_asset WHERE asset_id = \(assetRowID))
                 """)
         case .parent(let rowID):
             builder.conditions.append("c.id = (SELECT parent_id FROM collection WHERE id = \(rowID))")
         }
-        builder.append(scope.collectionCondition("c"))
-        builder.append(Builder.condition(query.filter, alias: "c"))
+        builder.append(scope.collectionCondition(.collection))
+        builder.append(Builder.condition(query.filter, alias: .collection))
         return SelectPlan(
             column: "c.id", from: from, builder: builder,
-            order: Builder.order(query.sort, alias: "c", natural: naturalOrder), limit: query.limit, dialect: dialect
+            order: Builder.order(query.sort, alias: .collection, natural: naturalOrder), limit: query.limit, dialect: dialect
         ).ids
     }
 
@@ -132,8 +132,8 @@ enum FetchSQL {
     /// reader sees them: the count and date range of the visible assets of
     /// regular albums. SQLite flattens it into the query that uses it.
     static func collectionSource(_ scope: AccessScope) -> SQLFragment {
-        let member: SQLFragment = "m.collection_id = c.id AND \(sql: ShownAssets.inAlbum("a"))\(scope.assetCondition("a").andClause)"
-        let album = SQLFragment(sql: CollectionType.album.condition("c"))
+        let member: SQLFragment = "m.collection_id = c.id AND \(sql: ShownAssets.inAlbum(.asset))\(scope.assetCondition(.asset).andClause)"
+        let album = SQLFragment(sql: CollectionType.album.condition(.collection))
         return """
             (SELECT c.*,
                 CASE WHEN \(album) THEN (SELECT COUNT(*) FROM collection_asset m JOIN asset a ON a.id = m.asset_id WHERE \(member)) END AS asset_count,
@@ -171,16 +171,16 @@ enum FetchSQL {
                  FROM jsonb_array_elements(\(json)::jsonb) WITH ORDINALITY AS j(value, key)) c
                 """
             }
-        builder.append(Builder.condition(filter, alias: "c"))
+        builder.append(Builder.condition(filter, alias: .collection))
         return SelectPlan(
             column: "c.id", from: from, builder: builder,
-            order: Builder.order(sort, alias: "c", natural: [OrderTerm(expression: "c.id", ascending: true, nullable: false)]),
+            order: Builder.order(sort, alias: .collection, natural: [OrderTerm(expression: "c.id", ascending: true, nullable: false)]),
             limit: limit, dialect: dialect
         ).ids
     }
 
     /// A user album or folder, as opposed to a smart album.
-    static func userCollection(_ alias: String) -> String {
+    static func userCollection(_ alias: TableAlias) -> String {
         "(\(CollectionType.album.condition(alias)) OR \(CollectionType.folder.condition(alias)))"
     }
 
@@ -257,28 +257,30 @@ enum FetchSQL {
         }
 
         /// Joins a list of values (each kept once, in order) as `k`, so that
-        /// `k.key` is a value's position in the list.
+        /// `k.key` (``TableAlias/listElement``) is a value's position in the list.
         static func join(_ values: [Int64], on column: String, dialect: SQLDialect) -> SQLFragment {
             var seen = Set<Int64>()
-            return " JOIN \(dialect.table(of: values.filter { seen.insert($0).inserted }, alias: "k")) ON \(sql: column) = k.value"
+            return
+                " JOIN \(dialect.table(of: values.filter { seen.insert($0).inserted }, alias: .listElement)) ON \(sql: column) = \(sql: TableAlias.listElement["value"])"
         }
 
         /// Joins a list of texts (each kept once, in order) as `k`, as ``join(_:on:dialect:)-(Int64)`` does.
         static func join(_ values: [String], on column: String, dialect: SQLDialect) -> SQLFragment {
             var seen = Set<String>()
-            return " JOIN \(dialect.table(of: values.filter { seen.insert($0).inserted }, alias: "k")) ON \(sql: column) = k.value"
+            return
+                " JOIN \(dialect.table(of: values.filter { seen.insert($0).inserted }, alias: .listElement)) ON \(sql: column) = \(sql: TableAlias.listElement["value"])"
         }
 
         /// User sort keys, then the row id in the direction of the last key so
         /// that an index on (key, id) serves the whole order; or the natural order.
-        static func order<A: StoreAttribute>(_ sort: [StoreSort<A>], alias: String, natural: [OrderTerm]) -> [OrderTerm] {
+        static func order<A: StoreAttribute>(_ sort: [StoreSort<A>], alias: TableAlias, natural: [OrderTerm]) -> [OrderTerm] {
             guard let last = sort.last else { return natural }
             return sort.map { OrderTerm(expression: $0.attribute.sql(alias: alias), ascending: $0.ascending) }
-                + [OrderTerm(expression: "\(alias).id", ascending: last.ascending, nullable: false)]
+                + [OrderTerm(expression: alias["id"], ascending: last.ascending, nullable: false)]
         }
 
         /// A filter as SQL; nil when it is always true.
-        static func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: String) -> SQLFragment? {
+        static func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: TableAlias) -> SQLFragment? {
             switch filter {
             case .constant(let value):
                 return value ? nil : "FALSE"
@@ -306,7 +308,7 @@ enum FetchSQL {
 
         private static func compare<A: StoreAttribute>(
             _ lhs: StoreOperand<A>, _ comparison: StoreComparison, _ rhs: StoreOperand<A>,
-            _ options: TextOptions, alias: String
+            _ options: TextOptions, alias: TableAlias
         ) -> SQLFragment {
             if comparison == .equal || comparison == .notEqual {
                 let negation = comparison == .notEqual ? " NOT" : ""
@@ -324,7 +326,7 @@ enum FetchSQL {
             return "(\(sql(lhs, alias: alias)) \(sql: symbols[comparison]!) \(sql(rhs, alias: alias)))"
         }
 
-        private static func sql<A: StoreAttribute>(_ operand: StoreOperand<A>, alias: String) -> SQLFragment {
+        private static func sql<A: StoreAttribute>(_ operand: StoreOperand<A>, alias: TableAlias) -> SQLFragment {
             switch operand {
             case .attribute(let attribute):
                 SQLFragment(sql: attribute.sql(alias: alias))

@@ -12,7 +12,7 @@ package enum StoreValue: Sendable, Hashable {
 /// A column or computed value a filter or sort can name.
 package protocol StoreAttribute: Sendable, Hashable {
     /// The SQL expression for the attribute, given the alias of the row's table.
-    func sql(alias: String) -> String
+    func sql(alias: TableAlias) -> String
 }
 
 /// How two values compare. String comparisons honour `TextOptions`.
@@ -75,23 +75,23 @@ package enum AssetAttribute: String, StoreAttribute, CaseIterable {
     case mediaType, mediaSubtypes, duration, pixelWidth, pixelHeight
     case isFavorite, isHidden, burstIdentifier, playbackStyle
 
-    package func sql(alias a: String) -> String {
+    package func sql(alias a: TableAlias) -> String {
         switch self {
-        case .rowID: "\(a).id"
-        case .uuid: "\(a).uuid"
-        case .localIdentifier: "(\(a).uuid || '\(StoreEntity.asset.identifierSuffix)')"
-        case .creationDate: "\(a).creation_date"
-        case .modificationDate: "\(a).modification_date"
-        case .addedDate: "\(a).added_date"
-        case .mediaType: "\(a).media_type"
-        case .mediaSubtypes: "\(a).media_subtypes"
-        case .duration: "\(a).duration"
-        case .pixelWidth: "\(a).pixel_width"
-        case .pixelHeight: "\(a).pixel_height"
-        case .isFavorite: "\(a).is_favorite"
-        case .isHidden: "\(a).is_hidden"
-        case .burstIdentifier: "\(a).burst_identifier"
-        case .playbackStyle: "\(a).playback_style"
+        case .rowID: "\(a["id"])"
+        case .uuid: "\(a["uuid"])"
+        case .localIdentifier: "(\(a["uuid"]) || '\(StoreEntity.asset.identifierSuffix)')"
+        case .creationDate: "\(a["creation_date"])"
+        case .modificationDate: "\(a["modification_date"])"
+        case .addedDate: "\(a["added_date"])"
+        case .mediaType: "\(a["media_type"])"
+        case .mediaSubtypes: "\(a["media_subtypes"])"
+        case .duration: "\(a["duration"])"
+        case .pixelWidth: "\(a["pixel_width"])"
+        case .pixelHeight: "\(a["pixel_height"])"
+        case .isFavorite: "\(a["is_favorite"])"
+        case .isHidden: "\(a["is_hidden"])"
+        case .burstIdentifier: "\(a["burst_identifier"])"
+        case .playbackStyle: "\(a["playback_style"])"
         }
     }
 }
@@ -104,16 +104,16 @@ package enum CollectionAttribute: String, StoreAttribute, CaseIterable {
     case localIdentifier
     case title, startDate, endDate, estimatedAssetCount
 
-    package func sql(alias c: String) -> String {
+    package func sql(alias c: TableAlias) -> String {
         switch self {
-        case .rowID: "\(c).id"
-        case .uuid: "\(c).uuid"
+        case .rowID: "\(c["id"])"
+        case .uuid: "\(c["uuid"])"
         case .localIdentifier:
-            "(\(c).uuid || CASE \(c).kind WHEN 1 THEN '\(StoreEntity.assetCollection.identifierSuffix)' ELSE '\(StoreEntity.collectionList.identifierSuffix)' END)"
-        case .title: "\(c).title"
-        case .startDate: "\(c).start_date"
-        case .endDate: "\(c).end_date"
-        case .estimatedAssetCount: "\(c).asset_count"
+            "(\(c["uuid"]) || CASE \(c["kind"]) WHEN 1 THEN '\(StoreEntity.assetCollection.identifierSuffix)' ELSE '\(StoreEntity.collectionList.identifierSuffix)' END)"
+        case .title: "\(c["title"])"
+        case .startDate: "\(c["start_date"])"
+        case .endDate: "\(c["end_date"])"
+        case .estimatedAssetCount: "\(c["asset_count"])"
         }
     }
 }

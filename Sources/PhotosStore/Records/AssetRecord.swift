@@ -134,7 +134,7 @@ package struct AssetRecord: Sendable, Equatable {
     }
 
     /// Every column, qualified by the alias `a`, in ``Column`` order.
-    static let selection = Column.selection(alias: "a")
+    static let selection = Column.selection(.asset)
 
     /// The statement selecting one asset by id (its one argument), written
     /// once: a fetch result reads one at random this way.

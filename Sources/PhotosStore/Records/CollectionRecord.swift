@@ -30,7 +30,7 @@ package struct CollectionRecord: Sendable, Equatable {
         case assetCount, startDate, endDate
     }
 
-    static let selection = Column.selection(alias: "c")
+    static let selection = Column.selection(.collection)
 
     /// Decodes a row selected with `selection`.
     init(row: any SQLColumnReader) throws(StoredValueError) {

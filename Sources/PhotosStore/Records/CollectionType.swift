@@ -66,8 +66,8 @@ package enum CollectionType: Sendable, Hashable, CaseIterable {
     package var isUserCollection: Bool { self == .album || self == .folder }
 
     /// The SQL condition selecting collections of this type from the table aliased `alias`.
-    package func condition(_ alias: String) -> String {
-        "(\(alias).kind = \(kind.rawValue) AND \(alias).type = \(storedType))"
+    package func condition(_ alias: TableAlias) -> String {
+        "(\(alias["kind"]) = \(kind.rawValue) AND \(alias["type"]) = \(storedType))"
     }
 }
 

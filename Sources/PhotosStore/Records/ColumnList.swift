@@ -14,7 +14,7 @@ extension ColumnList {
     }
 
     /// Every column, qualified by `alias`, in declaration order.
-    static func selection(alias: String) -> String {
-        allCases.map { "\(alias).\($0.name)" }.joined(separator: ", ")
+    static func selection(_ alias: TableAlias) -> String {
+        allCases.map { alias[$0.name] }.joined(separator: ", ")
     }
 }

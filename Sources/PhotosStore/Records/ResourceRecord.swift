@@ -19,7 +19,7 @@ package struct ResourceRecord: Sendable, Equatable {
         case id, assetId, type, relativePath, originalFilename, uniformTypeIdentifier, pixelWidth, pixelHeight, fileSize
     }
 
-    static let selection = Column.selection(alias: "r")
+    static let selection = Column.selection(TableAlias("r", of: "resource"))
 
     /// Decodes a row selected with `selection`.
     init(row: SQLRow) throws(StoredValueError) {

@@ -31,22 +31,22 @@ package enum SQLDialect: Sendable {
 
     /// A list of ids as a table named `alias`, with columns `value` and
     /// `key`, which grows with the position in the list.
-    package func table(of ids: [Int64], alias: String) -> SQLFragment {
+    package func table(of ids: [Int64], alias: TableAlias) -> SQLFragment {
         switch self {
         case .sqlite:
-            "json_each(\(Self.json(ids))) \(sql: alias)"
+            "json_each(\(Self.json(ids))) \(alias)"
         case .postgres:
-            "unnest(CAST(\(Self.arrayLiteral(ids)) AS int8[])) WITH ORDINALITY AS \(sql: alias)(value, key)"
+            "unnest(CAST(\(Self.arrayLiteral(ids)) AS int8[])) WITH ORDINALITY AS \(alias)(value, key)"
         }
     }
 
     /// A list of texts as a table named `alias`, with columns `value` and `key`.
-    package func table(of texts: [String], alias: String) -> SQLFragment {
+    package func table(of texts: [String], alias: TableAlias) -> SQLFragment {
         switch self {
         case .sqlite:
-            "json_each(\(Self.json(texts))) \(sql: alias)"
+            "json_each(\(Self.json(texts))) \(alias)"
         case .postgres:
-            "(SELECT value, key FROM jsonb_array_elements_text(\(Self.json(texts))::jsonb) WITH ORDINALITY AS e(value, key)) \(sql: alias)"
+            "(SELECT value, key FROM jsonb_array_elements_text(\(Self.json(texts))::jsonb) WITH ORDINALITY AS e(value, key)) \(alias)"
         }
     }
 
