@@ -1,5 +1,6 @@
-import PhotosStore
 import Testing
+
+@testable import PhotosStore
 
 /// Each backend's statements for a schema change are rendered from the
 /// catalogue's one description; the live databases are held to that
@@ -52,5 +53,18 @@ struct SchemaChangeTests {
             let names = Set(LibraryTables.table(index.table).columns.map(\.name))
             #expect(Set(index.columns).isSubset(of: names), "\(index.name)")
         }
+    }
+}
+
+/// The records read columns the catalogue describes: a column renamed or
+/// dropped in one place fails here, not in a query.
+struct RecordColumnsTests {
+    @Test func everyColumnARecordReadsIsInTheCatalogue() {
+        func names(_ table: String) -> Set<String> { Set(LibraryTables.table(table).columns.map(\.name)) }
+        #expect(Set(AssetRecord.Column.allCases.map(\.name)).subtracting(names("asset")).isEmpty)
+        #expect(Set(ResourceRecord.Column.allCases.map(\.name)).subtracting(names("resource")).isEmpty)
+        // The last three a collection's summary computes from its members.
+        #expect(
+            Set(CollectionRecord.Column.allCases.map(\.name)).subtracting(names("collection")) == ["asset_count", "start_date", "end_date"])
     }
 }
