@@ -114,7 +114,9 @@ public struct PhotoServer: Sendable {
     }
 
     /// The router with every route, for tests and for ``application(onListening:)``.
-    func router() -> Router<ServerContext> {
+    /// Throws only when the generated routes cannot be registered (a
+    /// document whose paths the router cannot take).
+    func router() throws -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestObservation(metrics: metrics))
         let library = libraries.owner
@@ -135,8 +137,6 @@ public struct PhotoServer: Sendable {
         sessionRoutes.addPublic(to: v1)
         let authenticated = v1.group().authenticated(by: authentication)
         sessionRoutes.addAuthenticated(to: authenticated)
-        LibraryRoutes(libraries: libraries).add(to: authenticated)
-        AssetRoutes(libraries: libraries).add(to: authenticated)
         ImageRoutes(libraries: libraries).add(to: authenticated)
         CollectionRoutes(libraries: libraries).add(to: authenticated)
         TimelineRoutes(libraries: libraries).add(to: authenticated)
@@ -157,6 +157,7 @@ public struct PhotoServer: Sendable {
             guard try context.requirePrincipal().isOwner else { throw Problem(.forbidden, "metrics are for the owner's tokens") }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         }
+        try JSONRoutes.register(JSONRoutes(libraries: libraries), on: router.group().authenticated(by: authentication))
         routedMethods.register(router.routes)
         return router
     }
@@ -169,9 +170,9 @@ public struct PhotoServer: Sendable {
     private static let serverName = "OpenPhotoKit"
 
     /// The HTTP application; `onListening` gets the port it bound.
-    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
         Application(
-            router: router(),
+            router: try router(),
             server: .photos(idleTimeout: configuration.idleTimeout) { [libraries, authentication, metrics, logger] lifecycle in
                 CachedRenditionHandler(
                     renditions: libraries.renditions, authentication: authentication, metrics: metrics, logger: logger,
@@ -199,7 +200,7 @@ public struct PhotoServer: Sendable {
             configuration: .init(
                 services: [
                     .init(
-                        service: application(onListening: onListening),
+                        service: try application(onListening: onListening),
                         successTerminationBehavior: .gracefullyShutdownGroup,
                         failureTerminationBehavior: .gracefullyShutdownGroup)
                 ],

@@ -34,7 +34,7 @@ import Yams
         let fixture = try ServerFixture(photos: 1)
         let document = try OpenAPIDocument.bundled()
         let routed = Set(
-            fixture.server.router().routes
+            try fixture.server.router().routes
                 .map { "\($0.method.rawValue) \($0.path.description)" }
                 .filter { $0.contains(" /v1/") || $0.hasSuffix(" /metrics") })
         let documented = Set(document.operations.flatMap { path, methods in methods.map { "\($0) \(path)" } })

@@ -3,8 +3,6 @@ import OpenAPIAsyncHTTPClient
 import PhotosClient
 import Testing
 
-@testable import PhotosServer
-
 /// The Swift client generated from the server's OpenAPI document talks to
 /// a running server: the document is the contract both sides are built from.
 @Suite struct GeneratedClientTests {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import OpenAPIRuntime
 import Photos
 
 /// An error as the client gets it: `application/problem+json` (RFC 9457)
@@ -65,6 +66,21 @@ struct Problem: HTTPResponseError, Sendable {
         case let error as DecodingError: Problem.badRequest("the request body is not what this endpoint takes: \(Self.describe(error))")
         case let error as HTTPError: Problem(error.status, error.body ?? error.status.reasonPhrase)
         case is CancellationError: Problem(.serviceUnavailable, "the request was given up: its client left")
+        case let error as ServerError:
+            // Where a generated route failed: its response could not be
+            // written as the request accepts (406); its handler threw
+            // `underlyingError`; or, before the handler, the request did not
+            // parse as the document declares it. The error's own description
+            // is never shown: it holds the request's headers.
+            if error.operationOutput != nil {
+                Problem(error.httpStatus, "the response cannot be sent as asked: \(error.causeDescription)")
+            } else if error.operationInput != nil {
+                from(error.underlyingError)
+            } else {
+                Problem(
+                    error.httpStatus == .internalServerError ? .badRequest : error.httpStatus,
+                    "the request is not what \(error.operationID) takes: \(error.causeDescription)")
+            }
         case let error as any HTTPResponseError: error
         default: unexpected
         }
@@ -150,7 +166,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             let problem = Problem.from(error)
             guard var problem = problem as? Problem else { throw problem }
             if problem.status == .internalServerError {
-                context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
+                // What a generated route's handler threw, not the runtime's wrapper, whose description holds the request's headers.
+                let cause = (error as? ServerError)?.underlyingError ?? error
+                context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: cause))")
             }
             problem.detail = privatePaths.reduce(problem.detail) { $0.replacingOccurrences(of: $1.path, with: $1.replacement) }
             throw problem

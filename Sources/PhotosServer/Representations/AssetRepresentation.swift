@@ -1,108 +1,92 @@
 import Foundation
+import OpenAPIRuntime
 import Photos
 
 /// An asset with every PhotoKit property, as `/v1/assets` returns it and
-/// `photos ls --json` prints it: the one JSON shape of an asset.
+/// `photos ls --json` prints it: the one JSON shape of an asset, which the
+/// document's `Asset` schema defines and the generator types
+/// (`Components.Schemas.Asset`); this only fills it from a `PHAsset`.
 /// PhotoKit's enumerations go by name (``PhotoKitNamed``), never by Apple's integers.
 /// `id` is the UUID that names it in URLs; `localIdentifier` is PhotoKit's.
 package struct AssetRepresentation: Encodable, Sendable {
-    struct Location: Codable, Sendable {
-        var latitude: Double
-        var longitude: Double
-        var altitude: Double?
-    }
+    /// A location as the API writes and reads it.
+    typealias Location = Components.Schemas.Asset.LocationPayload
 
-    let id: String
-    let localIdentifier: String
-    /// `PHAssetMediaType` by name: `"image"`, `"video"`, `"audio"` or `"unknown"`.
-    let mediaType: String
-    /// The names of the `PHAssetMediaSubtype` options it has (`"photoLive"`).
-    let mediaSubtypes: [String]
-    /// `PHAsset.PlaybackStyle` by name (`"livePhoto"`).
-    let playbackStyle: String
-    let contentType: String
-    let pixelWidth: Int
-    let pixelHeight: Int
-    let creationDate: Date?
-    /// Seconds east of UTC where it was taken, so clients show its time as it was there.
-    let creationTimeZoneOffset: Int?
-    let modificationDate: Date?
-    let addedDate: Date
-    let location: Location?
-    let duration: Double
-    let isFavorite: Bool
-    let isHidden: Bool
-    /// `PHAssetSourceType` by name (`"userLibrary"`).
-    let sourceType: String
-    let burstIdentifier: String?
-    let representsBurst: Bool
-    /// The names of the `PHAssetBurstSelectionType` options it has.
-    let burstSelectionTypes: [String]
-    let hasAdjustments: Bool
-    let adjustmentFormatIdentifier: String?
-    let contentVersion: Int
-    /// Base64 ThumbHash placeholder; absent where there is none.
-    let thumbHash: String?
-    let cameraMake: String?
-    let cameraModel: String?
-    /// The name of the file it was imported from.
-    let originalFilename: String?
+    /// The asset as the document's schema has it.
+    let schema: Components.Schemas.Asset
 
     /// The representation of `asset`. Cost: none beyond the fetched asset; no query.
     package init(_ asset: PHAsset) {
-        id = ObjectID.urlForm(asset.localIdentifier)
-        localIdentifier = asset.localIdentifier
-        mediaType = asset.mediaType.name
-        mediaSubtypes = asset.mediaSubtypes.names
-        playbackStyle = asset.playbackStyle.name
-        contentType = asset.contentType.identifier
-        pixelWidth = asset.pixelWidth
-        pixelHeight = asset.pixelHeight
-        creationDate = asset.creationDate
-        creationTimeZoneOffset = asset.creationTimeZoneOffset
-        modificationDate = asset.modificationDate
-        addedDate = asset.addedDate
-        // A location a client stored with coordinates off the globe (or not
-        // numbers at all) is sent as none: JSON cannot hold infinities.
-        location = asset.location.flatMap {
-            guard (-90...90).contains($0.coordinate.latitude), (-180...180).contains($0.coordinate.longitude) else { return nil }
-            return Location(
-                latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude,
-                altitude: $0.altitude == 0 || !$0.altitude.isFinite ? nil : $0.altitude)
-        }
-        duration = asset.duration
-        isFavorite = asset.isFavorite
-        isHidden = asset.isHidden
-        sourceType = asset.sourceType.names.first ?? "userLibrary"
-        burstIdentifier = asset.burstIdentifier
-        representsBurst = asset.representsBurst
-        burstSelectionTypes = asset.burstSelectionTypes.names
-        hasAdjustments = asset.hasAdjustments
-        adjustmentFormatIdentifier = asset.adjustmentFormatIdentifier
-        contentVersion = asset.contentVersion
-        thumbHash = asset.thumbHash?.base64EncodedString()
-        cameraMake = asset.cameraMake
-        cameraModel = asset.cameraModel
-        originalFilename = asset.originalFilename
+        schema = Components.Schemas.Asset(
+            id: ObjectID.urlForm(asset.localIdentifier),
+            localIdentifier: asset.localIdentifier,
+            mediaType: .init(named: asset.mediaType.name, or: .unknown),
+            mediaSubtypes: asset.mediaSubtypes.names.compactMap(Components.Schemas.MediaSubtype.init(rawValue:)),
+            playbackStyle: .init(named: asset.playbackStyle.name, or: .unsupported),
+            contentType: asset.contentType.identifier,
+            pixelWidth: asset.pixelWidth,
+            pixelHeight: asset.pixelHeight,
+            creationDate: asset.creationDate,
+            creationTimeZoneOffset: asset.creationTimeZoneOffset,
+            modificationDate: asset.modificationDate,
+            addedDate: asset.addedDate,
+            // A location a client stored with coordinates off the globe (or not
+            // numbers at all) is sent as none: JSON cannot hold infinities.
+            location: asset.location.flatMap {
+                guard (-90...90).contains($0.coordinate.latitude), (-180...180).contains($0.coordinate.longitude) else { return nil }
+                return Location(
+                    latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude,
+                    altitude: $0.altitude == 0 || !$0.altitude.isFinite ? nil : $0.altitude)
+            },
+            duration: asset.duration,
+            isFavorite: asset.isFavorite,
+            isHidden: asset.isHidden,
+            sourceType: .init(named: asset.sourceType.names.first ?? "", or: .userLibrary),
+            burstIdentifier: asset.burstIdentifier,
+            representsBurst: asset.representsBurst,
+            burstSelectionTypes: asset.burstSelectionTypes.names.compactMap(Components.Schemas.BurstSelectionType.init(rawValue:)),
+            hasAdjustments: asset.hasAdjustments,
+            adjustmentFormatIdentifier: asset.adjustmentFormatIdentifier,
+            contentVersion: asset.contentVersion,
+            cameraMake: asset.cameraMake,
+            cameraModel: asset.cameraModel,
+            thumbHash: asset.thumbHash.map { Base64EncodedData(Array($0)) },
+            originalFilename: asset.originalFilename)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        try schema.encode(to: encoder)
     }
 }
 
-/// A stored file of an asset, as `/v1/assets/{id}/resources` lists it and `photos show --json` prints it.
+/// A stored file of an asset, as `/v1/assets/{id}/resources` lists it and
+/// `photos show --json` prints it: the document's `Resource` schema.
 package struct ResourceRepresentation: Encodable, Sendable {
-    /// `PHAssetResourceType` by name (`"pairedVideo"`).
-    let type: String
-    let originalFilename: String
-    let uniformTypeIdentifier: String
-    let pixelWidth: Int
-    let pixelHeight: Int
+    /// The resource as the document's schema has it.
+    let schema: Components.Schemas.Resource
 
     /// The representation of `resource`.
     package init(_ resource: PHAssetResource) {
-        type = resource.type.name
-        originalFilename = resource.originalFilename
-        uniformTypeIdentifier = resource.uniformTypeIdentifier
-        pixelWidth = resource.pixelWidth
-        pixelHeight = resource.pixelHeight
+        schema = Components.Schemas.Resource(
+            _type: .init(named: resource.type.name, or: .photo),
+            originalFilename: resource.originalFilename,
+            uniformTypeIdentifier: resource.uniformTypeIdentifier,
+            pixelWidth: resource.pixelWidth,
+            pixelHeight: resource.pixelHeight)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        try schema.encode(to: encoder)
+    }
+}
+
+extension RawRepresentable where RawValue == String {
+    /// The document's enumeration value named `name`, or `fallback` for a
+    /// name it lacks. `DocumentRoutesTests` holds every PhotoKit name the
+    /// server sends to the document's enumerations, so the fallback is
+    /// never taken; it keeps a missing name from stopping a response.
+    init(named name: String, or fallback: Self) {
+        self = Self(rawValue: name) ?? fallback
     }
 }
 

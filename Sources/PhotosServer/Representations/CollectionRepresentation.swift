@@ -1,52 +1,38 @@
 import Foundation
 import Photos
 
-/// An album, smart album, moment or folder, as the collection routes return it.
+/// An album, smart album, moment or folder, as the collection routes return
+/// it: the document's `Collection` schema, filled from a `PHCollection`.
 struct CollectionRepresentation: Encodable, Sendable {
-    enum Kind: String, Encodable, Sendable { case assetCollection, collectionList }
-
-    let id: String
-    let localIdentifier: String
-    let kind: Kind
-    let title: String?
-    /// `PHAssetCollectionType` or `PHCollectionListType` by name (`"album"`, `"folder"`).
-    let type: String
-    /// `PHAssetCollectionSubtype` or `PHCollectionListSubtype` by name (`"recentlyDeleted"`, `"regularFolder"`).
-    let subtype: String
-    let estimatedAssetCount: Int?
-    let startDate: Date?
-    let endDate: Date?
-    let canContainAssets: Bool
-    let canContainCollections: Bool
+    /// The collection as the document's schema has it.
+    let schema: Components.Schemas.Collection
 
     init(_ collection: PHCollection) {
-        id = ObjectID.urlForm(collection.localIdentifier)
-        localIdentifier = collection.localIdentifier
-        title = collection.localizedTitle
-        canContainAssets = collection.canContainAssets
-        canContainCollections = collection.canContainCollections
+        let id = ObjectID.urlForm(collection.localIdentifier)
         if let album = collection as? PHAssetCollection {
-            kind = .assetCollection
-            type = album.assetCollectionType.name
-            subtype = album.assetCollectionSubtype.name
             let estimate = album.estimatedAssetCount
-            estimatedAssetCount = estimate == NSNotFound ? nil : estimate
-            startDate = album.startDate
-            endDate = album.endDate
+            schema = .init(
+                id: id, localIdentifier: collection.localIdentifier, kind: .assetCollection, title: collection.localizedTitle,
+                _type: .init(named: album.assetCollectionType.name, or: .unknown),
+                subtype: .init(named: album.assetCollectionSubtype.name, or: .unknown),
+                estimatedAssetCount: estimate == NSNotFound ? nil : estimate, startDate: album.startDate, endDate: album.endDate,
+                canContainAssets: collection.canContainAssets, canContainCollections: collection.canContainCollections)
         } else if let list = collection as? PHCollectionList {
-            kind = .collectionList
-            type = list.collectionListType.name
-            subtype = list.collectionListSubtype.name
-            estimatedAssetCount = nil
-            startDate = list.startDate
-            endDate = list.endDate
+            schema = .init(
+                id: id, localIdentifier: collection.localIdentifier, kind: .collectionList, title: collection.localizedTitle,
+                _type: .init(named: list.collectionListType.name, or: .unknown),
+                subtype: .init(named: list.collectionListSubtype.name, or: .unknown),
+                estimatedAssetCount: nil, startDate: list.startDate, endDate: list.endDate,
+                canContainAssets: collection.canContainAssets, canContainCollections: collection.canContainCollections)
         } else {
-            kind = .assetCollection
-            type = "unknown"
-            subtype = "unknown"
-            estimatedAssetCount = nil
-            startDate = nil
-            endDate = nil
+            schema = .init(
+                id: id, localIdentifier: collection.localIdentifier, kind: .assetCollection, title: collection.localizedTitle,
+                _type: .unknown, subtype: .unknown, canContainAssets: collection.canContainAssets,
+                canContainCollections: collection.canContainCollections)
         }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try schema.encode(to: encoder)
     }
 }

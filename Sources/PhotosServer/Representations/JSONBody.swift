@@ -16,6 +16,12 @@ package enum JSONBody {
         date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 
+    /// A date as the API reads it: ISO 8601, with or without fractional seconds; nil for other text.
+    package static func date(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) { return date }
+        return try? Date(text, strategy: .iso8601)
+    }
+
     /// `value` as the API writes JSON: keys sorted, dates as ISO 8601 with
     /// milliseconds; indented for people when `pretty` (the `photos` command's output).
     package static func encode(_ value: some Encodable, pretty: Bool = false) throws -> Data {
@@ -56,9 +62,10 @@ package enum JSONBody {
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
-            if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) { return date }
-            if let date = try? Date(text, strategy: .iso8601) { return date }
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text) is not an ISO 8601 date")
+            guard let date = date(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text) is not an ISO 8601 date")
+            }
+            return date
         }
         do {
             return try decoder.decode(Strict<T>.self, from: Data(buffer: buffer)).value

@@ -478,7 +478,7 @@ private struct ReferencedObjects {
         foundAssets.enumerateObjects { asset, _, _ in assets[ObjectID.urlForm(asset.localIdentifier).uppercased()] = asset }
         // Only a restore may name an asset in Recently Deleted; fetches leave those out.
         let restored = Set(block.requests.filter { $0.op == .restoreAssets }.flatMap { $0.assets ?? [] }.map { $0.uppercased() })
-        assets.merge(AssetRoutes.recentlyDeleted(restored.subtracting(assets.keys))) { found, _ in found }
+        assets.merge(AssetLookup.recentlyDeleted(restored.subtracting(assets.keys))) { found, _ in found }
         let albumIdentifiers = try existing(albumIDs.union(collectionIDs)).map { try Self.identifier($0, .assetCollection, "album") }
         let foundAlbums = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: albumIdentifiers, options: nil)
         foundAlbums.enumerateObjects { album, _, _ in albums[ObjectID.urlForm(album.localIdentifier).uppercased()] = album }

@@ -29,7 +29,7 @@ struct CollectionRoutes {
             let library = try await libraries.library(for: try context.requirePrincipal())
             let album = try await Self.assetCollection(context.parameters.get("id"), in: library)
             let query = Query(request: request)
-            let options = try AssetRoutes.fetchOptions(query, for: PHAsset.self, defaultSort: nil)
+            let options = try AssetLookup.fetchOptions(query, for: PHAsset.self, defaultSort: nil)
             let page = try await blocking {
                 try library.withCurrentLibrary {
                     try Page.of(PHAsset.fetchAssets(in: album, options: options), query: query, AssetRepresentation.init)
@@ -46,7 +46,7 @@ struct CollectionRoutes {
             let library = try await libraries.library(for: try context.requirePrincipal())
             let folder = try await Self.collectionList(context.parameters.get("id"), in: library)
             let query = Query(request: request)
-            let options = try AssetRoutes.fetchOptions(query, for: PHCollection.self, defaultSort: nil)
+            let options = try AssetLookup.fetchOptions(query, for: PHCollection.self, defaultSort: nil)
             let page = try await blocking {
                 try library.withCurrentLibrary {
                     try Page.of(PHCollection.fetchCollections(in: folder, options: options), query: query, CollectionRepresentation.init)
@@ -63,7 +63,7 @@ struct CollectionRoutes {
         group.get(RouterPath(stringLiteral: path)) { request, context -> Response in
             let library = try await libraries.library(for: try context.requirePrincipal())
             let query = Query(request: request)
-            let options = try AssetRoutes.fetchOptions(query, for: Object.self, defaultSort: nil)
+            let options = try AssetLookup.fetchOptions(query, for: Object.self, defaultSort: nil)
             let page = try await blocking {
                 try library.withCurrentLibrary { try Page.of(fetch(options), query: query, CollectionRepresentation.init) }
             }

@@ -28,7 +28,7 @@ struct ImageRoutes {
                     entry = cached
                 } else {
                     let library = try await libraries.library(for: principal)
-                    let asset = try await AssetRoutes.asset(id, in: library)
+                    let asset = try await AssetLookup.asset(id, in: library)
                     let jpeg = try await blocking { () throws -> Data in
                         let (file, jpeg) = try PHImageManager.default().rendition(rendition, of: asset)
                         return try jpeg ?? Data(contentsOf: file!)
@@ -42,7 +42,7 @@ struct ImageRoutes {
         }
         group.get("assets/:id/original") { request, context -> Response in
             let library = try await libraries.library(for: try context.requirePrincipal())
-            let asset = try await AssetRoutes.asset(context.parameters.get("id"), in: library)
+            let asset = try await AssetLookup.asset(context.parameters.get("id"), in: library)
             let resources = try await blocking { library.withCurrentLibrary { PHAssetResource.assetResources(for: asset) } }
             guard let original = resources.first(where: { $0.type == .photo || $0.type == .video }) ?? resources.first else {
                 throw Problem(.notFound, "\(asset.localIdentifier) has no original file", code: .missingResource)
@@ -71,7 +71,7 @@ struct ImageRoutes {
         for part in PHImageManager.PlayableVideoPart.allCases {
             group.get(RouterPath(stringLiteral: "assets/:id/\(part.rawValue)")) { request, context -> Response in
                 let library = try await libraries.library(for: try context.requirePrincipal())
-                let asset = try await AssetRoutes.asset(context.parameters.get("id"), in: library)
+                let asset = try await AssetLookup.asset(context.parameters.get("id"), in: library)
                 let tag = Self.entityTag(asset, part.rawValue)
                 let query = Query(request: request)
                 var headers = Self.cacheHeaders(versioned: try Self.isVersioned(query, contentVersion: asset.contentVersion), tag: tag)

@@ -21,9 +21,20 @@ struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
 
     /// The page of `result` the query asks for (`limit`, `cursor`).
     static func of<Object: PHObject>(_ result: PHFetchResult<Object>, query: Query, _ represent: (Object) -> Item) throws -> Page {
-        let limit = try query.integer("limit", default: defaultLimit, in: 1...maximumLimit)
+        try of(result, limit: query.integer("limit", default: defaultLimit, in: 1...maximumLimit), cursor: query.text("cursor"), represent)
+    }
+
+    /// The page of `result` of at most `limit` objects (the default when
+    /// nil) after `cursor` (from the start when nil or empty).
+    static func of<Object: PHObject>(
+        _ result: PHFetchResult<Object>, limit: Int?, cursor: String?, _ represent: (Object) -> Item
+    ) throws -> Page {
+        let limit = limit ?? defaultLimit
+        guard (1...maximumLimit).contains(limit) else {
+            throw Problem.badRequest("limit must be a whole number from 1 to \(maximumLimit)")
+        }
         var start = 0
-        if let cursor = query.text("cursor") {
+        if let cursor, !cursor.isEmpty {
             guard let position = Cursor(text: cursor) else { throw Problem.badRequest("cursor is not one this server gave") }
             start = min(position.offset, result.count)
             if start == 0 || result.object(at: start - 1).localIdentifier != position.identifier,

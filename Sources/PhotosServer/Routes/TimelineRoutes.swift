@@ -115,7 +115,7 @@ struct TimelineRoutes {
 
     private static func options(_ query: Query) throws -> PHFetchOptions {
         if query.text("sort") != nil { throw Problem.badRequest("the timeline is ordered newest first; sort is not taken") }
-        return try AssetRoutes.fetchOptions(query, for: PHAsset.self, defaultSort: nil)
+        return try AssetLookup.fetchOptions(query, for: PHAsset.self, defaultSort: nil)
     }
 
     /// The buckets of the months (`month` nil) or of one month's days, as

@@ -18,7 +18,7 @@ final class LivePort: Sendable {
 
     static func start(_ fixture: ServerFixture) async throws -> LivePort {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let application = fixture.server.application(onListening: { continuation.yield($0) })
+        let application = try fixture.server.application(onListening: { continuation.yield($0) })
         let task = Task { try await application.runService(gracefulShutdownSignals: []) }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
