@@ -138,7 +138,6 @@ public struct PhotoServer: Sendable {
         let authenticated = v1.group().authenticated(by: authentication)
         sessionRoutes.addAuthenticated(to: authenticated)
         ImageRoutes(libraries: libraries).add(to: authenticated)
-        CollectionRoutes(libraries: libraries).add(to: authenticated)
         TimelineRoutes(libraries: libraries).add(to: authenticated)
         ChangeBlockRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         UploadRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)

@@ -59,7 +59,7 @@ struct ShareRoutes {
             let library = try owner(context)
             let body = try await StrictJSONRequestDecoder(limit: 4096).decode(NewShare.self, from: request, context: context)
             if let expires = body.expires, expires <= Date() { throw Problem.badRequest("expires must be in the future") }
-            let album = try await CollectionRoutes.assetCollection(body.album, in: library)
+            let album = try await CollectionLookup.assetCollection(body.album, in: library)
             guard album.assetCollectionType == .album else { throw Problem.badRequest("only an album the user made can be shared") }
             let issued = try await blocking {
                 try library.withCurrentLibrary { try library.createShareLink(for: album, expirationDate: body.expires, password: body.password) }
