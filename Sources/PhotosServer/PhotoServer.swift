@@ -141,7 +141,6 @@ public struct PhotoServer: Sendable {
         TimelineRoutes(libraries: libraries).add(to: authenticated)
         ChangeBlockRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         UploadRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
-        ShareRoutes(libraries: libraries, revocation: revocation).add(to: authenticated)
         HistoryRoutes(
             libraries: libraries, authentication: authentication, streams: streams, heartbeat: configuration.heartbeat,
             writeTimeout: configuration.streamWriteTimeout, metrics: metrics
@@ -156,7 +155,7 @@ public struct PhotoServer: Sendable {
             guard try context.requirePrincipal().isOwner else { throw Problem(.forbidden, "metrics are for the owner's tokens") }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         }
-        try JSONRoutes.register(JSONRoutes(libraries: libraries), on: router.group().authenticated(by: authentication))
+        try JSONRoutes.register(JSONRoutes(libraries: libraries, revocation: revocation), on: router.group().authenticated(by: authentication))
         routedMethods.register(router.routes)
         return router
     }

@@ -48,6 +48,28 @@ import Yams
         #expect(names.count == documented.count && Set(names).count == names.count)
     }
 
+    /// Every generated operation that takes a JSON body has its limit and
+    /// checks (``JSONBodyCheck``), and the checks name no other.
+    @Test func everyGeneratedOperationWithABodyIsChecked() throws {
+        let fixture = try ServerFixture(photos: 0)
+        let router = Router(context: ServerContext.self)
+        try JSONRoutes.register(JSONRoutes(libraries: fixture.server.libraries, revocation: fixture.server.revocation), on: router.group())
+        let generated = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
+        #expect(generated.count > 10 && generated.contains("GET /v1/library"))
+        let yaml = try #require(try Yams.load(yaml: OpenAPIDocument.bundled().yaml) as? [String: Any])
+        var withBodies: Set<String> = []
+        for (path, methods) in yaml["paths"] as? [String: [String: Any]] ?? [:] {
+            for (method, operation) in methods {
+                guard let operation = operation as? [String: Any], let id = operation["operationId"] as? String,
+                    generated.contains("\(method.uppercased()) \(path)"), operation["requestBody"] != nil
+                else { continue }
+                withBodies.insert(id)
+            }
+        }
+        #expect(!withBodies.isEmpty)
+        #expect(Set(JSONBodyCheck.limits.keys) == withBodies)
+    }
+
     /// A change request's fields are its Swift properties and the
     /// document's schema, the same both ways.
     @Test func aChangeRequestTakesTheFieldsTheDocumentDescribes() throws {

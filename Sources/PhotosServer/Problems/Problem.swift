@@ -67,12 +67,15 @@ struct Problem: HTTPResponseError, Sendable {
         case let error as HTTPError: Problem(error.status, error.body ?? error.status.reasonPhrase)
         case is CancellationError: Problem(.serviceUnavailable, "the request was given up: its client left")
         case let error as ServerError:
-            // Where a generated route failed: its response could not be
+            // Where a generated route failed: our middleware or handler
+            // refused it with a problem of its own; its response could not be
             // written as the request accepts (406); its handler threw
             // `underlyingError`; or, before the handler, the request did not
             // parse as the document declares it. The error's own description
             // is never shown: it holds the request's headers.
-            if error.operationOutput != nil {
+            if let problem = error.underlyingError as? Problem {
+                problem
+            } else if error.operationOutput != nil {
                 Problem(error.httpStatus, "the response cannot be sent as asked: \(error.causeDescription)")
             } else if error.operationInput != nil {
                 from(error.underlyingError)

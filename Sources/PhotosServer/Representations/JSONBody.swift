@@ -40,24 +40,15 @@ package enum JSONBody {
     /// limit, 400 when it is not `T`, names a key twice in an object, or
     /// nests deeper than any request of this API.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        guard isJSON(request.headers[.contentType]) else {
-            throw Problem(.unsupportedMediaType, "the request body must come as Content-Type: application/json")
-        }
+        try checkContentType(request.headers[.contentType])
         var request = request
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: limit)
         } catch {
-            throw Problem(.contentTooLarge, "the request body is larger than \(limit) bytes")
+            throw tooLarge(limit)
         }
-        switch JSONKeyCheck.check(buffer.readableBytesView) {
-        case .duplicateKey(let key)?:
-            throw Problem.badRequest("the request body names the key \"\(key.prefix(64))\" twice in one object")
-        case .tooDeep?:
-            throw Problem.badRequest("the request body nests deeper than \(JSONKeyCheck.maximumDepth) levels")
-        case nil:
-            break
-        }
+        try checkKeys(buffer.readableBytesView)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -78,6 +69,31 @@ package enum JSONBody {
 }
 
 extension JSONBody {
+    /// 415 unless `contentType` names JSON: a web page of another site can
+    /// send a `text/plain` body without asking, never a JSON one.
+    static func checkContentType(_ contentType: String?) throws {
+        guard isJSON(contentType) else {
+            throw Problem(.unsupportedMediaType, "the request body must come as Content-Type: application/json")
+        }
+    }
+
+    /// 413 for a body beyond `limit` bytes.
+    static func tooLarge(_ limit: Int) -> Problem {
+        Problem(.contentTooLarge, "the request body is larger than \(limit) bytes")
+    }
+
+    /// 400 when a body names a key twice in one object or nests deeper than any request of this API.
+    static func checkKeys(_ bytes: some Collection<UInt8>) throws {
+        switch JSONKeyCheck.check(bytes) {
+        case .duplicateKey(let key)?:
+            throw Problem.badRequest("the request body names the key \"\(key.prefix(64))\" twice in one object")
+        case .tooDeep?:
+            throw Problem.badRequest("the request body nests deeper than \(JSONKeyCheck.maximumDepth) levels")
+        case nil:
+            break
+        }
+    }
+
     /// Whether a `Content-Type` names JSON: `application/json`, in any
     /// case, with or without parameters (`; charset=utf-8`).
     static func isJSON(_ contentType: String?) -> Bool {

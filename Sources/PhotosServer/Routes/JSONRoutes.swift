@@ -17,6 +17,8 @@ import Photos
 /// (``RequestPrincipal``), as the generated handlers get no router context.
 struct JSONRoutes: APIProtocol {
     let libraries: LibraryPool
+    /// What ends at once when a share link is revoked.
+    let revocation: Revocation
 
     /// Registers the generated routes on `group`, which must authenticate
     /// (its paths are the document's, `/v1/…`, so it has no prefix).
@@ -25,7 +27,7 @@ struct JSONRoutes: APIProtocol {
             on: group.add(middleware: RequestPrincipal()), serverURL: URL(string: "/")!,
             configuration: .photosServer,
             // A browser's form encoding sends a space as `+` (`pixelWidth+>+3`).
-            middlewares: [QuerySpaceNormalizingMiddleware()])
+            middlewares: [QuerySpaceNormalizingMiddleware(), JSONBodyCheck()])
     }
 
     /// The library the request's principal sees.
