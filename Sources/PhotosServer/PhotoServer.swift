@@ -155,7 +155,8 @@ public struct PhotoServer: Sendable {
             guard try context.requirePrincipal().isOwner else { throw Problem(.forbidden, "metrics are for the owner's tokens") }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         }
-        try JSONRoutes.register(JSONRoutes(libraries: libraries, revocation: revocation), on: router.group().authenticated(by: authentication))
+        try JSONRoutes.register(
+            JSONRoutes(libraries: libraries, uploads: uploads, revocation: revocation), on: router.group().authenticated(by: authentication))
         routedMethods.register(router.routes)
         return router
     }

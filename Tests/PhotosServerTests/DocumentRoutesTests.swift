@@ -53,7 +53,8 @@ import Yams
     @Test func everyGeneratedOperationWithABodyIsChecked() throws {
         let fixture = try ServerFixture(photos: 0)
         let router = Router(context: ServerContext.self)
-        try JSONRoutes.register(JSONRoutes(libraries: fixture.server.libraries, revocation: fixture.server.revocation), on: router.group())
+        try JSONRoutes.register(
+            JSONRoutes(libraries: fixture.server.libraries, uploads: fixture.server.uploads, revocation: fixture.server.revocation), on: router.group())
         let generated = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
         #expect(generated.count > 10 && generated.contains("GET /v1/library"))
         let yaml = try #require(try Yams.load(yaml: OpenAPIDocument.bundled().yaml) as? [String: Any])

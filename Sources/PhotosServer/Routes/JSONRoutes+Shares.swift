@@ -50,7 +50,7 @@ extension JSONRoutes {
 
     /// The owner's library; share links are the owner's to manage.
     private func ownerLibrary() throws -> PHPhotoLibrary {
-        guard let principal = RequestPrincipal.current else { throw Problem(.unauthorized, "sign in with a bearer token") }
+        let principal = try principal()
         guard principal.isOwner else { throw Problem(.forbidden, "share links are managed with the owner's tokens") }
         return libraries.owner
     }

@@ -17,6 +17,8 @@ import Photos
 /// (``RequestPrincipal``), as the generated handlers get no router context.
 struct JSONRoutes: APIProtocol {
     let libraries: LibraryPool
+    /// Unfinished uploads, which ``listUploads(_:)`` lists.
+    let uploads: UploadStore
     /// What ends at once when a share link is revoked.
     let revocation: Revocation
 
@@ -32,8 +34,14 @@ struct JSONRoutes: APIProtocol {
 
     /// The library the request's principal sees.
     func library() async throws -> (PHPhotoLibrary, Principal) {
-        guard let principal = RequestPrincipal.current else { throw Problem(.unauthorized, "sign in with a bearer token") }
+        let principal = try principal()
         return (try await libraries.library(for: principal), principal)
+    }
+
+    /// The principal the request's token proved.
+    func principal() throws -> Principal {
+        guard let principal = RequestPrincipal.current else { throw Problem(.unauthorized, "sign in with a bearer token") }
+        return principal
     }
 }
 

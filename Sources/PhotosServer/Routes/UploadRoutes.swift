@@ -16,6 +16,8 @@ import Photos
 /// already see in the library is answered at once with the asset holding
 /// it, and nothing is sent. A finished upload becomes an asset in a change
 /// block (`{"op": "createAsset", "upload": ID}`), atomic with the rest.
+/// The JSON listing of unfinished uploads is a generated route
+/// (`JSONRoutes.listUploads`).
 struct UploadRoutes {
     let libraries: LibraryPool
     let uploads: UploadStore
@@ -66,11 +68,6 @@ struct UploadRoutes {
                     .location: "/v1/uploads/\(upload.id)",
                     HTTPField.Name("Upload-Offset")!: "0",
                 ]))
-        }
-        group.get("uploads") { request, context -> Response in
-            let principal = try context.requirePrincipal()
-            let listed = try await blocking { uploads.list() }.filter { principal.isOwner || $0.upload.tokenID == principal.tokenID }
-            return try context.json(Listing(uploads: listed.map(Listing.Item.init)), from: request, headers: [.cacheControl: "no-store"])
         }
         group.head("uploads/:id") { request, context -> Response in
             let upload = try find(context)
@@ -123,30 +120,6 @@ struct UploadRoutes {
     }
 
     /// The unfinished uploads a token may see: every token's for the owner.
-    private struct Listing: Encodable {
-        struct Item: Encodable {
-            let id: String
-            let token: String
-            let filename: String
-            let length: Int
-            let received: Int
-            let created: Date
-            let lastWrite: Date
-
-            init(_ status: UploadStore.Status) {
-                id = status.upload.id
-                token = status.upload.tokenID
-                filename = status.upload.filename
-                length = status.upload.length
-                received = status.received
-                created = status.upload.created
-                lastWrite = status.lastWrite
-            }
-        }
-
-        let uploads: [Item]
-    }
-
     /// Runs `body`, answering what the store refuses as problems: 413 past a
     /// token's quota or count, 507 when the disk cannot take it.
     private static func refusingAsProblems<Value>(_ body: () async throws -> Value) async throws -> Value {
