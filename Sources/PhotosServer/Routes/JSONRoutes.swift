@@ -27,9 +27,9 @@ struct JSONRoutes: APIProtocol {
     static func register(_ routes: JSONRoutes, on group: RouterGroup<ServerContext>) throws {
         try routes.registerHandlers(
             on: group.add(middleware: RequestPrincipal()), serverURL: URL(string: "/")!,
-            configuration: .photosServer,
-            // A browser's form encoding sends a space as `+` (`pixelWidth+>+3`).
-            middlewares: [QuerySpaceNormalizingMiddleware(), JSONBodyCheck()])
+            // The runtime reads a query's `+` as a space, as browsers' form encoding
+            // writes it (`pixelWidth+>+3`).
+            configuration: .photosServer, middlewares: [JSONBodyCheck()])
     }
 
     /// The library the request's principal sees.
