@@ -9,43 +9,21 @@ import Photos
 ///   `/v1/folders/{id}` a folder and `/v1/folders/{id}/children` what it holds.
 extension JSONRoutes {
     func listAlbums(_ input: Operations.ListAlbums.Input) async throws -> Operations.ListAlbums.Output {
-        let query = input.query
-        return .ok(
-            .init(
-                body: .json(
-                    try await collectionPage(predicate: query.predicate, sort: query.sort, limit: query.limit, cursor: query.cursor) { options in
-                        PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options)
-                    })))
+        .ok(.init(body: .json(try await collectionPage(input.query) { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: $0) })))
     }
 
     func listSmartAlbums(_ input: Operations.ListSmartAlbums.Input) async throws -> Operations.ListSmartAlbums.Output {
-        let query = input.query
-        return .ok(
-            .init(
-                body: .json(
-                    try await collectionPage(predicate: query.predicate, sort: query.sort, limit: query.limit, cursor: query.cursor) { options in
-                        PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: options)
-                    })))
+        .ok(
+            .init(body: .json(try await collectionPage(input.query) { PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: $0) }))
+        )
     }
 
     func listMoments(_ input: Operations.ListMoments.Input) async throws -> Operations.ListMoments.Output {
-        let query = input.query
-        return .ok(
-            .init(
-                body: .json(
-                    try await collectionPage(predicate: query.predicate, sort: query.sort, limit: query.limit, cursor: query.cursor) { options in
-                        PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: options)
-                    })))
+        .ok(.init(body: .json(try await collectionPage(input.query) { PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: $0) })))
     }
 
     func listTopLevelCollections(_ input: Operations.ListTopLevelCollections.Input) async throws -> Operations.ListTopLevelCollections.Output {
-        let query = input.query
-        return .ok(
-            .init(
-                body: .json(
-                    try await collectionPage(predicate: query.predicate, sort: query.sort, limit: query.limit, cursor: query.cursor) { options in
-                        PHCollection.fetchTopLevelUserCollections(with: options)
-                    })))
+        .ok(.init(body: .json(try await collectionPage(input.query) { PHCollection.fetchTopLevelUserCollections(with: $0) })))
     }
 
     func getAlbum(_ input: Operations.GetAlbum.Input) async throws -> Operations.GetAlbum.Output {
@@ -58,16 +36,10 @@ extension JSONRoutes {
         let (library, _) = try await library()
         let album = try await CollectionLookup.assetCollection(input.path.id, in: library)
         let query = input.query
-        let options = try AssetLookup.fetchOptions(
-            predicate: query.predicate, sort: query.sort, hidden: query.hidden?.rawValue, for: PHAsset.self, defaultSort: nil)
-        let page = try await blocking {
-            try library.withCurrentLibrary {
-                try Page.of(PHAsset.fetchAssets(in: album, options: options), limit: query.limit, cursor: query.cursor) {
-                    AssetRepresentation($0).schema
-                }
-            }
-        }
-        return .ok(.init(body: .json(.init(items: page.items, nextCursor: page.nextCursor, total: page.total))))
+        return .ok(
+            .init(
+                body: .json(
+                    try await assetPage(query, hidden: query.hidden?.rawValue, defaultSort: nil) { PHAsset.fetchAssets(in: album, options: $0) })))
     }
 
     func getFolder(_ input: Operations.GetFolder.Input) async throws -> Operations.GetFolder.Output {
@@ -79,25 +51,19 @@ extension JSONRoutes {
     func listFolderChildren(_ input: Operations.ListFolderChildren.Input) async throws -> Operations.ListFolderChildren.Output {
         let (library, _) = try await library()
         let folder = try await CollectionLookup.collectionList(input.path.id, in: library)
-        let query = input.query
-        return .ok(
-            .init(
-                body: .json(
-                    try await collectionPage(predicate: query.predicate, sort: query.sort, limit: query.limit, cursor: query.cursor) { options in
-                        PHCollection.fetchCollections(in: folder, options: options)
-                    })))
+        return .ok(.init(body: .json(try await collectionPage(input.query) { PHCollection.fetchCollections(in: folder, options: $0) })))
     }
 
-    /// A page of the collections `fetch` finds with the request's options.
+    /// A page of the collections `fetch` finds with the query's predicate,
+    /// sort keys, limit and cursor.
     private func collectionPage<Object: PHCollection>(
-        predicate: String?, sort: String?, limit: Int?, cursor: String?,
-        _ fetch: @escaping @Sendable (PHFetchOptions) -> PHFetchResult<Object>
+        _ query: some FetchQuery, _ fetch: @escaping @Sendable (PHFetchOptions) -> PHFetchResult<Object>
     ) async throws -> Components.Schemas.CollectionPage {
         let (library, _) = try await library()
-        let options = try AssetLookup.fetchOptions(predicate: predicate, sort: sort, hidden: nil, for: Object.self, defaultSort: nil)
+        let options = try AssetLookup.fetchOptions(predicate: query.predicate, sort: query.sort, hidden: nil, for: Object.self, defaultSort: nil)
         let page = try await blocking {
             try library.withCurrentLibrary {
-                try Page.of(fetch(options), limit: limit, cursor: cursor) { CollectionRepresentation($0).schema }
+                try Page.of(fetch(options), limit: query.limit, cursor: query.cursor) { CollectionRepresentation($0).schema }
             }
         }
         return .init(items: page.items, nextCursor: page.nextCursor, total: page.total)
