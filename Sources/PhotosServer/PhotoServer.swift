@@ -139,7 +139,6 @@ public struct PhotoServer: Sendable {
         sessionRoutes.addAuthenticated(to: authenticated)
         ImageRoutes(libraries: libraries).add(to: authenticated)
         TimelineRoutes(libraries: libraries).add(to: authenticated)
-        ChangeBlockRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         UploadRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         HistoryRoutes(
             libraries: libraries, authentication: authentication, streams: streams, heartbeat: configuration.heartbeat,
@@ -156,7 +155,7 @@ public struct PhotoServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         }
         try JSONRoutes.register(
-            JSONRoutes(libraries: libraries, uploads: uploads, revocation: revocation), on: router.group().authenticated(by: authentication))
+            JSONRoutes(libraries: libraries, uploads: uploads, revocation: revocation, metrics: metrics), on: router.group().authenticated(by: authentication))
         routedMethods.register(router.routes)
         return router
     }

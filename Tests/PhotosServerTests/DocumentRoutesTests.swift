@@ -54,7 +54,9 @@ import Yams
         let fixture = try ServerFixture(photos: 0)
         let router = Router(context: ServerContext.self)
         try JSONRoutes.register(
-            JSONRoutes(libraries: fixture.server.libraries, uploads: fixture.server.uploads, revocation: fixture.server.revocation), on: router.group())
+            JSONRoutes(
+                libraries: fixture.server.libraries, uploads: fixture.server.uploads, revocation: fixture.server.revocation,
+                metrics: fixture.server.metrics), on: router.group())
         let generated = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
         #expect(generated.count > 10 && generated.contains("GET /v1/library"))
         let yaml = try #require(try Yams.load(yaml: OpenAPIDocument.bundled().yaml) as? [String: Any])
@@ -74,7 +76,7 @@ import Yams
     /// A change request's fields are its Swift properties and the
     /// document's schema, the same both ways.
     @Test func aChangeRequestTakesTheFieldsTheDocumentDescribes() throws {
-        let taken = try Strict<ChangeBlockRoutes.ChangeRequest>.keysTaken(decoding: #"{"op": "createAsset"}"#)
+        let taken = try Strict<ChangeBlocks.ChangeRequest>.keysTaken(decoding: #"{"op": "createAsset"}"#)
         let document = try #require(try Yams.load(yaml: OpenAPIDocument.bundled().yaml) as? [String: Any])
         let schema = (((document["components"] as? [String: Any])?["schemas"] as? [String: Any])?["ChangeRequest"] as? [String: Any])
         let documented = try #require(schema?["properties"] as? [String: Any]).keys

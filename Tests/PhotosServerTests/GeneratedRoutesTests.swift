@@ -67,4 +67,46 @@ import Testing
             #expect((created.json["token"] as? String)?.hasPrefix("opk_") == true)
         }
     }
+
+    @Test func aChangeBlockSaysWhereItsBodyIsWrong() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.withRouter { client in
+            for (body, expected) in [
+                (["requests": [["op": "createAlbum", "title": "X", "bogus": 1]]], #"at .requests[0].bogus: unknown field "bogus""#),
+                (["requests": [["op": "createAlbum", "title": "X"]], "extra": true], #"at .extra: unknown field "extra""#),
+                (["requests": [["op": "createAlbum", "title": 5]]], "at .requests[0].title: expected String"),
+                (["requests": [] as [Any]], "a block holds 1 to 1000 requests"),
+            ] as [([String: Any], String)] {
+                let response = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: body)
+                #expect(response.status == .badRequest)
+                let detail = response.json["detail"] as? String ?? ""
+                #expect(detail.hasPrefix("the request is not what performChanges takes: ") && detail.contains(expected), "\(detail)")
+            }
+        }
+    }
+
+    /// The generated route decodes a block as the document's `ChangeBlock`
+    /// typed by hand: a field left out leaves it as it is, `null` clears it.
+    @Test func aFieldLeftOutIsUnchangedAndNullClearsIt() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = urlID(fixture.assets[0])
+        @Sendable func latitude() -> Double? {
+            fixture.library.withCurrentLibrary {
+                PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[0]], options: nil)[0].location?.coordinate.latitude
+            }
+        }
+        try await fixture.withRouter { client in
+            func update(_ fields: [String: Any]) async throws {
+                let request = fields.merging(["op": "updateAsset", "asset": id]) { $1 }
+                let response = try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: ["requests": [request]])
+                #expect(response.status == .ok, "\(response.text)")
+            }
+            try await update(["location": ["latitude": 48.85, "longitude": 2.35]])
+            #expect(latitude() == 48.85)
+            try await update(["favorite": true])
+            #expect(latitude() == 48.85, "left out: unchanged")
+            try await update(["location": NSNull()])
+            #expect(latitude() == nil, "null: cleared")
+        }
+    }
 }

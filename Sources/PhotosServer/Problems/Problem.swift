@@ -79,6 +79,8 @@ struct Problem: HTTPResponseError, Sendable {
                 Problem(error.httpStatus, "the response cannot be sent as asked: \(error.causeDescription)")
             } else if error.operationInput != nil {
                 from(error.underlyingError)
+            } else if let decoding = error.underlyingError as? DecodingError {
+                Problem.badRequest("the request is not what \(error.operationID) takes: \(Self.describe(decoding))")
             } else {
                 Problem(
                     error.httpStatus == .internalServerError ? .badRequest : error.httpStatus,
@@ -128,16 +130,18 @@ struct Problem: HTTPResponseError, Sendable {
 
     private static func describe(_ error: DecodingError) -> String {
         switch error {
-        case .dataCorrupted(let context): "\(path(context)) \(context.debugDescription)"
-        case .keyNotFound(let key, let context): "\(path(context))\(key.stringValue) is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): "\(path(context)) \(context.debugDescription)"
+        case .dataCorrupted(let context): located(context.debugDescription, context)
+        case .keyNotFound(let key, let context): located("\(key.stringValue) is missing", context)
+        case .typeMismatch(let type, let context): located("expected \(type): \(context.debugDescription)", context)
+        case .valueNotFound(_, let context): located(context.debugDescription, context)
         @unknown default: "\(error)"
         }
     }
 
-    private static func path(_ context: DecodingError.Context) -> String {
+    /// `text` after where in the body it applies (`at .requests[0].title:`), when anywhere.
+    private static func located(_ text: String, _ context: DecodingError.Context) -> String {
         let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return path.isEmpty ? "" : "at \(path):"
+        return path.isEmpty ? text : "at \(path): \(text)"
     }
 }
 

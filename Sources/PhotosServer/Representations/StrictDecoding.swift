@@ -58,6 +58,32 @@ enum FieldUpdate<Value: Decodable>: Decodable {
 }
 
 extension FieldUpdate: Sendable where Value: Sendable {}
+extension FieldUpdate: Equatable where Value: Equatable {}
+extension FieldUpdate: Hashable where Value: Hashable {}
+
+/// Written back as it was read: left out when unchanged, `null` when
+/// cleared. (The generated routes need their body types encodable too.)
+extension FieldUpdate: Encodable where Value: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .unchanged, .cleared: try container.encodeNil()
+        case .set(let value): try container.encode(value)
+        }
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// An unchanged field is left out; chosen over the generic `encode` by
+    /// the synthesised code of the holding type.
+    mutating func encode<Value: Encodable>(_ value: FieldUpdate<Value>, forKey key: Key) throws {
+        switch value {
+        case .unchanged: return
+        case .cleared: try encodeNil(forKey: key)
+        case .set(let value): try encode(value, forKey: key)
+        }
+    }
+}
 
 extension KeyedDecodingContainer {
     /// An absent key leaves the field ``FieldUpdate/unchanged``; chosen over

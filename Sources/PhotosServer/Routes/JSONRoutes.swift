@@ -21,6 +21,8 @@ struct JSONRoutes: APIProtocol {
     let uploads: UploadStore
     /// What ends at once when a share link is revoked.
     let revocation: Revocation
+    /// Where committed change blocks are counted.
+    let metrics: ServerMetrics
 
     /// Registers the generated routes on `group`, which must authenticate
     /// (its paths are the document's, `/v1/…`, so it has no prefix).

@@ -10,16 +10,24 @@ import PhotosMedia
 /// its `ref` (`"$ref"`), as PhotoKit's placeholders allow. With
 /// `If-Match: "<change token>"` the block is refused with 412 when the
 /// library has changed since that token.
-struct ChangeBlockRoutes {
-    let libraries: LibraryPool
-    let uploads: UploadStore
-    let metrics: ServerMetrics
-
-    struct Block: Decodable {
+///
+/// The route is generated (``JSONRoutes/performChanges(_:)``); its body is
+/// decoded as ``Block``, the document's `ChangeBlock` schema typed here
+/// (`typeOverrides` in the generator's configuration), because a change
+/// request tells a field set to null (cleared) from a field left out
+/// (unchanged), which the generator's optionals cannot.
+enum ChangeBlocks {
+    /// A change block's body: its requests, each decoded strictly (a field
+    /// the request type does not take is refused), and nothing else.
+    struct Block: Codable, Hashable, Sendable {
         let requests: [ChangeRequest]
+
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
             let key = AnyKey(stringValue: "requests")
+            if let unknown = container.allKeys.first(where: { $0.stringValue != key.stringValue }) {
+                throw DecodingError.dataCorruptedError(forKey: unknown, in: container, debugDescription: "unknown field \"\(unknown.stringValue)\"")
+            }
             requests = try container.decode([Strict<ChangeRequest>].self, forKey: key).map(\.value)
             guard !requests.isEmpty, requests.count <= 1000 else {
                 throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "a block holds 1 to 1000 requests")
@@ -29,8 +37,8 @@ struct ChangeBlockRoutes {
 
     /// One change request. `op` says which; the other fields are its arguments.
     /// Its stored properties are the fields a request takes (see ``Strict``).
-    struct ChangeRequest: Decodable {
-        enum Operation: String, Decodable {
+    struct ChangeRequest: Codable, Hashable, Sendable {
+        enum Operation: String, Codable, Hashable, Sendable {
             case createAsset, updateAsset, deleteAssets, restoreAssets
             case createAlbum, updateAlbum, deleteAlbums
             case createFolder, updateFolder, deleteFolders
@@ -63,38 +71,33 @@ struct ChangeBlockRoutes {
         let removeCollections: [String]?
     }
 
-    private struct Committed: Encodable {
+    /// What a committed block made and the library's token after it.
+    struct Committed: Sendable {
         /// What each creating request made, by its `ref` (or `#index`, its
         /// position in the block, without one): its local identifier.
         let created: [String: String]
         let token: String
     }
 
-    func add(to group: RouterGroup<ServerContext>) {
-        group.post("changes") { request, context -> Response in
-            let principal = try context.requirePrincipal()
-            let library = try await libraries.library(for: principal)
-            let block = try await request.decode(as: Block.self, context: context)
-            let precondition = Query(request: request).header(.ifMatch)
-            let expected = try precondition.map { try Self.requiredToken($0, principal: principal) }
-            let uploads = self.uploads
-            let committed: Committed
-            do {
-                committed = try await blocking {
-                    try Self.perform(
-                        block, in: library, uploads: UploadedFiles(store: uploads, tokenID: principal.tokenID),
-                        ifUnchangedSince: expected)
-                }
-            } catch let error as PHPhotoLibrary.StateChangedError {
-                throw Self.preconditionFailed(principal, detail: "\(error.description) (If-Match)")
-            } catch let error as PHPhotosError where precondition != nil && error.code == .persistentChangeTokenExpired {
-                throw Self.preconditionFailed(principal, detail: "the change token in If-Match is older than the kept history")
-            } catch let error as PHPhotosError where precondition != nil && error.code == .identifierNotFound && !principal.isOwner {
-                throw Self.preconditionFailed(principal, detail: error.localizedDescription)
+    /// Commits `block` for `principal` in `library`, after the library's
+    /// state `precondition` names (an `If-Match` header) when given: 412
+    /// when it has changed since.
+    static func commit(
+        _ block: Block, for principal: Principal, in library: PHPhotoLibrary, uploads: UploadStore, precondition: String?
+    ) async throws -> Committed {
+        let expected = try precondition.map { try Self.requiredToken($0, principal: principal) }
+        do {
+            return try await blocking {
+                try Self.perform(
+                    block, in: library, uploads: UploadedFiles(store: uploads, tokenID: principal.tokenID),
+                    ifUnchangedSince: expected)
             }
-            metrics.changeBlockCommitted()
-            libraries.videoConversions.scheduleNew(Array(committed.created.values), in: library)
-            return try context.json(committed, from: request)
+        } catch let error as PHPhotoLibrary.StateChangedError {
+            throw Self.preconditionFailed(principal, detail: "\(error.description) (If-Match)")
+        } catch let error as PHPhotosError where precondition != nil && error.code == .persistentChangeTokenExpired {
+            throw Self.preconditionFailed(principal, detail: "the change token in If-Match is older than the kept history")
+        } catch let error as PHPhotosError where precondition != nil && error.code == .identifierNotFound && !principal.isOwner {
+            throw Self.preconditionFailed(principal, detail: error.localizedDescription)
         }
     }
 
@@ -457,7 +460,7 @@ private struct ReferencedObjects {
     private var albums: [String: PHAssetCollection] = [:]
     private var folders: [String: PHCollectionList] = [:]
 
-    init(_ block: ChangeBlockRoutes.Block) throws {
+    init(_ block: ChangeBlocks.Block) throws {
         var assetIDs: Set<String> = []
         var albumIDs: Set<String> = []
         var folderIDs: Set<String> = []
