@@ -107,6 +107,12 @@ import Testing
             #expect(latitude() == 48.85, "left out: unchanged")
             try await update(["location": NSNull()])
             #expect(latitude() == nil, "null: cleared")
+            // An empty If-Match is none, as every header the API reads; one naming no token is refused.
+            let block = ["requests": [["op": "createAlbum", "title": "Trip"]]]
+            #expect(try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: block, headers: [.ifMatch: ""]).status == .ok)
+            #expect(
+                try await client.send(.post, "/v1/changes", token: fixture.ownerToken, json: block, headers: [.ifMatch: "junk"]).status
+                    == .badRequest)
         }
     }
 }

@@ -7,8 +7,9 @@ extension JSONRoutes {
             switch input.body {
             case .json(let block): block
             }
-        let committed = try await ChangeBlocks.commit(
-            block, for: principal, in: library, uploads: uploads, precondition: input.headers.ifMatch)
+        // An empty If-Match counts as none, as every header the API reads.
+        let precondition = input.headers.ifMatch.flatMap { $0.isEmpty ? nil : $0 }
+        let committed = try await ChangeBlocks.commit(block, for: principal, in: library, uploads: uploads, precondition: precondition)
         metrics.changeBlockCommitted()
         libraries.videoConversions.scheduleNew(Array(committed.created.values), in: library)
         return .ok(.init(body: .json(.init(created: .init(additionalProperties: committed.created), token: committed.token))))
