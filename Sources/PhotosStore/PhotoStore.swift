@@ -70,15 +70,19 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// they reflect. Cost: one query; for a million-asset library, about the
     /// time to read a million integers.
     func fetchAssets(_ query: AssetQuery) throws(StoreError) -> FetchSnapshot
-    /// The rows with these ids, in the same order; ids no longer stored are skipped.
-    func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord]
+    /// The rows with these ids, in the same order; ids no longer stored are
+    /// skipped. With `extendedMetadata`, each record holds its caption and
+    /// keywords too, read by the same statement. Cost: one query per
+    /// thousand ids; the caption and keywords add two columns to each row.
+    func assets(ids: [Int64], extendedMetadata: Bool) throws(StoreError) -> [AssetRecord]
     /// Reads the rows `query` selects now, in its order (last first when
     /// `reverse`), `batchSize` at a time, handing each batch to `body`
     /// until it returns false or the rows run out; false, without reading,
-    /// when the query has a limit and `reverse` is asked. Cost: one pass of
-    /// the query in one read transaction, open until `body` stops.
+    /// when the query has a limit and `reverse` is asked. With
+    /// `extendedMetadata`, each record holds its caption and keywords.
+    /// Cost: one pass of the query in one read transaction, open until `body` stops.
     func scanAssets(
-        _ query: AssetQuery, reverse: Bool, batchSize: Int,
+        _ query: AssetQuery, reverse: Bool, batchSize: Int, extendedMetadata: Bool,
         _ body: ([AssetRecord]) -> Bool
     ) throws(StoreError) -> Bool
     /// Whether reading a fetch's rows again with ``scanAssets(_:reverse:batchSize:_:)``
@@ -243,5 +247,17 @@ extension PhotoStore {
     /// Every change block since a state, in commit order.
     package func persistentChanges(since point: HistoryPoint) throws(StoreError) -> [PersistentChangeRecord] {
         try persistentChanges(since: point, limit: nil)
+    }
+
+    /// The rows with these ids, without their caption and keywords.
+    package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
+        try assets(ids: ids, extendedMetadata: false)
+    }
+
+    /// ``scanAssets(_:reverse:batchSize:extendedMetadata:_:)`` without captions and keywords.
+    package func scanAssets(
+        _ query: AssetQuery, reverse: Bool, batchSize: Int, _ body: ([AssetRecord]) -> Bool
+    ) throws(StoreError) -> Bool {
+        try scanAssets(query, reverse: reverse, batchSize: batchSize, extendedMetadata: false, body)
     }
 }

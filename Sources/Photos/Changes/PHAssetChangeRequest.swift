@@ -30,6 +30,9 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     private var newLocation: CLLocation??
     private var newFavorite: Bool?
     private var newHidden: Bool?
+    private var newRating: PHAsset.Rating?
+    private var newCaption: String??
+    private var keywordChanges: [KeywordChange] = []
     private var contentChange: ContentChange?
 
     /// What the request does to the asset's content.
@@ -134,6 +137,39 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         set { newHidden = newValue }
     }
 
+    /// How many stars the asset has. Reads the asset's rating until set.
+    public var rating: PHAsset.Rating {
+        get { newRating ?? existingAsset?.rating ?? .unset }
+        set { newRating = newValue }
+    }
+
+    /// The asset's caption. Reads the asset's caption until set; nil or an
+    /// empty string clears it. The block fails with `changeNotSupported` for
+    /// a caption over 16 KiB of UTF-8 or holding a control character other
+    /// than a line break or tab. Cost: reading it before setting it reads
+    /// the asset's extended metadata (one query, once per asset object).
+    public var caption: String? {
+        get {
+            if let newCaption { return newCaption }
+            return existingAsset?.extendedMetadata.caption
+        }
+        set { newCaption = .some(newValue.flatMap { $0.isEmpty ? nil : $0 }) }
+    }
+
+    /// Gives the asset a keyword, after those it has; one it has already is
+    /// ignored. Keywords compare exactly (`Beach` and `beach` are two). The
+    /// block fails with `changeNotSupported` for an empty keyword, one over
+    /// 256 bytes of UTF-8 or holding a control character, or when the
+    /// asset would have more than 500.
+    public func addKeyword(_ keyword: String) {
+        keywordChanges.append(.add(keyword))
+    }
+
+    /// Takes a keyword from the asset; one it does not have is ignored.
+    public func removeKeyword(_ keyword: String) {
+        keywordChanges.append(.remove(keyword))
+    }
+
     /// The result of an edit of the asset's content: its rendering replaces
     /// what is shown, its adjustment data is kept to reopen the edit, and
     /// the original stays. The block fails with `invalidResource` when the
@@ -173,13 +209,19 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 case .revert: .revert
                 }
             }
-            guard newCreationDate != nil || newLocation != nil || newFavorite != nil || newHidden != nil || content != nil else { return }
+            guard
+                newCreationDate != nil || newLocation != nil || newFavorite != nil || newHidden != nil || content != nil
+                    || newRating != nil || newCaption != nil || !keywordChanges.isEmpty
+            else { return }
             builder.editAsset(asset.record.uuid) { edit in
                 if let newCreationDate { edit.creationDate = .some(newCreationDate) }
                 if let newLocation { edit.location = .some(newLocation.map(StoredLocation.init)) }
                 if let newFavorite { edit.isFavorite = newFavorite }
                 if let newHidden { edit.isHidden = newHidden }
                 if let content { edit.content = content }
+                if let newRating { edit.rating = AssetRating(newRating) }
+                if let newCaption { edit.caption = .some(newCaption) }
+                edit.keywordChanges += keywordChanges
             }
         case .creation(let uuid):
             var resources = self.resources
@@ -192,6 +234,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
             }
             let preparation = NewAssetPreparation(uuid: uuid, resources: resources, session: builder.session)
             let (creationDate, location, favorite, hidden) = (newCreationDate, newLocation, newFavorite, newHidden)
+            let (rating, caption, keywords) = (newRating, newCaption, KeywordChange.apply(keywordChanges, to: []))
             builder.prepareNewAsset(preparation) { asset in
                 if let creationDate {
                     asset.record.creationDate = creationDate
@@ -200,6 +243,10 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 if let location { asset.record.location = location.map(StoredLocation.init) }
                 if let favorite { asset.record.isFavorite = favorite }
                 if let hidden { asset.record.isHidden = hidden }
+                if let rating { asset.record.rating = AssetRating(rating) }
+                if caption != nil || !keywords.isEmpty {
+                    asset.record.extendedMetadata = ExtendedMetadataRecord(caption: caption ?? nil, keywords: keywords)
+                }
                 if let edit { edit.apply(to: &asset) }
             }
         }

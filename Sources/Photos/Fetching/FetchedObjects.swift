@@ -32,6 +32,9 @@ final class FetchedObjects: @unchecked Sendable {
     /// again (see ``forEachChunk(in:reverse:_:)``); nil when there is none
     /// to run, or it would select rows by id anyway.
     private let query: AssetQuery?
+    /// Whether assets are read with their caption and keywords
+    /// (``PHFetchOptions/prefetchAssetExtendedMetadata``).
+    let prefetchesExtendedMetadata: Bool
     private let cache = Mutex(WindowCache())
     private let mediaTypeCounts = Mutex<[AssetMediaType: Int]>([:])
 
@@ -43,9 +46,10 @@ final class FetchedObjects: @unchecked Sendable {
     /// Objects loaded per query when reading consecutive indexes (enumeration).
     static let chunkSize = 1024
 
-    init(_ source: Source, query: AssetQuery? = nil) {
+    init(_ source: Source, query: AssetQuery? = nil, prefetchesExtendedMetadata: Bool = false) {
         self.source = source
         self.query = query
+        self.prefetchesExtendedMetadata = prefetchesExtendedMetadata
     }
 
     static let empty = FetchedObjects(.objects([]))
@@ -150,10 +154,13 @@ final class FetchedObjects: @unchecked Sendable {
         guard case .rows(let library, .assets, let ids) = source, let query, let store = library.store,
             store.scansCostLessThanLookups
         else { return nil }
+        let extendedMetadata = prefetchesExtendedMetadata
         return ScanAhead(capacity: Self.chunksAhead) { deliver in
             var next = 0
             do {
-                _ = try store.scanAssets(query, reverse: reverse, batchSize: Self.chunkSize) { records in
+                _ = try store.scanAssets(
+                    query, reverse: reverse, batchSize: Self.chunkSize, extendedMetadata: extendedMetadata
+                ) { records in
                     guard next < chunks.count else { return false }
                     let chunk = chunks[next]
                     let ordered = reverse ? records.reversed() : records
@@ -180,7 +187,7 @@ final class FetchedObjects: @unchecked Sendable {
         do {
             switch kind {
             case .assets:
-                let records = try store.assets(ids: ids)
+                let records = try store.assets(ids: ids, extendedMetadata: prefetchesExtendedMetadata)
                 if records.count == ids.count {
                     return records.map { PHAsset(record: $0, library: library) }
                 }

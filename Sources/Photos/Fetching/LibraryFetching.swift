@@ -41,7 +41,9 @@ extension PHPhotoLibrary {
             var tracked = true
             if case .rowIDs = scope { tracked = false }  // transient collections never change
             return PHFetchResult(
-                contents: FetchedObjects(.rows(self, .assets, snapshot.ids), query: tracked ? query : nil),
+                contents: FetchedObjects(
+                    .rows(self, .assets, snapshot.ids), query: tracked ? query : nil,
+                    prefetchesExtendedMetadata: options?.prefetchAssetExtendedMetadata ?? false),
                 tracking: tracked
                     ? FetchTracking(
                         library: self, origin: .assets(query),

@@ -37,6 +37,10 @@ open class PHFetchOptions: NSObject, NSCopying, @unchecked Sendable {
     /// Whether observers get incremental change details for results of this
     /// fetch. Default true.
     open var wantsIncrementalChangeDetails = true
+    /// Whether the fetched assets come with their ``PHAsset/extendedMetadata``
+    /// (caption, keywords), read by the same queries that read the assets,
+    /// rather than one query per asset when each is asked. Default false.
+    open var prefetchAssetExtendedMetadata = false
 
     /// Options with every default.
     public override init() {}
@@ -51,6 +55,7 @@ open class PHFetchOptions: NSObject, NSCopying, @unchecked Sendable {
         copy.includeAssetSourceTypes = includeAssetSourceTypes
         copy.fetchLimit = fetchLimit
         copy.wantsIncrementalChangeDetails = wantsIncrementalChangeDetails
+        copy.prefetchAssetExtendedMetadata = prefetchAssetExtendedMetadata
         return copy
     }
 

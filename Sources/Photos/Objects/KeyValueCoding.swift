@@ -75,6 +75,8 @@ enum KeyValueCoding {
         case "sourceType": return .found(NSNumber(value: UInt64(asset.sourceType.rawValue)))
         case "hasAdjustments": return .found(NSNumber(value: asset.hasAdjustments))
         case "adjustmentFormatIdentifier": return .found(asset.adjustmentFormatIdentifier)
+        case "rating": return .found(number(asset.rating.rawValue))
+        case "extendedMetadata": return .found(asset.extendedMetadata)
         // Private keys clients read.
         case "filename", "_filename", "originalFilename": return .found(record.originalFilename)
         case "uniformTypeIdentifier": return .found(record.uniformTypeIdentifier)

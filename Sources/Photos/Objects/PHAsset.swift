@@ -1,15 +1,30 @@
 import Foundation
 import PhotosStore
+import Synchronization
 
 /// A photo or video in the library: an immutable snapshot of its metadata.
 /// Images come from `PHImageManager`; changes go through
 /// `PHAssetChangeRequest` inside a change block.
 open class PHAsset: PHObject, @unchecked Sendable {
     let record: AssetRecord
+    /// The caption and keywords, once read (``extendedMetadata``).
+    private let extendedMetadataRecord: Mutex<ExtendedMetadataRecord?>
 
     init(record: AssetRecord, library: PHPhotoLibrary?) {
         self.record = record
+        extendedMetadataRecord = Mutex(record.extendedMetadata)
         super.init(localIdentifier: LocalIdentifier(uuid: record.uuid, entity: .asset).description, library: library)
+    }
+
+    /// The caption and keywords as stored now; none when the asset cannot be read.
+    private func readExtendedMetadata() -> ExtendedMetadataRecord {
+        guard let store = library?.store else { return ExtendedMetadataRecord() }
+        do {
+            return try store.assets(ids: [record.id], extendedMetadata: true).first?.extendedMetadata ?? ExtendedMetadataRecord()
+        } catch {
+            Diagnostics.report(error, while: "reading an asset's extended metadata")
+            return ExtendedMetadataRecord()
+        }
     }
 
     /// An asset deleted since the fetch that named it: only its identity is left.
@@ -60,6 +75,24 @@ open class PHAsset: PHObject, @unchecked Sendable {
     public var isHidden: Bool { record.isHidden }
     /// Whether the user marked the asset as a favorite.
     public var isFavorite: Bool { record.isFavorite }
+    /// How many stars a person gave the asset; ``Rating-swift.enum/unset`` when none.
+    public var rating: Rating { Rating(record.rating) }
+    /// The asset's caption, keywords and original file name, which a fetch
+    /// reads apart from its other properties. Cost: none when the fetch
+    /// that made the asset prefetched them
+    /// (``PHFetchOptions/prefetchAssetExtendedMetadata``); otherwise one
+    /// query the first time it is read on this object, which keeps what it
+    /// read. An asset that cannot be read any more (deleted since) has an
+    /// empty caption and no keywords.
+    public var extendedMetadata: PHAssetExtendedMetadata {
+        let stored = extendedMetadataRecord.withLock { cached in
+            if let cached { return cached }
+            let read = record.extendedMetadata ?? readExtendedMetadata()
+            cached = read
+            return read
+        }
+        return PHAssetExtendedMetadata(stored, originalFilename: record.originalFilename)
+    }
     /// Shared by the photos of one burst.
     public var burstIdentifier: String? { record.burstIdentifier }
     /// Whether the camera suggested, or the user picked, this photo of its burst.

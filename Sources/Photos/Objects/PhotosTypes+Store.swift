@@ -28,6 +28,14 @@ extension ResourceType {
     init(_ type: PHAssetResourceType) { self = sameRawValue(type, or: .photo) }
 }
 
+extension PHAsset.Rating {
+    init(_ stored: AssetRating) { self = sameRawValue(stored, or: .unset) }
+}
+
+extension AssetRating {
+    init(_ rating: PHAsset.Rating) { self = sameRawValue(rating, or: .unset) }
+}
+
 extension PHAccessLevel {
     init(_ stored: AccessLevel) {
         self = stored == .addOnly ? .addOnly : .readWrite

@@ -202,6 +202,16 @@ extension PHAsset {
         case video = 4
         case videoLooping = 5
     }
+
+    /// How many stars a person gave an asset: none chosen, or one to five.
+    public enum Rating: Int, Sendable, Hashable, CaseIterable {
+        case unset = 0
+        case one = 1
+        case two = 2
+        case three = 3
+        case four = 4
+        case five = 5
+    }
 }
 
 /// The kinds of files an asset can have.

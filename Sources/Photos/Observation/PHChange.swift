@@ -118,7 +118,9 @@ public final class PHChange: NSObject, @unchecked Sendable {
         tracking: FetchTracking
     ) -> PHFetchResultChangeDetails<T> {
         let after = PHFetchResult<T>(
-            contents: FetchedObjects(.rows(library, kind, refresh.snapshot.ids), query: tracking.assetQuery),
+            contents: FetchedObjects(
+                .rows(library, kind, refresh.snapshot.ids), query: tracking.assetQuery,
+                prefetchesExtendedMetadata: before.contents.prefetchesExtendedMetadata),
             tracking: tracking.advanced(to: refresh.snapshot.changeBlock))
         return PHFetchResultChangeDetails(
             before: before, after: after, difference: refresh.difference,

@@ -147,10 +147,17 @@ package struct AssetEdit: Sendable {
     package var isHidden: Bool?
     /// A new rendering of the content, or a return to the original.
     package var content: ContentEdit?
+    package var rating: AssetRating?
+    /// `.some(nil)` clears the caption, as an empty one does.
+    package var caption: String??
+    /// Keywords added and removed, in the order asked: adding one the
+    /// asset has, or removing one it lacks, does nothing.
+    package var keywordChanges: [KeywordChange]
 
     package init(
         uuid: String, creationDate: Date?? = nil, location: StoredLocation?? = nil,
-        isFavorite: Bool? = nil, isHidden: Bool? = nil, content: ContentEdit? = nil
+        isFavorite: Bool? = nil, isHidden: Bool? = nil, content: ContentEdit? = nil,
+        rating: AssetRating? = nil, caption: String?? = nil, keywordChanges: [KeywordChange] = []
     ) {
         self.uuid = uuid
         self.creationDate = creationDate
@@ -158,6 +165,26 @@ package struct AssetEdit: Sendable {
         self.isFavorite = isFavorite
         self.isHidden = isHidden
         self.content = content
+        self.rating = rating
+        self.caption = caption
+        self.keywordChanges = keywordChanges
+    }
+}
+
+/// One keyword added to an asset, or removed from it.
+package enum KeywordChange: Sendable, Hashable {
+    case add(String)
+    case remove(String)
+
+    /// `keywords` after the changes, in order: an added keyword goes at the
+    /// end unless it is there already; a removed one that is absent is ignored.
+    package static func apply(_ changes: [KeywordChange], to keywords: [String]) -> [String] {
+        changes.reduce(into: keywords) { keywords, change in
+            switch change {
+            case .add(let keyword): if !keywords.contains(keyword) { keywords.append(keyword) }
+            case .remove(let keyword): keywords.removeAll { $0 == keyword }
+            }
+        }
     }
 }
 

@@ -142,6 +142,30 @@ extension ChangeSetCommitter {
             arguments += [isHidden]
             attributes.insert(.hidden)
         }
+        if let rating = edit.rating {
+            assignments.append("rating = ?")
+            arguments += [rating.rawValue]
+            attributes.insert(.rating)
+        }
+        if let caption = edit.caption {
+            assignments.append("caption = ?")
+            arguments += [caption.flatMap { $0.isEmpty ? nil : $0 }]
+            attributes.insert(.caption)
+        }
+        if !edit.keywordChanges.isEmpty {
+            let stored = try db.fetchOne(String.self, sql: "SELECT keywords FROM asset WHERE id = ?", arguments: [rowID])
+            let before = ExtendedMetadataRecord.keywords(stored: stored)
+            let after = KeywordChange.apply(edit.keywordChanges, to: before)
+            guard after.count <= DescriptiveText.maximumKeywordCount else {
+                throw StoreError.editNotAllowed(
+                    "an asset may have at most \(DescriptiveText.maximumKeywordCount) keywords; this change gives one \(after.count)")
+            }
+            if after != before {
+                assignments.append("keywords = ?")
+                arguments += [ExtendedMetadataRecord.stored(keywords: after)]
+                attributes.insert(.keywords)
+            }
+        }
         guard !assignments.isEmpty else { return }
         assignments.append("modification_date = ?")
         arguments += [now.timeIntervalSince1970, rowID]

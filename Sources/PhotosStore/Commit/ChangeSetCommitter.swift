@@ -49,14 +49,26 @@ struct ChangeSetCommitter {
         try policy.requireModifiable(rowID: collection.rowID, identifier: collection.identifier, change)
     }
 
-    /// Refuses titles the library does not take (too long, or with control
-    /// characters), before anything is applied.
-    func checkTitles(_ set: ChangeSet) throws {
+    /// Refuses text the library does not take (titles, captions and
+    /// keywords too long, or with control characters), before anything is applied.
+    func checkTexts(_ set: ChangeSet) throws {
         for collection in set.newCollections {
             try CollectionTitle.check(collection.title, as: collection.kind == .collectionList ? "a folder's title" : "an album's title")
         }
         for edit in set.collectionEdits {
             if let title = edit.title { try CollectionTitle.check(title, as: "a collection's title") }
+        }
+        for asset in set.newAssets {
+            guard let metadata = asset.record.extendedMetadata else { continue }
+            if let caption = metadata.caption { try DescriptiveText.check(caption: caption) }
+            for keyword in metadata.keywords { try DescriptiveText.check(keyword: keyword) }
+            guard metadata.keywords.count <= DescriptiveText.maximumKeywordCount else {
+                throw StoreError.editNotAllowed("an asset may have at most \(DescriptiveText.maximumKeywordCount) keywords")
+            }
+        }
+        for edit in set.assetEdits {
+            if case .some(.some(let caption)) = edit.caption { try DescriptiveText.check(caption: caption) }
+            for case .add(let keyword) in edit.keywordChanges { try DescriptiveText.check(keyword: keyword) }
         }
     }
 
@@ -68,7 +80,7 @@ struct ChangeSetCommitter {
         _ set: ChangeSet, placement: FilePlacement, client: String?,
         writesHistoryEntries: Bool
     ) throws -> CommitResult? {
-        try checkTitles(set)
+        try checkTexts(set)
         try policy.check(set, client: client)
         for (asset, paths) in zip(set.newAssets, placement.newAssets) {
             if set.skipsDuplicates, let hash = asset.record.contentHash, let holder = try storedAsset(holding: hash) {

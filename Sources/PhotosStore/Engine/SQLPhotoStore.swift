@@ -133,23 +133,32 @@ extension SQLPhotoStore {
         try readObjects { db, scope in try HistoryLog.span(db, after: after, through: through, scope: scope, client: client) }
     }
 
-    package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
+    package func assets(ids: [Int64], extendedMetadata: Bool) throws(StoreError) -> [AssetRecord] {
         try readRows(ids) { db, scope in
             let condition = scope.assetCondition(.asset)
+            let table = SQLFragment(sql: TableAlias.asset.source)
+            if extendedMetadata {
+                return try Self.loadRows(
+                    db, ids: ids, table: table, alias: .asset, condition: condition, selection: AssetRecord.selectionWithExtendedMetadata,
+                    selectionByID: condition == nil ? AssetRecord.selectionWithExtendedMetadataByID : nil,
+                    decode: AssetRecord.init(rowWithExtendedMetadata:))
+            }
             return try Self.loadRows(
-                db, ids: ids, table: SQLFragment(sql: TableAlias.asset.source), alias: .asset, condition: condition, selection: AssetRecord.selection,
+                db, ids: ids, table: table, alias: .asset, condition: condition, selection: AssetRecord.selection,
                 selectionByID: condition == nil ? AssetRecord.selectionByID : nil, decode: AssetRecord.init(row:))
         }
     }
 
     package func scanAssets(
-        _ query: AssetQuery, reverse: Bool, batchSize: Int,
+        _ query: AssetQuery, reverse: Bool, batchSize: Int, extendedMetadata: Bool,
         _ body: ([AssetRecord]) -> Bool
     ) throws(StoreError) -> Bool {
         try readObjects { db, scope in
             guard let plan = FetchSQL.assetPlan(query, scope: scope, dialect: db.dialect, now: Date()) else { return true }
-            guard let statement = plan.rows(AssetRecord.selection, reverse: reverse) else { return false }
-            try db.scan(statement, batchSize: batchSize) { rows in body(try rows.map(AssetRecord.init(row:))) }
+            let selection = extendedMetadata ? AssetRecord.selectionWithExtendedMetadata : AssetRecord.selection
+            guard let statement = plan.rows(selection, reverse: reverse) else { return false }
+            let decode = extendedMetadata ? AssetRecord.init(rowWithExtendedMetadata:) : AssetRecord.init(row:)
+            try db.scan(statement, batchSize: batchSize) { rows in body(try rows.map(decode)) }
             return true
         }
     }

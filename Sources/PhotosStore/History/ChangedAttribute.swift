@@ -24,6 +24,12 @@ package enum ChangedAttribute: Sendable, Hashable, CaseIterable, Comparable {
     case restored
     /// An asset's content: an edit rendered, or reverted to the original.
     case content
+    /// An asset's rating.
+    case rating
+    /// An asset's caption.
+    case caption
+    /// An asset's keywords.
+    case keywords
     /// A collection's title.
     case title
     /// A collection's ordered members (assets of an album, children of a folder).
@@ -47,6 +53,9 @@ package enum ChangedAttribute: Sendable, Hashable, CaseIterable, Comparable {
         case .trashed: "trashed"
         case .restored: "restored"
         case .content: "content"
+        case .rating: "rating"
+        case .caption: "caption"
+        case .keywords: "keywords"
         case .title: "title"
         case .members: "members"
         case .parent: "parent"

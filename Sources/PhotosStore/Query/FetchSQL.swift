@@ -78,7 +78,7 @@ enum FetchSQL {
             builder.conditions.append(values.isEmpty ? "FALSE" : "a.source_type IN (\(sql: values.joined(separator: ", ")))")
         }
         builder.append(scope.assetCondition(.asset))
-        builder.append(Builder.condition(query.filter, alias: .asset))
+        builder.append(Builder.condition(query.filter, alias: .asset, dialect: dialect))
         return SelectPlan(
             column: "a.id", from: from, builder: builder,
             order: Builder.order(query.sort, alias: .asset, natural: naturalOrder), limit: query.limit, dialect: dialect)
@@ -121,7 +121,7 @@ enum FetchSQL {
             builder.conditions.append("c.id = (SELECT parent_id FROM collection WHERE id = \(rowID))")
         }
         builder.append(scope.collectionCondition(.collection))
-        builder.append(Builder.condition(query.filter, alias: .collection))
+        builder.append(Builder.condition(query.filter, alias: .collection, dialect: dialect))
         return SelectPlan(
             column: "c.id", from: from, builder: builder,
             order: Builder.order(query.sort, alias: .collection, natural: naturalOrder), limit: query.limit, dialect: dialect
@@ -171,7 +171,7 @@ enum FetchSQL {
                  FROM jsonb_array_elements(\(json)::jsonb) WITH ORDINALITY AS j(value, key)) c
                 """
             }
-        builder.append(Builder.condition(filter, alias: .collection))
+        builder.append(Builder.condition(filter, alias: .collection, dialect: dialect))
         return SelectPlan(
             column: "c.id", from: from, builder: builder,
             order: Builder.order(sort, alias: .collection, natural: [OrderTerm(expression: "c.id", ascending: true, nullable: false)]),
@@ -280,50 +280,57 @@ enum FetchSQL {
         }
 
         /// A filter as SQL; nil when it is always true.
-        static func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: TableAlias) -> SQLFragment? {
+        static func condition<A: StoreAttribute>(_ filter: StoreFilter<A>, alias: TableAlias, dialect: SQLDialect) -> SQLFragment? {
             switch filter {
             case .constant(let value):
                 return value ? nil : "FALSE"
             case .and(let filters):
-                let parts = filters.compactMap { condition($0, alias: alias) }
+                let parts = filters.compactMap { condition($0, alias: alias, dialect: dialect) }
                 return parts.isEmpty ? nil : "(\(parts.joined(separator: " AND ")))"
             case .or(let filters):
                 guard !filters.isEmpty else { return "FALSE" }
                 var parts: [SQLFragment] = []
                 for filter in filters {
-                    guard let part = condition(filter, alias: alias) else { return nil }
+                    guard let part = condition(filter, alias: alias, dialect: dialect) else { return nil }
                     parts.append(part)
                 }
                 return "(\(parts.joined(separator: " OR ")))"
             case .not(let inner):
-                return condition(inner, alias: alias).map { "NOT \($0)" } ?? "FALSE"
+                return condition(inner, alias: alias, dialect: dialect).map { "NOT \($0)" } ?? "FALSE"
             case .oneOf(let operand, let values):
                 guard !values.isEmpty else { return "FALSE" }
                 let list = values.map { SQLFragment(sql: "?", arguments: [databaseValue($0)]) }.joined(separator: ", ")
                 return "(\(sql(operand, alias: alias)) IN (\(list)))"
             case .compare(let lhs, let comparison, let rhs, let options):
-                return compare(lhs, comparison, rhs, options, alias: alias)
+                // Equality with nil is IS [NOT] NULL, as NSPredicate means it.
+                if comparison == .equal || comparison == .notEqual {
+                    let negation = comparison == .notEqual ? " NOT" : ""
+                    if case .value(.null) = rhs { return "(\(sql(lhs, alias: alias)) IS\(sql: negation) NULL)" }
+                    if case .value(.null) = lhs { return "(\(sql(rhs, alias: alias)) IS\(sql: negation) NULL)" }
+                }
+                return compare(sql(lhs, alias: alias), comparison, sql(rhs, alias: alias), options)
+            case .anyElement(let attribute, let comparison, let value, let options):
+                // No element is NULL: comparing one with nil is never true.
+                if case .null = value { return "FALSE" }
+                let element = TableAlias.storedListElement
+                let elements = dialect.elements(ofJSONColumn: attribute.sql(alias: alias), alias: element)
+                let test = compare(SQLFragment(sql: element["value"]), comparison, sql(StoreOperand<A>.value(value), alias: alias), options)
+                return "EXISTS (SELECT 1 FROM \(sql: elements) WHERE \(test))"
             }
         }
 
-        private static func compare<A: StoreAttribute>(
-            _ lhs: StoreOperand<A>, _ comparison: StoreComparison, _ rhs: StoreOperand<A>,
-            _ options: TextOptions, alias: TableAlias
-        ) -> SQLFragment {
-            if comparison == .equal || comparison == .notEqual {
-                let negation = comparison == .notEqual ? " NOT" : ""
-                if case .value(.null) = rhs { return "(\(sql(lhs, alias: alias)) IS\(sql: negation) NULL)" }
-                if case .value(.null) = lhs { return "(\(sql(rhs, alias: alias)) IS\(sql: negation) NULL)" }
-            }
+        /// `lhs` compared with `rhs`, neither NULL: text with its options
+        /// through `photos_text`, anything else with SQL's operators.
+        private static func compare(_ lhs: SQLFragment, _ comparison: StoreComparison, _ rhs: SQLFragment, _ options: TextOptions) -> SQLFragment {
             let textual = options != [] || [.contains, .beginsWith, .endsWith, .like].contains(comparison)
             if textual {
                 let code = TextMatching.codes[comparison]!
-                return "photos_text(\(sql: String(code)), \(sql: String(options.rawValue)), \(sql(lhs, alias: alias)), \(sql(rhs, alias: alias)))"
+                return "photos_text(\(sql: String(code)), \(sql: String(options.rawValue)), \(lhs), \(rhs))"
             }
             let symbols: [StoreComparison: String] = [
                 .equal: "=", .notEqual: "<>", .less: "<", .lessOrEqual: "<=", .greater: ">", .greaterOrEqual: ">=",
             ]
-            return "(\(sql(lhs, alias: alias)) \(sql: symbols[comparison]!) \(sql(rhs, alias: alias)))"
+            return "(\(lhs) \(sql: symbols[comparison]!) \(rhs))"
         }
 
         private static func sql<A: StoreAttribute>(_ operand: StoreOperand<A>, alias: TableAlias) -> SQLFragment {

@@ -11,8 +11,16 @@ package enum StoreValue: Sendable, Hashable {
 
 /// A column or computed value a filter or sort can name.
 package protocol StoreAttribute: Sendable, Hashable {
-    /// The SQL expression for the attribute, given the alias of the row's table.
+    /// The SQL expression for the attribute, given the alias of the row's
+    /// table; for a list (``isList``), the column holding it as a JSON array.
     func sql(alias: TableAlias) -> String
+    /// Whether the attribute holds a list of texts per row (an asset's
+    /// keywords), which only ``StoreFilter/anyElement(_:_:_:_:)`` compares.
+    var isList: Bool { get }
+}
+
+extension StoreAttribute {
+    package var isList: Bool { false }
 }
 
 /// How two values compare. String comparisons honour `TextOptions`.
@@ -46,6 +54,9 @@ package indirect enum StoreFilter<Attribute: StoreAttribute>: Sendable, Hashable
     case compare(StoreOperand<Attribute>, StoreComparison, StoreOperand<Attribute>, TextOptions)
     /// The operand equals one of the values.
     case oneOf(StoreOperand<Attribute>, [StoreValue])
+    /// Some element of a list attribute compares with the value: NSPredicate's
+    /// `ANY keywords == 'x'`. A row whose list is empty never matches.
+    case anyElement(Attribute, StoreComparison, StoreValue, TextOptions)
     case and([StoreFilter])
     case or([StoreFilter])
     case not(StoreFilter)
@@ -74,6 +85,11 @@ package enum AssetAttribute: String, StoreAttribute, CaseIterable {
     case creationDate, modificationDate, addedDate
     case mediaType, mediaSubtypes, duration, pixelWidth, pixelHeight
     case isFavorite, isHidden, burstIdentifier, playbackStyle
+    case rating, caption
+    /// A list: the keywords, as a JSON array.
+    case keywords
+
+    package var isList: Bool { self == .keywords }
 
     package func sql(alias a: TableAlias) -> String {
         switch self {
@@ -92,6 +108,9 @@ package enum AssetAttribute: String, StoreAttribute, CaseIterable {
         case .isHidden: "\(a["is_hidden"])"
         case .burstIdentifier: "\(a["burst_identifier"])"
         case .playbackStyle: "\(a["playback_style"])"
+        case .rating: "\(a["rating"])"
+        case .caption: "\(a["caption"])"
+        case .keywords: "\(a["keywords"])"
         }
     }
 }

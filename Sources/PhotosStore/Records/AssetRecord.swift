@@ -68,6 +68,10 @@ package struct AssetRecord: Sendable, Equatable {
     package var adjustmentFormatVersion: String?
     /// The ThumbHash placeholder of what the asset shows (~25 bytes).
     package var thumbHash: Data?
+    package var rating: AssetRating
+    /// The caption and keywords, when the read that made the record asked
+    /// for them (``SQLPhotoStore/assets(ids:extendedMetadata:)``); nil when it did not.
+    package var extendedMetadata: ExtendedMetadataRecord?
 
     package init(
         id: Int64 = 0, uuid: String, mediaType: AssetMediaType, mediaSubtypes: AssetMediaSubtypes = [],
@@ -81,7 +85,7 @@ package struct AssetRecord: Sendable, Equatable {
         uniformTypeIdentifier: String? = nil, timeZoneOffset: Int? = nil,
         cameraMake: String? = nil, cameraModel: String? = nil, lensModel: String? = nil,
         contentHash: String? = nil, contentVersion: Int = 0, adjustmentFormatVersion: String? = nil,
-        thumbHash: Data? = nil
+        thumbHash: Data? = nil, rating: AssetRating = .unset, extendedMetadata: ExtendedMetadataRecord? = nil
     ) {
         self.id = id
         self.uuid = uuid
@@ -116,6 +120,8 @@ package struct AssetRecord: Sendable, Equatable {
         self.contentVersion = contentVersion
         self.adjustmentFormatVersion = adjustmentFormatVersion
         self.thumbHash = thumbHash
+        self.rating = rating
+        self.extendedMetadata = extendedMetadata
     }
 
     /// The `asset` table's columns, declared once: their order is the
@@ -130,7 +136,7 @@ package struct AssetRecord: Sendable, Equatable {
         case representsBurst, playbackStyle, adjustmentFormatIdentifier, trashedDate
         case isFrontCamera, isLongExposure, hasRawOriginal, originalFilename
         case uniformTypeIdentifier, timeZoneOffset, cameraMake, cameraModel, lensModel
-        case contentHash, contentVersion, adjustmentFormatVersion, thumbHash
+        case contentHash, contentVersion, adjustmentFormatVersion, thumbHash, rating
     }
 
     /// Every column, qualified by the alias `a`, in ``Column`` order.
@@ -139,6 +145,19 @@ package struct AssetRecord: Sendable, Equatable {
     /// The statement selecting one asset by id (its one argument), written
     /// once: a fetch result reads one at random this way.
     static let selectionByID = "SELECT \(selection) FROM asset a WHERE a.id = ?"
+
+    /// Every column, then the caption and keywords (``ExtendedMetadataRecord``).
+    static let selectionWithExtendedMetadata =
+        selection + ", " + ExtendedMetadataRecord.columns.map { TableAlias.asset[$0] }.joined(separator: ", ")
+
+    /// ``selectionByID`` with the caption and keywords.
+    static let selectionWithExtendedMetadataByID = "SELECT \(selectionWithExtendedMetadata) FROM asset a WHERE a.id = ?"
+
+    /// Decodes a row selected with ``selectionWithExtendedMetadata``.
+    init(rowWithExtendedMetadata row: any SQLColumnReader) throws(StoredValueError) {
+        try self.init(row: row)
+        extendedMetadata = try ExtendedMetadataRecord(row: row, at: Column.allCases.count)
+    }
 
     /// Decodes a row selected with `selection`, kept or read in place.
     init(row: any SQLColumnReader) throws(StoredValueError) {
@@ -183,6 +202,8 @@ package struct AssetRecord: Sendable, Equatable {
         contentVersion = try row[C.contentVersion.rawValue]
         adjustmentFormatVersion = try row[C.adjustmentFormatVersion.rawValue]
         thumbHash = try row[C.thumbHash.rawValue]
+        rating = AssetRating(rawValue: try row[C.rating.rawValue]) ?? .unset
+        extendedMetadata = nil
     }
 
     /// What the record stores in a column.
@@ -227,6 +248,7 @@ package struct AssetRecord: Sendable, Equatable {
         case .contentVersion: contentVersion
         case .adjustmentFormatVersion: adjustmentFormatVersion
         case .thumbHash: thumbHash
+        case .rating: rating.rawValue
         }
     }
 
@@ -234,14 +256,19 @@ package struct AssetRecord: Sendable, Equatable {
     private static let insertedColumns = Column.allCases.dropFirst()
 
     /// Values for ``insertSQL``: every inserted column's, then the
-    /// original's placeholder (the same at creation), which a revert restores.
+    /// original's placeholder (the same at creation), which a revert
+    /// restores, then the caption and keywords a new asset comes with.
     package var insertArguments: SQLArguments {
-        SQLArguments(Self.insertedColumns.map(value(of:)) + [thumbHash])
+        SQLArguments(
+            Self.insertedColumns.map(value(of:)) + [
+                thumbHash, extendedMetadata?.caption, ExtendedMetadataRecord.stored(keywords: extendedMetadata?.keywords ?? []),
+            ])
     }
 
     /// The statement inserting one asset with ``insertArguments``.
     package static let insertSQL = """
-        INSERT INTO asset (\(insertedColumns.map(\.name).joined(separator: ", ")), original_thumb_hash)
-        VALUES (\(Array(repeating: "?", count: insertedColumns.count + 1).joined(separator: ", ")))
+        INSERT INTO asset (\(insertedColumns.map(\.name).joined(separator: ", ")), original_thumb_hash, \(
+            ExtendedMetadataRecord.columns.joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: insertedColumns.count + 1 + ExtendedMetadataRecord.columns.count).joined(separator: ", ")))
         """
 }

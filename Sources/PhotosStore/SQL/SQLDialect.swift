@@ -50,6 +50,15 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// The texts of a JSON array a row holds in `column` (NULL: none), as a
+    /// table named `alias` with one column, `value`, for a subquery's FROM.
+    package func elements(ofJSONColumn column: String, alias: TableAlias) -> String {
+        switch self {
+        case .sqlite: "json_each(\(column)) \(alias)"
+        case .postgres: "jsonb_array_elements_text(\(column)::jsonb) AS \(alias)(value)"
+        }
+    }
+
     /// An ORDER BY direction that puts NULL first when ascending and last
     /// when descending, as SQLite does by itself (PostgreSQL does the
     /// opposite). SQLite gets the bare direction, which its planner matches

@@ -35,6 +35,9 @@ package struct TableAlias: Sendable, Hashable, CustomStringConvertible {
     /// The elements of a list bound as one argument (``SQLDialect/table(of:alias:)-(Int64)``):
     /// `k.value`, and `k.key`, its position.
     package static let listElement = TableAlias("k")
+    /// The elements of a list a row holds in one column (an asset's
+    /// keywords, ``SQLDialect/elements(ofJSONColumn:alias:)``): `w.value`.
+    package static let storedListElement = TableAlias("w")
     /// A row trigger's row after the change.
     package static let newRow = TableAlias("NEW")
     /// A row trigger's row before the change.

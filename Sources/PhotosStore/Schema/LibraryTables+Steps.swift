@@ -31,6 +31,17 @@ extension LibraryTables {
                     WHERE client LIKE 'share.%' AND access = 2
                     """),
                 .run("UPDATE client_access SET access = 4 WHERE access = 5 AND shared_album IS NULL"),
-            ])
+            ]),
+        // Descriptive metadata (PHAsset.rating, PHAssetExtendedMetadata):
+        // a rating of none to five stars, a caption, and keywords. The
+        // caption and keywords are read on demand, apart from the row's
+        // other columns, so they stay off the fetch's hot path.
+        SchemaStep(
+            name: "ratings, captions and keywords",
+            changes: [
+                .addColumn(table: "asset", column: "rating"),
+                .addColumn(table: "asset", column: "caption"),
+                .addColumn(table: "asset", column: "keywords"),
+            ]),
     ]
 }

@@ -115,6 +115,10 @@ package enum LibraryTables {
                 LibraryColumn("original_thumb_hash", .bytes, nullable: true),
                 LibraryColumn("local_day", .integer, nullable: true, derived: true),
                 LibraryColumn("local_month", .integer, nullable: true, derived: true),
+                LibraryColumn("rating", .integer, default: 0),
+                LibraryColumn("caption", .text, nullable: true),
+                // A JSON array of strings, in the order they were added; nil when there are none.
+                LibraryColumn("keywords", .text, nullable: true),
             ]),
         Table(
             "resource", key: ["id"],

@@ -7,6 +7,9 @@ struct FetchTranslation<Attribute: StoreAttribute> {
     /// What a key holds, which decides the values it can be compared with.
     enum ValueKind {
         case date, integer, real, boolean, string
+        /// A list of strings per object (an asset's keywords): compared
+        /// element by element, with `ANY`, `NONE` or `CONTAINS`.
+        case stringList
         /// `localIdentifier`: strings, compared as the stored UUID when possible.
         case identifier
         /// `SELF`: PhotoKit objects.
@@ -36,6 +39,9 @@ struct FetchTranslation<Attribute: StoreAttribute> {
                 "favorite": (.isFavorite, .boolean), "isFavorite": (.isFavorite, .boolean),
                 "hidden": (.isHidden, .boolean), "isHidden": (.isHidden, .boolean),
                 "burstIdentifier": (.burstIdentifier, .string),
+                // Added with iOS 18's descriptive metadata; `caption` and `keywords`
+                // are OpenPhotoKit's spellings of PHAssetExtendedMetadata's properties.
+                "rating": (.rating, .integer), "caption": (.caption, .string), "keywords": (.keywords, .stringList),
             ],
             uuidAttribute: .uuid, entities: [.asset])
     }
@@ -70,7 +76,7 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             guard let key = descriptor.key else {
                 throw PHPredicateError(reason: "\(className) fetches need sort descriptors made with NSSortDescriptor(key:ascending:)")
             }
-            guard let entry = keys[key], entry.kind != .object else {
+            guard let entry = keys[key], entry.kind != .object, entry.kind != .stringList else {
                 throw PHPredicateError(reason: "Unsupported sort descriptor key '\(key)' in a \(className) fetch; supported keys: \(supportedKeys)")
             }
             sorts.append(StoreSort(entry.attribute, ascending: descriptor.ascending))
@@ -123,8 +129,11 @@ struct FetchTranslation<Attribute: StoreAttribute> {
         }
 
         private func comparison(_ c: PredicateComparison) throws(PHPredicateError) -> StoreFilter<Attribute> {
+            if let list = listKey(c.lhs) ?? (c.op == .in ? listKey(c.rhs) : nil) {
+                return try listComparison(c, list: list)
+            }
             if let modifier = c.modifier {
-                throw error("\(modifier.rawValue) applies to to-many keys, and \(rules.className) has none", at: c.lhs.position)
+                throw error("\(modifier.rawValue) applies to to-many keys such as keywords, and this key is not one", at: c.lhs.position)
             }
             var lhs = c.lhs
             var rhs = c.rhs
@@ -162,13 +171,7 @@ struct FetchTranslation<Attribute: StoreAttribute> {
                     throw error("\(op.rawValue) compares strings, and this key is not a string", at: lhs.position)
                 }
                 let pattern = try value(of: rhs, for: .string, op: op)
-                let comparison: StoreComparison =
-                    op == .contains
-                    ? .contains
-                    : op == .beginsWith
-                        ? .beginsWith
-                        : op == .endsWith ? .endsWith : .like
-                return .compare(try operand(lhs), comparison, .value(pattern), options)
+                return .compare(try operand(lhs), Self.textComparison(op), .value(pattern), options)
             case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
                 let comparison = Self.storeComparison(op)
                 if Self.isValue(rhs) {
@@ -183,6 +186,58 @@ struct FetchTranslation<Attribute: StoreAttribute> {
                     throw error("the keys on either side of \(op.rawValue) hold different kinds of values", at: c.position)
                 }
                 return .compare(try operand(lhs), comparison, try operand(rhs), options)
+            }
+        }
+
+        /// The attribute a key names when it holds a list (`keywords`).
+        private func listKey(_ operand: PredicateOperand) -> Attribute? {
+            guard case .key(let name, _) = operand, let entry = rules.keys[name], entry.kind == .stringList else { return nil }
+            return entry.attribute
+        }
+
+        /// A comparison with a list key, as NSPredicate reads one:
+        /// `ANY keywords == 'x'` (or `SOME`), `NONE keywords BEGINSWITH 'x'`,
+        /// `keywords CONTAINS 'x'` and `'x' IN keywords` (the list holds
+        /// the value). `ALL` is refused: over an empty list it is true, which
+        /// no person filtering by keyword means.
+        private func listComparison(_ c: PredicateComparison, list: Attribute) throws(PHPredicateError) -> StoreFilter<Attribute> {
+            let options = TextOptions(rawValue: c.options.rawValue)
+            let comparison: StoreComparison
+            let value: StoreValue
+            switch (c.modifier, c.op) {
+            case (nil, .contains):
+                (comparison, value) = (.equal, try self.value(of: c.rhs, for: .string, op: c.op))
+            case (nil, .in) where listKey(c.rhs) != nil:
+                (comparison, value) = (.equal, try self.value(of: c.lhs, for: .string, op: c.op))
+            case (nil, _):
+                throw error(
+                    "the key holds a list: compare its elements with ANY or NONE (ANY keywords == 'beach'), or test it with CONTAINS",
+                    at: c.lhs.position)
+            case (PredicateModifier.all?, _):
+                throw error("ALL is not supported on a list key; use NONE with the opposite comparison", at: c.lhs.position)
+            case (PredicateModifier.any?, .in), (PredicateModifier.some?, .in), (PredicateModifier.none?, .in):
+                let values = try self.values(of: c.rhs, for: .string, op: c.op)
+                let any = StoreFilter<Attribute>.or(values.map { .anyElement(list, .equal, $0, options) })
+                return c.modifier == PredicateModifier.none ? .not(any) : any
+            case (_, .matches):
+                throw error("MATCHES (regular expressions) is not supported in fetches; use LIKE, CONTAINS, BEGINSWITH or ENDSWITH", at: c.position)
+            case (_, .between):
+                throw error("BETWEEN compares numbers and dates, and the elements of this key are strings", at: c.position)
+            case (_, let op):
+                let text: Set<PredicateOperator> = [.contains, .beginsWith, .endsWith, .like]
+                comparison = text.contains(op) ? Self.textComparison(op) : Self.storeComparison(op)
+                value = try self.value(of: c.rhs, for: .string, op: op)
+            }
+            let any = StoreFilter<Attribute>.anyElement(list, comparison, value, options)
+            return c.modifier == PredicateModifier.none ? .not(any) : any
+        }
+
+        private static func textComparison(_ op: PredicateOperator) -> StoreComparison {
+            switch op {
+            case .contains: .contains
+            case .beginsWith: .beginsWith
+            case .endsWith: .endsWith
+            default: .like
             }
         }
 
@@ -338,7 +393,7 @@ struct FetchTranslation<Attribute: StoreAttribute> {
                 return .real(real)
             case (.integer, .bool(let bool)), (.real, .bool(let bool)), (.boolean, .bool(let bool)):
                 return .integer(bool ? 1 : 0)
-            case (.string, .string(let text)), (.identifier, .string(let text)), (.object, .string(let text)):
+            case (.string, .string(let text)), (.identifier, .string(let text)), (.object, .string(let text)), (.stringList, .string(let text)):
                 return .text(text)
             case (.identifier, .object(let identifier)), (.object, .object(let identifier)):
                 return .text(identifier)
@@ -353,6 +408,7 @@ struct FetchTranslation<Attribute: StoreAttribute> {
             case .integer, .real: "a number key"
             case .boolean: "a boolean key"
             case .string, .identifier: "a string key"
+            case .stringList: "a list of strings"
             case .object: "SELF"
             }
         }

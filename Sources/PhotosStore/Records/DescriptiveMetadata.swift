@@ -1,0 +1,94 @@
+import Foundation
+
+/// How many stars a person gave an asset. Raw values are stored
+/// (`asset.rating`) and are PhotoKit's `PHAsset.Rating` raw values.
+package enum AssetRating: Int, Sendable, CaseIterable, Comparable {
+    case unset = 0
+    case oneStar = 1
+    case twoStars = 2
+    case threeStars = 3
+    case fourStars = 4
+    case fiveStars = 5
+
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// An asset's caption and keywords, which PhotoKit reads apart from the
+/// asset's other properties (`PHAssetExtendedMetadata`): stored in the
+/// asset's row (`asset.caption`, `asset.keywords`) but selected only when
+/// asked, on demand or with a fetch that prefetches them.
+package struct ExtendedMetadataRecord: Sendable, Equatable {
+    /// The caption; nil when there is none (an empty caption is none).
+    package var caption: String?
+    /// The keywords, each once, in the order they were added.
+    package var keywords: [String]
+
+    package init(caption: String? = nil, keywords: [String] = []) {
+        self.caption = caption
+        self.keywords = keywords
+    }
+
+    /// The two columns, after a row's others, as ``init(caption:keywords:)``
+    /// reads them back from `SQLColumnReader` positions.
+    static let columns = ["caption", "keywords"]
+
+    /// Decodes the two columns at `index` and `index + 1` of a row.
+    init(row: any SQLColumnReader, at index: Int) throws(StoredValueError) {
+        caption = try row[index]
+        keywords = Self.keywords(stored: try row[index + 1])
+    }
+
+    /// The keywords a stored `asset.keywords` holds; none for NULL or text
+    /// that is not a JSON array of strings (written by nothing but this type).
+    package static func keywords(stored: String?) -> [String] {
+        guard let stored, let data = stored.data(using: .utf8),
+            let keywords = try? JSONDecoder().decode([String].self, from: data)
+        else { return [] }
+        return keywords
+    }
+
+    /// The stored form of `keywords`: a JSON array, or NULL for none.
+    package static func stored(keywords: [String]) -> String? {
+        guard !keywords.isEmpty, let data = try? JSONEncoder().encode(keywords) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The limits on the text of an asset's caption and keywords, as the
+/// library takes them: words a person reads, bounded so that no asset's
+/// description costs more than one should to store, send or search.
+package enum DescriptiveText {
+    /// The most UTF-8 bytes a caption may have: a few pages of text.
+    package static let maximumCaptionBytes = 16 * 1024
+    /// The most UTF-8 bytes one keyword may have.
+    package static let maximumKeywordBytes = 256
+    /// The most keywords one asset may have.
+    package static let maximumKeywordCount = 500
+
+    /// Refuses a caption past ``maximumCaptionBytes`` or holding a control
+    /// character other than a line break or tab.
+    package static func check(caption: String) throws(StoreError) {
+        guard caption.utf8.count <= maximumCaptionBytes else {
+            throw .editNotAllowed("a caption is \(caption.utf8.count) bytes of UTF-8; at most \(maximumCaptionBytes) are taken")
+        }
+        if let control = caption.unicodeScalars.first(where: { FileName.isControl($0) && $0 != "\n" && $0 != "\t" }) {
+            throw .editNotAllowed("a caption holds the control character \(describe(control)), which is not taken")
+        }
+    }
+
+    /// Refuses an empty keyword, one past ``maximumKeywordBytes``, or one
+    /// holding a control character.
+    package static func check(keyword: String) throws(StoreError) {
+        guard !keyword.isEmpty else { throw .editNotAllowed("a keyword is empty") }
+        guard keyword.utf8.count <= maximumKeywordBytes else {
+            throw .editNotAllowed("a keyword is \(keyword.utf8.count) bytes of UTF-8; at most \(maximumKeywordBytes) are taken")
+        }
+        if let control = keyword.unicodeScalars.first(where: FileName.isControl) {
+            throw .editNotAllowed("a keyword holds the control character \(describe(control)), which is not taken")
+        }
+    }
+
+    private static func describe(_ scalar: Unicode.Scalar) -> String {
+        "U+" + String(scalar.value, radix: 16, uppercase: true)
+    }
+}
