@@ -14,10 +14,13 @@ package struct EmbeddedMetadata: Sendable, Equatable {
     /// exif:DateTimeOriginal, photoshop:DateCreated, IPTC's DateCreated
     /// with TimeCreated, xmp:CreateDate.
     package var otherCaptureTimes: [CaptureTime] = []
+    /// The rating, caption and keywords XMP and IPTC record.
+    package var descriptive = DescriptiveMetadata()
 
-    package init(exif: ExifFields = ExifFields(), otherCaptureTimes: [CaptureTime] = []) {
+    package init(exif: ExifFields = ExifFields(), otherCaptureTimes: [CaptureTime] = [], descriptive: DescriptiveMetadata = DescriptiveMetadata()) {
         self.exif = exif
         self.otherCaptureTimes = otherCaptureTimes
+        self.descriptive = descriptive
     }
 
     /// The tags asked for, by exiftool's family-0 group.
@@ -33,7 +36,8 @@ package struct EmbeddedMetadata: Sendable, Equatable {
     /// Reads the file at `path`. Cost: one request to the running exiftool,
     /// which reads the file's metadata, not its pixels.
     package static func read(fileAt path: String) throws(MediaError) -> EmbeddedMetadata {
-        let fields = try ExifToolSession.shared.fields(ofFileAt: path, arguments: ["-n", "-G0"] + tags.map { "-" + $0 })
+        let fields = try ExifToolSession.shared.fields(
+            ofFileAt: path, arguments: ["-n", "-G0"] + (tags + DescriptiveMetadata.tags).map { "-" + $0 })
         func text(_ tag: String) -> String? {
             guard let value = fields[tag] else { return nil }
             let text = (value as? String ?? "\(value)").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -74,7 +78,7 @@ package struct EmbeddedMetadata: Sendable, Equatable {
             iptcDay.map { day in text("IPTC:TimeCreated").map { day + " " + $0 } ?? day },
             text("XMP:CreateDate"),
         ].compactMap { $0.flatMap { CaptureTime.parse($0) } }
-        return EmbeddedMetadata(exif: exif, otherCaptureTimes: otherTimes)
+        return EmbeddedMetadata(exif: exif, otherCaptureTimes: otherTimes, descriptive: DescriptiveMetadata(exifTool: fields))
     }
 }
 

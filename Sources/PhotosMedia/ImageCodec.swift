@@ -146,6 +146,25 @@ enum JPEGSegments {
         return found
     }
 
+    /// What an XMP packet names when it rates, captions or tags a photo.
+    private static let descriptiveXMPNames = ["xmp:Rating", "dc:subject", "dc:description", "dc:title"].map { Array($0.utf8) }
+
+    /// Whether the JPEG at `path` has IPTC (an APP13 segment, which holds
+    /// captions and keywords), or XMP naming a rating, subject, description
+    /// or title. Cost: one read of the file's first 512 KiB at most.
+    static func hasDescriptiveMetadata(fileAt path: String) -> Bool {
+        var found = false
+        forEachSegment(fileAt: path) { marker, body in
+            if marker == 0xED && body.starts(with: iptcSignature) {
+                found = true
+            } else if marker == 0xE1 && body.starts(with: xmpSignature) {
+                found = descriptiveXMPNames.contains { name in body.firstRange(of: name) != nil }
+            }
+            return !found
+        }
+        return found
+    }
+
     /// The text of the JPEG's XMP packet; nil when it has none.
     static func xmpPacket(fileAt path: String) -> String? {
         var packet: String?

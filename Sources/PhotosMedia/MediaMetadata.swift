@@ -52,6 +52,8 @@ package struct MediaMetadata: Sendable, Equatable {
     /// Whether the file says it is a screenshot (iOS's EXIF user comment, or
     /// a camera-less image named as screenshot tools name them).
     package var isScreenshot: Bool
+    /// The rating, caption and keywords the file's XMP or IPTC records.
+    package var descriptive = DescriptiveMetadata()
 
     package init(
         kind: Kind, pixelWidth: Int, pixelHeight: Int, orientation: Int = 1,

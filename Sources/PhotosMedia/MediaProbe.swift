@@ -139,32 +139,38 @@ package enum MediaProbe {
         }
         var exif = exifBytes.flatMap { ExifFields(block: UnsafeRawBufferPointer(start: $0, count: exifLength)) }
         var otherCaptureTimes: [CaptureTime] = []
+        var descriptive = DescriptiveMetadata()
         if needsExifTool(loader: loader, exif: exif, path: path), ExifToolSession.shared.isAvailable,
             let embedded = try? EmbeddedMetadata.read(fileAt: path)
         {
             exif = (exif ?? ExifFields()).filling(from: embedded.exif)
             otherCaptureTimes = embedded.otherCaptureTimes
+            descriptive = embedded.descriptive
         }
         // libheif applies HEIF rotation itself, so its pixels are already upright.
         let orientation = loader.hasPrefix("heif") ? 1 : Int(header.orientation)
         // Pages are frames only in formats that animate: a HEIF's several
         // images (a burst, a depth map's companion) and a TIFF's pages are not an animation.
         let animates = loader.hasPrefix("gif") || loader.hasPrefix("webp")
-        return stillImage(
+        var still = stillImage(
             storedWidth: Int(header.width), storedHeight: Int(header.height), orientation: orientation,
             exif: exif, otherCaptureTimes: otherCaptureTimes, frameCount: animates ? max(1, Int(header.pages)) : 1, hasAlpha: header.has_alpha != 0,
             uniformTypeIdentifier: UniformType.forImage(loader: loader, head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
             name: name)
+        still.descriptive = descriptive
+        return still
     }
 
     /// Whether exiftool may find what libexif did not. A JPEG's EXIF is
     /// read in-process, and says all unless it lacks a date or place that
-    /// the JPEG's XMP or IPTC might give: camera JPEGs cost no request.
-    /// Other containers are asked of exiftool: XMP and IPTC, and EXIF where
+    /// the JPEG's XMP or IPTC might give, or it has IPTC, or XMP that
+    /// rates, captions or tags it: camera JPEGs cost no request. Other
+    /// containers are asked of exiftool: XMP and IPTC, and EXIF where
     /// libvips does not reach it.
     static func needsExifTool(loader: String, exif: ExifFields?, path: String) -> Bool {
         guard loader.hasPrefix("jpegload") else { return true }
-        return (exif?.captureTime == nil || exif?.latitude == nil) && JPEGSegments.hasXMPOrIPTC(fileAt: path)
+        if exif?.captureTime == nil || exif?.latitude == nil, JPEGSegments.hasXMPOrIPTC(fileAt: path) { return true }
+        return JPEGSegments.hasDescriptiveMetadata(fileAt: path)
     }
 
     /// The metadata of a still image from its stored size, orientation and

@@ -65,6 +65,43 @@ import Testing
         #expect(MediaProbe.needsExifTool(loader: "pngload", exif: nil, path: plain.path))
     }
 
+    /// Ratings, captions and keywords as editors write them into a camera
+    /// JPEG whose EXIF says all else (exiftool writing XMP as Lightroom
+    /// and darktable do, and IPTC as older tools do): the probe asks
+    /// exiftool for them, and reads them; a JPEG with XMP that describes
+    /// nothing costs no request.
+    @Test func editorsRatingsCaptionsAndKeywordsAreRead() throws {
+        var complete = ExifFields()
+        complete.dateTimeOriginal = "2019:07:14 16:30:05"
+        (complete.latitude, complete.longitude) = (46.5, 7.8)
+        let camera = try write(try SampleImage.jpeg(width: 64, height: 48, from: (10, 20, 30), to: (200, 100, 50), exif: complete), "camera.jpg")
+        let xmp = directory.appendingPathComponent("xmp.jpg")
+        try FileManager.default.copyItem(at: camera, to: xmp)
+        try DebianTool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-xmp:Rating=4", "-XMP-dc:Description=Boats in the harbour",
+                "-XMP-dc:Subject=harbour", "-XMP-dc:Subject=boats", "-XMP-dc:Subject=harbour", xmp.path,
+            ])
+        let iptc = directory.appendingPathComponent("iptc.jpg")
+        try FileManager.default.copyItem(at: camera, to: iptc)
+        try DebianTool.run(
+            "exiftool", ["-q", "-overwrite_original", "-IPTC:Keywords=alps", "-IPTC:Keywords=snow", "-IPTC:Caption-Abstract=Ridge", iptc.path])
+        let rejected = directory.appendingPathComponent("rejected.jpg")
+        try FileManager.default.copyItem(at: camera, to: rejected)
+        try DebianTool.run("exiftool", ["-q", "-overwrite_original", "-XMP-xmp:Rating=-1", "-XMP-dc:Title=Out of focus", rejected.path])
+        let undescribed = directory.appendingPathComponent("undescribed.jpg")
+        try FileManager.default.copyItem(at: camera, to: undescribed)
+        try DebianTool.run("exiftool", ["-q", "-overwrite_original", "-XMP-xmp:CreatorTool=camera firmware", undescribed.path])
+
+        #expect(try MediaProbe.probe(fileAt: xmp).descriptive == DescriptiveMetadata(rating: 4, caption: "Boats in the harbour", keywords: ["harbour", "boats"]))
+        #expect(try MediaProbe.probe(fileAt: iptc).descriptive == DescriptiveMetadata(caption: "Ridge", keywords: ["alps", "snow"]))
+        #expect(try MediaProbe.probe(fileAt: rejected).descriptive == DescriptiveMetadata(caption: "Out of focus"), "a rejection is no rating")
+        #expect(!MediaProbe.needsExifTool(loader: "jpegload", exif: complete, path: undescribed.path))
+        #expect(!MediaProbe.needsExifTool(loader: "jpegload", exif: complete, path: camera.path))
+        #expect(try MediaProbe.probe(fileAt: camera).descriptive.isEmpty)
+    }
+
     /// JPEG XL's EXIF box reader, given cjxl's real file cut short and
     /// with bytes changed anywhere in its boxes: it finds the EXIF or
     /// nothing, within its bounds, and never crashes.

@@ -127,4 +127,40 @@ import Testing
         #expect(again.imported.isEmpty && again.duplicates.count == files.count)
         #expect(again.albums == result.albums && lyon().count == 2)
     }
+
+    /// What editors and Google wrote about photos becomes their rating,
+    /// caption and keywords: darktable's XMP sidecar over the file's own
+    /// IPTC (its rating and caption win, its keywords join), and Takeout's
+    /// description. Text no asset may hold is fitted, not refused.
+    @Test func editorsRatingsCaptionsAndKeywordsBecomeTheAssets() throws {
+        let camera = test.files.appendingPathComponent("Camera")
+        let tagged = try photo("DSC_0100.JPG", in: camera, width: 48)
+        try DebianTool.run(
+            "exiftool", ["-q", "-overwrite_original", "-IPTC:Keywords=alps", "-IPTC:Caption-Abstract=From the camera", tagged.path])
+        try write(
+            """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+             <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmp:Rating="5">
+              <dc:description><rdf:Alt><rdf:li xml:lang="x-default">Sunrise on the ridge</rdf:li></rdf:Alt></dc:description>
+              <dc:subject><rdf:Bag><rdf:li>sunrise</rdf:li><rdf:li>alps</rdf:li><rdf:li>\(String(repeating: "x", count: 300))</rdf:li></rdf:Bag></dc:subject>
+             </rdf:Description>
+            </rdf:RDF></x:xmpmeta>
+            """, "DSC_0100.JPG.xmp", in: camera)
+        let takeout = test.files.appendingPathComponent("Takeout")
+        let cake = try photo("IMG_0200.jpg", in: takeout, width: 50)
+        try write(
+            takeoutJSON(title: "IMG_0200.jpg", taken: 1_591_576_200).replacingOccurrences(of: "\"description\": \"\"", with: "\"description\": \"Birthday cake\""),
+            "IMG_0200.jpg.json", in: takeout)
+        let result = try test.library.importFiles([tagged, cake])
+        #expect(result.failed.isEmpty, "\(result.failed)")
+        let byName = Dictionary(uniqueKeysWithValues: result.imported.map { ($0.file.lastPathComponent, $0.localIdentifier) })
+        let ridge = try asset(byName["DSC_0100.JPG"])
+        #expect(ridge.rating == .five)
+        #expect(ridge.extendedMetadata.caption == "Sunrise on the ridge")
+        #expect(ridge.extendedMetadata.keywords == ["alps", "sunrise"], "the file's, then the sidecar's; one too long left out")
+        let birthday = try asset(byName["IMG_0200.jpg"])
+        #expect(birthday.rating == .unset)
+        #expect(birthday.extendedMetadata.caption == "Birthday cake")
+        #expect(birthday.extendedMetadata.keywords.isEmpty)
+    }
 }

@@ -164,7 +164,9 @@ struct NewAssetPreparation {
             cameraModel: metadata.cameraModel,
             lensModel: metadata.lensModel,
             contentHash: contentHash,
-            thumbHash: thumbHash)
+            thumbHash: thumbHash,
+            rating: metadata.descriptive.rating.flatMap(AssetRating.init(rawValue:)) ?? .unset,
+            extendedMetadata: ExtendedMetadataRecord(fileRecorded: metadata.descriptive))
         return NewAsset(
             record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil,
             timeZoneIsAssumed: metadata.captureTimeZoneOffset == nil)
@@ -282,5 +284,17 @@ struct NewAssetPreparation {
         case .file(let url): url.path
         case .data(let data): "the \(data.count)-byte \(resource.type) resource"
         }
+    }
+}
+
+extension ExtendedMetadataRecord {
+    /// The caption and keywords a file or sidecar records, fitted to what
+    /// the library takes (``DescriptiveText``), so that an import never
+    /// fails for them; nil when it records neither.
+    init?(fileRecorded descriptive: DescriptiveMetadata) {
+        let caption = descriptive.caption.flatMap(DescriptiveText.fitted(caption:))
+        let keywords = DescriptiveText.fitted(keywords: descriptive.keywords)
+        guard caption != nil || !keywords.isEmpty else { return nil }
+        self.init(caption: caption, keywords: keywords)
     }
 }

@@ -234,7 +234,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
             }
             let preparation = NewAssetPreparation(uuid: uuid, resources: resources, session: builder.session)
             let (creationDate, location, favorite, hidden) = (newCreationDate, newLocation, newFavorite, newHidden)
-            let (rating, caption, keywords) = (newRating, newCaption, KeywordChange.apply(keywordChanges, to: []))
+            let (rating, caption, keywordChanges) = (newRating, newCaption, keywordChanges)
             builder.prepareNewAsset(preparation) { asset in
                 if let creationDate {
                     asset.record.creationDate = creationDate
@@ -244,8 +244,12 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 if let favorite { asset.record.isFavorite = favorite }
                 if let hidden { asset.record.isHidden = hidden }
                 if let rating { asset.record.rating = AssetRating(rating) }
-                if caption != nil || !keywords.isEmpty {
-                    asset.record.extendedMetadata = ExtendedMetadataRecord(caption: caption ?? nil, keywords: keywords)
+                if caption != nil || !keywordChanges.isEmpty {
+                    // Over what the file itself records.
+                    var metadata = asset.record.extendedMetadata ?? ExtendedMetadataRecord()
+                    if let caption { metadata.caption = caption }
+                    metadata.keywords = KeywordChange.apply(keywordChanges, to: metadata.keywords)
+                    asset.record.extendedMetadata = metadata
                 }
                 if let edit { edit.apply(to: &asset) }
             }

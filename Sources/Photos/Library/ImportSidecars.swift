@@ -1,5 +1,6 @@
 import Foundation
 import PhotosMedia
+import PhotosStore
 
 /// The sidecars beside the files of one import, and the Takeout albums
 /// their folders are: read once per folder, whatever order the files come in.
@@ -50,7 +51,10 @@ struct ImportSidecars {
 extension PHAssetCreationRequest {
     /// Gives the asset what its sidecars say where they are trusted over
     /// its file (``Sidecar/captureDate(over:)``, ``Sidecar/location(over:)``),
-    /// and Takeout's favorite and archived (as hidden) marks.
+    /// Takeout's favorite and archived (as hidden) marks, and the rating,
+    /// caption and keywords a sidecar records: an editor's sidecar is newer
+    /// than the file it describes, so its rating and caption win and its
+    /// keywords join the file's.
     func apply(_ sidecars: [Sidecar], over file: MediaMetadata) {
         for sidecar in sidecars.reversed() {
             if let date = sidecar.captureDate(over: file) { creationDate = date }
@@ -62,6 +66,11 @@ extension PHAssetCreationRequest {
             }
             if sidecar.isFavorite == true { isFavorite = true }
             if sidecar.isArchived == true { isHidden = true }
+            if let stars = sidecar.descriptive.rating, let rating = PHAsset.Rating(rawValue: stars) { self.rating = rating }
+            if let described = ExtendedMetadataRecord(fileRecorded: sidecar.descriptive) {
+                if let caption = described.caption { self.caption = caption }
+                described.keywords.forEach(addKeyword)
+            }
         }
     }
 }

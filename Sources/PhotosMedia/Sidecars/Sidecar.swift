@@ -22,10 +22,13 @@ package struct Sidecar: Sendable, Equatable {
     package var isFavorite: Bool?
     /// Archived in Google Photos: out of the main view, as hidden is in Apple's.
     package var isArchived: Bool?
+    /// The rating, caption and keywords it records.
+    package var descriptive = DescriptiveMetadata()
 
     package init(
         kind: Kind, file: URL, captureTime: CaptureTime? = nil, location: MediaLocation? = nil,
-        locationWasCorrected: Bool = false, isFavorite: Bool? = nil, isArchived: Bool? = nil
+        locationWasCorrected: Bool = false, isFavorite: Bool? = nil, isArchived: Bool? = nil,
+        descriptive: DescriptiveMetadata = DescriptiveMetadata()
     ) {
         self.kind = kind
         self.file = file
@@ -34,6 +37,7 @@ package struct Sidecar: Sendable, Equatable {
         self.locationWasCorrected = locationWasCorrected
         self.isFavorite = isFavorite
         self.isArchived = isArchived
+        self.descriptive = descriptive
     }
 
     /// The largest sidecar read: Takeout's are a few kilobytes.
@@ -54,8 +58,8 @@ package struct Sidecar: Sendable, Equatable {
                 exif.longitude.map { MediaLocation(latitude: latitude, longitude: $0, altitude: exif.altitude) }
             }
             let captureTime = exif.captureTime ?? embedded.otherCaptureTimes.first
-            guard captureTime != nil || location != nil else { return nil }
-            return Sidecar(kind: .xmp, file: url, captureTime: captureTime, location: location)
+            guard captureTime != nil || location != nil || !embedded.descriptive.isEmpty else { return nil }
+            return Sidecar(kind: .xmp, file: url, captureTime: captureTime, location: location, descriptive: embedded.descriptive)
         default:
             return nil
         }

@@ -4,7 +4,8 @@ import Foundation
 /// folder. A photo's has `photoTakenTime` (seconds since 1970, as text),
 /// `geoData` (where Google Photos places it, the person's corrections
 /// included) and `geoDataExif` (what the file said), `favorited`,
-/// `archived`; an album's has a `title` and no `photoTakenTime`, in
+/// `archived`, and the `description` the person wrote (its `title` is the
+/// file's name); an album's has a `title` and no `photoTakenTime`, in
 /// whatever language its file is named (`metadata.json`, `Metadaten.json`...).
 package enum TakeoutJSON {
     /// The file's top-level object; nil when it is not a small JSON object.
@@ -23,7 +24,8 @@ package enum TakeoutJSON {
         return Sidecar(
             kind: .googleTakeout, file: file, captureTime: captureTime, location: place,
             locationWasCorrected: place != nil && !isSamePlace(place, recorded),
-            isFavorite: object["favorited"] as? Bool, isArchived: object["archived"] as? Bool)
+            isFavorite: object["favorited"] as? Bool, isArchived: object["archived"] as? Bool,
+            descriptive: DescriptiveMetadata(caption: (object["description"] as? String).flatMap(DescriptiveMetadata.cleaned)))
     }
 
     /// The title of the album whose folder holds this JSON; nil for a photo's or other JSON.

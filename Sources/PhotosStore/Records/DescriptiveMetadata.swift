@@ -88,6 +88,29 @@ package enum DescriptiveText {
         }
     }
 
+    /// A caption a file recorded, made one the library takes: its control
+    /// characters (but line breaks and tabs) taken out, cut at a character
+    /// boundary to ``maximumCaptionBytes``; nil when nothing is left.
+    package static func fitted(caption: String) -> String? {
+        let visible = String(String.UnicodeScalarView(caption.unicodeScalars.filter { !FileName.isControl($0) || $0 == "\n" || $0 == "\t" }))
+        var fitted = ""
+        var bytes = 0
+        for character in visible {
+            bytes += character.utf8.count
+            guard bytes <= maximumCaptionBytes else { break }
+            fitted.append(character)
+        }
+        let trimmed = fitted.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Keywords a file recorded, made a list the library takes: those it
+    /// would refuse left out, each once, at most ``maximumKeywordCount``.
+    package static func fitted(keywords: [String]) -> [String] {
+        var seen = Set<String>()
+        return Array(keywords.filter { (try? check(keyword: $0)) != nil && seen.insert($0).inserted }.prefix(maximumKeywordCount))
+    }
+
     private static func describe(_ scalar: Unicode.Scalar) -> String {
         "U+" + String(scalar.value, radix: 16, uppercase: true)
     }
