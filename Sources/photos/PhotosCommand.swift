@@ -25,6 +25,7 @@ struct PhotosCommand: AsyncParsableCommand {
             InitCommand.self, InfoCommand.self, ImportCommand.self, ListCommand.self, ShowCommand.self,
             AlbumCommand.self, FolderCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
+            RateCommand.self, CaptionCommand.self, KeywordCommand.self,
             DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             ChangesCommand.self, WatchCommand.self, ThumbCommand.self, ExportCommand.self,
             AccessCommand.self, TokenCommand.self, ServeCommand.self, UploadsCommand.self, CheckCommand.self,

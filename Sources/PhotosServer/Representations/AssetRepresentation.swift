@@ -15,8 +15,11 @@ package struct AssetRepresentation: Encodable, Sendable {
     /// The asset as the document's schema has it.
     let schema: Components.Schemas.Asset
 
-    /// The representation of `asset`. Cost: none beyond the fetched asset; no query.
+    /// The representation of `asset`. Cost: none beyond the fetched asset
+    /// when its fetch prefetched its extended metadata
+    /// (`prefetchAssetExtendedMetadata`); otherwise one query for its caption and keywords.
     package init(_ asset: PHAsset) {
+        let described = asset.extendedMetadata
         schema = Components.Schemas.Asset(
             id: ObjectID.urlForm(asset.localIdentifier),
             localIdentifier: asset.localIdentifier,
@@ -51,7 +54,10 @@ package struct AssetRepresentation: Encodable, Sendable {
             cameraMake: asset.cameraMake,
             cameraModel: asset.cameraModel,
             thumbHash: asset.thumbHash.map { Base64EncodedData(Array($0)) },
-            originalFilename: asset.originalFilename)
+            originalFilename: asset.originalFilename,
+            rating: asset.rating.rawValue,
+            caption: described.caption,
+            keywords: described.keywords)
     }
 
     package func encode(to encoder: any Encoder) throws {

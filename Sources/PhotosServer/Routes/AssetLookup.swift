@@ -30,6 +30,8 @@ enum AssetLookup {
         case "true": options.includeHiddenAssets = true
         default: throw Problem.badRequest("hidden must be true or false")
         }
+        // An asset's JSON carries its caption and keywords: read with the page, not one query each.
+        options.prefetchAssetExtendedMetadata = objectClass is PHAsset.Type
         return options
     }
 

@@ -61,6 +61,12 @@ enum ChangeBlocks {
         let hidden: Bool?
         let creationDate: Date?
         let location: FieldUpdate<AssetRepresentation.Location>
+        /// Stars, 0 (none) to 5.
+        let rating: Int?
+        /// Null, or an empty string, clears it.
+        let caption: FieldUpdate<String>
+        let addKeywords: [String]?
+        let removeKeywords: [String]?
         let addAssets: [String]?
         let removeAssets: [String]?
         /// Assets of the album to move, for `updateAlbum`, in their present order…
@@ -204,6 +210,7 @@ enum ChangeBlocks {
         if let alternatePhoto { resources.append((alternatePhoto, .alternatePhoto)) }
         if let pairedVideo { resources.append((pairedVideo, .pairedVideo)) }
         let location = try Self.location(request)
+        let description = try Self.description(request)
         return { state in
             let creation = PHAssetCreationRequest.forAsset()
             for (resource, type) in resources {
@@ -216,6 +223,7 @@ enum ChangeBlocks {
             if let hidden = request.hidden { creation.isHidden = hidden }
             if let date = request.creationDate { creation.creationDate = date }
             if let location { creation.location = location }
+            description(creation)
             state.placeholders[key] = creation.placeholderForCreatedAsset
             for other in alsoKnownAs { state.placeholders[other] = creation.placeholderForCreatedAsset }
         }
@@ -307,12 +315,14 @@ enum ChangeBlocks {
                         code: .changeNotSupported)
                 }
                 let location = try Self.location(request)
+                let description = try Self.description(request)
                 return { _ in
                     let asset = PHAssetChangeRequest(for: change)
                     if let favorite = request.favorite { asset.isFavorite = favorite }
                     if let hidden = request.hidden { asset.isHidden = hidden }
                     if let date = request.creationDate { asset.creationDate = date }
                     if let location { asset.location = location }
+                    description(asset)
                 }
             case .deleteAssets, .restoreAssets:
                 let assets = try existing(request.assets, .asset, objects.asset)
@@ -445,6 +455,37 @@ enum ChangeBlocks {
         return CLLocation(
             coordinate: CLLocationCoordinate2D(latitude: value.latitude, longitude: value.longitude),
             altitude: value.altitude ?? 0, horizontalAccuracy: 0, verticalAccuracy: 0, timestamp: Date())
+    }
+
+    /// What a request's `rating`, `caption`, `addKeywords` and
+    /// `removeKeywords` do to an asset's change request, checked first: a
+    /// rating past 0...5 is 400. The text's own limits are the library's
+    /// (422 `changeNotSupported` from the block).
+    private static func description(_ request: ChangeRequest) throws -> @Sendable (PHAssetChangeRequest) -> Void {
+        let rating = try request.rating.map { stars in
+            guard let rating = PHAsset.Rating(rawValue: stars) else { throw Problem.badRequest("a rating is 0 (none) to 5 stars") }
+            return rating
+        }
+        // The document's maxItems for keyword lists.
+        for (name, list) in [("addKeywords", request.addKeywords), ("removeKeywords", request.removeKeywords)] where (list?.count ?? 0) > 500 {
+            throw Problem.badRequest("\(name) holds at most 500 keywords")
+        }
+        if request.op == .createAsset, request.removeKeywords != nil {
+            throw Problem.badRequest("removeKeywords applies to updateAsset; a new asset has no keywords to remove")
+        }
+        let caption = request.caption
+        let added = request.addKeywords ?? []
+        let removed = request.removeKeywords ?? []
+        return { asset in
+            if let rating { asset.rating = rating }
+            switch caption {
+            case .unchanged: break
+            case .cleared: asset.caption = nil
+            case .set(let text): asset.caption = text
+            }
+            added.forEach(asset.addKeyword)
+            removed.forEach(asset.removeKeyword)
+        }
     }
 
     private static func required<T>(_ value: T?, _ name: String) throws -> T {

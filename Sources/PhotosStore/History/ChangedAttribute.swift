@@ -24,12 +24,6 @@ package enum ChangedAttribute: Sendable, Hashable, CaseIterable, Comparable {
     case restored
     /// An asset's content: an edit rendered, or reverted to the original.
     case content
-    /// An asset's rating.
-    case rating
-    /// An asset's caption.
-    case caption
-    /// An asset's keywords.
-    case keywords
     /// A collection's title.
     case title
     /// A collection's ordered members (assets of an album, children of a folder).
@@ -42,6 +36,12 @@ package enum ChangedAttribute: Sendable, Hashable, CaseIterable, Comparable {
     case summary
     /// What a client may see changed: its grant, or an asset entering or leaving its selection.
     case access
+    /// An asset's rating.
+    case rating
+    /// An asset's caption.
+    case caption
+    /// An asset's keywords.
+    case keywords
 
     /// The name a stored list of attributes writes for this case.
     package var storedName: String {

@@ -7,14 +7,16 @@ import PhotosServer
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls",
-        abstract: "List assets: identifier, date, type, size, flags (F favorite, H hidden, E edited, L Live Photo, B burst), filename.",
+        abstract: "List assets: identifier, date, type, size, rating, flags (F favorite, H hidden, E edited, L Live Photo, B burst), filename.",
         discussion: """
             --where takes a PhotoKit predicate format over PHAsset's fetch keys
-            (creationDate, mediaType, favorite, hidden, pixelWidth, duration...).
+            (creationDate, mediaType, favorite, hidden, rating, caption, keywords,
+            pixelWidth, duration...).
 
             Examples:
               photos ls --limit 20
               photos ls --where 'favorite == YES AND mediaType == 1' --sort creationDate:desc
+              photos ls --where "rating >= 4 AND ANY keywords == 'beach'"
               photos ls --album Summer --json
               photos ls --trash
             """)
@@ -47,6 +49,8 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let fetchOptions = try Self.fetchOptions(predicate: predicate, sort: sort)
         fetchOptions.includeHiddenAssets = hidden
+        // The JSON carries each asset's caption and keywords: read with the assets.
+        fetchOptions.prefetchAssetExtendedMetadata = options.json
         if let limit { fetchOptions.fetchLimit = limit }
         let library = try options.open()
         let assets: [PHAsset] = try library.withCurrentLibrary {

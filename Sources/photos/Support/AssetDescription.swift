@@ -3,17 +3,22 @@ import Photos
 
 /// How commands show an asset: a table row, and JSON.
 enum AssetDescription {
-    static let header = ["IDENTIFIER", "DATE", "TYPE", "SIZE", "FLAGS", "FILENAME"]
+    static let header = ["IDENTIFIER", "DATE", "TYPE", "SIZE", "RATING", "FLAGS", "FILENAME"]
 
     static func row(_ asset: PHAsset) -> [String] {
         [
             asset.localIdentifier, Output.date(asset.creationDate), type(asset), "\(asset.pixelWidth)x\(asset.pixelHeight)",
-            flags(asset), filename(asset),
+            stars(asset), flags(asset), filename(asset),
         ]
     }
 
     static func type(_ asset: PHAsset) -> String {
         asset.mediaType.name
+    }
+
+    /// The rating as stars (`***`), or `-` when unrated.
+    static func stars(_ asset: PHAsset) -> String {
+        asset.rating == .unset ? "-" : String(repeating: "*", count: asset.rating.rawValue)
     }
 
     /// F favorite, H hidden, E edited, L Live Photo, B burst.
