@@ -175,8 +175,8 @@ let package = Package(
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         // The command-line tool. It uses the public Photos API only; PhotosMedia
-        // renders the demo's sample photos and tells which files of a folder
-        // are not photos or videos.
+        // renders the demo's sample photos, tells which files of a folder
+        // are not photos or videos, and writes the XMP sidecars of exports.
         .executableTarget(
             name: "photos",
             dependencies: [

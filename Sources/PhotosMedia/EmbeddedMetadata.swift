@@ -30,7 +30,7 @@ package struct EmbeddedMetadata: Sendable, Equatable {
         "EXIF:Software", "EXIF:UserComment", "EXIF:CustomRendered", "EXIF:ExposureTime",
         "Composite:GPSLatitude", "Composite:GPSLongitude", "Composite:GPSAltitude",
         "XMP:DateTimeOriginal", "XMP:DateCreated", "XMP:CreateDate", "IPTC:DateCreated", "IPTC:TimeCreated",
-        "XMP:GPSLatitude", "XMP:GPSLongitude", "XMP:GPSAltitude", "XMP:UserComment", "XMP:Make", "XMP:Model",
+        "XMP:GPSLatitude", "XMP:GPSLongitude", "XMP:GPSAltitude", "XMP:GPSAltitudeRef", "XMP:UserComment", "XMP:Make", "XMP:Model",
     ]
 
     /// Reads the file at `path`. Cost: one request to the running exiftool,
@@ -66,7 +66,8 @@ package struct EmbeddedMetadata: Sendable, Equatable {
             exif.altitude = number("Composite:GPSAltitude")
         } else if let latitude = number("XMP:GPSLatitude"), let longitude = number("XMP:GPSLongitude") {
             (exif.latitude, exif.longitude) = (latitude, longitude)
-            exif.altitude = number("XMP:GPSAltitude")
+            // XMP writes the altitude's size, and below sea level in its ref (1).
+            exif.altitude = number("XMP:GPSAltitude").map { number("XMP:GPSAltitudeRef") == 1 ? -abs($0) : $0 }
         }
         if let latitude = exif.latitude, let longitude = exif.longitude, abs(latitude) > 90 || abs(longitude) > 180 {
             (exif.latitude, exif.longitude, exif.altitude) = (nil, nil, nil)

@@ -185,6 +185,43 @@ import Testing
         #expect(try tool.run("favorite").status == 1)
     }
 
+    /// Ratings, captions and keywords set from the terminal, filtered by,
+    /// exported in XMP sidecars, and read back by another library's import.
+    @Test func ratingsCaptionsAndKeywordsRoundTripThroughSidecars() throws {
+        let all = try libraryWithThreePhotos()
+        #expect(try tool.run("rate", "4", all[0], all[1]).output.contains("Rated 2 assets"))
+        #expect(try tool.run("rate", "6", all[0]).status == 1)
+        try tool.run("caption", "Harbour & <boats>", all[0])
+        try tool.run("keyword", "add", "harbour", all[0], all[2])
+        try tool.run("keyword", "add", "boats", all[0])
+        try tool.run("keyword", "rm", "harbour", all[2])
+        #expect(identifiers(try tool.run("ls", "--where", "rating >= 4", "--json")) == [all[0], all[1]])
+        #expect(identifiers(try tool.run("ls", "--where", "ANY keywords == 'boats'", "--json")) == [all[0]])
+        #expect(try tool.run("ls").output.contains("****"))
+        let shown = try tool.run("show", all[0], "--json").json as? [String: Any]
+        #expect(shown?["rating"] as? Int == 4 && shown?["caption"] as? String == "Harbour & <boats>")
+        #expect(shown?["keywords"] as? [String] == ["harbour", "boats"])
+        #expect(try tool.run("keyword", "add", "two\\nlines", all[0]).status == 0, "a backslash and n are text")
+        let tooLong = try tool.run("caption", String(repeating: "x", count: 20_000), all[0])
+        #expect(tooLong.status == 1 && tooLong.errors.contains("at most 16384"), "\(tooLong.errors)")
+
+        let exported = try tool.run("export", all[0], "--to", "out", "--original", "--sidecars", "--json")
+        let files = (exported.json as? [[String: String]])?.compactMap { $0["file"].map { URL(fileURLWithPath: $0).lastPathComponent } }
+        #expect(files == ["a.jpg", "a.jpg.xmp"])
+        let read = try DebianTool.run(
+            "exiftool", ["-j", "-XMP:Rating", "-XMP:Description", "-XMP:Subject", tool.directory.appendingPathComponent("out/a.jpg.xmp").path])
+        let tags = (try JSONSerialization.jsonObject(with: Data(read.utf8)) as? [[String: Any]])?.first
+        #expect(tags?["Rating"] as? Int == 4 && tags?["Description"] as? String == "Harbour & <boats>")
+        #expect(tags?["Subject"] as? [String] == ["harbour", "boats", "two\\nlines"])
+
+        try tool.run("init", "copy.photoslibrary")
+        #expect(try tool.run("import", "out", "--library", "copy.photoslibrary").status == 0)
+        let copied = try #require((try tool.run("ls", "--library", "copy.photoslibrary", "--json").json as? [[String: Any]])?.first)
+        #expect(copied["rating"] as? Int == 4 && copied["caption"] as? String == "Harbour & <boats>")
+        #expect(copied["keywords"] as? [String] == ["harbour", "boats", "two\\nlines"])
+        #expect(copied["creationDate"] as? String == shown?["creationDate"] as? String)
+    }
+
     @Test func changesSinceAToken() throws {
         let all = try libraryWithThreePhotos()
         let token = try #require(try tool.run("changes").lines.last)

@@ -62,4 +62,43 @@ import Testing
         #expect(xmp.location(over: file(capturedAt: nil, offset: nil, location: MediaLocation(latitude: 5, longitude: 5))) == nil)
         #expect(xmp.location(over: file(capturedAt: nil, offset: nil)) == MediaLocation(latitude: 1, longitude: 2))
     }
+
+    /// What an XMP sidecar this writes says, as exiftool reads it back
+    /// (``Sidecar/read(_:)``): rating, caption and keywords with markup and
+    /// characters XML cannot hold, the capture time in its own zone, and a
+    /// place in every hemisphere.
+    @Test func writtenXMPSidecarsReadBackWhole() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let taken = Date(timeIntervalSince1970: 1_612_321_506)
+        let cases: [(XMPSidecar, DescriptiveMetadata, Int?)] = [
+            (
+                XMPSidecar(
+                    rating: 5, caption: "Fish & chips <at> \"Joe's\"\nsecond line\u{1B}", keywords: ["sea", "Zürich", "a&b"],
+                    captureDate: taken, utcOffset: 3600, location: MediaLocation(latitude: 48.85, longitude: 2.35, altitude: 35.5)),
+                DescriptiveMetadata(rating: 5, caption: "Fish & chips <at> \"Joe's\"\nsecond line", keywords: ["sea", "Zürich", "a&b"]), 3600
+            ),
+            (
+                XMPSidecar(captureDate: taken, utcOffset: -34_200, location: MediaLocation(latitude: -33.8568, longitude: -70.65, altitude: -10)),
+                DescriptiveMetadata(), -34_200
+            ),
+            (XMPSidecar(rating: 0, keywords: ["only"]), DescriptiveMetadata(keywords: ["only"]), nil),
+        ]
+        for (index, (written, described, offset)) in cases.enumerated() {
+            let url = folder.appendingPathComponent("IMG_\(index).JPG.xmp")
+            try Data(written.document.utf8).write(to: url)
+            let read = try #require(Sidecar.read(url), "case \(index)")
+            #expect(read.descriptive == described, "case \(index)")
+            if let captureDate = written.captureDate {
+                #expect(read.captureTime?.date == captureDate && read.captureTime?.utcOffset == offset, "case \(index)")
+            }
+            if let place = written.location {
+                let readPlace = try #require(read.location, "case \(index)")
+                #expect(abs(readPlace.latitude - place.latitude) < 1e-6 && abs(readPlace.longitude - place.longitude) < 1e-6, "case \(index)")
+                #expect(abs((readPlace.altitude ?? 0) - (place.altitude ?? 0)) < 0.01, "case \(index)")
+            }
+        }
+        #expect(XMPSidecar.name(besideFileNamed: "IMG_1.JPG") == "IMG_1.JPG.xmp")
+    }
 }
