@@ -454,3 +454,68 @@ private func asset(_ test: TestLibrary, _ identifier: String) -> PHAsset {
             ], "the change to ids[3] alone is not its business; the selection changes are")
     }
 }
+
+/// `PHPhotoLibraryPersistentChangesObserver`: told after commits from any
+/// library instance (another connection, as another process is), and
+/// following history with its token it sees every change once.
+@Suite struct PersistentChangesObserverTests {
+    final class Follower: NSObject, PHPhotoLibraryPersistentChangesObserver, @unchecked Sendable {
+        private let lock = NSLock()
+        private var token: PHPersistentChangeToken
+        private(set) var calls = 0
+        private(set) var seen: [String] = []
+
+        init(from token: PHPersistentChangeToken) { self.token = token }
+
+        func photoLibraryPersistentChangesDidUpdate(_ photoLibrary: PHPhotoLibrary) {
+            lock.withLock {
+                calls += 1
+                guard let changes = try? photoLibrary.fetchPersistentChanges(since: token) else { return }
+                for change in changes {
+                    seen += (try? change.changeDetails(for: .asset).updatedLocalIdentifiers.sorted()) ?? []
+                    token = change.changeToken
+                }
+            }
+        }
+
+        var snapshot: (calls: Int, seen: [String]) { lock.withLock { (calls, seen) } }
+    }
+
+    @Test func anObserverFollowsCommitsFromAnyInstance() throws {
+        let test = try TestLibrary()
+        let ids = try test.importDays(2)
+        let follower = Follower(from: test.library.currentChangeToken)
+        test.library.register(follower)
+        let other = try PHPhotoLibrary(url: test.library.url)
+        for (index, id) in ids.enumerated() {
+            let asset = other.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil)[0] }
+            try other.performChangesAndWait { PHAssetChangeRequest(for: asset).rating = index == 0 ? .three : .one }
+        }
+        #expect(eventuallyBlocking { follower.snapshot.seen == ids })
+        test.library.unregisterPersistentChangesObserver(follower)
+        let calls = follower.snapshot.calls
+        let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [ids[0]], options: nil)[0] }
+        try test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).rating = .five }
+        // Delivery is asynchronous: a commit after unregistering is followed by one that a still-registered observer would see.
+        let witness = Follower(from: test.library.currentChangeToken)
+        test.library.register(witness)
+        try test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).caption = "after" }
+        #expect(eventuallyBlocking { witness.snapshot.seen == [ids[0]] })
+        #expect(follower.snapshot.calls == calls, "unregistered: not called again")
+    }
+
+    @Test func aClientThatMayOnlyAddHearsNothing() throws {
+        let test = try TestLibrary()
+        let ids = try test.importDays(1)
+        try test.library.setAccess(.addOnly, forClient: "org.example.uploader")
+        let uploader = try test.client("org.example.uploader")
+        let follower = Follower(from: test.library.currentChangeToken)
+        uploader.register(follower)
+        let reader = Follower(from: test.library.currentChangeToken)
+        test.library.register(reader)
+        let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil)[0] }
+        try test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).rating = .two }
+        #expect(eventuallyBlocking { reader.snapshot.seen == ids })
+        #expect(follower.snapshot.calls == 0)
+    }
+}

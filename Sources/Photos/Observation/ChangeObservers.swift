@@ -1,7 +1,8 @@
 import Foundation
 import PhotosStore
 
-/// A library's registered observers, of changes and of availability, and
+/// A library's registered observers, of changes (with a `PHChange`, or
+/// only told of them, for persistent history), and of availability, and
 /// the delivery of what they hear.
 ///
 /// While at least one observer is registered, a commit watcher reports
@@ -16,6 +17,7 @@ final class ChangeObservers: @unchecked Sendable {
     private let lock = NSLock()
     private var entries = WeakObservers<any PHPhotoLibraryChangeObserver>()
     private var availabilityEntries = WeakObservers<any PHPhotoLibraryAvailabilityObserver>()
+    private var persistentEntries = WeakObservers<any PHPhotoLibraryPersistentChangesObserver>()
     private var watcher: (any CommitWatcher)?
     private var lastDelivered: Int64 = 0
     /// The newest change block reported committed; a delivery reaches it,
@@ -39,6 +41,14 @@ final class ChangeObservers: @unchecked Sendable {
 
     func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
         changingObservers { entries.remove(observer) }
+    }
+
+    func register(_ observer: any PHPhotoLibraryPersistentChangesObserver) {
+        changingObservers { persistentEntries.insert(observer) }
+    }
+
+    func unregister(_ observer: any PHPhotoLibraryPersistentChangesObserver) {
+        changingObservers { persistentEntries.remove(observer) }
     }
 
     func register(_ observer: any PHPhotoLibraryAvailabilityObserver) {
@@ -117,7 +127,7 @@ final class ChangeObservers: @unchecked Sendable {
     private func deliverCommitted() {
         lock.lock()
         let changeBlock = lastCommitted
-        guard changeBlock > lastDelivered, !entries.isEmpty, let library else {
+        guard changeBlock > lastDelivered, !entries.isEmpty || !persistentEntries.isEmpty, let library else {
             stopWatchingIfUnobserved()
             lock.unlock()
             return
@@ -125,12 +135,18 @@ final class ChangeObservers: @unchecked Sendable {
         let from = lastDelivered
         lastDelivered = changeBlock
         let observers = entries.live
+        let persistentObservers = persistentEntries.live
         lock.unlock()
         // A client that may not read hears of no change, not even that one happened.
         guard (try? library.store?.grant())??.mayRead == true else { return }
-        let change = PHChange(library: library, from: from, to: changeBlock)
-        for observer in observers where isRegistered(observer) {
-            observer.photoLibraryDidChange(change)
+        if !observers.isEmpty {
+            let change = PHChange(library: library, from: from, to: changeBlock)
+            for observer in observers where isRegistered(observer) {
+                observer.photoLibraryDidChange(change)
+            }
+        }
+        for observer in persistentObservers where lock.withLock({ persistentEntries.contains(observer) }) {
+            observer.photoLibraryPersistentChangesDidUpdate(library)
         }
     }
 
@@ -144,7 +160,7 @@ final class ChangeObservers: @unchecked Sendable {
 
     /// Whether any observer, of either kind, is alive. Call with the lock held.
     private var isObserved: Bool {
-        !entries.isEmpty || !availabilityEntries.isEmpty
+        !entries.isEmpty || !availabilityEntries.isEmpty || !persistentEntries.isEmpty
     }
 
     /// Call with the lock held.
