@@ -52,6 +52,8 @@ package struct MediaMetadata: Sendable, Equatable {
     /// Whether the file says it is a screenshot (iOS's EXIF user comment, or
     /// a camera-less image named as screenshot tools name them).
     package var isScreenshot: Bool
+    /// Whether a video is a recording of a screen, as screen recorders name theirs.
+    package var isScreenRecording = false
     /// The rating, caption and keywords the file's XMP or IPTC records.
     package var descriptive = DescriptiveMetadata()
 
@@ -105,9 +107,10 @@ package struct MediaMetadata: Sendable, Equatable {
     /// mark them in EXIF's CustomRendered (2 and 3 HDR, 6 panorama, 7
     /// Portrait HDR, 8 Portrait, as Apple's cameras write it; a wide photo
     /// is not a panorama for its shape alone, as a phone's 20:9 photos are
-    /// not), screenshots, and slow-motion (at least 100 frames per second,
-    /// or captured faster than played) and time-lapse video (captured
-    /// slower than played).
+    /// not), screenshots, animations (an image of several frames: GIF,
+    /// WebP), slow-motion (at least 100 frames per second, or captured
+    /// faster than played) and time-lapse video (captured slower than
+    /// played), and screen recordings.
     package var captureTraits: Set<CaptureTrait> {
         var traits: Set<CaptureTrait> = []
         switch kind {
@@ -116,7 +119,9 @@ package struct MediaMetadata: Sendable, Equatable {
             if customRendered == 6 { traits.insert(.panorama) }
             if customRendered == 7 || customRendered == 8 { traits.insert(.depthEffect) }
             if isScreenshot { traits.insert(.screenshot) }
+            if frameCount > 1 { traits.insert(.animation) }
         case .video:
+            if isScreenRecording { traits.insert(.screenRecording) }
             if let captureFrameRate, let frameRate {
                 if captureFrameRate > frameRate * 1.5 { traits.insert(.highFrameRate) }
                 if captureFrameRate < frameRate / 1.5 { traits.insert(.timelapse) }
@@ -129,7 +134,7 @@ package struct MediaMetadata: Sendable, Equatable {
 
     /// A trait of how a photo or video was captured, read from its file.
     package enum CaptureTrait: Sendable, Hashable, CaseIterable {
-        case hdr, panorama, depthEffect, screenshot, highFrameRate, timelapse
+        case hdr, panorama, depthEffect, screenshot, animation, highFrameRate, timelapse, screenRecording
     }
 }
 

@@ -61,6 +61,7 @@ package enum MediaProbe {
     /// placed in the zone of where it was taken (``CaptureTime/placed(in:isClockReading:)``).
     private static func dated(_ video: MediaMetadata, name: String) -> MediaMetadata {
         var video = video
+        video.isScreenRecording = isScreenRecordingName(name)
         var time = video.captureDate.map { CaptureTime(date: $0, utcOffset: video.captureTimeZoneOffset) }
         if time == nil, let named = CaptureTime.fromFileName(name) {
             time = named
@@ -219,6 +220,15 @@ package enum MediaProbe {
             isScreenshot: exif?.userComment == "Screenshot" || (exif?.make == nil && Self.isScreenshotName(name)))
         metadata.isDatedByName = named != nil
         return metadata
+    }
+
+    /// Names screen recorders give their videos: macOS's "Screen Recording
+    /// 2024-…", Android's "Screen_Recording_…" and "screen-…" recorders',
+    /// "ScreenRecorder…", "record_screen…".
+    static func isScreenRecordingName(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return ["screen recording", "screen_recording", "screen-recording", "screenrecording", "screenrecorder", "record_screen"]
+            .contains { name.hasPrefix($0) }
     }
 
     /// Names screenshot tools give: "Screenshot 2024-...", "Screen Shot ...", "Screenshot_...".

@@ -234,8 +234,32 @@ import Testing
         let frames = test.files.appendingPathComponent("frames.gif")
         try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=20x20:rate=5", "-t", "1", frames.path])
         let asset = try test.importAsset(frames)
-        #expect(asset.playbackStyle == .imageAnimated)
+        #expect(asset.playbackStyle == .imageAnimated && asset.mediaSubtypes.contains(.photoAnimation))
         #expect(asset.pixelWidth == 20 && asset.pixelHeight == 20)
+        let animated = test.fetch {
+            PHAsset.fetchAssets(
+                in: PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumAnimated, options: nil)[0], options: nil)
+        }
+        #expect(animated.count == 1 && animated[0].localIdentifier == asset.localIdentifier)
+    }
+
+    /// A video named as screen recorders name theirs is a screen recording,
+    /// in its smart album; another video is not.
+    @Test func screenRecordingsAreKnownByTheirNames() throws {
+        let recording = try test.video(seconds: 1, name: "Screen Recording 2024-05-01 at 10.00.00.mov")
+        let android = try test.video(seconds: 1, width: 128, height: 96, name: "Screen_Recording_20240501-100000_Chrome.mp4")
+        let holiday = try test.video(seconds: 1, width: 96, height: 72, name: "VID_20240501_100000.mp4")
+        let result = try test.library.importFiles([recording, android, holiday])
+        #expect(result.failed.isEmpty, "\(result.failed)")
+        let subtypes = Dictionary(
+            uniqueKeysWithValues: result.imported.map { imported in
+                (imported.file.lastPathComponent, test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [imported.localIdentifier], options: nil)[0] }.mediaSubtypes)
+            })
+        #expect(subtypes[recording.lastPathComponent]?.contains(.videoScreenRecording) == true)
+        #expect(subtypes[android.lastPathComponent]?.contains(.videoScreenRecording) == true)
+        #expect(subtypes[holiday.lastPathComponent]?.contains(.videoScreenRecording) == false)
+        let album = test.fetch { PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumScreenRecordings, options: nil)[0] }
+        #expect(test.fetch { PHAsset.fetchAssets(in: album, options: nil) }.count == 2)
     }
 
     /// HDR video as phones record it (10-bit HEVC, BT.2020, HLG or PQ),

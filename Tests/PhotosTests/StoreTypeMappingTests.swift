@@ -75,12 +75,13 @@ import Testing
     @Test func captureTraitsBecomeTheirSubtypes() {
         let expected: [MediaMetadata.CaptureTrait: PHAssetMediaSubtype] = [
             .hdr: .photoHDR, .panorama: .photoPanorama, .depthEffect: .photoDepthEffect, .screenshot: .photoScreenshot,
-            .highFrameRate: .videoHighFrameRate, .timelapse: .videoTimelapse,
+            .animation: .photoAnimation, .highFrameRate: .videoHighFrameRate, .timelapse: .videoTimelapse,
+            .screenRecording: .videoScreenRecording,
         ]
         for trait in MediaMetadata.CaptureTrait.allCases {
             #expect(PHAssetMediaSubtype([trait]) == expected[trait], "\(trait)")
         }
-        #expect(PHAssetMediaSubtype(Set(MediaMetadata.CaptureTrait.allCases)).rawValue.nonzeroBitCount == 6)
+        #expect(PHAssetMediaSubtype(Set(MediaMetadata.CaptureTrait.allCases)).rawValue.nonzeroBitCount == 8)
     }
 
     /// The option sets' bits are written once, in the engine, and are Apple's.

@@ -33,12 +33,15 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     private var newRating: PHAsset.Rating?
     private var newCaption: String??
     private var keywordChanges: [KeywordChange] = []
+    private var livePhotoPlaybackEnabled: Bool?
+    /// The original a creation request renders from (`PHAssetCreationRequest.originalResourceChoice`).
+    var newOriginalResourceChoice: PHAsset.OriginalResourceChoice?
     private var contentChange: ContentChange?
 
     /// What the request does to the asset's content.
     private enum ContentChange {
         case output(PHContentEditingOutput)
-        case revert
+        case revert(choosing: PHAsset.OriginalResourceChoice?)
     }
 
     /// Registers the request with the running change block.
@@ -192,7 +195,25 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     /// that has no edit.
     public func revertAssetContentToOriginal() {
         precondition(existingAsset != nil, "revertAssetContentToOriginal() needs a request for an existing asset")
-        contentChange = .revert
+        contentChange = .revert(choosing: nil)
+    }
+
+    /// Goes back to the asset's original, as ``revertAssetContentToOriginal()``
+    /// does, and makes `choice` the original it renders from and edits start
+    /// from: the camera raw file or the JPEG of a RAW+JPEG asset. Done even
+    /// for an asset without edits. The block fails with `changeNotSupported`
+    /// for an asset with one original.
+    public func revertAssetContent(to choice: PHAsset.OriginalResourceChoice) {
+        precondition(existingAsset != nil, "revertAssetContent(to:) needs a request for an existing asset")
+        contentChange = .revert(choosing: choice)
+    }
+
+    /// Shows a Live Photo as a still (false), or with its motion again
+    /// (true): its playback style becomes `.image` or `.livePhoto`, its
+    /// paired video kept either way. Asked of an asset that is not a Live
+    /// Photo, it changes nothing.
+    public func setLivePhotoVideoPlaybackEnabled(_ enabled: Bool) {
+        livePhotoPlaybackEnabled = enabled
     }
 
     private var existingAsset: PHAsset? {
@@ -206,12 +227,12 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
             let content = try contentChange.map { change throws(PHPhotosError) -> ContentEdit in
                 switch change {
                 case .output(let output): .adjust(try EditedContent(output, asset: asset).staged(in: builder.session))
-                case .revert: .revert
+                case .revert(let choice): .revert(choosing: choice.map(AssetOriginalResourceChoice.init))
                 }
             }
             guard
                 newCreationDate != nil || newLocation != nil || newFavorite != nil || newHidden != nil || content != nil
-                    || newRating != nil || newCaption != nil || !keywordChanges.isEmpty
+                    || newRating != nil || newCaption != nil || !keywordChanges.isEmpty || livePhotoPlaybackEnabled != nil
             else { return }
             builder.editAsset(asset.record.uuid) { edit in
                 if let newCreationDate { edit.creationDate = .some(newCreationDate) }
@@ -222,6 +243,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 if let newRating { edit.rating = AssetRating(newRating) }
                 if let newCaption { edit.caption = .some(newCaption) }
                 edit.keywordChanges += keywordChanges
+                if let livePhotoPlaybackEnabled { edit.livePhotoPlaybackEnabled = livePhotoPlaybackEnabled }
             }
         case .creation(let uuid):
             var resources = self.resources
@@ -235,6 +257,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
             let preparation = NewAssetPreparation(uuid: uuid, resources: resources, session: builder.session)
             let (creationDate, location, favorite, hidden) = (newCreationDate, newLocation, newFavorite, newHidden)
             let (rating, caption, keywordChanges) = (newRating, newCaption, keywordChanges)
+            let (playbackEnabled, originalChoice) = (livePhotoPlaybackEnabled, newOriginalResourceChoice)
             builder.prepareNewAsset(preparation) { asset in
                 if let creationDate {
                     asset.record.creationDate = creationDate
@@ -244,6 +267,8 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 if let favorite { asset.record.isFavorite = favorite }
                 if let hidden { asset.record.isHidden = hidden }
                 if let rating { asset.record.rating = AssetRating(rating) }
+                if let originalChoice { asset.record.originalResourceChoice = AssetOriginalResourceChoice(originalChoice) }
+                if playbackEnabled == false, asset.record.playbackStyle == .livePhoto { asset.record.playbackStyle = .image }
                 if caption != nil || !keywordChanges.isEmpty {
                     // Over what the file itself records.
                     var metadata = asset.record.extendedMetadata ?? ExtendedMetadataRecord()

@@ -8,6 +8,16 @@ public class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
         makeCreation(api: "PHAssetCreationRequest.forAsset()")
     }
 
+    /// Which original renders the new asset and is the base of its edits:
+    /// ``PHAsset/OriginalResourceChoice-swift.enum/raw`` for a RAW+JPEG
+    /// asset made of a photo and a camera raw `alternatePhoto` resource.
+    /// Default `.compressed`; `.raw` for an asset without a raw alternate
+    /// fails the block with `changeNotSupported`.
+    public var originalResourceChoice: PHAsset.OriginalResourceChoice {
+        get { newOriginalResourceChoice ?? .compressed }
+        set { newOriginalResourceChoice = newValue }
+    }
+
     /// Whether a set of resource types (`PHAssetResourceType` raw values) can
     /// make an asset: it needs a photo or a video, and only known types.
     public class func supportsAssetResourceTypes(_ types: [NSNumber]) -> Bool {

@@ -19,11 +19,12 @@ extension PHAsset {
         let id = requests.start()
         let handler = UncheckedSendable(completionHandler)
         let canHandle = UncheckedSendable(options?.canHandleAdjustmentData ?? { _ in false })
+        let (skipsDisplay, choice) = (options?.skipsDisplaySizeImage ?? false, options?.originalResourceChoice)
         requests.queue.async { [self] in
             var info: [AnyHashable: Any] = [PHContentEditingInputResultIsInCloudKey: false]
             var input: PHContentEditingInput?
             do {
-                input = try makeContentEditingInput(canHandle: canHandle.value)
+                input = try makeContentEditingInput(canHandle: canHandle.value, skipsDisplaySizeImage: skipsDisplay, originalChoice: choice)
             } catch {
                 info[PHContentEditingInputErrorKey] = error
             }
@@ -43,7 +44,9 @@ extension PHAsset {
         ContentEditingRequests.shared.cancel(requestID)
     }
 
-    private func makeContentEditingInput(canHandle: (PHAdjustmentData) -> Bool) throws -> PHContentEditingInput {
+    private func makeContentEditingInput(
+        canHandle: (PHAdjustmentData) -> Bool, skipsDisplaySizeImage: Bool, originalChoice: PHAsset.OriginalResourceChoice?
+    ) throws -> PHContentEditingInput {
         guard let library, let store = library.store else {
             throw PHPhotosError(.identifierNotFound, "\(localIdentifier) belongs to no open library", identifiers: [localIdentifier])
         }
@@ -54,12 +57,21 @@ extension PHAsset {
             .flatMap { PHAdjustmentData(propertyList: $0) }
         // Resuming an edit starts from the original; otherwise from what is shown now.
         let resumes = stored.map(canHandle) ?? false
-        let source = try ImageSource(asset: self, version: resumes ? .unadjusted : .current)
+        if originalChoice != nil, !resources.contains(where: { $0.type == .alternatePhoto }) {
+            throw PHPhotosError(
+                .requestNotSupportedForAsset, "\(localIdentifier) has one original: originalResourceChoice applies to RAW+JPEG assets",
+                identifiers: [localIdentifier])
+        }
+        // A choice of original other than the asset's starts from that original, as unedited.
+        let startsFromOtherOriginal = originalChoice.map { $0 != originalResourceChoice } ?? false
+        let source = try ImageSource(
+            asset: self, version: resumes || startsFromOtherOriginal ? .unadjusted : .current,
+            originalChoice: originalChoice.map(AssetOriginalResourceChoice.init))
         let folder = EditingFolder()
         let file = try source.primaryFile()
         let copy = folder.url.appendingPathComponent("original." + (file.pathExtension.isEmpty ? "dat" : file.pathExtension))
         try FileManager.default.copyItem(at: file, to: copy)
-        let displayImage = try? source.withFullSizeImage { url, width, height in
+        let displayImage = skipsDisplaySizeImage ? nil : try? source.withFullSizeImage { url, width, height in
             try? ImageRenderer.render(
                 fileAt: url, sourceWidth: width, sourceHeight: height,
                 RenderSpec(targetWidth: 2048, targetHeight: 2048, mode: .fit, exact: false))

@@ -21,6 +21,15 @@ open class PHContentEditingInputRequestOptions: NSObject, @unchecked Sendable {
     open var isNetworkAccessAllowed = false
     /// Download progress; never called here, where files are local.
     open var progressHandler: ((Double, UnsafeMutablePointer<ObjCBool>) -> Void)?
+    /// Whether to leave out ``PHContentEditingInput/displaySizeImage``,
+    /// sparing its rendering when the editor will not show it. Default false.
+    open var skipsDisplaySizeImage = false
+    /// Which original of a RAW+JPEG asset the input starts from, whatever
+    /// the asset's own choice: its camera raw file or its JPEG. Default
+    /// nil here: the asset's ``PHAsset/originalResourceChoice``. Asking a
+    /// choice of an asset with one original fails the request with
+    /// `requestNotSupportedForAsset`.
+    open var originalResourceChoice: PHAsset.OriginalResourceChoice?
 
     /// Options with PhotoKit's defaults.
     public override init() {}

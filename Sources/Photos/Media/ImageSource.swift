@@ -14,16 +14,22 @@ struct ImageSource {
     /// The upright size of the version asked.
     let width: Int
     let height: Int
+    /// Which original the unedited image is: the photo, or a RAW+JPEG
+    /// asset's raw alternate when chosen.
+    let originalChoice: AssetOriginalResourceChoice
     private let resources: ResourceRows
 
     /// Reads what the request needs of the asset; its resource rows only on
     /// first need, since a request a derivative serves never needs them.
-    init(asset: PHAsset, version: PHImageRequestOptionsVersion) throws(PHPhotosError) {
+    /// `originalChoice` overrides the asset's own choice of original
+    /// (a content-editing request's option).
+    init(asset: PHAsset, version: PHImageRequestOptionsVersion, originalChoice: AssetOriginalResourceChoice? = nil) throws(PHPhotosError) {
         guard let library = asset.library, let store = library.store else {
             throw PHPhotosError(.identifierNotFound, "\(asset.localIdentifier) belongs to no open library", identifiers: [asset.localIdentifier])
         }
         self.asset = asset
         self.library = library
+        self.originalChoice = originalChoice ?? asset.record.originalResourceChoice
         resources = ResourceRows { () throws(PHPhotosError) in
             do {
                 return try store.resources(assetID: asset.record.id)
@@ -35,7 +41,10 @@ struct ImageSource {
         if isCurrent {
             (width, height) = (asset.pixelWidth, asset.pixelHeight)
         } else {
-            let original = try resources.get().first { ResourceType.originals.contains($0.type) }
+            let rows = try resources.get()
+            let original =
+                (self.originalChoice == .raw ? rows.first { $0.type == .alternatePhoto } : nil)
+                ?? rows.first { ResourceType.originals.contains($0.type) }
             (width, height) = (original?.pixelWidth ?? asset.pixelWidth, original?.pixelHeight ?? asset.pixelHeight)
         }
     }
@@ -47,6 +56,7 @@ struct ImageSource {
         let rows = try resources.get()
         let (original, rendered): (ResourceType, ResourceType) = asset.mediaType == .video ? (.video, .fullSizeVideo) : (.photo, .fullSizePhoto)
         if isCurrent, let rendering = rows.first(where: { $0.type == rendered }) { return rendering }
+        if originalChoice == .raw, asset.mediaType == .image, let raw = rows.first(where: { $0.type == .alternatePhoto }) { return raw }
         guard let resource = rows.first(where: { $0.type == original }) ?? rows.first(where: { $0.type == rendered }) else {
             throw PHPhotosError(
                 .missingResource, "\(asset.localIdentifier) has no \(asset.mediaType == .video ? "video" : "photo") resource",

@@ -77,6 +77,24 @@ open class PHAsset: PHObject, @unchecked Sendable {
     public var isFavorite: Bool { record.isFavorite }
     /// How many stars a person gave the asset; ``Rating-swift.enum/unset`` when none.
     public var rating: Rating { Rating(record.rating) }
+    /// Whether the asset's content is as captured, edited by a person, or
+    /// adjusted by the camera (an HDR or Portrait capture) and not edited since.
+    public var adjustmentsState: AdjustmentsState {
+        if hasAdjustments { return .userAdjusted }
+        return record.mediaSubtypes.contains(.photoHDR) || record.mediaSubtypes.contains(.photoDepthEffect) ? .cameraAutoAdjusted : .none
+    }
+    /// When the content was last edited, or reverted after an edit; nil
+    /// for an asset never edited.
+    public var adjustmentTimestamp: Date? { record.adjustmentTimestamp }
+    /// Which original renders the asset when unedited and is the base of
+    /// its edits: ``OriginalResourceChoice-swift.enum/raw`` only for a
+    /// RAW+JPEG asset whose raw file was chosen
+    /// (``PHAssetChangeRequest/revertAssetContent(to:)``).
+    public var originalResourceChoice: OriginalResourceChoice { OriginalResourceChoice(record.originalResourceChoice) }
+    /// The Live Photo effect the asset plays with. Always
+    /// ``PlaybackVariation-swift.enum/none`` here: effects are chosen in
+    /// Apple's Photos app, and no file or API sets one.
+    public var playbackVariation: PlaybackVariation { .none }
     /// The asset's caption, keywords and original file name, which a fetch
     /// reads apart from its other properties. Cost: none when the fetch
     /// that made the asset prefetched them

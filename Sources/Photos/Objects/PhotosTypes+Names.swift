@@ -62,7 +62,7 @@ extension PHAssetMediaSubtype: PhotoKitNamedOptions {
     package static var named: [(option: PHAssetMediaSubtype, name: String)] {
         [
             (.photoPanorama, "photoPanorama"), (.photoHDR, "photoHDR"), (.photoScreenshot, "photoScreenshot"),
-            (.photoLive, "photoLive"), (.photoDepthEffect, "photoDepthEffect"), (.spatialMedia, "spatialMedia"),
+            (.photoLive, "photoLive"), (.photoDepthEffect, "photoDepthEffect"), (.photoAnimation, "photoAnimation"), (.spatialMedia, "spatialMedia"),
             (.videoStreamed, "videoStreamed"), (.videoHighFrameRate, "videoHighFrameRate"), (.videoTimelapse, "videoTimelapse"),
             (.videoScreenRecording, "videoScreenRecording"), (.videoCinematic, "videoCinematic"),
         ]

@@ -36,6 +36,14 @@ extension AssetRating {
     init(_ rating: PHAsset.Rating) { self = sameRawValue(rating, or: .unset) }
 }
 
+extension PHAsset.OriginalResourceChoice {
+    init(_ stored: AssetOriginalResourceChoice) { self = sameRawValue(stored, or: .compressed) }
+}
+
+extension AssetOriginalResourceChoice {
+    init(_ choice: PHAsset.OriginalResourceChoice) { self = sameRawValue(choice, or: .compressed) }
+}
+
 extension PHAccessLevel {
     init(_ stored: AccessLevel) {
         self = stored == .addOnly ? .addOnly : .readWrite
@@ -140,6 +148,8 @@ extension PHAssetMediaSubtype {
             case .panorama: subtypes.insert(.photoPanorama)
             case .depthEffect: subtypes.insert(.photoDepthEffect)
             case .screenshot: subtypes.insert(.photoScreenshot)
+            case .animation: subtypes.insert(.photoAnimation)
+            case .screenRecording: subtypes.insert(.videoScreenRecording)
             case .highFrameRate: subtypes.insert(.videoHighFrameRate)
             case .timelapse: subtypes.insert(.videoTimelapse)
             }

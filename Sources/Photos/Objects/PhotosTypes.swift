@@ -33,6 +33,9 @@ public enum PHCollectionListSubtype: Int, Sendable {
     case momentListYear = 2
     /// A folder the user made.
     case regularFolder = 100
+    /// The one folder that holds a library's top-level albums and folders;
+    /// it cannot be renamed or deleted.
+    case rootFolder = 101
     case smartFolderEvents = 200
     case smartFolderFaces = 201
     /// Any subtype, for fetching.
@@ -145,6 +148,8 @@ public struct PHAssetMediaSubtype: OptionSet, Sendable, Hashable {
     public static let photoDepthEffect = PHAssetMediaSubtype(AssetMediaSubtypes.photoDepthEffect)
     /// A spatial (stereoscopic) photo or video.
     public static let spatialMedia = PHAssetMediaSubtype(AssetMediaSubtypes.spatialMedia)
+    /// An animated image: a GIF, an animated WebP or PNG.
+    public static let photoAnimation = PHAssetMediaSubtype(AssetMediaSubtypes.photoAnimation)
     /// A video streamed rather than stored locally.
     public static let videoStreamed = PHAssetMediaSubtype(AssetMediaSubtypes.videoStreamed)
     /// A high-frame-rate (slow-motion) video.
@@ -201,6 +206,36 @@ extension PHAsset {
         case livePhoto = 3
         case video = 4
         case videoLooping = 5
+    }
+
+    /// Which Live Photo effect an asset plays with.
+    public enum PlaybackVariation: Int, Sendable, Hashable {
+        /// Not a Live Photo, or one played as it was taken.
+        case none = 0
+        /// Played as a loop.
+        case autoloop = 1
+        /// Played forwards and back (Bounce).
+        case mirror = 2
+        /// Shown as a long exposure.
+        case longExposure = 3
+    }
+
+    /// Whether an asset's content has been adjusted, and by whom.
+    public enum AdjustmentsState: Int, Sendable, Hashable {
+        /// As captured, with nothing applied.
+        case none = 0
+        /// Edited by a person (an app's content editing output).
+        case userAdjusted = 2
+        /// Adjusted by the camera as it captured (HDR, Portrait), and not edited since.
+        case cameraAutoAdjusted = 3
+    }
+
+    /// Which original renders a RAW+JPEG asset and is the base of its edits.
+    public enum OriginalResourceChoice: Int, Sendable, Hashable {
+        /// The JPEG or HEIC; every asset with one original has this.
+        case compressed = 0
+        /// The camera raw file (the asset's alternate photo).
+        case raw = 1
     }
 
     /// How many stars a person gave an asset: none chosen, or one to five.

@@ -153,11 +153,16 @@ package struct AssetEdit: Sendable {
     /// Keywords added and removed, in the order asked: adding one the
     /// asset has, or removing one it lacks, does nothing.
     package var keywordChanges: [KeywordChange]
+    /// A Live Photo's motion shown (true) or the Live Photo shown as a
+    /// still (false); nil leaves it alone, as does any value for an asset
+    /// that is not a Live Photo.
+    package var livePhotoPlaybackEnabled: Bool?
 
     package init(
         uuid: String, creationDate: Date?? = nil, location: StoredLocation?? = nil,
         isFavorite: Bool? = nil, isHidden: Bool? = nil, content: ContentEdit? = nil,
-        rating: AssetRating? = nil, caption: String?? = nil, keywordChanges: [KeywordChange] = []
+        rating: AssetRating? = nil, caption: String?? = nil, keywordChanges: [KeywordChange] = [],
+        livePhotoPlaybackEnabled: Bool? = nil
     ) {
         self.uuid = uuid
         self.creationDate = creationDate
@@ -168,6 +173,7 @@ package struct AssetEdit: Sendable {
         self.rating = rating
         self.caption = caption
         self.keywordChanges = keywordChanges
+        self.livePhotoPlaybackEnabled = livePhotoPlaybackEnabled
     }
 }
 
@@ -194,7 +200,9 @@ package enum ContentEdit: Sendable {
     /// editor reopen the edit.
     case adjust(AdjustedContent)
     /// Back to the original: the rendering and the adjustment data go.
-    case revert
+    /// With a choice, the original of a RAW+JPEG asset to render from then
+    /// on; an asset without a raw alternate fails the block.
+    case revert(choosing: AssetOriginalResourceChoice?)
 }
 
 /// A rendering of an asset's content and the adjustment data behind it.

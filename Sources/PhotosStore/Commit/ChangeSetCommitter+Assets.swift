@@ -74,7 +74,11 @@ extension ChangeSetCommitter {
                 sql: """
                     SELECT EXISTS (SELECT 1 FROM resource WHERE asset_id = ? AND type IN (\(types)))
                     """, arguments: [rowID]) ?? false
-        if case .revert = content, !hadEdits { return }
+        if case .revert(let choice) = content {
+            if choice != nil { try requireRawAlternate(rowID, uuid: uuid) }
+            let changesChoice = try choice.map { try originalResourceChoice(rowID) != $0 } ?? false
+            if !hadEdits && !changesChoice { return }
+        }
         try db.execute(sql: "DELETE FROM resource WHERE asset_id = ? AND type IN (\(types))", arguments: [rowID])
         switch content {
         case .adjust(let adjusted):
@@ -83,28 +87,52 @@ extension ChangeSetCommitter {
                 sql: """
                     UPDATE asset SET adjustment_format_identifier = ?, adjustment_format_version = ?,
                         pixel_width = ?, pixel_height = ?, content_version = content_version + 1, modification_date = ?,
-                        thumb_hash = ?
+                        thumb_hash = ?, adjustment_timestamp = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     adjusted.formatIdentifier, adjusted.formatVersion, adjusted.rendered.pixelWidth,
-                    adjusted.rendered.pixelHeight, now.timeIntervalSince1970, adjusted.thumbHash, rowID,
+                    adjusted.rendered.pixelHeight, now.timeIntervalSince1970, adjusted.thumbHash, now.timeIntervalSince1970, rowID,
                 ])
-        case .revert:
-            // The original's size is the primary photo's or video's.
+        case .revert(let choice):
+            // The original's size is the chosen original's: the raw alternate, or the primary photo or video.
+            let chosen = try choice ?? originalResourceChoice(rowID)
+            let source =
+                chosen == .raw
+                ? "type = \(ResourceType.alternatePhoto.rawValue)" : "type IN (\(originals))"
             try db.execute(
                 sql: """
                     UPDATE asset SET adjustment_format_identifier = NULL, adjustment_format_version = NULL,
-                        pixel_width = COALESCE((SELECT pixel_width FROM resource WHERE asset_id = ?1 AND type IN (\(originals)) ORDER BY id LIMIT 1), pixel_width),
-                        pixel_height = COALESCE((SELECT pixel_height FROM resource WHERE asset_id = ?1 AND type IN (\(originals)) ORDER BY id LIMIT 1), pixel_height),
-                        content_version = content_version + 1, modification_date = ?2, thumb_hash = original_thumb_hash
+                        pixel_width = COALESCE((SELECT pixel_width FROM resource WHERE asset_id = ?1 AND \(source) ORDER BY id LIMIT 1), pixel_width),
+                        pixel_height = COALESCE((SELECT pixel_height FROM resource WHERE asset_id = ?1 AND \(source) ORDER BY id LIMIT 1), pixel_height),
+                        content_version = content_version + 1, modification_date = ?2, thumb_hash = original_thumb_hash,
+                        adjustment_timestamp = ?2, original_resource_choice = ?3
                     WHERE id = ?1
-                    """, arguments: [rowID, now.timeIntervalSince1970])
+                    """, arguments: [rowID, now.timeIntervalSince1970, chosen.rawValue])
         }
         record(
             .init(
                 identifier: LocalIdentifier(uuid: uuid, entity: .asset), rowID: rowID, kind: .updated,
                 changedAttributes: [.content]))
+    }
+
+    /// The asset's stored choice of original.
+    private func originalResourceChoice(_ rowID: Int64) throws -> AssetOriginalResourceChoice {
+        let stored = try db.fetchOne(Int.self, sql: "SELECT original_resource_choice FROM asset WHERE id = ?", arguments: [rowID])
+        return stored.flatMap(AssetOriginalResourceChoice.init(rawValue:)) ?? .compressed
+    }
+
+    /// Refuses a choice of original for an asset that has no camera raw
+    /// alternate: only a RAW+JPEG asset has two originals to choose from.
+    private func requireRawAlternate(_ rowID: Int64, uuid: String) throws {
+        let hasAlternate =
+            try db.fetchOne(
+                Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE asset_id = ? AND type = ?)",
+                arguments: [rowID, ResourceType.alternatePhoto.rawValue]) ?? false
+        guard hasAlternate else {
+            throw StoreError.editNotAllowed(
+                "\(LocalIdentifier(uuid: uuid, entity: .asset)) has one original: choosing between RAW and compressed originals applies to RAW+JPEG assets")
+        }
     }
 
     mutating func apply(_ edit: AssetEdit, contentPaths: [String]) throws {
@@ -151,6 +179,20 @@ extension ChangeSetCommitter {
             assignments.append("caption = ?")
             arguments += [caption.flatMap { $0.isEmpty ? nil : $0 }]
             attributes.insert(.caption)
+        }
+        if let enabled = edit.livePhotoPlaybackEnabled {
+            // Only a Live Photo (its subtype stays) switches between still and motion.
+            let style = enabled ? AssetPlaybackStyle.livePhoto : .image
+            let live = AssetMediaSubtypes.photoLive.rawValue
+            let switching =
+                try db.fetchOne(
+                    Bool.self, sql: "SELECT media_subtypes & ? <> 0 AND playback_style <> ? FROM asset WHERE id = ?",
+                    arguments: [live, style.rawValue, rowID]) ?? false
+            if switching {
+                assignments.append("playback_style = ?")
+                arguments += [style.rawValue]
+                attributes.insert(.livePhotoPlayback)
+            }
         }
         if !edit.keywordChanges.isEmpty {
             let stored = try db.fetchOne(String.self, sql: "SELECT keywords FROM asset WHERE id = ?", arguments: [rowID])

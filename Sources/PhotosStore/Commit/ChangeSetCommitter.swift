@@ -49,9 +49,15 @@ struct ChangeSetCommitter {
         try policy.requireModifiable(rowID: collection.rowID, identifier: collection.identifier, change)
     }
 
-    /// Refuses text the library does not take (titles, captions and
-    /// keywords too long, or with control characters), before anything is applied.
-    func checkTexts(_ set: ChangeSet) throws {
+    /// Refuses values the library does not take (titles, captions and
+    /// keywords too long, or with control characters; a raw original chosen
+    /// for an asset without one), before anything is applied.
+    func checkValues(_ set: ChangeSet) throws {
+        for asset in set.newAssets where asset.record.originalResourceChoice == .raw {
+            guard asset.resources.contains(where: { $0.type == .alternatePhoto }) else {
+                throw StoreError.editNotAllowed("a new asset's original can be its raw file only when it has one, as its alternate photo")
+            }
+        }
         for collection in set.newCollections {
             try CollectionTitle.check(collection.title, as: collection.kind == .collectionList ? "a folder's title" : "an album's title")
         }
@@ -80,7 +86,7 @@ struct ChangeSetCommitter {
         _ set: ChangeSet, placement: FilePlacement, client: String?,
         writesHistoryEntries: Bool
     ) throws -> CommitResult? {
-        try checkTexts(set)
+        try checkValues(set)
         try policy.check(set, client: client)
         for (asset, paths) in zip(set.newAssets, placement.newAssets) {
             if set.skipsDuplicates, let hash = asset.record.contentHash, let holder = try storedAsset(holding: hash) {

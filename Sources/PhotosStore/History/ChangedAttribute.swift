@@ -42,6 +42,8 @@ package enum ChangedAttribute: Sendable, Hashable, CaseIterable, Comparable {
     case caption
     /// An asset's keywords.
     case keywords
+    /// Whether a Live Photo plays its motion or shows as a still.
+    case livePhotoPlayback
 
     /// The name a stored list of attributes writes for this case.
     package var storedName: String {
@@ -56,6 +58,7 @@ package enum ChangedAttribute: Sendable, Hashable, CaseIterable, Comparable {
         case .rating: "rating"
         case .caption: "caption"
         case .keywords: "keywords"
+        case .livePhotoPlayback: "livePhotoPlayback"
         case .title: "title"
         case .members: "members"
         case .parent: "parent"

@@ -13,6 +13,7 @@ package struct AssetMediaSubtypes: OptionSet, Sendable, Hashable {
     package static let photoScreenshot = Self(rawValue: 1 << 2)
     package static let photoLive = Self(rawValue: 1 << 3)
     package static let photoDepthEffect = Self(rawValue: 1 << 4)
+    package static let photoAnimation = Self(rawValue: 1 << 6)
     package static let spatialMedia = Self(rawValue: 1 << 10)
     package static let videoStreamed = Self(rawValue: 1 << 16)
     package static let videoHighFrameRate = Self(rawValue: 1 << 17)

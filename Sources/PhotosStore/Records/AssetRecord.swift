@@ -69,6 +69,9 @@ package struct AssetRecord: Sendable, Equatable {
     /// The ThumbHash placeholder of what the asset shows (~25 bytes).
     package var thumbHash: Data?
     package var rating: AssetRating
+    /// When the content was last edited, or reverted; nil when never.
+    package var adjustmentTimestamp: Date?
+    package var originalResourceChoice: AssetOriginalResourceChoice
     /// The caption and keywords, when the read that made the record asked
     /// for them (``SQLPhotoStore/assets(ids:extendedMetadata:)``); nil when it did not.
     package var extendedMetadata: ExtendedMetadataRecord?
@@ -85,7 +88,8 @@ package struct AssetRecord: Sendable, Equatable {
         uniformTypeIdentifier: String? = nil, timeZoneOffset: Int? = nil,
         cameraMake: String? = nil, cameraModel: String? = nil, lensModel: String? = nil,
         contentHash: String? = nil, contentVersion: Int = 0, adjustmentFormatVersion: String? = nil,
-        thumbHash: Data? = nil, rating: AssetRating = .unset, extendedMetadata: ExtendedMetadataRecord? = nil
+        thumbHash: Data? = nil, rating: AssetRating = .unset, extendedMetadata: ExtendedMetadataRecord? = nil,
+        adjustmentTimestamp: Date? = nil, originalResourceChoice: AssetOriginalResourceChoice = .compressed
     ) {
         self.id = id
         self.uuid = uuid
@@ -122,6 +126,8 @@ package struct AssetRecord: Sendable, Equatable {
         self.thumbHash = thumbHash
         self.rating = rating
         self.extendedMetadata = extendedMetadata
+        self.adjustmentTimestamp = adjustmentTimestamp
+        self.originalResourceChoice = originalResourceChoice
     }
 
     /// The `asset` table's columns, declared once: their order is the
@@ -137,6 +143,7 @@ package struct AssetRecord: Sendable, Equatable {
         case isFrontCamera, isLongExposure, hasRawOriginal, originalFilename
         case uniformTypeIdentifier, timeZoneOffset, cameraMake, cameraModel, lensModel
         case contentHash, contentVersion, adjustmentFormatVersion, thumbHash, rating
+        case adjustmentTimestamp, originalResourceChoice
     }
 
     /// Every column, qualified by the alias `a`, in ``Column`` order.
@@ -203,6 +210,8 @@ package struct AssetRecord: Sendable, Equatable {
         adjustmentFormatVersion = try row[C.adjustmentFormatVersion.rawValue]
         thumbHash = try row[C.thumbHash.rawValue]
         rating = AssetRating(rawValue: try row[C.rating.rawValue]) ?? .unset
+        adjustmentTimestamp = (try row[C.adjustmentTimestamp.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
+        originalResourceChoice = AssetOriginalResourceChoice(rawValue: try row[C.originalResourceChoice.rawValue]) ?? .compressed
         extendedMetadata = nil
     }
 
@@ -249,6 +258,8 @@ package struct AssetRecord: Sendable, Equatable {
         case .adjustmentFormatVersion: adjustmentFormatVersion
         case .thumbHash: thumbHash
         case .rating: rating.rawValue
+        case .adjustmentTimestamp: adjustmentTimestamp?.timeIntervalSince1970
+        case .originalResourceChoice: originalResourceChoice.rawValue
         }
     }
 

@@ -13,6 +13,16 @@ package enum AssetRating: Int, Sendable, CaseIterable, Comparable {
     package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+/// Which original of a RAW+JPEG asset renders it when unedited and is the
+/// base of its edits. Raw values are stored (`asset.original_resource_choice`)
+/// and are PhotoKit's `PHAsset.OriginalResourceChoice` raw values.
+package enum AssetOriginalResourceChoice: Int, Sendable, CaseIterable {
+    /// The JPEG or HEIC: every asset's, unless chosen otherwise.
+    case compressed = 0
+    /// The camera raw file, the asset's alternate photo.
+    case raw = 1
+}
+
 /// An asset's caption and keywords, which PhotoKit reads apart from the
 /// asset's other properties (`PHAssetExtendedMetadata`): stored in the
 /// asset's row (`asset.caption`, `asset.keywords`) but selected only when

@@ -43,5 +43,18 @@ extension LibraryTables {
                 .addColumn(table: "asset", column: "caption"),
                 .addColumn(table: "asset", column: "keywords"),
             ]),
+        // Editing state (PHAsset.adjustmentTimestamp, originalResourceChoice):
+        // when the content was last edited or reverted, and which original
+        // of a RAW+JPEG pair renders. An edit made before is dated by the
+        // asset's last change, the nearest record of it; animated images
+        // get PHAssetMediaSubtype.photoAnimation, as new imports do.
+        SchemaStep(
+            name: "editing state and animation subtype",
+            changes: [
+                .addColumn(table: "asset", column: "adjustment_timestamp"),
+                .addColumn(table: "asset", column: "original_resource_choice"),
+                .run("UPDATE asset SET adjustment_timestamp = modification_date WHERE adjustment_format_identifier IS NOT NULL"),
+                .run("UPDATE asset SET media_subtypes = media_subtypes | 64 WHERE playback_style = 2 AND media_subtypes & 64 = 0"),
+            ]),
     ]
 }

@@ -119,6 +119,8 @@ package enum LibraryTables {
                 LibraryColumn("caption", .text, nullable: true),
                 // A JSON array of strings, in the order they were added; nil when there are none.
                 LibraryColumn("keywords", .text, nullable: true),
+                LibraryColumn("adjustment_timestamp", .real, nullable: true),
+                LibraryColumn("original_resource_choice", .integer, default: 0),
             ]),
         Table(
             "resource", key: ["id"],
