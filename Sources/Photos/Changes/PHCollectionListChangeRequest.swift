@@ -43,11 +43,20 @@ public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable
     public class func deleteCollectionLists(_ collectionLists: any NSFastEnumeration) {
         let api = "PHCollectionListChangeRequest.deleteCollectionLists(_:)"
         let block = ChangeBlock.required(by: api)
+        precondition(
+            !collectionLists._fastEnumerationElements.contains { ($0 as? PHCollectionList)?.isRootFolder == true },
+            "\(api): the root folder cannot be deleted (canPerform(.delete) is false)")
         block.add(ObjectRemoval(.deleteCollections(memberUUIDs(collectionLists, entity: .collectionList, api: api))))
     }
 
     /// A request to edit a folder; nil for lists that cannot be edited.
+    /// The root folder's request edits the top level: what it adds moves
+    /// to the top level, and its order is the top level's.
     public convenience init?(for collectionList: PHCollectionList) {
+        if collectionList.isRootFolder {
+            self.init(target: .topLevel, creationTitle: nil, currentTitle: "", snapshot: nil, api: "PHCollectionListChangeRequest(for:)")
+            return
+        }
         guard collectionList.canPerform(.addContent), let identifier = collectionList.parsedIdentifier else { return nil }
         self.init(
             target: .collection(uuid: identifier.uuid), creationTitle: nil,
@@ -57,6 +66,10 @@ public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable
     /// A request to edit a folder whose indexes refer to `childCollections`,
     /// the folder's contents as the app last fetched them.
     public convenience init?(for collectionList: PHCollectionList, childCollections: PHFetchResult<PHCollection>) {
+        if collectionList.isRootFolder {
+            self.init(forTopLevelCollectionListUserCollections: childCollections)
+            return
+        }
         guard collectionList.canPerform(.addContent), let identifier = collectionList.parsedIdentifier else { return nil }
         self.init(
             target: .collection(uuid: identifier.uuid), creationTitle: nil,
@@ -76,7 +89,10 @@ public class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable
     /// The folder's title.
     public var title: String {
         get { change.title }
-        set { change.newTitle = newValue }
+        set {
+            if case .topLevel = change.target { preconditionFailure("the root folder cannot be renamed (canPerform(.rename) is false)") }
+            change.newTitle = newValue
+        }
     }
 
     /// Appends collections (or placeholders), moving them from wherever they were.

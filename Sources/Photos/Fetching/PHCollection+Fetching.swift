@@ -16,6 +16,8 @@ extension PHCollection {
             }
         case .transient(let collections, _):
             return library.fetchInMemory(collections, options: options, as: PHCollection.self)
+        case .root:
+            return library.fetchCollections(scope: .children(ofRowID: nil), options: options, as: PHCollection.self)
         case .deleted:
             return PHFetchResult(contents: .empty)
         }

@@ -24,6 +24,7 @@ extension PHCollectionList {
         let library = PHPhotoLibrary.current
         return library.fetchCollections(identifiers: identifiers, entity: .collectionList, options: options) { wanted in
             library.momentLists(subtype: .any).filter { wanted.contains($0.uuid) }.map { PHCollectionList(momentList: $0, library: library) }
+                + [PHCollectionList.rootFolder(of: library)].compactMap { $0 }.filter { wanted.contains($0.parsedIdentifier?.uuid ?? "") }
         }
     }
 
@@ -36,6 +37,10 @@ extension PHCollectionList {
     ) -> PHFetchResult<PHCollectionList> {
         let library = PHPhotoLibrary.current
         switch collectionListType {
+        case .folder where subtype == .rootFolder:
+            return library.fetchComputed(options: options, as: PHCollectionList.self) {
+                [PHCollectionList.rootFolder(of: library)].compactMap { $0 }
+            }
         case .folder:
             return library.fetchCollections(
                 scope: .stored(.folder, subtype: subtype == .any ? nil : subtype.rawValue),

@@ -10,6 +10,8 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
         case transient(collections: [PHCollection], title: String?)
         /// Deleted since the fetch that named it; the row id it had.
         case deleted(rowID: Int64)
+        /// The library's root folder: its top-level albums and folders.
+        case root
     }
 
     let content: Content
@@ -30,6 +32,21 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
             library: library)
     }
 
+    /// The library's root folder, whose children are its top-level albums
+    /// and folders: one per library, never stored, named by the library's
+    /// own UUID (which no object of it has). Nil for a library not open.
+    static func rootFolder(of library: PHPhotoLibrary) -> PHCollectionList? {
+        guard let store = library.store else { return nil }
+        return PHCollectionList(
+            content: .root, localIdentifier: LocalIdentifier(uuid: store.libraryUUID, entity: .collectionList).description, library: library)
+    }
+
+    /// Whether this is the library's root folder.
+    var isRootFolder: Bool {
+        if case .root = content { return true }
+        return false
+    }
+
     /// Always true: collection lists hold collections.
     public override var canContainCollections: Bool { true }
 
@@ -39,7 +56,7 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
         case .stored(let record): record.title
         case .momentList(let list): list.title
         case .transient(_, let title): title
-        case .deleted: nil
+        case .deleted, .root: nil
         }
     }
 
@@ -48,7 +65,7 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
         switch content {
         case .stored(let record): PHCollectionListType(record.type) ?? .folder
         case .momentList: .momentList
-        case .transient, .deleted: .folder
+        case .transient, .deleted, .root: .folder
         }
     }
 
@@ -58,6 +75,7 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
         case .stored(let record): PHCollectionListSubtype(rawValue: record.subtype) ?? .regularFolder
         case .momentList(let list): PHCollectionListSubtype(rawValue: list.subtype) ?? .momentListYear
         case .transient, .deleted: .regularFolder
+        case .root: .rootFolder
         }
     }
 
@@ -79,15 +97,19 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
 
     /// Folders allow every edit; moment lists and transient lists allow none.
     public override func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
-        guard case .stored(let record) = content else { return false }
-        return record.type == .folder
+        switch content {
+        case .stored(let record): return record.type == .folder
+        // The root folder takes, makes and orders the top level; it is never renamed or deleted.
+        case .root: return [.addContent, .createContent, .rearrangeContent].contains(anOperation)
+        case .momentList, .transient, .deleted: return false
+        }
     }
 
     override var storedRowID: Int64? {
         switch content {
         case .stored(let record): record.id
         case .deleted(let rowID): rowID
-        case .momentList, .transient: nil
+        case .momentList, .transient, .root: nil
         }
     }
 
