@@ -183,6 +183,9 @@ let package = Package(
                 "Photos", "PhotosMedia", "PhotosServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // Upload jobs' requests, streamed: `photos upload-jobs run`.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .executableTarget(

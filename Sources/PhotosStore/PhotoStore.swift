@@ -106,6 +106,16 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// Checks the whole library, database and files (owner only); see `SQLitePhotoStore.checkIntegrity`.
     func checkIntegrity() throws(StoreError) -> IntegrityReport
 
+    /// The store's client's upload jobs, oldest first: those `action`
+    /// finds (all when nil), and only those of `uuids` when given.
+    func uploadJobs(action: UploadJobAction?, uuids: [String]?) throws(StoreError) -> [UploadJobRecord]
+    /// The store's client's upload-job extension, when enabled.
+    func uploadExtension() throws(StoreError) -> UploadExtensionRecord?
+    /// Every client's enabled upload-job extension (the owner only).
+    func allUploadExtensions() throws(StoreError) -> [UploadExtensionRecord]
+    /// The next unfinished upload jobs of clients with an enabled extension, oldest first (the owner only).
+    func unfinishedUploadJobs(limit: Int) throws(StoreError) -> [UploadJobRecord]
+
     /// The ids of the collections a query selects, in order, and the change block they reflect.
     func fetchCollections(_ query: CollectionQuery) throws(StoreError) -> FetchSnapshot
 

@@ -7,6 +7,8 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(entity: StoreEntity, identifier: String)
     /// The object exists but does not allow the edit (a smart album, a cycle of folders...).
     case editNotAllowed(String)
+    /// A change would take a client past a limit (its upload jobs).
+    case limitExceeded(String)
     /// An index or count in a change does not fit the collection it edits.
     case invalidIndex(String)
     /// A file given to the library cannot be stored.
@@ -73,7 +75,7 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notFound(let entity, let identifier):
             "no \(entity.noun) with identifier \(identifier)"
-        case .editNotAllowed(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason), .busy(let reason),
+        case .editNotAllowed(let reason), .limitExceeded(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason), .busy(let reason),
             .accessDenied(let reason), .ownerOnly(let reason), .historyExpired(let reason), .historyPointUnknown(let reason),
             .stateChanged(let reason):
             reason

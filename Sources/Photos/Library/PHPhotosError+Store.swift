@@ -31,6 +31,8 @@ extension PHPhotosError {
             self.init(.identifierNotFound, message, identifiers: [identifier])
         case .editNotAllowed, .invalidIndex:
             self.init(.changeNotSupported, message)
+        case .limitExceeded:
+            self.init(.limitExceeded, message)
         case .invalidFile:
             self.init(.invalidResource, message)
         case .unsafeLocation:

@@ -27,6 +27,15 @@ struct WritePolicy {
         if !set.accessChanges.isEmpty, let client {
             throw StoreError.ownerOnly("only the library's owner can change client access; this process is client \(client)")
         }
+        let performs = set.uploadJobChanges.contains { change in
+            switch change {
+            case .start, .finish: true
+            default: false
+            }
+        }
+        if performs, let client {
+            throw StoreError.ownerOnly("only the library's owner performs upload jobs; this process is client \(client)")
+        }
         if set.purge == .all, scope != .full {
             throw StoreError.accessDenied("emptying Recently Deleted needs read-write access to the whole library")
         }

@@ -30,6 +30,9 @@ package struct ChangeSet: Sendable {
     package var purge: RecentlyDeletedPurge?
     /// Changes of what clients may see (the owner's only).
     package var accessChanges: [AccessChange] = []
+    /// Upload jobs created, acknowledged, retried, cancelled or performed,
+    /// and the writer's upload-job extension enabled or disabled.
+    package var uploadJobChanges: [UploadJobChange] = []
     /// Commit only if the library is still in this state, as the writer's
     /// change tokens name it (plain, or opaque for a client without
     /// read-write access); nil commits whatever happened meanwhile. Checked
@@ -60,7 +63,7 @@ package struct ChangeSet: Sendable {
     /// change) and finds nothing to do commits no change block.
     package var changesObjects: Bool {
         !(newAssets.isEmpty && assetEdits.isEmpty && trashedAssets.isEmpty && restoredAssets.isEmpty
-            && newCollections.isEmpty && collectionEdits.isEmpty && deletedCollections.isEmpty)
+            && newCollections.isEmpty && collectionEdits.isEmpty && deletedCollections.isEmpty && uploadJobChanges.isEmpty)
     }
 }
 

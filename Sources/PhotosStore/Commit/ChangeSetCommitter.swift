@@ -120,6 +120,9 @@ struct ChangeSetCommitter {
         for change in set.accessChanges {
             try apply(change)
         }
+        for change in set.uploadJobChanges {
+            try apply(change, client: client)
+        }
         try touchAlbumsOfChangedAssets()
         let changed = order.compactMap { changes[$0] }
         guard set.changesObjects || !changed.isEmpty || !accessEntries.isEmpty else { return nil }

@@ -56,5 +56,9 @@ extension LibraryTables {
                 .run("UPDATE asset SET adjustment_timestamp = modification_date WHERE adjustment_format_identifier IS NOT NULL"),
                 .run("UPDATE asset SET media_subtypes = media_subtypes | 64 WHERE playback_style = 2 AND media_subtypes & 64 = 0"),
             ]),
+        // Upload jobs and the extensions that ask for them.
+        SchemaStep(
+            name: "upload jobs",
+            changes: [.createTable("upload_job"), .createTable("upload_extension"), .createIndex("upload_job_by_client_state")]),
     ]
 }

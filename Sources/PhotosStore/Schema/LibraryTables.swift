@@ -193,6 +193,38 @@ package enum LibraryTables {
                 LibraryColumn("expires_at", .real, nullable: true),
                 LibraryColumn("password_hash", .bytes, nullable: true),
             ]),
+        // Upload jobs (PHAssetResourceUploadJob): a resource to send to a
+        // destination, for one client ('' for the owner), and its state.
+        Table(
+            "upload_job", key: ["id"],
+            columns: [
+                LibraryColumn("id", .integer),
+                LibraryColumn("uuid", .text, unique: true),
+                LibraryColumn("client", .text, default: ""),
+                LibraryColumn("asset_uuid", .text),
+                LibraryColumn("resource_id", .integer),
+                LibraryColumn("job_type", .integer, default: 0),
+                LibraryColumn("state", .integer, default: 1),
+                // A JSON object: the request's url, method and headers.
+                LibraryColumn("destination", .text),
+                LibraryColumn("response_headers", .text, nullable: true),
+                LibraryColumn("error", .text, nullable: true),
+                LibraryColumn("acknowledged", .integer, default: 0),
+                LibraryColumn("retried", .integer, default: 0),
+                LibraryColumn("attempts", .integer, default: 0),
+                LibraryColumn("created_at", .real),
+                LibraryColumn("updated_at", .real),
+            ]),
+        // Each client's upload-job extension: enabled, with its options.
+        Table(
+            "upload_extension", key: ["client"],
+            columns: [
+                LibraryColumn("client", .text),
+                LibraryColumn("prevents_expensive_network_access", .integer, default: 0),
+                // A JSON array: the command that runs the client's extension; NULL for none.
+                LibraryColumn("command", .text, nullable: true),
+                LibraryColumn("enabled_at", .real),
+            ]),
         // The timeline's month counts, kept by triggers.
         Table(
             "timeline_month", key: ["local_month"],
@@ -226,6 +258,7 @@ package enum LibraryTables {
         LibraryIndex("collection_by_parent", on: "collection", ["parent_id", "position"]),
         LibraryIndex("collection_asset_by_asset", on: "collection_asset", ["asset_id"]),
         LibraryIndex("collection_asset_by_position", on: "collection_asset", ["collection_id", "position"]),
+        LibraryIndex("upload_job_by_client_state", on: "upload_job", ["client", "state", "acknowledged"]),
     ]
 
     /// The table named `name`. Traps when there is none: the names are the engine's own.
