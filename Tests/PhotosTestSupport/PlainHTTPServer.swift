@@ -73,7 +73,7 @@ package final class PlainHTTPServer: @unchecked Sendable {
         try server.run()
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let port = Int(line) else {
-            server.terminate()
+            kill(server.processIdentifier, SIGKILL)
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the plain HTTP server did not start: \(line)"])
         }
         self.port = port
@@ -96,8 +96,9 @@ package final class PlainHTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Killed outright: a test runner may ignore SIGTERM, and its children with it.
     deinit {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
