@@ -100,6 +100,9 @@ struct UploadRoutes {
             }
             return Response(status: .noContent, headers: Self.tusHeaders(extra: [HTTPField.Name("Upload-Offset")!: "\(written)"]))
         }
+        group.post("backup/resources") { request, context -> Response in
+            try await backUp(request, context: context)
+        }
         group.delete("uploads/:id") { request, context -> Response in
             // The owner may remove anyone's; any other token its own.
             let upload = try find(context, anyTokensForTheOwner: true)
@@ -109,6 +112,78 @@ struct UploadRoutes {
             return Response(status: .noContent, headers: Self.tusHeaders())
         }
     }
+
+    /// `POST /v1/backup/resources`: what an upload job sends, kept as an
+    /// asset of the caller's library. The body is the resource's bytes
+    /// (with Content-Length), streamed to disk; `X-Photos-Filename` names
+    /// it (percent-encoded UTF-8), and `X-Photos-Source-Asset` and
+    /// `X-Photos-Resource-Type` say where it came from, answered back as
+    /// they came. A file the library holds already (the same bytes) is not
+    /// stored twice: a caller that may read the library is answered 200
+    /// with the asset holding it, a new one 201; an add-only caller, which
+    /// may learn nothing of what the library holds, is answered 201 either
+    /// way. `X-Photos-Asset` names the asset and `X-Photos-Duplicate` says
+    /// which it was. Any token that may add assets may send.
+    private func backUp(_ request: Request, context: ServerContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        guard let text = request.headers[.contentLength], let length = Int(text), length > 0 else {
+            throw Problem(.lengthRequired, "a resource comes with its Content-Length, 1 byte or more")
+        }
+        guard length <= uploads.maximumLength else {
+            throw Problem(.contentTooLarge, "the file is larger than the \(uploads.maximumLength) bytes this server takes")
+        }
+        let sourceFields = [Self.sourceAssetField, Self.resourceTypeField].compactMap { name in
+            request.headers[name].map { (name, $0) }
+        }
+        guard sourceFields.allSatisfy({ $0.1.utf8.count <= 256 }) else {
+            throw Problem.badRequest("X-Photos-Source-Asset and X-Photos-Resource-Type hold at most 256 bytes")
+        }
+        let filename = request.headers[Self.filenameField].map { Self.safeFilename($0.removingPercentEncoding ?? $0) } ?? "resource"
+        let upload = try await Self.refusingAsProblems {
+            try await blocking { try uploads.create(tokenID: principal.tokenID, length: length, filename: filename) }
+        }
+        // The bytes, named as the file was, in a folder of their own: the import reads the name.
+        let folder = uploads.directory.appendingPathComponent(upload.id + ".named", isDirectory: true)
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            uploads.remove(upload.id)
+        }
+        let written = try await Self.refusingAsProblems { try await append(request.body, to: upload, at: 0) }
+        guard written == length else { throw Problem.badRequest("the body ended after \(written) of its \(length) bytes") }
+        metrics.uploaded(bytes: written)
+        let named = folder.appendingPathComponent(filename)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.linkItem(at: uploads.dataURL(upload.id), to: named)
+        } catch {
+            throw Problem(.insufficientStorage, "the server cannot keep the file: \(error.localizedDescription)")
+        }
+        let library = try await libraries.library(for: principal)
+        let result = try await blocking { try library.importFiles([named], options: .init(duplicates: .skip)) }
+        if let failure = result.failed.first {
+            // Its description names the server's own path of the file: not told.
+            if [.accessRestricted, .accessUserDenied].contains(failure.error.code) {
+                throw Problem(.forbidden, "this token may not add assets to the library")
+            }
+            throw Problem(.unprocessableContent, "the file is not a photo or video the library takes", code: failure.error.code)
+        }
+        let duplicate = result.imported.isEmpty
+        guard let asset = (result.imported.first ?? result.duplicates.first)?.localIdentifier else {
+            throw Problem(.unprocessableContent, "the file is not a photo or video the library takes")
+        }
+        var headers = HTTPFields()
+        headers[Self.assetField] = asset
+        headers[Self.duplicateField] = duplicate ? "true" : "false"
+        for (name, value) in sourceFields { headers[name] = value }
+        return try context.json(
+            ["asset": asset, "duplicate": duplicate ? "true" : "false"], from: request, status: duplicate ? .ok : .created, headers: headers)
+    }
+
+    static let filenameField = HTTPField.Name("X-Photos-Filename")!
+    static let sourceAssetField = HTTPField.Name("X-Photos-Source-Asset")!
+    static let resourceTypeField = HTTPField.Name("X-Photos-Resource-Type")!
+    static let assetField = HTTPField.Name("X-Photos-Asset")!
+    static let duplicateField = HTTPField.Name("X-Photos-Duplicate")!
 
     private func find(_ context: ServerContext, anyTokensForTheOwner: Bool = false) throws -> UploadStore.Upload {
         let principal = try context.requirePrincipal()
