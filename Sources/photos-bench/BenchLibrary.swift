@@ -81,7 +81,15 @@ enum BenchLibrary {
             burstIdentifier: burst, burstSelectionTypes: [], representsBurst: burst != nil && index % 10 == 0,
             playbackStyle: mediaType == .video ? .video : .image, trashedDate: random.next() % 200 == 0 ? trashedDate : nil,
             originalFilename: String(format: "IMG_%05d.JPG", index % 100_000), uniformTypeIdentifier: "public.jpeg",
-            cameraMake: "Apple", cameraModel: "iPhone")
+            cameraMake: "Apple", cameraModel: "iPhone",
+            // Described as people describe theirs: a third rated, a quarter captioned, a third with keywords
+            // (from the index alone, so that the random stream, and every other column, stays as it was).
+            rating: AssetRating(rawValue: index % 3 == 0 ? 1 + index % 5 : 0) ?? .unset,
+            extendedMetadata: index % 4 == 0 || index % 3 == 0
+                ? ExtendedMetadataRecord(
+                    caption: index % 4 == 0 ? "Walk by the river with the family, day \(index % 365)" : nil,
+                    keywords: index % 3 == 0 ? ["holiday", "family", "place \(index % 50)"] : [])
+                : nil)
     }
 
     /// Drops the library database's pages (and its WAL's) from the kernel's

@@ -51,9 +51,15 @@ package struct ExtendedMetadataRecord: Sendable, Equatable {
     /// The keywords a stored `asset.keywords` holds; none for NULL or text
     /// that is not a JSON array of strings (written by nothing but this type).
     package static func keywords(stored: String?) -> [String] {
-        guard let stored, let data = stored.data(using: .utf8),
-            let keywords = try? JSONDecoder().decode([String].self, from: data)
-        else { return [] }
+        guard let stored else { return [] }
+        // Without a backslash no keyword holds an escape, nor a quote (which
+        // JSON escapes): the array splits at its quotes, at a fraction of a
+        // decoder's cost, which an enumeration of every asset pays per row.
+        let utf8 = stored.utf8
+        if !utf8.contains(UInt8(ascii: "\\")), utf8.starts(with: "[\"".utf8), stored.hasSuffix("\"]") {
+            return stored.dropFirst(2).dropLast(2).split(separator: "\",\"", omittingEmptySubsequences: false).map(String.init)
+        }
+        guard let keywords = try? JSONDecoder().decode([String].self, from: Data(utf8)) else { return [] }
         return keywords
     }
 
