@@ -75,7 +75,8 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notFound(let entity, let identifier):
             "no \(entity.noun) with identifier \(identifier)"
-        case .editNotAllowed(let reason), .limitExceeded(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason), .busy(let reason),
+        case .editNotAllowed(let reason), .limitExceeded(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason),
+            .busy(let reason),
             .accessDenied(let reason), .ownerOnly(let reason), .historyExpired(let reason), .historyPointUnknown(let reason),
             .stateChanged(let reason):
             reason

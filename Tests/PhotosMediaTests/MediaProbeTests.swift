@@ -94,7 +94,8 @@ import Testing
         try FileManager.default.copyItem(at: camera, to: undescribed)
         try DebianTool.run("exiftool", ["-q", "-overwrite_original", "-XMP-xmp:CreatorTool=camera firmware", undescribed.path])
 
-        #expect(try MediaProbe.probe(fileAt: xmp).descriptive == DescriptiveMetadata(rating: 4, caption: "Boats in the harbour", keywords: ["harbour", "boats"]))
+        #expect(
+            try MediaProbe.probe(fileAt: xmp).descriptive == DescriptiveMetadata(rating: 4, caption: "Boats in the harbour", keywords: ["harbour", "boats"]))
         #expect(try MediaProbe.probe(fileAt: iptc).descriptive == DescriptiveMetadata(caption: "Ridge", keywords: ["alps", "snow"]))
         #expect(try MediaProbe.probe(fileAt: rejected).descriptive == DescriptiveMetadata(caption: "Out of focus"), "a rejection is no rating")
         #expect(!MediaProbe.needsExifTool(loader: "jpegload", exif: complete, path: undescribed.path))

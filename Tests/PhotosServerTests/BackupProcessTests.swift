@@ -73,7 +73,9 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let url = destination.url + "/v1/backup/resources"
         let photo = try SampleImage.jpeg(width: 64, height: 48, from: (10, 20, 30), to: (200, 100, 50))
-        let headers = [("X-Photos-Filename", "..%2F..%2Fetc%2Fpasswd.jpg"), ("X-Photos-Source-Asset", "ABC/L0/001"), ("Content-Type", "application/octet-stream")]
+        let headers = [
+            ("X-Photos-Filename", "..%2F..%2Fetc%2Fpasswd.jpg"), ("X-Photos-Source-Asset", "ABC/L0/001"), ("Content-Type", "application/octet-stream"),
+        ]
         let stored = try await ServerProcess.request(.POST, url, token: token, headers: headers, body: photo)
         #expect(stored.status == 201, "\(String(decoding: stored.body, as: UTF8.self))")
         let asset = stored.headers.first { $0.0.lowercased() == "x-photos-asset" }?.1

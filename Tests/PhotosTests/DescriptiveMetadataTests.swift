@@ -184,7 +184,10 @@ import Testing
         #expect(identifiers(test, "keywords CONTAINS 'beach'") == [ids[0]])
         #expect(identifiers(test, "'sunset' IN keywords") == [ids[0]])
         #expect(identifiers(test, "ANY keywords BEGINSWITH[c] 'beach'", sort: [NSSortDescriptor(key: "creationDate", ascending: true)]) == [ids[0], ids[1]])
-        #expect(identifiers(test, "ANY keywords IN %@", [["sunset", "Beachcomber"]], sort: [NSSortDescriptor(key: "creationDate", ascending: true)]) == [ids[0], ids[1]])
+        #expect(
+            identifiers(test, "ANY keywords IN %@", [["sunset", "Beachcomber"]], sort: [NSSortDescriptor(key: "creationDate", ascending: true)]) == [
+                ids[0], ids[1],
+            ])
         #expect(identifiers(test, "NONE keywords == 'beach'", sort: [NSSortDescriptor(key: "creationDate", ascending: true)]) == [ids[1], ids[2], ids[3]])
         #expect(identifiers(test, "ANY keywords == nil").isEmpty)
 

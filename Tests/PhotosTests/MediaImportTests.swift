@@ -253,7 +253,10 @@ import Testing
         #expect(result.failed.isEmpty, "\(result.failed)")
         let subtypes = Dictionary(
             uniqueKeysWithValues: result.imported.map { imported in
-                (imported.file.lastPathComponent, test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [imported.localIdentifier], options: nil)[0] }.mediaSubtypes)
+                (
+                    imported.file.lastPathComponent,
+                    test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [imported.localIdentifier], options: nil)[0] }.mediaSubtypes
+                )
             })
         #expect(subtypes[recording.lastPathComponent]?.contains(.videoScreenRecording) == true)
         #expect(subtypes[android.lastPathComponent]?.contains(.videoScreenRecording) == true)

@@ -24,9 +24,11 @@ import Testing
         #expect(children.objects(at: IndexSet(0..<children.count)).map(\.localIdentifier) == top.objects(at: IndexSet(0..<top.count)).map(\.localIdentifier))
         #expect(children.count == 2)
         // The same one however it is asked for, and by its identifier.
-        #expect(test.fetch { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .rootFolder, options: nil) }[0].localIdentifier == root.localIdentifier)
+        #expect(
+            test.fetch { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .rootFolder, options: nil) }[0].localIdentifier == root.localIdentifier)
         #expect(test.fetch { PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [root.localIdentifier, folderID], options: nil) }.count == 2)
-        #expect(test.fetch { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .regularFolder, options: nil) }.count == 1, "not a folder of the user's")
+        #expect(
+            test.fetch { PHCollectionList.fetchCollectionLists(with: .folder, subtype: .regularFolder, options: nil) }.count == 1, "not a folder of the user's")
         // Its change request orders the top level.
         let trip = test.fetch { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: nil)[0] }
         try test.library.performChangesAndWait {

@@ -149,7 +149,8 @@ import Testing
         let takeout = test.files.appendingPathComponent("Takeout")
         let cake = try photo("IMG_0200.jpg", in: takeout, width: 50)
         try write(
-            takeoutJSON(title: "IMG_0200.jpg", taken: 1_591_576_200).replacingOccurrences(of: "\"description\": \"\"", with: "\"description\": \"Birthday cake\""),
+            takeoutJSON(title: "IMG_0200.jpg", taken: 1_591_576_200).replacingOccurrences(
+                of: "\"description\": \"\"", with: "\"description\": \"Birthday cake\""),
             "IMG_0200.jpg.json", in: takeout)
         let result = try test.library.importFiles([tagged, cake])
         #expect(result.failed.isEmpty, "\(result.failed)")

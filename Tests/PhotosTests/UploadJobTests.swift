@@ -42,14 +42,18 @@ import Testing
         #expect([PHAssetResourceUploadJob.Action.acknowledge, .retry, .process].map(\.rawValue) == [1, 2, 3])
         #expect(PHPhotosError.Code.limitExceeded.rawValue == 3307)
         #expect(PHAssetResourceUploadJob.jobLimit > 0)
-        #expect([PHBackgroundResourceUploadProcessingResult.failure, .processing, .completed].map { PHBackgroundResourceUploadProcessingResult(exitStatus: $0.exitStatus) } == [.failure, .processing, .completed])
+        #expect(
+            [PHBackgroundResourceUploadProcessingResult.failure, .processing, .completed].map {
+                PHBackgroundResourceUploadProcessingResult(exitStatus: $0.exitStatus)
+            } == [.failure, .processing, .completed])
     }
 
     @Test func jobsAreKeptWithTheirDestinationsAndOwners() throws {
         let ids = try test.importDays(2)
         var placeholder = ""
         try test.library.performChangesAndWait {
-            let request = PHAssetResourceUploadJobChangeRequest.creationRequestForJob(destination: destination("a", method: "PUT"), resource: photoResource(ids[0]))
+            let request = PHAssetResourceUploadJobChangeRequest.creationRequestForJob(
+                destination: destination("a", method: "PUT"), resource: photoResource(ids[0]))
             placeholder = request.placeholderForCreatedAssetResourceUploadJob!.localIdentifier
             PHAssetResourceUploadJobChangeRequest.creationRequestForDownloadJob(resource: photoResource(ids[1]))
         }

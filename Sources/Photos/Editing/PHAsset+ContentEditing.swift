@@ -71,11 +71,14 @@ extension PHAsset {
         let file = try source.primaryFile()
         let copy = folder.url.appendingPathComponent("original." + (file.pathExtension.isEmpty ? "dat" : file.pathExtension))
         try FileManager.default.copyItem(at: file, to: copy)
-        let displayImage = skipsDisplaySizeImage ? nil : try? source.withFullSizeImage { url, width, height in
-            try? ImageRenderer.render(
-                fileAt: url, sourceWidth: width, sourceHeight: height,
-                RenderSpec(targetWidth: 2048, targetHeight: 2048, mode: .fit, exact: false))
-        }.map { UIImage(pixels: $0) }
+        let displayImage =
+            skipsDisplaySizeImage
+            ? nil
+            : try? source.withFullSizeImage { url, width, height in
+                try? ImageRenderer.render(
+                    fileAt: url, sourceWidth: width, sourceHeight: height,
+                    RenderSpec(targetWidth: 2048, targetHeight: 2048, mode: .fit, exact: false))
+            }.map { UIImage(pixels: $0) }
         let isVideo = mediaType == .video
         return PHContentEditingInput(
             asset: self, adjustmentData: resumes ? stored : nil,

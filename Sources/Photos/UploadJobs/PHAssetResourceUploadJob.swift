@@ -2,10 +2,10 @@ import Foundation
 import PhotosStore
 
 #if canImport(FoundationNetworking)
-    // Upload jobs name their destination with URLRequest, which Linux's
-    // Foundation keeps in FoundationNetworking: a client that imports
-    // Photos has it, as on Apple's systems.
-    @_exported import FoundationNetworking
+// Upload jobs name their destination with URLRequest, which Linux's
+// Foundation keeps in FoundationNetworking: a client that imports
+// Photos has it, as on Apple's systems.
+@_exported import FoundationNetworking
 #endif
 
 /// A resource of the library to send to an HTTP destination (an upload

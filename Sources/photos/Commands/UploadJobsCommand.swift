@@ -186,7 +186,10 @@ final class UploadJobPerformer: Sendable {
             }
             await withCheckedContinuation { continuation in
                 process.terminationHandler = { _ in continuation.resume() }
-                if !process.isRunning { process.terminationHandler = nil; continuation.resume() }
+                if !process.isRunning {
+                    process.terminationHandler = nil
+                    continuation.resume()
+                }
             }
             let result = PHBackgroundResourceUploadProcessingResult(exitStatus: process.terminationStatus)
             if result != .processing { return }
