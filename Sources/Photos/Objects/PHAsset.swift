@@ -7,12 +7,11 @@ import Synchronization
 /// `PHAssetChangeRequest` inside a change block.
 open class PHAsset: PHObject, @unchecked Sendable {
     let record: AssetRecord
-    /// The caption and keywords, once read (``extendedMetadata``).
-    private let extendedMetadataRecord: Mutex<ExtendedMetadataRecord?>
+    /// The caption and keywords, once made (``extendedMetadata``).
+    private let extendedMetadataObject = Mutex<PHAssetExtendedMetadata?>(nil)
 
     init(record: AssetRecord, library: PHPhotoLibrary?) {
         self.record = record
-        extendedMetadataRecord = Mutex(record.extendedMetadata)
         super.init(localIdentifier: LocalIdentifier(uuid: record.uuid, entity: .asset).description, library: library)
     }
 
@@ -103,13 +102,12 @@ open class PHAsset: PHObject, @unchecked Sendable {
     /// read. An asset that cannot be read any more (deleted since) has an
     /// empty caption and no keywords.
     public var extendedMetadata: PHAssetExtendedMetadata {
-        let stored = extendedMetadataRecord.withLock { cached in
+        extendedMetadataObject.withLock { cached in
             if let cached { return cached }
-            let read = record.extendedMetadata ?? readExtendedMetadata()
+            let read = PHAssetExtendedMetadata(record.extendedMetadata ?? readExtendedMetadata(), originalFilename: record.originalFilename)
             cached = read
             return read
         }
-        return PHAssetExtendedMetadata(stored, originalFilename: record.originalFilename)
     }
     /// Shared by the photos of one burst.
     public var burstIdentifier: String? { record.burstIdentifier }

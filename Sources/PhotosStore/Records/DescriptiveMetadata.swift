@@ -57,7 +57,9 @@ package struct ExtendedMetadataRecord: Sendable, Equatable {
         // decoder's cost, which an enumeration of every asset pays per row.
         let utf8 = stored.utf8
         if !utf8.contains(UInt8(ascii: "\\")), utf8.starts(with: "[\"".utf8), stored.hasSuffix("\"]") {
-            return stored.dropFirst(2).dropLast(2).split(separator: "\",\"", omittingEmptySubsequences: false).map(String.init)
+            // `["a","b"]` split at its quotes: the keywords are every other piece.
+            let pieces = utf8.split(separator: UInt8(ascii: "\""), omittingEmptySubsequences: false)
+            return stride(from: 1, to: pieces.count - 1, by: 2).map { String(decoding: pieces[$0], as: UTF8.self) }
         }
         guard let keywords = try? JSONDecoder().decode([String].self, from: Data(utf8)) else { return [] }
         return keywords
