@@ -126,17 +126,20 @@ struct UploadRoutes {
     /// which it was. Any token that may add assets may send.
     private func backUp(_ request: Request, context: ServerContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        guard let text = request.headers[.contentLength], let length = Int(text), length > 0 else {
-            throw Problem(.lengthRequired, "a resource comes with its Content-Length, 1 byte or more")
-        }
-        guard length <= uploads.maximumLength else {
-            throw Problem(.contentTooLarge, "the file is larger than the \(uploads.maximumLength) bytes this server takes")
-        }
         let sourceFields = [Self.sourceAssetField, Self.resourceTypeField].compactMap { name in
             request.headers[name].map { (name, $0) }
         }
         guard sourceFields.allSatisfy({ $0.1.utf8.count <= 256 }) else {
             throw Problem.badRequest("X-Photos-Source-Asset and X-Photos-Resource-Type hold at most 256 bytes")
+        }
+        guard (request.headers[Self.filenameField]?.utf8.count ?? 0) <= 1024 else {
+            throw Problem.badRequest("X-Photos-Filename holds at most 1024 bytes")
+        }
+        guard let text = request.headers[.contentLength], let length = Int(text), length > 0 else {
+            throw Problem.badRequest("a resource comes as a body with its Content-Length, 1 byte or more")
+        }
+        guard length <= uploads.maximumLength else {
+            throw Problem(.contentTooLarge, "the file is larger than the \(uploads.maximumLength) bytes this server takes")
         }
         let filename = request.headers[Self.filenameField].map { Self.safeFilename($0.removingPercentEncoding ?? $0) } ?? "resource"
         let upload = try await Self.refusingAsProblems {
