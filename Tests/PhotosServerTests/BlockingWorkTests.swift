@@ -20,7 +20,9 @@ private final class Counter: Sendable {
         let work = BlockingWork(threads: 4, statementDuration: .seconds(10))
         let gate = DispatchSemaphore(value: 0)
         let started = Counter()
-        let greedy = Task {
+        // At high priority: its tasks must not queue behind the whole suite's on the
+        // default pool (two threads on two cores), which kept them from starting for minutes.
+        let greedy = Task(priority: .high) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<10 {
                     group.addTask {
@@ -50,7 +52,7 @@ private final class Counter: Sendable {
         let gate = DispatchSemaphore(value: 0)
         let started = Counter()
         let count = BlockingWork.maximumPerPrincipal + BlockingWork.maximumWaiting + 5
-        let outcomes = Task {
+        let outcomes = Task(priority: .high) {
             await withTaskGroup(of: Bool.self) { group in
                 for _ in 0..<count {
                     group.addTask {
