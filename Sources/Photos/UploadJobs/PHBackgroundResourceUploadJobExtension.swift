@@ -39,7 +39,8 @@ extension PHBackgroundResourceUploadJobExtension {
     /// documentation. A SIGTERM from the performer calls ``willTerminate()``.
     public static func main() async {
         let extensionInstance = Self()
-        let terminated = UncheckedSendable(extensionInstance)
+        // Held as the protocol, not as Self: the handler runs elsewhere, and a metatype is not Sendable.
+        let terminated = UncheckedSendable<any PHBackgroundResourceUploadJobExtension>(extensionInstance)
         signal(SIGTERM, SIG_IGN)
         let termination = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
         termination.setEventHandler {
