@@ -25,7 +25,7 @@ import Testing
             #expect(page.status == .ok)
             let ids = try #require(page.json["ids"] as? [String])
             #expect(ids == fixture.assets.reversed().map(urlID), "newest first")
-            for column in ["aspectRatios", "creationDates", "mediaTypes", "durations", "favorites", "thumbHashes", "contentVersions"] {
+            for column in ["aspectRatios", "creationDates", "mediaTypes", "durations", "favorites", "ratings", "thumbHashes", "contentVersions"] {
                 #expect((page.json[column] as? [Any])?.count == ids.count, "\(column)")
             }
             let placeholder = try #require((page.json["thumbHashes"] as? [String])?.first.flatMap { Data(base64Encoded: $0) })
@@ -44,6 +44,11 @@ import Testing
             #expect(try await client.get("/v1/timeline", token: fixture.ownerToken, headers: [.ifNoneMatch: tag]).status == .ok)
             let changed = try await client.get("/v1/timeline/2020-09", token: fixture.ownerToken, headers: [.ifNoneMatch: pageTag])
             #expect(changed.status == .ok && (changed.json["favorites"] as? [Bool])?.last == true)
+            #expect(changed.json["ratings"] as? [Int] == [0, 0, 0])
+            let changedTag = try #require(changed.headers[.eTag])
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: asset).rating = .four }
+            let rated = try await client.get("/v1/timeline/2020-09", token: fixture.ownerToken, headers: [.ifNoneMatch: changedTag])
+            #expect(rated.status == .ok && rated.json["ratings"] as? [Int] == [0, 0, 4], "a rating changes the page's tag")
 
             for bad in ["2020-13", "2020-9", "20-09", "2020-09-32", "undated", "../x", "2019-01"] {
                 #expect(try await client.get("/v1/timeline/\(bad)", token: fixture.ownerToken).status == .notFound, "\(bad)")
@@ -71,7 +76,7 @@ extension TimelineRoutesTests {
         let columns = TimelineRoutes.Columns(
             bucket: "2024-05", page: 1, pages: 3, ids: ["A\"B\\C\n\u{1}é", "D"], aspectRatios: [1.5, 2],
             creationDates: [1_700_000_000.125, nil], mediaTypes: ["image", "video"], durations: [0, 12.25], favorites: [true, false],
-            thumbHashes: ["AAEC", nil], contentVersions: [0, 7])
+            ratings: [5, 0], thumbHashes: ["AAEC", nil], contentVersions: [0, 7])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: columns.json())) as? [String: Any])
         #expect(object["bucket"] as? String == "2024-05" && object["page"] as? Int == 1 && object["pages"] as? Int == 3)
         #expect(object["ids"] as? [String] == ["A\"B\\C\n\u{1}é", "D"], "strings escaped")
@@ -80,12 +85,13 @@ extension TimelineRoutesTests {
         #expect(dates.first as? Double == 1_700_000_000.125 && dates.last is NSNull)
         #expect(object["durations"] as? [Double] == [0, 12.25] && object["favorites"] as? [Bool] == [true, false])
         #expect(object["mediaTypes"] as? [String] == ["image", "video"] && object["contentVersions"] as? [Int] == [0, 7])
+        #expect(object["ratings"] as? [Int] == [5, 0])
         let hashes = try #require(object["thumbHashes"] as? [Any])
         #expect(hashes.first as? String == "AAEC" && hashes.last is NSNull)
         #expect(
             object.keys.sorted() == [
                 "aspectRatios", "bucket", "contentVersions", "creationDates", "durations", "favorites",
-                "ids", "mediaTypes", "page", "pages", "thumbHashes",
+                "ids", "mediaTypes", "page", "pages", "ratings", "thumbHashes",
             ])
     }
 }

@@ -115,6 +115,8 @@ public struct PHTimelinePage: Sendable, Equatable {
     public var durations: [TimeInterval] = []
     /// Whether each is a favorite.
     public var favorites: [Bool] = []
+    /// Each one's stars (``PHAsset/rating``).
+    public var ratings: [PHAsset.Rating] = []
     /// ThumbHash placeholders; nil for an asset that has none (one the
     /// library could not decode).
     public var thumbHashes: [Data?] = []
@@ -162,6 +164,7 @@ extension PHPhotoLibrary {
             page.mediaTypes.append(PHAssetMediaType(row.mediaType))
             page.durations.append(row.duration)
             page.favorites.append(row.isFavorite)
+            page.ratings.append(PHAsset.Rating(row.rating))
             page.thumbHashes.append(row.thumbHash)
             page.contentVersions.append(row.contentVersion)
         }

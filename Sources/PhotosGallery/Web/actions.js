@@ -6,6 +6,11 @@ import { change } from './api.js';
 
 export const setFavorite = (ids, favorite) => change(ids.map((asset) => ({ op: 'updateAsset', asset, favorite })));
 export const setHidden = (ids, hidden) => change(ids.map((asset) => ({ op: 'updateAsset', asset, hidden })));
+export const setRating = (ids, rating) => change(ids.map((asset) => ({ op: 'updateAsset', asset, rating })));
+/** Sets the caption; an empty one clears it. */
+export const setCaption = (id, caption) => change([{ op: 'updateAsset', asset: id, caption: caption || null }]);
+export const addKeywords = (ids, keywords) => change(ids.map((asset) => ({ op: 'updateAsset', asset, addKeywords: keywords })));
+export const removeKeywords = (ids, keywords) => change(ids.map((asset) => ({ op: 'updateAsset', asset, removeKeywords: keywords })));
 export const deleteAssets = (ids) => change([{ op: 'deleteAssets', assets: ids }]);
 export const restoreAssets = (ids) => change([{ op: 'restoreAssets', assets: ids }]);
 export const addToAlbum = (album, ids) => change([{ op: 'updateAlbum', album, addAssets: ids }]);

@@ -1,6 +1,13 @@
 // Small modal questions in <dialog> elements (keyboard and screen-reader
 // friendly by the browser's own rules): a line of text, a choice, a yes/no.
 
+/** Thrown by an action whose question was cancelled: nothing was done, and nothing failed. */
+export class Cancelled extends Error {
+  constructor() {
+    super('cancelled');
+  }
+}
+
 /**
  * Asks for a line of text; resolves to the text, or null when cancelled.
  * `choices` (optional) adds a <select> whose value is returned as `choice`.

@@ -1,5 +1,5 @@
-// The filter bar: a date range, the media type, favorites only, an album,
-// and an advanced box taking PhotoKit predicate text. The simple fields
+// The filter bar: a date range, the media type, favorites only, a least
+// rating, a keyword, an album, and an advanced box taking PhotoKit predicate text. The simple fields
 // are written as a predicate too, so the server evaluates one language;
 // a predicate it refuses comes back with the position and a caret, shown
 // under the box as the server wrote it.
@@ -11,6 +11,11 @@ function dateLiteral(text, endOfDay) {
   const [y, m, d] = text.split('-').map(Number);
   const date = new Date(y, m - 1, d + (endOfDay ? 1 : 0));
   return `CAST(${date.getTime() / 1000 - referenceDate}, "NSDate")`;
+}
+
+/** `text` as a predicate's string literal, whatever it holds. */
+function quoted(text) {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
 export class FilterBar {
@@ -35,6 +40,10 @@ export class FilterBar {
     if (data.get('to')) parts.push(`creationDate < ${dateLiteral(data.get('to'), true)}`);
     if (data.get('media')) parts.push(`mediaType == ${Number(data.get('media'))}`);
     if (data.get('favorites')) parts.push('favorite == YES');
+    const rating = String(data.get('rating') ?? '');
+    if (rating) parts.push(rating === '0' ? 'rating == 0' : `rating >= ${Number(rating)}`);
+    const keyword = String(data.get('keyword') || '').trim();
+    if (keyword) parts.push(`ANY keywords ==[c] ${quoted(keyword)}`);
     const advanced = String(data.get('predicate') || '').trim();
     if (advanced) parts.push(parts.length ? `(${advanced})` : advanced);
     const predicate = parts.join(' AND ');

@@ -8,10 +8,19 @@ const fullDateAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', 
 const weekdayAndDate = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 const monthName = new Intl.DateTimeFormat(undefined, { month: 'long' });
 
-/** What a cell or the viewer says an asset is: "Photo, favorite, 17 May 2024 at 10:02". `date` may be null. */
-export function describeAsset(mediaType, favorite, date) {
+/**
+ * What a cell or the viewer says an asset is: "Photo, favorite, 4 stars,
+ * 17 May 2024 at 10:02". `date` may be null; `rating` 0 (none) to 5.
+ */
+export function describeAsset(mediaType, favorite, date, rating = 0) {
   const kind = mediaType === 'video' ? 'Video' : mediaType === 'audio' ? 'Audio' : 'Photo';
-  return `${kind}${favorite ? ', favorite' : ''}, ${date ? dateAndTime.format(date) : 'without a date'}`;
+  const rated = rating ? `, ${rating} star${rating === 1 ? '' : 's'}` : '';
+  return `${kind}${favorite ? ', favorite' : ''}${rated}, ${date ? dateAndTime.format(date) : 'without a date'}`;
+}
+
+/** A rating as stars: 3 → "★★★"; 0 → "". */
+export function stars(rating) {
+  return '★'.repeat(rating);
 }
 
 const fullDateAndTimeUTC = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });

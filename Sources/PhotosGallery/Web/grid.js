@@ -17,7 +17,7 @@
 // enough to lose precision.
 import { justifiedRows, estimatedHeight } from './layout.js';
 import { placeholderURL, averageColor } from './thumbhash.js';
-import { describeAsset, formatDuration } from './format.js';
+import { stars, describeAsset, formatDuration } from './format.js';
 import { mergeSections } from './merge.js';
 import { PageCache } from './pages.js';
 import { ThumbnailQueue } from './thumbnails.js';
@@ -520,6 +520,7 @@ export class Grid extends EventTarget {
   fillCell(cell, columns, local, offset, section) {
     const version = columns.contentVersions[local];
     const favorite = columns.favorites[local];
+    const rating = columns.ratings[local];
     const mediaType = columns.mediaTypes[local];
     const state = stateOf(cell);
     state.section = section;
@@ -530,7 +531,7 @@ export class Grid extends EventTarget {
       cell.classList.toggle('selected', selected);
       cell.setAttribute('aria-pressed', String(selected));
     }
-    if (state.version === version && state.favorite === favorite) return;
+    if (state.version === version && state.favorite === favorite && state.rating === rating) return;
     const hash = columns.thumbHashes[local];
     if (state.version === undefined) {
       cell.style.backgroundColor = averageColor(hash) || '';
@@ -544,10 +545,11 @@ export class Grid extends EventTarget {
     }
     state.version = version;
     state.favorite = favorite;
+    state.rating = rating;
     const date = columns.creationDates[local];
-    image.alt = describeAsset(mediaType, favorite, date == null ? null : new Date(date * 1000));
+    image.alt = describeAsset(mediaType, favorite, date == null ? null : new Date(date * 1000), rating);
     cell.setAttribute('aria-label', image.alt);
-    setBadges(cell, mediaType === 'video' ? formatDuration(columns.durations[local]) : null, favorite);
+    setBadges(cell, mediaType === 'video' ? formatDuration(columns.durations[local]) : null, favorite, rating);
   }
 
   // Live changes -------------------------------------------------------
@@ -723,7 +725,7 @@ export class Grid extends EventTarget {
     return ids;
   }
 
-  /** What the grid knows of an asset from its page: date, type, version, favorite. */
+  /** What the grid knows of an asset from its page: date, type, version, favorite, rating. */
   columnsOf(id) {
     const here = this.pageCache.locate(id);
     if (!here) return null;
@@ -732,7 +734,7 @@ export class Grid extends EventTarget {
     if (!columns) return null;
     const i = here.offset - page * this.source.pageSize;
     return { id, offset: here.offset, mediaType: columns.mediaTypes[i], contentVersion: columns.contentVersions[i],
-             favorite: columns.favorites[i], creationDate: columns.creationDates[i], duration: columns.durations[i] };
+             favorite: columns.favorites[i], rating: columns.ratings[i], creationDate: columns.creationDates[i], duration: columns.durations[i] };
   }
 
   /** The section at the top of the viewport, for the scrubber's label. */
@@ -753,10 +755,10 @@ function placeholderBlock() {
  * made only for cells that have any: most have none, and every element
  * costs style and layout when a screenful of cells is made.
  */
-function setBadges(cell, duration, favorite) {
+function setBadges(cell, duration, favorite, rating) {
   const state = stateOf(cell);
   let badges = state.badges;
-  if (duration === null && !favorite) {
+  if (duration === null && !favorite && !rating) {
     badges?.remove();
     state.badges = null;
     return;
@@ -768,6 +770,7 @@ function setBadges(cell, duration, favorite) {
   }
   badges.textContent = '';
   if (duration !== null) badges.append(badge('duration', duration));
+  if (rating) badges.append(badge('rating', stars(rating)));
   if (favorite) badges.append(badge('favorite', '♥'));
 }
 

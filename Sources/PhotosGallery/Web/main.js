@@ -17,8 +17,9 @@ import { FilterBar } from './filter.js';
 import { ChangeStream } from './live.js';
 import { openShareDialog } from './share.js';
 import * as actions from './actions.js';
-import { ask } from './dialogs.js';
+import { ask, Cancelled } from './dialogs.js';
 import { notify, notifyError } from './notices.js';
+import { stars } from './format.js';
 
 /**
  * An element of the page by id. Typed loosely: index.html decides each one's kind (a form, an input).
@@ -179,8 +180,29 @@ class Gallery {
       this.uploader.add(await droppedFiles(event.dataTransfer));
     });
     document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && !this.viewer.isOpen && this.selection.size) this.selection.clear();
+      if (this.viewer.isOpen || !this.selection.size) return;
+      if (event.key === 'Escape') this.selection.clear();
+      else if (/^[0-5]$/.test(event.key) && this.canRate && !/** @type {HTMLElement} */ (event.target).closest('input, select, textarea')) {
+        event.preventDefault();
+        this.rateSelection(Number(event.key));
+      }
     });
+  }
+
+  /** Whether the open view's assets may be rated: not read-only, not Recently Deleted. */
+  get canRate() {
+    return !this.session.readOnly && this.collection?.subtype !== 'recentlyDeleted';
+  }
+
+  /** Keys 0–5 over a selection, as Lightroom's grid takes them: one change block for all. */
+  async rateSelection(rating) {
+    const ids = [...this.selection.ids];
+    try {
+      await actions.setRating(ids, rating);
+      notify(rating ? `${ids.length} rated ${stars(rating)}` : `${ids.length} unrated`);
+    } catch (error) {
+      notifyError(error, 'The rating was not changed');
+    }
   }
 
   toggleSidebar(open) {
@@ -210,7 +232,7 @@ class Gallery {
         await action(ids());
         this.selection.clear();
       } catch (error) {
-        notifyError(error, `${label} failed`);
+        if (!(error instanceof Cancelled)) notifyError(error, `${label} failed`);
       }
     });
     const label = document.createElement('span');
@@ -224,6 +246,7 @@ class Gallery {
       } else {
         items.push(run('Favorite', (selected) => actions.setFavorite(selected, true)),
                    run('Unfavorite', (selected) => actions.setFavorite(selected, false)));
+        items.push(run('Add keyword', (selected) => this.addKeyword(selected)));
         items.push(subtype === 'allHidden' ? run('Unhide', (selected) => actions.setHidden(selected, false))
                                          : run('Hide', (selected) => actions.setHidden(selected, true)));
         items.push(run('Add to album', (selected) => this.addToAlbum(selected)));
@@ -240,13 +263,19 @@ class Gallery {
     bar.replaceChildren(...items);
   }
 
+  async addKeyword(ids) {
+    const keyword = await ask('Add a keyword', { label: 'Keyword', submit: 'Add' });
+    if (!keyword) throw new Cancelled();
+    await actions.addKeywords(ids, [keyword]);
+  }
+
   async addToAlbum(ids) {
     const choices = [{ value: '', title: 'New album…' }, ...this.albums.map((a) => ({ value: a.id, title: a.title || 'Untitled' }))];
     const answer = await ask('Add to album', { label: '', choices, choiceLabel: 'Album', submit: 'Add' });
-    if (!answer) throw new Error('cancelled');
+    if (!answer) throw new Cancelled();
     if (answer.choice) return actions.addToAlbum(answer.choice, ids);
     const created = await this.sidebar.newAlbum(null, ids);
-    if (!created) throw new Error('cancelled');
+    if (!created) throw new Cancelled();
     return created;
   }
 

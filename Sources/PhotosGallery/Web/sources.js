@@ -102,6 +102,7 @@ function columnsOf(items, page, pages) {
     mediaTypes: items.map((a) => a.mediaType),
     durations: items.map((a) => a.duration),
     favorites: items.map((a) => a.isFavorite),
+    ratings: items.map((a) => a.rating),
     thumbHashes: items.map((a) => a.thumbHash ?? null),
     contentVersions: items.map((a) => a.contentVersion),
   };

@@ -2,12 +2,13 @@
 // zoomed (when the browser can show its format), video with seeking (the
 // server answers Range requests, and converts what browsers cannot play),
 // a Live Photo's motion while the pointer rests on LIVE or L is held, ←/→
-// through the grid's order, Esc, F for favorite, Delete, swipes on touch
-// screens, and an info panel.
+// through the grid's order, Esc, F for favorite, 0–5 for the rating (as
+// Lightroom takes them), Delete, swipes on touch screens, and an info panel
+// where the rating, caption and keywords are edited.
 import { getData, ApiError } from './api.js';
-import { setFavorite, deleteAssets } from './actions.js';
+import { setFavorite, setRating, setCaption, addKeywords, removeKeywords, deleteAssets } from './actions.js';
 import { notifyError, notify } from './notices.js';
-import { describeAsset, formatDuration, formatFullDate } from './format.js';
+import { stars, describeAsset, formatDuration, formatFullDate } from './format.js';
 
 const browserFormats = ['public.jpeg', 'public.png', 'com.compuserve.gif', 'org.webmproject.webp', 'public.avif'];
 /** How often, and how many times, a video still being converted is asked for again. */
@@ -49,6 +50,9 @@ export class Viewer {
     this.liveButton.addEventListener('pointerenter', () => this.playMotion());
     this.liveButton.addEventListener('pointerleave', () => this.stopMotion());
     this.favoriteButton = button('Favorite (F)', '♡', () => this.toggleFavorite());
+    this.ratingLabel = document.createElement('span');
+    this.ratingLabel.className = 'viewer-rating';
+    this.toolbar.append(this.ratingLabel);
     this.deleteButton = button('Delete (Delete)', 'Delete', () => this.remove());
     button('Info (I)', 'Info', () => this.toggleInfo());
     this.favoriteButton.hidden = this.deleteButton.hidden = this.readOnly;
@@ -119,7 +123,7 @@ export class Viewer {
     } else {
       media = document.createElement('img');
       media.src = preview;
-      media.alt = describeAsset(asset.mediaType, asset.isFavorite, asset.creationDate ? new Date(asset.creationDate) : null);
+      media.alt = describeAsset(asset.mediaType, asset.isFavorite, asset.creationDate ? new Date(asset.creationDate) : null, asset.rating);
     }
     media.className = 'viewer-media';
     media.dataset.id = asset.id;
@@ -127,6 +131,8 @@ export class Viewer {
     this.liveButton.hidden = asset.mediaType !== 'image' || !asset.mediaSubtypes.includes('photoLive');
     this.favoriteButton.textContent = asset.isFavorite ? '♥' : '♡';
     this.favoriteButton.setAttribute('aria-pressed', String(asset.isFavorite));
+    this.ratingLabel.textContent = stars(asset.rating);
+    this.ratingLabel.setAttribute('aria-label', asset.rating ? `${asset.rating} of 5 stars` : 'Not rated');
     if (!this.info.hidden) this.fillInfo();
     this.element.dataset.id = asset.id;
   }
@@ -194,6 +200,23 @@ export class Viewer {
     }
   }
 
+  /** Sets the shown asset's rating (0 clears it), as keys 0–5 and the info panel's stars do. */
+  async rate(rating) {
+    const id = this.asset?.id;
+    if (id) await this.edit(id, 'The rating was not changed', () => setRating([id], rating));
+  }
+
+  /** Runs one change to asset `id`, then shows it as the library now has it, if it is still the one shown. */
+  async edit(id, failure, change) {
+    if (this.readOnly) return;
+    try {
+      await change();
+      if (this.asset?.id === id) await this.show(id);
+    } catch (error) {
+      notifyError(error, failure);
+    }
+  }
+
   async remove() {
     if (this.readOnly || !this.asset) return;
     const id = this.asset.id;
@@ -215,34 +238,126 @@ export class Viewer {
 
   async fillInfo() {
     const asset = this.asset;
-    const rows = [];
-    const add = (name, value) => value && rows.push([name, value]);
-    add('Date', asset.creationDate ? formatFullDate(new Date(asset.creationDate), asset.creationTimeZoneOffset) : 'No date');
-    add('Place', asset.location ? `${asset.location.latitude.toFixed(5)}, ${asset.location.longitude.toFixed(5)}` : 'No location');
-    add('Camera', [asset.cameraMake, asset.cameraModel].filter(Boolean).join(' ') || 'Unknown');
-    add('Size', `${asset.pixelWidth} × ${asset.pixelHeight} (${((asset.pixelWidth * asset.pixelHeight) / 1e6).toFixed(1)} MP)`);
-    if (asset.mediaType === 'video') add('Duration', formatDuration(asset.duration));
-    this.renderInfo(rows, 'Albums', '…');
+    const list = document.createElement('dl');
+    const entry = (name, ...content) => {
+      const term = document.createElement('dt');
+      term.textContent = name;
+      const detail = document.createElement('dd');
+      detail.append(...content);
+      list.append(term, detail);
+      return detail;
+    };
+    entry('Rating', this.readOnly ? (stars(asset.rating) || 'Not rated') : this.ratingControl(asset));
+    entry('Caption', this.readOnly ? (asset.caption || 'None') : this.captionControl(asset));
+    entry('Keywords', this.keywordsControl(asset));
+    entry('Date', asset.creationDate ? formatFullDate(new Date(asset.creationDate), asset.creationTimeZoneOffset) : 'No date');
+    entry('Place', asset.location ? `${asset.location.latitude.toFixed(5)}, ${asset.location.longitude.toFixed(5)}` : 'No location');
+    entry('Camera', [asset.cameraMake, asset.cameraModel].filter(Boolean).join(' ') || 'Unknown');
+    entry('Size', `${asset.pixelWidth} × ${asset.pixelHeight} (${((asset.pixelWidth * asset.pixelHeight) / 1e6).toFixed(1)} MP)`);
+    if (asset.mediaType === 'video') entry('Duration', formatDuration(asset.duration));
+    const file = entry('File', '…');
+    const albums = entry('Albums', '…');
+    // A redraw (after an edit here, or a change anywhere) keeps the field
+    // being typed in focused with what it holds, so that keywords can be
+    // typed one after another and a caption being written is not lost.
+    const typing = /** @type {HTMLInputElement | null} */ (this.info.contains(document.activeElement) ? document.activeElement : null);
+    this.info.replaceChildren(list);
+    const field = typing?.name && /** @type {HTMLInputElement | null} */ (this.info.querySelector(`[name="${typing.name}"]`));
+    if (field) {
+      field.value = typing.value;
+      field.focus();
+    }
     try {
-      const [resources, albums] = await Promise.all([getData(`/v1/assets/${asset.id}/resources`), getData(`/v1/assets/${asset.id}/albums`)]);
+      const [resources, containing] = await Promise.all([getData(`/v1/assets/${asset.id}/resources`), getData(`/v1/assets/${asset.id}/albums`)]);
       if (this.asset !== asset) return;
-      if (resources[0]) rows.push(['File', resources[0].originalFilename]);
-      this.renderInfo(rows, 'Albums', albums.items.map((a) => a.title).join(', ') || 'None');
+      file.textContent = resources[0]?.originalFilename ?? 'None';
+      albums.textContent = containing.items.map((a) => a.title).join(', ') || 'None';
     } catch (error) {
       notifyError(error, 'Details are missing');
     }
   }
 
-  renderInfo(rows, lastName, lastValue) {
-    const list = document.createElement('dl');
-    for (const [name, value] of [...rows, [lastName, lastValue]]) {
-      const term = document.createElement('dt');
-      term.textContent = name;
-      const detail = document.createElement('dd');
-      detail.textContent = value;
-      list.append(term, detail);
+  /** Five star buttons; the current rating's star clears it, as in Lightroom. */
+  ratingControl(asset) {
+    const group = document.createElement('div');
+    group.className = 'rating-control';
+    group.setAttribute('role', 'group');
+    group.setAttribute('aria-label', 'Rating (keys 0–5)');
+    for (let star = 1; star <= 5; star++) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = star <= asset.rating ? '★' : '☆';
+      b.setAttribute('aria-label', `${star} star${star === 1 ? '' : 's'}`);
+      b.setAttribute('aria-pressed', String(star === asset.rating));
+      b.addEventListener('click', () => this.rate(star === asset.rating ? 0 : star));
+      group.append(b);
     }
-    this.info.replaceChildren(list);
+    return group;
+  }
+
+  /** The caption, saved when it loses focus or on Enter (Shift+Enter breaks the line); an empty one clears it. */
+  captionControl(asset) {
+    const field = document.createElement('textarea');
+    field.name = 'caption';
+    field.rows = 2;
+    field.value = asset.caption ?? '';
+    field.placeholder = 'Add a caption';
+    field.setAttribute('aria-label', 'Caption');
+    const save = () => {
+      const text = field.value.trim();
+      if (text !== (asset.caption ?? '')) this.edit(asset.id, 'The caption was not saved', () => setCaption(asset.id, text));
+    };
+    field.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey) {
+        event.preventDefault();
+        field.blur();
+      } else if (event.key === 'Escape') {
+        event.stopPropagation();
+        field.value = asset.caption ?? '';
+        field.blur();
+      }
+    });
+    field.addEventListener('blur', save);
+    return field;
+  }
+
+  /** The keywords, each removable, and a field adding one on Enter. */
+  keywordsControl(asset) {
+    const list = document.createElement('ul');
+    list.className = 'keywords';
+    for (const keyword of asset.keywords ?? []) {
+      const item = document.createElement('li');
+      item.textContent = keyword;
+      if (!this.readOnly) {
+        const remove = document.createElement('button');
+        remove.type = 'button';
+        remove.textContent = '×';
+        remove.setAttribute('aria-label', `Remove keyword ${keyword}`);
+        remove.addEventListener('click', () => this.edit(asset.id, 'The keyword was not removed', () => removeKeywords([asset.id], [keyword])));
+        item.append(remove);
+      }
+      list.append(item);
+    }
+    if (this.readOnly) return list.childElementCount ? list : 'None';
+    const field = document.createElement('input');
+    field.name = 'keyword';
+    field.placeholder = 'Add a keyword';
+    field.autocomplete = 'off';
+    field.setAttribute('aria-label', 'Add a keyword');
+    field.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.stopPropagation();
+        field.blur();
+      }
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      const keyword = field.value.trim();
+      field.value = '';
+      if (keyword) this.edit(asset.id, 'The keyword was not added', () => addKeywords([asset.id], [keyword]));
+    });
+    const wrapper = document.createElement('div');
+    wrapper.append(list, field);
+    return wrapper;
   }
 
   key(event) {
@@ -259,6 +374,7 @@ export class Viewer {
       l: () => this.playMotion(),
       L: () => this.playMotion(),
     };
+    for (const rating of [0, 1, 2, 3, 4, 5]) actions[String(rating)] = () => this.rate(rating);
     const action = actions[event.key];
     if (!action) return;
     event.preventDefault();

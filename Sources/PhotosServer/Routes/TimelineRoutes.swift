@@ -43,6 +43,8 @@ struct TimelineRoutes {
         let mediaTypes: [String]
         let durations: [Double]
         let favorites: [Bool]
+        /// Stars, 0 (none) to 5.
+        let ratings: [Int]
         /// Base64 ThumbHash placeholders; null where there is none.
         let thumbHashes: [String?]
         let contentVersions: [Int]
@@ -63,6 +65,7 @@ struct TimelineRoutes {
             json.field("mediaTypes", mediaTypes)
             json.field("page", page)
             json.field("pages", pages)
+            json.field("ratings", ratings)
             json.field("thumbHashes", thumbHashes)
             json.endObject()
             return json.buffer
@@ -106,6 +109,7 @@ struct TimelineRoutes {
                 aspectRatios: contents.aspectRatios.map { ($0 * 10_000).rounded() / 10_000 },
                 creationDates: contents.creationDates.map { $0.map { ($0.timeIntervalSince1970 * 1000).rounded() / 1000 } },
                 mediaTypes: contents.mediaTypes.map(\.name), durations: contents.durations, favorites: contents.favorites,
+                ratings: contents.ratings.map(\.rawValue),
                 thumbHashes: contents.thumbHashes.map { $0?.base64EncodedString() }, contentVersions: contents.contentVersions)
             var headers = Self.headers(tag)
             headers[.contentType] = "application/json"

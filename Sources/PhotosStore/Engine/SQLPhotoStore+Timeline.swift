@@ -53,14 +53,16 @@ extension SQLPhotoStore {
             let statement = plan.page(
                 """
                 a.uuid, a.pixel_width, a.pixel_height, a.creation_date, a.media_type, a.duration, a.is_favorite,
-                a.thumb_hash, a.content_version
+                a.rating, a.thumb_hash, a.content_version
                 """, condition: key == 0 ? "\(sql: column) IS NULL" : "\(sql: column) = \(key)",
                 orderBy: "a.creation_date \(db.dialect.direction(ascending: false)), a.id DESC", offset: max(0, offset), limit: max(0, limit))
             return try db.fetchAll(SQLRow.self, statement).map { row in
                 try TimelineRow(
                     uuid: row[0], pixelWidth: row[1], pixelHeight: row[2],
                     creationDate: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    mediaType: AssetMediaType(rawValue: row[4]) ?? .unknown, duration: row[5], isFavorite: row[6], thumbHash: row[7], contentVersion: row[8])
+                    mediaType: AssetMediaType(rawValue: row[4]) ?? .unknown, duration: row[5], isFavorite: row[6],
+                    rating: AssetRating(rawValue: row[7]) ?? .unset,
+                    thumbHash: row[8], contentVersion: row[9])
             }
         }
     }

@@ -27,6 +27,7 @@ package struct TimelineRow: Sendable, Equatable {
     package var mediaType: AssetMediaType
     package var duration: Double
     package var isFavorite: Bool
+    package var rating: AssetRating
     package var thumbHash: Data?
     package var contentVersion: Int
 }
