@@ -8,7 +8,8 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     public let type: PHAssetResourceType
     /// The local identifier of the asset it belongs to.
     public let assetLocalIdentifier: String
-    /// The name the file had when it was added.
+    /// The name the file had when it was added. Apple deprecates it for
+    /// ``filename`` in iOS 27; it stays, answering the same.
     public let originalFilename: String
     /// The file's format, such as `public.jpeg`.
     public let uniformTypeIdentifier: String
@@ -33,6 +34,15 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
 
     /// The file's format, as a type.
     public var contentType: UTType { UTType(uniformTypeIdentifier) ?? .data }
+
+    /// The name the file had when it was added, as iOS 27 spells it; nil
+    /// for a resource whose file had no name. Cost: a property read.
+    public var filename: String? { originalFilename.isEmpty ? nil : originalFilename }
+
+    /// The resource's size in bytes, as recorded when it was stored; nil
+    /// when the library does not know it (a size is never recorded as
+    /// zero: a stored file has bytes). Cost: a property read, no `stat`.
+    public var dataSize: Int? { record.fileSize > 0 ? Int(record.fileSize) : nil }
 
     /// The resources of an asset, the original first; empty for an asset
     /// this process may not read. Cost: one query.

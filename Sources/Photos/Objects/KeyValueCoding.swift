@@ -142,6 +142,8 @@ enum KeyValueCoding {
         case "type": return .found(number(resource.type.rawValue))
         case "assetLocalIdentifier": return .found(resource.assetLocalIdentifier)
         case "originalFilename": return .found(resource.originalFilename)
+        case "filename": return .found(resource.filename)
+        case "dataSize": return .found(resource.dataSize.map { NSNumber(value: $0) })
         case "uniformTypeIdentifier": return .found(resource.uniformTypeIdentifier)
         case "contentType": return .found(resource.contentType)
         case "pixelWidth": return .found(number(resource.pixelWidth))
