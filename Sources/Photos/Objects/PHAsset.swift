@@ -8,10 +8,13 @@ import Synchronization
 open class PHAsset: PHObject, @unchecked Sendable {
     let record: AssetRecord
     /// The caption and keywords, once made (``extendedMetadata``).
-    private let extendedMetadataObject = Mutex<PHAssetExtendedMetadata?>(nil)
+    private let extendedMetadataObject: Mutex<PHAssetExtendedMetadata?>
 
     init(record: AssetRecord, library: PHPhotoLibrary?) {
         self.record = record
+        // Prefetched, they are made with the asset: on the thread that
+        // reads a fetch's rows ahead of its enumeration, not on the caller's.
+        extendedMetadataObject = Mutex(record.extendedMetadata.map { PHAssetExtendedMetadata($0, originalFilename: record.originalFilename) })
         super.init(localIdentifier: LocalIdentifier(uuid: record.uuid, entity: .asset).description, library: library)
     }
 
@@ -104,7 +107,7 @@ open class PHAsset: PHObject, @unchecked Sendable {
     public var extendedMetadata: PHAssetExtendedMetadata {
         extendedMetadataObject.withLock { cached in
             if let cached { return cached }
-            let read = PHAssetExtendedMetadata(record.extendedMetadata ?? readExtendedMetadata(), originalFilename: record.originalFilename)
+            let read = PHAssetExtendedMetadata(readExtendedMetadata(), originalFilename: record.originalFilename)
             cached = read
             return read
         }

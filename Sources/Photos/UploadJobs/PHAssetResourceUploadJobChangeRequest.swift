@@ -29,6 +29,7 @@ public final class PHAssetResourceUploadJobChangeRequest: PHChangeRequest, @unch
     /// URL, method and headers; the body is the resource). The resource
     /// must be of an asset the client can see, else the block fails with
     /// `identifierNotFound`.
+    @discardableResult
     public class func creationRequestForJob(destination: URLRequest, resource: PHAssetResource) -> Self {
         Self(
             .create(
@@ -40,6 +41,7 @@ public final class PHAssetResourceUploadJobChangeRequest: PHChangeRequest, @unch
     /// A request to make `resource`'s file local, for a library whose
     /// originals are in object storage: sent nowhere; succeeded once the
     /// file is on this machine.
+    @discardableResult
     public class func creationRequestForDownloadJob(resource: PHAssetResource) -> Self {
         Self(
             .create(uuid: UUID().uuidString, asset: assetUUID(of: resource), resource: resource.record.id, type: .downloadOnly, destination: nil),

@@ -57,9 +57,18 @@ package struct ExtendedMetadataRecord: Sendable, Equatable {
         // decoder's cost, which an enumeration of every asset pays per row.
         let utf8 = stored.utf8
         if !utf8.contains(UInt8(ascii: "\\")), utf8.starts(with: "[\"".utf8), stored.hasSuffix("\"]") {
-            // `["a","b"]` split at its quotes: the keywords are every other piece.
-            let pieces = utf8.split(separator: UInt8(ascii: "\""), omittingEmptySubsequences: false)
-            return stride(from: 1, to: pieces.count - 1, by: 2).map { String(decoding: pieces[$0], as: UTF8.self) }
+            // `["a","b"]`: each keyword lies between a pair of quotes.
+            let keywords = utf8.withContiguousStorageIfAvailable { bytes in
+                var keywords: [String] = []
+                var index = 0
+                while let open = bytes[index...].firstIndex(of: UInt8(ascii: "\"")) {
+                    guard let close = bytes[(open + 1)...].firstIndex(of: UInt8(ascii: "\"")) else { break }
+                    keywords.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]), as: UTF8.self))
+                    index = close + 1
+                }
+                return keywords
+            }
+            if let keywords { return keywords }
         }
         guard let keywords = try? JSONDecoder().decode([String].self, from: Data(utf8)) else { return [] }
         return keywords

@@ -214,15 +214,21 @@ struct Tour {
         date.map { formatter.string(from: $0) + " UTC" } ?? "no date"
     }
 
-    /// Favourites, a hidden photo, albums per trip in a folder, a "Best of" album.
+    /// Favourites (four stars; the best of them five), a hidden photo, a
+    /// keyword per trip, albums per trip in a folder, a "Best of" album.
     mutating func organise(identifiers: [String], shots: [Shot]) throws {
-        section("3. Organise: favorites, hidden photos, an album per trip in a \"Trips\" folder, a \"Best of\" album")
+        section("3. Organise: favorites, ratings, keywords, hidden photos, an album per trip in a \"Trips\" folder, a \"Best of\" album")
         try library.withCurrentLibrary {
             let assets = PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: nil)
             try library.performChangesAndWait {
                 assets.enumerateObjects { asset, index, _ in
-                    if index % 7 == 3 { PHAssetChangeRequest(for: asset).isFavorite = true }
-                    if index % 97 == 50 { PHAssetChangeRequest(for: asset).isHidden = true }
+                    let request = PHAssetChangeRequest(for: asset)
+                    if index % 7 == 3 {
+                        request.isFavorite = true
+                        request.rating = index % 21 == 3 ? .five : .four
+                    }
+                    if index % 97 == 50 { request.isHidden = true }
+                    if index < shots.count { request.addKeyword(shots[index].trip.name) }
                 }
                 let folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Trips")
                 var albums: [PHObjectPlaceholder] = []
@@ -238,7 +244,7 @@ struct Tour {
                 best.addAssets(stride(from: 3, to: assets.count, by: 21).map { assets[$0] } as NSArray)
             }
         }
-        Output.line("   one change block: favorites, hidden, 6 albums, a folder holding them, and \"Best of\"")
+        Output.line("   one change block: favorites rated 4 and 5 stars, a keyword per trip, hidden, 6 albums, a folder holding them, and \"Best of\"")
     }
 
     func showFetches() throws {
@@ -271,6 +277,11 @@ struct Tour {
             let place = asset.location.map { String(format: "%8.4f, %9.4f", $0.coordinate.latitude, $0.coordinate.longitude) } ?? "no location"
             Output.line("     \(date(asset.creationDate))  \(asset.pixelWidth)x\(asset.pixelHeight)  \(place)  \(asset.localIdentifier)")
         }
+        let rated = PHFetchOptions()
+        rated.predicate = NSPredicate(format: "rating >= %d AND ANY keywords == %@", PHAsset.Rating.four.rawValue, "Kyoto")
+        rated.prefetchAssetExtendedMetadata = true
+        let kyoto = PHAsset.fetchAssets(with: rated)
+        Output.line("   rating >= 4 AND ANY keywords == 'Kyoto': \(kyoto.count), keywords \(kyoto.firstObject?.extendedMetadata.keywords ?? [])")
         let portraits = PHFetchOptions()
         portraits.predicate = NSPredicate(format: "pixelHeight > pixelWidth")
         Output.line("   portrait photos (EXIF orientation applied): \(PHAsset.fetchAssets(with: portraits).count)")
