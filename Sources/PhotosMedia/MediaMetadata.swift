@@ -54,6 +54,8 @@ package struct MediaMetadata: Sendable, Equatable {
     package var isScreenshot: Bool
     /// Whether a video is a recording of a screen, as screen recorders name theirs.
     package var isScreenRecording = false
+    /// Whether the file is spatial (stereoscopic) media (``SpatialMedia``).
+    package var isSpatial = false
     /// The rating, caption and keywords the file's XMP or IPTC records.
     package var descriptive = DescriptiveMetadata()
 
@@ -110,9 +112,9 @@ package struct MediaMetadata: Sendable, Equatable {
     /// not), screenshots, animations (an image of several frames: GIF,
     /// WebP), slow-motion (at least 100 frames per second, or captured
     /// faster than played) and time-lapse video (captured slower than
-    /// played), and screen recordings.
+    /// played), screen recordings, and spatial photos and videos.
     package var captureTraits: Set<CaptureTrait> {
-        var traits: Set<CaptureTrait> = []
+        var traits: Set<CaptureTrait> = isSpatial ? [.spatial] : []
         switch kind {
         case .image:
             if [2, 3, 7].contains(customRendered) { traits.insert(.hdr) }
@@ -134,7 +136,7 @@ package struct MediaMetadata: Sendable, Equatable {
 
     /// A trait of how a photo or video was captured, read from its file.
     package enum CaptureTrait: Sendable, Hashable, CaseIterable {
-        case hdr, panorama, depthEffect, screenshot, animation, highFrameRate, timelapse, screenRecording
+        case hdr, panorama, depthEffect, screenshot, animation, highFrameRate, timelapse, screenRecording, spatial
     }
 }
 

@@ -44,7 +44,8 @@ package enum MediaProbe {
         }
         // A video container is a video's first: ImageMagick, behind libvips,
         // would take a Motion-JPEG AVI for an animated image, frame by frame.
-        if isVideoContainer(head), let video = try VideoProbe.probe(path: path, head: head) {
+        if isVideoContainer(head), var video = try VideoProbe.probe(path: path, head: head) {
+            video.isSpatial = SpatialMedia.isSpatial(fileAt: path)
             return dated(video, name: name)
         }
         if let image = try probeImage(path: path, head: head, verifiesDecoding: verifiesDecoding, name: name) {
@@ -159,6 +160,7 @@ package enum MediaProbe {
             uniformTypeIdentifier: UniformType.forImage(loader: loader, head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
             name: name)
         still.descriptive = descriptive
+        still.isSpatial = loader.hasPrefix("heif") && SpatialMedia.isSpatial(fileAt: path)
         return still
     }
 

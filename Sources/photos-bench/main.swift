@@ -22,7 +22,8 @@ func option(_ name: String) -> String? {
     return arguments[index + 1]
 }
 
-func usage() -> Never {
+/// Prints how the command is used and exits: 0 when asked for (`--help`), 2 after a mistake.
+func usage(asked: Bool = false) -> Never {
     print(
         """
         usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all|report [--assets N] [--changes N] [--quick] [--runs N]
@@ -55,9 +56,11 @@ func usage() -> Never {
           report    writes the report (--report FILE, default BENCHMARKS.md) and its charts again
                     from the runs kept beside it, running nothing
         """)
-    exit(2)
+    exit(asked ? 0 : 2)
 }
 
+// Asked anywhere, help is all that runs: a suite named beside it would otherwise start a long run.
+if arguments.contains("--help") || arguments.contains("-h") { usage(asked: true) }
 guard let suite = arguments.first else { usage() }
 let workdir = URL(fileURLWithPath: option("--workdir") ?? FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench").path)
 

@@ -76,12 +76,12 @@ import Testing
         let expected: [MediaMetadata.CaptureTrait: PHAssetMediaSubtype] = [
             .hdr: .photoHDR, .panorama: .photoPanorama, .depthEffect: .photoDepthEffect, .screenshot: .photoScreenshot,
             .animation: .photoAnimation, .highFrameRate: .videoHighFrameRate, .timelapse: .videoTimelapse,
-            .screenRecording: .videoScreenRecording,
+            .screenRecording: .videoScreenRecording, .spatial: .spatialMedia,
         ]
         for trait in MediaMetadata.CaptureTrait.allCases {
             #expect(PHAssetMediaSubtype([trait]) == expected[trait], "\(trait)")
         }
-        #expect(PHAssetMediaSubtype(Set(MediaMetadata.CaptureTrait.allCases)).rawValue.nonzeroBitCount == 8)
+        #expect(PHAssetMediaSubtype(Set(MediaMetadata.CaptureTrait.allCases)).rawValue.nonzeroBitCount == 9)
     }
 
     /// The option sets' bits are written once, in the engine, and are Apple's.

@@ -150,6 +150,7 @@ extension PHAssetMediaSubtype {
             case .screenshot: subtypes.insert(.photoScreenshot)
             case .animation: subtypes.insert(.photoAnimation)
             case .screenRecording: subtypes.insert(.videoScreenRecording)
+            case .spatial: subtypes.insert(.spatialMedia)
             case .highFrameRate: subtypes.insert(.videoHighFrameRate)
             case .timelapse: subtypes.insert(.videoTimelapse)
             }
