@@ -73,6 +73,7 @@ def test_the_viewer_rates_with_keys_and_edits_caption_and_keywords(browser, serv
     wait(browser, lambda d: server.asset(id)["rating"] == 0, 10, "the current star did not clear the rating")
     viewer.send_keys("5")
     wait(browser, lambda d: server.asset(id)["rating"] == 5, 10)
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".rating-control button")[4].get_attribute("aria-pressed") == "true")
 
     # An empty caption clears it.
     caption = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".viewer-info textarea[name=caption]"))

@@ -108,6 +108,11 @@ export class Viewer {
       if (error instanceof ApiError && error.status === 404) return this.close();
       return notifyError(error, 'The photo cannot be shown');
     }
+    // An edit made here is shown once: the change stream's echo of it
+    // finds the asset as it is already shown, and redraws nothing.
+    const text = JSON.stringify(asset);
+    if (this.asset?.id === asset.id && this.shownText === text && !this.element.hidden) return;
+    this.shownText = text;
     this.asset = asset;
     this.zoomed = false;
     this.element.classList.remove('zoomed');
