@@ -11,6 +11,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -88,6 +89,11 @@ class Server:
             for page in range(bucket["pages"]):
                 ids += self.get(f"/v1/timeline/{bucket['id']}?page={page}", token)["ids"]
         return ids
+
+    def timeline_count(self, predicate=None):
+        """How many assets the timeline holds, all or those `predicate` (PhotoKit predicate text) takes."""
+        query = "?predicate=" + urllib.parse.quote(predicate) if predicate else ""
+        return sum(b["count"] for b in self.get("/v1/timeline" + query)["buckets"])
 
     def asset(self, id):
         status, body = self.api("GET", f"/v1/assets/{id}")
@@ -198,6 +204,18 @@ def open_collection(driver, title):
     entry.click()
     wait(driver, lambda d: d.find_element(By.ID, "view-title").text == title)
     wait(driver, lambda d: d.execute_script("return gallery.grid.sections.length === 0 || document.querySelectorAll('#grid .cell').length > 0"), 10)
+
+
+def grid_total(driver):
+    """How many assets the grid's sections hold."""
+    return driver.execute_script("return gallery.grid.sections.reduce((n, s) => n + s.count, 0)")
+
+
+def open_viewer(driver, id):
+    """Opens the viewer on the cell of `id` and returns it."""
+    driver.find_element(By.CSS_SELECTOR, f'#grid .cell[data-id="{id}"]').click()
+    wait(driver, lambda d: d.find_element(By.ID, "viewer").get_attribute("data-id") == id)
+    return driver.find_element(By.ID, "viewer")
 
 
 def show_busiest_month(driver):

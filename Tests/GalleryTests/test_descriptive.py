@@ -1,26 +1,11 @@
 """Ratings, captions and keywords: keys 0–5 in the viewer and over a selection, the info panel's stars, caption and
 keywords, the grid's star badges, and filtering by rating and keyword."""
-import urllib.parse
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import cell_ids, screenshot, show_busiest_month, sign_in, wait
-
-
-def open_viewer(browser, id):
-    browser.find_element(By.CSS_SELECTOR, f'#grid .cell[data-id="{id}"]').click()
-    wait(browser, lambda d: d.find_element(By.ID, "viewer").get_attribute("data-id") == id)
-    return browser.find_element(By.ID, "viewer")
-
-
-def total(browser):
-    return browser.execute_script("return gallery.grid.sections.reduce((n, s) => n + s.count, 0)")
-
-
-def api_count(server, predicate):
-    return sum(b["count"] for b in server.get("/v1/timeline?predicate=" + urllib.parse.quote(predicate))["buckets"])
+from conftest import cell_ids, grid_total, open_viewer, screenshot, show_busiest_month, sign_in, wait
 
 
 def shown(browser, id):
@@ -110,23 +95,23 @@ def test_keys_rate_a_selection_and_the_filter_finds_ratings_and_keywords(browser
     form = browser.find_element(By.ID, "filter")
     Select(form.find_element(By.NAME, "rating")).select_by_value("3")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(browser, lambda d: total(d) == api_count(server, "rating >= 3") and all(shown(d, id) for id in chosen), 10,
+    wait(browser, lambda d: grid_total(d) == server.timeline_count("rating >= 3") and all(shown(d, id) for id in chosen), 10,
          "the rating filter did not hold the rated photos")
     Select(form.find_element(By.NAME, "rating")).select_by_value("5")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(browser, lambda d: total(d) == api_count(server, "rating == 5") and shown(d, chosen[0]) and not shown(d, chosen[1]), 10)
+    wait(browser, lambda d: grid_total(d) == server.timeline_count("rating == 5") and shown(d, chosen[0]) and not shown(d, chosen[1]), 10)
     Select(form.find_element(By.NAME, "rating")).select_by_value("0")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(browser, lambda d: total(d) == api_count(server, "rating == 0") and not shown(d, chosen[1]), 10)
+    wait(browser, lambda d: grid_total(d) == server.timeline_count("rating == 0") and not shown(d, chosen[1]), 10)
     form.find_element(By.CSS_SELECTOR, "button[type=reset]").click()
-    wait(browser, lambda d: total(d) == sum(b["count"] for b in server.get("/v1/timeline")["buckets"]), 10)
+    wait(browser, lambda d: grid_total(d) == server.timeline_count(), 10)
     form.find_element(By.NAME, "keyword").send_keys("regatta")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(browser, lambda d: total(d) == 3 and sorted(cell_ids(d)) == sorted(chosen), 10, "the keyword filter (any case) did not find them")
+    wait(browser, lambda d: grid_total(d) == 3 and sorted(cell_ids(d)) == sorted(chosen), 10, "the keyword filter (any case) did not find them")
     form.find_element(By.NAME, "keyword").clear()
     form.find_element(By.NAME, "keyword").send_keys('say "hi" \\')
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(browser, lambda d: total(d) == 0, 10, "a keyword with quotes was not taken as text")
+    wait(browser, lambda d: grid_total(d) == 0, 10, "a keyword with quotes was not taken as text")
     assert not browser.find_element(By.CSS_SELECTOR, ".predicate-error").is_displayed()
     form.find_element(By.CSS_SELECTOR, "button[type=reset]").click()
     server.change(*({"op": "updateAsset", "asset": id, "rating": 0, "removeKeywords": ["Regatta"]} for id in chosen))

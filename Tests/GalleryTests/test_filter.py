@@ -1,18 +1,9 @@
 """Filtering: favorites, media type, dates, album, and PhotoKit predicate text with the server's error and caret."""
-import urllib.parse
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import sign_in, wait, screenshot
-
-
-def total(browser):
-    return browser.execute_script("return gallery.grid.sections.reduce((n, s) => n + s.count, 0)")
-
-
-def api_count(server, predicate):
-    return sum(b["count"] for b in server.get("/v1/timeline?predicate=" + urllib.parse.quote(predicate))["buckets"])
+from conftest import grid_total, screenshot, sign_in, wait
 
 
 def test_filters_and_a_bad_predicate_shows_the_caret(browser, server):
@@ -29,18 +20,18 @@ def test_filters_and_a_bad_predicate_shows_the_caret(browser, server):
     form.find_element(By.NAME, "to").send_keys("12312022")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     wait(browser, lambda d: not d.find_element(By.CSS_SELECTOR, ".predicate-error").is_displayed())
-    expected = api_count(server, 'creationDate >= CAST(631152000, "NSDate") AND creationDate < CAST(694224000, "NSDate")')
-    wait(browser, lambda d: total(d) == expected, 10)
-    assert 0 < expected < api_count(server, "mediaType == 1")
+    expected = server.timeline_count('creationDate >= CAST(631152000, "NSDate") AND creationDate < CAST(694224000, "NSDate")')
+    wait(browser, lambda d: grid_total(d) == expected, 10)
+    assert 0 < expected < server.timeline_count("mediaType == 1")
     assert all(s.startswith(("2021", "2022")) for s in browser.execute_script("return gallery.grid.sections.map(s => s.id)"))
     form.find_element(By.CSS_SELECTOR, "button[type=reset]").click()
     form.find_element(By.NAME, "favorites").click()
     Select(form.find_element(By.NAME, "media")).select_by_visible_text("Photos")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(browser, lambda d: total(d) == api_count(server, "favorite == YES AND mediaType == 1"), 10)
+    wait(browser, lambda d: grid_total(d) == server.timeline_count("favorite == YES AND mediaType == 1"), 10)
     form.find_element(By.CSS_SELECTOR, "button[type=reset]").click()
     Select(form.find_element(By.NAME, "album")).select_by_visible_text("Paris 2019")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     wait(browser, lambda d: d.find_element(By.ID, "view-title").text == "Paris 2019")
     album = next(a for a in server.get("/v1/albums?limit=1000")["items"] if a["title"] == "Paris 2019")
-    wait(browser, lambda d: total(d) == len(server.get(f"/v1/albums/{album['id']}/assets?limit=1000")["items"]), 10)
+    wait(browser, lambda d: grid_total(d) == len(server.get(f"/v1/albums/{album['id']}/assets?limit=1000")["items"]), 10)

@@ -10,13 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 import media
-from conftest import cell_ids, show_busiest_month, open_collection, screenshot, sign_in, wait
-
-
-def open_viewer(browser, id):
-    browser.find_element(By.CSS_SELECTOR, f'#grid .cell[data-id="{id}"]').click()
-    wait(browser, lambda d: d.find_element(By.ID, "viewer").get_attribute("data-id") == id)
-    return browser.find_element(By.ID, "viewer")
+from conftest import cell_ids, open_collection, open_viewer, screenshot, show_busiest_month, sign_in, wait
 
 
 def test_keys_walk_the_grid_and_favorite_info_zoom_and_close(browser, server):

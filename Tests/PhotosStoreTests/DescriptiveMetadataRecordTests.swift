@@ -1,4 +1,5 @@
 import Foundation
+import PhotosTestSupport
 import Testing
 
 @testable import PhotosStore
@@ -7,7 +8,7 @@ import Testing
 /// a JSON decoder: random lists of every kind of text come back whole.
 @Suite struct DescriptiveMetadataRecordTests {
     @Test func keywordsComeBackWholeWhateverTheyHold() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom.fromEnvironment()
         let pieces = ["a", "Zürich", "東京", "\"", "\\", "/", ",", "\",\"", "[", "]", " ", "🙂", "\u{7}", "x\ny"]
         for _ in 0..<2000 {
             let keywords = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
@@ -20,6 +21,21 @@ import Testing
             }
         }
         #expect(ExtendedMetadataRecord.keywords(stored: nil).isEmpty && ExtendedMetadataRecord.keywords(stored: "not json").isEmpty)
+    }
+
+    /// Fuzzed: stored text that no writer made (a damaged or hand-edited
+    /// database) is read without trapping, and text the fast reading takes
+    /// is split into what lies between its quotes.
+    @Test func damagedStoredKeywordsAreReadWithoutTrapping() {
+        var generator = SeededRandom.fromEnvironment()
+        let pieces = ["[", "]", "\"", ",", "a", "é", "\\", " ", "", "\u{0}"]
+        for _ in 0..<5000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let keywords = ExtendedMetadataRecord.keywords(stored: text)
+            #expect(keywords.allSatisfy { !$0.contains("\"") || text.contains("\\") }, "\(text)")
+        }
+        #expect(ExtendedMetadataRecord.keywords(stored: "[\"\"]") == [""])
+        #expect(ExtendedMetadataRecord.keywords(stored: "[\"a\"b\"]") == ["a"])
     }
 
     @Test func fileTextIsFittedNotRefused() {
