@@ -34,6 +34,9 @@ typedef struct {
     char adjustment_format_version[64];
     unsigned char thumb_hash[64];
     int thumb_hash_length;
+    int rating;
+    double adjustment_timestamp;
+    int original_resource_choice;
 } bench_sqlite_row;
 
 static void copy_text(sqlite3_stmt *statement, int column, char *buffer, size_t size) {
@@ -101,6 +104,9 @@ static void decode(sqlite3_stmt *s, bench_sqlite_row *r) {
     r->content_version = sqlite3_column_int(s, 36);
     copy_text(s, 37, r->adjustment_format_version, sizeof r->adjustment_format_version);
     copy_blob(s, 38, r->thumb_hash, sizeof r->thumb_hash, &r->thumb_hash_length);
+    r->rating = sqlite3_column_int(s, 39);
+    r->adjustment_timestamp = real_or_nan(s, 40);
+    r->original_resource_choice = sqlite3_column_int(s, 41);
 }
 
 bench_sqlite *bench_sqlite_open(const char *path, const char *ids_sql, const char *row_sql, const char *all_sql) {

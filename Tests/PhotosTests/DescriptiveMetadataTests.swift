@@ -145,14 +145,14 @@ import Testing
         let plain = test.fetch { PHAsset.fetchAssets(with: .image, options: nil) }
         let first = prefetched[0]
         let onDemand = plain[0]
-        #expect(first.record.extendedMetadata?.caption == "caption 0", "read with the asset")
-        #expect(onDemand.record.extendedMetadata == nil, "not read until asked")
+        #expect(first.extendedMetadataIfRead?.caption == "caption 0", "read with the asset")
+        #expect(onDemand.extendedMetadataIfRead == nil, "not read until asked")
         try change(test, identifiers[0]) { $0.caption = "changed" }
         #expect(first.extendedMetadata.caption == "caption 0", "a prefetched snapshot")
         #expect(onDemand.extendedMetadata.caption == "changed", "read when first asked")
         #expect(prefetched.objects(at: IndexSet(integersIn: 0..<3)).map(\.extendedMetadata.keywords) == [["k0"], ["k1"], ["k2"]])
         var enumerated: [String?] = []
-        prefetched.enumerateObjects { asset, _, _ in enumerated.append(asset.record.extendedMetadata?.caption) }
+        prefetched.enumerateObjects { asset, _, _ in enumerated.append(asset.extendedMetadataIfRead?.caption) }
         // An enumeration reads its rows when it runs, with their metadata: the change shows.
         #expect(enumerated == ["changed", "caption 1", "caption 2"])
         #expect(prefetching.copy() as? PHFetchOptions != nil && (prefetching.copy() as! PHFetchOptions).prefetchAssetExtendedMetadata)

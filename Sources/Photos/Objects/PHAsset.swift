@@ -10,11 +10,13 @@ open class PHAsset: PHObject, @unchecked Sendable {
     /// The caption and keywords, once made (``extendedMetadata``).
     private let extendedMetadataObject: Mutex<PHAssetExtendedMetadata?>
 
-    init(record: AssetRecord, library: PHPhotoLibrary?) {
+    init(record: consuming AssetRecord, library: PHPhotoLibrary?) {
+        // Prefetched, they are made with the asset, on the thread that reads
+        // a fetch's rows ahead of its enumeration rather than the caller's,
+        // and move into their object, which alone keeps them.
+        let prefetched = record.extendedMetadata.take()
+        extendedMetadataObject = Mutex(prefetched.map { PHAssetExtendedMetadata($0, originalFilename: record.originalFilename) })
         self.record = record
-        // Prefetched, they are made with the asset: on the thread that
-        // reads a fetch's rows ahead of its enumeration, not on the caller's.
-        extendedMetadataObject = Mutex(record.extendedMetadata.map { PHAssetExtendedMetadata($0, originalFilename: record.originalFilename) })
         super.init(localIdentifier: LocalIdentifier(uuid: record.uuid, entity: .asset).description, library: library)
     }
 
@@ -112,6 +114,10 @@ open class PHAsset: PHObject, @unchecked Sendable {
             return read
         }
     }
+    /// The caption and keywords if they were prefetched or read already,
+    /// without reading them: nil otherwise.
+    var extendedMetadataIfRead: PHAssetExtendedMetadata? { extendedMetadataObject.withLock { $0 } }
+
     /// Shared by the photos of one burst.
     public var burstIdentifier: String? { record.burstIdentifier }
     /// Whether the camera suggested, or the user picked, this photo of its burst.

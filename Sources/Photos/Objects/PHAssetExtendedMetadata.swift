@@ -16,7 +16,7 @@ public final class PHAssetExtendedMetadata: NSObject, @unchecked Sendable {
     /// The asset's keywords, each once, in the order they were added.
     public let keywords: [String]
 
-    init(_ stored: ExtendedMetadataRecord, originalFilename: String?) {
+    init(_ stored: consuming ExtendedMetadataRecord, originalFilename: String?) {
         caption = stored.caption
         keywords = stored.keywords
         self.originalFilename = originalFilename

@@ -4,6 +4,8 @@
 // a predicate it refuses comes back with the position and a caret, shown
 // under the box as the server wrote it.
 
+import { MAXIMUM_RATING, stars } from './format.js';
+
 const referenceDate = Date.UTC(2001, 0, 1) / 1000;
 
 /** Seconds since 2001 for a yyyy-mm-dd in local time, as CAST(…, "NSDate") takes. */
@@ -18,9 +20,20 @@ function quoted(text) {
   return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
+/** The rating field's choices after "Any": each least rating, then "Not rated". */
+function ratingOptions() {
+  const options = [];
+  for (let rating = 1; rating <= MAXIMUM_RATING; rating++) {
+    options.push(new Option(rating === MAXIMUM_RATING ? stars(rating) : `${stars(rating)} or more`, String(rating)));
+  }
+  options.push(new Option('Not rated', '0'));
+  return options;
+}
+
 export class FilterBar {
   constructor(form, onApply) {
     this.form = form;
+    form.querySelector('select[name="rating"]').append(...ratingOptions());
     this.error = form.querySelector('.predicate-error');
     form.addEventListener('submit', (event) => {
       event.preventDefault();

@@ -9,8 +9,22 @@ const weekdayAndDate = new Intl.DateTimeFormat(undefined, { weekday: 'long', day
 const monthName = new Intl.DateTimeFormat(undefined, { month: 'long' });
 
 /**
+ * The most stars an asset may have (PHAsset.Rating's five; the API's
+ * `rating` runs from 0, none, to this). Every rating control, key and
+ * filter in the gallery is made from it.
+ */
+export const MAXIMUM_RATING = 5;
+
+/** The rating a key sets ("0" clears it), or null for any other key. */
+export function ratingForKey(key) {
+  const rating = /^[0-9]$/.test(key) ? Number(key) : -1;
+  return rating >= 0 && rating <= MAXIMUM_RATING ? rating : null;
+}
+
+/**
  * What a cell or the viewer says an asset is: "Photo, favorite, 4 stars,
- * 17 May 2024 at 10:02". `date` may be null; `rating` 0 (none) to 5.
+ * 17 May 2024 at 10:02". `date` may be null; `rating` 0 (none) to
+ * MAXIMUM_RATING.
  */
 export function describeAsset(mediaType, favorite, date, rating = 0) {
   const kind = mediaType === 'video' ? 'Video' : mediaType === 'audio' ? 'Audio' : 'Photo';

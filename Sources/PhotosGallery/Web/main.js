@@ -19,7 +19,7 @@ import { openShareDialog } from './share.js';
 import * as actions from './actions.js';
 import { ask, Cancelled } from './dialogs.js';
 import { notify, notifyError } from './notices.js';
-import { stars } from './format.js';
+import { stars, ratingForKey } from './format.js';
 
 /**
  * An element of the page by id. Typed loosely: index.html decides each one's kind (a form, an input).
@@ -182,9 +182,9 @@ class Gallery {
     document.addEventListener('keydown', (event) => {
       if (this.viewer.isOpen || !this.selection.size) return;
       if (event.key === 'Escape') this.selection.clear();
-      else if (/^[0-5]$/.test(event.key) && this.canRate && !/** @type {HTMLElement} */ (event.target).closest('input, select, textarea')) {
+      else if (ratingForKey(event.key) !== null && this.canRate && !/** @type {HTMLElement} */ (event.target).closest('input, select, textarea')) {
         event.preventDefault();
-        this.rateSelection(Number(event.key));
+        this.rateSelection(ratingForKey(event.key));
       }
     });
   }

@@ -8,7 +8,7 @@
 import { getData, ApiError } from './api.js';
 import { setFavorite, setRating, setCaption, addKeywords, removeKeywords, deleteAssets } from './actions.js';
 import { notifyError, notify } from './notices.js';
-import { stars, describeAsset, formatDuration, formatFullDate } from './format.js';
+import { MAXIMUM_RATING, ratingForKey, stars, describeAsset, formatDuration, formatFullDate } from './format.js';
 
 const browserFormats = ['public.jpeg', 'public.png', 'com.compuserve.gif', 'org.webmproject.webp', 'public.avif'];
 /** How often, and how many times, a video still being converted is asked for again. */
@@ -137,7 +137,7 @@ export class Viewer {
     this.favoriteButton.textContent = asset.isFavorite ? '♥' : '♡';
     this.favoriteButton.setAttribute('aria-pressed', String(asset.isFavorite));
     this.ratingLabel.textContent = stars(asset.rating);
-    this.ratingLabel.setAttribute('aria-label', asset.rating ? `${asset.rating} of 5 stars` : 'Not rated');
+    this.ratingLabel.setAttribute('aria-label', asset.rating ? `${asset.rating} of ${MAXIMUM_RATING} stars` : 'Not rated');
     if (!this.info.hidden) this.fillInfo();
     this.element.dataset.id = asset.id;
   }
@@ -287,8 +287,8 @@ export class Viewer {
     const group = document.createElement('div');
     group.className = 'rating-control';
     group.setAttribute('role', 'group');
-    group.setAttribute('aria-label', 'Rating (keys 0–5)');
-    for (let star = 1; star <= 5; star++) {
+    group.setAttribute('aria-label', `Rating (keys 0–${MAXIMUM_RATING})`);
+    for (let star = 1; star <= MAXIMUM_RATING; star++) {
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = star <= asset.rating ? '★' : '☆';
@@ -379,7 +379,8 @@ export class Viewer {
       l: () => this.playMotion(),
       L: () => this.playMotion(),
     };
-    for (const rating of [0, 1, 2, 3, 4, 5]) actions[String(rating)] = () => this.rate(rating);
+    const rating = ratingForKey(event.key);
+    if (rating !== null) actions[event.key] = () => this.rate(rating);
     const action = actions[event.key];
     if (!action) return;
     event.preventDefault();

@@ -271,6 +271,14 @@ private struct StatementRow: SQLColumnReader {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
     }
 
+    /// SQLite's own bytes for the column, unvalidated: a reader of them
+    /// repairs or rejects invalid UTF-8 itself.
+    func withUTF8Text<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        let value = sqlite3_column_value(statement, CInt(index))
+        guard sqlite3_value_type(value) == SQLITE_TEXT, let bytes = sqlite3_value_text(value) else { return nil }
+        return body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))))
+    }
+
     /// Through the column's value, as ``integer(at:)``.
     func real(at index: Int) -> Double? {
         let value = sqlite3_column_value(statement, CInt(index))

@@ -162,12 +162,19 @@ package struct AssetRecord: Sendable, Equatable {
 
     /// Decodes a row selected with ``selectionWithExtendedMetadata``.
     init(rowWithExtendedMetadata row: any SQLColumnReader) throws(StoredValueError) {
-        try self.init(row: row)
-        extendedMetadata = try ExtendedMetadataRecord(row: row, at: Column.allCases.count)
+        try self.init(row: row, withExtendedMetadata: true)
     }
 
     /// Decodes a row selected with `selection`, kept or read in place.
     init(row: any SQLColumnReader) throws(StoredValueError) {
+        try self.init(row: row, withExtendedMetadata: false)
+    }
+
+    /// Decodes a row's columns, and the caption and keywords after them
+    /// when it has them: every property set once, in place, since a record
+    /// decoded and then completed is copied whole, which an enumeration
+    /// would pay per row.
+    private init(row: any SQLColumnReader, withExtendedMetadata: Bool) throws(StoredValueError) {
         typealias C = Column
         id = try row[C.id.rawValue]
         uuid = try row[C.uuid.rawValue]
@@ -212,7 +219,7 @@ package struct AssetRecord: Sendable, Equatable {
         rating = AssetRating(rawValue: try row[C.rating.rawValue]) ?? .unset
         adjustmentTimestamp = (try row[C.adjustmentTimestamp.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
         originalResourceChoice = AssetOriginalResourceChoice(rawValue: try row[C.originalResourceChoice.rawValue]) ?? .compressed
-        extendedMetadata = nil
+        extendedMetadata = withExtendedMetadata ? try ExtendedMetadataRecord(row: row, at: Column.allCases.count) : nil
     }
 
     /// What the record stores in a column.

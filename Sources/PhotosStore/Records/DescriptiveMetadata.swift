@@ -42,36 +42,60 @@ package struct ExtendedMetadataRecord: Sendable, Equatable {
     /// reads them back from `SQLColumnReader` positions.
     static let columns = ["caption", "keywords"]
 
-    /// Decodes the two columns at `index` and `index + 1` of a row.
+    /// Decodes the two columns at `index` and `index + 1` of a row; the
+    /// keywords are read from the column's bytes where the reader lends
+    /// them, without the `String` of their JSON.
     init(row: any SQLColumnReader, at index: Int) throws(StoredValueError) {
         caption = try row[index]
-        keywords = Self.keywords(stored: try row[index + 1])
+        if let keywords = row.withUTF8Text(at: index + 1, Self.keywords(storedUTF8:)) {
+            self.keywords = keywords
+        } else {
+            keywords = Self.keywords(stored: try row[index + 1])
+        }
     }
 
     /// The keywords a stored `asset.keywords` holds; none for NULL or text
     /// that is not a JSON array of strings (written by nothing but this type).
     package static func keywords(stored: String?) -> [String] {
-        guard let stored else { return [] }
+        guard var stored else { return [] }
+        return stored.withUTF8(keywords(storedUTF8:))
+    }
+
+    /// The keywords the UTF-8 bytes of a stored `asset.keywords` hold, as
+    /// ``keywords(stored:)`` reads them; invalid UTF-8 is repaired.
+    static func keywords(storedUTF8 bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
         // Without a backslash no keyword holds an escape, nor a quote (which
         // JSON escapes): the array splits at its quotes, at a fraction of a
         // decoder's cost, which an enumeration of every asset pays per row.
-        let utf8 = stored.utf8
-        if !utf8.contains(UInt8(ascii: "\\")), utf8.starts(with: "[\"".utf8), stored.hasSuffix("\"]") {
+        if bytes.count >= 4, bytes[0] == UInt8(ascii: "["), bytes[1] == quote, bytes[bytes.count - 2] == quote,
+            bytes[bytes.count - 1] == UInt8(ascii: "]"), let quotes = count(quote, unless: backslash, in: bytes)
+        {
             // `["a","b"]`: each keyword lies between a pair of quotes.
-            let keywords = utf8.withContiguousStorageIfAvailable { bytes in
-                var keywords: [String] = []
-                var index = 0
-                while let open = bytes[index...].firstIndex(of: UInt8(ascii: "\"")) {
-                    guard let close = bytes[(open + 1)...].firstIndex(of: UInt8(ascii: "\"")) else { break }
-                    keywords.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]), as: UTF8.self))
-                    index = close + 1
-                }
-                return keywords
+            var keywords: [String] = []
+            keywords.reserveCapacity(quotes / 2)
+            var index = 0
+            while let open = bytes[index...].firstIndex(of: quote) {
+                guard let close = bytes[(open + 1)...].firstIndex(of: quote) else { break }
+                keywords.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]), as: UTF8.self))
+                index = close + 1
             }
-            if let keywords { return keywords }
+            return keywords
         }
-        guard let keywords = try? JSONDecoder().decode([String].self, from: Data(utf8)) else { return [] }
+        guard let keywords = try? JSONDecoder().decode([String].self, from: Data(bytes)) else { return [] }
         return keywords
+    }
+
+    /// How many times `byte` occurs in `bytes`; nil when `stop` occurs, in
+    /// the same one pass.
+    private static func count(_ byte: UInt8, unless stop: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var count = 0
+        for candidate in bytes {
+            if candidate == stop { return nil }
+            if candidate == byte { count += 1 }
+        }
+        return count
     }
 
     /// The stored form of `keywords`: a JSON array, or NULL for none.

@@ -23,6 +23,12 @@ package protocol SQLColumnReader {
     /// number; nil when it holds anything else, NULL included. Read
     /// directly for the same reason as ``integer(at:)``.
     func real(at index: Int) -> Double?
+    /// `body` called with the UTF-8 bytes of the column at `index` when it
+    /// holds text, and what it returns; nil when the column holds anything
+    /// else, NULL included. The bytes are valid only during the call. A
+    /// reader that lends the database's own bytes spares a decoder that
+    /// only scans the text the `String` it would otherwise allocate.
+    func withUTF8Text<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result?
 }
 
 extension SQLColumnReader {
@@ -89,6 +95,13 @@ extension SQLColumnReader {
     package func integer(at index: Int) -> Int64? {
         if case .int64(let integer) = value(at: index).storage { return integer }
         return nil
+    }
+
+    /// The text at `index` lent as UTF-8 bytes; the default reads it with
+    /// ``text(at:)``.
+    package func withUTF8Text<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard var text = text(at: index) else { return nil }
+        return text.withUTF8(body)
     }
 
     /// The floating-point number at `index` when the column holds one; the
