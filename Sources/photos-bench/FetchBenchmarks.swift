@@ -173,12 +173,13 @@ struct FetchBenchmarks {
         Measure.report("predicate fetch (mediaType, creationDate, favorite), newest first", ours: oursPredicate, baseline: basePredicate, target: 1.2)
 
         // 3. enumerateObjects over everything, against a cursor over the same
-        // columns. Five turns a side (three at a million assets, where a
-        // turn takes seconds): with two, a run's fastest turn swung by a
-        // fifth with the other core's load, as ours reads ahead on it. Below
-        // 100,000 assets a turn takes milliseconds, and five of them spread
-        // a run's ratio by a third: twenty there, a few tenths of a second.
-        let enumerationTurns = assetCount >= 1_000_000 ? 3 : assetCount >= 100_000 ? 5 : 20
+        // columns. Five turns a side: with two, a run's fastest turn swung by
+        // a fifth with the other core's load, as ours reads ahead on it (with
+        // three at a million assets, one run in ten still came out half as
+        // slow again). Below 100,000 assets a turn takes milliseconds, and
+        // five of them spread a run's ratio by a third: twenty there, a few
+        // tenths of a second.
+        let enumerationTurns = assetCount >= 100_000 ? 5 : 20
         let (oursEnumerate, baseEnumerate) = try Measure.alternating(
             runs: enumerationTurns,
             ours: {

@@ -62,6 +62,48 @@ func usage(asked: Bool = false) -> Never {
 // Asked anywhere, help is all that runs: a suite named beside it would otherwise start a long run.
 if arguments.contains("--help") || arguments.contains("-h") { usage(asked: true) }
 guard let suite = arguments.first else { usage() }
+
+/// What an option takes.
+enum OptionValue {
+    /// Nothing: the option is a flag.
+    case none
+    /// A whole number of at least `least`.
+    case number(least: Int)
+    /// Any text: a path, a list.
+    case text
+}
+
+/// Every option, the suites' own and those `all` passes to the child
+/// processes it starts; any other stops the command before anything runs.
+let options: [String: OptionValue] = [
+    "--assets": .number(least: 1), "--changes": .number(least: 1), "--runs": .number(least: 1), "--count": .number(least: 1),
+    "--pause-ms": .number(least: 0), "--only": .text, "--sizes": .text, "--report": .text, "--workdir": .text, "--library": .text,
+    "--list": .text, "--quick": .none, "--baseline": .none,
+]
+
+/// Writes what is wrong with the command line, then its usage, and exits.
+func refuse(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("photos-bench: \(problem)\n".utf8))
+    usage()
+}
+
+var position = 1
+while position < arguments.count {
+    let name = arguments[position]
+    guard let takes = options[name] else { refuse("unknown option \(name)") }
+    switch takes {
+    case .none:
+        position += 1
+        continue
+    case .text:
+        guard position + 1 < arguments.count else { refuse("\(name) needs a value") }
+    case .number(let least):
+        guard position + 1 < arguments.count, let number = Int(arguments[position + 1]), number >= least else {
+            refuse("\(name) takes a whole number of at least \(least)")
+        }
+    }
+    position += 2
+}
 let workdir = URL(fileURLWithPath: option("--workdir") ?? FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench").path)
 
 do {

@@ -265,6 +265,32 @@ import Testing
         #expect(test.fetch { PHAsset.fetchAssets(in: album, options: nil) }.count == 2)
     }
 
+    /// Spatial photos and videos (a HEIC's stereo pair group, an MV-HEVC
+    /// sample entry's extended usage) imported whole: spatial media, shown
+    /// in the Spatial smart album, their plain twins in neither.
+    @Test func spatialPhotosAndVideosAreSpatialMedia() throws {
+        let photo = try SpatialFiles.photo(in: test.files)
+        let video = try SpatialFiles.video(in: test.files)
+        let result = try test.library.importFiles([photo.plain, photo.spatial, video.plain, video.spatial])
+        #expect(result.failed.isEmpty, "\(result.failed)")
+        let identifiers = Dictionary(uniqueKeysWithValues: result.imported.map { ($0.file.lastPathComponent, $0.localIdentifier) })
+        func asset(_ url: URL) -> PHAsset? {
+            identifiers[url.lastPathComponent].flatMap { identifier in
+                test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil).firstObject }
+            }
+        }
+        #expect(asset(photo.spatial)?.mediaType == .image && asset(photo.spatial)?.pixelWidth == 64, "still the photo it is")
+        #expect(asset(video.spatial)?.mediaType == .video && asset(video.spatial)?.pixelWidth == 320, "still the video it is")
+        for url in [photo.spatial, video.spatial] { #expect(asset(url)?.mediaSubtypes.contains(.spatialMedia) == true, "\(url.lastPathComponent)") }
+        for url in [photo.plain, video.plain] { #expect(asset(url)?.mediaSubtypes.contains(.spatialMedia) == false, "\(url.lastPathComponent)") }
+        let album = test.fetch { PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumSpatial, options: nil)[0] }
+        let shown = test.fetch { PHAsset.fetchAssets(in: album, options: nil) }
+        try #require(shown.count == 2)
+        #expect(
+            Set(shown.objects(at: IndexSet(integersIn: 0..<2)).map(\.localIdentifier))
+                == Set([photo.spatial, video.spatial].compactMap { identifiers[$0.lastPathComponent] }))
+    }
+
     /// HDR video as phones record it (10-bit HEVC, BT.2020, HLG or PQ),
     /// made by converting SMPTE colour bars with reference white at
     /// 203 cd/m²: its poster (the thumbnail) and its playable H.264 copy
