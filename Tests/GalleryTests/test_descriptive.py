@@ -1,6 +1,7 @@
 """Ratings, captions and keywords: keys 0–5 in the viewer and over a selection, the info panel's stars, caption and
 keywords, the grid's star badges, and filtering by rating and keyword."""
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -16,6 +17,15 @@ def shown(browser, id):
 def badge(browser, id):
     return browser.execute_script(
         "return document.querySelector(`#grid .cell[data-id=\"${arguments[0]}\"] .badge.rating`)?.textContent ?? ''", id)
+
+
+def replaced(element):
+    """Whether `element` has left the page: the panel holding it was drawn again."""
+    try:
+        element.is_enabled()
+        return False
+    except StaleElementReferenceException:
+        return True
 
 
 def test_the_viewer_rates_with_keys_and_edits_caption_and_keywords(browser, server):
@@ -37,6 +47,8 @@ def test_the_viewer_rates_with_keys_and_edits_caption_and_keywords(browser, serv
     caption.send_keys(Keys.ENTER)
     wait(browser, lambda d: server.asset(id).get("caption") == "Boats at dawn, 5 of them", 10, "the caption was not saved")
     assert server.asset(id)["rating"] == 4, "a digit typed in the caption rated the photo"
+    # The viewer draws its panel again once the edit returns; its fields are new then.
+    wait(browser, lambda d: replaced(caption), 10, "the panel was not drawn again after the caption was saved")
 
     keyword = browser.find_element(By.CSS_SELECTOR, ".viewer-info input[name=keyword]")
     keyword.send_keys("harbour", Keys.ENTER)
