@@ -13,24 +13,27 @@ import Testing
         scratch = try ScratchDirectory("spatial")
     }
 
-    @Test func anMVHEVCVideoIsSpatialAndAPlainOneIsNot() throws {
-        let (plain, spatial) = try SpatialFiles.video(in: scratch.url)
+    /// What the probe reads of `spatial`, having checked that it, and not
+    /// the `plain` file it was made from, is spatial by its boxes and to the probe.
+    private static func probeSpatial(_ spatial: URL, beside plain: URL) throws -> MediaMetadata {
         #expect(!SpatialMedia.isSpatial(fileAt: plain.path))
         #expect(!(try MediaProbe.probe(fileAt: plain)).captureTraits.contains(.spatial))
         #expect(SpatialMedia.isSpatial(fileAt: spatial.path))
         let probed = try MediaProbe.probe(fileAt: spatial)
-        #expect(probed.kind == .video && probed.pixelWidth == 320, "still read as the video it is")
         #expect(probed.captureTraits.contains(.spatial))
+        return probed
+    }
+
+    @Test func anMVHEVCVideoIsSpatialAndAPlainOneIsNot() throws {
+        let (plain, spatial) = try SpatialFiles.video(in: scratch.url)
+        let probed = try Self.probeSpatial(spatial, beside: plain)
+        #expect(probed.kind == .video && probed.pixelWidth == 320, "still read as the video it is")
     }
 
     @Test func aHEICWithAStereoGroupIsSpatialAndStillDecodes() throws {
         let (plain, spatial) = try SpatialFiles.photo(in: scratch.url)
-        #expect(!SpatialMedia.isSpatial(fileAt: plain.path))
-        #expect(!(try MediaProbe.probe(fileAt: plain)).captureTraits.contains(.spatial))
-        #expect(SpatialMedia.isSpatial(fileAt: spatial.path))
-        let probed = try MediaProbe.probe(fileAt: spatial)
+        let probed = try Self.probeSpatial(spatial, beside: plain)
         #expect(probed.kind == .image && probed.pixelWidth == 64 && probed.pixelHeight == 48, "still read as the photo it is")
-        #expect(probed.captureTraits.contains(.spatial))
         let decoded = try ImageCodec.decode(data: Data(contentsOf: spatial))
         let original = try ImageCodec.decode(data: Data(contentsOf: plain))
         #expect(decoded.width == 64 && decoded.height == 48)
