@@ -42,7 +42,7 @@ final class BlockingWork: Sendable {
     /// One principal's jobs: how many run, and who waits.
     private struct Turns {
         var running = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        var waiting: [CheckedContinuation<Void, any Error>] = []
     }
 
     /// `threads`: at least four times the cores, so that slow jobs of a few
@@ -72,37 +72,32 @@ final class BlockingWork: Sendable {
 
     private func take(_ key: String, maximumWaiting: Int) async throws {
         enum Outcome { case run, wait, refuse }
-        let outcome = turns.withLock { turns -> Outcome in
-            var entry = turns[key, default: Turns()]
-            defer { turns[key] = entry }
-            if entry.running < Self.maximumPerPrincipal {
-                entry.running += 1
-                return .run
-            }
-            return entry.waiting.count < maximumWaiting ? .wait : .refuse
-        }
-        switch outcome {
-        case .run: return
-        case .refuse:
-            throw Problem(.serviceUnavailable, "this token has too many requests in progress; wait for them", headers: [.retryAfter: "1"])
-        case .wait:
-            // The turn is handed over by `give`, already counted as running.
-            await withCheckedContinuation { continuation in
-                let runsNow = turns.withLock { turns -> Bool in
-                    if turns[key, default: Turns()].running < Self.maximumPerPrincipal {
-                        turns[key, default: Turns()].running += 1
-                        return true
-                    }
-                    turns[key, default: Turns()].waiting.append(continuation)
-                    return false
+        // One decision under one lock: deciding to wait and joining the line
+        // in two steps let a burst of jobs all see room and all join, past the bound.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let outcome = turns.withLock { turns -> Outcome in
+                var entry = turns[key, default: Turns()]
+                defer { turns[key] = entry }
+                if entry.running < Self.maximumPerPrincipal {
+                    entry.running += 1
+                    return .run
                 }
-                if runsNow { continuation.resume() }
+                guard entry.waiting.count < maximumWaiting else { return .refuse }
+                entry.waiting.append(continuation)
+                return .wait
+            }
+            switch outcome {
+            case .run: continuation.resume()
+            case .refuse:
+                continuation.resume(
+                    throwing: Problem(.serviceUnavailable, "this token has too many requests in progress; wait for them", headers: [.retryAfter: "1"]))
+            case .wait: break  // `give` hands the turn over, already counted as running.
             }
         }
     }
 
     private func give(_ key: String) {
-        let next = turns.withLock { turns -> CheckedContinuation<Void, Never>? in
+        let next = turns.withLock { turns -> CheckedContinuation<Void, any Error>? in
             guard var entry = turns[key] else { return nil }
             defer { turns[key] = entry.running == 0 && entry.waiting.isEmpty ? nil : entry }
             guard !entry.waiting.isEmpty else {
