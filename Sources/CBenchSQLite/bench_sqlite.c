@@ -37,6 +37,7 @@ typedef struct {
     int rating;
     double adjustment_timestamp;
     int original_resource_choice;
+    int playback_variation;
 } bench_sqlite_row;
 
 static void copy_text(sqlite3_stmt *statement, int column, char *buffer, size_t size) {
@@ -107,6 +108,7 @@ static void decode(sqlite3_stmt *s, bench_sqlite_row *r) {
     r->rating = sqlite3_column_int(s, 39);
     r->adjustment_timestamp = real_or_nan(s, 40);
     r->original_resource_choice = sqlite3_column_int(s, 41);
+    r->playback_variation = sqlite3_column_int(s, 42);
 }
 
 bench_sqlite *bench_sqlite_open(const char *path, const char *ids_sql, const char *row_sql, const char *all_sql) {

@@ -56,6 +56,8 @@ package struct MediaMetadata: Sendable, Equatable {
     package var isScreenRecording = false
     /// Whether the file is spatial (stereoscopic) media (``SpatialMedia``).
     package var isSpatial = false
+    /// The Live Photo effect a video rendered by Apple's Photos was made with.
+    package var livePhotoEffect: LivePhotoEffect?
     /// The rating, caption and keywords the file's XMP or IPTC records.
     package var descriptive = DescriptiveMetadata()
 
@@ -95,8 +97,8 @@ package struct MediaMetadata: Sendable, Equatable {
 
     /// Whether the photo is a long exposure: the shutter stayed open at
     /// least a second, as for night scenes, light trails and silky water.
-    /// Apple's Long Exposure album holds Live Photos given that effect on
-    /// the device; from a file, the exposure time is what tells.
+    /// Apple's Long Exposure album holds these and the Live Photos given
+    /// that effect (``LivePhotoEffect/longExposure``, which their `.AAE` says).
     package var isLongExposure: Bool {
         kind == .image && (exposureTime ?? 0) >= Self.longExposureThreshold
     }

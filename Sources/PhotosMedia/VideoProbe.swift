@@ -72,7 +72,7 @@ enum VideoProbe {
                 "-n", "-G1", "-u", "-HandlerType", "-SourceImageWidth", "-SourceImageHeight", "-ImageWidth", "-ImageHeight",
                 "-Rotation", "-Duration", "-VideoFrameRate", "-CreationDate", "-CreateDate", "-GPSCoordinates",
                 "-Location", "-ContentIdentifier", "-Make", "-Model", "-Software", "-Encoder", "-AndroidCaptureFps",
-                "-TransferCharacteristics",
+                "-TransferCharacteristics", "-ApplePhotosVariationIdentifier",
             ])
         func number(_ key: String) -> Double? {
             let value = fields[key] as? NSNumber
@@ -113,6 +113,7 @@ enum VideoProbe {
             duration: duration, frameRate: number("\(track):VideoFrameRate").flatMap { $0 > 0 ? $0 : nil },
             captureFrameRate: number("Keys:AndroidCaptureFps"), type: type,
             contentIdentifier: text("ContentIdentifier", groups: ["Keys"]),
+            livePhotoEffect: text("ApplePhotosVariationIdentifier", groups: ["Keys"]).flatMap(LivePhotoEffect.init(variationIdentifier:)),
             dynamicRange: DynamicRange(transferCharacteristics: number("\(track):TransferCharacteristics").map(Int.init))
         ).metadata
     }
@@ -149,6 +150,7 @@ enum VideoProbe {
             captureFrameRate: tags["com.android.capture.fps"].flatMap(Double.init),
             type: UniformType.forVideo(head: head, pathExtension: URL(fileURLWithPath: path).pathExtension),
             contentIdentifier: tags["com.apple.quicktime.content.identifier"],
+            livePhotoEffect: tags[LivePhotoEffect.videoMetadataKey].flatMap(LivePhotoEffect.init(variationIdentifier:)),
             dynamicRange: DynamicRange(ffprobeTransfer: video.color_transfer)
         ).metadata
     }
@@ -169,6 +171,7 @@ enum VideoProbe {
         var captureFrameRate: Double?
         var type: String
         var contentIdentifier: String?
+        var livePhotoEffect: LivePhotoEffect?
         var dynamicRange: DynamicRange
 
         /// The metadata, its size upright: a quarter turn either way swaps
@@ -182,6 +185,7 @@ enum VideoProbe {
                 cameraMake: make, cameraModel: model, software: software, duration: duration, frameRate: frameRate,
                 captureFrameRate: captureFrameRate, uniformTypeIdentifier: type, contentIdentifier: contentIdentifier)
             metadata.dynamicRange = dynamicRange
+            metadata.livePhotoEffect = livePhotoEffect
             return metadata
         }
     }

@@ -20,7 +20,7 @@ struct FetchBenchmarks {
         a.playback_style, a.adjustment_format_identifier, a.trashed_date, a.is_front_camera, a.is_long_exposure,
         a.has_raw_original, a.original_filename, a.uniform_type_identifier, a.time_zone_offset, a.camera_make,
         a.camera_model, a.lens_model, a.content_hash, a.content_version, a.adjustment_format_version, a.thumb_hash,
-        a.rating, a.adjustment_timestamp, a.original_resource_choice
+        a.rating, a.adjustment_timestamp, a.original_resource_choice, a.playback_variation
         """
 
     func run() throws {
@@ -415,6 +415,7 @@ struct BaselineAsset {
     var rating: Int
     var adjustmentTimestamp: Date?
     var originalResourceChoice: Int
+    var playbackVariation: Int
 }
 
 extension BaselineAsset {
@@ -462,6 +463,7 @@ extension BaselineAsset {
         rating = row[39]
         adjustmentTimestamp = (row[40] as Double?).map(Date.init(timeIntervalSince1970:))
         originalResourceChoice = row[41]
+        playbackVariation = row[42]
     }
 }
 

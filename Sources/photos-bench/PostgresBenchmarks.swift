@@ -474,6 +474,7 @@ extension BaselineAsset {
             cameraModel: try next(String?.self), lensModel: try next(String?.self), contentHash: try next(String?.self),
             contentVersion: Int(try next(Int64.self)), adjustmentFormatVersion: try next(String?.self),
             thumbHash: try next(ByteBuffer?.self).map { Data($0.readableBytesView) }, rating: Int(try next(Int64.self)),
-            adjustmentTimestamp: date(try next(Double?.self)), originalResourceChoice: Int(try next(Int64.self)))
+            adjustmentTimestamp: date(try next(Double?.self)), originalResourceChoice: Int(try next(Int64.self)),
+            playbackVariation: Int(try next(Int64.self)))
     }
 }

@@ -1,4 +1,6 @@
 """Files for the tests to upload and import: real JPEGs and real videos of every common kind, made by ffmpeg and dated by exiftool."""
+import datetime
+import plistlib
 import struct
 import subprocess
 import time
@@ -85,6 +87,18 @@ def live_photo(directory, identifier="5F2A9C1E-0000-4000-8000-00000000AA01"):
                     "-metadata", f"com.apple.quicktime.content.identifier={identifier}", "-movflags", "use_metadata_tags",
                     str(motion)], check=True)
     return still, motion
+
+
+def apple_adjustments(path, render_types):
+    """An `.AAE` as Apple's Photos exports beside a Live Photo: an XML property list whose render types carry the
+    effect (0x1 Loop, 0x8 Bounce, 0x4 Long Exposure)."""
+    Path(path).write_bytes(plistlib.dumps({
+        "adjustmentBaseVersion": 0, "adjustmentData": bytes(40), "adjustmentEditorBundleID": "com.apple.mobileslideshow",
+        "adjustmentFormatIdentifier": "com.apple.photo", "adjustmentFormatVersion": "1.5",
+        "adjustmentRenderTypes": render_types,
+        "adjustmentTimestamp": datetime.datetime(2024, 6, 1, 10, 20, 30),
+    }, fmt=plistlib.FMT_XML))
+    return Path(path)
 
 
 def big_file(directory, name, megabytes):

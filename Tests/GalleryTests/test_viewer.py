@@ -1,5 +1,5 @@
 """The viewer: preview then original on zoom, ←/→ in the grid's order, F, Delete, Esc, the info panel, video seeking,
-every kind of video playing, Live Photos moving."""
+every kind of video playing, Live Photos moving, a Bounce going forward and back by itself."""
 import subprocess
 import urllib.parse
 
@@ -141,6 +141,44 @@ def test_a_live_photo_moves_while_the_pointer_rests_on_live(browser, server, tmp
     assert plays(browser, motion_element) == 0, "the Live Photo's motion did not play"
     ActionChains(browser).move_by_offset(0, 300).perform()
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "video.viewer-motion"), 10, "the motion did not stop")
+
+
+def test_a_bounce_plays_forward_and_back_by_itself(browser, server, tmp_path):
+    still, motion = media.live_photo(tmp_path, identifier="5F2A9C1E-0000-4000-8000-00000000AA07")
+    media.apple_adjustments(tmp_path / "IMG_0100.AAE", render_types=0x8)
+    bounces = lambda: [item for item in server.get("/v1/assets?limit=1000&predicate=" + urllib.parse.quote("(mediaSubtypes & 8) != 0"))["items"]
+                       if item["playbackVariation"] == "mirror"]
+    server.photos("import", str(still), str(motion), "--quiet")
+    [bounce] = bounces()
+    assert bounce["playbackStyle"] == "videoLooping", "a Bounce plays as a looping video"
+    sign_in(browser, server)
+    open_collection(browser, "Live Photos")
+    wait(browser, lambda d: bounce["id"] in cell_ids(d), 10)
+    # The browsers of these tests ask for reduced motion: the Bounce waits, still, for the pointer.
+    viewer = open_viewer(browser, bounce["id"])
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".viewer-live").text == "BOUNCE")
+    assert not browser.find_elements(By.CSS_SELECTOR, "video.viewer-motion"), "a Bounce moved though the reader asked for less motion"
+    viewer.send_keys(Keys.ESCAPE)
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "no-preference"}]})
+    try:
+        open_viewer(browser, bounce["id"])
+        # No pointer on the button: it moves by itself.
+        motion_element = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "video.viewer-motion"), 10)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    assert "Bounce" in motion_element.get_attribute("aria-label")
+    assert browser.find_element(By.CSS_SELECTOR, ".viewer-live").text == "BOUNCE"
+    assert plays(browser, motion_element) == 0, "the Bounce did not play"
+    went_back = browser.execute_async_script("""
+        const [video, done] = arguments;
+        let furthest = 0;
+        const timer = setInterval(() => {
+            furthest = Math.max(furthest, video.currentTime);
+            if (furthest > 1.5 && video.currentTime < furthest - 0.5) { clearInterval(timer); done(true); }
+        }, 50);
+        setTimeout(() => { clearInterval(timer); done(false); }, 20000);""", motion_element)
+    assert went_back, "the Bounce did not come back from its end"
+    assert browser.find_elements(By.CSS_SELECTOR, "video.viewer-motion"), "a Bounce keeps moving"
 
 
 def test_a_photo_shows_the_time_it_was_taken_where_it_was_taken(browser, server, tmp_path):

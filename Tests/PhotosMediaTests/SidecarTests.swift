@@ -6,7 +6,7 @@ import Testing
 /// Finding a file's sidecars by the names their tools give them, and how
 /// far each is trusted over the file.
 @Suite struct SidecarTests {
-    @Test func takeoutAndXMPSidecarsAreFoundByTheNamesTheirToolsWrite() {
+    @Test func sidecarsAreFoundByTheNamesTheirToolsWrite() {
         let longName = "Screenshot_2020-06-08-00-30-00-123_com.example.app"
         let names = [
             "IMG_0001.JPG", "IMG_0001.JPG.json",
@@ -17,6 +17,7 @@ import Testing
             longName + ".jpg", String((longName + ".jpg").prefix(46)) + ".json",
             "DSC_0005.NEF", "DSC_0005.NEF.xmp", "DSC_0006.JPG", "DSC_0006.XMP",
             "metadata.json", "Metadaten.json", "IMG_0007.JPG",
+            "IMG_0008.HEIC", "IMG_0008.MOV", "IMG_0008.AAE", "IMG_0009.HEIC", "IMG_O0009.aae", "IMG_0010.JPG", "IMG_0010.JPG.xmp", "IMG_0010.AAE",
         ]
         let index = SidecarNames(names: names)
         #expect(index.sidecars(of: "IMG_0001.JPG") == ["IMG_0001.JPG.json"])
@@ -29,6 +30,9 @@ import Testing
         #expect(index.sidecars(of: "DSC_0005.NEF") == ["DSC_0005.NEF.xmp"], "darktable")
         #expect(index.sidecars(of: "DSC_0006.JPG") == ["DSC_0006.XMP"], "Lightroom")
         #expect(index.sidecars(of: "IMG_0007.JPG").isEmpty)
+        #expect(index.sidecars(of: "IMG_0008.HEIC") == ["IMG_0008.AAE"], "Apple's Photos")
+        #expect(index.sidecars(of: "IMG_0009.HEIC") == ["IMG_O0009.aae"], "an original's adjustments, as later versions name them")
+        #expect(index.sidecars(of: "IMG_0010.JPG") == ["IMG_0010.JPG.xmp", "IMG_0010.AAE"])
         #expect(Set(index.folderMetadataNames) == ["metadata.json", "Metadaten.json"])
         // Short names are matched whole: "IMG_1.jpg.json" does not describe "IMG_1.jpg.jpg".
         #expect(SidecarNames(names: ["IMG_1.jpg.json"]).sidecars(of: "IMG_1.jpg.jpg").isEmpty)

@@ -99,6 +99,7 @@ import Testing
                 #expect(asset.json[key] != nil, "\(key)")
             }
             #expect(asset.json["pixelWidth"] as? Int == 64 && asset.json["mediaType"] as? String == "image")
+            #expect(asset.json["playbackVariation"] as? String == "none", "PhotoKit's case name")
             let resources = try await client.get("/v1/assets/\(id)/resources", token: fixture.ownerToken)
             let list = try #require((try? JSONSerialization.jsonObject(with: Data(buffer: resources.body))) as? [[String: Any]])
             #expect(list.first?["uniformTypeIdentifier"] as? String == "public.jpeg")

@@ -24,6 +24,7 @@ import Yams
         #expect(mediaTypes == ["unknown", "image", "video", "audio"])
         #expect(try Self.documentedEnum("MediaType") == mediaTypes)
         #expect(try Self.documentedEnum("PlaybackStyle") == Self.cases(PHAsset.PlaybackStyle.self).map(\.name))
+        #expect(try Self.documentedEnum("PlaybackVariation") == Self.cases(PHAsset.PlaybackVariation.self).map(\.name))
         #expect(try Self.documentedEnum("ResourceType") == Self.cases(PHAssetResourceType.self).map(\.name))
         let collectionTypes = Self.cases(PHAssetCollectionType.self).map(\.name) + Self.cases(PHCollectionListType.self).map(\.name)
         #expect(try Self.documentedEnum("CollectionType") == collectionTypes + ["unknown"])
@@ -32,7 +33,8 @@ import Yams
         #expect(PHAssetCollectionSubtype.smartAlbumRecentlyDeleted.name == "recentlyDeleted")
         #expect(PHAssetCollectionSubtype.albumRegular.name == "regular" && PHAssetCollectionSubtype.smartAlbumRAW.name == "RAW")
         for names in [
-            mediaTypes, Self.cases(PHAsset.PlaybackStyle.self).map(\.name), Self.cases(PHAssetResourceType.self).map(\.name),
+            mediaTypes, Self.cases(PHAsset.PlaybackStyle.self).map(\.name), Self.cases(PHAsset.PlaybackVariation.self).map(\.name),
+            Self.cases(PHAssetResourceType.self).map(\.name),
             Self.cases(PHAssetCollectionSubtype.self).map(\.name),
         ] {
             #expect(Set(names).count == names.count, "\(names)")

@@ -58,6 +58,14 @@ import Testing
         #expect(AssetPlaybackStyle.allCases.count == 6)
     }
 
+    @Test func playbackVariationsMapBothWays() {
+        for variation in [PHAsset.PlaybackVariation.none, .autoloop, .mirror, .longExposure] {
+            #expect(PHAsset.PlaybackVariation(AssetPlaybackVariation(variation)) == variation)
+            #expect(AssetPlaybackVariation(variation).rawValue == variation.rawValue)
+        }
+        #expect(AssetPlaybackVariation.allCases.count == 4)
+    }
+
     /// The engine's smart albums are PhotoKit's subtypes of the same name
     /// (`smartAlbum` and the engine's case), with the same raw value.
     @Test func smartAlbumSubtypesAreTheSubtypesOfTheirNames() {

@@ -40,14 +40,14 @@ typedef struct {
     char loader[32];    // the libvips loader, e.g. "jpegload", "heifload"
 } pm_image_header;
 
-/// Reads the header of the image file at `path`. On success, `*exif` holds
-/// a copy of the raw EXIF block (free with pm_free) or NULL when the file
-/// has none. Returns 0 on success, -1 when libvips cannot read the file.
 /// The EXIF block of the JPEG XL file at `path` (its "Exif" box, or a
 /// Brotli-compressed "brob" one, decompressed), to free with pm_free;
 /// 0 when found, -1 otherwise. Bounded: 4,096 boxes, a 16 MiB box, 4 MiB of EXIF.
 int pm_jxl_exif(const char *path, void **exif, size_t *exif_length);
 
+/// Reads the header of the image file at `path`. On success, `*exif` holds
+/// a copy of the raw EXIF block (free with pm_free) or NULL when the file
+/// has none. Returns 0 on success, -1 when libvips cannot read the file.
 int pm_probe_file(const char *path, pm_image_header *header,
                   void **exif, size_t *exif_length);
 

@@ -56,6 +56,7 @@ struct NewAssetPreparation {
         var fileDate: Date?
         var contentHash: String?
         var thumbHash: Data?
+        var livePhotoEffect: LivePhotoEffect?
         for (index, resource) in resources.enumerated() {
             let expected: MediaMetadata.Kind? =
                 Self.photoTypes.contains(resource.type)
@@ -94,6 +95,11 @@ struct NewAssetPreparation {
                 throw PHPhotosError(storeError: error)
             }
             let metadata = reading.metadata
+            if resource.type == .adjustmentData {
+                livePhotoEffect = AppleAdjustments.livePhotoEffect(ofFileAt: file.url) ?? livePhotoEffect
+            } else if livePhotoEffect == nil {
+                livePhotoEffect = metadata?.livePhotoEffect
+            }
             if index == shownIndex {
                 if let thumbnail = reading.thumbnail {
                     do {
@@ -132,7 +138,7 @@ struct NewAssetPreparation {
             metadata.kind == .video
             ? .video
             : hasPairedVideo ? .livePhoto : metadata.frameCount > 1 ? .imageAnimated : .image
-        let record = AssetRecord(
+        var record = AssetRecord(
             uuid: uuid,
             mediaType: metadata.kind == .image ? .image : .video,
             mediaSubtypes: AssetMediaSubtypes(subtypes),
@@ -167,6 +173,7 @@ struct NewAssetPreparation {
             thumbHash: thumbHash,
             rating: metadata.descriptive.rating.flatMap(AssetRating.init(rawValue:)) ?? .unset,
             extendedMetadata: ExtendedMetadataRecord(fileRecorded: metadata.descriptive))
+        if let livePhotoEffect { record.play(livePhotoEffect) }
         return NewAsset(
             record: record, resources: staged, representsNewBurst: metadata.burstIdentifier != nil,
             timeZoneIsAssumed: metadata.captureTimeZoneOffset == nil)
@@ -283,6 +290,28 @@ struct NewAssetPreparation {
         switch resource.source {
         case .file(let url): url.path
         case .data(let data): "the \(data.count)-byte \(resource.type) resource"
+        }
+    }
+}
+
+extension AssetRecord {
+    /// Plays a Live Photo with `effect` (``PHAsset/playbackVariation``),
+    /// as Apple's Photos does once the effect is chosen: Loop and Bounce as
+    /// a looping video, Long Exposure as its still. Only a Live Photo has
+    /// an effect: other assets stay as they are.
+    mutating func play(_ effect: LivePhotoEffect) {
+        guard mediaSubtypes.contains(.photoLive) else { return }
+        playbackVariation = AssetPlaybackVariation(effect)
+        playbackStyle = AssetPlaybackStyle(livePhotoPlaying: playbackVariation)
+    }
+}
+
+extension AssetPlaybackVariation {
+    init(_ effect: LivePhotoEffect) {
+        switch effect {
+        case .loop: self = .autoloop
+        case .bounce: self = .mirror
+        case .longExposure: self = .longExposure
         }
     }
 }

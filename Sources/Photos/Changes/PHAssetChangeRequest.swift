@@ -36,6 +36,8 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     private var livePhotoPlaybackEnabled: Bool?
     /// The original a creation request renders from (`PHAssetCreationRequest.originalResourceChoice`).
     var newOriginalResourceChoice: PHAsset.OriginalResourceChoice?
+    /// The Live Photo effect a creation request's sidecar gives it (an import's `.AAE`), over what its resources say.
+    var newLivePhotoEffect: LivePhotoEffect?
     private var contentChange: ContentChange?
 
     /// What the request does to the asset's content.
@@ -257,7 +259,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
             let preparation = NewAssetPreparation(uuid: uuid, resources: resources, session: builder.session)
             let (creationDate, location, favorite, hidden) = (newCreationDate, newLocation, newFavorite, newHidden)
             let (rating, caption, keywordChanges) = (newRating, newCaption, keywordChanges)
-            let (playbackEnabled, originalChoice) = (livePhotoPlaybackEnabled, newOriginalResourceChoice)
+            let (playbackEnabled, originalChoice, effect) = (livePhotoPlaybackEnabled, newOriginalResourceChoice, newLivePhotoEffect)
             builder.prepareNewAsset(preparation) { asset in
                 if let creationDate {
                     asset.record.creationDate = creationDate
@@ -268,7 +270,8 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 if let hidden { asset.record.isHidden = hidden }
                 if let rating { asset.record.rating = AssetRating(rating) }
                 if let originalChoice { asset.record.originalResourceChoice = AssetOriginalResourceChoice(originalChoice) }
-                if playbackEnabled == false, asset.record.playbackStyle == .livePhoto { asset.record.playbackStyle = .image }
+                if let effect { asset.record.play(effect) }
+                if playbackEnabled == false, asset.record.mediaSubtypes.contains(.photoLive) { asset.record.playbackStyle = .image }
                 if caption != nil || !keywordChanges.isEmpty {
                     // Over what the file itself records.
                     var metadata = asset.record.extendedMetadata ?? ExtendedMetadataRecord()

@@ -54,7 +54,7 @@ extension PHAssetCreationRequest {
     /// Takeout's favorite and archived (as hidden) marks, and the rating,
     /// caption and keywords a sidecar records: an editor's sidecar is newer
     /// than the file it describes, so its rating and caption win and its
-    /// keywords join the file's.
+    /// keywords join the file's. Apple's `.AAE` gives a Live Photo its effect.
     func apply(_ sidecars: [Sidecar], over file: MediaMetadata) {
         for sidecar in sidecars.reversed() {
             if let date = sidecar.captureDate(over: file) { creationDate = date }
@@ -66,6 +66,7 @@ extension PHAssetCreationRequest {
             }
             if sidecar.isFavorite == true { isFavorite = true }
             if sidecar.isArchived == true { isHidden = true }
+            if let effect = sidecar.livePhotoEffect { newLivePhotoEffect = effect }
             if let stars = sidecar.descriptive.rating, let rating = PHAsset.Rating(rawValue: stars) { self.rating = rating }
             if let described = ExtendedMetadataRecord(fileRecorded: sidecar.descriptive) {
                 if let caption = described.caption { self.caption = caption }

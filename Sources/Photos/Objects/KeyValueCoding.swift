@@ -59,6 +59,7 @@ enum KeyValueCoding {
         case "mediaType": return .found(number(asset.mediaType.rawValue))
         case "mediaSubtypes": return .found(NSNumber(value: UInt64(asset.mediaSubtypes.rawValue)))
         case "playbackStyle": return .found(number(asset.playbackStyle.rawValue))
+        case "playbackVariation": return .found(number(asset.playbackVariation.rawValue))
         case "contentType": return .found(asset.contentType)
         case "pixelWidth": return .found(number(asset.pixelWidth))
         case "pixelHeight": return .found(number(asset.pixelHeight))

@@ -95,10 +95,13 @@ open class PHAsset: PHObject, @unchecked Sendable {
     /// RAW+JPEG asset whose raw file was chosen
     /// (``PHAssetChangeRequest/revertAssetContent(to:)``).
     public var originalResourceChoice: OriginalResourceChoice { OriginalResourceChoice(record.originalResourceChoice) }
-    /// The Live Photo effect the asset plays with. Always
-    /// ``PlaybackVariation-swift.enum/none`` here: effects are chosen in
-    /// Apple's Photos app, and no file or API sets one.
-    public var playbackVariation: PlaybackVariation { .none }
+    /// The Live Photo effect the asset plays with (Loop, Bounce, Long
+    /// Exposure), as its files said when it was added: the `.AAE` sidecar
+    /// Apple's Photos writes beside an exported Live Photo, or an
+    /// `adjustmentData` resource holding one, or the effect a rendered
+    /// video of Apple's names. ``PlaybackVariation-swift.enum/none`` for
+    /// every other asset. Cost: none (read with the asset).
+    public var playbackVariation: PlaybackVariation { PlaybackVariation(record.playbackVariation) }
     /// The asset's caption, keywords and original file name, which a fetch
     /// reads apart from its other properties. Cost: none when the fetch
     /// that made the asset prefetched them

@@ -39,6 +39,7 @@ extension PhotoKitNamed where Self: RawRepresentable {
 
 extension PHAssetMediaType: PhotoKitNamed {}
 extension PHAsset.PlaybackStyle: PhotoKitNamed {}
+extension PHAsset.PlaybackVariation: PhotoKitNamed {}
 extension PHAssetResourceType: PhotoKitNamed {}
 extension PHAssetCollectionType: PhotoKitNamed {}
 extension PHCollectionListType: PhotoKitNamed {}

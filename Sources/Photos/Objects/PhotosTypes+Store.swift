@@ -118,6 +118,14 @@ extension AssetPlaybackStyle {
     init(_ style: PHAsset.PlaybackStyle) { self = sameRawValue(style, or: .unsupported) }
 }
 
+extension PHAsset.PlaybackVariation {
+    init(_ stored: AssetPlaybackVariation) { self = sameRawValue(stored, or: .none) }
+}
+
+extension AssetPlaybackVariation {
+    init(_ variation: PHAsset.PlaybackVariation) { self = sameRawValue(variation, or: .none) }
+}
+
 extension PHAssetMediaSubtype {
     init(_ stored: AssetMediaSubtypes) {
         self.init(rawValue: UInt(stored.rawValue))

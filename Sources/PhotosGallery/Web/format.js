@@ -15,6 +15,18 @@ const monthName = new Intl.DateTimeFormat(undefined, { month: 'long' });
  */
 export const MAXIMUM_RATING = 5;
 
+/**
+ * The Live Photo effects (the API's `playbackVariation`, PhotoKit's case
+ * names) as Photos names them, and whether each moves: Loop and Bounce play
+ * over and over; Long Exposure is a still. `none` is a Live Photo as taken.
+ */
+export const LIVE_PHOTO_EFFECTS = {
+  none: { name: 'Live', moves: false },
+  autoloop: { name: 'Loop', moves: true },
+  mirror: { name: 'Bounce', moves: true },
+  longExposure: { name: 'Long Exposure', moves: false },
+};
+
 /** The rating a key sets ("0" clears it), or null for any other key. */
 export function ratingForKey(key) {
   const rating = /^[0-9]$/.test(key) ? Number(key) : -1;

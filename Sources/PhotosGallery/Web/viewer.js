@@ -1,14 +1,16 @@
 // The full-screen viewer: the preview rendition at once, the original when
 // zoomed (when the browser can show its format), video with seeking (the
 // server answers Range requests, and converts what browsers cannot play),
-// a Live Photo's motion while the pointer rests on LIVE or L is held, ←/→
+// a Live Photo's motion while the pointer rests on LIVE or L is held (a
+// Loop or Bounce plays over and over from the start, unless the reader
+// asks for reduced motion), ←/→
 // through the grid's order, Esc, F for favorite, 0–5 for the rating (as
 // Lightroom takes them), Delete, swipes on touch screens, and an info panel
 // where the rating, caption and keywords are edited.
 import { getData, ApiError } from './api.js';
 import { setFavorite, setRating, setCaption, addKeywords, removeKeywords, deleteAssets } from './actions.js';
 import { notifyError, notify } from './notices.js';
-import { MAXIMUM_RATING, ratingForKey, stars, describeAsset, formatDuration, formatFullDate } from './format.js';
+import { MAXIMUM_RATING, LIVE_PHOTO_EFFECTS, ratingForKey, stars, describeAsset, formatDuration, formatFullDate } from './format.js';
 
 const browserFormats = ['public.jpeg', 'public.png', 'com.compuserve.gif', 'org.webmproject.webp', 'public.avif'];
 /** How often, and how many times, a video still being converted is asked for again. */
@@ -48,7 +50,9 @@ export class Viewer {
     this.liveButton = button('Live Photo: rest the pointer here, or hold L, to play it', 'LIVE', () => this.playMotion());
     this.liveButton.classList.add('viewer-live');
     this.liveButton.addEventListener('pointerenter', () => this.playMotion());
-    this.liveButton.addEventListener('pointerleave', () => this.stopMotion());
+    this.liveButton.addEventListener('pointerleave', () => {
+      if (!this.effect().moves) this.stopMotion();
+    });
     this.favoriteButton = button('Favorite (F)', '♡', () => this.toggleFavorite());
     this.ratingLabel = document.createElement('span');
     this.ratingLabel.className = 'viewer-rating';
@@ -133,7 +137,10 @@ export class Viewer {
     media.className = 'viewer-media';
     media.dataset.id = asset.id;
     this.stage.replaceChildren(media);
-    this.liveButton.hidden = asset.mediaType !== 'image' || !asset.mediaSubtypes.includes('photoLive');
+    const effect = this.effect();
+    this.liveButton.hidden = asset.mediaType !== 'image' || !asset.mediaSubtypes.includes('photoLive') || asset.playbackVariation === 'longExposure';
+    this.liveButton.textContent = effect.name.toUpperCase();
+    if (!this.liveButton.hidden && effect.moves && !matchMedia('(prefers-reduced-motion: reduce)').matches) this.playMotion();
     this.favoriteButton.textContent = asset.isFavorite ? '♥' : '♡';
     this.favoriteButton.setAttribute('aria-pressed', String(asset.isFavorite));
     this.ratingLabel.textContent = stars(asset.rating);
@@ -159,7 +166,16 @@ export class Viewer {
     video.src = url;
   }
 
-  /** Plays a Live Photo's motion over its still, muted, once. */
+  /** The shown Live Photo's effect (LIVE_PHOTO_EFFECTS), `none` for any other asset. */
+  effect() {
+    return LIVE_PHOTO_EFFECTS[this.asset?.playbackVariation] ?? LIVE_PHOTO_EFFECTS.none;
+  }
+
+  /**
+   * Plays a Live Photo's motion over its still, muted: once, or with a
+   * Loop over and over, or with a Bounce forward and back (browsers do not
+   * play backwards, so the way back is stepped frame by frame).
+   */
   playMotion() {
     if (!this.asset || this.liveButton.hidden || this.stage.querySelector('.viewer-motion')) return;
     const motion = document.createElement('video');
@@ -167,8 +183,11 @@ export class Viewer {
     motion.muted = true;
     motion.playsInline = true;
     motion.autoplay = true;
-    motion.setAttribute('aria-label', 'Live Photo motion');
-    motion.addEventListener('ended', () => this.stopMotion());
+    motion.setAttribute('aria-label', `Live Photo motion${this.effect().moves ? `, ${this.effect().name}` : ''}`);
+    const variation = this.asset.playbackVariation;
+    if (variation === 'autoloop') motion.loop = true;
+    else if (variation === 'mirror') motion.addEventListener('ended', () => playBackwards(motion));
+    else motion.addEventListener('ended', () => this.stopMotion());
     motion.addEventListener('error', () => this.stopMotion());
     motion.src = `/v1/assets/${this.asset.id}/motion?v=${this.asset.contentVersion}`;
     this.stage.append(motion);
@@ -252,6 +271,7 @@ export class Viewer {
       list.append(term, detail);
       return detail;
     };
+    if (asset.playbackVariation && asset.playbackVariation !== 'none') entry('Effect', this.effect().name);
     entry('Rating', this.readOnly ? (stars(asset.rating) || 'Not rated') : this.ratingControl(asset));
     entry('Caption', this.readOnly ? (asset.caption || 'None') : this.captionControl(asset));
     entry('Keywords', this.keywordsControl(asset));
@@ -392,4 +412,22 @@ function div(className) {
   const element = document.createElement('div');
   element.className = className;
   return element;
+}
+
+/**
+ * Plays `video` from its end back to its start at its own speed, a frame
+ * per animation frame, then forward again: a Bounce. Stops once the video
+ * leaves the page.
+ * @param {HTMLVideoElement} video
+ */
+function playBackwards(video) {
+  let last = performance.now();
+  const step = (now) => {
+    if (!video.isConnected) return;
+    video.currentTime = Math.max(0, video.currentTime - (now - last) / 1000);
+    last = now;
+    if (video.currentTime > 0) requestAnimationFrame(step);
+    else video.play().catch(() => {});
+  };
+  requestAnimationFrame(step);
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// What a file beside a photo or video says about it: Google Takeout's
-/// JSON (`IMG_1234.jpg.json`, `….supplemental-metadata.json`), or an XMP
-/// sidecar as darktable (`IMG_1234.JPG.xmp`) and Lightroom (`IMG_1234.xmp`) write.
+/// JSON (`IMG_1234.jpg.json`, `….supplemental-metadata.json`), an XMP
+/// sidecar as darktable (`IMG_1234.JPG.xmp`) and Lightroom (`IMG_1234.xmp`)
+/// write, or the adjustments Apple's Photos exports (`IMG_1234.AAE`).
 package struct Sidecar: Sendable, Equatable {
     /// Who wrote it, which decides how far it is trusted over the file.
     package enum Kind: Sendable, Equatable {
@@ -10,6 +11,8 @@ package struct Sidecar: Sendable, Equatable {
         case googleTakeout
         /// An editor's record of the photo.
         case xmp
+        /// Apple's Photos' record of the photo's edits (``AppleAdjustments``).
+        case appleAdjustments
     }
 
     package var kind: Kind
@@ -24,11 +27,13 @@ package struct Sidecar: Sendable, Equatable {
     package var isArchived: Bool?
     /// The rating, caption and keywords it records.
     package var descriptive = DescriptiveMetadata()
+    /// The effect Apple's Photos plays the Live Photo with.
+    package var livePhotoEffect: LivePhotoEffect?
 
     package init(
         kind: Kind, file: URL, captureTime: CaptureTime? = nil, location: MediaLocation? = nil,
         locationWasCorrected: Bool = false, isFavorite: Bool? = nil, isArchived: Bool? = nil,
-        descriptive: DescriptiveMetadata = DescriptiveMetadata()
+        descriptive: DescriptiveMetadata = DescriptiveMetadata(), livePhotoEffect: LivePhotoEffect? = nil
     ) {
         self.kind = kind
         self.file = file
@@ -38,13 +43,15 @@ package struct Sidecar: Sendable, Equatable {
         self.isFavorite = isFavorite
         self.isArchived = isArchived
         self.descriptive = descriptive
+        self.livePhotoEffect = livePhotoEffect
     }
 
     /// The largest sidecar read: Takeout's are a few kilobytes.
     package static let maximumSize = 1 << 20
 
     /// Reads the sidecar at `url`; nil when it is not one (an album's
-    /// metadata, other JSON, unreadable or too large).
+    /// metadata, other JSON, adjustments without a Live Photo effect,
+    /// unreadable or too large).
     /// Cost: one small file read; for XMP, a request to the running exiftool.
     package static func read(_ url: URL) -> Sidecar? {
         switch url.pathExtension.lowercased() {
@@ -60,6 +67,8 @@ package struct Sidecar: Sendable, Equatable {
             let captureTime = exif.captureTime ?? embedded.otherCaptureTimes.first
             guard captureTime != nil || location != nil || !embedded.descriptive.isEmpty else { return nil }
             return Sidecar(kind: .xmp, file: url, captureTime: captureTime, location: location, descriptive: embedded.descriptive)
+        case "aae":
+            return AppleAdjustments.livePhotoEffect(ofFileAt: url).map { Sidecar(kind: .appleAdjustments, file: url, livePhotoEffect: $0) }
         default:
             return nil
         }
@@ -88,8 +97,8 @@ package struct Sidecar: Sendable, Equatable {
         return file.location == nil || locationWasCorrected ? location : nil
     }
 
-    /// Whether the file is a regular file of at most ``maximumSize`` bytes.
-    static func isSmallFile(_ url: URL) -> Bool {
+    /// Whether the file is a regular file of at most `maximumSize` bytes.
+    static func isSmallFile(_ url: URL, maximumSize: Int = Sidecar.maximumSize) -> Bool {
         var status = stat()
         return stat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_size <= maximumSize
     }

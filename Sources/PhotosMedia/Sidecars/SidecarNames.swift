@@ -3,6 +3,8 @@ import Foundation
 /// Which names in a folder are the sidecars of a photo or video there, as
 /// the tools that write them name them:
 /// - darktable `IMG_1234.JPG.xmp`, Lightroom and others `IMG_1234.xmp`;
+/// - Apple's Photos `IMG_1234.AAE`, or `IMG_O1234.AAE` as later versions name
+///   an original's adjustments;
 /// - Google Takeout `IMG_1234.JPG.json` or `IMG_1234.JPG.supplemental-metadata.json`,
 ///   cut to 51 characters (`IMG_…JPG.supplemen.json`, `very-long-name-cut.json`),
 ///   with a copy's number moved to the end (`image(1).jpg` is described by
@@ -53,6 +55,9 @@ package struct SidecarNames: Sendable {
                 break
             }
         }
+        var adjustments = [stem + ".aae"]
+        if stem.uppercased().hasPrefix("IMG_") { adjustments.append("IMG_O" + stem.dropFirst(4) + ".aae") }
+        if let name = adjustments.lazy.compactMap({ lowercasedNames[$0.lowercased()] }).first { found.append(name) }
         return found
     }
 

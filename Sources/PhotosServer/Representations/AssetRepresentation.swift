@@ -26,6 +26,7 @@ package struct AssetRepresentation: Encodable, Sendable {
             mediaType: .init(named: asset.mediaType.name, or: .unknown),
             mediaSubtypes: asset.mediaSubtypes.names.compactMap(Components.Schemas.MediaSubtype.init(rawValue:)),
             playbackStyle: .init(named: asset.playbackStyle.name, or: .unsupported),
+            playbackVariation: .init(named: asset.playbackVariation.name, or: .none),
             contentType: asset.contentType.identifier,
             pixelWidth: asset.pixelWidth,
             pixelHeight: asset.pixelHeight,

@@ -180,15 +180,15 @@ extension ChangeSetCommitter {
             arguments += [caption.flatMap { $0.isEmpty ? nil : $0 }]
             attributes.insert(.caption)
         }
-        if let enabled = edit.livePhotoPlaybackEnabled {
-            // Only a Live Photo (its subtype stays) switches between still and motion.
-            let style = enabled ? AssetPlaybackStyle.livePhoto : .image
-            let live = AssetMediaSubtypes.photoLive.rawValue
-            let switching =
-                try db.fetchOne(
-                    Bool.self, sql: "SELECT media_subtypes & ? <> 0 AND playback_style <> ? FROM asset WHERE id = ?",
-                    arguments: [live, style.rawValue, rowID]) ?? false
-            if switching {
+        if let enabled = edit.livePhotoPlaybackEnabled,
+            let row = try db.fetchOne(
+                SQLRow.self, sql: "SELECT media_subtypes & ? <> 0, playback_variation, playback_style FROM asset WHERE id = ?",
+                arguments: [AssetMediaSubtypes.photoLive.rawValue, rowID])
+        {
+            // Only a Live Photo (its subtype stays) switches between still and motion, played with its effect.
+            let (isLivePhoto, variation, current): (Bool, Int, Int) = (try row[0], try row[1], try row[2])
+            let style = enabled ? AssetPlaybackStyle(livePhotoPlaying: AssetPlaybackVariation(rawValue: variation) ?? .none) : .image
+            if isLivePhoto && current != style.rawValue {
                 assignments.append("playback_style = ?")
                 arguments += [style.rawValue]
                 attributes.insert(.livePhotoPlayback)

@@ -52,7 +52,9 @@ struct SmartAlbumRule {
         case .screenshots: return subtypeBit(.photoScreenshot)
         case .screenRecordings: return subtypeBit(.videoScreenRecording)
         case .animated: return SmartAlbumRule(condition: "a.playback_style = \(sql: String(AssetPlaybackStyle.imageAnimated.rawValue))")
-        case .longExposures: return SmartAlbumRule(condition: "a.is_long_exposure = 1")
+        case .longExposures:
+            return SmartAlbumRule(
+                condition: "(a.is_long_exposure = 1 OR a.playback_variation = \(sql: String(AssetPlaybackVariation.longExposure.rawValue)))")
         case .raw: return SmartAlbumRule(condition: "a.has_raw_original = 1")
         case .spatial: return subtypeBit(.spatialMedia)
         case .allHidden: return SmartAlbumRule(condition: nil, visibility: .hiddenOnly)

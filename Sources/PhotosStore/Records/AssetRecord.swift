@@ -72,6 +72,8 @@ package struct AssetRecord: Sendable, Equatable {
     /// When the content was last edited, or reverted; nil when never.
     package var adjustmentTimestamp: Date?
     package var originalResourceChoice: AssetOriginalResourceChoice
+    /// The effect a Live Photo plays with, as its files or their sidecar said when it was added.
+    package var playbackVariation: AssetPlaybackVariation
     /// The caption and keywords, when the read that made the record asked
     /// for them (``SQLPhotoStore/assets(ids:extendedMetadata:)``); nil when it did not.
     package var extendedMetadata: ExtendedMetadataRecord?
@@ -89,7 +91,8 @@ package struct AssetRecord: Sendable, Equatable {
         cameraMake: String? = nil, cameraModel: String? = nil, lensModel: String? = nil,
         contentHash: String? = nil, contentVersion: Int = 0, adjustmentFormatVersion: String? = nil,
         thumbHash: Data? = nil, rating: AssetRating = .unset, extendedMetadata: ExtendedMetadataRecord? = nil,
-        adjustmentTimestamp: Date? = nil, originalResourceChoice: AssetOriginalResourceChoice = .compressed
+        adjustmentTimestamp: Date? = nil, originalResourceChoice: AssetOriginalResourceChoice = .compressed,
+        playbackVariation: AssetPlaybackVariation = .none
     ) {
         self.id = id
         self.uuid = uuid
@@ -128,6 +131,7 @@ package struct AssetRecord: Sendable, Equatable {
         self.extendedMetadata = extendedMetadata
         self.adjustmentTimestamp = adjustmentTimestamp
         self.originalResourceChoice = originalResourceChoice
+        self.playbackVariation = playbackVariation
     }
 
     /// The `asset` table's columns, declared once: their order is the
@@ -143,7 +147,7 @@ package struct AssetRecord: Sendable, Equatable {
         case isFrontCamera, isLongExposure, hasRawOriginal, originalFilename
         case uniformTypeIdentifier, timeZoneOffset, cameraMake, cameraModel, lensModel
         case contentHash, contentVersion, adjustmentFormatVersion, thumbHash, rating
-        case adjustmentTimestamp, originalResourceChoice
+        case adjustmentTimestamp, originalResourceChoice, playbackVariation
     }
 
     /// Every column, qualified by the alias `a`, in ``Column`` order.
@@ -219,6 +223,7 @@ package struct AssetRecord: Sendable, Equatable {
         rating = AssetRating(rawValue: try row[C.rating.rawValue]) ?? .unset
         adjustmentTimestamp = (try row[C.adjustmentTimestamp.rawValue] as Double?).map(Date.init(timeIntervalSince1970:))
         originalResourceChoice = AssetOriginalResourceChoice(rawValue: try row[C.originalResourceChoice.rawValue]) ?? .compressed
+        playbackVariation = AssetPlaybackVariation(rawValue: try row[C.playbackVariation.rawValue]) ?? .none
         extendedMetadata = withExtendedMetadata ? try ExtendedMetadataRecord(row: row, at: Column.allCases.count) : nil
     }
 
@@ -267,6 +272,7 @@ package struct AssetRecord: Sendable, Equatable {
         case .rating: rating.rawValue
         case .adjustmentTimestamp: adjustmentTimestamp?.timeIntervalSince1970
         case .originalResourceChoice: originalResourceChoice.rawValue
+        case .playbackVariation: playbackVariation.rawValue
         }
     }
 

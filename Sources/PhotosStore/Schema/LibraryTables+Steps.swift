@@ -60,5 +60,9 @@ extension LibraryTables {
         SchemaStep(
             name: "upload jobs",
             changes: [.createTable("upload_job"), .createTable("upload_extension"), .createIndex("upload_job_by_client_state")]),
+        // Live Photo effects (PHAsset.playbackVariation): Loop, Bounce or
+        // Long Exposure, as a Live Photo's files or their `.AAE` sidecar say
+        // when it is added. Assets added before have none recorded.
+        SchemaStep(name: "live photo effects", changes: [.addColumn(table: "asset", column: "playback_variation")]),
     ]
 }

@@ -121,6 +121,7 @@ package enum LibraryTables {
                 LibraryColumn("keywords", .text, nullable: true),
                 LibraryColumn("adjustment_timestamp", .real, nullable: true),
                 LibraryColumn("original_resource_choice", .integer, default: 0),
+                LibraryColumn("playback_variation", .integer, default: 0),
             ]),
         Table(
             "resource", key: ["id"],

@@ -15,11 +15,13 @@ struct ImportCommand: ParsableCommand {
             are read and left beside their photos: Google Takeout's JSON gives the time
             and place where the person changed them or the file has none, favorites, and
             archived photos as hidden; XMP sidecars (darktable's IMG_1.JPG.xmp, Lightroom's
-            IMG_1.xmp) the time and place where the file has none; a Takeout album folder
+            IMG_1.xmp) the time and place where the file has none; Apple's Photos' .AAE
+            (IMG_1.AAE, IMG_O1.AAE) a Live Photo's effect (Loop, Bounce, Long Exposure);
+            a Takeout album folder
             becomes an album (found by title if the library has it), copies elsewhere
             included. Zip archives (Google Takeout's) are extracted beside the library,
             all into one folder so that albums split across archives come together, and
-            removed after. Other sidecars (.aae, .thm) are counted and left;
+            removed after. Other sidecars (.thm, .AAE without an effect) are counted and left;
             NAS thumbnail folders (@eaDir), recycle bins, system files (Thumbs.db,
             desktop.ini) and documents (PDF, SVG...) are left out, each said so. Symbolic
             links are followed, to files and to folders. Files go in in change blocks of
