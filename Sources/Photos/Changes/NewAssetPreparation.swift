@@ -306,16 +306,6 @@ extension AssetRecord {
     }
 }
 
-extension AssetPlaybackVariation {
-    init(_ effect: LivePhotoEffect) {
-        switch effect {
-        case .loop: self = .autoloop
-        case .bounce: self = .mirror
-        case .longExposure: self = .longExposure
-        }
-    }
-}
-
 extension ExtendedMetadataRecord {
     /// The caption and keywords a file or sidecar records, fitted to what
     /// the library takes (``DescriptiveText``), so that an import never

@@ -126,6 +126,17 @@ extension AssetPlaybackVariation {
     init(_ variation: PHAsset.PlaybackVariation) { self = sameRawValue(variation, or: .none) }
 }
 
+extension AssetPlaybackVariation {
+    /// The variation of the Live Photo effect a file names.
+    init(_ effect: LivePhotoEffect) {
+        switch effect {
+        case .loop: self = .autoloop
+        case .bounce: self = .mirror
+        case .longExposure: self = .longExposure
+        }
+    }
+}
+
 extension PHAssetMediaSubtype {
     init(_ stored: AssetMediaSubtypes) {
         self.init(rawValue: UInt(stored.rawValue))
