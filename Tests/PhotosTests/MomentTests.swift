@@ -25,6 +25,12 @@ import Testing
         #expect(paris.startDate == morning && paris.endDate == morning.addingTimeInterval(600))
         let center = try #require(paris.approximateLocation)
         #expect(abs(center.coordinate.latitude - 48.8568) < 0.001)
+        // Named offline, from the city to the country; a moment without a place has none.
+        #expect(
+            paris.localizedTitle == "Paris" && paris.localizedLocationNames == ["Paris", "Île-de-France Region", "France"], "\(paris.localizedLocationNames)")
+        #expect(moments[1].localizedTitle == "Lyon" && moments[1].localizedLocationNames.last == "France")
+        #expect(moments[2].localizedTitle == nil && moments[2].localizedLocationNames.isEmpty)
+        #expect(paris.value(forKey: "localizedLocationNames") as? [String] == paris.localizedLocationNames)
         #expect(PHAsset.fetchAssets(in: paris, options: nil).identifiers == [ids[0], ids[1]])
         #expect(PHAsset.fetchAssets(in: moments[3], options: nil).identifiers == [ids[4]])
 

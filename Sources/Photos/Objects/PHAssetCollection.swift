@@ -1,4 +1,5 @@
 import Foundation
+import PhotosMedia
 import PhotosStore
 
 /// A collection of assets: an album the user made, a smart album the library
@@ -34,12 +35,14 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
     /// Always true: asset collections hold assets.
     public override var canContainAssets: Bool { true }
 
-    /// The album's title; nil for moments, which have no place names here.
+    /// The album's title; for a moment, the city it was taken in (nil
+    /// without one, ``localizedLocationNames``).
     public override var localizedTitle: String? {
         switch content {
         case .stored(let record): record.title
         case .transient(_, let title, _, _): title
-        case .moment, .deleted: nil
+        case .moment: place?.city
+        case .deleted: nil
         }
     }
 
@@ -101,9 +104,24 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
         return CLLocation(latitude: latitude, longitude: longitude)
     }
 
-    /// Place names for a moment. OpenPhotoKit does no reverse geocoding, so
-    /// this is always empty.
-    public var localizedLocationNames: [String] { [] }
+    /// Where a moment was taken, from its city to its country (`["Paris",
+    /// "Île-de-France Region", "France"]`), named offline from GeoNames'
+    /// cities (``approximateLocation``'s, in English); empty for a moment
+    /// without located assets or far from any town, and for other
+    /// collections. A moment's ``localizedTitle`` is its city.
+    /// Cost: a few microseconds (the first call of a process reads the cities, a few milliseconds).
+    public var localizedLocationNames: [String] {
+        guard let place else { return [] }
+        var names: [String] = []
+        for name in [place.city, place.region, place.country] where !name.isEmpty && !names.contains(name) { names.append(name) }
+        return names
+    }
+
+    /// The place of a moment's centre; nil for other collections.
+    private var place: Place? {
+        guard case .moment(let moment) = content, let latitude = moment.latitude, let longitude = moment.longitude else { return nil }
+        return ReverseGeocoder.place(latitude: latitude, longitude: longitude)
+    }
 
     /// Regular albums allow every edit; smart albums, moments and transient
     /// collections allow none.

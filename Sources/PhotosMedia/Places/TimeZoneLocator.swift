@@ -1,4 +1,3 @@
-import CGeonames
 import Foundation
 
 /// The time zone of a place, offline: on land, the zone whose boundary
@@ -9,38 +8,6 @@ import Foundation
 /// city's zone is the place's for nearly every photo taken on land, but not
 /// near a border that runs between two cities.
 package enum TimeZoneLocator {
-    private struct City {
-        var latitude: Double
-        var longitude: Double
-        var zone: Int
-    }
-
-    /// The cities and the zone identifiers they name, read once (about a
-    /// millisecond); none when libgeonames has none.
-    private static let table: (cities: [City], zones: [TimeZone]) = {
-        var zoneIndex: [String: Int] = [:]
-        var zones: [TimeZone] = []
-        var cities: [City] = []
-        let count = Int(geonames_get_n_cities())
-        cities.reserveCapacity(count)
-        for index in 0..<count {
-            guard let city = geonames_get_city(gint(index)) else { continue }
-            defer { geonames_city_free(city) }
-            guard let name = geonames_city_get_timezone(city).map({ String(cString: $0) }) else { continue }
-            let zone: Int
-            if let known = zoneIndex[name] {
-                zone = known
-            } else {
-                guard let timeZone = TimeZone(identifier: name) else { continue }
-                zone = zones.count
-                zones.append(timeZone)
-                zoneIndex[name] = zone
-            }
-            cities.append(City(latitude: geonames_city_get_latitude(city), longitude: geonames_city_get_longitude(city), zone: zone))
-        }
-        return (cities, zones)
-    }()
-
     /// The zone at a latitude and longitude in degrees; nil for a position
     /// off the globe. Cost: a fraction of a millisecond.
     package static func zone(latitude: Double, longitude: Double) -> TimeZone? {
@@ -51,20 +18,21 @@ package enum TimeZoneLocator {
         return nearestCityZone(latitude: latitude, longitude: longitude)
     }
 
-    /// The zone of the nearest city. Cost: a pass over the cities (about 0.1 ms).
+    /// The zone of the nearest city (``GeoNamesCities``). Cost: a pass over the cities (about 0.1 ms).
     static func nearestCityZone(latitude: Double, longitude: Double) -> TimeZone? {
-        let (cities, zones) = table
+        let cities = GeoNamesCities.shared
         // Latitudes (phi) and the longitude difference (lambda) in radians.
         let phi = latitude * .pi / 180
         var nearest: (distance: Double, zone: Int)?
-        for city in cities {
+        for city in cities.cities {
+            guard let zone = city.timeZone else { continue }
             // The haversine's argument, which orders places as their great-circle distance does.
             let phi2 = city.latitude * .pi / 180
             let deltaPhi = phi2 - phi
             let deltaLambda = (city.longitude - longitude) * .pi / 180
             let a = sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
-            if a < nearest?.distance ?? .infinity { nearest = (a, city.zone) }
+            if a < nearest?.distance ?? .infinity { nearest = (a, zone) }
         }
-        return nearest.map { zones[$0.zone] }
+        return nearest.map { cities.timeZones[$0.zone] }
     }
 }
