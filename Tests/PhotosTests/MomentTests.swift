@@ -44,6 +44,8 @@ import Testing
         let years = test.fetch { PHCollectionList.fetchMomentLists(with: .momentListYear, options: nil) }
         #expect(years.allObjects.map(\.localizedTitle) == ["2023", "2024"])
         #expect(PHAssetCollection.fetchMoments(inMomentList: years[0], options: nil).count == 3)
+        #expect(years[0].localizedLocationNames == ["Paris", "Lyon"], "the cities of its moments, each once")
+        #expect(years[1].localizedLocationNames.isEmpty)
         let clusters = test.fetch { PHCollectionList.fetchMomentLists(with: .momentListCluster, options: nil) }
         #expect(clusters.count == 3)
         #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosMedia
 import PhotosStore
 
 /// A collection of collections: a folder of albums and folders, a moment
@@ -91,9 +92,22 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
         return nil
     }
 
-    /// Place names for a moment list. OpenPhotoKit does no reverse
-    /// geocoding, so this is always empty.
-    public var localizedLocationNames: [String] { [] }
+    /// The cities a moment list's moments were taken in, each once, in the
+    /// moments' order (each moment's ``PHAssetCollection/localizedTitle``);
+    /// empty for other lists. Cost: a read of the library's moments (kept
+    /// until the library changes) and a few microseconds per moment.
+    public var localizedLocationNames: [String] {
+        guard case .momentList(let list) = content else { return [] }
+        let members = Set(list.momentUUIDs)
+        var cities: [String] = []
+        for moment in (library ?? PHPhotoLibrary.current).moments where members.contains(moment.uuid) {
+            guard let latitude = moment.latitude, let longitude = moment.longitude,
+                let city = ReverseGeocoder.place(latitude: latitude, longitude: longitude)?.city, !cities.contains(city)
+            else { continue }
+            cities.append(city)
+        }
+        return cities
+    }
 
     /// Folders allow every edit; moment lists and transient lists allow none.
     public override func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
