@@ -124,9 +124,7 @@ extension PHAsset.PlaybackVariation {
 
 extension AssetPlaybackVariation {
     init(_ variation: PHAsset.PlaybackVariation) { self = sameRawValue(variation, or: .none) }
-}
 
-extension AssetPlaybackVariation {
     /// The variation of the Live Photo effect a file names.
     init(_ effect: LivePhotoEffect) {
         switch effect {

@@ -18,20 +18,14 @@ package enum TimeZoneLocator {
         return nearestCityZone(latitude: latitude, longitude: longitude)
     }
 
-    /// The zone of the nearest city (``GeoNamesCities``). Cost: a pass over the cities (about 0.1 ms).
+    /// The zone of the nearest city (``GeoNamesCities``). Cost: a pass over the cities (about 0.2 ms).
     static func nearestCityZone(latitude: Double, longitude: Double) -> TimeZone? {
         let cities = GeoNamesCities.shared
-        // Latitudes (phi) and the longitude difference (lambda) in radians.
-        let phi = latitude * .pi / 180
         var nearest: (distance: Double, zone: Int)?
         for city in cities.cities {
             guard let zone = city.timeZone else { continue }
-            // The haversine's argument, which orders places as their great-circle distance does.
-            let phi2 = city.latitude * .pi / 180
-            let deltaPhi = phi2 - phi
-            let deltaLambda = (city.longitude - longitude) * .pi / 180
-            let a = sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
-            if a < nearest?.distance ?? .infinity { nearest = (a, zone) }
+            let distance = GeoNamesCities.distance(latitude, longitude, city.latitude, city.longitude)
+            if distance < nearest?.distance ?? .infinity { nearest = (distance, zone) }
         }
         return nearest.map { cities.timeZones[$0.zone] }
     }
