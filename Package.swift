@@ -132,6 +132,12 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // Understanding for search, run in the background as a PhotoKit client
+        // that follows the library's persistent history: places, words, …
+        .target(
+            name: "PhotosIndexing",
+            dependencies: ["Photos", "PhotosStore", "PhotosMedia"]
+        ),
         // The web gallery: plain JavaScript modules, a style sheet and a page,
         // bundled as resources and served by PhotosServer at `/`.
         .target(
@@ -142,7 +148,7 @@ let package = Package(
         .target(
             name: "PhotosServer",
             dependencies: [
-                "Photos", "PhotosGallery", "CExtendedAttributes",
+                "Photos", "PhotosIndexing", "PhotosGallery", "CExtendedAttributes",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -180,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "photos",
             dependencies: [
-                "Photos", "PhotosMedia", "PhotosServer",
+                "Photos", "PhotosIndexing", "PhotosMedia", "PhotosServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // Upload jobs' requests, streamed: `photos upload-jobs run`.
@@ -225,7 +231,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosTests",
-            dependencies: ["Photos", "PhotosMedia", "PhotosObjectStorage", "photos-test-helper", "PhotosTestSupport"]
+            dependencies: ["Photos", "PhotosIndexing", "PhotosMedia", "PhotosObjectStorage", "photos-test-helper", "PhotosTestSupport"]
         ),
         .testTarget(
             name: "PhotosStoreTests",

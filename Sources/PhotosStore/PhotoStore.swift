@@ -230,6 +230,34 @@ package protocol PhotoStore: AnyObject, Sendable {
         offset: Int, limit: Int
     ) throws(StoreError) -> [TimelineRow]
 
+    // MARK: Search index (owner only, but for searching, which fetches do)
+
+    /// Where the indexer `name` stands; nil before it first ran.
+    func indexerState(_ name: String) throws(StoreError) -> IndexerStateRecord?
+    /// Where every indexer stands, by name.
+    func indexerStates() throws(StoreError) -> [IndexerStateRecord]
+    /// Takes the indexer's lease for `holder` until `now + lease` when no
+    /// other process holds it (or its lease ran out), and returns where the
+    /// indexer stands; nil when another holds it. Cost: one write.
+    func claimIndexer(_ name: String, holder: String, now: Date, lease: TimeInterval) throws(StoreError) -> IndexerStateRecord?
+    /// The UUIDs of up to `limit` assets, Recently Deleted included, in
+    /// the order of their UUIDs, after `after` (from the first when nil):
+    /// a whole pass of an indexer, resumable where it stopped. Cost: a
+    /// range of the UUID index.
+    func assetUUIDs(after: String?, limit: Int) throws(StoreError) -> [String]
+    /// Gives up the lease, when `holder` has it.
+    func releaseIndexer(_ name: String, holder: String) throws(StoreError)
+    /// Has the indexer index the whole library again, from its next claim.
+    func resetIndexer(_ name: String, now: Date) throws(StoreError)
+    /// Writes a batch and the position it reaches in one transaction, and
+    /// renews the lease; `stateChanged`, writing nothing, when the holder
+    /// lost its lease to another process. Cost: one write transaction, a
+    /// few statements per asset.
+    func writeIndex(_ batch: IndexBatch) throws(StoreError)
+    /// How much of the library the index covers. Cost: counting the assets
+    /// and the index's rows.
+    func indexCoverage() throws(StoreError) -> IndexCoverage
+
     // MARK: Access tokens (owner only)
 
     /// Stores a new bearer token.

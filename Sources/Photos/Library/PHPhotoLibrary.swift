@@ -55,7 +55,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// Why the shared library could not be opened.
     private let openFailure: PHPhotosError?
 
-    let store: (any PhotoStore)?
+    package let store: (any PhotoStore)?
     let changeQueue: DispatchQueue
     private let changeQueueKey = DispatchSpecificKey<ObjectIdentifier>()
     /// Registered change observers and their delivery.

@@ -11,7 +11,7 @@ extension PHPhotosError {
     var isStateChanged: Bool { userInfo[Self.stateChangedKey] as? Bool == true }
 
     /// The PhotoKit error for an engine or media failure.
-    init(storeError error: any Error) {
+    package init(storeError error: any Error) {
         switch error {
         case let error as PHPhotosError:
             self = error

@@ -115,7 +115,7 @@ extension PHPhotosError {
     }
 
     /// An error with a message, and the identifiers it concerns.
-    init(_ code: Code, _ message: String, identifiers: [String] = []) {
+    package init(_ code: Code, _ message: String, identifiers: [String] = []) {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if !identifiers.isEmpty {
             info[PHLocalIdentifiersErrorKey] = identifiers

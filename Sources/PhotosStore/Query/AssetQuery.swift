@@ -16,6 +16,9 @@ package enum AssetScope: Sendable, Hashable {
     case burst(identifier: String)
     /// Assets created within a closed date range (moments).
     case creationDateRange(start: Date, end: Date)
+    /// The assets a search matches (``SearchQuery``), best matches first,
+    /// then newest first.
+    case search(SearchMatch)
 }
 
 /// An asset fetch: a scope, PhotoKit's inclusion rules, a filter, an order.

@@ -58,6 +58,16 @@ enum FetchSQL {
             defaultSourceTypes = .all
         case .creationDateRange(let start, let end):
             builder.conditions.append("a.creation_date BETWEEN \(start.timeIntervalSince1970) AND \(end.timeIntervalSince1970)")
+        case .search(let match):
+            naturalOrder = [
+                OrderTerm(expression: "a.creation_date", ascending: false),
+                OrderTerm(expression: "a.id", ascending: false, nullable: false),
+            ]
+            if let join = SearchIndex.join(match, dialect: dialect) {
+                from += join
+                naturalOrder.insert(OrderTerm(expression: "s.rank", ascending: true, nullable: false), at: 0)
+            }
+            builder.append(Builder.searchConditions(match, scope: scope, dialect: dialect))
         }
 
         switch visibility {
@@ -269,6 +279,30 @@ enum FetchSQL {
             var seen = Set<String>()
             return
                 " JOIN \(dialect.table(of: values.filter { seen.insert($0).inserted }, alias: .listElement)) ON \(sql: column) = \(sql: TableAlias.listElement["value"])"
+        }
+
+        /// A search's dates and albums as SQL; nil when it asks neither.
+        static func searchConditions(_ match: SearchMatch, scope: AccessScope, dialect: SQLDialect) -> SQLFragment? {
+            var conditions: [SQLFragment] = []
+            if !match.years.isEmpty {
+                let years = match.years.map { year -> SQLFragment in "a.local_month BETWEEN \(year * 100 + 1) AND \(year * 100 + 12)" }
+                conditions.append("(\(years.joined(separator: " OR ")))")
+            }
+            if !match.months.isEmpty {
+                conditions.append("a.local_month % 100 IN (\(sql: match.months.map(String.init).joined(separator: ", ")))")
+            }
+            if !match.albums.isEmpty {
+                // Only albums the reader sees: another album's title must not tell which of its assets it holds.
+                let titles = StoreFilter<CollectionAttribute>.or(
+                    match.albums.map { .compare(.attribute(.title), .equal, .value(.text($0)), [.caseInsensitive, .diacriticInsensitive]) })
+                let album = SQLFragment(sql: CollectionType.album.condition(.collection))
+                conditions.append(
+                    """
+                    a.id IN (SELECT m.asset_id FROM collection_asset m JOIN collection c ON c.id = m.collection_id \
+                    WHERE \(album) AND \(condition(titles, alias: .collection, dialect: dialect) ?? "TRUE")\(scope.collectionCondition(.collection).andClause))
+                    """)
+            }
+            return conditions.isEmpty ? nil : conditions.joined(separator: " AND ")
         }
 
         /// User sort keys, then the row id in the direction of the last key so

@@ -64,5 +64,13 @@ extension LibraryTables {
         // Long Exposure, as a Live Photo's files or their `.AAE` sidecar say
         // when it is added. Assets added before have none recorded.
         SchemaStep(name: "live photo effects", changes: [.addColumn(table: "asset", column: "playback_variation")]),
+        // Search: what the indexer finds in each asset, its full-text
+        // index, the places assets were taken, and where each indexer is.
+        SchemaStep(
+            name: "search index and places",
+            changes: [
+                .createTable("asset_search"), .createTextSearchIndex, .createTable("asset_place"), .createIndex("asset_place_by_country"),
+                .createTable("indexer_state"),
+            ]),
     ]
 }

@@ -226,6 +226,51 @@ package enum LibraryTables {
                 LibraryColumn("command", .text, nullable: true),
                 LibraryColumn("enabled_at", .real),
             ]),
+        // What the library's indexer found in each asset (``SearchIndex``):
+        // the words a search matches, each column folded to lowercase
+        // without diacritics and split into words joined by single spaces,
+        // so that every backend's full-text index reads the same words.
+        // Rebuilt from the assets at will; never a change block's.
+        Table(
+            "asset_search", key: ["asset_id"],
+            columns: [
+                LibraryColumn("asset_id", .integer),
+                // Caption, keywords, file name, camera and lens.
+                LibraryColumn("words", .text, default: ""),
+                // City, region and country.
+                LibraryColumn("place", .text, default: ""),
+                // The names of the people in it.
+                LibraryColumn("people", .text, default: ""),
+                // Text read in the image.
+                LibraryColumn("content", .text, default: ""),
+            ]),
+        // Where each located asset was taken, as the offline reverse
+        // geocoder names it: for the places view and `place:` searches.
+        Table(
+            "asset_place", key: ["asset_id"],
+            columns: [
+                LibraryColumn("asset_id", .integer),
+                LibraryColumn("city", .text),
+                LibraryColumn("region", .text, default: ""),
+                LibraryColumn("country", .text),
+                LibraryColumn("country_code", .text),
+            ]),
+        // Each indexer's place in the library's history, and who runs it:
+        // the change token it has indexed through (a
+        // PHPersistentChangeToken's coded form), the last asset a whole
+        // pass reached, and the lease that keeps two processes from doing
+        // the same work.
+        Table(
+            "indexer_state", key: ["name"],
+            columns: [
+                LibraryColumn("name", .text),
+                LibraryColumn("token", .bytes, nullable: true),
+                LibraryColumn("pass_after", .text, nullable: true),
+                LibraryColumn("holder", .text, nullable: true),
+                LibraryColumn("lease_until", .real, nullable: true),
+                LibraryColumn("indexed", .integer, default: 0),
+                LibraryColumn("updated_at", .real),
+            ]),
         // The timeline's month counts, kept by triggers.
         Table(
             "timeline_month", key: ["local_month"],
@@ -260,6 +305,8 @@ package enum LibraryTables {
         LibraryIndex("collection_asset_by_asset", on: "collection_asset", ["asset_id"]),
         LibraryIndex("collection_asset_by_position", on: "collection_asset", ["collection_id", "position"]),
         LibraryIndex("upload_job_by_client_state", on: "upload_job", ["client", "state", "acknowledged"]),
+        // The places view: countries, then their cities.
+        LibraryIndex("asset_place_by_country", on: "asset_place", ["country_code", "city"]),
     ]
 
     /// The table named `name`. Traps when there is none: the names are the engine's own.
@@ -284,9 +331,10 @@ package enum LibraryTables {
 
     /// SQLite's own: its migrations' record, and every table SQLite names
     /// `sqlite_…` for itself (the sequence behind AUTOINCREMENT, the
-    /// statistics `ANALYZE` keeps).
+    /// statistics `ANALYZE` keeps), and the full-text index SQLite keeps
+    /// of `asset_search` with its own tables (``SearchIndex``).
     package static func isSQLiteBookkeeping(_ table: String) -> Bool {
-        table == "grdb_migrations" || table.hasPrefix("sqlite_")
+        table == "grdb_migrations" || table.hasPrefix("sqlite_") || SearchIndex.isSQLiteTable(table)
     }
 
     /// PostgreSQL's own: the change counter writers take in turn, the

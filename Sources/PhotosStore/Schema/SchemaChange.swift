@@ -13,6 +13,9 @@ package enum SchemaChange: Sendable, Hashable {
     case createTable(String)
     /// Creates the index the catalogue names `index`.
     case createIndex(String)
+    /// Creates the full-text index of `asset_search` each backend keeps
+    /// in its own way (``SearchIndex``).
+    case createTextSearchIndex
     /// Runs SQL both databases accept as it is: moving data to a new shape.
     case run(String)
 
@@ -38,6 +41,8 @@ package enum SchemaChange: Sendable, Hashable {
         case .createIndex(let name):
             let index = LibraryTables.index(name)
             return [index.creation(in: dialect) { LibraryTables.column($0, of: index.table).isNullable }]
+        case .createTextSearchIndex:
+            return SearchIndex.creation(in: dialect)
         case .run(let sql):
             return [sql]
         }

@@ -1,0 +1,174 @@
+import Foundation
+import GRDB
+
+/// The search index and the indexers' positions: what indexers found,
+/// written beside the catalogue. Not change blocks: nothing an indexer
+/// writes is history, so indexing never wakes observers or itself.
+/// Owner only: indexers are the library's own processes.
+extension SQLPhotoStore {
+    package func indexerState(_ name: String) throws(StoreError) -> IndexerStateRecord? {
+        try read { db in
+            try requireOwner("read the index")
+            return try Self.indexerState(db, name)
+        }
+    }
+
+    package func indexerStates() throws(StoreError) -> [IndexerStateRecord] {
+        try read { db in
+            try requireOwner("read the index")
+            return try db.fetchAll(SQLRow.self, sql: "SELECT * FROM indexer_state ORDER BY name").map(Self.indexerState)
+        }
+    }
+
+    package func claimIndexer(_ name: String, holder: String, now: Date, lease: TimeInterval) throws(StoreError) -> IndexerStateRecord? {
+        try write { db in
+            try requireOwner("index the library")
+            let until = now.addingTimeInterval(lease).timeIntervalSince1970
+            try db.execute(
+                sql: """
+                    INSERT INTO indexer_state (name, holder, lease_until, updated_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
+                    WHERE indexer_state.holder IS NULL OR indexer_state.holder = excluded.holder OR indexer_state.lease_until < ?
+                    """,
+                arguments: [name, holder, until, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            guard let state = try Self.indexerState(db, name), state.holder == holder else { return nil }
+            return state
+        }
+    }
+
+    package func assetUUIDs(after: String?, limit: Int) throws(StoreError) -> [String] {
+        try read { db in
+            try requireOwner("index the library")
+            return try db.fetchAll(
+                String.self, sql: "SELECT uuid FROM asset WHERE uuid > ? ORDER BY uuid LIMIT ?", arguments: [after ?? "", limit])
+        }
+    }
+
+    package func releaseIndexer(_ name: String, holder: String) throws(StoreError) {
+        try write { db in
+            try requireOwner("index the library")
+            try db.execute(sql: "UPDATE indexer_state SET holder = NULL, lease_until = NULL WHERE name = ? AND holder = ?", arguments: [name, holder])
+        }
+    }
+
+    package func resetIndexer(_ name: String, now: Date) throws(StoreError) {
+        try write { db in
+            try requireOwner("index the library")
+            try db.execute(
+                sql: """
+                    INSERT INTO indexer_state (name, updated_at) VALUES (?, ?)
+                    ON CONFLICT (name) DO UPDATE SET token = NULL, pass_after = NULL, updated_at = excluded.updated_at
+                    """,
+                arguments: [name, now.timeIntervalSince1970])
+        }
+    }
+
+    package func writeIndex(_ batch: IndexBatch) throws(StoreError) {
+        try write { db in
+            try requireOwner("index the library")
+            let (token, after) = Self.columns(batch.position)
+            let written = try db.execute(
+                sql: """
+                    UPDATE indexer_state SET token = ?, pass_after = ?, indexed = indexed + ?, lease_until = ?, updated_at = ?
+                    WHERE name = ? AND holder = ?
+                    """,
+                arguments: [
+                    token, after, batch.assets.count, batch.now.addingTimeInterval(batch.lease).timeIntervalSince1970, batch.now.timeIntervalSince1970,
+                    batch.indexer, batch.holder,
+                ])
+            guard written == 1 else {
+                throw StoreError.stateChanged("the \(batch.indexer) indexer's lease passed to another process; its batch was not written")
+            }
+            try Self.write(batch.assets, db)
+            try Self.remove(batch.removed, db)
+            if batch.endsPass {
+                for table in ["asset_search", "asset_place"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE asset_id NOT IN (SELECT id FROM asset)")
+                }
+            }
+        }
+    }
+
+    package func indexCoverage() throws(StoreError) -> IndexCoverage {
+        try read { db in
+            try requireOwner("read the index")
+            let row = try db.fetchOne(
+                SQLRow.self,
+                sql: """
+                    SELECT (SELECT COUNT(*) FROM asset WHERE trashed_date IS NULL),
+                           (SELECT COUNT(*) FROM asset_search x JOIN asset a ON a.id = x.asset_id WHERE a.trashed_date IS NULL),
+                           (SELECT COUNT(*) FROM asset_place p JOIN asset a ON a.id = p.asset_id WHERE a.trashed_date IS NULL)
+                    """)!
+            return IndexCoverage(assets: try row[0] as Int64, searchable: try row[1] as Int64, located: try row[2] as Int64)
+        }
+    }
+
+    // MARK: - Rows
+
+    private static func write(_ assets: [IndexedAsset], _ db: any SQLConnection) throws {
+        for asset in assets {
+            let columns = SearchIndex.columns.filter { asset.searchText[$0] != nil }
+            if !columns.isEmpty {
+                let names = columns.joined(separator: ", ")
+                let updates = columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                try db.execute(
+                    sql: """
+                        INSERT INTO asset_search (asset_id, \(names)) SELECT id, \(columns.map { _ in "?" }.joined(separator: ", ")) FROM asset WHERE uuid = ?
+                        ON CONFLICT (asset_id) DO UPDATE SET \(updates)
+                        """,
+                    arguments: SQLArguments(columns.map { asset.searchText[$0]!.databaseValue } + [asset.uuid.databaseValue]))
+            }
+            guard asset.writesPlace else { continue }
+            if let place = asset.place {
+                try db.execute(
+                    sql: """
+                        INSERT INTO asset_place (asset_id, city, region, country, country_code) SELECT id, ?, ?, ?, ? FROM asset WHERE uuid = ?
+                        ON CONFLICT (asset_id) DO UPDATE SET city = excluded.city, region = excluded.region, country = excluded.country,
+                            country_code = excluded.country_code
+                        """,
+                    arguments: [place.city, place.region, place.country, place.countryCode, asset.uuid])
+            } else {
+                try db.execute(sql: "DELETE FROM asset_place WHERE asset_id = (SELECT id FROM asset WHERE uuid = ?)", arguments: [asset.uuid])
+            }
+        }
+    }
+
+    /// Forgets the entries of deleted assets, found by the row ids their deletion recorded.
+    private static func remove(_ uuids: [String], _ db: any SQLConnection) throws {
+        guard !uuids.isEmpty else { return }
+        let deleted: SQLFragment = """
+            SELECT row_id FROM deleted_object WHERE entity = \(sql: String(StoreEntity.asset.rawValue)) AND uuid IN (\(db.dialect.elements(of: uuids)))
+            """
+        for table in ["asset_search", "asset_place"] {
+            try db.execute("DELETE FROM \(sql: table) WHERE asset_id IN (\(deleted))")
+        }
+    }
+
+    private static func columns(_ position: IndexPosition) -> (token: Data?, after: String?) {
+        switch position {
+        case .unstarted: (nil, nil)
+        // An empty mark: a pass that has indexed nothing yet.
+        case .pass(let token, let after): (token, after ?? "")
+        case .following(let token): (token, nil)
+        }
+    }
+
+    private static func indexerState(_ db: any SQLConnection, _ name: String) throws -> IndexerStateRecord? {
+        try db.fetchOne(SQLRow.self, sql: "SELECT * FROM indexer_state WHERE name = ?", arguments: [name]).map(indexerState)
+    }
+
+    private static func indexerState(_ row: SQLRow) throws -> IndexerStateRecord {
+        let token: Data? = try row["token"]
+        let after: String? = try row["pass_after"]
+        let position: IndexPosition =
+            switch (token, after) {
+            case (nil, _): .unstarted
+            case (let token?, nil): .following(token: token)
+            case (let token?, let after?): .pass(token: token, after: after.isEmpty ? nil : after)
+            }
+        return IndexerStateRecord(
+            name: try row["name"], position: position, holder: try row["holder"],
+            leaseUntil: (try row["lease_until"] as Double?).map(Date.init(timeIntervalSince1970:)), indexed: try row["indexed"],
+            updatedAt: Date(timeIntervalSince1970: try row["updated_at"]))
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import PhotosStore
+import PhotosTestSupport
+import Testing
+
+@testable import Photos
+@testable import PhotosIndexing
+
+/// Search through the public fetch API, over what the indexer wrote.
+@Suite struct SearchTests {
+    /// A library of four photos, indexed: Paris with a caption and a
+    /// keyword, Lyon a favorite of four stars in an album, a Canon photo
+    /// with no place taken in 2019, and a screenshot-less one in Zürich.
+    struct Fixture {
+        let test: TestLibrary
+        let paris: String, lyon: String, canon: String, zurich: String
+
+        init() throws {
+            test = try TestLibrary()
+            let july2023 = Date(timeIntervalSince1970: 1_688_200_000)
+            let june2019 = Date(timeIntervalSince1970: 1_560_000_000)
+            let ids = try test.importImages([
+                try test.jpeg("harbour.jpg", taken: july2023, latitude: 48.8566, longitude: 2.3522),
+                try test.jpeg("lyon.jpg", taken: july2023.addingTimeInterval(3_600), latitude: 45.7640, longitude: 4.8357),
+                try test.jpeg("IMG_0042.JPG", taken: june2019, make: "Canon", model: "Canon EOS 5D Mark IV"),
+                try test.jpeg("see.jpg", taken: july2023.addingTimeInterval(7_200), latitude: 47.3769, longitude: 8.5417),
+            ])
+            (paris, lyon, canon, zurich) = (ids[0], ids[1], ids[2], ids[3])
+            let assets = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil) }
+            try test.library.performChangesAndWait {
+                let harbour = PHAssetChangeRequest(for: assets[0])
+                harbour.caption = "Boats at dawn"
+                harbour.addKeyword("Harbour")
+                let lyon = PHAssetChangeRequest(for: assets[1])
+                lyon.isFavorite = true
+                lyon.rating = .four
+                let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Été à Lyon")
+                album.addAssets([assets[1]] as NSArray)
+            }
+            try LibraryIndexer(library: test.library).catchUp()
+        }
+
+        func search(_ query: String, options: PHFetchOptions? = nil, in library: PHPhotoLibrary? = nil) throws -> [String] {
+            try (library ?? test.library).withCurrentLibrary {
+                let result = try PHAsset.fetchAssets(matchingSearch: query, options: options)
+                return result.objects(at: IndexSet(integersIn: 0..<result.count)).map(\.localIdentifier)
+            }
+        }
+    }
+
+    @Test func wordsPlacesDatesAndFiltersFindTheirPhotos() throws {
+        let f = try Fixture()
+        // Words of captions, keywords, file names and cameras, as word beginnings, case and accents aside.
+        #expect(try f.search("boats") == [f.paris])
+        #expect(try f.search("BOAT harb") == [f.paris])
+        #expect(try f.search("img_0042") == [f.canon])
+        #expect(try f.search("canon eos") == [f.canon])
+        #expect(try f.search("boats canon").isEmpty, "every word must match")
+        // Places, named offline: the city, the region, the country, with or without diacritics.
+        #expect(try f.search("paris") == [f.paris])
+        #expect(try f.search("zurich") == [f.zurich])
+        #expect(try f.search("Zürich") == [f.zurich])
+        #expect(Set(try f.search("france")) == [f.paris, f.lyon])
+        #expect(try f.search("place:lyon") == [f.lyon])
+        #expect(Set(try f.search("place:lyon place:paris")) == [f.paris, f.lyon], "places are alternatives")
+        #expect(try f.search("place:boats").isEmpty, "place: reads only the place")
+        #expect(try f.search(#"place:"ile de france""#) == [f.paris])
+        // Dates, in the photo's own time.
+        #expect(try f.search("2019") == [f.canon])
+        #expect(try f.search("june") == [f.canon])
+        #expect(try f.search("july 2023").count == 3)
+        #expect(try f.search("year:2019 month:6") == [f.canon])
+        // Filters on the assets' own columns, and albums by their whole title.
+        #expect(try f.search("favorite") == [f.lyon])
+        #expect(try f.search("rating>=4") == [f.lyon])
+        #expect(try f.search("rating>4").isEmpty)
+        #expect(try f.search(#"album:"ete a lyon""#) == [f.lyon])
+        #expect(try f.search(#"album:"Été à Lyon" france"#) == [f.lyon])
+        #expect(try f.search("album:ete").isEmpty, "an album is named by its whole title")
+        #expect(try f.search("france favorite") == [f.lyon])
+        #expect(try f.search("video").isEmpty)
+        // Newest first when nothing ranks; the options' sort replaces it.
+        #expect(try f.search("") == [f.zurich, f.lyon, f.paris, f.canon])
+        let oldestFirst = PHFetchOptions()
+        oldestFirst.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+        #expect(try f.search("france", options: oldestFirst) == [f.paris, f.lyon])
+        let limited = PHFetchOptions()
+        limited.fetchLimit = 1
+        #expect(try f.search("", options: limited) == [f.zurich])
+    }
+
+    @Test func queriesAreBoundedAndNeverSQL() throws {
+        let f = try Fixture()
+        expectPhotosError(.limitExceeded) { _ = try f.search(String(repeating: "a", count: 1_001)) }
+        expectPhotosError(.limitExceeded) { _ = try f.search((0..<33).map { "w\($0)" }.joined(separator: " ")) }
+        // The full-text engines' own syntax is only ever words here.
+        for hostile in [
+            #"" OR 1=1 --"#, "boats' OR '1'='1", "NEAR(boats dawn)", "boats*", "{place}:paris", "b:*", "!paris & !", "\"unclosed", "place:\"", "rating>=x",
+            "year:0", "month:13", "AND OR NOT",
+        ] {
+            _ = try f.search(hostile)
+        }
+        #expect(try f.search("boats*") == [f.paris])
+        #expect(try f.search("NOT paris").isEmpty, "NOT is a word, not an operator")
+    }
+
+    @Test func aLimitedClientFindsOnlyWhatItMaySee() throws {
+        let f = try Fixture()
+        try f.test.library.setAccess(.limited, forClient: "com.example.search")
+        try f.test.library.addToLimitedSelection([f.paris], ofClient: "com.example.search")
+        let client = try f.test.client("com.example.search")
+        #expect(try f.search("france", in: client) == [f.paris])
+        #expect(try f.search("lyon", in: client).isEmpty)
+        #expect(try f.search(#"album:"ete a lyon""#, in: client).isEmpty, "an album it cannot see names nothing")
+        #expect(try f.search("", in: client) == [f.paris])
+    }
+
+    @Test func theIndexFollowsChangesDeletionsAndRestarts() throws {
+        let f = try Fixture()
+        let indexer = LibraryIndexer(library: f.test.library)
+        let asset = f.test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [f.canon], options: nil)[0] }
+        try f.test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).caption = "Lighthouse" }
+        #expect(try f.search("lighthouse").isEmpty, "not indexed yet")
+        #expect(try indexer.status().kinds[0].pendingChanges == 1)
+        let run = try indexer.catchUp()
+        #expect(run.indexed == 1 && run.removed == 0)
+        #expect(try f.search("lighthouse") == [f.canon])
+        #expect(try indexer.status().kinds[0].pendingChanges == 0)
+        // A deletion removes its entry; a second run finds nothing to do.
+        let paris = f.test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [f.paris], options: nil)[0] }
+        try f.test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([paris] as NSArray) }
+        #expect(try f.search("boats").isEmpty, "Recently Deleted is never found")
+        try f.test.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([paris] as NSArray) }
+        #expect(try indexer.catchUp().removed == 1)
+        #expect(try indexer.catchUp() == IndexRun())
+        let status = try indexer.status()
+        #expect(status.assets == 3 && status.searchable == 3 && status.located == 2, "\(status)")
+        #expect(status.kinds[0].phase == .following)
+    }
+
+    @Test func aPassStoppedBetweenBatchesResumesWithoutRepeating() throws {
+        let test = try TestLibrary()
+        let ids = try test.importImages(try (0..<7).map { try test.jpeg("pass-\($0).jpg", latitude: 48.8566, longitude: 2.3522) })
+        let first = LibraryIndexer(library: test.library, holder: "first", now: Date.init, batchSize: 2)
+        var batches = 0
+        let stopped = try first.catchUp {
+            batches += 1
+            return batches > 2
+        }
+        #expect(stopped.indexed == 4)
+        #expect(try first.status().kinds[0].phase == .wholePass)
+        // Another process (another holder) resumes where the first stopped, once its lease is given up.
+        let second = LibraryIndexer(library: test.library, holder: "second", now: Date.init, batchSize: 2)
+        #expect(try second.catchUp().indexed == 3, "nothing indexed twice")
+        let status = try second.status()
+        #expect(status.kinds[0].indexed == 7 && status.searchable == 7 && status.kinds[0].phase == .following)
+        let found = try test.library.withCurrentLibrary { try PHAsset.fetchAssets(matchingSearch: "paris pass", options: nil) }
+        #expect(found.count == ids.count)
+    }
+
+    @Test func oneProcessIndexesAtATimeAndALapsedLeasePasses() throws {
+        let test = try TestLibrary()
+        _ = try test.importImages([try test.jpeg("lease.jpg")])
+        let store = try #require(test.library.store)
+        let clock = TestClock(Date(timeIntervalSince1970: 2_000_000_000))
+        // Another server holds the lease (it is indexing, or died mid-batch).
+        #expect(try store.claimIndexer("metadata", holder: "other", now: clock.now, lease: LibraryIndexer.lease) != nil)
+        let indexer = LibraryIndexer(library: test.library, holder: "me", now: clock.read, batchSize: 8)
+        #expect(try indexer.catchUp().heldElsewhere == ["metadata"])
+        #expect(try indexer.status().kinds[0].holder == "other")
+        clock.advance(by: LibraryIndexer.lease + 1)
+        #expect(try indexer.catchUp().indexed == 1, "a lease that lapsed passes on")
+        // The old holder's late batch is refused, not written over the new one's.
+        let late = IndexBatch(
+            indexer: "metadata", holder: "other", assets: [], removed: [], position: .unstarted, endsPass: false, now: clock.now, lease: 1)
+        _ = try store.claimIndexer("metadata", holder: "me", now: clock.now, lease: 60)
+        expectPhotosError(.changeNotSupported) { try Self.write(store, late) }
+        #expect(try indexer.status().kinds[0].phase == .following)
+    }
+
+    @Test func reindexingPassesOverEverythingAgain() throws {
+        let f = try Fixture()
+        let indexer = LibraryIndexer(library: f.test.library)
+        try indexer.reindex()
+        #expect(try indexer.status().kinds[0].phase == .notStarted)
+        #expect(try f.search("boats") == [f.paris], "what is indexed stays searchable meanwhile")
+        #expect(try indexer.catchUp().indexed == 4)
+        #expect(try f.search("boats") == [f.paris])
+    }
+
+    private static func write(_ store: any PhotoStore, _ batch: IndexBatch) throws {
+        do { try store.writeIndex(batch) } catch { throw PHPhotosError(storeError: error) }
+    }
+}
