@@ -136,7 +136,7 @@ let package = Package(
         // that follows the library's persistent history: places, words, …
         .target(
             name: "PhotosIndexing",
-            dependencies: ["Photos", "PhotosStore", "PhotosMedia"]
+            dependencies: ["Photos", "PhotosStore", "PhotosMedia", "CPhotosMedia"]
         ),
         // The web gallery: plain JavaScript modules, a style sheet and a page,
         // bundled as resources and served by PhotosServer at `/`.
@@ -218,7 +218,7 @@ let package = Package(
         // Drives a library from a separate process, for the multi-process tests.
         .executableTarget(
             name: "photos-test-helper",
-            dependencies: ["Photos"]
+            dependencies: ["Photos", "PhotosIndexing"]
         ),
         // Test support: a batch-update replay for change details, a seeded random generator,
         // and the database surgery that damage tests do.

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,4 +53,9 @@ int pm_wait(int pid, int *exit_status, int *signal_number) {
     *exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     *signal_number = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     return 0;
+}
+
+int pm_nice_this_thread(int niceness) {
+    // Linux keeps a nice value per thread: PRIO_PROCESS with a thread's id changes that thread alone.
+    return setpriority(PRIO_PROCESS, (id_t)gettid(), niceness) == 0 ? 0 : errno;
 }

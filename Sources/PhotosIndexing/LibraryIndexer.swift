@@ -41,10 +41,10 @@ public final class LibraryIndexer: Sendable {
         self.init(library: library, holder: holder, now: now, batchSize: Self.defaultBatchSize)
     }
 
-    /// An indexer that writes `batchSize` assets per transaction (tests stop between small batches).
-    init(library: PHPhotoLibrary, holder: String?, now: @escaping @Sendable () -> Date, batchSize: Int) {
+    /// An indexer that writes `batchSize` assets per transaction (tests stop, and kill, between small batches).
+    package init(library: PHPhotoLibrary, holder: String?, now: @escaping @Sendable () -> Date, batchSize: Int) {
         self.library = library
-        self.holder = holder ?? "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+        self.holder = holder ?? "\(Self.thisHost):\(ProcessInfo.processInfo.processIdentifier)"
         self.analyzers = [PlacesAndWords()]
         self.now = now
         self.batchSize = max(1, batchSize)
@@ -76,6 +76,12 @@ public final class LibraryIndexer: Sendable {
     /// Cost: counting the assets and the index's rows, and reading the
     /// change blocks each kind has yet to index.
     public func status() throws -> IndexStatus {
+        try status(pendingChanges: true)
+    }
+
+    /// Where each kind stands; with `pendingChanges` false, without counting
+    /// the change blocks each has yet to index (each then says 0).
+    public func status(pendingChanges countsPending: Bool) throws -> IndexStatus {
         let store = try requireStore()
         let states = try Self.mapped { () throws(StoreError) in try store.indexerStates() }
         let coverage = try Self.mapped { () throws(StoreError) in try store.indexCoverage() }
@@ -92,6 +98,7 @@ public final class LibraryIndexer: Sendable {
                 kind.phase = .wholePass
             case .following(let token):
                 kind.phase = .following
+                guard countsPending else { break }
                 kind.pendingChanges = (try? library.fetchPersistentChanges(since: try Self.token(token)).reduce(0) { count, _ in count + 1 }) ?? 0
             }
             kinds.append(kind)
@@ -103,7 +110,11 @@ public final class LibraryIndexer: Sendable {
 
     private func catchUp(_ analyzer: any AssetAnalyzer, run: inout IndexRun, shouldStop: () -> Bool) throws {
         let store = try requireStore()
-        guard let state = try Self.mapped({ () throws(StoreError) in try store.claimIndexer(analyzer.name, holder: holder, now: now(), lease: Self.lease) })
+        let gone = try Self.mapped { () throws(StoreError) in try store.indexerState(analyzer.name) }?.holder.flatMap(Self.goneHolder)
+        guard
+            let state = try Self.mapped({ () throws(StoreError) in
+                try store.claimIndexer(analyzer.name, holder: holder, replacing: gone, now: now(), lease: Self.lease)
+            })
         else {
             run.heldElsewhere.append(analyzer.name)
             return
@@ -205,6 +216,19 @@ public final class LibraryIndexer: Sendable {
         } catch {
             throw PHPhotosError(storeError: error)
         }
+    }
+
+    /// The host and process a default holder names.
+    private static var thisHost: String { ProcessInfo.processInfo.hostName }
+
+    /// `holder` when it names a process of this machine that no longer
+    /// runs: its lease can pass at once rather than when it lapses (a
+    /// server killed and started again resumes without waiting).
+    private static func goneHolder(_ holder: String) -> String? {
+        guard let colon = holder.lastIndex(of: ":"), holder[..<colon] == thisHost, let pid = Int32(holder[holder.index(after: colon)...]),
+            pid > 0, pid != ProcessInfo.processInfo.processIdentifier
+        else { return nil }
+        return kill(pid, 0) != 0 && errno == ESRCH ? holder : nil
     }
 
     private static func uuid(_ identifier: String) -> String {

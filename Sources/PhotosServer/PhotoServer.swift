@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import Photos
 import PhotosGallery
+import PhotosIndexing
 import ServiceLifecycle
 import UnixSignals
 
@@ -48,6 +49,9 @@ public struct PhotoServer: Sendable {
         /// What the server takes as now when it judges uploads abandoned,
         /// tokens expired, and a bearer token's proof lapsed.
         public var clock: @Sendable () -> Date
+        /// Whether it keeps the search index up to date while it runs, on a
+        /// niced thread of its own (``BackgroundIndexer``).
+        public var indexesInBackground = true
 
         /// A configuration with the defaults: loopback port 8080, a minute's idle
         /// timeout, heartbeats every 15 s, 10 failed sign-ins a minute, 16 GiB
@@ -87,6 +91,8 @@ public struct PhotoServer: Sendable {
     let logger: Logger
     /// The HTTP contract, served to clients.
     let document: OpenAPIDocument
+    /// Keeps the search index up to date while ``run(onListening:)`` serves; nil when configured off.
+    let indexer: BackgroundIndexer?
 
     /// A server for the library the owner's instance `library` opened.
     /// Uploads in progress are kept in the library's `uploads/` folder;
@@ -111,6 +117,7 @@ public struct PhotoServer: Sendable {
             throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: provenTokens, tokenLookups: FreshLookups())
         self.logger = logger
         document = try OpenAPIDocument.bundled()
+        indexer = configuration.indexesInBackground ? BackgroundIndexer(indexer: LibraryIndexer(library: library, now: configuration.clock)) : nil
     }
 
     /// The router with every route, for tests and for ``application(onListening:)``.
@@ -150,8 +157,12 @@ public struct PhotoServer: Sendable {
         authenticated.get("openapi.yaml") { [document] _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: document.yaml)))
         }
-        router.group().authenticated(by: authentication).get("metrics") { [metrics] _, context -> Response in
+        router.group().authenticated(by: authentication).get("metrics") { [metrics, indexer] _, context -> Response in
             guard try context.requirePrincipal().isOwner else { throw Problem(.forbidden, "metrics are for the owner's tokens") }
+            if let indexer {
+                let coverage = try? await blocking { try indexer.indexer.status(pendingChanges: false) }
+                metrics.record(indexing: indexer.progress, status: coverage)
+            }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         }
         try JSONRoutes.register(
@@ -193,6 +204,8 @@ public struct PhotoServer: Sendable {
     /// the start: those a previous run left are queued again.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         libraries.videoConversions.scheduleMissing(in: libraries.owner)
+        indexer?.start()
+        defer { indexer?.stop() }
         let streams = self.streams
         let group = ServiceGroup(
             configuration: .init(

@@ -237,9 +237,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// Where every indexer stands, by name.
     func indexerStates() throws(StoreError) -> [IndexerStateRecord]
     /// Takes the indexer's lease for `holder` until `now + lease` when no
-    /// other process holds it (or its lease ran out), and returns where the
+    /// other process holds it (or its lease ran out, or it is
+    /// `replacing`, a holder known to be gone), and returns where the
     /// indexer stands; nil when another holds it. Cost: one write.
-    func claimIndexer(_ name: String, holder: String, now: Date, lease: TimeInterval) throws(StoreError) -> IndexerStateRecord?
+    func claimIndexer(_ name: String, holder: String, replacing: String?, now: Date, lease: TimeInterval) throws(StoreError) -> IndexerStateRecord?
     /// The UUIDs of up to `limit` assets, Recently Deleted included, in
     /// the order of their UUIDs, after `after` (from the first when nil):
     /// a whole pass of an indexer, resumable where it stopped. Cost: a

@@ -20,9 +20,13 @@
 //                                                        history from the state at start, again and
 //                                                        again, until it lists TOTAL change blocks;
 //                                                        then prints "history COUNT in order|out of order"
+//   photos-test-helper index LIBRARY BATCH               indexes the library for search, BATCH assets a
+//                                                        transaction, printing "batch" before each and
+//                                                        "done" at the end
 // PHOTOS_CLIENT_ID, when set, makes the helper a client of the library.
 import Foundation
 import Photos
+import PhotosIndexing
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("photos-test-helper: \(message)\n".utf8))
@@ -91,6 +95,18 @@ case "observe-history" where arguments.count == 4:
     say("history \(tokens.count) \(zip(tokens, tokens.dropFirst()).allSatisfy { $0 < $1 } ? "in order" : "out of order")")
 case "hike" where arguments.count == 4:
     HikingApp(library: library, tokenFile: URL(fileURLWithPath: arguments[3])).launch()
+case "index" where arguments.count == 4:
+    guard let batch = Int(arguments[3]) else { fail("BATCH must be a number") }
+    do {
+        try LibraryIndexer(library: library, holder: nil, now: Date.init, batchSize: batch).catchUp {
+            print("batch")
+            fflush(nil)
+            return false
+        }
+        print("done")
+    } catch {
+        fail("indexing failed: \(error.localizedDescription)")
+    }
 case "crash-writer" where arguments.count == 5:
     guard let perBlock = Int(arguments[4]) else { fail("N must be a number") }
     let images = ((try? FileManager.default.contentsOfDirectory(atPath: arguments[3])) ?? []).sorted()

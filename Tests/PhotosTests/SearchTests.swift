@@ -164,7 +164,7 @@ import Testing
         let store = try #require(test.library.store)
         let clock = TestClock(Date(timeIntervalSince1970: 2_000_000_000))
         // Another server holds the lease (it is indexing, or died mid-batch).
-        #expect(try store.claimIndexer("metadata", holder: "other", now: clock.now, lease: LibraryIndexer.lease) != nil)
+        #expect(try store.claimIndexer("metadata", holder: "other", replacing: nil, now: clock.now, lease: LibraryIndexer.lease) != nil)
         let indexer = LibraryIndexer(library: test.library, holder: "me", now: clock.read, batchSize: 8)
         #expect(try indexer.catchUp().heldElsewhere == ["metadata"])
         #expect(try indexer.status().kinds[0].holder == "other")
@@ -173,7 +173,7 @@ import Testing
         // The old holder's late batch is refused, not written over the new one's.
         let late = IndexBatch(
             indexer: "metadata", holder: "other", assets: [], removed: [], position: .unstarted, endsPass: false, now: clock.now, lease: 1)
-        _ = try store.claimIndexer("metadata", holder: "me", now: clock.now, lease: 60)
+        _ = try store.claimIndexer("metadata", holder: "me", replacing: nil, now: clock.now, lease: 60)
         expectPhotosError(.changeNotSupported) { try Self.write(store, late) }
         #expect(try indexer.status().kinds[0].phase == .following)
     }

@@ -194,6 +194,11 @@ int pm_hash_file(const char *path, char hex[33]);
 /// action. `*pid` is the child's. Returns 0, or the errno of the failure.
 int pm_spawn(const char *path, char *const argv[], int *pid, int *output);
 
+/// Lowers the calling thread's priority to `niceness` (0 to 19), for work
+/// that must yield to the rest of the process (the search indexer's
+/// thread). Returns 0, or the errno of the failure.
+int pm_nice_this_thread(int niceness);
+
 /// Waits for the child `pid` to end: `*exit_status` is its exit status
 /// (-1 when a signal ended it), `*signal_number` that signal (else 0).
 /// Returns 0, or the errno of the failure.

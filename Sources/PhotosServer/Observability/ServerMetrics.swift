@@ -1,4 +1,5 @@
 import Foundation
+import PhotosIndexing
 import Prometheus
 import Synchronization
 
@@ -10,6 +11,9 @@ final class ServerMetrics: Sendable {
     private let streams: Gauge
     private let changeBlocks: Counter
     private let uploadedBytes: Counter
+    private let indexed: Gauge
+    private let indexFailures: Gauge
+    private let indexCoverage: [String: Gauge]
     /// The request series made so far, so that a request finds its
     /// counter and histogram in one lookup rather than through the
     /// registry's name and label validation.
@@ -33,6 +37,32 @@ final class ServerMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 metricName: "photos_uploaded_bytes", unitName: "total",
                 helpText: "Bytes received by uploads"))
+        indexed = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "photos_index_assets_indexed", unitName: "",
+                helpText: "Assets the search indexer has indexed since the server started"))
+        indexFailures = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "photos_index_failures", unitName: "",
+                helpText: "Indexer runs that failed since the server started"))
+        var coverage: [String: Gauge] = [:]
+        for (name, help) in [
+            ("assets", "Assets outside Recently Deleted"), ("searchable", "Assets the search index holds"), ("located", "Assets with a place"),
+        ] {
+            coverage[name] = registry.makeGauge(
+                descriptor: MetricNameDescriptor(metricName: "photos_index_\(name)", unitName: "", helpText: help))
+        }
+        indexCoverage = coverage
+    }
+
+    /// Records the background indexer's progress and, when read, the index's coverage.
+    func record(indexing progress: BackgroundIndexer.Progress, status: IndexStatus?) {
+        indexed.set(Int64(progress.indexed))
+        indexFailures.set(Int64(progress.failures))
+        guard let status else { return }
+        indexCoverage["assets"]?.set(Int64(status.assets))
+        indexCoverage["searchable"]?.set(Int64(status.searchable))
+        indexCoverage["located"]?.set(Int64(status.located))
     }
 
     /// The series that count requests of one method and route answered

@@ -20,7 +20,9 @@ extension SQLPhotoStore {
         }
     }
 
-    package func claimIndexer(_ name: String, holder: String, now: Date, lease: TimeInterval) throws(StoreError) -> IndexerStateRecord? {
+    package func claimIndexer(
+        _ name: String, holder: String, replacing: String?, now: Date, lease: TimeInterval
+    ) throws(StoreError) -> IndexerStateRecord? {
         try write { db in
             try requireOwner("index the library")
             let until = now.addingTimeInterval(lease).timeIntervalSince1970
@@ -28,9 +30,9 @@ extension SQLPhotoStore {
                 sql: """
                     INSERT INTO indexer_state (name, holder, lease_until, updated_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
-                    WHERE indexer_state.holder IS NULL OR indexer_state.holder = excluded.holder OR indexer_state.lease_until < ?
+                    WHERE indexer_state.holder IS NULL OR indexer_state.holder IN (excluded.holder, ?) OR indexer_state.lease_until < ?
                     """,
-                arguments: [name, holder, until, now.timeIntervalSince1970, now.timeIntervalSince1970])
+                arguments: [name, holder, until, now.timeIntervalSince1970, replacing ?? holder, now.timeIntervalSince1970])
             guard let state = try Self.indexerState(db, name), state.holder == holder else { return nil }
             return state
         }

@@ -25,6 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
     var queryDeadline = 10.0
     @Option(help: ArgumentHelp("The most bytes one token's unfinished uploads may declare, in GiB.", valueName: "GiB"))
     var uploadQuota = 32
+    @Flag(help: "Do not keep the search index up to date while serving (`photos index run` does it on demand).")
+    var noIndex = false
     @OptionGroup var options: LibraryOptions
 
     func validate() throws {
@@ -41,10 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
         try options.requireAvailable(library)
         var logger = Logger(label: "photos.serve")
         logger.logLevel = options.quiet ? .warning : .info
-        let configuration = PhotoServer.Configuration(
+        var configuration = PhotoServer.Configuration(
             host: host, port: port, signInFailuresPerMinute: signInAttempts,
             queryDeadline: .milliseconds(Int64((queryDeadline * 1000).rounded())),
             uploadQuota: uploadQuota << 30)
+        configuration.indexesInBackground = !noIndex
         let server = try PhotoServer(library: library, configuration: configuration, logger: logger)
         let (json, quiet, path) = (options.json, options.quiet, library.locationDescription)
         try await server.run { port in
