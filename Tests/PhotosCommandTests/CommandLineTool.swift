@@ -78,10 +78,15 @@ struct CommandLineTool {
             errors: String(decoding: errorData, as: UTF8.self))
     }
 
-    /// A JPEG with a capture date, in `folder` under the test directory.
+    /// A JPEG with a capture date and place, in `folder` under the test directory.
     @discardableResult
-    func photo(_ name: String, in folder: String = "card", width: Int = 64, height: Int = 48, taken: Date? = nil, shade: Double = 0) throws -> URL {
+    func photo(
+        _ name: String, in folder: String = "card", width: Int = 64, height: Int = 48, taken: Date? = nil, shade: Double = 0,
+        latitude: Double? = nil, longitude: Double? = nil
+    ) throws -> URL {
         var exif = ExifFields()
+        exif.latitude = latitude
+        exif.longitude = longitude
         if let taken {
             let (dateTime, offset) = ExifFields.exifDateTime(taken, utcOffset: 0)
             exif.dateTimeOriginal = dateTime

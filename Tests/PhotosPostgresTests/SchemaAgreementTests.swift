@@ -235,4 +235,23 @@ struct SchemaAgreementTests {
         #expect(LibraryTables.isSQLiteBookkeeping("sqlite_stat1"), "what ANALYZE adds is SQLite's own")
         Self.expectAgreement(try Self.postgresSchema(), on: "PostgreSQL", bookkeeping: LibraryTables.postgresBookkeeping.contains)
     }
+
+    /// The full-text index is each backend's own, so the catalogue's
+    /// comparison leaves it out; each live database has it.
+    @Test func bothDatabasesHaveTheFullTextIndex() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString).photoslibrary")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try SQLitePhotoStore(url: directory)
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent("database/Photos.sqlite").path)
+        defer { try? queue.close() }
+        let sqliteObjects = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'asset_search_fts%' AND type IN ('table', 'trigger')")
+        }
+        #expect(Set(sqliteObjects).isSuperset(of: ["asset_search_fts", "asset_search_fts_insert", "asset_search_fts_delete", "asset_search_fts_update"]))
+        let postgres = try newLibrary()
+        let definition = try postgres.transaction(.read, text: PostgresStatementText()) { db in
+            try db.fetchOne(String.self, sql: "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'asset_search_text'")
+        }
+        #expect(definition?.contains("gin (to_tsvector('simple'::regconfig") == true, "\(definition ?? "none")")
+    }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+
+/// `photos search` and `photos index`, run as processes.
+@Suite(.tags(.slow)) struct SearchCommandTests {
+    @Test func searchFindsPlacesAndWordsAndIndexSaysWhereItIs() throws {
+        let tool = try CommandLineTool()
+        try tool.run("init")
+        try tool.photo("rome.jpg", taken: Date(timeIntervalSince1970: 1_560_000_000), latitude: 41.8902, longitude: 12.4922)
+        try tool.photo("IMG_0007.jpg", taken: Date(timeIntervalSince1970: 1_600_000_000), latitude: 35.6586, longitude: 139.7454)
+        #expect(try tool.run("import", "card").status == 0)
+        let status = try #require(try tool.run("index", "status", "--json").json as? [String: Any])
+        #expect(status["searchable"] as? Int == 0 && status["assets"] as? Int == 2)
+
+        // A search brings the index up to date first.
+        let rome = try tool.run("search", "rome", "--json")
+        #expect(rome.status == 0, "\(rome.errors)")
+        let found = try #require(rome.json as? [[String: Any]])
+        #expect(found.count == 1 && found[0]["originalFilename"] as? String == "rome.jpg", "\(found)")
+        #expect(try tool.run("search", "place:tokyo", "img_0007").lines.count == 2, "a header and one row")
+        #expect(try tool.run("search", "japan", "2019").lines.count == 1, "nothing: only the header")
+        let identifier = try #require(found[0]["localIdentifier"] as? String)
+        try tool.run("caption", "Colosseum at dusk", identifier)
+        #expect((try tool.run("search", "colosseum", "--json").json as? [[String: Any]])?.count == 1)
+
+        let after = try #require(try tool.run("index", "status", "--json").json as? [String: Any])
+        #expect(after["searchable"] as? Int == 2 && after["located"] as? Int == 2)
+        let kinds = try #require(after["kinds"] as? [[String: Any]])
+        #expect(kinds.first?["phase"] as? String == "following" && kinds.first?["pendingChanges"] as? Int == 0)
+        #expect(try tool.run("index", "rebuild").status == 0)
+        let rebuilt = try #require(try tool.run("index", "run", "--json").json as? [String: Any])
+        #expect(rebuilt["indexed"] as? Int == 2)
+
+        // Bad input is the user's, with exit 1 and one line.
+        let long = try tool.run("search", String(repeating: "x", count: 1_001))
+        #expect(long.status == 1 && long.errors.contains("1000"), "\(long.errors)")
+        #expect(try tool.run("search", "rome", "--limit", "0").status == 1)
+    }
+}
