@@ -255,6 +255,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// lost its lease to another process. Cost: one write transaction, a
     /// few statements per asset.
     func writeIndex(_ batch: IndexBatch) throws(StoreError)
+    /// Every place the assets this store's client sees (those a default
+    /// fetch shows) were taken, as the index named them, by country then
+    /// city. Cost: one pass over the located assets, grouped.
+    func places() throws(StoreError) -> [PlaceSummary]
     /// How much of the library the index covers. Cost: counting the assets
     /// and the index's rows.
     func indexCoverage() throws(StoreError) -> IndexCoverage

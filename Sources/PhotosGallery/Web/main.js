@@ -6,7 +6,7 @@
 import { ApiError, getData, whenSessionEnds } from './api.js';
 import { currentSession, needsPassword, signIn, signOut } from './session.js';
 import { Grid } from './grid.js';
-import { TimelineSource, CollectionSource } from './sources.js';
+import { TimelineSource, CollectionSource, SearchSource } from './sources.js';
 import { connectScrolling } from './scroller.js';
 import { Selection, connectSelection } from './selection.js';
 import { Scrubber } from './scrubber.js';
@@ -33,6 +33,7 @@ class Gallery {
     this.selection = new Selection();
     this.collection = null;
     this.filter = { predicate: '', album: '' };
+    this.search = '';
     this.viewer = new Viewer($('viewer'), { readOnly: session.readOnly });
     this.sidebar = new Sidebar($('sidebar'), { session, open: (c) => this.openCollection(c), share: (c) => openShareDialog(c) });
     this.uploader = new Uploader($('uploads'));
@@ -57,8 +58,10 @@ class Gallery {
     this.grid?.destroy();
     this.selection.clear();
     const collection = this.collection;
-    const source = collection ? new CollectionSource(collection, { predicate: this.filter.predicate })
-                              : new TimelineSource({ predicate: this.filter.predicate });
+    const search = this.search;
+    const source = search ? new SearchSource(search)
+                 : collection ? new CollectionSource(collection, { predicate: this.filter.predicate })
+                 : new TimelineSource({ predicate: this.filter.predicate });
     const grid = new Grid(fresh('grid'), source, this.selection);
     this.grid = grid;
     grid.reorderable = source.ordered && !this.session.readOnly;
@@ -67,7 +70,8 @@ class Gallery {
     this.connectReordering(grid);
     this.scrubber = new Scrubber(fresh('scrubber'), grid);
     grid.addEventListener('error', (event) => notifyError(/** @type {CustomEvent} */ (event).detail, 'Part of the grid did not load'));
-    $('view-title').textContent = collection ? collection.title || 'Untitled' : this.session.isShare ? this.session.label.replace(/^share: /, '') : 'Photos';
+    $('view-title').textContent = search ? `Search: ${this.searchTitle || search}`
+      : collection ? collection.title || 'Untitled' : this.session.isShare ? this.session.label.replace(/^share: /, '') : 'Photos';
     this.drawViewActions();
     try {
       await grid.load();
@@ -76,14 +80,44 @@ class Gallery {
       if (error instanceof ApiError && error.status === 400 && this.filter.predicate) this.filterBar.showError(error);
       else notifyError(error, 'The photos did not load');
     }
-    document.body.dataset.view = collection ? 'collection' : 'timeline';
+    document.body.dataset.view = search ? 'search' : collection ? 'collection' : 'timeline';
     grid.element.focus({ preventScroll: true });
   }
 
   openCollection(collection) {
+    if (collection.kind === 'search') return this.openSearch(collection.search, collection.title);
+    this.search = '';
+    $('search').elements.q.value = '';
     this.collection = collection.kind === 'timeline' ? null : collection;
     if (matchMedia('(max-width: 760px)').matches) this.toggleSidebar(false);
     return this.show();
+  }
+
+  /** Shows what `search` finds (the timeline again when it is empty), titled `title` when given. */
+  openSearch(search, title = '') {
+    this.search = search.trim();
+    this.searchTitle = title;
+    $('search').elements.q.value = this.search;
+    if (matchMedia('(max-width: 760px)').matches) this.toggleSidebar(false);
+    return this.show();
+  }
+
+  /** Offers completions of the last word typed, from the places, albums and filter words the token sees. */
+  async suggest(text) {
+    const list = $('search-suggestions');
+    if (!text.trim()) {
+      list.replaceChildren();
+      return;
+    }
+    const asked = (this.suggestionsAsked = text);
+    const page = await getData('/v1/search/suggestions' + `?q=${encodeURIComponent(text)}`).catch(() => ({ items: [] }));
+    if (asked !== this.suggestionsAsked) return;
+    list.replaceChildren(...page.items.map((s) => {
+      const option = new Option(s.label, s.search);
+      option.dataset.kind = s.kind;
+      option.label = `${s.label} · ${s.kind}`;
+      return option;
+    }));
   }
 
   applyFilter(value) {
@@ -136,6 +170,22 @@ class Gallery {
 
   connectChrome() {
     $('menu-button').addEventListener('click', () => this.toggleSidebar());
+    const search = $('search');
+    let typing = 0;
+    search.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.openSearch(search.elements.q.value);
+    });
+    search.elements.q.addEventListener('input', (event) => {
+      clearTimeout(typing);
+      const text = search.elements.q.value;
+      // A suggestion picked from the list is a whole search: run it.
+      if (/** @type {InputEvent} */ (event).inputType === 'insertReplacementText' || !(/** @type {InputEvent} */ (event).inputType)) {
+        if ([...$('search-suggestions').options].some((o) => o.value === text)) return void this.openSearch(text);
+      }
+      if (!text.trim() && this.search) return void this.openSearch('');
+      typing = setTimeout(() => this.suggest(text), 150);
+    });
     $('filter-button').addEventListener('click', () => {
       const form = $('filter');
       form.hidden = !form.hidden;

@@ -42,14 +42,59 @@ export class Sidebar {
     moments.append(summary);
     moments.hidden = true;
     nav.append(moments);
+    const places = document.createElement('details');
+    places.className = 'places';
+    const placesSummary = document.createElement('summary');
+    placesSummary.textContent = 'Places';
+    places.append(placesSummary);
+    places.hidden = true;
+    nav.append(places);
     this.element.replaceChildren(nav);
     this.mark();
+    getData('/v1/places').then((list) => {
+      if (!list.items.length) return;
+      places.append(this.places(list.items));
+      places.hidden = false;
+    }, () => {});
     getData('/v1/moments?limit=50&sort=startDate:desc').then((page) => {
       if (!page.items.length) return;
       moments.append(this.list(page.items.map((c) => this.entry(c))));
       moments.hidden = false;
       this.mark();
     }, () => {});
+  }
+
+  /** Countries, each opening onto its cities with a cover and a count; a city opens its photos. */
+  places(items) {
+    const byCountry = new Map();
+    for (const place of items) {
+      if (!byCountry.has(place.country)) byCountry.set(place.country, []);
+      byCountry.get(place.country).push(place);
+    }
+    const list = this.list([]);
+    for (const [country, cities] of byCountry) {
+      const item = document.createElement('li');
+      const details = document.createElement('details');
+      const summary = document.createElement('summary');
+      summary.className = 'place-country';
+      const count = document.createElement('span');
+      count.className = 'count';
+      count.textContent = cities.reduce((n, c) => n + c.assetCount, 0).toLocaleString();
+      summary.append(country, count);
+      details.append(summary, this.list(cities.map((city) => {
+        const entry = this.entry({ id: `place:${city.countryCode}:${city.region}:${city.city}`, kind: 'search', search: city.search, title: city.city, estimatedAssetCount: city.assetCount });
+        const cover = document.createElement('img');
+        cover.className = 'place-cover';
+        cover.alt = '';
+        cover.loading = 'lazy';
+        cover.src = `/v1/assets/${city.cover}/thumbnail`;
+        entry.querySelector('.nav-entry').prepend(cover);
+        return entry;
+      })));
+      item.append(details);
+      list.append(item);
+    }
+    return list;
   }
 
   async tree(items) {

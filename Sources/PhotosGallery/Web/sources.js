@@ -82,12 +82,27 @@ export class CollectionSource {
     return { etag: null, columns: columnsOf(data.items, number, Math.ceil(data.total / this.pageSize)) };
   }
 
+  /** The URL of a page of the collection's assets. */
+  path(cursor) {
+    return `/v1/albums/${this.collection.id}/assets` + query({ limit: this.pageSize, cursor, predicate: this.predicate });
+  }
+
   async load(number) {
-    const cursor = this.cursors[number];
-    const path = `/v1/albums/${this.collection.id}/assets` + query({ limit: this.pageSize, cursor, predicate: this.predicate });
-    const { data } = await get(path);
+    const { data } = await get(this.path(this.cursors[number]));
     this.cursors[number + 1] = data.nextCursor;
     return data;
+  }
+}
+
+/** The assets a search finds, best first, in pages as a collection's. */
+export class SearchSource extends CollectionSource {
+  constructor(search) {
+    super({ kind: 'search', title: `“${search}”` });
+    this.search = search;
+  }
+
+  path(cursor) {
+    return '/v1/search' + query({ q: this.search, limit: this.pageSize, cursor });
   }
 }
 

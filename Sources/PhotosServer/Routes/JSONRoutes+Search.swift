@@ -23,3 +23,36 @@ extension JSONRoutes {
         return .ok(.init(body: .json(.init(items: page.items, nextCursor: page.nextCursor, total: page.total))))
     }
 }
+
+/// `/v1/search/suggestions` and `/v1/places`: completions as a search is typed, and the places view.
+extension JSONRoutes {
+    func suggestSearches(_ input: Operations.SuggestSearches.Input) async throws -> Operations.SuggestSearches.Output {
+        let text = input.query.q ?? ""
+        guard text.utf8.count <= 1_000 else { throw Problem.badRequest("q is longer than 1000 bytes") }
+        let limit = input.query.limit ?? 8
+        guard (1...50).contains(limit) else { throw Problem.badRequest("limit must be from 1 to 50") }
+        let (library, _) = try await library()
+        let suggestions = try await blocking { try library.searchSuggestions(for: text, limit: limit) }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: suggestions.map { suggestion in
+                            .init(kind: .init(rawValue: suggestion.kind.rawValue)!, label: suggestion.label, search: suggestion.search)
+                        }))))
+    }
+
+    func listPlaces(_ input: Operations.ListPlaces.Input) async throws -> Operations.ListPlaces.Output {
+        let (library, _) = try await library()
+        let places = try await blocking { try library.places() }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: places.map { place in
+                            .init(
+                                city: place.city, region: place.region, country: place.country, countryCode: place.countryCode,
+                                assetCount: place.assetCount, cover: ObjectID.urlForm(place.coverAssetLocalIdentifier), search: place.search)
+                        }))))
+    }
+}

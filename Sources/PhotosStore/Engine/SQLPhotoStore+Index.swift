@@ -91,6 +91,26 @@ extension SQLPhotoStore {
         }
     }
 
+    package func places() throws(StoreError) -> [PlaceSummary] {
+        try readObjects { db, scope in
+            let shown = SQLFragment(sql: ShownAssets.inDefaultFetch(.asset)) + scope.assetCondition(.asset).andClause
+            return try db.fetchAll(
+                SQLRow.self,
+                """
+                WITH g AS (
+                    SELECT p.country_code, p.country, p.region, p.city, COUNT(*) AS asset_count, MAX(a.id) AS cover
+                    FROM asset_place p JOIN asset a ON a.id = p.asset_id WHERE \(shown)
+                    GROUP BY p.country_code, p.country, p.region, p.city)
+                SELECT g.*, c.uuid FROM g JOIN asset c ON c.id = g.cover ORDER BY g.country, g.city, g.region
+                """
+            ).map { row in
+                PlaceSummary(
+                    place: IndexedPlace(city: try row["city"], region: try row["region"], country: try row["country"], countryCode: try row["country_code"]),
+                    assetCount: try row["asset_count"], coverUUID: try row["uuid"])
+            }
+        }
+    }
+
     package func indexCoverage() throws(StoreError) -> IndexCoverage {
         try read { db in
             try requireOwner("read the index")

@@ -108,7 +108,8 @@ package struct SearchQuery: Sendable, Hashable {
         return parts
     }
 
-    private static let months = [
+    /// The month names a search takes, January first.
+    package static let months = [
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
     ]
     private static let shortMonths = months.map { String($0.prefix(3)) }
@@ -168,6 +169,10 @@ package struct SearchQuery: Sendable, Hashable {
         let lowered = value.lowercased()
         return (months.firstIndex(of: lowered) ?? shortMonths.firstIndex(of: lowered)).map { $0 + 1 }
     }
+
+    /// The kind words a search takes (each also has a plural or spelling
+    /// ``kind(_:)`` takes), as suggestions offer them.
+    package static let kindWords = ["favorite", "video", "photo", "screenshot", "live"]
 
     /// The filters the kind words name.
     private static func kind(_ word: String) -> StoreFilter<AssetAttribute>? {
