@@ -145,7 +145,8 @@ import Testing
             [
                 "/v1/library", "/v1/assets", "/v1/assets?predicate=favorite%20%3D%3D%20NO", "/v1/assets?sort=pixelWidth:desc",
                 "/v1/albums", "/v1/smart-albums?limit=1000", "/v1/moments", "/v1/folders", "/v1/changes?since=",
-                "/v1/search", "/v1/search?q=2020", "/v1/search?q=september%20photo", "/v1/search?q=jpg&limit=2",
+                "/v1/search", "/v1/search?q=2020", "/v1/search?q=september%20photo", "/v1/search?q=jpg&limit=2", "/v1/places",
+                "/v1/search/suggestions?q=s",
             ]
             + fixture.assets.flatMap { ["/v1/assets/\(urlID($0))", "/v1/assets/\(urlID($0))/resources"] }
         let since = fixture.library.currentChangeToken.textRepresentation
@@ -228,7 +229,7 @@ import Testing
                 for path in [
                     "/v1/assets", "/v1/albums", "/v1/folders", "/v1/moments", "/v1/smart-albums", "/v1/timeline",
                     "/v1/albums/\(urlID(albums[0]))/assets", "/v1/search", "/v1/search?q=2020", "/v1/search?q=album:secret%20one",
-                    "/v1/search?q=album:public",
+                    "/v1/search?q=album:public", "/v1/search/suggestions?q=s", "/v1/search/suggestions?q=public%20sec", "/v1/places",
                 ] + all.map({ "/v1/assets/\(urlID($0))/albums" }) {
                     let read = try await client.get(path, token: link).text
                     // What the path itself names (an id it was asked about) is the client's own.

@@ -115,6 +115,32 @@ import Testing
         #expect(try f.search("", in: client) == [f.paris])
     }
 
+    @Test func placesAndSuggestionsShowOnlyWhatTheReaderSees() throws {
+        let f = try Fixture()
+        let places = try f.test.library.places()
+        #expect(places.map(\.city) == ["Lyon", "Paris", "Zurich"], "by country, then city")
+        let paris = try #require(places.first { $0.city == "Paris" })
+        #expect(paris.country == "France" && paris.countryCode == "FR" && paris.assetCount == 1 && paris.coverAssetLocalIdentifier == f.paris)
+        #expect(try f.search(paris.search) == [f.paris])
+        let suggestions = try f.test.library.searchSuggestions(for: "boats fr")
+        #expect(suggestions.first == SearchSuggestion(kind: .place, label: "France", search: "boats France"))
+        #expect(try f.test.library.searchSuggestions(for: "ete").map(\.search) == [#"album:"Été à Lyon""#])
+        #expect(try f.test.library.searchSuggestions(for: "jun").map(\.search) == ["june"])
+        #expect(try f.test.library.searchSuggestions(for: "").isEmpty && f.test.library.searchSuggestions(for: "paris ").isEmpty)
+        expectPhotosError(.limitExceeded) { try f.test.library.searchSuggestions(for: String(repeating: "z", count: 1_001)) }
+
+        try f.test.library.setAccess(.limited, forClient: "com.example.places")
+        try f.test.library.addToLimitedSelection([f.zurich], ofClient: "com.example.places")
+        let client = try f.test.client("com.example.places")
+        #expect(try client.places().map(\.city) == ["Zurich"])
+        #expect(try client.searchSuggestions(for: "fr").isEmpty, "a place of photos it cannot see is not suggested")
+        #expect(try client.searchSuggestions(for: "et").isEmpty, "nor an album it cannot see")
+        // Hiding the photo takes its place off the list: the list shows what a default fetch shows.
+        let zurich = f.test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [f.zurich], options: nil)[0] }
+        try f.test.library.performChangesAndWait { PHAssetChangeRequest(for: zurich).isHidden = true }
+        #expect(try client.places().isEmpty && f.test.library.places().count == 2)
+    }
+
     @Test func theIndexFollowsChangesDeletionsAndRestarts() throws {
         let f = try Fixture()
         let indexer = LibraryIndexer(library: f.test.library)

@@ -34,7 +34,9 @@ extension PHPhotoLibrary {
         guard text.utf8.count <= Self.maximumSuggestionText else {
             throw PHPhotosError(.limitExceeded, "a search is at most \(Self.maximumSuggestionText) bytes; this one has \(text.utf8.count)")
         }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // A space after the last word means the next is not begun: nothing to complete.
+        guard let last = text.last, !last.isWhitespace else { return [] }
+        let trimmed = text.drop(while: \.isWhitespace)
         let split = trimmed.lastIndex(where: \.isWhitespace).map { trimmed.index(after: $0) } ?? trimmed.startIndex
         let head = trimmed[..<split]
         guard let typed = SearchWords.words(String(trimmed[split...])).first, limit > 0 else { return [] }
