@@ -50,7 +50,7 @@ public struct PhotoServer: Sendable {
         /// tokens expired, and a bearer token's proof lapsed.
         public var clock: @Sendable () -> Date
         /// Whether it keeps the search index up to date while it runs, on a
-        /// niced thread of its own (``BackgroundIndexer``).
+        /// niced thread of its own (`PhotosIndexing`'s `BackgroundIndexer`).
         public var indexesInBackground = true
 
         /// A configuration with the defaults: loopback port 8080, a minute's idle
