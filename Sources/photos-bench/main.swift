@@ -3,6 +3,7 @@
 //   swift run -c release photos-bench fetch [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench observe [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench history [--assets N] [--workdir DIR]
+//   swift run -c release photos-bench search [--quick] [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench media [--quick] [--workdir DIR]
 //   swift run -c release photos-bench serve [--quick] [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench postgres [--quick] [--assets N] [--workdir DIR]
@@ -26,7 +27,7 @@ func option(_ name: String) -> String? {
 func usage(asked: Bool = false) -> Never {
     print(
         """
-        usage: photos-bench fetch|observe|history|media|serve|gallery|postgres|all|report [--assets N] [--changes N] [--quick] [--runs N]
+        usage: photos-bench fetch|observe|history|search|media|serve|gallery|postgres|all|report [--assets N] [--changes N] [--quick] [--runs N]
                             [--only SUITE,...] [--sizes N,...] [--report FILE] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000),
@@ -34,6 +35,9 @@ func usage(asked: Bool = false) -> Never {
           observe   change details on that library, the general diff, cross-process delivery
           history   reading 100,000 change blocks, asking with nothing new on that library,
                     the cost of writing history, commits while pruning
+          search    indexing places and words for search against the same work written plainly on
+                    GRDB, and searches (a word, a place, a combined query) on a library of N assets
+                    (default 1,000,000), each side's 95th percentile against the same FTS5 query by hand
           media     thumbnails from originals against the same work in libvips, bare vips_thumbnail
                     and libjpeg's decode floor (and their SSIM), thumbnails from derivatives, importing
                     24 MP photos against the same work done plainly, on every core and on one
@@ -119,6 +123,9 @@ do {
         var benchmarks = HistoryBenchmarks(assetCount: assets, workdir: workdir)
         if let changes = option("--changes").flatMap(Int.init) { benchmarks.changeCount = changes }
         try benchmarks.run()
+    case "search":
+        let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
+        try SearchBenchmarks(assetCount: assets, workdir: workdir, quick: arguments.contains("--quick")).run()
     case "media":
         try MediaBenchmarks(workdir: workdir, quick: arguments.contains("--quick")).run()
     case "serve":

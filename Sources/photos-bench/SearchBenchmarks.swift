@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+import Photos
+import PhotosIndexing
+import PhotosMedia
+import PhotosStore
+
+/// Search: indexing a library's places and words, against the same work
+/// written plainly on GRDB; and searches for a word, a place and a
+/// combined query, each side's 95th percentile over many turns, against
+/// the same full-text query written by hand.
+struct SearchBenchmarks {
+    let assetCount: Int
+    let workdir: URL
+    let quick: Bool
+
+    func run() throws {
+        print("photos-bench search: \(assetCount) assets; \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        let unindexed = try BenchLibrary.prepare(assetCount: assetCount, in: workdir)
+        try indexing(unindexed)
+        let indexed = try BenchLibrary.cached("library-\(assetCount)-indexed.photoslibrary", in: workdir, holding: "\(assetCount) assets, indexed") {
+            url in
+            try FileManager.default.moveItem(at: try BenchLibrary.workingCopy(of: unindexed, in: workdir), to: url)
+            try LibraryIndexer(library: try PHPhotoLibrary(url: url, clientIdentifier: nil)).catchUp()
+        }
+        try searches(indexed)
+        BenchLibrary.removeScratch(in: workdir)
+    }
+
+    // MARK: - Indexing
+
+    /// A whole pass of the indexer over a fresh copy of the library, against
+    /// a plain indexer: the same rows read with GRDB, the same places named
+    /// and words folded, written in transactions of the same size.
+    private func indexing(_ library: URL) throws {
+        var copy = library
+        var counts = (ours: 0, baseline: 0)
+        let (ours, baseline) = try Measure.alternating(
+            runs: quick ? 1 : 3,
+            beforeEachSide: { copy = try BenchLibrary.workingCopy(of: library, in: workdir) },
+            ours: {
+                counts.ours = try LibraryIndexer(library: try PHPhotoLibrary(url: copy, clientIdentifier: nil)).catchUp().indexed
+            },
+            baseline: { counts.baseline = try Self.plainIndex(copy) })
+        guard counts.ours == counts.baseline else { throw BenchError("the indexer wrote \(counts.ours) assets, the plain one \(counts.baseline)") }
+        let rate = { (milliseconds: Double) in Int((Double(counts.ours) / (milliseconds / 1000)).rounded()) }
+        _ = Measure.report(
+            "indexing places and words, whole pass, \(assetCount) assets, one core "
+                + "(ours \(rate(ours)) assets/s, baseline \(rate(baseline)) assets/s)",
+            ours: ours, baseline: baseline, target: 1.2)
+    }
+
+    /// The indexer's work written plainly: one pass over the assets outside
+    /// Recently Deleted, 256 a transaction.
+    static func plainIndex(_ library: URL) throws -> Int {
+        let pool = try BenchLibrary.durablePool(library)
+        var written = 0
+        var after: Int64 = 0
+        while true {
+            let rows = try pool.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, latitude, longitude, caption, keywords, original_filename, camera_make, camera_model FROM asset
+                        WHERE id > ? AND trashed_date IS NULL ORDER BY id LIMIT 256
+                        """, arguments: [after])
+            }
+            guard let last = rows.last else { return written }
+            try pool.write { db in
+                let search = try db.cachedStatement(sql: "INSERT OR REPLACE INTO asset_search (asset_id, words, place) VALUES (?, ?, ?)")
+                let place = try db.cachedStatement(
+                    sql: "INSERT OR REPLACE INTO asset_place (asset_id, city, region, country, country_code) VALUES (?, ?, ?, ?, ?)")
+                for row in rows {
+                    let id: Int64 = row["id"]
+                    let keywords = (row["keywords"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+                    let words = [row["caption"], row["original_filename"], row["camera_make"], row["camera_model"]].compactMap { $0 as String? } + keywords
+                    let found: PhotosMedia.Place? =
+                        if let latitude = row["latitude"] as Double?, let longitude = row["longitude"] as Double? {
+                            ReverseGeocoder.place(latitude: latitude, longitude: longitude)
+                        } else { nil }
+                    let placeWords = found.map { [$0.city, $0.region, $0.country] } ?? []
+                    try search.execute(arguments: [id, SearchWords.document(words), SearchWords.document(placeWords)])
+                    if let found { try place.execute(arguments: [id, found.city, found.region, found.country, found.countryCode]) }
+                }
+            }
+            written += rows.count
+            after = last["id"]
+        }
+    }
+
+    // MARK: - Searching
+
+    /// Each search, on the indexed library, a first page of 100 as a grid
+    /// asks: ours through `PHAsset.fetchAssets(matchingSearch:)`, the
+    /// baseline the same FTS5 query with the same conditions and order,
+    /// written by hand on GRDB. Each side's 95th percentile of the turns.
+    private func searches(_ library: URL) throws {
+        let photos = try PHPhotoLibrary(url: library, clientIdentifier: nil)
+        var configuration = Configuration()
+        configuration.readonly = true
+        let pool = try DatabasePool(path: library.appendingPathComponent("database/Photos.sqlite").path, configuration: configuration)
+        let city = try pool.read { db in
+            try String.fetchOne(db, sql: "SELECT city FROM asset_place GROUP BY city ORDER BY COUNT(*) DESC, city LIMIT 1")
+        }
+        guard let city else { throw BenchError("no asset of the bench library was named a place") }
+        let cityWords = SearchWords.words(city)
+        // The name BenchLibrary gave the asset in the middle (names repeat every 100,000 assets).
+        let rare = String(format: "%05d", (assetCount / 2) % 100_000)
+        let queries: [(name: String, search: String, match: String, extra: String)] = [
+            ("a rare word (a file name)", "img_\(rare)", "\"img \(rare)\"*", ""),
+            ("a common word, first page", "river", #""river"*"#, ""),
+            ("a place (\(city))", "place:\"\(city)\"", "{place} : (\"\(cityWords.joined(separator: " "))\"*)", ""),
+            (
+                "words, a year and a filter", "family 2019 favorite", #""family"*"#,
+                " AND a.local_month BETWEEN 201901 AND 201912 AND a.is_favorite = 1"
+            ),
+        ]
+        let turns = quick ? 20 : 200
+        for query in queries {
+            let options = PHFetchOptions()
+            options.fetchLimit = 100
+            var found = (ours: 0, baseline: 0)
+            let sql = """
+                SELECT a.id FROM asset_search_fts f JOIN asset a ON a.id = f.rowid
+                WHERE asset_search_fts MATCH ? AND a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0
+                    AND a.source_type = 1\(query.extra)
+                ORDER BY bm25(asset_search_fts), a.creation_date DESC, a.id DESC LIMIT 100
+                """
+            var times = (ours: [Double](), baseline: [Double]())
+            for _ in 0..<turns {
+                let oursFirst = Bool.random()
+                for side in oursFirst ? [true, false] : [false, true] {
+                    if side {
+                        times.ours.append(
+                            try Measure.best(runs: 1) {
+                                found.ours = try photos.withCurrentLibrary { try PHAsset.fetchAssets(matchingSearch: query.search, options: options).count }
+                            })
+                    } else {
+                        times.baseline.append(
+                            try Measure.best(runs: 1) {
+                                found.baseline = try pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: [query.match]).count }
+                            })
+                    }
+                }
+            }
+            guard found.ours == found.baseline, found.ours > 0 else {
+                throw BenchError("\(query.name): ours found \(found.ours), the baseline \(found.baseline)")
+            }
+            let p95 = (ours: Self.percentile(times.ours, 0.95), baseline: Self.percentile(times.baseline, 0.95))
+            _ = Measure.report(
+                "search p95, \(query.name), \(assetCount) assets (\(found.ours) of 100 shown)", ours: p95.ours, baseline: p95.baseline, target: 1.3)
+            _ = Measure.reportAbsolute("search p95, \(query.name), \(assetCount) assets, ours alone", ours: p95.ours, target: 50)
+        }
+    }
+
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))]
+    }
+}
