@@ -104,6 +104,37 @@ import Testing
         #expect(try f.search("NOT paris").isEmpty, "NOT is a word, not an operator")
     }
 
+    /// Random text, made of the pieces the two full-text syntaxes and the
+    /// search's own give meaning to, never reaches the database as syntax:
+    /// every query parses, or is refused as too long, and runs.
+    @Test(arguments: [461, 462])
+    func randomQueriesAlwaysRunAndPunctuationIsNotAWord(seed: UInt64) throws {
+        let f = try Fixture()
+        let store = try #require(f.test.library.store)
+        var random = SeededRandom(seed: seed)
+        let pieces = [
+            "\"", "'", ":", "*", "{", "}", "(", ")", "-", "+", "^", "\\", "<", ">", "=", ">=", "<->", "&", "|", "!", ":*", " ", "  ", "\t",
+            "place:", "person:", "album:", "year:", "month:", "is:", "rating", "rating>=", "NEAR", "AND", "OR", "NOT", "boats", "paris", "é",
+            "日本", "🙂", "\u{301}", "2019", "june", "favorite", "0", "99999", "\0", "\n", "%", "_", "NULL", ";", "--", "/*",
+        ]
+        for _ in 0..<300 {
+            let text = (0..<Int.random(in: 0...24, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            do {
+                let query = try SearchQuery(text)
+                _ = try store.fetchAssets(query.assetQuery(limit: 50))
+                for term in query.match.terms + query.match.places + query.match.people {
+                    #expect(!term.isEmpty && term.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber } }, "\(text)")
+                }
+            } catch {
+                guard case .limitExceeded = error else { throw error }
+            }
+        }
+        // Punctuation around a word is no word: the word alone decides.
+        for noise in ["\"boats\"", "(boats)", "boats*", "{boats}", "boats^", "-boats-", "'boats'", "boats!!", "<boats>"] {
+            #expect(try f.search(noise) == [f.paris], "\(noise)")
+        }
+    }
+
     @Test func aLimitedClientFindsOnlyWhatItMaySee() throws {
         let f = try Fixture()
         try f.test.library.setAccess(.limited, forClient: "com.example.search")

@@ -127,32 +127,45 @@ extension SQLPhotoStore {
 
     // MARK: - Rows
 
+    /// Writes each asset's entries with statements prepared once per batch
+    /// (one per set of columns written), the asset found by its UUID in the
+    /// same statement: an asset deleted meanwhile gets none.
     private static func write(_ assets: [IndexedAsset], _ db: any SQLConnection) throws {
+        var searchStatements: [[String]: any SQLStatement] = [:]
+        var placeStatements: (upsert: (any SQLStatement)?, removal: (any SQLStatement)?) = (nil, nil)
         for asset in assets {
             let columns = SearchIndex.columns.filter { asset.searchText[$0] != nil }
             if !columns.isEmpty {
-                let names = columns.joined(separator: ", ")
-                let updates = columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-                try db.execute(
-                    sql: """
-                        INSERT INTO asset_search (asset_id, \(names)) SELECT id, \(columns.map { _ in "?" }.joined(separator: ", ")) FROM asset WHERE uuid = ?
-                        ON CONFLICT (asset_id) DO UPDATE SET \(updates)
-                        """,
-                    arguments: SQLArguments(columns.map { asset.searchText[$0]!.databaseValue } + [asset.uuid.databaseValue]))
+                let statement = try searchStatements[columns] ?? db.prepare(sql: searchUpsert(columns))
+                searchStatements[columns] = statement
+                try statement.execute(values: columns.map { asset.searchText[$0]!.databaseValue } + [asset.uuid.databaseValue])
             }
             guard asset.writesPlace else { continue }
             if let place = asset.place {
-                try db.execute(
-                    sql: """
-                        INSERT INTO asset_place (asset_id, city, region, country, country_code) SELECT id, ?, ?, ?, ? FROM asset WHERE uuid = ?
-                        ON CONFLICT (asset_id) DO UPDATE SET city = excluded.city, region = excluded.region, country = excluded.country,
-                            country_code = excluded.country_code
-                        """,
-                    arguments: [place.city, place.region, place.country, place.countryCode, asset.uuid])
+                let statement = try placeStatements.upsert ?? db.prepare(sql: placeUpsert)
+                placeStatements.upsert = statement
+                try statement.execute(values: [place.city, place.region, place.country, place.countryCode, asset.uuid].map(\.databaseValue))
             } else {
-                try db.execute(sql: "DELETE FROM asset_place WHERE asset_id = (SELECT id FROM asset WHERE uuid = ?)", arguments: [asset.uuid])
+                let statement = try placeStatements.removal ?? db.prepare(sql: "DELETE FROM asset_place WHERE asset_id = (SELECT id FROM asset WHERE uuid = ?)")
+                placeStatements.removal = statement
+                try statement.execute(values: [asset.uuid.databaseValue])
             }
         }
+    }
+
+    private static func searchUpsert(_ columns: [String]) -> String {
+        """
+        INSERT INTO asset_search (asset_id, \(columns.joined(separator: ", "))) SELECT id, \(columns.map { _ in "?" }.joined(separator: ", ")) \
+        FROM asset WHERE uuid = ? ON CONFLICT (asset_id) DO UPDATE SET \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        """
+    }
+
+    private static var placeUpsert: String {
+        """
+        INSERT INTO asset_place (asset_id, city, region, country, country_code) SELECT id, ?, ?, ?, ? FROM asset WHERE uuid = ?
+        ON CONFLICT (asset_id) DO UPDATE SET city = excluded.city, region = excluded.region, country = excluded.country,
+            country_code = excluded.country_code
+        """
     }
 
     /// Forgets the entries of deleted assets, found by the row ids their deletion recorded.
