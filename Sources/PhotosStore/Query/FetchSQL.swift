@@ -283,7 +283,7 @@ enum FetchSQL {
 
         /// A search's dates and albums as SQL; nil when it asks neither.
         static func searchConditions(_ match: SearchMatch, scope: AccessScope, dialect: SQLDialect) -> SQLFragment? {
-            var conditions: [SQLFragment] = []
+            var conditions: [SQLFragment] = match.matchesNothing ? ["FALSE"] : []
             if !match.years.isEmpty {
                 let years = match.years.map { year -> SQLFragment in "a.local_month BETWEEN \(year * 100 + 1) AND \(year * 100 + 12)" }
                 conditions.append("(\(years.joined(separator: " OR ")))")

@@ -148,7 +148,12 @@ package struct SearchQuery: Sendable, Hashable {
         switch key {
         case "album":
             let title = value.trimmingCharacters(in: .whitespaces)
-            if !title.isEmpty { match.albums.append(title) }
+            // No title holds a control character (CollectionTitle), and PostgreSQL refuses NUL in text: such a name is no album's.
+            if title.unicodeScalars.contains(where: FileName.isControl) {
+                match.matchesNothing = true
+            } else if !title.isEmpty {
+                match.albums.append(title)
+            }
         default:
             let words = SearchWords.words(value)
             guard !words.isEmpty else { return }
@@ -213,12 +218,14 @@ package struct SearchMatch: Sendable, Hashable {
     package var years: [Int] = []
     /// Months (1 to 12), any of which the asset was taken in, in its local time.
     package var months: [Int] = []
+    /// Whether a part names what nothing can be (an album titled with a control character).
+    package var matchesNothing = false
 
     package init() {}
 
     /// Whether it asks nothing.
     package var isEmpty: Bool {
-        terms.isEmpty && places.isEmpty && people.isEmpty && albums.isEmpty && years.isEmpty && months.isEmpty
+        terms.isEmpty && places.isEmpty && people.isEmpty && albums.isEmpty && years.isEmpty && months.isEmpty && !matchesNothing
     }
 
     /// Whether it matches words in the full-text index.
