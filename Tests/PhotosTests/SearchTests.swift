@@ -102,6 +102,8 @@ import Testing
         }
         #expect(try f.search("boats*") == [f.paris])
         #expect(try f.search("NOT paris").isEmpty, "NOT is a word, not an operator")
+        // No album's title holds a control character; PostgreSQL would refuse a NUL in text.
+        #expect(try f.search("album:\u{0}x").isEmpty && f.search("album:\"Été\u{7}\"").isEmpty)
     }
 
     /// Random text, made of the pieces the two full-text syntaxes and the
