@@ -26,6 +26,9 @@ def search_total(server, q):
 def test_search_suggests_finds_and_opens_in_the_grid_and_viewer(browser, server):
     indexed(server)
     sign_in(browser, server)
+    # The owner is told of the indexer's progress only while it has work.
+    wait(browser, lambda d: not d.find_element(By.ID, "index-state").is_displayed())
+    assert server.get("/v1/index")["searchable"] == server.get("/v1/index")["assets"]
     box = browser.find_element(By.CSS_SELECTOR, "#search input[name=q]")
     box.send_keys("kyo")
     # Suggestions as you type: the city the photos were taken in.

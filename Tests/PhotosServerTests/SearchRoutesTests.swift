@@ -44,4 +44,28 @@ import Testing
             #expect(try await client.get("/v1/search?q=x", token: nil).status == .unauthorized)
         }
     }
+
+    @Test func theIndexsProgressIsTheOwnersAndPlacesAreTheTokens() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        let limited = try fixture.clientToken("org.example.progress", grant: .limited, selection: [fixture.assets[0]])
+        try await fixture.withRouter { client in
+            let before = try await client.get("/v1/index", token: fixture.ownerToken)
+            #expect(before.status == .ok)
+            #expect(before.json["assets"] as? Int == 3 && before.json["searchable"] as? Int == 0)
+            #expect((before.json["kinds"] as? [[String: Any]])?.first?["phase"] as? String == "notStarted")
+            #expect(try await client.get("/v1/index", token: limited).status == .forbidden)
+        }
+        try LibraryIndexer(library: fixture.library).catchUp()
+        try await fixture.withRouter { client in
+            let after = try await client.get("/v1/index", token: fixture.ownerToken)
+            #expect(after.json["searchable"] as? Int == 3)
+            let kind = try #require((after.json["kinds"] as? [[String: Any]])?.first)
+            #expect(kind["phase"] as? String == "following" && kind["pendingChanges"] as? Int == 0 && kind["indexed"] as? Int == 3)
+            // The fixture's photos have no place: the list is empty, for every token.
+            #expect((try await client.get("/v1/places", token: limited).json["items"] as? [Any])?.isEmpty == true)
+            let suggestions = try await client.get("/v1/search/suggestions?q=fav", token: limited)
+            #expect((suggestions.json["items"] as? [[String: Any]])?.map { $0["search"] as? String } == ["favorite"])
+            #expect(try await client.get("/v1/search/suggestions?q=x&limit=0", token: limited).status == .badRequest)
+        }
+    }
 }

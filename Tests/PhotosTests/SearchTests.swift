@@ -197,6 +197,26 @@ import Testing
         #expect(status.kinds[0].phase == .following)
     }
 
+    @Test func aPlaceFollowsItsAssetsLocation() throws {
+        let f = try Fixture()
+        let indexer = LibraryIndexer(library: f.test.library)
+        let canon = f.test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [f.canon], options: nil)[0] }
+        try f.test.library.performChangesAndWait { PHAssetChangeRequest(for: canon).location = CLLocation(latitude: 41.3851, longitude: 2.1734) }
+        try indexer.catchUp()
+        #expect(try f.search("barcelona") == [f.canon] && f.search("place:spain") == [f.canon])
+        #expect(try f.test.library.places().contains { $0.city == "Barcelona" && $0.coverAssetLocalIdentifier == f.canon })
+        let paris = f.test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [f.paris], options: nil)[0] }
+        try f.test.library.performChangesAndWait {
+            PHAssetChangeRequest(for: canon).location = nil
+            PHAssetChangeRequest(for: paris).location = CLLocation(latitude: 35.0116, longitude: 135.7681)
+        }
+        try indexer.catchUp()
+        #expect(try f.search("barcelona").isEmpty && f.search("paris").isEmpty)
+        #expect(try f.search("kyoto boats") == [f.paris])
+        #expect(try f.test.library.places().map(\.city) == ["Lyon", "Kyoto", "Zurich"])
+        #expect(try indexer.status().located == 3)
+    }
+
     @Test func aPassStoppedBetweenBatchesResumesWithoutRepeating() throws {
         let test = try TestLibrary()
         let ids = try test.importImages(try (0..<7).map { try test.jpeg("pass-\($0).jpg", latitude: 48.8566, longitude: 2.3522) })

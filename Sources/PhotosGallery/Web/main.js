@@ -34,6 +34,8 @@ class Gallery {
     this.collection = null;
     this.filter = { predicate: '', album: '' };
     this.search = '';
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.indexTimer = undefined;
     this.viewer = new Viewer($('viewer'), { readOnly: session.readOnly });
     this.sidebar = new Sidebar($('sidebar'), { session, open: (c) => this.openCollection(c), share: (c) => openShareDialog(c) });
     this.uploader = new Uploader($('uploads'));
@@ -51,6 +53,24 @@ class Gallery {
   async start() {
     await this.stream.start();
     await Promise.all([this.show(), this.sidebar.load(), this.loadAlbums()]);
+    this.showIndexProgress();
+  }
+
+  /**
+   * Says, to the owner, how much of the library search can find while the
+   * server's indexer works through it, and again a little after changes.
+   */
+  async showIndexProgress() {
+    if (!this.session.isOwner) return;
+    clearTimeout(this.indexTimer);
+    const status = await getData('/v1/index').catch(() => null);
+    const element = $('index-state');
+    if (!status) return;
+    const pending = status.kinds.reduce((n, k) => n + k.pendingChanges, 0);
+    const busy = status.searchable < status.assets || pending > 0 || status.kinds.some((k) => k.phase !== 'following');
+    element.hidden = !busy;
+    element.textContent = busy ? `Indexing: ${status.searchable.toLocaleString()} of ${status.assets.toLocaleString()} searchable` : '';
+    if (busy) this.indexTimer = setTimeout(() => this.showIndexProgress(), 3000);
   }
 
   /** Shows the open view (the timeline, or a collection) with the filter applied. */
@@ -136,6 +156,8 @@ class Gallery {
 
   /** A change from anyone: re-read what is shown; the grid animates the difference. */
   changed(change) {
+    clearTimeout(this.indexTimer);
+    this.indexTimer = setTimeout(() => this.showIndexProgress(), 2000);
     if (change.detailsUnavailable) {
       this.reload();
       return;

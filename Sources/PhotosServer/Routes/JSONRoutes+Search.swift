@@ -1,4 +1,5 @@
 import Photos
+import PhotosIndexing
 
 /// `/v1/search`: the assets a search finds, in the caller's grant, paged by cursor.
 extension JSONRoutes {
@@ -53,6 +54,25 @@ extension JSONRoutes {
                             .init(
                                 city: place.city, region: place.region, country: place.country, countryCode: place.countryCode,
                                 assetCount: place.assetCount, cover: ObjectID.urlForm(place.coverAssetLocalIdentifier), search: place.search)
+                        }))))
+    }
+}
+
+/// `/v1/index`: the search index's progress, for the owner's gallery.
+extension JSONRoutes {
+    func getIndexStatus(_ input: Operations.GetIndexStatus.Input) async throws -> Operations.GetIndexStatus.Output {
+        let (library, principal) = try await library()
+        guard principal.isOwner else { throw Problem(.forbidden, "the index's progress is for the owner's tokens") }
+        let status = try await blocking { try LibraryIndexer(library: library).status() }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        assets: status.assets, searchable: status.searchable, located: status.located,
+                        kinds: status.kinds.map { kind in
+                            .init(
+                                name: kind.name, phase: .init(rawValue: kind.phase.rawValue)!, pendingChanges: kind.pendingChanges,
+                                indexed: kind.indexed, updatedAt: kind.updatedAt)
                         }))))
     }
 }
