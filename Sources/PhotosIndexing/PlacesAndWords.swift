@@ -17,12 +17,12 @@ struct PlacesAndWords: AssetAnalyzer {
                 ReverseGeocoder.place(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude)
             }
             let words = [metadata.caption, metadata.originalFilename, asset.cameraMake, asset.cameraModel].compactMap { $0 } + metadata.keywords
-            let placeWords = place.map { [$0.city, $0.region, $0.country] } ?? []
+            let placeWords = place.map { [$0.name, $0.region, $0.country] } ?? []
             return IndexedAsset(
                 uuid: String(asset.localIdentifier.prefix { $0 != "/" }),
                 searchText: ["words": SearchWords.document(words), "place": SearchWords.document(placeWords)],
                 writesPlace: true,
-                place: place.map { IndexedPlace(city: $0.city, region: $0.region, country: $0.country, countryCode: $0.countryCode) })
+                place: place.map { IndexedPlace(city: $0.name, region: $0.region, country: $0.country, countryCode: $0.countryCode) })
         }
     }
 }

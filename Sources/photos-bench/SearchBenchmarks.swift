@@ -86,13 +86,13 @@ struct SearchBenchmarks {
                     let id: Int64 = row["id"]
                     let keywords = (row["keywords"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
                     let words = [row["caption"], row["original_filename"], row["camera_make"], row["camera_model"]].compactMap { $0 as String? } + keywords
-                    let found: PhotosMedia.Place? =
+                    let found: GeoNamesCities.City? =
                         if let latitude = row["latitude"] as Double?, let longitude = row["longitude"] as Double? {
                             ReverseGeocoder.place(latitude: latitude, longitude: longitude)
                         } else { nil }
-                    let placeWords = found.map { [$0.city, $0.region, $0.country] } ?? []
+                    let placeWords = found.map { [$0.name, $0.region, $0.country] } ?? []
                     try search.execute(arguments: [id, SearchWords.document(words), SearchWords.document(placeWords)])
-                    if let found { try place.execute(arguments: [id, found.city, found.region, found.country, found.countryCode]) }
+                    if let found { try place.execute(arguments: [id, found.name, found.region, found.country, found.countryCode]) }
                 }
             }
             written += rows.count

@@ -40,8 +40,8 @@ import Testing
         var wrong: [String] = []
         for landmark in Self.landmarks {
             let place = ReverseGeocoder.place(latitude: landmark.latitude, longitude: landmark.longitude)
-            if place?.city != landmark.city || place?.countryCode != landmark.countryCode {
-                wrong.append("\(landmark.name): \(place.map { "\($0.city), \($0.countryCode)" } ?? "nowhere")")
+            if place?.name != landmark.city || place?.countryCode != landmark.countryCode {
+                wrong.append("\(landmark.name): \(place.map { "\($0.name), \($0.countryCode)" } ?? "nowhere")")
             }
         }
         let correct = Double(Self.landmarks.count - wrong.count) / Double(Self.landmarks.count)

@@ -41,7 +41,7 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
         switch content {
         case .stored(let record): record.title
         case .transient(_, let title, _, _): title
-        case .moment: place?.city
+        case .moment: place?.name
         case .deleted: nil
         }
     }
@@ -113,12 +113,12 @@ open class PHAssetCollection: PHCollection, @unchecked Sendable {
     public var localizedLocationNames: [String] {
         guard let place else { return [] }
         var names: [String] = []
-        for name in [place.city, place.region, place.country] where !name.isEmpty && !names.contains(name) { names.append(name) }
+        for name in [place.name, place.region, place.country] where !name.isEmpty && !names.contains(name) { names.append(name) }
         return names
     }
 
     /// The place of a moment's centre; nil for other collections.
-    private var place: Place? {
+    private var place: GeoNamesCities.City? {
         guard case .moment(let moment) = content, let latitude = moment.latitude, let longitude = moment.longitude else { return nil }
         return ReverseGeocoder.place(latitude: latitude, longitude: longitude)
     }

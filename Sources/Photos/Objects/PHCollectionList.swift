@@ -102,7 +102,7 @@ open class PHCollectionList: PHCollection, @unchecked Sendable {
         var cities: [String] = []
         for moment in (library ?? PHPhotoLibrary.current).moments where members.contains(moment.uuid) {
             guard let latitude = moment.latitude, let longitude = moment.longitude,
-                let city = ReverseGeocoder.place(latitude: latitude, longitude: longitude)?.city, !cities.contains(city)
+                let city = ReverseGeocoder.place(latitude: latitude, longitude: longitude)?.name, !cities.contains(city)
             else { continue }
             cities.append(city)
         }

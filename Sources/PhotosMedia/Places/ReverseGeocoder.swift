@@ -1,23 +1,5 @@
 import Foundation
 
-/// Where a photo was taken, by name: its city, region and country, found
-/// offline among GeoNames' cities (``GeoNamesCities``).
-package struct Place: Sendable, Hashable {
-    package var city: String
-    /// The first-level division (a state, a region, a province).
-    package var region: String
-    package var country: String
-    /// ISO 3166-1 alpha-2.
-    package var countryCode: String
-
-    package init(city: String, region: String, country: String, countryCode: String) {
-        self.city = city
-        self.region = region
-        self.country = country
-        self.countryCode = countryCode
-    }
-}
-
 /// Names the place of a position, offline: the city that best describes
 /// it among those within ``reach`` kilometres. The nearest city is not
 /// always it: the Eiffel Tower is nearer Issy-les-Moulineaux's centre than
@@ -30,12 +12,12 @@ package enum ReverseGeocoder {
     /// kilometres; farther (at sea, in the wilderness), no place is named.
     package static let reach = 100.0
 
-    /// The place of a position in degrees; nil when no city is within
-    /// ``reach``, or the position is off the globe. Cost: a few microseconds.
-    package static func place(latitude: Double, longitude: Double) -> Place? {
+    /// The place of a position in degrees, as the city that names it (with
+    /// its region and country); nil when no city is within ``reach``, or
+    /// the position is off the globe. Cost: a few microseconds.
+    package static func place(latitude: Double, longitude: Double) -> GeoNamesCities.City? {
         let candidates = GeoNamesCities.shared.cities(near: latitude, longitude, within: reach)
-        let best = candidates.min { score($0.city, $0.distance) < score($1.city, $1.distance) }
-        return best.map { Place(city: $0.city.name, region: $0.city.region, country: $0.city.country, countryCode: $0.city.countryCode) }
+        return candidates.min { score($0.city, $0.distance) < score($1.city, $1.distance) }?.city
     }
 
     /// How well a city describes a position at `distance` kilometres from its centre: lower is better.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Photos
-import PhotosServer
 
 /// The identifiers and library options of a command that changes assets.
 struct AssetArguments: ParsableArguments {
@@ -99,11 +98,7 @@ struct TrashCommand: ParsableCommand {
                 let result = Lookup.trashedAssets()
                 return result.objects(at: IndexSet(integersIn: 0..<result.count))
             }
-            if options.json {
-                Output.json(encoding: assets.map(AssetRepresentation.init))
-            } else if !options.quiet {
-                Output.table(AssetDescription.header, assets.map(AssetDescription.row))
-            }
+            AssetDescription.print(assets, options)
             try options.requireAvailable(library)
         }
     }

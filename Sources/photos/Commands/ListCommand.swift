@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Photos
-import PhotosServer
 
 /// `photos ls`: assets as a table or JSON.
 struct ListCommand: ParsableCommand {
@@ -71,11 +70,7 @@ struct ListCommand: ParsableCommand {
             }
             return result.objects(at: IndexSet(integersIn: 0..<result.count))
         }
-        if options.json {
-            Output.json(encoding: assets.map(AssetRepresentation.init))
-        } else if !options.quiet {
-            Output.table(AssetDescription.header, assets.map(AssetDescription.row))
-        }
+        AssetDescription.print(assets, options)
         try options.requireAvailable(library)
     }
 

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Photos
 import PhotosIndexing
-import PhotosServer
 
 /// `photos search`: the assets a search finds, best first.
 struct SearchCommand: ParsableCommand {
@@ -55,11 +54,7 @@ struct SearchCommand: ParsableCommand {
             }
             return result.objects(at: IndexSet(integersIn: 0..<result.count))
         }
-        if options.json {
-            Output.json(encoding: assets.map(AssetRepresentation.init))
-        } else if !options.quiet {
-            Output.table(AssetDescription.header, assets.map(AssetDescription.row))
-        }
+        AssetDescription.print(assets, options)
         try options.requireAvailable(library)
     }
 }

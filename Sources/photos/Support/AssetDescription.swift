@@ -1,5 +1,6 @@
 import Foundation
 import Photos
+import PhotosServer
 
 /// How commands show an asset: a table row, and JSON.
 enum AssetDescription {
@@ -33,5 +34,17 @@ enum AssetDescription {
 
     static func filename(_ asset: PHAsset) -> String {
         PHAssetResource.assetResources(for: asset).first?.originalFilename ?? "-"
+    }
+}
+
+extension AssetDescription {
+    /// Prints assets as the listing commands do: their JSON with `--json`,
+    /// else a table (``header`` and a ``row`` each) unless `--quiet`.
+    static func print(_ assets: [PHAsset], _ options: LibraryOptions) {
+        if options.json {
+            Output.json(encoding: assets.map(AssetRepresentation.init))
+        } else if !options.quiet {
+            Output.table(header, assets.map(row))
+        }
     }
 }
