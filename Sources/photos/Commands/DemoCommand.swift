@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosIndexing
 import PhotosMedia
 
 /// Builds a sample library through the public API and tours it.
@@ -82,6 +83,7 @@ struct DemoCommand: ParsableCommand {
             try tour.showHistory(since: afterImport)
             try tour.showLimitedClient()
             try tour.showImages()
+            try tour.showSearch()
         }
         tour.section("Done")
         if keep {
@@ -327,9 +329,23 @@ struct Tour {
         Output.line("   \(moments.count) moments in \(years.count) years; the three largest:")
         PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: largest).enumerateObjects { moment, _, _ in
             let place =
-                moment.approximateLocation.map { String(format: "around %.3f, %.3f", $0.coordinate.latitude, $0.coordinate.longitude) }
+                moment.localizedTitle
+                ?? moment.approximateLocation.map { String(format: "around %.3f, %.3f", $0.coordinate.latitude, $0.coordinate.longitude) }
                 ?? "no location"
             Output.line("     \(date(moment.startDate)) to \(date(moment.endDate).suffix(9)): \(moment.estimatedAssetCount) photos, \(place)")
+        }
+    }
+
+    func showSearch() throws {
+        section("12. Search: the indexer names places offline and reads words, then searches find them")
+        let run = try LibraryIndexer(library: library).catchUp()
+        Output.line("   indexed \(run.indexed) assets, following the library's history from here on")
+        for place in try library.places().prefix(4) {
+            Output.line("     \(place.city), \(place.country): \(place.assetCount) photos")
+        }
+        for search in ["kyoto", "place:paris favorite", "2021 december"] {
+            let found = try PHAsset.fetchAssets(matchingSearch: search, options: nil)
+            Output.line("   photos search \(search): \(found.count) found")
         }
     }
 
