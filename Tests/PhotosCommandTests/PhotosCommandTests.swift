@@ -337,14 +337,15 @@ import Testing
         let run = try tool.run("demo", "--assets", "60", "--library", tool.directory.appendingPathComponent("Demo.photoslibrary").path)
         #expect(run.status == 0, "\(run.errors)")
         let headings = run.lines.filter { $0.first?.isNumber == true && $0.contains(". ") }
-        #expect(headings.count == 11 && run.output.contains("Done"), "\(run.output)")
+        #expect(headings.count == 12 && run.output.contains("Done"), "\(run.output)")
+        #expect(run.output.contains("photos search kyoto: ") && !run.output.contains("photos search kyoto: 0 found"), "\(run.output)")
         #expect(!run.output.contains("\\n") && !run.output.contains("\\e"), "the demo's own text needs no escaping")
     }
 
     @Test func helpEverywhereWithExamples() throws {
         for command in [
             [], ["import"], ["ls"], ["album"], ["album", "create"], ["folder"], ["changes"], ["watch"], ["thumb"],
-            ["export"], ["access"], ["trash"], ["demo"],
+            ["export"], ["access"], ["trash"], ["demo"], ["search"], ["index"], ["index", "status"], ["index", "run"], ["index", "rebuild"],
         ] {
             let help = try tool.run(command + ["--help"])
             #expect(help.status == 0 && help.output.contains("USAGE"), "\(command)")

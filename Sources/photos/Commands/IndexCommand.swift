@@ -33,7 +33,16 @@ struct IndexCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "How much of the library the index covers, and how far behind it is.")
+        static let configuration = CommandConfiguration(
+            abstract: "How much of the library the index covers, and how far behind it is.",
+            discussion: """
+                Each kind of understanding says its phase (notStarted, wholePass, following),
+                the change blocks it has yet to index, and the process running it, if any.
+
+                Examples:
+                  photos index status
+                  photos index status --json
+                """)
 
         @OptionGroup var options: LibraryOptions
 
@@ -65,7 +74,15 @@ struct IndexCommand: ParsableCommand {
     }
 
     struct Run: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Index what is not indexed yet, then stop.")
+        static let configuration = CommandConfiguration(
+            abstract: "Index what is not indexed yet, then stop.",
+            discussion: """
+                A kind another process is indexing (a running `photos serve`) is left to it.
+
+                Examples:
+                  photos index run
+                  photos index run --json
+                """)
 
         @OptionGroup var options: LibraryOptions
 
@@ -83,7 +100,11 @@ struct IndexCommand: ParsableCommand {
 
     struct Rebuild: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Index the whole library again, from the next run; what is indexed stays searchable meanwhile.")
+            abstract: "Index the whole library again, from the next run; what is indexed stays searchable meanwhile.",
+            discussion: """
+                Examples:
+                  photos index rebuild && photos index run
+                """)
 
         @OptionGroup var options: LibraryOptions
 
