@@ -85,7 +85,7 @@ export class Sidebar {
         const entry = this.entry({ id: `place:${city.countryCode}:${city.region}:${city.city}`, kind: 'search', search: city.search, title: city.city, estimatedAssetCount: city.assetCount });
         const cover = document.createElement('img');
         cover.className = 'place-cover';
-        cover.alt = '';
+        cover.alt = `${city.city}, ${city.country}`;
         cover.loading = 'lazy';
         cover.src = `/v1/assets/${city.cover}/thumbnail`;
         entry.querySelector('.nav-entry').prepend(cover);
