@@ -24,11 +24,13 @@ public final class BackgroundIndexer: NSObject, PHPhotoLibraryPersistentChangesO
 
     /// What it has done since it started, for metrics.
     public struct Progress: Sendable, Equatable {
-        /// Assets indexed and entries removed.
+        /// Assets indexed.
         public var indexed = 0
+        /// Entries of deleted assets removed.
         public var removed = 0
-        /// Runs that failed, and the last failure's description.
+        /// Runs that failed.
         public var failures = 0
+        /// The last failure, as it described itself.
         public var lastFailure: String?
     }
 
@@ -65,6 +67,7 @@ public final class BackgroundIndexer: NSObject, PHPhotoLibraryPersistentChangesO
         }
     }
 
+    /// Wakes the thread: the library's history grew.
     public func photoLibraryPersistentChangesDidUpdate(_ photoLibrary: PHPhotoLibrary) {
         condition.withLock {
             wanted = true

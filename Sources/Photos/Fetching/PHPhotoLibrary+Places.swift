@@ -5,10 +5,12 @@ import PhotosStore
 /// (an OpenPhotoKit addition: Apple's Photos shows places, but PhotoKit
 /// has no API for them).
 public struct LibraryPlace: Sendable, Hashable {
-    /// The city (or town) nearest in the sense that matters, its
-    /// first-level region, and its country, in English.
+    /// The city (or town) that best describes where the photos were
+    /// taken, in English: the nearest, its distance weighed by its size.
     public var city: String
+    /// The city's first-level division (a state, a region, a province).
     public var region: String
+    /// The city's country, in English.
     public var country: String
     /// The country's ISO 3166 code (`FR`).
     public var countryCode: String

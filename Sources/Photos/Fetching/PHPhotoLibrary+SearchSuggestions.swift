@@ -13,6 +13,7 @@ public struct SearchSuggestion: Sendable, Hashable {
         case filter
     }
 
+    /// What it completes with.
     public var kind: Kind
     /// The name as people read it (`Zürich`, `Summer 2024`).
     public var label: String
@@ -21,9 +22,6 @@ public struct SearchSuggestion: Sendable, Hashable {
 }
 
 extension PHPhotoLibrary {
-    /// The longest text taken for suggestions, as for a search.
-    static let maximumSuggestionText = 1_000
-
     /// Completions of the last word of `text`: places the reader's photos
     /// were taken, albums it sees, and the search's own filter words, whose
     /// names begin with that word (case and accents aside), places first,
@@ -31,8 +29,8 @@ extension PHPhotoLibrary {
     /// Cost: the places query and the albums fetch; tens of milliseconds
     /// for a library of a hundred thousand photos.
     public func searchSuggestions(for text: String, limit: Int = 8) throws -> [SearchSuggestion] {
-        guard text.utf8.count <= Self.maximumSuggestionText else {
-            throw PHPhotosError(.limitExceeded, "a search is at most \(Self.maximumSuggestionText) bytes; this one has \(text.utf8.count)")
+        guard text.utf8.count <= SearchQuery.maximumLength else {
+            throw PHPhotosError(.limitExceeded, "a search is at most \(SearchQuery.maximumLength) bytes; this one has \(text.utf8.count)")
         }
         // A space after the last word means the next is not begun: nothing to complete.
         guard let last = text.last, !last.isWhitespace else { return [] }

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where a library's index stands (``LibraryIndexer/status()``).
+public struct IndexStatus: Sendable, Equatable {
+    /// One kind of understanding.
+    public struct Kind: Sendable, Equatable {
+        /// Where a kind is.
+        public enum Phase: String, Sendable, Equatable {
+            /// It has never run.
+            case notStarted
+            /// It is reading every asset once.
+            case wholePass
+            /// It follows the library's changes.
+            case following
+        }
+        /// Its name (`metadata`: places and the assets' own words).
+        public var name: String
+        /// Where it is.
+        public var phase: Phase
+        /// Change blocks committed that it has not indexed yet.
+        public var pendingChanges: Int
+        /// Assets it has indexed over its life.
+        public var indexed: Int
+        /// The process whose lease is running now, if any.
+        public var holder: String?
+        /// When it last wrote.
+        public var updatedAt: Date?
+    }
+
+    /// Each kind of understanding, in the order the indexer runs them.
+    public var kinds: [Kind]
+    /// Assets outside Recently Deleted.
+    public var assets: Int
+    /// Those that searches can find by their words.
+    public var searchable: Int
+    /// Those with a place.
+    public var located: Int
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// Where an indexer stands. Tokens are a `PHPersistentChangeToken`'s coded
+/// form, opaque to the engine.
+package enum IndexPosition: Sendable, Hashable {
+    /// It has indexed nothing yet, or was asked to index everything again:
+    /// it starts a whole pass.
+    case unstarted
+    /// A whole pass over the library begun at the state `token` names; it
+    /// has indexed every asset whose identifier sorts up to `after` (none
+    /// yet when nil). Changes after `token` are followed once it ends.
+    case pass(token: Data, after: String?)
+    /// Every change through the state `token` names is indexed.
+    case following(token: Data)
+}
