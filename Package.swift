@@ -132,11 +132,18 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // Tesseract's C interface (libtesseract-dev): text read in images.
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        // What the indexer sees in pixels, with models packages ship: text (Tesseract).
+        .target(
+            name: "PhotosVision",
+            dependencies: ["CTesseract"]
+        ),
         // Understanding for search, run in the background as a PhotoKit client
-        // that follows the library's persistent history: places, words, …
+        // that follows the library's persistent history: places, words, text, …
         .target(
             name: "PhotosIndexing",
-            dependencies: ["Photos", "PhotosStore", "PhotosMedia", "CPhotosMedia"]
+            dependencies: ["Photos", "PhotosStore", "PhotosMedia", "PhotosVision", "CPhotosMedia"]
         ),
         // The web gallery: plain JavaScript modules, a style sheet and a page,
         // bundled as resources and served by PhotosServer at `/`.
@@ -198,7 +205,7 @@ let package = Package(
             name: "photos-bench",
             dependencies: [
                 "Photos", "PhotosIndexing", "PhotosStore", "PhotosSQLite", "PhotosMedia", "CBenchVips", "CBenchSQLite", "PhotosServer", "PhotosPostgres",
-                "PhotosObjectStorage",
+                "PhotosObjectStorage", "PhotosVision", "CTesseract",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -232,7 +239,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosTests",
-            dependencies: ["Photos", "PhotosIndexing", "PhotosMedia", "PhotosObjectStorage", "photos-test-helper", "PhotosTestSupport"]
+            dependencies: [
+                "Photos", "PhotosIndexing", "PhotosMedia", "PhotosVision", "PhotosObjectStorage", "photos-test-helper", "PhotosTestSupport",
+            ]
         ),
         .testTarget(
             name: "PhotosStoreTests",

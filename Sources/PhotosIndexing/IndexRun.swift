@@ -7,7 +7,10 @@ public struct IndexRun: Sendable, Equatable {
     /// Deleted assets whose entries it removed.
     public var removed = 0
     /// The kinds it left to another process holding their lease.
-    public var heldElsewhere: [String] = []
+    public var heldElsewhere: [IndexKind] = []
+    /// The kinds it could not run on this machine, each with the reason
+    /// (its model is not installed).
+    public var unavailable: [IndexKind: String] = [:]
 
     /// A run that did nothing: what a run finds when everything is indexed.
     public init() {}

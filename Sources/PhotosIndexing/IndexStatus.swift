@@ -12,8 +12,10 @@ public struct IndexStatus: Sendable, Equatable {
             case wholePass
             /// It follows the library's changes.
             case following
+            /// It cannot run on this machine: its model is not installed.
+            case unavailable
         }
-        /// Its name (`metadata`: places and the assets' own words).
+        /// Its name: an ``IndexKind``'s raw value.
         public var name: String
         /// Where it is.
         public var phase: Phase
@@ -25,6 +27,8 @@ public struct IndexStatus: Sendable, Equatable {
         public var holder: String?
         /// When it last wrote.
         public var updatedAt: Date?
+        /// Why it cannot run, when its phase is ``Phase/unavailable``.
+        public var unavailableReason: String?
     }
 
     /// Each kind of understanding, in the order the indexer runs them.

@@ -1,6 +1,7 @@
 import Foundation
 import Photos
 import PhotosStore
+import PhotosVision
 
 /// Indexes a library for search: a PhotoKit client of the library that
 /// follows its persistent history from a token it keeps in the library
@@ -8,8 +9,8 @@ import PhotosStore
 /// stopped after a crash or restart, and catches up after any downtime.
 /// An OpenPhotoKit addition: Apple's Photos indexes inside its own daemon.
 ///
-/// Each kind of understanding (today: places and the assets' own words)
-/// keeps its own position. The first run reads every asset in a whole
+/// Each kind of understanding (``IndexKind``: places and the assets' own
+/// words, text in photos) keeps its own position. The first run reads every asset in a whole
 /// pass, in batches; then each run reads only the change blocks committed
 /// since. Every batch is written in one transaction with the position it
 /// reaches, so a run killed at any point loses nothing and does nothing
@@ -24,41 +25,101 @@ public final class LibraryIndexer: Sendable {
     public let library: PHPhotoLibrary
     /// Who holds the leases this indexer takes: by default the host and process.
     public let holder: String
+    /// The kinds it keeps, in the order each round runs them.
+    public let kinds: [IndexKind]
     private let analyzers: [any AssetAnalyzer]
     private let now: @Sendable () -> Date
-    private let batchSize: Int
+    private let batchLimit: Int?
 
     /// How long a lease lasts without a batch written: a holder that died
     /// is replaced after this long.
     static let lease: TimeInterval = 120
-    /// Assets read and written per batch, by default: one transaction each.
-    static let defaultBatchSize = 256
     /// Change blocks read per batch while following history.
     static let changesPerBatch = 64
 
-    /// An indexer of `library`. `now` is its clock, for leases.
-    public convenience init(library: PHPhotoLibrary, holder: String? = nil, now: @escaping @Sendable () -> Date = Date.init) {
-        self.init(library: library, holder: holder, now: now, batchSize: Self.defaultBatchSize)
+    /// An indexer of `library` that keeps `kinds` (all by default), reading
+    /// text in `textLanguages` (Tesseract's names: `eng`, `deu`, …; each
+    /// needs its Debian package, `tesseract-ocr-eng`, …). `now` is its
+    /// clock, for leases. Cost: none until it runs; text models load on
+    /// the first photo read.
+    public convenience init(
+        library: PHPhotoLibrary, holder: String? = nil, kinds: [IndexKind] = IndexKind.allCases, textLanguages: [String] = ["eng"],
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.init(library: library, holder: holder, kinds: kinds, textLanguages: textLanguages, now: now, batchLimit: nil)
     }
 
-    /// An indexer that writes `batchSize` assets per transaction (tests stop, and kill, between small batches).
-    package init(library: PHPhotoLibrary, holder: String?, now: @escaping @Sendable () -> Date, batchSize: Int) {
+    /// An indexer that writes at most `batchLimit` assets per transaction
+    /// (tests stop, and kill, between small batches).
+    package init(
+        library: PHPhotoLibrary, holder: String?, kinds: [IndexKind] = IndexKind.allCases, textLanguages: [String] = ["eng"],
+        now: @escaping @Sendable () -> Date, batchLimit: Int?
+    ) {
         self.library = library
         self.holder = holder ?? "\(Self.thisHost):\(ProcessInfo.processInfo.processIdentifier)"
-        self.analyzers = [PlacesAndWords()]
+        var unique: [IndexKind] = []
+        for kind in kinds where !unique.contains(kind) { unique.append(kind) }
+        self.kinds = unique
+        self.analyzers = unique.map { kind -> any AssetAnalyzer in
+            switch kind {
+            case .metadata: PlacesAndWords()
+            case .text: TextInPhotos(languages: textLanguages)
+            }
+        }
         self.now = now
-        self.batchSize = max(1, batchSize)
+        self.batchLimit = batchLimit.map { max(1, $0) }
     }
 
-    /// Indexes what is not indexed yet, kind by kind, batch by batch, until
-    /// nothing is left or `shouldStop` says so between batches. A kind
-    /// whose lease another process holds is left to it and named in the
-    /// result. Cost: for places and words, tens of microseconds an asset.
+    /// Indexes what is not indexed yet until nothing is left or
+    /// `shouldStop` says so between batches. Each round gives every kind one
+    /// batch, so a slow kind's long pass (text) never holds back a fast
+    /// one's (a new photo's place). A kind whose lease another process
+    /// holds is left to it, and one whose model is not installed is left
+    /// out; the result names both. Cost: for places and words, tens of
+    /// microseconds an asset; for text, Tesseract's time on each photo.
     @discardableResult
     public func catchUp(shouldStop: () -> Bool = { false }) throws -> IndexRun {
+        let store = try requireStore()
         var run = IndexRun()
+        var claims: [Claim] = []
+        defer {
+            for claim in claims { try? store.releaseIndexer(claim.analyzer.kind.rawValue, holder: holder) }
+        }
         for analyzer in analyzers {
-            try catchUp(analyzer, run: &run, shouldStop: shouldStop)
+            if let reason = analyzer.unavailability {
+                run.unavailable[analyzer.kind] = reason
+                continue
+            }
+            guard let position = try claim(analyzer.kind, store: store) else {
+                run.heldElsewhere.append(analyzer.kind)
+                continue
+            }
+            claims.append(Claim(analyzer: analyzer, position: position, batchSize: min(analyzer.batchSize, batchLimit ?? .max), renewAfter: renewal()))
+        }
+        var working = true
+        while working {
+            working = false
+            var index = 0
+            while index < claims.count {
+                if shouldStop() { return run }
+                if now() >= claims[index].renewAfter {
+                    guard try claim(claims[index].analyzer.kind, store: store) != nil else {
+                        run.heldElsewhere.append(claims[index].analyzer.kind)
+                        claims.remove(at: index)
+                        continue
+                    }
+                    claims[index].renewAfter = renewal()
+                }
+                do {
+                    if try step(&claims[index], run: &run, store: store) { working = true }
+                } catch let error as VisionError {
+                    run.unavailable[claims[index].analyzer.kind] = error.description
+                    try? store.releaseIndexer(claims[index].analyzer.kind.rawValue, holder: holder)
+                    claims.remove(at: index)
+                    continue
+                }
+                index += 1
+            }
         }
         return run
     }
@@ -68,7 +129,7 @@ public final class LibraryIndexer: Sendable {
     public func reindex() throws {
         let store = try requireStore()
         for analyzer in analyzers {
-            try Self.mapped { () throws(StoreError) in try store.resetIndexer(analyzer.name, now: now()) }
+            try Self.mapped { () throws(StoreError) in try store.resetIndexer(analyzer.kind.rawValue, now: now()) }
         }
     }
 
@@ -87,8 +148,8 @@ public final class LibraryIndexer: Sendable {
         let coverage = try Self.mapped { () throws(StoreError) in try store.indexCoverage() }
         var kinds: [IndexStatus.Kind] = []
         for analyzer in analyzers {
-            let state = states.first { $0.name == analyzer.name }
-            var kind = IndexStatus.Kind(name: analyzer.name, phase: .notStarted, pendingChanges: 0, indexed: Int(state?.indexed ?? 0))
+            let state = states.first { $0.name == analyzer.kind.rawValue }
+            var kind = IndexStatus.Kind(name: analyzer.kind.rawValue, phase: .notStarted, pendingChanges: 0, indexed: Int(state?.indexed ?? 0))
             kind.holder = state?.leaseUntil.map { $0 > now() } == true ? state?.holder : nil
             kind.updatedAt = state?.updatedAt
             switch state?.position ?? .unstarted {
@@ -96,10 +157,14 @@ public final class LibraryIndexer: Sendable {
                 break
             case .pass:
                 kind.phase = .wholePass
-            case .following(let token):
+            case .following(let token, _):
                 kind.phase = .following
                 guard countsPending else { break }
                 kind.pendingChanges = (try? library.fetchPersistentChanges(since: try Self.token(token)).reduce(0) { count, _ in count + 1 }) ?? 0
+            }
+            if let reason = analyzer.unavailability {
+                kind.phase = .unavailable
+                kind.unavailableReason = reason
             }
             kinds.append(kind)
         }
@@ -108,75 +173,131 @@ public final class LibraryIndexer: Sendable {
 
     // MARK: - One kind
 
-    private func catchUp(_ analyzer: any AssetAnalyzer, run: inout IndexRun, shouldStop: () -> Bool) throws {
-        let store = try requireStore()
-        let gone = try Self.mapped { () throws(StoreError) in try store.indexerState(analyzer.name) }?.holder.flatMap(Self.goneHolder)
-        guard
-            let state = try Self.mapped({ () throws(StoreError) in
-                try store.claimIndexer(analyzer.name, holder: holder, replacing: gone, now: now(), lease: Self.lease)
-            })
-        else {
-            run.heldElsewhere.append(analyzer.name)
-            return
+    /// A kind whose lease this run holds, and where it stands.
+    private struct Claim {
+        let analyzer: any AssetAnalyzer
+        var position: IndexPosition
+        let batchSize: Int
+        /// When its lease is taken again, halfway through it.
+        var renewAfter: Date
+        /// The change block being read over several batches, read once.
+        var openChange: OpenChange?
+    }
+
+    /// A change block of more assets than a batch: the token before it, the
+    /// assets it inserted or updated by UUID, those it deleted, and the token after it.
+    private struct OpenChange {
+        var from: Data
+        var touched: [String]
+        var removed: [String]
+        var to: Data
+    }
+
+    /// What the next batch of history holds: the assets to read, those
+    /// deleted, and where the kind stands once they are written.
+    private struct FollowingStep {
+        var touched: [String] = []
+        var removed: [String] = []
+        var next: IndexPosition?
+    }
+
+    private func claim(_ kind: IndexKind, store: any PhotoStore) throws -> IndexPosition? {
+        let gone = try Self.mapped { () throws(StoreError) in try store.indexerState(kind.rawValue) }?.holder.flatMap(Self.goneHolder)
+        return try Self.mapped { () throws(StoreError) in
+            try store.claimIndexer(kind.rawValue, holder: holder, replacing: gone, now: now(), lease: Self.lease)
+        }?.position
+    }
+
+    private func renewal() -> Date {
+        now().addingTimeInterval(Self.lease / 2)
+    }
+
+    /// Indexes one batch of the kind's work; false when it had none.
+    private func step(_ claim: inout Claim, run: inout IndexRun, store: any PhotoStore) throws -> Bool {
+        if case .unstarted = claim.position {
+            // The pass starts from the state before it reads anything: what changes while it runs is followed after.
+            claim.position = .pass(token: try Self.data(library.currentChangeToken), after: nil)
         }
-        defer { try? store.releaseIndexer(analyzer.name, holder: holder) }
-        var position = state.position
-        while true {
-            if case .unstarted = position {
-                // The pass starts from the state before it reads anything: what changes while it runs is followed after.
-                position = .pass(token: try Self.data(library.currentChangeToken), after: nil)
+        switch claim.position {
+        case .unstarted:
+            return true
+        case .pass(let token, let after):
+            let uuids = try Self.mapped { () throws(StoreError) in try store.assetUUIDs(after: after, limit: claim.batchSize) }
+            let ends = uuids.count < claim.batchSize
+            let next: IndexPosition = ends ? .following(token: token, after: nil) : .pass(token: token, after: uuids.last)
+            let found = try claim.analyzer.analyze(assets(uuids))
+            try write(claim.analyzer, found, removed: [], position: next, endsPass: ends, store: store)
+            claim.renewAfter = renewal()
+            run.indexed += found.count
+            claim.position = next
+            return true
+        case .following(let token, let after):
+            guard let step = try followingStep(&claim, from: token, after: after) else {
+                // The history it needs is gone (pruned, or kept without details): everything again.
+                claim.position = .unstarted
+                return true
             }
-            if shouldStop() { return }
-            switch position {
-            case .unstarted:
-                continue
-            case .pass(let token, let after):
-                let uuids = try Self.mapped { () throws(StoreError) in try store.assetUUIDs(after: after, limit: batchSize) }
-                let ends = uuids.count < batchSize
-                let next: IndexPosition = ends ? .following(token: token) : .pass(token: token, after: uuids.last)
-                let found = analyzer.analyze(assets(uuids))
-                try write(analyzer, found, removed: [], position: next, endsPass: ends, store: store)
-                run.indexed += found.count
-                position = next
-            case .following(let data):
-                guard let step = try followingStep(from: try Self.token(data)) else {
-                    // The history it needs is gone (pruned, or kept without details): everything again.
-                    position = .unstarted
-                    continue
-                }
-                guard let last = step.last else { return }
-                let found = analyzer.analyze(assets(step.touched))
-                try write(analyzer, found, removed: step.removed, position: .following(token: try Self.data(last)), endsPass: false, store: store)
-                run.indexed += found.count
-                run.removed += step.removed.count
-                position = .following(token: try Self.data(last))
-            }
+            guard let next = step.next else { return false }
+            let found = try claim.analyzer.analyze(assets(step.touched))
+            try write(claim.analyzer, found, removed: step.removed, position: next, endsPass: false, store: store)
+            claim.renewAfter = renewal()
+            run.indexed += found.count
+            run.removed += step.removed.count
+            claim.position = next
+            return true
         }
     }
 
-    /// The assets the next change blocks inserted or updated, those they
-    /// deleted, and the token after the last; nil when the history from
-    /// `token` cannot be read (expired, or kept without details).
-    private func followingStep(from token: PHPersistentChangeToken) throws -> (touched: [String], removed: [String], last: PHPersistentChangeToken?)? {
-        var touched: [String] = []
+    /// The assets the next change blocks after `token` inserted or updated
+    /// (at most a batch of them, but always a whole block unless that block
+    /// alone holds more, which is then read by UUID from `after`), those
+    /// they deleted, and where that leaves the kind; nil when the history
+    /// from `token` cannot be read (expired, or kept without details).
+    private func followingStep(_ claim: inout Claim, from token: Data, after: String?) throws -> FollowingStep? {
+        if let open = claim.openChange, open.from == token {
+            return Self.batch(of: open, after: after, limit: claim.batchSize)
+        }
+        claim.openChange = nil
+        var step = FollowingStep()
         var seen = Set<String>()
         var removed = Set<String>()
-        var last: PHPersistentChangeToken?
         do {
-            for change in try library.fetchPersistentChanges(since: token, limit: Self.changesPerBatch) {
+            for change in try library.fetchPersistentChanges(since: try Self.token(token), limit: Self.changesPerBatch) {
                 let details = try change.changeDetails(for: .asset)
-                for identifier in details.insertedLocalIdentifiers.union(details.updatedLocalIdentifiers).sorted() {
-                    let uuid = Self.uuid(identifier)
-                    removed.remove(uuid)
-                    if seen.insert(uuid).inserted { touched.append(uuid) }
+                let touched = Set(details.insertedLocalIdentifiers.union(details.updatedLocalIdentifiers).map(LocalIdentifier.uuid)).sorted()
+                let deleted = details.deletedLocalIdentifiers.map(LocalIdentifier.uuid).sorted()
+                let to = try Self.data(change.changeToken)
+                if step.next == nil && touched.count > claim.batchSize {
+                    let open = OpenChange(from: token, touched: touched, removed: deleted, to: to)
+                    claim.openChange = open
+                    return Self.batch(of: open, after: after, limit: claim.batchSize)
                 }
-                for identifier in details.deletedLocalIdentifiers { removed.insert(Self.uuid(identifier)) }
-                last = change.changeToken
+                // Whole blocks only: the next would not fit in this batch.
+                if step.next != nil && seen.count + touched.count > claim.batchSize { break }
+                for uuid in touched {
+                    removed.remove(uuid)
+                    if seen.insert(uuid).inserted { step.touched.append(uuid) }
+                }
+                removed.formUnion(deleted)
+                step.next = .following(token: to, after: nil)
             }
         } catch let error as PHPhotosError where error.code == .persistentChangeTokenExpired || error.code == .persistentChangeDetailsUnavailable {
             return nil
         }
-        return (touched.filter { !removed.contains($0) }, removed.sorted(), last)
+        step.touched.removeAll { removed.contains($0) }
+        step.removed = removed.sorted()
+        return step
+    }
+
+    /// The next batch of a block read over several: the assets after
+    /// `after`, and with the last batch, the block's deletions.
+    private static func batch(of open: OpenChange, after: String?, limit: Int) -> FollowingStep {
+        let remaining = after.map { mark in open.touched.drop { $0 <= mark } } ?? open.touched[...]
+        let touched = Array(remaining.prefix(limit))
+        guard remaining.count > limit, let last = touched.last else {
+            return FollowingStep(touched: touched, removed: open.removed, next: .following(token: open.to, after: nil))
+        }
+        return FollowingStep(touched: touched, removed: [], next: .following(token: open.from, after: last))
     }
 
     /// The assets with these UUIDs as PhotoKit gives them, with their
@@ -198,7 +319,7 @@ public final class LibraryIndexer: Sendable {
         _ analyzer: any AssetAnalyzer, _ found: [IndexedAsset], removed: [String], position: IndexPosition, endsPass: Bool, store: any PhotoStore
     ) throws {
         let batch = IndexBatch(
-            indexer: analyzer.name, holder: holder, assets: found, removed: removed, position: position, endsPass: endsPass, now: now(),
+            indexer: analyzer.kind.rawValue, holder: holder, assets: found, removed: removed, position: position, endsPass: endsPass, now: now(),
             lease: Self.lease)
         try Self.mapped { () throws(StoreError) in try store.writeIndex(batch) }
     }
@@ -229,10 +350,6 @@ public final class LibraryIndexer: Sendable {
             pid > 0, pid != ProcessInfo.processInfo.processIdentifier
         else { return nil }
         return kill(pid, 0) != 0 && errno == ESRCH ? holder : nil
-    }
-
-    private static func uuid(_ identifier: String) -> String {
-        String(identifier.prefix { $0 != "/" })
     }
 
     private static func data(_ token: PHPersistentChangeToken) throws -> Data {

@@ -8,7 +8,9 @@ import PhotosStore
 /// descriptive metadata (caption, keywords, file name, camera). Costs
 /// microseconds an asset: it reads no file.
 struct PlacesAndWords: AssetAnalyzer {
-    var name: String { "metadata" }
+    var kind: IndexKind { .metadata }
+    var batchSize: Int { 256 }
+    var unavailability: String? { nil }
 
     func analyze(_ assets: [PHAsset]) -> [IndexedAsset] {
         assets.map { asset in
@@ -19,8 +21,8 @@ struct PlacesAndWords: AssetAnalyzer {
             let words = [metadata.caption, metadata.originalFilename, asset.cameraMake, asset.cameraModel].compactMap { $0 } + metadata.keywords
             let placeWords = place.map { [$0.name, $0.region, $0.country] } ?? []
             return IndexedAsset(
-                uuid: String(asset.localIdentifier.prefix { $0 != "/" }),
-                searchText: ["words": SearchWords.document(words), "place": SearchWords.document(placeWords)],
+                uuid: asset.uuid,
+                searchText: [.words: SearchWords.document(words), .place: SearchWords.document(placeWords)],
                 writesPlace: true,
                 place: place.map { IndexedPlace(city: $0.name, region: $0.region, country: $0.country, countryCode: $0.countryCode) })
         }

@@ -21,7 +21,7 @@ struct SearchBenchmarks {
         let indexed = try BenchLibrary.cached("library-\(assetCount)-indexed.photoslibrary", in: workdir, holding: "\(assetCount) assets, indexed") {
             url in
             try FileManager.default.moveItem(at: try BenchLibrary.workingCopy(of: unindexed, in: workdir), to: url)
-            try LibraryIndexer(library: try PHPhotoLibrary(url: url, clientIdentifier: nil)).catchUp()
+            try LibraryIndexer(library: try PHPhotoLibrary(url: url, clientIdentifier: nil), kinds: [.metadata]).catchUp()
         }
         try searches(indexed)
         BenchLibrary.removeScratch(in: workdir)
@@ -39,7 +39,7 @@ struct SearchBenchmarks {
             runs: quick ? 1 : 3,
             beforeEachSide: { copy = try BenchLibrary.workingCopy(of: library, in: workdir) },
             ours: {
-                counts.ours = try LibraryIndexer(library: try PHPhotoLibrary(url: copy, clientIdentifier: nil)).catchUp().indexed
+                counts.ours = try LibraryIndexer(library: try PHPhotoLibrary(url: copy, clientIdentifier: nil), kinds: [.metadata]).catchUp().indexed
             },
             baseline: { counts.baseline = try Self.plainIndex(copy) })
         guard counts.ours == counts.baseline else { throw BenchError("the indexer wrote \(counts.ours) assets, the plain one \(counts.baseline)") }

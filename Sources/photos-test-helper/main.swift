@@ -98,7 +98,7 @@ case "hike" where arguments.count == 4:
 case "index" where arguments.count == 4:
     guard let batch = Int(arguments[3]) else { fail("BATCH must be a number") }
     do {
-        try LibraryIndexer(library: library, holder: nil, now: Date.init, batchSize: batch).catchUp {
+        try LibraryIndexer(library: library, holder: nil, now: Date.init, batchLimit: batch).catchUp {
             print("batch")
             fflush(nil)
             return false

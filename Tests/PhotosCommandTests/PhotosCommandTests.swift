@@ -339,6 +339,7 @@ import Testing
         let headings = run.lines.filter { $0.first?.isNumber == true && $0.contains(". ") }
         #expect(headings.count == 12 && run.output.contains("Done"), "\(run.output)")
         #expect(run.output.contains("photos search kyoto: ") && !run.output.contains("photos search kyoto: 0 found"), "\(run.output)")
+        #expect(run.output.contains("photos search plumber: 1 found"), "the receipt's text: \(run.output)")
         #expect(!run.output.contains("\\n") && !run.output.contains("\\e"), "the demo's own text needs no escaping")
     }
 

@@ -30,7 +30,22 @@ import Testing
         #expect(kinds.first?["phase"] as? String == "following" && kinds.first?["pendingChanges"] as? Int == 0)
         #expect(try tool.run("index", "rebuild").status == 0)
         let rebuilt = try #require(try tool.run("index", "run", "--json").json as? [String: Any])
-        #expect(rebuilt["indexed"] as? Int == 2)
+        #expect(rebuilt["indexed"] as? Int == 4, "two assets, by both kinds")
+
+        // Text in a photo: read by `photos index run`, found by `photos search`.
+        let scans = tool.directory.appendingPathComponent("scans")
+        try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
+        let sample = try TextSamples.make(count: 1, in: scans)[0]
+        #expect(try tool.run("import", "scans").status == 0)
+        let read = try #require(try tool.run("index", "run", "--kind", "text", "--json").json as? [String: Any])
+        #expect(read["indexed"] as? Int == 1, "\(read)")
+        let word = try #require(sample.words.first { !$0.allSatisfy(\.isNumber) })
+        let byText = try #require(try tool.run("search", word, "--json").json as? [[String: Any]])
+        #expect(byText.map { $0["originalFilename"] as? String } == [sample.url.lastPathComponent])
+        // A language whose model is missing is named, with its package; the command still succeeds.
+        let missing = try tool.run("index", "run", "--text-languages", "eng+zzz")
+        #expect(missing.status == 0 && missing.output.contains("tesseract-ocr-zzz"), "\(missing.output)")
+        #expect(try tool.run("index", "run", "--kind", "faces").status != 0)
 
         // Bad input is the user's, with exit 1 and one line.
         let long = try tool.run("search", String(repeating: "x", count: 1_001))

@@ -37,7 +37,7 @@ import Testing
                 let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Été à Lyon")
                 album.addAssets([assets[1]] as NSArray)
             }
-            try LibraryIndexer(library: test.library).catchUp()
+            try LibraryIndexer(library: test.library, kinds: [.metadata]).catchUp()
         }
 
         func search(_ query: String, options: PHFetchOptions? = nil, in library: PHPhotoLibrary? = nil) throws -> [String] {
@@ -176,7 +176,7 @@ import Testing
 
     @Test func theIndexFollowsChangesDeletionsAndRestarts() throws {
         let f = try Fixture()
-        let indexer = LibraryIndexer(library: f.test.library)
+        let indexer = LibraryIndexer(library: f.test.library, kinds: [.metadata])
         let asset = f.test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [f.canon], options: nil)[0] }
         try f.test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).caption = "Lighthouse" }
         #expect(try f.search("lighthouse").isEmpty, "not indexed yet")
@@ -199,7 +199,7 @@ import Testing
 
     @Test func aPlaceFollowsItsAssetsLocation() throws {
         let f = try Fixture()
-        let indexer = LibraryIndexer(library: f.test.library)
+        let indexer = LibraryIndexer(library: f.test.library, kinds: [.metadata])
         let canon = f.test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [f.canon], options: nil)[0] }
         try f.test.library.performChangesAndWait { PHAssetChangeRequest(for: canon).location = CLLocation(latitude: 41.3851, longitude: 2.1734) }
         try indexer.catchUp()
@@ -220,7 +220,7 @@ import Testing
     @Test func aPassStoppedBetweenBatchesResumesWithoutRepeating() throws {
         let test = try TestLibrary()
         let ids = try test.importImages(try (0..<7).map { try test.jpeg("pass-\($0).jpg", latitude: 48.8566, longitude: 2.3522) })
-        let first = LibraryIndexer(library: test.library, holder: "first", now: Date.init, batchSize: 2)
+        let first = LibraryIndexer(library: test.library, holder: "first", kinds: [.metadata], now: Date.init, batchLimit: 2)
         var batches = 0
         let stopped = try first.catchUp {
             batches += 1
@@ -229,7 +229,7 @@ import Testing
         #expect(stopped.indexed == 4)
         #expect(try first.status().kinds[0].phase == .wholePass)
         // Another process (another holder) resumes where the first stopped, once its lease is given up.
-        let second = LibraryIndexer(library: test.library, holder: "second", now: Date.init, batchSize: 2)
+        let second = LibraryIndexer(library: test.library, holder: "second", kinds: [.metadata], now: Date.init, batchLimit: 2)
         #expect(try second.catchUp().indexed == 3, "nothing indexed twice")
         let status = try second.status()
         #expect(status.kinds[0].indexed == 7 && status.searchable == 7 && status.kinds[0].phase == .following)
@@ -244,8 +244,8 @@ import Testing
         let clock = TestClock(Date(timeIntervalSince1970: 2_000_000_000))
         // Another server holds the lease (it is indexing, or died mid-batch).
         #expect(try store.claimIndexer("metadata", holder: "other", replacing: nil, now: clock.now, lease: LibraryIndexer.lease) != nil)
-        let indexer = LibraryIndexer(library: test.library, holder: "me", now: clock.read, batchSize: 8)
-        #expect(try indexer.catchUp().heldElsewhere == ["metadata"])
+        let indexer = LibraryIndexer(library: test.library, holder: "me", kinds: [.metadata], now: clock.read, batchLimit: 8)
+        #expect(try indexer.catchUp().heldElsewhere == [.metadata])
         #expect(try indexer.status().kinds[0].holder == "other")
         clock.advance(by: LibraryIndexer.lease + 1)
         #expect(try indexer.catchUp().indexed == 1, "a lease that lapsed passes on")
@@ -259,7 +259,7 @@ import Testing
 
     @Test func reindexingPassesOverEverythingAgain() throws {
         let f = try Fixture()
-        let indexer = LibraryIndexer(library: f.test.library)
+        let indexer = LibraryIndexer(library: f.test.library, kinds: [.metadata])
         try indexer.reindex()
         #expect(try indexer.status().kinds[0].phase == .notStarted)
         #expect(try f.search("boats") == [f.paris], "what is indexed stays searchable meanwhile")

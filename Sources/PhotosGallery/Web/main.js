@@ -21,6 +21,9 @@ import { ask, Cancelled } from './dialogs.js';
 import { notify, notifyError } from './notices.js';
 import { stars, ratingForKey } from './format.js';
 
+/** What the owner reads for each kind of understanding the indexer keeps. */
+const INDEX_KIND_NAMES = /** @type {Record<string, string>} */ ({ metadata: 'places and words', text: 'text in photos' });
+
 /**
  * An element of the page by id. Typed loosely: index.html decides each one's kind (a form, an input).
  * @type {(id: string) => any}
@@ -66,10 +69,13 @@ class Gallery {
     const status = await getData('/v1/index').catch(() => null);
     const element = $('index-state');
     if (!status) return;
-    const pending = status.kinds.reduce((n, k) => n + k.pendingChanges, 0);
-    const busy = status.searchable < status.assets || pending > 0 || status.kinds.some((k) => k.phase !== 'following');
+    // A kind whose model the server lacks never finishes: it is not work in progress.
+    const working = status.kinds.filter((k) => k.phase !== 'unavailable' && (k.phase !== 'following' || k.pendingChanges > 0));
+    const busy = status.searchable < status.assets || working.length > 0;
     element.hidden = !busy;
-    element.textContent = busy ? `Indexing: ${status.searchable.toLocaleString()} of ${status.assets.toLocaleString()} searchable` : '';
+    element.textContent = !busy ? ''
+      : status.searchable < status.assets ? `Indexing: ${status.searchable.toLocaleString()} of ${status.assets.toLocaleString()} searchable`
+      : `Indexing: ${working.map((k) => INDEX_KIND_NAMES[k.name] ?? k.name).join(', ')}`;
     if (busy) this.indexTimer = setTimeout(() => this.showIndexProgress(), 3000);
   }
 

@@ -75,8 +75,8 @@ extension JSONRoutes {
                         assets: status.assets, searchable: status.searchable, located: status.located,
                         kinds: status.kinds.map { kind in
                             .init(
-                                name: kind.name, phase: .init(rawValue: kind.phase.rawValue)!, pendingChanges: kind.pendingChanges,
-                                indexed: kind.indexed, updatedAt: kind.updatedAt)
+                                name: kind.name, phase: .init(rawValue: kind.phase.rawValue)!, unavailableReason: kind.unavailableReason,
+                                pendingChanges: kind.pendingChanges, indexed: kind.indexed, updatedAt: kind.updatedAt)
                         }))))
     }
 }

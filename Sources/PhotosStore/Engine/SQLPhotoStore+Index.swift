@@ -59,7 +59,7 @@ extension SQLPhotoStore {
             try db.execute(
                 sql: """
                     INSERT INTO indexer_state (name, updated_at) VALUES (?, ?)
-                    ON CONFLICT (name) DO UPDATE SET token = NULL, pass_after = NULL, updated_at = excluded.updated_at
+                    ON CONFLICT (name) DO UPDATE SET token = NULL, pass_after = NULL, change_after = NULL, updated_at = excluded.updated_at
                     """,
                 arguments: [name, now.timeIntervalSince1970])
         }
@@ -68,14 +68,15 @@ extension SQLPhotoStore {
     package func writeIndex(_ batch: IndexBatch) throws(StoreError) {
         try write { db in
             try requireOwner("index the library")
-            let (token, after) = Self.columns(batch.position)
+            let (token, after, changeAfter) = Self.columns(batch.position)
             let written = try db.execute(
                 sql: """
-                    UPDATE indexer_state SET token = ?, pass_after = ?, indexed = indexed + ?, lease_until = ?, updated_at = ?
+                    UPDATE indexer_state SET token = ?, pass_after = ?, change_after = ?, indexed = indexed + ?, lease_until = ?, updated_at = ?
                     WHERE name = ? AND holder = ?
                     """,
                 arguments: [
-                    token, after, batch.assets.count, batch.now.addingTimeInterval(batch.lease).timeIntervalSince1970, batch.now.timeIntervalSince1970,
+                    token, after, changeAfter, batch.assets.count, batch.now.addingTimeInterval(batch.lease).timeIntervalSince1970,
+                    batch.now.timeIntervalSince1970,
                     batch.indexer, batch.holder,
                 ])
             guard written == 1 else {
@@ -131,12 +132,12 @@ extension SQLPhotoStore {
     /// (one per set of columns written), the asset found by its UUID in the
     /// same statement: an asset deleted meanwhile gets none.
     private static func write(_ assets: [IndexedAsset], _ db: any SQLConnection) throws {
-        var searchStatements: [[String]: any SQLStatement] = [:]
+        var searchStatements: [[SearchIndex.Column]: any SQLStatement] = [:]
         var placeStatements: (upsert: (any SQLStatement)?, removal: (any SQLStatement)?) = (nil, nil)
         for asset in assets {
-            let columns = SearchIndex.columns.filter { asset.searchText[$0] != nil }
+            let columns = SearchIndex.Column.allCases.filter { asset.searchText[$0] != nil }
             if !columns.isEmpty {
-                let statement = try searchStatements[columns] ?? db.prepare(sql: searchUpsert(columns))
+                let statement = try searchStatements[columns] ?? db.prepare(sql: searchUpsert(columns.map(\.rawValue)))
                 searchStatements[columns] = statement
                 try statement.execute(values: columns.map { asset.searchText[$0]!.databaseValue } + [asset.uuid.databaseValue])
             }
@@ -179,12 +180,12 @@ extension SQLPhotoStore {
         }
     }
 
-    private static func columns(_ position: IndexPosition) -> (token: Data?, after: String?) {
+    private static func columns(_ position: IndexPosition) -> (token: Data?, passAfter: String?, changeAfter: String?) {
         switch position {
-        case .unstarted: (nil, nil)
+        case .unstarted: (nil, nil, nil)
         // An empty mark: a pass that has indexed nothing yet.
-        case .pass(let token, let after): (token, after ?? "")
-        case .following(let token): (token, nil)
+        case .pass(let token, let after): (token, after ?? "", nil)
+        case .following(let token, let after): (token, nil, after)
         }
     }
 
@@ -198,7 +199,7 @@ extension SQLPhotoStore {
         let position: IndexPosition =
             switch (token, after) {
             case (nil, _): .unstarted
-            case (let token?, nil): .following(token: token)
+            case (let token?, nil): .following(token: token, after: try row["change_after"])
             case (let token?, let after?): .pass(token: token, after: after.isEmpty ? nil : after)
             }
         return IndexerStateRecord(

@@ -10,6 +10,9 @@ package enum IndexPosition: Sendable, Hashable {
     /// has indexed every asset whose identifier sorts up to `after` (none
     /// yet when nil). Changes after `token` are followed once it ends.
     case pass(token: Data, after: String?)
-    /// Every change through the state `token` names is indexed.
-    case following(token: Data)
+    /// Every change through the state `token` names is indexed, and of the
+    /// change block after it, every asset whose identifier sorts up to
+    /// `after` (none when nil): a block of more assets than a batch, such
+    /// as a large import, is indexed over several batches.
+    case following(token: Data, after: String?)
 }

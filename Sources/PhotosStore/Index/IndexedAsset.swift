@@ -5,14 +5,14 @@ import Foundation
 package struct IndexedAsset: Sendable, Hashable {
     /// The asset's UUID.
     package var uuid: String
-    /// The `asset_search` columns it writes (``SearchIndex/columns``), each
+    /// The `asset_search` columns it writes (``SearchIndex/Column``), each
     /// already folded and split by ``SearchWords``.
-    package var searchText: [String: String]
+    package var searchText: [SearchIndex.Column: String]
     /// Whether it writes the asset's place, and the place (nil: none).
     package var writesPlace: Bool
     package var place: IndexedPlace?
 
-    package init(uuid: String, searchText: [String: String], writesPlace: Bool = false, place: IndexedPlace? = nil) {
+    package init(uuid: String, searchText: [SearchIndex.Column: String], writesPlace: Bool = false, place: IndexedPlace? = nil) {
         self.uuid = uuid
         self.searchText = searchText
         self.writesPlace = writesPlace

@@ -72,5 +72,18 @@ extension LibraryTables {
                 .createTable("asset_search"), .createTextSearchIndex, .createTable("asset_place"), .createIndex("asset_place_by_country"),
                 .createTable("indexer_state"),
             ]),
+        // An indexer reads a change block of more assets than one batch
+        // (a large import) over several, each written with the last asset
+        // it reached, so that slow kinds (text) keep their lease and a
+        // stopped run resumes inside the block.
+        SchemaStep(name: "indexers resume inside a change block", changes: [.addColumn(table: "indexer_state", column: "change_after")]),
     ]
+
+    /// The columns steps add to tables that exist, which a table created by
+    /// an earlier step leaves out: the step that adds them comes after.
+    static let columnsAddedLater: Set<SchemaChange> = Set(
+        steps.flatMap(\.changes).filter {
+            if case .addColumn = $0 { return true }
+            return false
+        })
 }

@@ -258,14 +258,16 @@ package enum LibraryTables {
         // Each indexer's place in the library's history, and who runs it:
         // the change token it has indexed through (a
         // PHPersistentChangeToken's coded form), the last asset a whole
-        // pass reached, and the lease that keeps two processes from doing
-        // the same work.
+        // pass reached, the last asset indexed of the change block after
+        // the token when that block takes several batches, and the lease
+        // that keeps two processes from doing the same work.
         Table(
             "indexer_state", key: ["name"],
             columns: [
                 LibraryColumn("name", .text),
                 LibraryColumn("token", .bytes, nullable: true),
                 LibraryColumn("pass_after", .text, nullable: true),
+                LibraryColumn("change_after", .text, nullable: true),
                 LibraryColumn("holder", .text, nullable: true),
                 LibraryColumn("lease_until", .real, nullable: true),
                 LibraryColumn("indexed", .integer, default: 0),

@@ -17,8 +17,20 @@ package enum SearchIndex {
     static let sqliteTable = "asset_search_fts"
     /// PostgreSQL's GIN index.
     static let postgresIndex = "asset_search_text"
+    /// A searchable column of `asset_search`; each kind of understanding writes its own.
+    package enum Column: String, Sendable, Hashable, CaseIterable {
+        /// Caption, keywords, file name and camera.
+        case words
+        /// City, region and country.
+        case place
+        /// The names of the people in it.
+        case people
+        /// Text read in the image.
+        case content
+    }
+
     /// The indexed columns of `asset_search`, in order.
-    static let columns = ["words", "place", "people", "content"]
+    static let columns = Column.allCases.map(\.rawValue)
 
     /// Whether `table` is one SQLite keeps for the index: the FTS5 table
     /// and its shadow tables.

@@ -83,7 +83,7 @@ struct DemoCommand: ParsableCommand {
             try tour.showHistory(since: afterImport)
             try tour.showLimitedClient()
             try tour.showImages()
-            try tour.showSearch()
+            try tour.showSearch(receiptIn: card)
         }
         tour.section("Done")
         if keep {
@@ -336,14 +336,18 @@ struct Tour {
         }
     }
 
-    func showSearch() throws {
-        section("12. Search: the indexer names places offline and reads words, then searches find them")
+    func showSearch(receiptIn folder: URL) throws {
+        section("12. Search: the indexer names places offline, reads words and the text in photos, then searches find them")
+        let receipt = try Receipt.write(to: folder)
+        try library.performChangesAndWait { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: receipt) }
+        Output.line("   imported a photo of a receipt, drawn by libvips")
         let run = try LibraryIndexer(library: library).catchUp()
-        Output.line("   indexed \(run.indexed) assets, following the library's history from here on")
+        Output.line("   wrote \(run.indexed) entries: each photo's place and words, and the text in it; it follows the library's history from here on")
+        for (kind, reason) in run.unavailable { Output.line("   \(kind.rawValue) was not indexed: \(reason)") }
         for place in try library.places().prefix(4) {
             Output.line("     \(place.city), \(place.country): \(place.assetCount) photos")
         }
-        for search in ["kyoto", "place:paris favorite", "2021 december"] {
+        for search in ["kyoto", "place:paris favorite", "2021 december", "plumber"] {
             let found = try PHAsset.fetchAssets(matchingSearch: search, options: nil)
             Output.line("   photos search \(search): \(found.count) found")
         }
@@ -455,5 +459,38 @@ struct Tour {
         ready.wait()
         guard let input else { throw CLIError.library(PHPhotosError(.invalidResource)) }
         return input
+    }
+}
+
+/// A receipt, as a photo of one would read, drawn by libvips' `vips text`
+/// (libvips-tools): what the demo's text search finds.
+enum Receipt {
+    static let lines = ["Receipt from the plumber", "Kitchen tap repaired", "Total 142 EUR paid by card"]
+
+    static func write(to folder: URL) throws -> URL {
+        let work = folder.appendingPathComponent("receipt")
+        let url = folder.appendingPathComponent("receipt.jpg")
+        defer {
+            for suffix in ["-mask.v", "-ink.v"] { try? FileManager.default.removeItem(atPath: work.path + suffix) }
+        }
+        try vips(["text", work.path + "-mask.v", lines.joined(separator: "\n"), "--font", "DejaVu Sans 30", "--dpi", "72"])
+        try vips(["invert", work.path + "-mask.v", work.path + "-ink.v"])
+        try vips(["embed", work.path + "-ink.v", url.path + "[Q=90]", "60", "60", "640", "480", "--extend", "white"])
+        return url
+    }
+
+    private static func vips(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw ValidationError("the demo draws its receipt with the vips tool, from Debian's libvips-tools: \(error.localizedDescription)")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ValidationError("vips \(arguments[0]) failed drawing the demo's receipt") }
     }
 }

@@ -7,12 +7,16 @@ import PhotosIndexing
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
-        abstract: "Show or update the search index (places and words).",
+        abstract: "Show or update the search index (places, words, text in photos).",
         discussion: """
             The index follows the library's change history from a token it keeps
             in the library: each run reads only what changed since the last, and a
             run that is stopped resumes where it was. `photos serve` keeps it up
-            to date in the background; `photos search` updates it first.
+            to date in the background; `photos search` brings places and words up
+            to date first. Kinds: metadata (places and the assets' own words,
+            microseconds a photo) and text (text read in photos by Tesseract,
+            from 50 ms to seconds a photo; needs tesseract-ocr-eng, or the
+            package of each language read).
 
             Examples:
               photos index status
@@ -26,7 +30,8 @@ struct IndexCommand: ParsableCommand {
     /// the index holds.
     static func bringUpToDate(_ library: PHPhotoLibrary) {
         do {
-            try LibraryIndexer(library: library).catchUp()
+            // Places and words only: reading text can take hours, and is the background's.
+            try LibraryIndexer(library: library, kinds: [.metadata]).catchUp()
         } catch {
             Output.errorLine("photos: the search index was not brought up to date (\(CLIError.message(error))); searching what it holds")
         }
@@ -36,8 +41,9 @@ struct IndexCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "How much of the library the index covers, and how far behind it is.",
             discussion: """
-                Each kind of understanding says its phase (notStarted, wholePass, following),
-                the change blocks it has yet to index, and the process running it, if any.
+                Each kind of understanding says its phase (notStarted, wholePass, following,
+                unavailable: its model is not installed), the change blocks it has yet to
+                index, and the process running it, if any.
 
                 Examples:
                   photos index status
@@ -56,6 +62,7 @@ struct IndexCommand: ParsableCommand {
                         [
                             "name": kind.name, "phase": kind.phase.rawValue, "pendingChanges": kind.pendingChanges, "indexed": kind.indexed,
                             "holder": kind.holder as Any, "updatedAt": Output.jsonDate(kind.updatedAt),
+                            "unavailableReason": kind.unavailableReason as Any,
                         ] as [String: Any]
                     },
                 ])
@@ -69,6 +76,7 @@ struct IndexCommand: ParsableCommand {
                             kind.holder.map(Output.escaped) ?? "-",
                         ]
                     })
+                for kind in status.kinds { if let reason = kind.unavailableReason { Output.line("\(kind.name): \(reason)") } }
             }
         }
     }
@@ -77,23 +85,37 @@ struct IndexCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Index what is not indexed yet, then stop.",
             discussion: """
-                A kind another process is indexing (a running `photos serve`) is left to it.
+                A kind another process is indexing (a running `photos serve`) is left to it,
+                as is a kind whose model is not installed. Text is read in English unless
+                --text-languages names others (Tesseract's names joined by +, each from its
+                Debian package: tesseract-ocr-deu for deu).
 
                 Examples:
                   photos index run
-                  photos index run --json
+                  photos index run --kind metadata
+                  photos index run --text-languages eng+deu --json
                 """)
 
         @OptionGroup var options: LibraryOptions
+        @Option(name: .customLong("kind"), help: "A kind to index (metadata, text); repeat for several. Default: all.")
+        var kinds: [IndexKind] = []
+        @Option(help: "The languages text is read in, Tesseract's names joined by + (eng+deu).")
+        var textLanguages = "eng"
 
         func run() throws {
             let library = try options.open()
-            let run = try LibraryIndexer(library: library).catchUp()
+            let run = try LibraryIndexer(
+                library: library, kinds: kinds.isEmpty ? IndexKind.allCases : kinds, textLanguages: textLanguages.split(separator: "+").map(String.init)
+            ).catchUp()
             if options.json {
-                Output.json(["indexed": run.indexed, "removed": run.removed, "heldElsewhere": run.heldElsewhere])
+                Output.json([
+                    "indexed": run.indexed, "removed": run.removed, "heldElsewhere": run.heldElsewhere.map(\.rawValue),
+                    "unavailable": Dictionary(uniqueKeysWithValues: run.unavailable.map { ($0.key.rawValue, $0.value) }),
+                ])
             } else if !options.quiet {
                 Output.line("indexed \(run.indexed), removed \(run.removed)")
-                for kind in run.heldElsewhere { Output.line("\(kind): another process is indexing it") }
+                for kind in run.heldElsewhere { Output.line("\(kind.rawValue): another process is indexing it") }
+                for (kind, reason) in run.unavailable.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { Output.line("\(kind.rawValue): \(reason)") }
             }
         }
     }
@@ -115,3 +137,5 @@ struct IndexCommand: ParsableCommand {
         }
     }
 }
+
+extension IndexKind: ExpressibleByArgument {}
