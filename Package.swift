@@ -205,7 +205,7 @@ let package = Package(
             name: "photos-bench",
             dependencies: [
                 "Photos", "PhotosIndexing", "PhotosStore", "PhotosSQLite", "PhotosMedia", "CBenchVips", "CBenchSQLite", "PhotosServer", "PhotosPostgres",
-                "PhotosObjectStorage", "PhotosVision", "CTesseract",
+                "PhotosObjectStorage", "PhotosVision", "CTesseract", "PhotosTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

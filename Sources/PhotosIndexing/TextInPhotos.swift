@@ -9,14 +9,14 @@ import PhotosVision
 /// a receipt, a screenshot or a page says, searchable as `content`.
 /// Videos are left without text. The engine starts on first use, so that
 /// asking for the index's status loads no model.
-final class TextInPhotos: AssetAnalyzer, @unchecked Sendable {
+package final class TextInPhotos: AssetAnalyzer, @unchecked Sendable {
     var kind: IndexKind { .text }
     /// A photo takes up to a few seconds: a batch ends well within the lease.
     var batchSize: Int { 16 }
     /// The longest side of the image read: screenshots and phone photos of
     /// documents keep their text legible, and a 48-megapixel photo costs
     /// no more than a 12-megapixel one.
-    static let longestSide = 2048
+    package static let longestSide = 2048
 
     let languages: [String]
     /// Its own image manager: the images it reads never push the gallery's out of memory.

@@ -36,8 +36,11 @@ package final class TextRecognizer: @unchecked Sendable {
     /// thread alone; the indexer chooses how many run. OpenMP reads its
     /// thread limit only from the environment at load, so this turns
     /// nested and parallel regions off instead, for the process: no other
-    /// part of it uses OpenMP.
-    private static let oneThreadEach: Void = omp_set_max_active_levels(0)
+    /// part of it uses OpenMP. Leptonica's complaints about images ("invalid box") go nowhere either.
+    private static let singleThreadedAndQuiet: Void = {
+        omp_set_max_active_levels(0)
+        _ = setMsgSeverity(6)
+    }()
 
     private let handle: OpaquePointer
     private let lock = NSLock()
@@ -50,7 +53,7 @@ package final class TextRecognizer: @unchecked Sendable {
         guard !languages.isEmpty, languages.allSatisfy(Self.isLanguageName) else {
             throw .invalidLanguage(languages.joined(separator: "+"))
         }
-        _ = Self.oneThreadEach
+        _ = Self.singleThreadedAndQuiet
         guard let handle = TessBaseAPICreate() else { throw .engineFailed("Tesseract could not start") }
         // Tesseract's notes ("Estimating resolution as …") are not ours to print.
         TessBaseAPISetVariable(handle, "debug_file", "/dev/null")

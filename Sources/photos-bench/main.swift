@@ -4,6 +4,7 @@
 //   swift run -c release photos-bench observe [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench history [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench search [--quick] [--assets N] [--workdir DIR]
+//   swift run -c release photos-bench text [--quick] [--workdir DIR]
 //   swift run -c release photos-bench media [--quick] [--workdir DIR]
 //   swift run -c release photos-bench serve [--quick] [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench postgres [--quick] [--assets N] [--workdir DIR]
@@ -27,7 +28,7 @@ func option(_ name: String) -> String? {
 func usage(asked: Bool = false) -> Never {
     print(
         """
-        usage: photos-bench fetch|observe|history|search|media|serve|gallery|postgres|all|report [--assets N] [--changes N] [--quick] [--runs N]
+        usage: photos-bench fetch|observe|history|search|text|media|serve|gallery|postgres|all|report [--assets N] [--changes N] [--quick] [--runs N]
                             [--only SUITE,...] [--sizes N,...] [--report FILE] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000),
@@ -38,6 +39,8 @@ func usage(asked: Bool = false) -> Never {
           search    indexing places and words for search against the same work written plainly on
                     GRDB, and searches (a word, a place, a combined query) on a library of N assets
                     (default 1,000,000), each side's 95th percentile against the same FTS5 query by hand
+          text      reading text in photos (camera photos and rendered pages) with the indexer against
+                    Tesseract called directly on the same files, and the words missed on a labelled set
           media     thumbnails from originals against the same work in libvips, bare vips_thumbnail
                     and libjpeg's decode floor (and their SSIM), thumbnails from derivatives, importing
                     24 MP photos against the same work done plainly, on every core and on one
@@ -126,6 +129,8 @@ do {
     case "search":
         let assets = option("--assets").flatMap(Int.init) ?? 1_000_000
         try SearchBenchmarks(assetCount: assets, workdir: workdir, quick: arguments.contains("--quick")).run()
+    case "text":
+        try TextBenchmarks(workdir: workdir, quick: arguments.contains("--quick")).run()
     case "media":
         try MediaBenchmarks(workdir: workdir, quick: arguments.contains("--quick")).run()
     case "serve":

@@ -1,0 +1,130 @@
+import CTesseract
+import Foundation
+import Photos
+import PhotosIndexing
+import PhotosMedia
+import PhotosStore
+import PhotosTestSupport
+import PhotosVision
+
+/// Text in photos: the indexer reading every photo of a library, against
+/// Tesseract run directly on the same files with the same settings; and
+/// how many words it misses on the labelled set (rendered pages, clean and
+/// photographed-like, and a real photographed page).
+struct TextBenchmarks {
+    let workdir: URL
+    let quick: Bool
+
+    /// Real camera photos (forensics-samples-files): most photos hold no
+    /// text, and cost Tesseract its layout analysis all the same.
+    static let cameraPhotos = [
+        "pic1/IMG_20200827_231612.jpg", "pic2/IMG_20191224_234846.jpg", "pic2/IMG_20200124_231153.jpg", "pic2/IMG_20200608_111614.jpg",
+        "pic1/IMG_1054.JPG", "pic1/IMG-20191006-WA0002.jpg",
+    ].map { URL(fileURLWithPath: "/usr/share/forensics-samples/original-files/" + $0) }
+
+    func run() throws {
+        let scratch = workdir.appendingPathComponent("text-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let samples = try TextSamples.make(count: quick ? 8 : 32, in: scratch)
+        try accuracy(samples)
+        // Every camera photo and every page once, then again under other names, to the count.
+        let sources = Self.cameraPhotos + samples.map(\.url)
+        let count = quick ? sources.count : sources.count * 3
+        let files = try (0..<count).map { index in
+            let source = sources[index % sources.count]
+            let copy = scratch.appendingPathComponent("photo-\(index).\(source.pathExtension)")
+            try FileManager.default.copyItem(at: source, to: copy)
+            return copy
+        }
+        print("photos-bench text: \(files.count) photos (\(Self.cameraPhotos.count) camera photos and \(samples.count) pages, repeated)")
+        try throughput(files, in: scratch)
+    }
+
+    // MARK: - Throughput
+
+    /// A whole pass of the text indexer over a fresh copy of a library of
+    /// `files`, against Tesseract called directly on the files: each decoded
+    /// by libvips to the size ours reads (fitted in 2,048, never enlarged),
+    /// then read with the same engine, model and settings, on one thread.
+    private func throughput(_ files: [URL], in scratch: URL) throws {
+        let library = scratch.appendingPathComponent("text.photoslibrary")
+        let photos = try PHPhotoLibrary(url: library, clientIdentifier: nil)
+        try photos.performChangesAndWait {
+            for file in files { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: file) }
+        }
+        // Places and words first, so that the text pass alone is measured.
+        try LibraryIndexer(library: photos, kinds: [.metadata]).catchUp()
+        // The size each photo is read at: fitted in 2,048 pixels, never enlarged (found before the clock starts).
+        let sized = try files.map { file in
+            let pixels = try ImageCodec.decode(fileAt: file)
+            let scale = min(1, Double(TextInPhotos.longestSide) / Double(max(pixels.width, pixels.height)))
+            return (file, Int((Double(pixels.width) * scale).rounded()), Int((Double(pixels.height) * scale).rounded()))
+        }
+        var copy = library
+        var counts = (ours: 0, baseline: 0)
+        let (ours, baseline) = try Measure.alternating(
+            runs: quick ? 1 : 3,
+            beforeEachSide: { copy = try BenchLibrary.workingCopy(of: library, in: scratch) },
+            ours: {
+                counts.ours = try LibraryIndexer(library: try PHPhotoLibrary(url: copy, clientIdentifier: nil), kinds: [.text]).catchUp().indexed
+            },
+            baseline: { counts.baseline = try Self.readDirectly(sized) })
+        guard counts.ours == files.count, counts.baseline == files.count else {
+            throw BenchError("the indexer read \(counts.ours) photos and Tesseract \(counts.baseline), of \(files.count)")
+        }
+        let rate = { (milliseconds: Double) in String(format: "%.1f", Double(files.count) / (milliseconds / 1000)) }
+        _ = Measure.report(
+            "reading text, whole pass, \(files.count) photos, one core (ours \(rate(ours)) photos/s, baseline \(rate(baseline)) photos/s)",
+            ours: ours, baseline: baseline, target: 1.2)
+    }
+
+    /// Tesseract on each file as its C interface is used plainly, with the
+    /// recognizer's settings, each decoded by libvips at its size; returns the photos read.
+    static func readDirectly(_ files: [(url: URL, width: Int, height: Int)]) throws -> Int {
+        omp_set_max_active_levels(0)
+        _ = setMsgSeverity(6)
+        guard let handle = TessBaseAPICreate() else { throw BenchError("Tesseract did not start") }
+        defer {
+            TessBaseAPIEnd(handle)
+            TessBaseAPIDelete(handle)
+        }
+        TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
+        guard TessBaseAPIInit2(handle, nil, "eng", OEM_LSTM_ONLY) == 0 else { throw BenchError("Tesseract's English model is missing") }
+        TessBaseAPISetPageSegMode(handle, PSM_AUTO)
+        TessBaseAPISetVariable(handle, "thresholding_method", "2")
+        for file in files {
+            let image = try ImageRenderer.render(fileAt: file.url, RenderSpec(targetWidth: file.width, targetHeight: file.height, mode: .fit, exact: true))
+            image.bytes.withUnsafeBufferPointer { bytes in
+                TessBaseAPISetImage(handle, bytes.baseAddress, Int32(image.width), Int32(image.height), 4, Int32(image.width * 4))
+            }
+            guard let text = TessBaseAPIGetUTF8Text(handle) else { throw BenchError("Tesseract read nothing of \(file.url.lastPathComponent)") }
+            TessDeleteText(text)
+            TessBaseAPIClear(handle)
+        }
+        return files.count
+    }
+
+    // MARK: - Accuracy
+
+    /// The share of words the recognizer misses on the labelled set, by kind of page.
+    private func accuracy(_ samples: [TextSamples.Sample]) throws {
+        let recognizer = try TextRecognizer()
+        func read(_ url: URL) throws -> [String] {
+            let pixels = try ImageCodec.decode(fileAt: url)
+            return pixels.bytes.withUnsafeBytes {
+                recognizer.words(inRGBA: $0, width: pixels.width, height: pixels.height, bytesPerRow: pixels.width * 4)
+            }.flatMap { SearchWords.words($0.text) }
+        }
+        for photographed in [false, true] {
+            let kind = samples.filter { $0.photographed == photographed }
+            let recall = try kind.map { TextSamples.recall(expected: $0.words, read: try read($0.url)) }.reduce(0, +) / Double(kind.count)
+            _ = Measure.reportAbsolute(
+                "text words missed, \(kind.count) rendered pages in \(Set(kind.map(\.font)).count) fonts, \(photographed ? "photographed-like" : "clean")",
+                ours: 1 - recall, target: photographed ? 0.07 : 0.02, unit: "of words")
+        }
+        let page = TextSamples.photographedPage
+        let recall = TextSamples.recall(expected: SearchWords.words(page.text), read: try read(page.url))
+        _ = Measure.reportAbsolute("text words missed, a real photographed page (scikit-image's page.png)", ours: 1 - recall, target: 0.2, unit: "of words")
+    }
+}
