@@ -259,6 +259,12 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// fetch shows) were taken, as the index named them, by country then
     /// city. Cost: one pass over the located assets, grouped.
     func places() throws(StoreError) -> [PlaceSummary]
+    /// The words of the full-text index near each of `words` (typo
+    /// tolerance, ``SearchTerms``), for any reader: a search corrected to
+    /// them still shows only what the reader's grant covers. Cost, per word:
+    /// reading the index's words that begin with its letter and are about
+    /// as long, and comparing each.
+    func searchCorrections(for words: [String]) throws(StoreError) -> [String: [String]]
     /// How much of the library the index covers. Cost: counting the assets
     /// and the index's rows.
     func indexCoverage() throws(StoreError) -> IndexCoverage

@@ -26,7 +26,7 @@ struct TextBenchmarks {
         let scratch = workdir.appendingPathComponent("text-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let samples = try TextSamples.make(count: quick ? 8 : 32, in: scratch)
+        let samples = try TextSamples.make(count: quick ? 16 : 32, in: scratch)
         try accuracy(samples)
         // Every camera photo and every page once, then again under other names, to the count.
         let sources = Self.cameraPhotos + samples.map(\.url)

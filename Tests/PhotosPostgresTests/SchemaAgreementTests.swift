@@ -247,11 +247,20 @@ struct SchemaAgreementTests {
         let sqliteObjects = try queue.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'asset_search_fts%' AND type IN ('table', 'trigger')")
         }
-        #expect(Set(sqliteObjects).isSuperset(of: ["asset_search_fts", "asset_search_fts_insert", "asset_search_fts_delete", "asset_search_fts_update"]))
+        #expect(
+            Set(sqliteObjects).isSuperset(of: [
+                "asset_search_fts", "asset_search_fts_insert", "asset_search_fts_delete", "asset_search_fts_update", "asset_search_fts_terms",
+            ]))
         let postgres = try newLibrary()
         let definition = try postgres.transaction(.read, text: PostgresStatementText()) { db in
             try db.fetchOne(String.self, sql: "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'asset_search_text'")
         }
         #expect(definition?.contains("gin (to_tsvector('simple'::regconfig") == true, "\(definition ?? "none")")
+        let vocabularyTrigger = try postgres.transaction(.read, text: PostgresStatementText()) { db in
+            try db.fetchOne(
+                String.self,
+                sql: "SELECT tgname::text FROM pg_trigger WHERE tgrelid = 'asset_search'::regclass AND tgname = 'search_term_add'")
+        }
+        #expect(vocabularyTrigger == "search_term_add")
     }
 }

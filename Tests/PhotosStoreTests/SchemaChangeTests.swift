@@ -35,8 +35,9 @@ struct SchemaChangeTests {
             for change in step.changes {
                 // Rendering looks every name up; a step naming a column or
                 // index the catalogue lacks would trap here, not in a migration.
-                // The full-text index alone is each backend's own (a table and its triggers, or one index).
-                guard change != .createTextSearchIndex else { continue }
+                // The full-text index and its vocabulary alone are each backend's own
+                // (a table and its triggers, or one index; a view of FTS5's words, or a table, a function and a trigger).
+                guard change != .createTextSearchIndex && change != .createSearchTerms else { continue }
                 #expect(change.statements(in: .sqlite).count == change.statements(in: .postgres).count)
             }
         }

@@ -29,8 +29,9 @@ package enum TextSamples {
         "1984", "2019", "215", "4711", "300", "72",
     ]
 
-    /// `count` samples in `directory`, fonts taken in turn, every other one
-    /// photographed-like; the same `seed` gives the same words.
+    /// `count` samples in `directory`, fonts taken in turn, each round of
+    /// the fonts clean then photographed-like, in turn, at three sizes; the
+    /// same `seed` gives the same words.
     /// Cost: five runs of `vips` a sample (about 150 ms).
     package static func make(count: Int, in directory: URL, seed: UInt64 = 46) throws -> [Sample] {
         var random = SeededRandom(seed: seed)
@@ -38,7 +39,7 @@ package enum TextSamples {
             let words = (0..<12).map { _ in random.pick(vocabulary) }
             let lines = stride(from: 0, to: words.count, by: 4).map { words[$0..<$0 + 4].joined(separator: " ") }
             let font = fonts[index % fonts.count]
-            let photographed = index % 2 == 1
+            let photographed = index / fonts.count % 2 == 1
             let url = directory.appendingPathComponent("text-\(index).\(photographed ? "jpg" : "png")")
             try render(lines.joined(separator: "\n"), font: font, size: 22 + (index / fonts.count % 3) * 6, to: url, photographed: photographed)
             return Sample(url: url, words: words, font: font, photographed: photographed)

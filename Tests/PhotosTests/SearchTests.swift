@@ -148,6 +148,30 @@ import Testing
         #expect(try f.search("", in: client) == [f.paris])
     }
 
+    @Test func aSearchThatFindsNothingForgivesATypo() throws {
+        let f = try Fixture()
+        #expect(try f.search("baots") == [f.paris], "two letters swapped")
+        #expect(try f.search("lyom") == [f.lyon], "one changed")
+        #expect(try f.search("harbor") == [f.paris], "one missing")
+        #expect(try f.search("zuerich") == [f.zurich], "one added")
+        #expect(try f.search("baots 2023") == [f.paris], "beside a filter")
+        #expect(try f.search("boats") == [f.paris] && f.search("boat") == [f.paris], "found as typed: nothing else")
+        #expect(try f.search("baots canon").isEmpty, "every word must still match")
+        #expect(try f.search("bots") == [f.paris], "four letters, one edit: boats")
+        #expect(try f.search("bot").isEmpty, "three letters are never corrected")
+        #expect(try f.search("voats").isEmpty, "the first letter is kept")
+        #expect(try f.search("bxxts").isEmpty, "two edits are too many under eight letters")
+        #expect(try f.search("switzerlamd") == [f.zurich] && f.search("swizterlamd") == [f.zurich], "two edits from eight letters")
+
+        // A limited client's results never depend on words only photos it cannot see hold:
+        // a typo near one finds nothing, as a word nobody has.
+        try f.test.library.setAccess(.limited, forClient: "com.example.typos")
+        try f.test.library.addToLimitedSelection([f.lyon], ofClient: "com.example.typos")
+        let client = try f.test.client("com.example.typos")
+        #expect(try f.search("baots", in: client).isEmpty && f.search("lyom", in: client) == [f.lyon])
+        #expect(try f.search("lyom", in: client) == (try f.search("lyon", in: client)))
+    }
+
     @Test func placesAndSuggestionsShowOnlyWhatTheReaderSees() throws {
         let f = try Fixture()
         let places = try f.test.library.places()

@@ -92,6 +92,23 @@ extension SQLPhotoStore {
         }
     }
 
+    package func searchCorrections(for words: [String]) throws(StoreError) -> [String: [String]] {
+        guard !words.isEmpty else { return [:] }
+        return try read { db in
+            var corrections: [String: [String]] = [:]
+            for word in Set(words) {
+                let length = word.unicodeScalars.count
+                let edits = SearchTerms.allowedEdits(length)
+                guard edits > 0, let first = word.unicodeScalars.first else { continue }
+                let candidates = try db.fetchAll(
+                    String.self, SearchIndex.terms(beginningWith: first, lengths: max(1, length - edits)...(length + edits), dialect: db.dialect))
+                let near = SearchTerms.nearest(to: word, among: candidates)
+                if !near.isEmpty { corrections[word] = near }
+            }
+            return corrections
+        }
+    }
+
     package func places() throws(StoreError) -> [PlaceSummary] {
         try readObjects { db, scope in
             let shown = SQLFragment(sql: ShownAssets.inDefaultFetch(.asset)) + scope.assetCondition(.asset).andClause

@@ -77,6 +77,9 @@ extension LibraryTables {
         // it reached, so that slow kinds (text) keep their lease and a
         // stopped run resumes inside the block.
         SchemaStep(name: "indexers resume inside a change block", changes: [.addColumn(table: "indexer_state", column: "change_after")]),
+        // Typo tolerance: the index's vocabulary, which a search that found
+        // nothing reads for the words near those it typed.
+        SchemaStep(name: "search vocabulary", changes: [.createSearchTerms]),
     ]
 
     /// The columns steps add to tables that exist, which a table created by

@@ -340,6 +340,7 @@ package enum LibraryTables {
     }
 
     /// PostgreSQL's own: the change counter writers take in turn, the
-    /// migrations' record, and the month counts a transaction adds up.
-    package static let postgresBookkeeping: Set<String> = ["change_counter", "schema_migration", "timeline_month_change"]
+    /// migrations' record, the month counts a transaction adds up, and the
+    /// full-text index's vocabulary (``SearchIndex``).
+    package static let postgresBookkeeping: Set<String> = ["change_counter", "schema_migration", "timeline_month_change", SearchIndex.postgresTerms]
 }

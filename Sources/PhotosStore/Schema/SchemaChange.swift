@@ -16,6 +16,9 @@ package enum SchemaChange: Sendable, Hashable {
     /// Creates the full-text index of `asset_search` each backend keeps
     /// in its own way (``SearchIndex``).
     case createTextSearchIndex
+    /// Creates what keeps the full-text index's vocabulary, each backend in
+    /// its own way (``SearchIndex``), for typo tolerance.
+    case createSearchTerms
     /// Runs SQL both databases accept as it is: moving data to a new shape.
     case run(String)
 
@@ -44,6 +47,8 @@ package enum SchemaChange: Sendable, Hashable {
             return [index.creation(in: dialect) { LibraryTables.column($0, of: index.table).isNullable }]
         case .createTextSearchIndex:
             return SearchIndex.creation(in: dialect)
+        case .createSearchTerms:
+            return SearchIndex.termsCreation(in: dialect)
         case .run(let sql):
             return [sql]
         }

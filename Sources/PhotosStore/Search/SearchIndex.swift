@@ -17,6 +17,10 @@ package enum SearchIndex {
     static let sqliteTable = "asset_search_fts"
     /// PostgreSQL's GIN index.
     static let postgresIndex = "asset_search_text"
+    /// SQLite's view of the FTS5 index's vocabulary (an `fts5vocab` table).
+    static let sqliteTerms = sqliteTable + "_terms"
+    /// PostgreSQL's table of every word the index holds, kept by a trigger.
+    package static let postgresTerms = "search_term"
     /// A searchable column of `asset_search`; each kind of understanding writes its own.
     package enum Column: String, Sendable, Hashable, CaseIterable {
         /// Caption, keywords, file name and camera.
@@ -72,6 +76,48 @@ package enum SearchIndex {
         }
     }
 
+    /// The statements that keep the index's vocabulary in `dialect`, for
+    /// ``SearchTerms``: SQLite reads FTS5's own; PostgreSQL adds each row's
+    /// words to `search_term` as it is written (words of rows since
+    /// changed or deleted stay: a correction to one finds nothing more).
+    static func termsCreation(in dialect: SQLDialect) -> [String] {
+        switch dialect {
+        case .sqlite:
+            return ["CREATE VIRTUAL TABLE \(sqliteTerms) USING fts5vocab(\(sqliteTable), 'row')"]
+        case .postgres:
+            return [
+                "CREATE TABLE \(postgresTerms) (term text PRIMARY KEY)",
+                """
+                CREATE FUNCTION \(postgresTerms)_add() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO \(postgresTerms) (term) SELECT unnest(tsvector_to_array(\(postgresDocument("NEW.")))) ON CONFLICT DO NOTHING;
+                    RETURN NULL;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER \(postgresTerms)_add AFTER INSERT OR UPDATE ON asset_search FOR EACH ROW EXECUTE FUNCTION \(postgresTerms)_add()
+                """,
+                """
+                INSERT INTO \(postgresTerms) (term) SELECT DISTINCT unnest(tsvector_to_array(\(postgresDocument("")))) FROM asset_search \
+                ON CONFLICT DO NOTHING
+                """,
+            ]
+        }
+    }
+
+    /// The words of the index that begin with `first` and are `lengths`
+    /// long: the candidates ``SearchTerms`` corrects a word to.
+    static func terms(beginningWith first: Unicode.Scalar, lengths: ClosedRange<Int>, dialect: SQLDialect) -> SQLFragment {
+        let lower = String(first)
+        let upper = Unicode.Scalar(first.value + 1).map(String.init) ?? String(first) + "\u{10FFFF}"
+        let table = dialect == .sqlite ? sqliteTerms : postgresTerms
+        return """
+            SELECT term FROM \(sql: table) WHERE term >= \(lower) AND term < \(upper) AND substr(term, 1, 1) = \(lower) \
+            AND length(term) BETWEEN \(lengths.lowerBound) AND \(lengths.upperBound)
+            """
+    }
+
     /// The `tsvector` of a row's columns, exactly as the index is built on
     /// it (PostgreSQL uses the index only for the same expression).
     private static func postgresDocument(_ prefix: String) -> String {
@@ -85,7 +131,10 @@ package enum SearchIndex {
         guard match.usesTextIndex else { return nil }
         switch dialect {
         case .sqlite:
-            var parts = match.terms.map(sqlitePhrase)
+            var parts = match.terms.map { words in
+                guard words.count == 1, let near = match.corrections[words[0]], !near.isEmpty else { return sqlitePhrase(words) }
+                return "(" + ([sqlitePhrase(words)] + near.map { "\"\($0)\"" }).joined(separator: " OR ") + ")"
+            }
             for (column, alternatives) in [("place", match.places), ("people", match.people)] where !alternatives.isEmpty {
                 parts.append("{\(column)} : (" + alternatives.map(sqlitePhrase).joined(separator: " OR ") + ")")
             }
@@ -95,7 +144,10 @@ package enum SearchIndex {
                 WHERE \(sql: sqliteTable) MATCH \(expression)) s ON s.id = a.id
                 """
         case .postgres:
-            var all = match.terms.map(postgresPhrase)
+            var all = match.terms.map { words in
+                guard words.count == 1, let near = match.corrections[words[0]], !near.isEmpty else { return postgresPhrase(words) }
+                return "(" + ([postgresPhrase(words)] + near.map { "'\($0)'" }).joined(separator: " | ") + ")"
+            }
             var rechecks: [SQLFragment] = []
             for (column, alternatives) in [("place", match.places), ("people", match.people)] where !alternatives.isEmpty {
                 let query = alternatives.map(postgresPhrase).map { "(\($0))" }.joined(separator: " | ")

@@ -16,6 +16,10 @@ package struct SearchMatch: Sendable, Hashable {
     package var years: [Int] = []
     /// Months (1 to 12), any of which the asset was taken in, in its local time.
     package var months: [Int] = []
+    /// Words of `terms` a search typed alone, each with the words of the
+    /// index near it (``SearchTerms``), which it also matches: filled in
+    /// when the search as typed finds nothing.
+    package var corrections: [String: [String]] = [:]
     /// Whether a part names what nothing can be (an album titled with a control character).
     package var matchesNothing = false
 
@@ -24,6 +28,11 @@ package struct SearchMatch: Sendable, Hashable {
     /// Whether it asks nothing.
     package var isEmpty: Bool {
         terms.isEmpty && places.isEmpty && people.isEmpty && albums.isEmpty && years.isEmpty && months.isEmpty && !matchesNothing
+    }
+
+    /// The words typed alone that ``SearchTerms`` may correct.
+    package var correctableWords: [String] {
+        SearchTerms.correctable(terms.filter { $0.count == 1 }.map { $0[0] })
     }
 
     /// Whether it matches words in the full-text index.
