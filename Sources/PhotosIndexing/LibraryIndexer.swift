@@ -70,6 +70,15 @@ public final class LibraryIndexer: Sendable {
         self.batchLimit = batchLimit.map { max(1, $0) }
     }
 
+    /// Why `languages` cannot name the languages text is read in (a name
+    /// that is not one of Tesseract's, such as `../x`), or nil when they
+    /// can; a language whose model is not installed is not refused here:
+    /// the text kind reports it as unavailable. Cost: none.
+    public static func problem(withTextLanguages languages: [String]) -> String? {
+        guard case .invalidLanguage(let name)? = TextRecognizer.problem(with: languages) else { return nil }
+        return VisionError.invalidLanguage(name).description
+    }
+
     /// Indexes what is not indexed yet until nothing is left or
     /// `shouldStop` says so between batches. Each round gives every kind one
     /// batch, so a slow kind's long pass (text) never holds back a fast

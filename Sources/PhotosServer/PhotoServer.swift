@@ -52,6 +52,9 @@ public struct PhotoServer: Sendable {
         /// Whether it keeps the search index up to date while it runs, on a
         /// niced thread of its own (`PhotosIndexing`'s `BackgroundIndexer`).
         public var indexesInBackground = true
+        /// The languages text in photos is read in, Tesseract's names (`eng`,
+        /// `deu`, …), each needing its Debian package (`tesseract-ocr-deu`).
+        public var textLanguages = ["eng"]
 
         /// A configuration with the defaults: loopback port 8080, a minute's idle
         /// timeout, heartbeats every 15 s, 10 failed sign-ins a minute, 16 GiB
@@ -117,7 +120,9 @@ public struct PhotoServer: Sendable {
             throttle: SignInThrottle(limit: configuration.signInFailuresPerMinute, window: 60), provenTokens: provenTokens, tokenLookups: FreshLookups())
         self.logger = logger
         document = try OpenAPIDocument.bundled()
-        indexer = configuration.indexesInBackground ? BackgroundIndexer(indexer: LibraryIndexer(library: library, now: configuration.clock)) : nil
+        indexer =
+            configuration.indexesInBackground
+            ? BackgroundIndexer(indexer: LibraryIndexer(library: library, textLanguages: configuration.textLanguages, now: configuration.clock)) : nil
     }
 
     /// The router with every route, for tests and for ``application(onListening:)``.
@@ -166,7 +171,9 @@ public struct PhotoServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         }
         try JSONRoutes.register(
-            JSONRoutes(libraries: libraries, uploads: uploads, revocation: revocation, metrics: metrics), on: router.group().authenticated(by: authentication))
+            JSONRoutes(
+                libraries: libraries, uploads: uploads, revocation: revocation, metrics: metrics, textLanguages: configuration.textLanguages),
+            on: router.group().authenticated(by: authentication))
         routedMethods.register(router.routes)
         return router
     }

@@ -49,6 +49,13 @@ def test_search_suggests_finds_and_opens_in_the_grid_and_viewer(browser, server)
     box.clear()
     box.send_keys("japan favorite", Keys.ENTER)
     wait(browser, lambda d: grid_total(d) == search_total(server, "japan favorite"), 10)
+    # Text read in a photo: the demo's receipt, found by what it says, and despite a typo.
+    for query in ["plumber", "plumbre kitchen"]:
+        box.clear()
+        box.send_keys(query, Keys.ENTER)
+        wait(browser, lambda d: d.find_element(By.ID, "view-title").text == "Search: " + query)
+        assert search_total(server, query) == 1
+        wait(browser, lambda d: grid_total(d) == 1, 10)
     box.clear()
     box.send_keys("zzzqqq", Keys.ENTER)
     wait(browser, lambda d: d.find_element(By.ID, "view-title").text == "Search: zzzqqq")

@@ -46,6 +46,11 @@ import Testing
         let missing = try tool.run("index", "run", "--text-languages", "eng+zzz")
         #expect(missing.status == 0 && missing.output.contains("tesseract-ocr-zzz"), "\(missing.output)")
         #expect(try tool.run("index", "run", "--kind", "faces").status != 0)
+        // A name that is not a language's is refused before anything runs, by both commands that read text.
+        for command in [["index", "run"], ["serve", "--port", "0"]] {
+            let refused = try tool.run(command + ["--text-languages", "eng+../../etc/passwd"])
+            #expect(refused.status != 0 && refused.errors.contains("is not a list of Tesseract language names"), "\(command): \(refused.errors)")
+        }
 
         // Bad input is the user's, with exit 1 and one line.
         let long = try tool.run("search", String(repeating: "x", count: 1_001))

@@ -67,7 +67,8 @@ extension JSONRoutes {
     func getIndexStatus(_ input: Operations.GetIndexStatus.Input) async throws -> Operations.GetIndexStatus.Output {
         let (library, principal) = try await library()
         guard principal.isOwner else { throw Problem(.forbidden, "the index's progress is for the owner's tokens") }
-        let status = try await blocking { try LibraryIndexer(library: library).status() }
+        let languages = textLanguages
+        let status = try await blocking { try LibraryIndexer(library: library, textLanguages: languages).status() }
         return .ok(
             .init(
                 body: .json(

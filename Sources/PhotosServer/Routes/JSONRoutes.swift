@@ -23,6 +23,8 @@ struct JSONRoutes: APIProtocol {
     let revocation: Revocation
     /// Where committed change blocks are counted.
     let metrics: ServerMetrics
+    /// The languages the indexer reads text in, which its status judges.
+    var textLanguages = ["eng"]
 
     /// Registers the generated routes on `group`, which must authenticate
     /// (its paths are the document's, `/v1/…`, so it has no prefix).

@@ -102,11 +102,15 @@ struct IndexCommand: ParsableCommand {
         @Option(help: "The languages text is read in, Tesseract's names joined by + (eng+deu).")
         var textLanguages = "eng"
 
+        private var languages: [String] { textLanguages.split(separator: "+", omittingEmptySubsequences: false).map(String.init) }
+
+        func validate() throws {
+            if let problem = LibraryIndexer.problem(withTextLanguages: languages) { throw ValidationError("--text-languages: \(problem)") }
+        }
+
         func run() throws {
             let library = try options.open()
-            let run = try LibraryIndexer(
-                library: library, kinds: kinds.isEmpty ? IndexKind.allCases : kinds, textLanguages: textLanguages.split(separator: "+").map(String.init)
-            ).catchUp()
+            let run = try LibraryIndexer(library: library, kinds: kinds.isEmpty ? IndexKind.allCases : kinds, textLanguages: languages).catchUp()
             if options.json {
                 Output.json([
                     "indexed": run.indexed, "removed": run.removed, "heldElsewhere": run.heldElsewhere.map(\.rawValue),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Photos
+import PhotosIndexing
 import PhotosServer
 
 /// `photos serve`: the library over HTTP until SIGINT or SIGTERM.
@@ -27,7 +28,12 @@ struct ServeCommand: AsyncParsableCommand {
     var uploadQuota = 32
     @Flag(help: "Do not keep the search index up to date while serving (`photos index run` does it on demand).")
     var noIndex = false
+    @Option(help: "The languages text in photos is read in, Tesseract's names joined by + (eng+deu); each needs its package (tesseract-ocr-deu).")
+    var textLanguages = "eng"
     @OptionGroup var options: LibraryOptions
+
+    /// `--text-languages`, split at `+`.
+    private var languages: [String] { textLanguages.split(separator: "+", omittingEmptySubsequences: false).map(String.init) }
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
@@ -36,6 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--query-deadline must be from 0.001 to 3600 seconds")
         }
         guard (1...1 << 20).contains(uploadQuota) else { throw ValidationError("--upload-quota must be from 1 to 1048576 GiB") }
+        if let problem = LibraryIndexer.problem(withTextLanguages: languages) { throw ValidationError("--text-languages: \(problem)") }
     }
 
     func run() async throws {
@@ -48,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
             queryDeadline: .milliseconds(Int64((queryDeadline * 1000).rounded())),
             uploadQuota: uploadQuota << 30)
         configuration.indexesInBackground = !noIndex
+        configuration.textLanguages = languages
         let server = try PhotoServer(library: library, configuration: configuration, logger: logger)
         let (json, quiet, path) = (options.json, options.quiet, library.locationDescription)
         try await server.run { port in
