@@ -9,4 +9,8 @@ public enum IndexKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// Tesseract on the CPU. From about 50 ms for a screenshot to a second or
     /// more for a detailed photo, on one core.
     case text
+    /// A perceptual hash of each asset's image, for finding photos that look
+    /// alike (bursts, resaves, rescaled copies). A few milliseconds an asset:
+    /// it reads the thumbnail.
+    case similarity
 }

@@ -19,7 +19,8 @@ public struct IndexStatus: Sendable, Equatable {
         public var name: String
         /// Where it is.
         public var phase: Phase
-        /// Change blocks committed that it has not indexed yet.
+        /// Change blocks committed that it has not indexed yet, counted up to
+        /// ``IndexStatus/pendingChangesCounted``.
         public var pendingChanges: Int
         /// Assets it has indexed over its life.
         public var indexed: Int
@@ -30,6 +31,11 @@ public struct IndexStatus: Sendable, Equatable {
         /// Why it cannot run, when its phase is ``Phase/unavailable``.
         public var unavailableReason: String?
     }
+
+    /// The most change blocks a status counts for a kind: past it, a kind
+    /// is that far behind or more, and counting on would make asking for
+    /// the status as slow as the backlog is long.
+    public static let pendingChangesCounted = 1_000
 
     /// Each kind of understanding, in the order the indexer runs them.
     public var kinds: [Kind]

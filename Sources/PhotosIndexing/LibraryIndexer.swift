@@ -64,6 +64,7 @@ public final class LibraryIndexer: Sendable {
             switch kind {
             case .metadata: PlacesAndWords()
             case .text: TextInPhotos(languages: textLanguages)
+            case .similarity: SimilarityHashes()
             }
         }
         self.now = now
@@ -144,7 +145,8 @@ public final class LibraryIndexer: Sendable {
 
     /// Where each kind stands, and how much of the library is searchable.
     /// Cost: counting the assets and the index's rows, and reading the
-    /// change blocks each kind has yet to index.
+    /// change blocks each kind has yet to index, up to
+    /// ``IndexStatus/pendingChangesCounted`` of them.
     public func status() throws -> IndexStatus {
         try status(pendingChanges: true)
     }
@@ -169,7 +171,10 @@ public final class LibraryIndexer: Sendable {
             case .following(let token, _):
                 kind.phase = .following
                 guard countsPending else { break }
-                kind.pendingChanges = (try? library.fetchPersistentChanges(since: try Self.token(token)).reduce(0) { count, _ in count + 1 }) ?? 0
+                kind.pendingChanges =
+                    (try? library.fetchPersistentChanges(since: try Self.token(token), limit: IndexStatus.pendingChangesCounted).reduce(0) { count, _ in
+                        count + 1
+                    }) ?? 0
             }
             if let reason = analyzer.unavailability {
                 kind.phase = .unavailable

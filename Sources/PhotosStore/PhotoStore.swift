@@ -259,6 +259,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// fetch shows) were taken, as the index named them, by country then
     /// city. Cost: one pass over the located assets, grouped.
     func places() throws(StoreError) -> [PlaceSummary]
+    /// The perceptual hash of every asset this store's client sees (those
+    /// a default fetch shows) that the indexer has hashed. Cost: one pass
+    /// over the hashes, joined with the assets.
+    func perceptualHashes() throws(StoreError) -> [AssetHash]
     /// The words of the full-text index near each of `words` (typo
     /// tolerance, ``SearchTerms``), for any reader: a search corrected to
     /// them still shows only what the reader's grant covers. Cost, per word:

@@ -30,7 +30,7 @@ import Testing
         #expect(kinds.first?["phase"] as? String == "following" && kinds.first?["pendingChanges"] as? Int == 0)
         #expect(try tool.run("index", "rebuild").status == 0)
         let rebuilt = try #require(try tool.run("index", "run", "--json").json as? [String: Any])
-        #expect(rebuilt["indexed"] as? Int == 4, "two assets, by both kinds")
+        #expect(rebuilt["indexed"] as? Int == 6, "two assets, by every kind")
 
         // Text in a photo: read by `photos index run`, found by `photos search`.
         let scans = tool.directory.appendingPathComponent("scans")

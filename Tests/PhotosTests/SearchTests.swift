@@ -221,6 +221,22 @@ import Testing
         #expect(status.kinds[0].phase == .following)
     }
 
+    @Test func aStatusCountsABacklogOnlyUpToItsBound() throws {
+        let test = try TestLibrary()
+        let id = try test.importImages([try test.jpeg("busy.jpg")])[0]
+        let indexer = LibraryIndexer(library: test.library, kinds: [.metadata])
+        try indexer.catchUp()
+        let asset = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil)[0] }
+        for round in 0...IndexStatus.pendingChangesCounted {
+            try test.library.performChangesAndWait { PHAssetChangeRequest(for: asset).caption = "round \(round)" }
+        }
+        #expect(try indexer.status().kinds[0].pendingChanges == IndexStatus.pendingChangesCounted)
+        let blocks = IndexStatus.pendingChangesCounted + 1
+        let batches = (blocks + LibraryIndexer.changesPerBatch - 1) / LibraryIndexer.changesPerBatch
+        #expect(try indexer.catchUp().indexed == batches, "the one photo, written once per batch of change blocks")
+        #expect(try indexer.status().kinds[0].pendingChanges == 0)
+    }
+
     @Test func aPlaceFollowsItsAssetsLocation() throws {
         let f = try Fixture()
         let indexer = LibraryIndexer(library: f.test.library, kinds: [.metadata])

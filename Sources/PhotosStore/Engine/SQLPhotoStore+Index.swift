@@ -85,7 +85,7 @@ extension SQLPhotoStore {
             try Self.write(batch.assets, db)
             try Self.remove(batch.removed, db)
             if batch.endsPass {
-                for table in ["asset_search", "asset_place"] {
+                for table in Self.indexTables {
                     try db.execute(sql: "DELETE FROM \(table) WHERE asset_id NOT IN (SELECT id FROM asset)")
                 }
             }
@@ -106,6 +106,14 @@ extension SQLPhotoStore {
                 if !near.isEmpty { corrections[word] = near }
             }
             return corrections
+        }
+    }
+
+    package func perceptualHashes() throws(StoreError) -> [AssetHash] {
+        try readObjects { db, scope in
+            let shown = SQLFragment(sql: ShownAssets.inDefaultFetch(.asset)) + scope.assetCondition(.asset).andClause
+            return try db.fetchAll(SQLRow.self, "SELECT a.uuid, h.hash FROM asset_hash h JOIN asset a ON a.id = h.asset_id WHERE \(shown)")
+                .map { row in AssetHash(uuid: try row["uuid"], hash: UInt64(bitPattern: try row["hash"] as Int64)) }
         }
     }
 
@@ -145,18 +153,34 @@ extension SQLPhotoStore {
 
     // MARK: - Rows
 
+    /// The tables holding what indexers found, one row per asset.
+    private static var indexTables: [String] { ["asset_search", "asset_place", "asset_hash"] }
+
     /// Writes each asset's entries with statements prepared once per batch
     /// (one per set of columns written), the asset found by its UUID in the
     /// same statement: an asset deleted meanwhile gets none.
     private static func write(_ assets: [IndexedAsset], _ db: any SQLConnection) throws {
         var searchStatements: [[SearchIndex.Column]: any SQLStatement] = [:]
         var placeStatements: (upsert: (any SQLStatement)?, removal: (any SQLStatement)?) = (nil, nil)
+        var hashStatements: (upsert: (any SQLStatement)?, removal: (any SQLStatement)?) = (nil, nil)
         for asset in assets {
             let columns = SearchIndex.Column.allCases.filter { asset.searchText[$0] != nil }
             if !columns.isEmpty {
                 let statement = try searchStatements[columns] ?? db.prepare(sql: searchUpsert(columns.map(\.rawValue)))
                 searchStatements[columns] = statement
                 try statement.execute(values: columns.map { asset.searchText[$0]!.databaseValue } + [asset.uuid.databaseValue])
+            }
+            if asset.writesPerceptualHash {
+                if let hash = asset.perceptualHash {
+                    let statement = try hashStatements.upsert ?? db.prepare(sql: hashUpsert)
+                    hashStatements.upsert = statement
+                    try statement.execute(values: [hash.databaseValue, asset.uuid.databaseValue])
+                } else {
+                    let statement =
+                        try hashStatements.removal ?? db.prepare(sql: "DELETE FROM asset_hash WHERE asset_id = (SELECT id FROM asset WHERE uuid = ?)")
+                    hashStatements.removal = statement
+                    try statement.execute(values: [asset.uuid.databaseValue])
+                }
             }
             guard asset.writesPlace else { continue }
             if let place = asset.place {
@@ -178,6 +202,10 @@ extension SQLPhotoStore {
         """
     }
 
+    private static var hashUpsert: String {
+        "INSERT INTO asset_hash (asset_id, hash) SELECT id, ? FROM asset WHERE uuid = ? ON CONFLICT (asset_id) DO UPDATE SET hash = excluded.hash"
+    }
+
     private static var placeUpsert: String {
         """
         INSERT INTO asset_place (asset_id, city, region, country, country_code) SELECT id, ?, ?, ?, ? FROM asset WHERE uuid = ?
@@ -192,7 +220,7 @@ extension SQLPhotoStore {
         let deleted: SQLFragment = """
             SELECT row_id FROM deleted_object WHERE entity = \(sql: String(StoreEntity.asset.rawValue)) AND uuid IN (\(db.dialect.elements(of: uuids)))
             """
-        for table in ["asset_search", "asset_place"] {
+        for table in Self.indexTables {
             try db.execute("DELETE FROM \(sql: table) WHERE asset_id IN (\(deleted))")
         }
     }

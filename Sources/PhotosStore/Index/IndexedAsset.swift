@@ -1,7 +1,8 @@
 import Foundation
 
 /// What an indexer found in one asset: the searchable words of the
-/// columns it owns, and, for the indexer that owns places, its place.
+/// columns it owns, and, for the indexers that own them, its place and its
+/// perceptual hash.
 package struct IndexedAsset: Sendable, Hashable {
     /// The asset's UUID.
     package var uuid: String
@@ -11,11 +12,20 @@ package struct IndexedAsset: Sendable, Hashable {
     /// Whether it writes the asset's place, and the place (nil: none).
     package var writesPlace: Bool
     package var place: IndexedPlace?
+    /// Whether it writes the asset's perceptual hash (`asset_hash`), and the
+    /// hash's bits (nil: its image could not be read).
+    package var writesPerceptualHash: Bool
+    package var perceptualHash: Int64?
 
-    package init(uuid: String, searchText: [SearchIndex.Column: String], writesPlace: Bool = false, place: IndexedPlace? = nil) {
+    package init(
+        uuid: String, searchText: [SearchIndex.Column: String], writesPlace: Bool = false, place: IndexedPlace? = nil,
+        writesPerceptualHash: Bool = false, perceptualHash: Int64? = nil
+    ) {
         self.uuid = uuid
         self.searchText = searchText
         self.writesPlace = writesPlace
         self.place = place
+        self.writesPerceptualHash = writesPerceptualHash
+        self.perceptualHash = perceptualHash
     }
 }

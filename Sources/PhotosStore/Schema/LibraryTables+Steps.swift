@@ -80,6 +80,8 @@ extension LibraryTables {
         // Typo tolerance: the index's vocabulary, which a search that found
         // nothing reads for the words near those it typed.
         SchemaStep(name: "search vocabulary", changes: [.createSearchTerms]),
+        // Photos that look alike: each asset's perceptual hash.
+        SchemaStep(name: "perceptual hashes", changes: [.createTable("asset_hash")]),
     ]
 
     /// The columns steps add to tables that exist, which a table created by

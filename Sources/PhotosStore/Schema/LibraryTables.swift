@@ -255,6 +255,14 @@ package enum LibraryTables {
                 LibraryColumn("country", .text),
                 LibraryColumn("country_code", .text),
             ]),
+        // Each asset's perceptual hash (a 64-bit dHash, its bits as a signed
+        // integer), from which photos that look alike are grouped.
+        Table(
+            "asset_hash", key: ["asset_id"],
+            columns: [
+                LibraryColumn("asset_id", .integer),
+                LibraryColumn("hash", .integer),
+            ]),
         // Each indexer's place in the library's history, and who runs it:
         // the change token it has indexed through (a
         // PHPersistentChangeToken's coded form), the last asset a whole

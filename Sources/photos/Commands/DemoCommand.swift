@@ -342,7 +342,9 @@ struct Tour {
         try library.performChangesAndWait { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: receipt) }
         Output.line("   imported a photo of a receipt, drawn by libvips")
         let run = try LibraryIndexer(library: library).catchUp()
-        Output.line("   wrote \(run.indexed) entries: each photo's place and words, and the text in it; it follows the library's history from here on")
+        Output.line(
+            "   wrote \(run.indexed) entries: each photo's place and words, the text in it and a hash of its look; it follows the library's history from here on"
+        )
         for (kind, reason) in run.unavailable { Output.line("   \(kind.rawValue) was not indexed: \(reason)") }
         for place in try library.places().prefix(4) {
             Output.line("     \(place.city), \(place.country): \(place.assetCount) photos")
