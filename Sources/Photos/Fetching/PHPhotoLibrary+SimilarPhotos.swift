@@ -28,8 +28,9 @@ extension PHPhotoLibrary {
     ///
     /// - Throws: `PHPhotosError.limitExceeded` for a distance outside
     ///   0...``maximumSimilarityDistance``.
-    /// - Complexity: one read of every hash, then grouping in memory (a
-    ///   million hashes take about a second); one fetch of the grouped assets.
+    /// - Complexity: one read of every hash, then grouping in memory, which
+    ///   compares only hashes that share one of `maximumDistance + 1` pieces;
+    ///   one fetch of the grouped assets.
     public func similarPhotoGroups(maximumDistance: Int = 6) throws -> [SimilarPhotoGroup] {
         guard (0...Self.maximumSimilarityDistance).contains(maximumDistance) else {
             throw PHPhotosError(.limitExceeded, "a similarity distance is from 0 to \(Self.maximumSimilarityDistance) bits, not \(maximumDistance)")
