@@ -135,6 +135,15 @@ def test_the_photo_at_the_top_stays_when_the_window_is_resized(browser, server):
     browser.set_window_size(900, 900)
     wait(browser, lambda d: d.execute_script("return gallery.grid.width") < 900)
     wait(browser, lambda d: top in cell_ids(d)[:6], 5, "the top photo moved away on resize")
+    # Resizes far down the timeline lay out deferred sections as they come into view, whose real
+    # heights move the view onto others still deferred: every one in view is laid out before it is
+    # drawn (a section drawn unlaid-out threw "section.blocks is not iterable").
+    for width, scroll in [(700, 4000), (1280, -2500), (600, 6000), (1100, -800), (1280, 3000)]:
+        browser.execute_script(f"gallery.grid.scrollBy({scroll})")
+        browser.set_window_size(width, 900)
+        wait(browser, lambda d: abs(d.execute_script("return gallery.grid.element.clientWidth") - d.execute_script("return window.innerWidth")) < 400)
+        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE" and "Uncaught" in e["message"]]
+        assert not errors, f"JavaScript errors after a resize to {width}: {errors}"
     browser.set_window_size(1280, 900)
 
 

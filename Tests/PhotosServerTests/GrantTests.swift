@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Photos
+import PhotosIndexing
 import PhotosTestSupport
 import Testing
 
@@ -138,6 +139,8 @@ import Testing
     func randomGrantsNeverLeak(seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         let fixture = try ServerFixture(photos: 8)
+        // Hashed, so that /v1/similar has groups to leak if it would.
+        try LibraryIndexer(library: fixture.library, kinds: [.similarity]).catchUp()
         let selection = fixture.assets.filter { _ in Bool.random(using: &random) }
         let outside = Set(fixture.assets).subtracting(selection)
         let token = try fixture.clientToken("org.example.random\(seed)", grant: .limited, selection: selection)
@@ -146,7 +149,7 @@ import Testing
                 "/v1/library", "/v1/assets", "/v1/assets?predicate=favorite%20%3D%3D%20NO", "/v1/assets?sort=pixelWidth:desc",
                 "/v1/albums", "/v1/smart-albums?limit=1000", "/v1/moments", "/v1/folders", "/v1/changes?since=",
                 "/v1/search", "/v1/search?q=2020", "/v1/search?q=september%20photo", "/v1/search?q=jpg&limit=2", "/v1/places",
-                "/v1/search/suggestions?q=s",
+                "/v1/search/suggestions?q=s", "/v1/similar", "/v1/similar?distance=16",
             ]
             + fixture.assets.flatMap { ["/v1/assets/\(urlID($0))", "/v1/assets/\(urlID($0))/resources"] }
         let since = fixture.library.currentChangeToken.textRepresentation
@@ -229,7 +232,7 @@ import Testing
                 for path in [
                     "/v1/assets", "/v1/albums", "/v1/folders", "/v1/moments", "/v1/smart-albums", "/v1/timeline",
                     "/v1/albums/\(urlID(albums[0]))/assets", "/v1/search", "/v1/search?q=2020", "/v1/search?q=album:secret%20one",
-                    "/v1/search?q=album:public", "/v1/search/suggestions?q=s", "/v1/search/suggestions?q=public%20sec", "/v1/places",
+                    "/v1/search?q=album:public", "/v1/search/suggestions?q=s", "/v1/search/suggestions?q=public%20sec", "/v1/places", "/v1/similar",
                 ] + all.map({ "/v1/assets/\(urlID($0))/albums" }) {
                     let read = try await client.get(path, token: link).text
                     // What the path itself names (an id it was asked about) is the client's own.

@@ -353,8 +353,12 @@ export class Grid extends EventTarget {
     if (Math.abs(this.pos - this.base) > this.rebaseDistance) this.base = Math.round(this.pos);
     let start = this.pos - this.viewportHeight;
     let end = this.pos + this.viewportHeight * 2;
-    const deferred = this.sections.filter((s) => s.deferred && s.top < end && s.top + s.height > start);
-    if (deferred.length) {
+    // Laying out the deferred sections in view moves what is in view (their
+    // real heights replace the scaled ones), which can bring further deferred
+    // sections into it: until none is left, at most once a section.
+    for (let pass = 0; pass < this.sections.length; pass++) {
+      const deferred = this.sections.filter((s) => s.deferred && s.top < end && s.top + s.height > start);
+      if (!deferred.length) break;
       this.remeasure(() => deferred.forEach((section) => { section.deferred = false; }));
       start = this.pos - this.viewportHeight;
       end = this.pos + this.viewportHeight * 2;

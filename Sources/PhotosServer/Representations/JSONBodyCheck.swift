@@ -15,6 +15,8 @@ struct JSONBodyCheck: ServerMiddleware {
         Operations.CreateShare.id: 4096,
         // A block of 1,000 requests, each naming a few ids.
         Operations.PerformChanges.id: 1 << 20,
+        // An id and a distance.
+        Operations.KeepSimilar.id: 1024,
     ]
 
     func intercept(
