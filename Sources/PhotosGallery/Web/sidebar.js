@@ -2,10 +2,10 @@
 // as a tree (folders open in place), and moments. Each collection opens in
 // the grid; albums and folders have their own actions (rename, delete,
 // new album or folder inside, share).
-import { getData } from './api.js';
+import { getData, request } from './api.js';
 import * as actions from './actions.js';
 import { ask, confirmAction } from './dialogs.js';
-import { notifyError } from './notices.js';
+import { notify, notifyError } from './notices.js';
 
 export class Sidebar {
   constructor(element, { session, open, share }) {
@@ -49,6 +49,11 @@ export class Sidebar {
     places.append(placesSummary);
     places.hidden = true;
     nav.append(places);
+    const similar = document.createElement('details');
+    similar.className = 'similar';
+    similar.hidden = true;
+    nav.append(similar);
+    this.similar = similar;
     this.element.replaceChildren(nav);
     this.mark();
     getData('/v1/places').then((list) => {
@@ -56,6 +61,7 @@ export class Sidebar {
       places.append(this.places(list.items));
       places.hidden = false;
     }, () => {});
+    this.loadSimilar();
     getData('/v1/moments?limit=50&sort=startDate:desc').then((page) => {
       if (!page.items.length) return;
       moments.append(this.list(page.items.map((c) => this.entry(c))));
@@ -95,6 +101,61 @@ export class Sidebar {
       list.append(item);
     }
     return list;
+  }
+
+  /**
+   * Photos that look alike, group by group, the one suggested to keep
+   * first; a photo's button keeps it and moves the rest of its group to
+   * Recently Deleted, where they can be put back.
+   */
+  async loadSimilar() {
+    const element = this.similar;
+    const list = await getData('/v1/similar').catch(() => null);
+    const summary = document.createElement('summary');
+    summary.textContent = 'Look-alikes';
+    if (list?.items.length) {
+      const count = document.createElement('span');
+      count.className = 'count';
+      count.textContent = list.items.length.toLocaleString();
+      summary.append(count);
+    }
+    element.replaceChildren(summary, ...(list?.items ?? []).map((group, index) => this.similarGroup(group, index)));
+    element.hidden = !list?.items.length;
+  }
+
+  similarGroup(group, index) {
+    const item = document.createElement('div');
+    item.className = 'similar-group';
+    item.setAttribute('role', 'group');
+    item.setAttribute('aria-label', `Look-alikes ${index + 1}`);
+    for (const id of group.assets) {
+      const suggested = id === group.suggested;
+      const keep = document.createElement('button');
+      keep.type = 'button';
+      keep.className = 'similar-photo' + (suggested ? ' suggested' : '');
+      keep.dataset.id = id;
+      keep.disabled = this.session.readOnly;
+      keep.title = this.session.readOnly ? 'This token cannot change the library'
+        : `Keep this one; move the other ${group.assets.length - 1} to Recently Deleted`;
+      const image = document.createElement('img');
+      image.alt = suggested ? 'The photo suggested to keep' : 'A photo that looks like it';
+      image.loading = 'lazy';
+      image.src = `/v1/assets/${id}/thumbnail`;
+      keep.append(image);
+      keep.addEventListener('click', () => this.keepSimilar(id, group.assets.length - 1));
+      item.append(keep);
+    }
+    return item;
+  }
+
+  async keepSimilar(id, others) {
+    try {
+      await request('POST', '/v1/similar/keep', { body: { keep: id } });
+      notify(`Kept one; ${others} moved to Recently Deleted`);
+    } catch (error) {
+      notifyError(error, 'The look-alikes were not tidied');
+    }
+    await this.loadSimilar();
   }
 
   async tree(items) {
