@@ -35,7 +35,9 @@ import Testing
             #expect(try await client.send(.post, "/v1/similar/keep", token: limited, json: ["keep": "../etc"]).status == .notFound)
             let kept = try await client.send(.post, "/v1/similar/keep", token: fixture.ownerToken, json: ["keep": urlID(fixture.assets[2])])
             #expect(kept.status == .ok, "\(kept.text)")
-            #expect(Set(kept.json["recentlyDeleted"] as? [String] ?? []) == Set(expected.first { $0.contains(urlID(fixture.assets[2])) } ?? []).subtracting([urlID(fixture.assets[2])]))
+            #expect(
+                Set(kept.json["recentlyDeleted"] as? [String] ?? [])
+                    == Set(expected.first { $0.contains(urlID(fixture.assets[2])) } ?? []).subtracting([urlID(fixture.assets[2])]))
         }
     }
 }
