@@ -10,7 +10,7 @@ import PhotosVision
 /// An OpenPhotoKit addition: Apple's Photos indexes inside its own daemon.
 ///
 /// Each kind of understanding (``IndexKind``: places and the assets' own
-/// words, text in photos) keeps its own position. The first run reads every asset in a whole
+/// words, text in photos, a perceptual hash of each) keeps its own position. The first run reads every asset in a whole
 /// pass, in batches; then each run reads only the change blocks committed
 /// since. Every batch is written in one transaction with the position it
 /// reaches, so a run killed at any point loses nothing and does nothing

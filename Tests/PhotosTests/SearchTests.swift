@@ -160,6 +160,7 @@ import Testing
         #expect(try f.search("bots") == [f.paris], "four letters, one edit: boats")
         #expect(try f.search("bot").isEmpty, "three letters are never corrected")
         #expect(try f.search("voats").isEmpty, "the first letter is kept")
+        #expect(try f.search("0043").isEmpty && f.search("img_0043").isEmpty, "numbers are never corrected: IMG_0042 is another file")
         #expect(try f.search("bxxts").isEmpty, "two edits are too many under eight letters")
         #expect(try f.search("switzerlamd") == [f.zurich] && f.search("swizterlamd") == [f.zurich], "two edits from eight letters")
 

@@ -14,7 +14,8 @@ extension PHAsset {
     /// Anything else is words. An empty query matches every asset. When
     /// nothing matches as typed, each word of four letters or more also
     /// matches the indexed words within an edit of it (two edits from eight
-    /// letters), first letter kept: `baech` finds `beach`.
+    /// letters), first letter kept: `baech` finds `beach`. Numbers are
+    /// never corrected.
     ///
     /// What can be found is what the library's indexer has read
     /// (`PhotosIndexing`, `photos index run`, and `photos serve` in the

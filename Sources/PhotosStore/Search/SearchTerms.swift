@@ -9,7 +9,8 @@ import Foundation
 /// one edit (a letter added, dropped, changed, or two swapped) for words of
 /// four to seven letters and two for longer ones; shorter words are never
 /// corrected, and a correction keeps the first letter, as people rarely
-/// mistype it, which keeps the candidates read to a slice of the vocabulary.
+/// mistype it, which keeps the candidates read to a slice of the vocabulary;
+/// numbers are never corrected.
 package enum SearchTerms {
     /// The most corrections kept for one word, nearest first.
     static let maximumCorrections = 8
@@ -21,9 +22,11 @@ package enum SearchTerms {
         length < minimumLength ? 0 : length < 8 ? 1 : 2
     }
 
-    /// The words among `words` a search may correct.
+    /// The words among `words` a search may correct: those long enough,
+    /// with a letter. A number is never corrected: a file number that is
+    /// not in the library must not find its neighbour (`0043` is not `0042`).
     package static func correctable(_ words: [String]) -> [String] {
-        words.filter { allowedEdits($0.unicodeScalars.count) > 0 }
+        words.filter { word in allowedEdits(word.unicodeScalars.count) > 0 && word.unicodeScalars.contains { CharacterSet.letters.contains($0) } }
     }
 
     /// Of `candidates`, those within the allowed edits of `word` (not the

@@ -7,16 +7,17 @@ import PhotosIndexing
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
-        abstract: "Show or update the search index (places, words, text in photos).",
+        abstract: "Show or update the search index (places, words, text in photos, look-alikes).",
         discussion: """
             The index follows the library's change history from a token it keeps
             in the library: each run reads only what changed since the last, and a
             run that is stopped resumes where it was. `photos serve` keeps it up
             to date in the background; `photos search` brings places and words up
             to date first. Kinds: metadata (places and the assets' own words,
-            microseconds a photo) and text (text read in photos by Tesseract,
+            microseconds a photo), text (text read in photos by Tesseract,
             from 50 ms to seconds a photo; needs tesseract-ocr-eng, or the
-            package of each language read).
+            package of each language read) and similarity (a perceptual hash of
+            each photo's thumbnail, for `photos similar`; milliseconds a photo).
 
             Examples:
               photos index status
@@ -97,7 +98,7 @@ struct IndexCommand: ParsableCommand {
                 """)
 
         @OptionGroup var options: LibraryOptions
-        @Option(name: .customLong("kind"), help: "A kind to index (metadata, text); repeat for several. Default: all.")
+        @Option(name: .customLong("kind"), help: "A kind to index (metadata, text, similarity); repeat for several. Default: all.")
         var kinds: [IndexKind] = []
         @Option(help: "The languages text is read in, Tesseract's names joined by + (eng+deu).")
         var textLanguages = "eng"

@@ -10,8 +10,10 @@ struct SearchCommand: ParsableCommand {
         abstract: "Find assets by words, places, dates and filters, best matches first.",
         discussion: """
             Words match the beginnings of words in captions, keywords, file names,
-            cameras and places (city, region, country), ignoring case and accents;
-            every word must match. Quote words to match them in order.
+            cameras, places (city, region, country) and the text read in photos,
+            ignoring case and accents; every word must match. Quote words to match
+            them in order. A search that finds nothing forgives typos: words of four
+            letters or more also match indexed words an edit away (two from eight).
 
             Filters: place:NAME  person:NAME  album:TITLE (the whole title)
             a year (2019) or year:2019, a month (june) or month:6,
