@@ -67,6 +67,9 @@ import Yams
                     generated.contains("\(method.uppercased()) \(path)"), operation["requestBody"] != nil
                 else { continue }
                 withBodies.insert(id)
+                // The check answers a body too large or not JSON: the document says so.
+                let statuses = Set((operation["responses"] as? [String: Any] ?? [:]).keys)
+                #expect(statuses.isSuperset(of: ["413", "415"]), "\(id) does not document 413 and 415")
             }
         }
         #expect(!withBodies.isEmpty)
