@@ -39,8 +39,12 @@ package final class TextRecognizer: @unchecked Sendable {
     /// part of it uses OpenMP. Leptonica's complaints about images ("invalid box") go nowhere either.
     private static let singleThreadedAndQuiet: Void = {
         omp_set_max_active_levels(0)
-        _ = setMsgSeverity(6)
+        _ = setMsgSeverity(leptonicaSilence)
     }()
+    /// Leptonica's L_SEVERITY_NONE: no message printed.
+    private static let leptonicaSilence: Int32 = 6
+    /// The engine: Tesseract's LSTM recognizer alone.
+    package static let engineMode = OEM_LSTM_ONLY
 
     private let handle: OpaquePointer
     private let lock = NSLock()
@@ -53,15 +57,29 @@ package final class TextRecognizer: @unchecked Sendable {
         guard !languages.isEmpty, languages.allSatisfy(Self.isLanguageName) else {
             throw .invalidLanguage(languages.joined(separator: "+"))
         }
-        _ = Self.singleThreadedAndQuiet
         guard let handle = TessBaseAPICreate() else { throw .engineFailed("Tesseract could not start") }
-        // Tesseract's notes ("Estimating resolution as …") are not ours to print.
-        TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
-        let status = TessBaseAPIInit2(handle, dataDirectory?.path, languages.joined(separator: "+"), OEM_LSTM_ONLY)
+        Self.prepare(handle)
+        let status = TessBaseAPIInit2(handle, dataDirectory?.path, languages.joined(separator: "+"), Self.engineMode)
         guard status == 0 else {
             TessBaseAPIDelete(handle)
             throw .modelMissing(languages)
         }
+        Self.configure(handle)
+        self.handle = handle
+        self.languages = languages
+    }
+
+    /// Readies the process and a new engine before its models load: one
+    /// thread, no messages on standard error. The benchmark's direct use of
+    /// Tesseract calls it too, so both sides run alike.
+    package static func prepare(_ handle: OpaquePointer) {
+        _ = singleThreadedAndQuiet
+        // Tesseract's notes ("Estimating resolution as …") are not ours to print.
+        TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
+    }
+
+    /// The reading settings of an engine whose models have loaded.
+    package static func configure(_ handle: OpaquePointer) {
         // Tesseract's automatic layout: on the labelled set it read 98% of the
         // words of photographed pages where sparse-text mode read 88%, and
         // on a photo without text it gives up three times sooner.
@@ -71,8 +89,6 @@ package final class TextRecognizer: @unchecked Sendable {
         // (scikit-image's page.png) recall rose from 0.64 to 0.89; on photos
         // without text it costs up to three times as long.
         TessBaseAPISetVariable(handle, "thresholding_method", "2")
-        self.handle = handle
-        self.languages = languages
     }
 
     deinit {

@@ -82,17 +82,15 @@ struct TextBenchmarks {
     /// Tesseract on each file as its C interface is used plainly, with the
     /// recognizer's settings, each decoded by libvips at its size; returns the photos read.
     static func readDirectly(_ files: [(url: URL, width: Int, height: Int)]) throws -> Int {
-        omp_set_max_active_levels(0)
-        _ = setMsgSeverity(6)
         guard let handle = TessBaseAPICreate() else { throw BenchError("Tesseract did not start") }
         defer {
             TessBaseAPIEnd(handle)
             TessBaseAPIDelete(handle)
         }
-        TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
-        guard TessBaseAPIInit2(handle, nil, "eng", OEM_LSTM_ONLY) == 0 else { throw BenchError("Tesseract's English model is missing") }
-        TessBaseAPISetPageSegMode(handle, PSM_AUTO)
-        TessBaseAPISetVariable(handle, "thresholding_method", "2")
+        // The recognizer's own settings, so that the two sides differ only in what surrounds the model.
+        TextRecognizer.prepare(handle)
+        guard TessBaseAPIInit2(handle, nil, "eng", TextRecognizer.engineMode) == 0 else { throw BenchError("Tesseract's English model is missing") }
+        TextRecognizer.configure(handle)
         for file in files {
             let image = try ImageRenderer.render(fileAt: file.url, RenderSpec(targetWidth: file.width, targetHeight: file.height, mode: .fit, exact: true))
             image.bytes.withUnsafeBufferPointer { bytes in
@@ -103,6 +101,22 @@ struct TextBenchmarks {
             TessBaseAPIClear(handle)
         }
         return files.count
+    }
+
+    /// Writes the labelled set to `directory` with `samples.json`, which
+    /// names each image and its words, for `script/compare-text-engines`,
+    /// which measures other engines on the very same images.
+    static func writeSamples(to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let samples = try TextSamples.make(count: 32, in: directory)
+        let page = TextSamples.photographedPage
+        let list: [String: Any] = [
+            "pages": samples.map { ["path": $0.url.path, "words": $0.words, "font": $0.font, "photographed": $0.photographed] as [String: Any] },
+            "photographedPage": ["path": page.url.path, "words": SearchWords.words(page.text)],
+            "cameraPhotos": cameraPhotos.map(\.path),
+        ]
+        try JSONSerialization.data(withJSONObject: list, options: [.prettyPrinted, .sortedKeys]).write(to: directory.appendingPathComponent("samples.json"))
+        print("photos-bench text-samples: \(samples.count) pages in \(directory.path), listed in samples.json")
     }
 
     // MARK: - Accuracy

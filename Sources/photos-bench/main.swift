@@ -131,6 +131,9 @@ do {
         try SearchBenchmarks(assetCount: assets, workdir: workdir, quick: arguments.contains("--quick")).run()
     case "text":
         try TextBenchmarks(workdir: workdir, quick: arguments.contains("--quick")).run()
+    case "text-samples":
+        // The text suite's labelled set alone, for script/compare-text-engines.
+        try TextBenchmarks.writeSamples(to: workdir)
     case "media":
         try MediaBenchmarks(workdir: workdir, quick: arguments.contains("--quick")).run()
     case "serve":

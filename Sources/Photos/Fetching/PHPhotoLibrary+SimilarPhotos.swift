@@ -18,20 +18,23 @@ extension PHPhotoLibrary {
     /// The largest ``similarPhotoGroups(maximumDistance:)`` accepts: past
     /// it, photos that merely share a layout would group.
     public static let maximumSimilarityDistance = 16
+    /// The distance ``similarPhotoGroups(maximumDistance:)`` groups at when
+    /// none is given: resaves, rescaled copies and burst neighbours, not
+    /// photos that only share a subject.
+    public static let defaultSimilarityDistance = 6
 
     /// The groups of photos that look alike among those the reader sees (as
     /// a default fetch shows them): each asset's perceptual hash, which the
     /// library's indexer keeps (`IndexKind.similarity`), within
-    /// `maximumDistance` bits of another's (of 64). The default, 6, groups
-    /// resaves, rescaled copies and burst neighbours, not photos that only
-    /// share a subject. Assets the indexer has not reached are in no group.
+    /// `maximumDistance` bits of another's (of 64), by default
+    /// ``defaultSimilarityDistance``. Assets the indexer has not reached are in no group.
     ///
     /// - Throws: `PHPhotosError.limitExceeded` for a distance outside
     ///   0...``maximumSimilarityDistance``.
     /// - Complexity: one read of every hash, then grouping in memory, which
     ///   compares only hashes that share one of `maximumDistance + 1` pieces;
     ///   one fetch of the grouped assets.
-    public func similarPhotoGroups(maximumDistance: Int = 6) throws -> [SimilarPhotoGroup] {
+    public func similarPhotoGroups(maximumDistance: Int = PHPhotoLibrary.defaultSimilarityDistance) throws -> [SimilarPhotoGroup] {
         guard (0...Self.maximumSimilarityDistance).contains(maximumDistance) else {
             throw PHPhotosError(.limitExceeded, "a similarity distance is from 0 to \(Self.maximumSimilarityDistance) bits, not \(maximumDistance)")
         }

@@ -41,8 +41,8 @@ struct SimilarCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the groups of photos that look alike, the one suggested to keep first.")
 
-        @Option(help: "The most bits (of 64) two photos' hashes may differ in, 0 to 16.")
-        var distance = 6
+        @Option(help: "The most bits (of 64) two photos' hashes may differ in, 0 to \(PHPhotoLibrary.maximumSimilarityDistance).")
+        var distance = PHPhotoLibrary.defaultSimilarityDistance
         @OptionGroup var options: LibraryOptions
 
         func run() throws {
@@ -72,8 +72,8 @@ struct SimilarCommand: ParsableCommand {
 
         @Argument(help: "The photo to keep (its local identifier).")
         var identifier: String
-        @Option(help: "The most bits (of 64) two photos' hashes may differ in, 0 to 16, as the list was made with.")
-        var distance = 6
+        @Option(help: "The most bits (of 64) two photos' hashes may differ in, 0 to \(PHPhotoLibrary.maximumSimilarityDistance), as the list was made with.")
+        var distance = PHPhotoLibrary.defaultSimilarityDistance
         @OptionGroup var options: LibraryOptions
 
         func run() throws {
