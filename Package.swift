@@ -134,10 +134,20 @@ let package = Package(
         ),
         // Tesseract's C interface (libtesseract-dev): text read in images.
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
-        // What the indexer sees in pixels, with models packages ship: text (Tesseract).
+        // Faces found and described by dlib (libdlib-dev), behind a small C interface;
+        // its matrix arithmetic runs on OpenBLAS (libopenblas-dev), kept to the caller's thread.
+        .target(
+            name: "CFaces",
+            // Optimised in every configuration: dlib's detector and network are
+            // templates compiled here, 100 times slower unoptimised (13 s a
+            // photo), and its assertions, which DEBUG turns on, slower still.
+            cxxSettings: [.unsafeFlags(["-O2", "-UDEBUG"]), .define("NDEBUG")],
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("openblas")]
+        ),
+        // What the indexer sees in pixels, with models packages ship: text (Tesseract) and faces (dlib).
         .target(
             name: "PhotosVision",
-            dependencies: ["CTesseract"]
+            dependencies: ["CTesseract", "CFaces"]
         ),
         // Understanding for search, run in the background as a PhotoKit client
         // that follows the library's persistent history: places, words, text, …
@@ -290,7 +300,8 @@ let package = Package(
             name: "PhotosMediaTests",
             dependencies: ["PhotosMedia", "CPhotosMedia", "PhotosTestSupport"]
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
 
 // The language features our Swift code builds with ahead of the language

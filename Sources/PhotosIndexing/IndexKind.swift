@@ -13,4 +13,7 @@ public enum IndexKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// alike (bursts, resaves, rescaled copies). A few milliseconds an asset:
     /// it reads the thumbnail.
     case similarity
+    /// The faces in each photo, grouped into people as they are found
+    /// (dlib on the CPU). About 0.1–0.4 s a photo, plus about 50 ms a face.
+    case faces
 }

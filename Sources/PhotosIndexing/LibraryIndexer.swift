@@ -65,6 +65,7 @@ public final class LibraryIndexer: Sendable {
             case .metadata: PlacesAndWords()
             case .text: TextInPhotos(languages: textLanguages)
             case .similarity: SimilarityHashes()
+            case .faces: FacesInPhotos()
             }
         }
         self.now = now

@@ -273,6 +273,16 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// and the index's rows.
     func indexCoverage() throws(StoreError) -> IndexCoverage
 
+    // MARK: People (SQLPhotoStore+People)
+
+    func people(includingHidden: Bool, minimumAssetCount: Int) throws(StoreError) -> [PersonSummary]
+    func person(_ uuid: String) throws(StoreError) -> PersonSummary
+    func faces(ofPerson personUUID: String?, inAsset assetUUID: String?) throws(StoreError) -> [FaceSummary]
+    func setPersonName(_ name: String?, of uuid: String) throws(StoreError)
+    func setPersonHidden(_ hidden: Bool, of uuid: String) throws(StoreError)
+    func mergePeople(_ uuids: [String], into target: String) throws(StoreError)
+    func moveFaces(_ faceUUIDs: [String], toPerson target: String?, now: Date) throws(StoreError) -> String
+
     // MARK: Access tokens (owner only)
 
     /// Stores a new bearer token.

@@ -5,6 +5,9 @@ import Foundation
 package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An identifier named by a change or a query does not exist.
     case notFound(entity: StoreEntity, identifier: String)
+    /// An identifier names no person or face the index holds (or none the
+    /// reader may see): `noun` says which.
+    case notIndexed(noun: String, identifier: String)
     /// The object exists but does not allow the edit (a smart album, a cycle of folders...).
     case editNotAllowed(String)
     /// A change would take a client past a limit (its upload jobs).
@@ -75,6 +78,8 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notFound(let entity, let identifier):
             "no \(entity.noun) with identifier \(identifier)"
+        case .notIndexed(let noun, let identifier):
+            "no \(noun) with identifier \(identifier)"
         case .editNotAllowed(let reason), .limitExceeded(let reason), .invalidIndex(let reason), .fileSystem(let reason), .database(let reason),
             .busy(let reason),
             .accessDenied(let reason), .ownerOnly(let reason), .historyExpired(let reason), .historyPointUnknown(let reason),

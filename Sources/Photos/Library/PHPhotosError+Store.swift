@@ -27,7 +27,7 @@ extension PHPhotosError {
     private init(_ error: StoreError) {
         let message = error.description
         switch error {
-        case .notFound(_, let identifier):
+        case .notFound(_, let identifier), .notIndexed(_, let identifier):
             self.init(.identifierNotFound, message, identifiers: [identifier])
         case .editNotAllowed, .invalidIndex:
             self.init(.changeNotSupported, message)

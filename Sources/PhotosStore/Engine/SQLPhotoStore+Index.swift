@@ -83,8 +83,10 @@ extension SQLPhotoStore {
                 throw StoreError.stateChanged("the \(batch.indexer) indexer's lease passed to another process; its batch was not written")
             }
             try Self.write(batch.assets, db)
+            try FaceRows.replace(batch.assets.filter(\.writesFaces).map { ($0.uuid, $0.faces) }, now: batch.now, db)
             try Self.remove(batch.removed, db)
             if batch.endsPass {
+                try FaceRows.remove(ofAssets: "SELECT asset_id FROM face WHERE asset_id NOT IN (SELECT id FROM asset)", db)
                 for table in Self.indexTables {
                     try db.execute(sql: "DELETE FROM \(table) WHERE asset_id NOT IN (SELECT id FROM asset)")
                 }
@@ -220,6 +222,7 @@ extension SQLPhotoStore {
         let deleted: SQLFragment = """
             SELECT row_id FROM deleted_object WHERE entity = \(sql: String(StoreEntity.asset.rawValue)) AND uuid IN (\(db.dialect.elements(of: uuids)))
             """
+        try FaceRows.remove(ofAssets: deleted, db)
         for table in Self.indexTables {
             try db.execute("DELETE FROM \(sql: table) WHERE asset_id IN (\(deleted))")
         }

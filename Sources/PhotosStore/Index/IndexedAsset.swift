@@ -2,7 +2,7 @@ import Foundation
 
 /// What an indexer found in one asset: the searchable words of the
 /// columns it owns, and, for the indexers that own them, its place and its
-/// perceptual hash.
+/// perceptual hash, or its faces.
 package struct IndexedAsset: Sendable, Hashable {
     /// The asset's UUID.
     package var uuid: String
@@ -16,10 +16,13 @@ package struct IndexedAsset: Sendable, Hashable {
     /// hash's bits (nil: its image could not be read).
     package var writesPerceptualHash: Bool
     package var perceptualHash: Int64?
+    /// Whether it writes the asset's faces (`face`, joined to people), and the faces.
+    package var writesFaces: Bool
+    package var faces: [IndexedFace]
 
     package init(
         uuid: String, searchText: [SearchIndex.Column: String], writesPlace: Bool = false, place: IndexedPlace? = nil,
-        writesPerceptualHash: Bool = false, perceptualHash: Int64? = nil
+        writesPerceptualHash: Bool = false, perceptualHash: Int64? = nil, writesFaces: Bool = false, faces: [IndexedFace] = []
     ) {
         self.uuid = uuid
         self.searchText = searchText
@@ -27,5 +30,7 @@ package struct IndexedAsset: Sendable, Hashable {
         self.place = place
         self.writesPerceptualHash = writesPerceptualHash
         self.perceptualHash = perceptualHash
+        self.writesFaces = writesFaces
+        self.faces = faces
     }
 }

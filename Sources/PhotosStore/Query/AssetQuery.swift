@@ -19,6 +19,8 @@ package enum AssetScope: Sendable, Hashable {
     /// The assets a search matches (``SearchQuery``), best matches first,
     /// then newest first.
     case search(SearchMatch)
+    /// The assets holding a face of the person with this UUID.
+    case person(uuid: String)
 }
 
 /// An asset fetch: a scope, PhotoKit's inclusion rules, a filter, an order.

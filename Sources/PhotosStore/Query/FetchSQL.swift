@@ -58,6 +58,8 @@ enum FetchSQL {
             defaultSourceTypes = .all
         case .creationDateRange(let start, let end):
             builder.conditions.append("a.creation_date BETWEEN \(start.timeIntervalSince1970) AND \(end.timeIntervalSince1970)")
+        case .person(let uuid):
+            builder.conditions.append("a.id IN (SELECT f.asset_id FROM face f JOIN person p ON p.id = f.person_id WHERE p.uuid = \(uuid))")
         case .search(let match):
             naturalOrder = [
                 OrderTerm(expression: "a.creation_date", ascending: false),

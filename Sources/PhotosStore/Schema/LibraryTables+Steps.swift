@@ -82,6 +82,10 @@ extension LibraryTables {
         SchemaStep(name: "search vocabulary", changes: [.createSearchTerms]),
         // Photos that look alike: each asset's perceptual hash.
         SchemaStep(name: "perceptual hashes", changes: [.createTable("asset_hash")]),
+        // People: the faces found in photos, grouped into people.
+        SchemaStep(
+            name: "people",
+            changes: [.createTable("person"), .createTable("face"), .createIndex("face_by_asset"), .createIndex("face_by_person")]),
     ]
 
     /// The columns steps add to tables that exist, which a table created by

@@ -263,6 +263,39 @@ package enum LibraryTables {
                 LibraryColumn("asset_id", .integer),
                 LibraryColumn("hash", .integer),
             ]),
+        // The people faces were grouped into (PersonCentroids): a name
+        // someone gave, whether they are hidden from People, and the mean
+        // of their faces' descriptors with how many faces it stands for.
+        Table(
+            "person", key: ["id"],
+            columns: [
+                LibraryColumn("id", .integer),
+                LibraryColumn("uuid", .text, unique: true),
+                LibraryColumn("name", .text, nullable: true),
+                LibraryColumn("is_hidden", .integer, default: 0),
+                LibraryColumn("centroid", .bytes),
+                LibraryColumn("face_count", .integer, default: 0),
+                LibraryColumn("created_at", .real),
+            ]),
+        // Each face found in an asset's current image: its box as fractions
+        // of the image as shown (origin top left), the detector's
+        // confidence, its descriptor (FaceDescriptor), its person, and
+        // whether someone put it there by hand (a split or a move).
+        Table(
+            "face", key: ["id"],
+            columns: [
+                LibraryColumn("id", .integer),
+                LibraryColumn("uuid", .text, unique: true),
+                LibraryColumn("asset_id", .integer),
+                LibraryColumn("person_id", .integer),
+                LibraryColumn("x", .real),
+                LibraryColumn("y", .real),
+                LibraryColumn("width", .real),
+                LibraryColumn("height", .real),
+                LibraryColumn("confidence", .real),
+                LibraryColumn("descriptor", .bytes),
+                LibraryColumn("is_placed_by_hand", .integer, default: 0),
+            ]),
         // Each indexer's place in the library's history, and who runs it:
         // the change token it has indexed through (a
         // PHPersistentChangeToken's coded form), the last asset a whole
@@ -317,6 +350,9 @@ package enum LibraryTables {
         LibraryIndex("upload_job_by_client_state", on: "upload_job", ["client", "state", "acknowledged"]),
         // The places view: countries, then their cities.
         LibraryIndex("asset_place_by_country", on: "asset_place", ["country_code", "city"]),
+        // An asset's faces; a person's faces.
+        LibraryIndex("face_by_asset", on: "face", ["asset_id"]),
+        LibraryIndex("face_by_person", on: "face", ["person_id", "asset_id"]),
     ]
 
     /// The table named `name`. Traps when there is none: the names are the engine's own.
