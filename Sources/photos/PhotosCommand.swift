@@ -28,7 +28,8 @@ struct PhotosCommand: AsyncParsableCommand {
             RateCommand.self, CaptionCommand.self, KeywordCommand.self,
             DeleteCommand.self, RestoreCommand.self, TrashCommand.self,
             ChangesCommand.self, WatchCommand.self, ThumbCommand.self, ExportCommand.self,
-            SearchCommand.self, SimilarCommand.self, IndexCommand.self, AccessCommand.self, TokenCommand.self, ServeCommand.self, UploadsCommand.self,
+            SearchCommand.self, SimilarCommand.self, PeopleCommand.self, IndexCommand.self, AccessCommand.self, TokenCommand.self, ServeCommand.self,
+            UploadsCommand.self,
             UploadJobsCommand.self,
             BackupCommand.self, CheckCommand.self,
         ] + linkedBackendCommands + [DemoCommand.self])

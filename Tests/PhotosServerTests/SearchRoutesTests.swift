@@ -63,7 +63,7 @@ import Testing
             let after = try await client.get("/v1/index", token: fixture.ownerToken)
             #expect(after.json["searchable"] as? Int == 3)
             let kinds = try #require(after.json["kinds"] as? [[String: Any]])
-            #expect(kinds.map { $0["name"] as? String } == ["metadata", "text", "similarity"])
+            #expect(kinds.map { $0["name"] as? String } == IndexKind.allCases.map(\.rawValue))
             for kind in kinds {
                 #expect(kind["phase"] as? String == "following" && kind["pendingChanges"] as? Int == 0 && kind["indexed"] as? Int == 3)
             }

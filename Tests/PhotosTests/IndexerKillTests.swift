@@ -42,7 +42,7 @@ import Testing
         try later.catchUp()
         let status = try later.status()
         #expect(status.searchable == 48 && status.located == 48)
-        #expect(status.kinds.map(\.name) == ["metadata", "text", "similarity"])
+        #expect(status.kinds.map(\.name) == IndexKind.allCases.map(\.rawValue))
         for kind in status.kinds {
             #expect(kind.indexed == 48, "each asset written once by \(kind.name), whatever the kills: \(kind.indexed)")
             #expect(kind.phase == .following && kind.pendingChanges == 0)

@@ -98,7 +98,9 @@ struct IndexCommand: ParsableCommand {
                 """)
 
         @OptionGroup var options: LibraryOptions
-        @Option(name: .customLong("kind"), help: "A kind to index (metadata, text, similarity); repeat for several. Default: all.")
+        @Option(
+            name: .customLong("kind"),
+            help: "A kind to index (\(IndexKind.allCases.map(\.rawValue).joined(separator: ", "))); repeat for several. Default: all.")
         var kinds: [IndexKind] = []
         @Option(help: "The languages text is read in, Tesseract's names joined by + (eng+deu).")
         var textLanguages = "eng"
