@@ -37,7 +37,7 @@ struct PeopleCommand: ParsableCommand {
         let box = face.normalizedBoundingBox
         return [
             "id": face.localIdentifier, "asset": face.assetLocalIdentifier, "person": face.personLocalIdentifier,
-            "box": ["x": box.minX, "y": box.minY, "width": box.width, "height": box.height], "confidence": face.confidence,
+            "box": ["x": Double(box.minX), "y": Double(box.minY), "width": Double(box.width), "height": Double(box.height)], "confidence": face.confidence,
             "placedByHand": face.isPlacedByHand,
         ]
     }
