@@ -17,12 +17,12 @@ struct JSONBodyCheck: ServerMiddleware {
         Operations.PerformChanges.id: 1 << 20,
         // An id and a distance.
         Operations.KeepSimilar.id: 1024,
-        // A name of up to 200 characters (up to 4 bytes each, escaped) and a flag.
-        Operations.UpdatePerson.id: 8192,
-        // Up to 100 people's ids.
-        Operations.MergePeople.id: 8192,
-        // Up to 1,000 faces' ids.
-        Operations.MoveFaces.id: 64 * 1024,
+        // A name of up to 200 characters (12 bytes each at most, escaped as a surrogate pair) and a flag.
+        Operations.UpdatePerson.id: 4096,
+        // Up to 100 people's ids of 36 characters.
+        Operations.MergePeople.id: 64 * 1024,
+        // Up to 1,000 faces' ids of 36 characters.
+        Operations.MoveFaces.id: 512 * 1024,
     ]
 
     func intercept(

@@ -8,12 +8,23 @@ import Photos
 extension JSONRoutes {
     /// The most faces one list gives when the request names no limit.
     static let defaultFaceListLimit = 200
+    /// The most people one merge takes, and faces one move (the document's `maxItems`).
+    static let maximumPeopleMerged = 100
+    static let maximumFacesMoved = 1000
+
+    /// `value`, refused with 400 outside `range` (the generated decoding checks no bound).
+    private static func checked(_ value: Int?, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let value else { return nil }
+        guard range.contains(value) else { throw Problem.badRequest("\(name) must be from \(range.lowerBound) to \(range.upperBound)") }
+        return value
+    }
 
     func listPeople(_ input: Operations.ListPeople.Input) async throws -> Operations.ListPeople.Output {
+        let minimum = try Self.checked(input.query.minimum, "minimum", in: 1...Page<Components.Schemas.Face>.maximumLimit)
         let (library, _) = try await library()
         let people = try await blocking {
             try library.people(
-                includingHidden: input.query.hidden ?? false, minimumAssetCount: input.query.minimum ?? PHPhotoLibrary.defaultMinimumAssetsPerPerson)
+                includingHidden: input.query.hidden ?? false, minimumAssetCount: minimum ?? PHPhotoLibrary.defaultMinimumAssetsPerPerson)
         }
         return .ok(.init(body: .json(.init(items: people.map(Self.person)))))
     }
@@ -41,7 +52,7 @@ extension JSONRoutes {
     func listPersonFaces(_ input: Operations.ListPersonFaces.Input) async throws -> Operations.ListPersonFaces.Output {
         let (library, _) = try await library()
         let id = input.path.id
-        let limit = input.query.limit ?? Self.defaultFaceListLimit
+        let limit = try Self.checked(input.query.limit, "limit", in: 1...Page<Components.Schemas.Face>.maximumLimit) ?? Self.defaultFaceListLimit
         let faces = try await blocking {
             _ = try library.person(withLocalIdentifier: id)
             return try library.faces(ofPersonWithLocalIdentifier: id)
@@ -51,6 +62,7 @@ extension JSONRoutes {
 
     func mergePeople(_ input: Operations.MergePeople.Input) async throws -> Operations.MergePeople.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("the body must be JSON") }
+        _ = try Self.checked(body.people.count, "the number of people", in: 1...Self.maximumPeopleMerged)
         let (library, _) = try await library()
         let id = input.path.id
         let person = try await blocking {
@@ -64,6 +76,7 @@ extension JSONRoutes {
 
     func moveFaces(_ input: Operations.MoveFaces.Input) async throws -> Operations.MoveFaces.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("the body must be JSON") }
+        _ = try Self.checked(body.faces.count, "the number of faces", in: 1...Self.maximumFacesMoved)
         let (library, _) = try await library()
         let person = try await blocking {
             try Self.clientMistakes { try library.moveFaces(withLocalIdentifiers: body.faces, toPersonWithLocalIdentifier: body.person) }

@@ -53,7 +53,8 @@ extension SQLPhotoStore {
     package func setPersonName(_ name: String?, of uuid: String) throws(StoreError) {
         let name = name?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let name {
-            guard name.count <= PersonSummary.maximumNameLength, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            guard name.unicodeScalars.count <= PersonSummary.maximumNameLength,
+                !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else {
                 throw .limitExceeded("a person's name is at most \(PersonSummary.maximumNameLength) characters, without control characters")
             }

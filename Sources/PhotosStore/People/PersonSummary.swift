@@ -1,7 +1,7 @@
 /// A person as a reader sees them: what their grant lets them see of the
 /// person's faces, counted.
 package struct PersonSummary: Sendable, Hashable {
-    /// The longest name a person may be given, in characters.
+    /// The longest name a person may be given, in Unicode code points (as JSON Schema counts them).
     package static let maximumNameLength = 200
 
     package var uuid: String
