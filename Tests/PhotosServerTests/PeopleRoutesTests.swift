@@ -45,6 +45,11 @@ import Testing
             let theirFaces = try await client.get("/v1/people/\(salleyID)/faces", token: limited)
             #expect((theirFaces.json["items"] as? [[String: Any]])?.map { $0["asset"] as? String } == [urlID(ids[0])])
             #expect(try await client.get("/v1/assets/\(urlID(ids[3]))/faces", token: limited).status == .notFound)
+            let photos = try await client.get("/v1/people/\(salleyID)/assets", token: fixture.ownerToken)
+            #expect(Set((photos.json["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []) == salleyPhotos, "\(photos.text)")
+            let theirPhotos = try await client.get("/v1/people/\(salleyID)/assets", token: limited)
+            #expect((theirPhotos.json["items"] as? [[String: Any]])?.map { $0["id"] as? String } == [urlID(ids[0])])
+            #expect(try await client.get("/v1/people/\(simmID)/assets", token: limited).status == .notFound)
             let faces = try await client.get("/v1/assets/\(urlID(ids[3]))/faces", token: fixture.ownerToken)
             let face = try #require((faces.json["items"] as? [[String: Any]])?.first)
             #expect(face["person"] as? String == simmID)
@@ -104,7 +109,7 @@ import Testing
             try await fixture.withRouter { client in
                 let uris =
                     ["/v1/people", "/v1/people?minimum=1", "/v1/people?hidden=true&minimum=1"]
-                    + people.flatMap { ["/v1/people/\($0)", "/v1/people/\($0)/faces"] } + ids.map { "/v1/assets/\(urlID($0))/faces" }
+                    + people.flatMap { ["/v1/people/\($0)", "/v1/people/\($0)/faces", "/v1/people/\($0)/assets"] } + ids.map { "/v1/assets/\(urlID($0))/faces" }
                 var counted = 0
                 for uri in uris {
                     let response = try await client.get(uri, token: token)

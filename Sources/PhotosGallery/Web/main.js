@@ -6,7 +6,7 @@
 import { ApiError, getData, whenSessionEnds } from './api.js';
 import { currentSession, needsPassword, signIn, signOut } from './session.js';
 import { Grid } from './grid.js';
-import { TimelineSource, CollectionSource, SearchSource } from './sources.js';
+import { TimelineSource, CollectionSource, PersonSource, SearchSource } from './sources.js';
 import { connectScrolling } from './scroller.js';
 import { Selection, connectSelection } from './selection.js';
 import { Scrubber } from './scrubber.js';
@@ -86,6 +86,7 @@ class Gallery {
     const collection = this.collection;
     const search = this.search;
     const source = search ? new SearchSource(search)
+                 : collection?.kind === 'person' ? new PersonSource(collection, { predicate: this.filter.predicate })
                  : collection ? new CollectionSource(collection, { predicate: this.filter.predicate })
                  : new TimelineSource({ predicate: this.filter.predicate });
     const grid = new Grid(fresh('grid'), source, this.selection);

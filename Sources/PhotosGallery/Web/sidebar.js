@@ -49,6 +49,11 @@ export class Sidebar {
     places.append(placesSummary);
     places.hidden = true;
     nav.append(places);
+    const people = document.createElement('details');
+    people.className = 'people';
+    people.hidden = true;
+    nav.append(people);
+    this.peopleSection = people;
     const similar = document.createElement('details');
     similar.className = 'similar';
     similar.hidden = true;
@@ -61,6 +66,7 @@ export class Sidebar {
       places.append(this.places(list.items));
       places.hidden = false;
     }, () => {});
+    this.loadPeople();
     this.loadSimilar();
     getData('/v1/moments?limit=50&sort=startDate:desc').then((page) => {
       if (!page.items.length) return;
@@ -101,6 +107,47 @@ export class Sidebar {
       list.append(item);
     }
     return list;
+  }
+
+  /**
+   * The people found in the photos, each with their face cropped from a
+   * photo, their name (or "Unnamed") and how many photos; a person opens
+   * their photos. Their menu names or hides them.
+   */
+  async loadPeople() {
+    const element = this.peopleSection;
+    const list = await getData('/v1/people').catch(() => null);
+    const summary = document.createElement('summary');
+    summary.textContent = 'People';
+    const items = list?.items ?? [];
+    element.replaceChildren(summary, this.list(items.map((person) => {
+      const title = person.name || 'Unnamed';
+      const entry = this.entry({ id: `person:${person.id}`, kind: 'person', person: person.id, title, estimatedAssetCount: person.assets });
+      entry.classList.add('person');
+      entry.querySelector('.nav-entry').prepend(faceCrop(person.keyFace, `${title}'s face`));
+      if (!this.session.readOnly) entry.append(this.button(`Actions for ${title}`, '⋯', () => this.personMenu(person)));
+      return entry;
+    })));
+    element.hidden = !items.length;
+    this.mark();
+  }
+
+  async personMenu(person) {
+    const choices = [{ value: 'name', title: person.name ? 'Rename' : 'Name' }, { value: 'hide', title: 'Hide from People' }];
+    const answer = await ask(person.name || 'Unnamed', { label: '', choices, choiceLabel: 'Action', submit: 'Go' });
+    if (!answer) return;
+    try {
+      if (answer.choice === 'name') {
+        const name = await ask('Name', { value: person.name || '', submit: 'Save' });
+        if (name == null) return;
+        await request('PATCH', `/v1/people/${person.id}`, { body: { name } });
+      } else if (answer.choice === 'hide') {
+        await request('PATCH', `/v1/people/${person.id}`, { body: { hidden: true } });
+      }
+    } catch (error) {
+      notifyError(error, 'The person was not changed');
+    }
+    await this.loadPeople();
   }
 
   /**
@@ -289,4 +336,33 @@ export class Sidebar {
     });
     return button;
   }
+}
+
+/** The size, in CSS pixels, of a face cropped for the side bar. */
+const faceSide = 32;
+
+/**
+ * A face cut from its photo: a square around its box (fractions of the
+ * image, origin top left), half as wide again, read from the thumbnail, or
+ * from the preview when the face is small in its photo.
+ */
+export function faceCrop(face, label) {
+  const frame = document.createElement('span');
+  frame.className = 'face-crop';
+  const image = document.createElement('img');
+  image.alt = label;
+  image.loading = 'lazy';
+  image.addEventListener('load', () => {
+    const { naturalWidth: width, naturalHeight: height } = image;
+    const side = Math.min(Math.max(face.box.width * width, face.box.height * height) * 1.5, width, height);
+    const left = Math.min(Math.max((face.box.x + face.box.width / 2) * width - side / 2, 0), width - side);
+    const top = Math.min(Math.max((face.box.y + face.box.height / 2) * height - side / 2, 0), height - side);
+    const scale = faceSide / side;
+    image.style.width = `${width * scale}px`;
+    image.style.height = `${height * scale}px`;
+    image.style.transform = `translate(${-left * scale}px, ${-top * scale}px)`;
+  });
+  image.src = `/v1/assets/${face.asset}/${Math.max(face.box.width, face.box.height) < 0.1 ? 'preview' : 'thumbnail'}`;
+  frame.append(image);
+  return frame;
 }

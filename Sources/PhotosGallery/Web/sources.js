@@ -106,6 +106,18 @@ export class SearchSource extends CollectionSource {
   }
 }
 
+/** A person's photos (`/v1/people/{id}/assets`), in the library's order, in pages as a collection's. */
+export class PersonSource extends CollectionSource {
+  constructor(person, options) {
+    super(person, options);
+    this.ordered = false;
+  }
+
+  path(cursor) {
+    return `/v1/people/${this.collection.person}/assets` + query({ limit: this.pageSize, cursor, predicate: this.predicate });
+  }
+}
+
 /** Asset representations as the columns a timeline page has. */
 function columnsOf(items, page, pages) {
   return {

@@ -70,6 +70,7 @@ protocol FetchQuery: Sendable {
 
 extension Operations.ListAssets.Input.Query: FetchQuery {}
 extension Operations.ListAlbumAssets.Input.Query: FetchQuery {}
+extension Operations.ListPersonAssets.Input.Query: FetchQuery {}
 extension Operations.ListAlbums.Input.Query: FetchQuery {}
 extension Operations.ListSmartAlbums.Input.Query: FetchQuery {}
 extension Operations.ListMoments.Input.Query: FetchQuery {}

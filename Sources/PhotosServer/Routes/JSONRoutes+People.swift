@@ -60,6 +60,20 @@ extension JSONRoutes {
         return .ok(.init(body: .json(.init(items: faces.prefix(limit).map(Self.face), total: faces.count))))
     }
 
+    func listPersonAssets(_ input: Operations.ListPersonAssets.Input) async throws -> Operations.ListPersonAssets.Output {
+        let (library, _) = try await library()
+        let id = input.path.id
+        // An unknown person, or one whose faces are all outside the grant, is not found rather than empty.
+        _ = try await blocking { try library.person(withLocalIdentifier: id) }
+        let query = input.query
+        return .ok(
+            .init(
+                body: .json(
+                    try await assetPage(query, hidden: query.hidden?.rawValue, defaultSort: nil) {
+                        PHAsset.fetchAssets(showingPersonWithLocalIdentifier: id, options: $0)
+                    })))
+    }
+
     func mergePeople(_ input: Operations.MergePeople.Input) async throws -> Operations.MergePeople.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("the body must be JSON") }
         _ = try Self.checked(body.people.count, "the number of people", in: 1...Self.maximumPeopleMerged)

@@ -84,6 +84,7 @@ struct DemoCommand: ParsableCommand {
             try tour.showLimitedClient()
             try tour.showImages()
             try tour.showSearch(receiptIn: card)
+            try tour.showPeople(copyingInto: card)
         }
         tour.section("Done")
         if keep {
@@ -343,7 +344,7 @@ struct Tour {
         Output.line("   imported a photo of a receipt, drawn by libvips")
         let run = try LibraryIndexer(library: library).catchUp()
         Output.line(
-            "   wrote \(run.indexed) entries: each photo's place and words, the text in it and a hash of its look; it follows the library's history from here on"
+            "   wrote \(run.indexed) entries: each photo's place and words, the text in it, a hash of its look and its faces; it follows the library's history from here on"
         )
         for (kind, reason) in run.unavailable { Output.line("   \(kind.rawValue) was not indexed: \(reason)") }
         for place in try library.places().prefix(4) {
@@ -353,6 +354,44 @@ struct Tour {
             let found = try PHAsset.fetchAssets(matchingSearch: search, options: nil)
             Output.line("   photos search \(search): \(found.count) found")
         }
+    }
+
+    func showPeople(copyingInto folder: URL) throws {
+        section("13. People: the indexer finds faces (dlib, offline) and groups them into people; a name is searchable")
+        let johns = URL(fileURLWithPath: "/usr/share/doc/libdlib19.1/examples/johns")
+        let people = ["John_Salley", "John_Simm"]
+        var photos: [(person: String, url: URL)] = []
+        for person in people {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: johns.appendingPathComponent(person).path)) ?? []
+            for file in files.filter({ $0.hasSuffix(".jpg") }).sorted().prefix(4) {
+                let copy = folder.appendingPathComponent("\(person)-\(file)")
+                try? FileManager.default.removeItem(at: copy)
+                try FileManager.default.copyItem(at: johns.appendingPathComponent(person).appendingPathComponent(file), to: copy)
+                photos.append((person, copy))
+            }
+        }
+        guard !photos.isEmpty else {
+            Output.line("   skipped: dlib's sample faces (Debian's libdlib19.1) are not installed")
+            return
+        }
+        var salley: Set<String> = []
+        try library.performChangesAndWait {
+            for photo in photos {
+                let created = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: photo.url)
+                if photo.person == "John_Salley", let id = created?.placeholderForCreatedAsset?.localIdentifier { salley.insert(id) }
+            }
+        }
+        Output.line("   imported \(photos.count) photos of two people, from dlib's examples")
+        let run = try LibraryIndexer(library: library, kinds: [.faces]).catchUp()
+        for (kind, reason) in run.unavailable { Output.line("   \(kind.rawValue) was not indexed: \(reason)") }
+        let found = try library.people()
+        for person in found {
+            Output.line("     a person in \(person.assetCount) photos (\(person.faceCount) faces), \(person.localIdentifier)")
+        }
+        guard let person = found.first(where: { salley.contains($0.keyFace.assetLocalIdentifier) }) else { return }
+        try library.setName("John Salley", ofPersonWithLocalIdentifier: person.localIdentifier)
+        Output.line(
+            "   named one \"John Salley\"; photos search person:salley: \(try PHAsset.fetchAssets(matchingSearch: "person:salley", options: nil).count) found")
     }
 
     func showRecentlyDeleted() throws {

@@ -1,0 +1,45 @@
+"""People: the side bar's people (the demo's two), each with their face cropped from a photo, their photos in the grid, and naming one."""
+
+import time
+
+from selenium.webdriver.common.by import By
+
+from conftest import grid_total, screenshot, sign_in, wait
+from test_organising import answer
+
+
+def people(server):
+    """Waits for `photos serve`'s indexer to have found the demo's people: four photos each of two of dlib's johns."""
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        found = server.get("/v1/people")["items"]
+        if len(found) == 2:
+            return found
+        time.sleep(0.5)
+    raise AssertionError("the server's indexer did not find the demo's two people")
+
+
+def test_people_are_listed_with_their_faces_and_open_their_photos(browser, server):
+    found = people(server)
+    # Named people first: the demo named one.
+    assert [p.get("name") for p in found] == ["John Salley", None] and all(p["assets"] == 4 for p in found)
+    person = found[1]
+    sign_in(browser, server)
+    section = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#sidebar details.people:not([hidden])"), 10)
+    section.find_element(By.TAG_NAME, "summary").click()
+    entry = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, f"#sidebar li[data-id='person:{person['id']}']"))
+    crop = entry.find_element(By.CSS_SELECTOR, ".face-crop img")
+    # The face, cut from its photo: the image loaded, scaled and moved so the face fills the circle.
+    wait(browser, lambda d: d.execute_script("return arguments[0].naturalWidth > 0 && arguments[0].style.transform !== ''", crop))
+    assert crop.get_attribute("alt") == "Unnamed's face"
+    browser.execute_script("arguments[0].scrollIntoView({ block: 'center' })", entry)
+    screenshot(browser, "people")
+    entry.find_element(By.CSS_SELECTOR, ".nav-entry").click()
+    wait(browser, lambda d: d.find_element(By.ID, "view-title").text == "Unnamed")
+    wait(browser, lambda d: grid_total(d) == 4, 10)
+    # Named from its menu: the side bar and search say the name.
+    entry.find_element(By.CSS_SELECTOR, "button[aria-label='Actions for Unnamed']").click()
+    answer(browser, choice="Name")
+    answer(browser, value="John Simm")
+    wait(browser, lambda d: any(e.get_attribute("data-title") == "John Simm" for e in d.find_elements(By.CSS_SELECTOR, "#sidebar li.person .nav-entry")))
+    assert server.get("/v1/search?limit=1&q=person:simm")["total"] == 4
