@@ -215,7 +215,7 @@ let package = Package(
             name: "photos-bench",
             dependencies: [
                 "Photos", "PhotosIndexing", "PhotosStore", "PhotosSQLite", "PhotosMedia", "CBenchVips", "CBenchSQLite", "PhotosServer", "PhotosPostgres",
-                "PhotosObjectStorage", "PhotosVision", "CTesseract", "PhotosTestSupport",
+                "PhotosObjectStorage", "PhotosVision", "CTesseract", "CFaces", "PhotosTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

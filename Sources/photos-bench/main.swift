@@ -5,6 +5,7 @@
 //   swift run -c release photos-bench history [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench search [--quick] [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench text [--quick] [--workdir DIR]
+//   swift run -c release photos-bench faces [--quick] [--workdir DIR]
 //   swift run -c release photos-bench media [--quick] [--workdir DIR]
 //   swift run -c release photos-bench serve [--quick] [--assets N] [--workdir DIR]
 //   swift run -c release photos-bench postgres [--quick] [--assets N] [--workdir DIR]
@@ -28,7 +29,7 @@ func option(_ name: String) -> String? {
 func usage(asked: Bool = false) -> Never {
     print(
         """
-        usage: photos-bench fetch|observe|history|search|text|media|serve|gallery|postgres|all|report [--assets N] [--changes N] [--quick] [--runs N]
+        usage: photos-bench fetch|observe|history|search|text|faces|media|serve|gallery|postgres|all|report [--assets N] [--changes N] [--quick] [--runs N]
                             [--only SUITE,...] [--sizes N,...] [--report FILE] [--workdir DIR]
 
           fetch     fetches, enumeration and commits on a library of N assets (default 1,000,000),
@@ -41,6 +42,8 @@ func usage(asked: Bool = false) -> Never {
                     (default 1,000,000), each side's 95th percentile against the same FTS5 query by hand
           text      reading text in photos (camera photos and rendered pages) with the indexer against
                     Tesseract called directly on the same files, and the words missed on a labelled set
+          faces     finding faces and grouping them into people with the indexer against dlib called
+                    directly on the same files, and the clustering's pairwise F1 on a labelled set
           media     thumbnails from originals against the same work in libvips, bare vips_thumbnail
                     and libjpeg's decode floor (and their SSIM), thumbnails from derivatives, importing
                     24 MP photos against the same work done plainly, on every core and on one
@@ -131,6 +134,8 @@ do {
         try SearchBenchmarks(assetCount: assets, workdir: workdir, quick: arguments.contains("--quick")).run()
     case "text":
         try TextBenchmarks(workdir: workdir, quick: arguments.contains("--quick")).run()
+    case "faces":
+        try FaceBenchmarks(workdir: workdir, quick: arguments.contains("--quick")).run()
     case "text-samples":
         // The text suite's labelled set alone, for script/compare-text-engines.
         try TextBenchmarks.writeSamples(to: workdir)
