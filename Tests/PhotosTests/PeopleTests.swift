@@ -117,6 +117,23 @@ import Testing
         #expect(try Set(f.test.library.faces(ofPersonWithLocalIdentifier: simm.localIdentifier).map(\.assetLocalIdentifier)).isSuperset(of: more))
     }
 
+    @Test func hiddenAndDeletedPhotosLeavePeopleAsPeopleCountThem() throws {
+        let f = try Fixture()
+        let simm = try f.person("John_Simm")
+        let photos = f.assets["John_Simm"]!
+        let hidden = f.test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [photos[0]], options: nil) }
+        let trashed = f.test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [photos[1]], options: nil) }
+        try f.test.library.performChangesAndWait {
+            PHAssetChangeRequest(for: hidden[0]).isHidden = true
+            PHAssetChangeRequest.deleteAssets(trashed)
+        }
+        #expect(try f.test.library.person(withLocalIdentifier: simm.localIdentifier).assetCount == 1)
+        #expect(try f.test.library.faces(ofPersonWithLocalIdentifier: simm.localIdentifier).map(\.assetLocalIdentifier) == [photos[2]])
+        #expect(f.test.fetch { PHAsset.fetchAssets(showingPersonWithLocalIdentifier: simm.localIdentifier, options: nil) }.count == 1)
+        // The hidden photo's own faces are still its own.
+        #expect(try f.test.fetch { try f.test.library.faces(in: hidden[0]) }.count == 1)
+    }
+
     @Test func aLimitedClientSeesOnlyTheFacesItsGrantCoversAndChangesNone() throws {
         let f = try Fixture()
         try f.test.library.setAccess(.limited, forClient: "com.example.people")

@@ -29,11 +29,13 @@ extension SQLPhotoStore {
         }
     }
 
-    /// The faces the reader sees: of the person with `personUUID`, or in the
-    /// asset with `assetUUID`; largest first.
+    /// The faces the reader sees: of the person with `personUUID` in the
+    /// assets a default fetch shows (as People counts them), or in the
+    /// asset with `assetUUID`, hidden or not; largest first.
     package func faces(ofPerson personUUID: String? = nil, inAsset assetUUID: String? = nil) throws(StoreError) -> [FaceSummary] {
         try readObjects { db, scope in
-            var condition = SQLFragment(sql: ShownAssets.notDeleted(.asset)) + scope.assetCondition(.asset).andClause
+            let shown = assetUUID == nil ? ShownAssets.inDefaultFetch(.asset) : ShownAssets.notDeleted(.asset)
+            var condition = SQLFragment(sql: shown) + scope.assetCondition(.asset).andClause
             if let personUUID { condition += " AND p.uuid = \(personUUID)" }
             if let assetUUID { condition += " AND a.uuid = \(assetUUID)" }
             return try db.fetchAll(
