@@ -138,6 +138,7 @@ extension SQLPhotoStore {
             guard case .full = scope else {
                 throw StoreError.accessDenied("only the owner or a client with access to the whole library can change people")
             }
+            try FaceRows.lockPeople(db)
             return try body(db)
         }
     }

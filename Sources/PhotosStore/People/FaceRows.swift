@@ -16,6 +16,7 @@ enum FaceRows {
     /// found again unchanged keep their row.
     static func replace(_ found: [(uuid: String, faces: [IndexedFace])], now: Date, _ db: any SQLConnection) throws {
         guard !found.isEmpty else { return }
+        try lockPeople(db)
         var people = try centroids(db)
         var touched: [Int64] = []
         for (uuid, faces) in found {
@@ -62,8 +63,9 @@ enum FaceRows {
     /// asset row ids); their people's centroids move away from them, and
     /// an unnamed person left with no face is forgotten.
     static func remove(ofAssets assets: SQLFragment, _ db: any SQLConnection) throws {
+        guard try db.fetchOne(Int64.self, "SELECT 1 FROM face WHERE asset_id IN (\(assets)) LIMIT 1") != nil else { return }
+        try lockPeople(db)
         let gone = try db.fetchAll(SQLRow.self, "SELECT person_id, descriptor FROM face WHERE asset_id IN (\(assets))")
-        guard !gone.isEmpty else { return }
         var people = try centroids(db)
         for row in gone {
             people.remove(try descriptor(row["descriptor"]), fromPerson: try row["person_id"])
@@ -75,6 +77,7 @@ enum FaceRows {
     /// Sets each person's centroid and count from their faces: after faces
     /// moved between people by hand. Forgets unnamed people left with none.
     static func recount(_ personIDs: Set<Int64>, _ db: any SQLConnection) throws {
+        try lockPeople(db)
         for id in personIDs {
             let faces = try db.fetchAll(SQLRow.self, sql: "SELECT descriptor FROM face WHERE person_id = ?", arguments: [id]).map {
                 try descriptor($0["descriptor"])
@@ -121,6 +124,18 @@ enum FaceRows {
     }
 
     // MARK: - People
+
+    /// Makes the transaction the only one changing people until it ends.
+    /// Every kind's batch takes faces of deleted assets out, the faces
+    /// kind adds faces, and people are edited by hand, each reading
+    /// centroids and writing them back; SQLite's one writer already keeps
+    /// them apart, and on PostgreSQL (read committed) this lock does,
+    /// without stopping readers. Statements after it see what the
+    /// transaction it waited for committed.
+    static func lockPeople(_ db: any SQLConnection) throws {
+        guard db.dialect == .postgres else { return }
+        _ = try db.execute(sql: "LOCK TABLE person IN SHARE ROW EXCLUSIVE MODE")
+    }
 
     private static func centroids(_ db: any SQLConnection) throws -> PersonCentroids {
         PersonCentroids(
