@@ -43,3 +43,16 @@ def test_people_are_listed_with_their_faces_and_open_their_photos(browser, serve
     answer(browser, value="John Simm")
     wait(browser, lambda d: any(e.get_attribute("data-title") == "John Simm" for e in d.find_elements(By.CSS_SELECTOR, "#sidebar li.person .nav-entry")))
     assert server.get("/v1/search?limit=1&q=person:simm")["total"] == 4
+    # Merged from its menu into the other person, then split back through the API.
+    photos = [a["id"] for a in server.get(f"/v1/people/{person['id']}/assets")["items"]]
+    faces = [server.get(f"/v1/assets/{id}/faces")["items"][0]["id"] for id in photos]
+    entry = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, f"#sidebar li[data-id='person:{person['id']}']"))
+    entry.find_element(By.CSS_SELECTOR, "button[aria-label='Actions for John Simm']").click()
+    answer(browser, choice="The same person as John Salley (4)")
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#sidebar li.person")) == 1)
+    merged = server.get("/v1/people")["items"]
+    assert len(merged) == 1 and merged[0]["name"] == "John Salley" and merged[0]["assets"] == 8
+    status, moved = server.api("POST", "/v1/faces/move", {"faces": faces})
+    assert status == 200, moved
+    status, _ = server.api("PATCH", f"/v1/people/{moved['person']}", {"name": "John Simm"})
+    assert status == 200

@@ -15,6 +15,8 @@ export class Sidebar {
     this.share = share;
     this.expanded = new Set();
     this.current = 'timeline';
+    /** The people listed, for the menu's merges. */
+    this.people = [];
   }
 
   async load() {
@@ -120,6 +122,7 @@ export class Sidebar {
     const summary = document.createElement('summary');
     summary.textContent = 'People';
     const items = list?.items ?? [];
+    this.people = items;
     element.replaceChildren(summary, this.list(items.map((person) => {
       const title = person.name || 'Unnamed';
       const entry = this.entry({ id: `person:${person.id}`, kind: 'person', person: person.id, title, estimatedAssetCount: person.assets });
@@ -134,6 +137,9 @@ export class Sidebar {
 
   async personMenu(person) {
     const choices = [{ value: 'name', title: person.name ? 'Rename' : 'Name' }, { value: 'hide', title: 'Hide from People' }];
+    // Merging into another person: the same person, grouped twice.
+    const others = (this.people ?? []).filter((other) => other.id !== person.id);
+    for (const other of others) choices.push({ value: `merge:${other.id}`, title: `The same person as ${other.name || 'Unnamed'} (${other.assets})` });
     const answer = await ask(person.name || 'Unnamed', { label: '', choices, choiceLabel: 'Action', submit: 'Go' });
     if (!answer) return;
     try {
@@ -143,6 +149,9 @@ export class Sidebar {
         await request('PATCH', `/v1/people/${person.id}`, { body: { name } });
       } else if (answer.choice === 'hide') {
         await request('PATCH', `/v1/people/${person.id}`, { body: { hidden: true } });
+      } else if (answer.choice?.startsWith('merge:')) {
+        await request('POST', `/v1/people/${answer.choice.slice('merge:'.length)}/merge`, { body: { people: [person.id] } });
+        notify('Merged into one person');
       }
     } catch (error) {
       notifyError(error, 'The person was not changed');
