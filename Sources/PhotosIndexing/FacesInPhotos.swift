@@ -22,11 +22,11 @@ package final class FacesInPhotos: AssetAnalyzer, @unchecked Sendable {
     private let modelDirectory: URL
     /// Its own image manager: the images it reads never push the gallery's out of memory.
     private let images = PHImageManager()
-    private let lock = NSLock()
-    private var recognizer: Result<FaceRecognizer, VisionError>?
+    private let recognizer: LazyModel<FaceRecognizer>
 
     init(modelDirectory: URL = FaceRecognizer.defaultModelDirectory) {
         self.modelDirectory = modelDirectory
+        recognizer = LazyModel { () throws(VisionError) in try FaceRecognizer(modelDirectory: modelDirectory) }
     }
 
     var unavailability: String? {
@@ -34,31 +34,16 @@ package final class FacesInPhotos: AssetAnalyzer, @unchecked Sendable {
     }
 
     func analyze(_ assets: [PHAsset]) throws -> [IndexedAsset] {
-        let recognizer = try lock.withLock {
-            let made = self.recognizer ?? Result { () throws(VisionError) in try FaceRecognizer(modelDirectory: modelDirectory) }
-            self.recognizer = made
-            return made
-        }.get()
+        let recognizer = try recognizer.get()
         return try assets.map { asset in
             IndexedAsset(uuid: asset.uuid, searchText: [:], writesFaces: true, faces: try faces(in: asset, recognizer))
         }
     }
 
     /// The faces in the asset's image, as fractions of it; none for a
-    /// video, or when its image cannot be read (its file is gone).
+    /// video, or when its image cannot be read.
     private func faces(in asset: PHAsset, _ recognizer: FaceRecognizer) throws -> [IndexedFace] {
-        guard asset.mediaType == .image else { return [] }
-        let options = PHImageRequestOptions()
-        options.isSynchronous = true
-        options.deliveryMode = .highQualityFormat
-        options.resizeMode = .exact
-        var image: UIImage?
-        let longest = max(asset.pixelWidth, asset.pixelHeight)
-        let side = CGFloat(longest > 0 ? min(longest, Self.longestSide) : Self.longestSide)
-        images.requestImage(for: asset, targetSize: CGSize(width: side, height: side), contentMode: .aspectFit, options: options) { result, _ in
-            image = result
-        }
-        guard let image else { return [] }
+        guard let image = AnalyzedImage.of(asset, longestSide: Self.longestSide, from: images) else { return [] }
         let (width, height) = (Int(image.size.width), Int(image.size.height))
         let found = try image.rgbaPixels.withUnsafeBytes { pixels throws(VisionError) in
             try recognizer.faces(

@@ -21,11 +21,11 @@ package final class TextInPhotos: AssetAnalyzer, @unchecked Sendable {
     let languages: [String]
     /// Its own image manager: the images it reads never push the gallery's out of memory.
     private let images = PHImageManager()
-    private let lock = NSLock()
-    private var recognizer: Result<TextRecognizer, VisionError>?
+    private let recognizer: LazyModel<TextRecognizer>
 
     init(languages: [String]) {
         self.languages = languages
+        recognizer = LazyModel { () throws(VisionError) in try TextRecognizer(languages: languages) }
     }
 
     var unavailability: String? {
@@ -33,32 +33,15 @@ package final class TextInPhotos: AssetAnalyzer, @unchecked Sendable {
     }
 
     func analyze(_ assets: [PHAsset]) throws -> [IndexedAsset] {
-        let recognizer = try lock.withLock {
-            let made = self.recognizer ?? Result { () throws(VisionError) in try TextRecognizer(languages: languages) }
-            self.recognizer = made
-            return made
-        }.get()
+        let recognizer = try recognizer.get()
         return assets.map { asset in
             IndexedAsset(uuid: asset.uuid, searchText: [.content: SearchWords.document(words(in: asset, recognizer))])
         }
     }
 
-    /// The words read in the asset's image; none for a video, or when its
-    /// image cannot be read (its file is gone): the next change to it reads it again.
+    /// The words read in the asset's image; none for a video, or when its image cannot be read.
     private func words(in asset: PHAsset, _ recognizer: TextRecognizer) -> [String] {
-        guard asset.mediaType == .image else { return [] }
-        let options = PHImageRequestOptions()
-        options.isSynchronous = true
-        options.deliveryMode = .highQualityFormat
-        options.resizeMode = .exact
-        var image: UIImage?
-        // Never larger than the photo: scaling up adds no text, only time.
-        let longest = max(asset.pixelWidth, asset.pixelHeight)
-        let side = CGFloat(longest > 0 ? min(longest, Self.longestSide) : Self.longestSide)
-        images.requestImage(for: asset, targetSize: CGSize(width: side, height: side), contentMode: .aspectFit, options: options) { result, _ in
-            image = result
-        }
-        guard let image else { return [] }
+        guard let image = AnalyzedImage.of(asset, longestSide: Self.longestSide, from: images) else { return [] }
         let (width, height) = (Int(image.size.width), Int(image.size.height))
         return image.rgbaPixels.withUnsafeBytes { pixels in
             recognizer.words(inRGBA: pixels, width: width, height: height, bytesPerRow: width * 4).map(\.text)

@@ -22,51 +22,18 @@ struct FaceBenchmarks {
         try accuracy(samples, in: scratch)
         // Photos of faces, and camera photos with none, as a library mixes them; once each in quick form.
         let sources = samples.map(\.url) + TextBenchmarks.cameraPhotos
-        let count = quick ? sources.count : sources.count * 2
-        let files = try (0..<count).map { index in
-            let source = sources[index % sources.count]
-            let copy = scratch.appendingPathComponent("photo-\(index).\(source.pathExtension)")
-            try FileManager.default.copyItem(at: source, to: copy)
-            return copy
-        }
+        let files = try IndexerPass.copies(of: sources, count: quick ? sources.count : sources.count * 2, in: scratch)
         print("photos-bench faces: \(files.count) photos (\(samples.count) of known people and \(TextBenchmarks.cameraPhotos.count) camera photos, repeated)")
-        try throughput(files, in: scratch)
+        // The faces indexer finds, groups and stores; dlib's detector, landmarks and descriptor alone on the other side.
+        let sized = try IndexerPass.sizes(of: files, longestSide: FacesInPhotos.longestSide)
+        var found = 0
+        try IndexerPass.measure("finding faces and grouping them", files: files, kind: .faces, runs: quick ? 1 : 3, in: scratch) {
+            found = try Self.findDirectly(sized)
+        }
+        guard found > 0 else { throw BenchError("dlib found no face in \(files.count) photos") }
     }
 
     // MARK: - Throughput
-
-    /// A whole pass of the faces indexer over a fresh copy of a library of
-    /// `files` (faces found, grouped into people, written), against dlib's
-    /// detector, landmarks and descriptor called directly on the files,
-    /// each decoded by libvips to the size ours reads, on one thread.
-    private func throughput(_ files: [URL], in scratch: URL) throws {
-        let library = scratch.appendingPathComponent("faces.photoslibrary")
-        let photos = try PHPhotoLibrary(url: library, clientIdentifier: nil)
-        try photos.performChangesAndWait {
-            for file in files { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: file) }
-        }
-        let sized = try files.map { file in
-            let pixels = try ImageCodec.decode(fileAt: file)
-            let scale = min(1, Double(FacesInPhotos.longestSide) / Double(max(pixels.width, pixels.height)))
-            return (file, Int((Double(pixels.width) * scale).rounded()), Int((Double(pixels.height) * scale).rounded()))
-        }
-        var copy = library
-        var counts = (ours: 0, baseline: 0)
-        let (ours, baseline) = try Measure.alternating(
-            runs: quick ? 1 : 3,
-            beforeEachSide: { copy = try BenchLibrary.workingCopy(of: library, in: scratch) },
-            ours: {
-                counts.ours = try LibraryIndexer(library: try PHPhotoLibrary(url: copy, clientIdentifier: nil), kinds: [.faces]).catchUp().indexed
-            },
-            baseline: { counts.baseline = try Self.findDirectly(sized) })
-        guard counts.ours == files.count, counts.baseline > 0 else {
-            throw BenchError("the indexer read \(counts.ours) photos of \(files.count), and dlib found \(counts.baseline) faces")
-        }
-        let rate = { (milliseconds: Double) in String(format: "%.1f", Double(files.count) / (milliseconds / 1000)) }
-        _ = Measure.report(
-            "finding faces and grouping them, whole pass, \(files.count) photos, one core (ours \(rate(ours)) photos/s, baseline \(rate(baseline)) photos/s)",
-            ours: ours, baseline: baseline, target: 1.2)
-    }
 
     /// dlib on each file through its C interface, with the indexer's models
     /// and settings, each decoded by libvips at its size; returns the faces found.

@@ -30,54 +30,18 @@ struct TextBenchmarks {
         try accuracy(samples)
         // Every camera photo and every page once, then again under other names, to the count.
         let sources = Self.cameraPhotos + samples.map(\.url)
-        let count = quick ? sources.count : sources.count * 3
-        let files = try (0..<count).map { index in
-            let source = sources[index % sources.count]
-            let copy = scratch.appendingPathComponent("photo-\(index).\(source.pathExtension)")
-            try FileManager.default.copyItem(at: source, to: copy)
-            return copy
-        }
+        let files = try IndexerPass.copies(of: sources, count: quick ? sources.count : sources.count * 3, in: scratch)
         print("photos-bench text: \(files.count) photos (\(Self.cameraPhotos.count) camera photos and \(samples.count) pages, repeated)")
-        try throughput(files, in: scratch)
+        let sized = try IndexerPass.sizes(of: files, longestSide: TextInPhotos.longestSide)
+        var read = 0
+        // Places and words first, so that the text pass alone is measured; Tesseract alone on the other side.
+        try IndexerPass.measure("reading text", files: files, kind: .text, before: [.metadata], runs: quick ? 1 : 3, in: scratch) {
+            read = try Self.readDirectly(sized)
+        }
+        guard read == files.count else { throw BenchError("Tesseract read \(read) photos of \(files.count)") }
     }
 
     // MARK: - Throughput
-
-    /// A whole pass of the text indexer over a fresh copy of a library of
-    /// `files`, against Tesseract called directly on the files: each decoded
-    /// by libvips to the size ours reads (fitted in 2,048, never enlarged),
-    /// then read with the same engine, model and settings, on one thread.
-    private func throughput(_ files: [URL], in scratch: URL) throws {
-        let library = scratch.appendingPathComponent("text.photoslibrary")
-        let photos = try PHPhotoLibrary(url: library, clientIdentifier: nil)
-        try photos.performChangesAndWait {
-            for file in files { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: file) }
-        }
-        // Places and words first, so that the text pass alone is measured.
-        try LibraryIndexer(library: photos, kinds: [.metadata]).catchUp()
-        // The size each photo is read at: fitted in 2,048 pixels, never enlarged (found before the clock starts).
-        let sized = try files.map { file in
-            let pixels = try ImageCodec.decode(fileAt: file)
-            let scale = min(1, Double(TextInPhotos.longestSide) / Double(max(pixels.width, pixels.height)))
-            return (file, Int((Double(pixels.width) * scale).rounded()), Int((Double(pixels.height) * scale).rounded()))
-        }
-        var copy = library
-        var counts = (ours: 0, baseline: 0)
-        let (ours, baseline) = try Measure.alternating(
-            runs: quick ? 1 : 3,
-            beforeEachSide: { copy = try BenchLibrary.workingCopy(of: library, in: scratch) },
-            ours: {
-                counts.ours = try LibraryIndexer(library: try PHPhotoLibrary(url: copy, clientIdentifier: nil), kinds: [.text]).catchUp().indexed
-            },
-            baseline: { counts.baseline = try Self.readDirectly(sized) })
-        guard counts.ours == files.count, counts.baseline == files.count else {
-            throw BenchError("the indexer read \(counts.ours) photos and Tesseract \(counts.baseline), of \(files.count)")
-        }
-        let rate = { (milliseconds: Double) in String(format: "%.1f", Double(files.count) / (milliseconds / 1000)) }
-        _ = Measure.report(
-            "reading text, whole pass, \(files.count) photos, one core (ours \(rate(ours)) photos/s, baseline \(rate(baseline)) photos/s)",
-            ours: ours, baseline: baseline, target: 1.2)
-    }
 
     /// Tesseract on each file as its C interface is used plainly, with the
     /// recognizer's settings, each decoded by libvips at its size; returns the photos read.

@@ -10,8 +10,8 @@ import Testing
 /// `/v1/people`, `/v1/faces/move` and `/v1/assets/{id}/faces`: people over
 /// HTTP, as each token sees them; edits only with the whole library.
 @Suite struct PeopleRoutesTests {
-    @Test func peopleAreTheTokensAndOnlyAWholeLibraryTokenChangesThem() async throws {
-        let fixture = try ServerFixture(photos: 1)
+    /// Three photos each of two of dlib's johns, faces indexed; their identifiers, Salley's first.
+    static func importPeople(into fixture: ServerFixture) throws -> [String] {
         let samples = try FaceSamples.johns(["John_Salley", "John_Simm"], perPerson: 3, in: fixture.directory)
         var created: [String] = []
         try fixture.library.performChangesAndWait {
@@ -19,8 +19,13 @@ import Testing
                 created.append(PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: sample.url)!.placeholderForCreatedAsset!.localIdentifier)
             }
         }
-        let ids = created
         try LibraryIndexer(library: fixture.library, kinds: [.faces]).catchUp()
+        return created
+    }
+
+    @Test func peopleAreTheTokensAndOnlyAWholeLibraryTokenChangesThem() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let ids = try Self.importPeople(into: fixture)
         let limited = try fixture.clientToken("org.example.faces", grant: .limited, selection: [ids[0]])
         let reader = try fixture.clientToken("org.example.look", grant: .readWrite, readOnly: true)
         let writer = try fixture.clientToken("org.example.edit", grant: .readWrite)
@@ -91,15 +96,7 @@ import Testing
     /// an asset outside its selection, nor count one.
     @Test func randomGrantsNeverLeakPeople() async throws {
         let fixture = try ServerFixture(photos: 0)
-        let samples = try FaceSamples.johns(["John_Salley", "John_Simm"], perPerson: 3, in: fixture.directory)
-        var created: [String] = []
-        try fixture.library.performChangesAndWait {
-            for sample in samples {
-                created.append(PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: sample.url)!.placeholderForCreatedAsset!.localIdentifier)
-            }
-        }
-        let ids = created
-        try LibraryIndexer(library: fixture.library, kinds: [.faces]).catchUp()
+        let ids = try Self.importPeople(into: fixture)
         let people = try fixture.library.people(minimumAssetCount: 1).map(\.localIdentifier)
         for seed in UInt64(1)...6 {
             var random = SeededRandom(seed: seed)
