@@ -43,6 +43,7 @@ struct PeopleCommand: ParsableCommand {
     }
 
     /// Runs `body`, saying a missing person or face in the user's terms.
+    @discardableResult
     static func editing<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
