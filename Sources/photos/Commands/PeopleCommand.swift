@@ -52,6 +52,13 @@ struct PeopleCommand: ParsableCommand {
         }
     }
 
+    /// Hides the person or shows them again, and says so.
+    static func setHidden(_ hidden: Bool, _ person: String, _ options: LibraryOptions) throws {
+        let library = try options.open()
+        try editing { try library.setHidden(hidden, ofPersonWithLocalIdentifier: person) }
+        if !options.quiet { Output.line("\(person) is \(hidden ? "hidden" : "shown")") }
+    }
+
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the people found, named ones first.")
 
@@ -129,11 +136,7 @@ struct PeopleCommand: ParsableCommand {
         @Argument(help: "The person's identifier.") var person: String
         @OptionGroup var options: LibraryOptions
 
-        func run() throws {
-            let library = try options.open()
-            try PeopleCommand.editing { try library.setHidden(true, ofPersonWithLocalIdentifier: person) }
-            if !options.quiet { Output.line("\(person) is hidden") }
-        }
+        func run() throws { try PeopleCommand.setHidden(true, person, options) }
     }
 
     struct Unhide: ParsableCommand {
@@ -142,11 +145,7 @@ struct PeopleCommand: ParsableCommand {
         @Argument(help: "The person's identifier.") var person: String
         @OptionGroup var options: LibraryOptions
 
-        func run() throws {
-            let library = try options.open()
-            try PeopleCommand.editing { try library.setHidden(false, ofPersonWithLocalIdentifier: person) }
-            if !options.quiet { Output.line("\(person) is shown") }
-        }
+        func run() throws { try PeopleCommand.setHidden(false, person, options) }
     }
 
     struct Merge: ParsableCommand {
