@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import (ElementClickInterceptedException, ElementNotInteractableException, NoSuchElementException,
+                                        StaleElementReferenceException)
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -212,8 +213,17 @@ def grid_total(driver):
 
 
 def open_viewer(driver, id):
-    """Opens the viewer on the cell of `id` and returns it."""
-    driver.find_element(By.CSS_SELECTOR, f'#grid .cell[data-id="{id}"]').click()
+    """Opens the viewer on the cell of `id` and returns it.
+
+    The click is retried while the grid is still settling after a jump (the cell drawn but not yet where the
+    pointer can reach it), as a person would click again."""
+    def click(d):
+        try:
+            d.find_element(By.CSS_SELECTOR, f'#grid .cell[data-id="{id}"]').click()
+            return True
+        except (ElementNotInteractableException, ElementClickInterceptedException):
+            return False
+    wait(driver, click, 10, f"the cell of {id} could not be clicked")
     wait(driver, lambda d: d.find_element(By.ID, "viewer").get_attribute("data-id") == id)
     return driver.find_element(By.ID, "viewer")
 
