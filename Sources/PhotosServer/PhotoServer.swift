@@ -55,6 +55,10 @@ public struct PhotoServer: Sendable {
         /// The languages text in photos is read in, Tesseract's names (`eng`,
         /// `deu`, …), each needing its Debian package (`tesseract-ocr-deu`).
         public var textLanguages = ["eng"]
+        /// The tile server the gallery's map draws under its country
+        /// outlines; nil (the default) for none, so the gallery loads
+        /// nothing from another origin.
+        public var mapTiles: MapTiles?
 
         /// A configuration with the defaults: loopback port 8080, a minute's idle
         /// timeout, heartbeats every 15 s, 10 failed sign-ins a minute, 16 GiB
@@ -142,7 +146,7 @@ public struct PhotoServer: Sendable {
                     (library.url.path, "<library>"), (library.url.absoluteString, "<library>"),
                 ]))
         router.add(middleware: WorkAttribution(work: work))
-        GalleryRoutes(files: .bundled).add(to: router)
+        GalleryRoutes(files: .bundled, mapTiles: configuration.mapTiles).add(to: router)
         let sessions = authentication.sessions
         let v1 = router.group("v1")
         let sessionRoutes = SessionRoutes(authentication: authentication, sessions: sessions)
@@ -150,6 +154,7 @@ public struct PhotoServer: Sendable {
         let authenticated = v1.group().authenticated(by: authentication)
         sessionRoutes.addAuthenticated(to: authenticated)
         ImageRoutes(libraries: libraries).add(to: authenticated)
+        MapRoutes().add(to: authenticated)
         TimelineRoutes(libraries: libraries).add(to: authenticated)
         UploadRoutes(libraries: libraries, uploads: uploads, metrics: metrics).add(to: authenticated)
         HistoryRoutes(
@@ -172,7 +177,8 @@ public struct PhotoServer: Sendable {
         }
         try JSONRoutes.register(
             JSONRoutes(
-                libraries: libraries, uploads: uploads, revocation: revocation, metrics: metrics, textLanguages: configuration.textLanguages),
+                libraries: libraries, uploads: uploads, revocation: revocation, metrics: metrics, textLanguages: configuration.textLanguages,
+                mapTiles: configuration.mapTiles),
             on: router.group().authenticated(by: authentication))
         routedMethods.register(router.routes)
         return router

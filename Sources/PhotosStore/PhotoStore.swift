@@ -259,6 +259,14 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// fetch shows) were taken, as the index named them, by country then
     /// city. Cost: one pass over the located assets, grouped.
     func places() throws(StoreError) -> [PlaceSummary]
+    /// The located assets this store's client sees (those the timeline
+    /// shows, as a search of the library finds them) inside `bounds`, one cluster for each cell of a grid of
+    /// `cellDegrees` from the box's south-west corner that holds any, the
+    /// fullest `limit` of them, fullest first. Throws `limitExceeded` for
+    /// a cell outside ``LocationCluster/smallestCell``…360 or a limit
+    /// outside 1…``LocationCluster/maximumCount``. Cost: one pass over the
+    /// assets, grouped.
+    func locationClusters(in bounds: LocationBounds, cellDegrees: Double, limit: Int) throws(StoreError) -> [LocationCluster]
     /// The perceptual hash of every asset this store's client sees (those
     /// a default fetch shows) that the indexer has hashed. Cost: one pass
     /// over the hashes, joined with the assets.

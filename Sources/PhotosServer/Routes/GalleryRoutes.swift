@@ -10,10 +10,19 @@ import PhotosGallery
 /// its images to this origin and the placeholders it paints itself.
 struct GalleryRoutes {
     let files: GalleryFiles
+    /// The page's policy: only this origin, and the owner's tile server's
+    /// images when one is set.
+    let contentSecurityPolicy: String
 
-    static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-        + "media-src 'self' blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    init(files: GalleryFiles, mapTiles: MapTiles? = nil) {
+        self.files = files
+        contentSecurityPolicy = Self.contentSecurityPolicy(mapTiles: mapTiles)
+    }
+
+    static func contentSecurityPolicy(mapTiles: MapTiles?) -> String {
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:\(mapTiles.map { " " + $0.origin } ?? ""); "
+            + "media-src 'self' blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    }
 
     func add(to router: Router<ServerContext>) {
         router.get("/") { request, _ in try respond("index.html", request) }
@@ -23,7 +32,7 @@ struct GalleryRoutes {
     private func respond(_ name: String, _ request: Request) throws -> Response {
         guard let file = files.file(named: name) else { throw Problem.notFound("the gallery has no file \(name)") }
         var headers: HTTPFields = [
-            .eTag: file.etag, .cacheControl: "no-cache", .contentSecurityPolicy: Self.contentSecurityPolicy,
+            .eTag: file.etag, .cacheControl: "no-cache", .contentSecurityPolicy: contentSecurityPolicy,
             HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer",
         ]
         if ImageRoutes.matches(Query(request: request), file.etag) { return Response(status: .notModified, headers: headers) }

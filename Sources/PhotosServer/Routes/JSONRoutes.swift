@@ -25,6 +25,8 @@ struct JSONRoutes: APIProtocol {
     let metrics: ServerMetrics
     /// The languages the indexer reads text in, which its status judges.
     var textLanguages = ["eng"]
+    /// The owner's tile server for the gallery's map, if any.
+    var mapTiles: MapTiles?
 
     /// Registers the generated routes on `group`, which must authenticate
     /// (its paths are the document's, `/v1/…`, so it has no prefix).

@@ -88,6 +88,8 @@ package enum AssetAttribute: String, StoreAttribute, CaseIterable {
     case rating, caption
     /// A list: the keywords, as a JSON array.
     case keywords
+    /// Where the asset was taken, in degrees; null when it is not located.
+    case latitude, longitude
 
     package var isList: Bool { self == .keywords }
 
@@ -111,6 +113,8 @@ package enum AssetAttribute: String, StoreAttribute, CaseIterable {
         case .rating: "\(a["rating"])"
         case .caption: "\(a["caption"])"
         case .keywords: "\(a["keywords"])"
+        case .latitude: "\(a["latitude"])"
+        case .longitude: "\(a["longitude"])"
         }
     }
 }

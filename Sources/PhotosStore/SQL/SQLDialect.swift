@@ -13,6 +13,15 @@ package enum SQLDialect: Sendable {
     case sqlite
     case postgres
 
+    /// The integer part of a number that is never negative (its floor), as
+    /// an integer: SQLite's cast truncates, PostgreSQL's would round.
+    package func wholePart(of expression: String) -> String {
+        switch self {
+        case .sqlite: "CAST(\(expression) AS INTEGER)"
+        case .postgres: "CAST(floor(\(expression)) AS int8)"
+        }
+    }
+
     /// A subquery selecting the ids of a list, `SELECT value …`.
     package func elements(of ids: [Int64]) -> SQLFragment {
         switch self {

@@ -17,6 +17,9 @@ import Foundation
 ///   `month:6`), in the time the photo was taken where it was taken.
 /// - `favorite`, `video`, `photo`, `screenshot`, `live` (each also as
 ///   `is:…`), `rating>=4` (or `>`, `<=`, `<`, `=`, `rating:4`).
+/// - `within:S,W,N,E`: taken inside that box of latitudes and longitudes
+///   (``LocationBounds``, edges included), as a map's cluster names its
+///   photos.
 ///
 /// Anything else, including a filter whose value does not parse, is words.
 /// Several years, months, places, people or albums are alternatives; the
@@ -127,6 +130,8 @@ package struct SearchQuery: Sendable, Hashable {
             if let year = Int(value), Self.years.contains(year) { match.years.append(year) } else { addWords(part) }
         case ("month", ":"), ("month", "="):
             if let month = Self.month(value) { match.months.append(month) } else { addWords(part) }
+        case ("within", ":"):
+            if let bounds = LocationBounds(searchValue: value) { filters.append(Self.within(bounds)) } else { addWords(part) }
         case ("is", ":"):
             if let filter = Self.kind(value.lowercased()) { filters.append(filter) } else { addWords(part) }
         case ("rating", let comparison?):
@@ -195,6 +200,17 @@ package struct SearchQuery: Sendable, Hashable {
         default:
             nil
         }
+    }
+
+    /// The filter `within:` is: latitude and longitude inside the box.
+    private static func within(_ bounds: LocationBounds) -> StoreFilter<AssetAttribute> {
+        func compare(_ attribute: AssetAttribute, _ comparison: StoreComparison, _ degrees: Double) -> StoreFilter<AssetAttribute> {
+            .compare(.attribute(attribute), comparison, .value(.real(degrees)), [])
+        }
+        return .and([
+            compare(.latitude, .greaterOrEqual, bounds.south), compare(.latitude, .lessOrEqual, bounds.north),
+            compare(.longitude, .greaterOrEqual, bounds.west), compare(.longitude, .lessOrEqual, bounds.east),
+        ])
     }
 
     private static func subtype(_ subtype: AssetMediaSubtypes) -> StoreFilter<AssetAttribute> {

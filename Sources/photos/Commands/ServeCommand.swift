@@ -30,7 +30,27 @@ struct ServeCommand: AsyncParsableCommand {
     var noIndex = false
     @Option(help: "The languages text in photos is read in, Tesseract's names joined by + (eng+deu); each needs its package (tesseract-ocr-deu).")
     var textLanguages = "eng"
+    @Option(
+        help: ArgumentHelp(
+            "A tile server for the gallery's map, as https://tile.example.org/{z}/{x}/{y}.png; none by default, so the gallery loads nothing from elsewhere.",
+            valueName: "template"))
+    var mapTiles: String?
+    @Option(help: ArgumentHelp("The credit --map-tiles' server asks to show on the map.", valueName: "text"))
+    var mapAttribution: String?
     @OptionGroup var options: LibraryOptions
+
+    /// `--map-tiles` and `--map-attribution`, checked.
+    private func tiles() throws -> MapTiles? {
+        guard let mapTiles else {
+            if mapAttribution != nil { throw ValidationError("--map-attribution credits --map-tiles' server: give that too") }
+            return nil
+        }
+        do {
+            return try MapTiles(template: mapTiles, attribution: mapAttribution)
+        } catch {
+            throw ValidationError("--map-tiles: \(error)")
+        }
+    }
 
     /// `--text-languages`, split at `+`.
     private var languages: [String] { textLanguages.split(separator: "+", omittingEmptySubsequences: false).map(String.init) }
@@ -43,6 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...1 << 20).contains(uploadQuota) else { throw ValidationError("--upload-quota must be from 1 to 1048576 GiB") }
         if let problem = LibraryIndexer.problem(withTextLanguages: languages) { throw ValidationError("--text-languages: \(problem)") }
+        _ = try tiles()
     }
 
     func run() async throws {
@@ -56,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
             uploadQuota: uploadQuota << 30)
         configuration.indexesInBackground = !noIndex
         configuration.textLanguages = languages
+        configuration.mapTiles = try tiles()
         let server = try PhotoServer(library: library, configuration: configuration, logger: logger)
         let (json, quiet, path) = (options.json, options.quiet, library.locationDescription)
         try await server.run { port in
