@@ -6,6 +6,7 @@
 import { ApiError, getData, whenSessionEnds } from './api.js';
 import { currentSession, needsPassword, signIn, signOut } from './session.js';
 import { Grid } from './grid.js';
+import { MapView } from './map.js';
 import { TimelineSource, CollectionSource, PersonSource, SearchSource } from './sources.js';
 import { connectScrolling } from './scroller.js';
 import { Selection, connectSelection } from './selection.js';
@@ -82,9 +83,16 @@ class Gallery {
   /** Shows the open view (the timeline, or a collection) with the filter applied. */
   async show() {
     this.grid?.destroy();
+    this.grid = null;
+    this.map?.destroy();
+    this.map = null;
     this.selection.clear();
     const collection = this.collection;
     const search = this.search;
+    const onMap = collection?.kind === 'map' && !search;
+    $('grid-frame').hidden = onMap;
+    $('map').hidden = !onMap;
+    if (onMap) return this.showMap();
     const source = search ? new SearchSource(search)
                  : collection?.kind === 'person' ? new PersonSource(collection, { predicate: this.filter.predicate })
                  : collection ? new CollectionSource(collection, { predicate: this.filter.predicate })
@@ -109,6 +117,21 @@ class Gallery {
     }
     document.body.dataset.view = search ? 'search' : collection ? 'collection' : 'timeline';
     grid.element.focus({ preventScroll: true });
+  }
+
+  /** Shows the map of the photos' places; a marker opens its photos as a search. */
+  async showMap() {
+    const map = new MapView(fresh('map'), { open: (search, title) => this.openSearch(search, title) });
+    this.map = map;
+    $('view-title').textContent = 'Map';
+    this.drawViewActions();
+    document.body.dataset.view = 'map';
+    try {
+      await map.load();
+    } catch (error) {
+      notifyError(error, 'The map did not load');
+    }
+    map.element.focus({ preventScroll: true });
   }
 
   openCollection(collection) {
@@ -169,7 +192,9 @@ class Gallery {
       this.reload();
       return;
     }
-    if (change.assets && (change.assets.inserted.length || change.assets.updated.length || change.assets.deleted.length)) {
+    if (this.map) {
+      if (change.assets) this.map.refresh();
+    } else if (change.assets && (change.assets.inserted.length || change.assets.updated.length || change.assets.deleted.length)) {
       this.grid.expectInserted(change.assets.inserted.map((id) => id.split('/')[0]));
       this.grid.refresh().then(() => this.selection.keep((id) => this.grid.pageCache.locate(id) !== undefined));
       const open = this.viewer.isOpen && this.viewer.asset?.id;
@@ -179,14 +204,14 @@ class Gallery {
     if (collections) {
       this.sidebar.load();
       this.loadAlbums();
-      if (this.collection && change.assetCollections?.updated.some((id) => id.startsWith(this.collection.id))) this.grid.refresh();
+      if (this.grid && this.collection && change.assetCollections?.updated.some((id) => id.startsWith(this.collection.id))) this.grid.refresh();
     }
   }
 
   reload() {
     this.sidebar.load();
     this.loadAlbums();
-    return this.grid.refresh();
+    return this.map ? this.map.refresh() : this.grid.refresh();
   }
 
   liveState(state) {

@@ -27,7 +27,10 @@ export class Sidebar {
     ]);
     const nav = document.createElement('nav');
     nav.setAttribute('aria-label', 'Library');
-    nav.append(this.heading('Library'), this.list([this.entry({ id: 'timeline', title: this.session.isShare ? this.session.label.replace(/^share: /, '') : 'Photos', kind: 'timeline' })]));
+    nav.append(this.heading('Library'), this.list([
+      this.entry({ id: 'timeline', title: this.session.isShare ? this.session.label.replace(/^share: /, '') : 'Photos', kind: 'timeline' }),
+      this.entry({ id: 'map', title: 'Map', kind: 'map' }),
+    ]));
     if (smart.items.length) nav.append(this.heading('Smart albums'), this.list(smart.items.map((c) => this.entry(c))));
     const albumsHeading = this.heading('Albums');
     if (canChange) {
