@@ -43,7 +43,7 @@ def test_people_are_listed_with_their_faces_and_open_their_photos(browser, serve
     answer(browser, value="John Simm")
     wait(browser, lambda d: any(e.get_attribute("data-title") == "John Simm" for e in d.find_elements(By.CSS_SELECTOR, "#sidebar li.person .nav-entry")))
     assert server.get("/v1/search?limit=1&q=person:simm")["total"] == 4
-    # Merged from its menu into the other person, then split back through the API.
+    # Merged from its menu into the other person, then split back from the menu.
     photos = [a["id"] for a in server.get(f"/v1/people/{person['id']}/assets")["items"]]
     faces = [server.get(f"/v1/assets/{id}/faces")["items"][0]["id"] for id in photos]
     entry = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, f"#sidebar li[data-id='person:{person['id']}']"))
@@ -52,7 +52,24 @@ def test_people_are_listed_with_their_faces_and_open_their_photos(browser, serve
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#sidebar li.person")) == 1)
     merged = server.get("/v1/people")["items"]
     assert len(merged) == 1 and merged[0]["name"] == "John Salley" and merged[0]["assets"] == 8
-    status, moved = server.api("POST", "/v1/faces/move", {"faces": faces})
-    assert status == 200, moved
-    status, _ = server.api("PATCH", f"/v1/people/{moved['person']}", {"name": "John Simm"})
+    salley = merged[0]["id"]
+    entry = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, f"#sidebar li[data-id='person:{salley}']"))
+    entry.find_element(By.CSS_SELECTOR, "button[aria-label='Actions for John Salley']").click()
+    answer(browser, choice="Split off faces…")
+    dialog = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.choose[open]"))
+    options = dialog.find_elements(By.CSS_SELECTOR, "button.option")
+    assert sorted(o.get_attribute("data-value") for o in options) == sorted(f["id"] for f in server.get(f"/v1/people/{salley}/faces")["items"])
+    wait(browser, lambda d: all(d.execute_script("return arguments[0].querySelector('img').naturalWidth > 0", o) for o in options))
+    assert not dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").is_enabled(), "nothing chosen yet"
+    for option in options:
+        if option.get_attribute("data-value") in faces:
+            option.click()
+            assert option.get_attribute("aria-pressed") == "true"
+    screenshot(browser, "people-split")
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#sidebar li.person")) == 2)
+    split = [p for p in server.get("/v1/people")["items"] if p["id"] != salley]
+    assert len(split) == 1 and split[0]["assets"] == 4 and split[0].get("name") is None
+    assert sorted(f["id"] for f in server.get(f"/v1/people/{split[0]['id']}/faces")["items"]) == sorted(faces)
+    status, _ = server.api("PATCH", f"/v1/people/{split[0]['id']}", {"name": "John Simm"})
     assert status == 200

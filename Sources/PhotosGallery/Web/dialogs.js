@@ -63,6 +63,71 @@ export function ask(title, { value = '', label = 'Name', submit = 'OK', choices 
   });
 }
 
+/**
+ * Asks which of some things, each shown as a toggle button holding its
+ * element (a face, a photo); resolves to the values of those pressed (at
+ * least one), or null when cancelled.
+ * @param {string} title
+ * @param {{ value: string, label: string, element: Element }[]} options
+ * @param {{ submit?: string }} settings
+ * @returns {Promise<string[] | null>}
+ */
+export function choose(title, options, { submit = 'OK' } = {}) {
+  return new Promise((resolve) => {
+    const dialog = document.createElement('dialog');
+    dialog.className = 'ask choose';
+    const form = document.createElement('form');
+    form.method = 'dialog';
+    const heading = document.createElement('h2');
+    heading.textContent = title;
+    const list = document.createElement('div');
+    list.className = 'options';
+    list.setAttribute('role', 'group');
+    list.setAttribute('aria-label', title);
+    const ok = document.createElement('button');
+    ok.type = 'submit';
+    ok.className = 'primary';
+    ok.textContent = submit;
+    ok.disabled = true;
+    const pressed = () => [...list.querySelectorAll('[aria-pressed="true"]')].map((b) => /** @type {HTMLElement} */ (b).dataset.value);
+    for (const option of options) {
+      const toggle = document.createElement('button');
+      toggle.type = 'button';
+      toggle.className = 'option';
+      toggle.dataset.value = option.value;
+      toggle.setAttribute('aria-pressed', 'false');
+      toggle.setAttribute('aria-label', option.label);
+      toggle.title = option.label;
+      toggle.append(option.element);
+      toggle.addEventListener('click', () => {
+        toggle.setAttribute('aria-pressed', String(toggle.getAttribute('aria-pressed') !== 'true'));
+        ok.disabled = pressed().length === 0;
+      });
+      list.append(toggle);
+    }
+    const buttons = document.createElement('div');
+    buttons.className = 'buttons';
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.textContent = 'Cancel';
+    buttons.append(cancel, ok);
+    form.append(heading, list, buttons);
+    dialog.append(form);
+    document.body.append(dialog);
+    let answer = null;
+    cancel.addEventListener('click', () => dialog.close());
+    form.addEventListener('submit', () => {
+      answer = pressed();
+    });
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      resolve(answer?.length ? answer : null);
+    });
+    dialog.showModal();
+    /** @type {HTMLElement} */ (list.firstElementChild ?? cancel).focus();
+  });
+}
+
 /** Asks yes or no; resolves to true for yes. */
 export async function confirmAction(title, submit = 'OK') {
   const answer = await ask(title, { label: '', submit, choices: null });

@@ -4,7 +4,7 @@
 // new album or folder inside, share).
 import { getData, request } from './api.js';
 import * as actions from './actions.js';
-import { ask, confirmAction } from './dialogs.js';
+import { ask, choose, confirmAction } from './dialogs.js';
 import { notify, notifyError } from './notices.js';
 
 export class Sidebar {
@@ -140,6 +140,8 @@ export class Sidebar {
 
   async personMenu(person) {
     const choices = [{ value: 'name', title: person.name ? 'Rename' : 'Name' }, { value: 'hide', title: 'Hide from People' }];
+    // Splitting: some of the faces are someone else's.
+    if (person.faces > 1) choices.push({ value: 'split', title: 'Split off faces…' });
     // Merging into another person: the same person, grouped twice.
     const others = (this.people ?? []).filter((other) => other.id !== person.id);
     for (const other of others) choices.push({ value: `merge:${other.id}`, title: `The same person as ${other.name || 'Unnamed'} (${other.assets})` });
@@ -150,6 +152,8 @@ export class Sidebar {
         const name = await ask('Name', { value: person.name || '', submit: 'Save' });
         if (name == null) return;
         await request('PATCH', `/v1/people/${person.id}`, { body: { name } });
+      } else if (answer.choice === 'split') {
+        await this.splitPerson(person);
       } else if (answer.choice === 'hide') {
         await request('PATCH', `/v1/people/${person.id}`, { body: { hidden: true } });
       } else if (answer.choice?.startsWith('merge:')) {
@@ -160,6 +164,24 @@ export class Sidebar {
       notifyError(error, 'The person was not changed');
     }
     await this.loadPeople();
+  }
+
+  /**
+   * Asks which of a person's faces are someone else's, and moves those to
+   * a new person (one change to the index; the faces stay placed by hand).
+   */
+  async splitPerson(person) {
+    const title = person.name || 'Unnamed';
+    const { items } = await getData(`/v1/people/${person.id}/faces?limit=1000`);
+    const options = items.map((face, index) => ({ value: face.id, label: `Face ${index + 1} of ${title}`, element: faceCrop(face, `Face ${index + 1}`) }));
+    const chosen = await choose(`Which of ${title}'s faces are someone else's?`, options, { submit: 'Split off' });
+    if (!chosen) return;
+    if (chosen.length === items.length) {
+      notify('Choose some of the faces, not all: the rest stay with this person');
+      return;
+    }
+    await request('POST', '/v1/faces/move', { body: { faces: chosen } });
+    notify(chosen.length === 1 ? 'Split off one face into a new person' : `Split off ${chosen.length} faces into a new person`);
   }
 
   /**
