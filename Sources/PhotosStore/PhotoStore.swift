@@ -271,6 +271,10 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// a default fetch shows) that the indexer has hashed. Cost: one pass
     /// over the hashes, joined with the assets.
     func perceptualHashes() throws(StoreError) -> [AssetHash]
+    /// Remembers that the assets `uuids` (2 to ``AssetStack/maximumMembers``,
+    /// outside Recently Deleted) are not look-alikes of one another. Needs
+    /// the whole library (`accessDenied` otherwise). Cost: one write.
+    func dismissLookAlikes(_ uuids: [String]) throws(StoreError)
     /// The words of the full-text index near each of `words` (typo
     /// tolerance, ``SearchTerms``), for any reader: a search corrected to
     /// them still shows only what the reader's grant covers. Cost, per word:

@@ -23,7 +23,26 @@ import Testing
         let suggested = try #require(groups.first?["suggested"] as? String)
         let listed = try tool.run("similar")
         #expect(listed.output.contains("group 1: keep \(suggested)?"), "\(listed.output)")
-        let kept = try #require(try tool.run("similar", "keep", suggested, "--json").json as? [String: Any])
+        // Dismissed: not listed, unless asked; then stacked, one shown, nothing deleted.
+        let dismissed = try tool.run("similar", "dismiss", suggested)
+        #expect(dismissed.status == 0 && dismissed.output.contains("3 photos are no longer listed as alike"), "\(dismissed.output)")
+        #expect((try tool.run("similar", "--json").json as? [Any])?.isEmpty == true)
+        let anyway = try #require(try tool.run("similar", "--include-dismissed", "--json").json as? [[String: Any]])
+        #expect(anyway.count == 1)
+        let stackedOne = try #require((anyway.first?["assets"] as? [String])?.last)
+        #expect(try tool.run("similar", "stack", stackedOne).errors.contains("looks like no other photo"), "dismissed: no group")
+        // The kept photo is the only one a listing shows after a stack.
+        let other = try CommandLineTool()
+        try other.run("init")
+        try FileManager.default.copyItem(at: card, to: other.directory.appendingPathComponent("card"))
+        #expect(try other.run("import", "card").status == 0)
+        let otherGroup = try #require((try other.run("similar", "--json").json as? [[String: Any]])?.first?["assets"] as? [String])
+        let stacked = try #require(try other.run("similar", "stack", otherGroup[2], "--json").json as? [String: Any])
+        #expect(Set(stacked["stacked"] as? [String] ?? []) == Set(otherGroup))
+        let shown = try #require(try other.run("ls", "--json").json as? [[String: Any]])
+        #expect(shown.count == 2 && shown.contains { $0["localIdentifier"] as? String == otherGroup[2] }, "\(shown)")
+
+        let kept = try #require(try tool.run("similar", "keep", suggested, "--include-dismissed", "--json").json as? [String: Any])
         #expect((kept["recentlyDeleted"] as? [String])?.count == 2)
         #expect((try tool.run("similar", "--json").json as? [Any])?.isEmpty == true)
         // Bad input is the user's, with one line: a photo like no other, a distance out of range.

@@ -40,4 +40,50 @@ import Testing
                     == Set(expected.first { $0.contains(urlID(fixture.assets[2])) } ?? []).subtracting([urlID(fixture.assets[2])]))
         }
     }
+
+    @Test func aGroupIsStackedOrDismissedOnlyWithTheWholeLibrary() async throws {
+        let fixture = try ServerFixture(photos: 4)
+        try LibraryIndexer(library: fixture.library, kinds: [.similarity]).catchUp()
+        let limited = try fixture.clientToken("org.example.stack", grant: .limited, selection: fixture.assets)
+        let reader = try fixture.clientToken("org.example.look", grant: .readWrite, readOnly: true)
+        let group = try #require(try fixture.library.similarPhotoGroups().first).assetLocalIdentifiers.map(urlID)
+        try #require(group.count >= 2)
+        try await fixture.withRouter { client in
+            for token in [limited, reader] {
+                for (path, field) in [("stack", "keep"), ("dismiss", "asset")] {
+                    let refused = try await client.send(.post, "/v1/similar/\(path)", token: token, json: [field: group[0]])
+                    #expect(refused.status == .forbidden, "\(path): \(refused.text)")
+                }
+            }
+            #expect(
+                try await client.send(.post, "/v1/similar/stack", token: fixture.ownerToken, json: ["keep": String(repeating: "a", count: 37)]).status
+                    == .notFound)
+            #expect(try await client.send(.post, "/v1/similar/dismiss", token: fixture.ownerToken, json: ["asset": group[0], "x": 1]).status == .badRequest)
+            #expect(
+                try await client.send(.post, "/v1/similar/stack", token: fixture.ownerToken, json: ["keep": group[0], "distance": 40]).status == .badRequest)
+
+            let dismissed = try await client.send(.post, "/v1/similar/dismiss", token: fixture.ownerToken, json: ["asset": group[1]])
+            #expect(dismissed.status == .ok && Set(dismissed.json["assets"] as? [String] ?? []) == Set(group), "\(dismissed.text)")
+            let after = try await client.get("/v1/similar", token: fixture.ownerToken)
+            #expect(!((after.json["items"] as? [[String: Any]]) ?? []).contains { Set($0["assets"] as? [String] ?? []) == Set(group) })
+            #expect(
+                try await client.send(.post, "/v1/similar/stack", token: fixture.ownerToken, json: ["keep": group[0]]).status == .notFound,
+                "a dismissed group is no group to stack")
+        }
+        // Listed again (as they were), and stacked.
+        let again = try #require(
+            try fixture.library.similarPhotoGroups(includingDismissed: true).first { Set($0.assetLocalIdentifiers.map(urlID)) == Set(group) })
+        try fixture.library.dismissSimilarPhotoGroup(again)
+        let fresh = try ServerFixture(photos: 4)
+        try LibraryIndexer(library: fresh.library, kinds: [.similarity]).catchUp()
+        let freshGroup = try #require(try fresh.library.similarPhotoGroups().first).assetLocalIdentifiers.map(urlID)
+        try await fresh.withRouter { client in
+            let stacked = try await client.send(.post, "/v1/similar/stack", token: fresh.ownerToken, json: ["keep": freshGroup[1]])
+            #expect(stacked.status == .ok, "\(stacked.text)")
+            #expect(Set(stacked.json["stacked"] as? [String] ?? []) == Set(freshGroup) && (stacked.json["burst"] as? String)?.isEmpty == false)
+            let listed = try await client.get("/v1/assets?limit=100", token: fresh.ownerToken)
+            let ids = Set((listed.json["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? [])
+            #expect(ids.isDisjoint(with: freshGroup.filter { $0 != freshGroup[1] }) && ids.contains(freshGroup[1]), "the kept one shows for the stack")
+        }
+    }
 }

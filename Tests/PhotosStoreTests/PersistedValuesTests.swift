@@ -10,7 +10,7 @@ import Testing
         #expect(
             ChangedAttribute.allCases.map(\.storedName) == [
                 "favorite", "hidden", "creationDate", "location", "trashed", "restored", "content",
-                "title", "members", "parent", "position", "summary", "access", "rating", "caption", "keywords", "livePhotoPlayback",
+                "title", "members", "parent", "position", "summary", "access", "rating", "caption", "keywords", "livePhotoPlayback", "burst",
             ])
     }
 

@@ -76,6 +76,72 @@ import Testing
         #expect(f.test.fetch { PHAsset.fetchAssets(in: recentlyDeleted, options: nil) }.count == 4, "the others can be put back from there")
     }
 
+    @Test func stackingShowsTheKeptOneAndKeepsTheOthersInItsBurst() throws {
+        let f = try Fixture()
+        let group = try #require(try f.test.library.similarPhotoGroups().first)
+        expectPhotosError(.identifierNotFound) { try f.test.library.stack(group, keeping: f.others[0]) }
+        try f.test.library.setAccess(.limited, forClient: "com.example.stacks")
+        try f.test.library.addToLimitedSelection(f.copies, ofClient: "com.example.stacks")
+        expectPhotosError(.accessUserDenied) { try f.test.client("com.example.stacks").stack(group, keeping: f.copies[1]) }
+        let before = f.test.library.currentChangeToken
+        try f.test.library.stack(group, keeping: f.copies[1])
+        let changes = try f.test.library.fetchPersistentChanges(since: before)
+        #expect(changes.reduce(0) { count, _ in count + 1 } == 1, "one change block")
+        let shown = f.test.fetch { PHAsset.fetchAssets(with: PHFetchOptions()) }
+        let shownIDs = shown.objects(at: IndexSet(integersIn: 0..<shown.count)).map(\.localIdentifier)
+        #expect(shownIDs.count == 1 + f.others.count && shownIDs.contains(f.copies[1]), "the kept one, and nothing deleted")
+        let kept = f.test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: [f.copies[1]], options: nil)[0] }
+        #expect(kept.representsBurst && kept.burstSelectionTypes.contains(.userPick))
+        let burst = try #require(kept.burstIdentifier)
+        #expect(f.test.fetch { PHAsset.fetchAssets(withBurstIdentifier: burst, options: nil) }.count == 1, "as a burst: its pick alone by default")
+        let all = PHFetchOptions()
+        all.includeAllBurstAssets = true
+        let stacked = f.test.fetch { PHAsset.fetchAssets(withBurstIdentifier: burst, options: all) }
+        #expect(Set(stacked.objects(at: IndexSet(integersIn: 0..<stacked.count)).map(\.localIdentifier)) == Set(f.copies))
+        #expect(f.test.fetch { PHAsset.fetchAssets(with: all) }.count == f.copies.count + f.others.count)
+        #expect(try f.test.library.similarPhotoGroups().isEmpty, "the others left the views a group is made of")
+    }
+
+    /// A photo already in a burst brings the burst's other shots into the
+    /// stack, hidden ones too: no shot is left in a burst with nobody shown.
+    @Test func stackingAShotOfABurstBringsTheWholeBurst() throws {
+        let test = try TestLibrary()
+        let now = Date()
+        let ids = try test.insert([
+            TestLibrary.record(created: now, burst: "burst-1", representsBurst: true, burstSelection: 1),
+            TestLibrary.record(created: now.addingTimeInterval(1), burst: "burst-1"),
+            TestLibrary.record(created: now.addingTimeInterval(2), burst: "burst-1"),
+            TestLibrary.record(created: now.addingTimeInterval(3)),
+        ])
+        try test.library.stack(SimilarPhotoGroup(assetLocalIdentifiers: [ids[0], ids[3]]), keeping: ids[3])
+        let all = PHFetchOptions()
+        all.includeAllBurstAssets = true
+        let assets = test.fetch { PHAsset.fetchAssets(withLocalIdentifiers: ids, options: all) }
+        let byID = Dictionary(uniqueKeysWithValues: assets.objects(at: IndexSet(integersIn: 0..<assets.count)).map { ($0.localIdentifier, $0) })
+        #expect(Set(ids.map { byID[$0]?.burstIdentifier }).count == 1 && byID[ids[0]]?.burstIdentifier != "burst-1", "one new stack of all four")
+        #expect(ids.map { byID[$0]?.representsBurst } == [false, false, false, true])
+        #expect(test.fetch { PHAsset.fetchAssets(with: PHFetchOptions()) }.firstObject?.localIdentifier == ids[3])
+        #expect(test.fetch { PHAsset.fetchAssets(with: PHFetchOptions()) }.count == 1)
+    }
+
+    @Test func dismissedLookAlikesStayApartUntilANewOneComes() throws {
+        let f = try Fixture()
+        let group = try #require(try f.test.library.similarPhotoGroups().first)
+        try f.test.library.setAccess(.limited, forClient: "com.example.dismiss")
+        try f.test.library.addToLimitedSelection(f.copies, ofClient: "com.example.dismiss")
+        expectPhotosError(.accessUserDenied) { try f.test.client("com.example.dismiss").dismissSimilarPhotoGroup(group) }
+        try f.test.library.dismissSimilarPhotoGroup(group)
+        #expect(try f.test.library.similarPhotoGroups().isEmpty, "remembered")
+        #expect(try f.test.library.similarPhotoGroups(includingDismissed: true).map { Set($0.assetLocalIdentifiers) } == [Set(f.copies)])
+        #expect(f.test.fetch { PHAsset.fetchAssets(with: PHFetchOptions()) }.count == f.copies.count + f.others.count, "nothing changed in the photos")
+        // A new copy looks like them all: the group comes back for review, with it.
+        let again = f.test.files.appendingPathComponent("again.jpg")
+        try DebianTool.run("vips", ["copy", SimilarPhotosTests.original.path, again.path + "[Q=70]"])
+        let new = try f.test.importImages([again])[0]
+        try LibraryIndexer(library: f.test.library, kinds: [.similarity]).catchUp()
+        #expect(try f.test.library.similarPhotoGroups().map { Set($0.assetLocalIdentifiers) } == [Set(f.copies + [new])])
+    }
+
     @Test func aLimitedClientGroupsOnlyWhatItSees() throws {
         let f = try Fixture()
         try f.test.library.setAccess(.limited, forClient: "com.example.tidy")
@@ -117,5 +183,17 @@ import Testing
             let model = Dictionary(grouping: hashes.indices, by: root).values.filter { $0.count > 1 }.map { $0.sorted() }.sorted { $0[0] < $1[0] }
             #expect(SimilarHashes.groups(hashes, maximumDistance: distance) == model, "seed \(seed), distance \(distance)")
         }
+        // Pairs said apart are never joined directly; the model skips them too.
+        let apart = Set((0..<200).map { _ in [Int.random(in: 0..<hashes.count, using: &random), Int.random(in: 0..<hashes.count, using: &random)].sorted() })
+        var parents = Array(hashes.indices)
+        func root(_ index: Int) -> Int { parents[index] == index ? index : root(parents[index]) }
+        for a in hashes.indices {
+            for b in hashes.indices where a < b && (hashes[a] ^ hashes[b]).nonzeroBitCount <= 6 && !apart.contains([a, b]) {
+                let (ra, rb) = (root(a), root(b))
+                if ra != rb { parents[max(ra, rb)] = min(ra, rb) }
+            }
+        }
+        let model = Dictionary(grouping: hashes.indices, by: root).values.filter { $0.count > 1 }.map { $0.sorted() }.sorted { $0[0] < $1[0] }
+        #expect(SimilarHashes.groups(hashes, maximumDistance: 6, apart: { apart.contains([min($0, $1), max($0, $1)]) }) == model, "seed \(seed)")
     }
 }

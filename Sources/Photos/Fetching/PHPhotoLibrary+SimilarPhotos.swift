@@ -29,12 +29,19 @@ extension PHPhotoLibrary {
     /// `maximumDistance` bits of another's (of 64), by default
     /// ``defaultSimilarityDistance``. Assets the indexer has not reached are in no group.
     ///
+    /// Photos someone said are not look-alikes
+    /// (``dismissSimilarPhotoGroup(_:)``) are not grouped with one another
+    /// unless `includingDismissed`; a new photo like one of them still
+    /// brings them back for review.
+    ///
     /// - Throws: `PHPhotosError.limitExceeded` for a distance outside
     ///   0...``maximumSimilarityDistance``.
     /// - Complexity: one read of every hash, then grouping in memory, which
     ///   compares only hashes that share one of `maximumDistance + 1` pieces;
     ///   one fetch of the grouped assets.
-    public func similarPhotoGroups(maximumDistance: Int = PHPhotoLibrary.defaultSimilarityDistance) throws -> [SimilarPhotoGroup] {
+    public func similarPhotoGroups(
+        maximumDistance: Int = PHPhotoLibrary.defaultSimilarityDistance, includingDismissed: Bool = false
+    ) throws -> [SimilarPhotoGroup] {
         guard (0...Self.maximumSimilarityDistance).contains(maximumDistance) else {
             throw PHPhotosError(.limitExceeded, "a similarity distance is from 0 to \(Self.maximumSimilarityDistance) bits, not \(maximumDistance)")
         }
@@ -45,7 +52,8 @@ extension PHPhotoLibrary {
         } catch {
             throw PHPhotosError(storeError: error)
         }
-        let grouped = SimilarHashes.groups(hashes.map(\.hash), maximumDistance: maximumDistance)
+        let grouped = SimilarHashes.groups(
+            hashes.map(\.hash), maximumDistance: maximumDistance, apart: includingDismissed ? nil : { hashes[$0].isDismissed(with: hashes[$1]) })
         guard !grouped.isEmpty else { return [] }
         let options = PHFetchOptions()
         options.includeHiddenAssets = false
@@ -73,6 +81,56 @@ extension PHPhotoLibrary {
         let assets = withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: others, options: nil) }
         guard assets.count > 0 else { return }
         try performChangesAndWait { PHAssetChangeRequest.deleteAssets(assets) }
+    }
+
+    /// Makes a group one stack, as a camera makes a burst, in one change
+    /// block: `localIdentifier` represents it and is shown, the others leave
+    /// the library's views (``PHAsset/burstIdentifier`` names them all;
+    /// ``PHAsset/fetchAssets(withBurstIdentifier:options:)`` with
+    /// ``PHFetchOptions/includeAllBurstAssets`` shows them). A
+    /// photo that was in a burst brings that burst's other shots along.
+    /// Nothing is deleted. Needs the whole library (`accessUserDenied`
+    /// otherwise); `identifierNotFound` when `localIdentifier` is not in the
+    /// group or a member is gone. Cost: one change block.
+    public func stack(_ group: SimilarPhotoGroup, keeping localIdentifier: String) throws {
+        guard group.assetLocalIdentifiers.contains(localIdentifier), let kept = LocalIdentifier(localIdentifier, fetching: .asset) else {
+            throw PHPhotosError(.identifierNotFound, "\(localIdentifier) is not in the group", identifiers: [localIdentifier])
+        }
+        var changes = ChangeSet()
+        changes.stacks = [AssetStack(kept: kept.uuid, members: try Self.uuids(of: group))]
+        let store = try requireStore()
+        do {
+            try changeQueue.sync {
+                guard let result = try store.beginCommit().commit(changes) else { return }
+                changeObservers.committed(through: result.changeBlock)
+            }
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+    }
+
+    /// Remembers that the group's photos are not look-alikes:
+    /// ``similarPhotoGroups(maximumDistance:includingDismissed:)`` no longer
+    /// groups them with one another. Nothing in the photos changes. Needs
+    /// the whole library (`accessUserDenied` otherwise). Cost: one write.
+    public func dismissSimilarPhotoGroup(_ group: SimilarPhotoGroup) throws {
+        let uuids = try Self.uuids(of: group)
+        let store = try requireStore()
+        do {
+            try store.dismissLookAlikes(uuids)
+        } catch {
+            throw PHPhotosError(storeError: error)
+        }
+    }
+
+    /// The UUIDs of a group's assets; `identifierNotFound` for text that names no asset.
+    private static func uuids(of group: SimilarPhotoGroup) throws -> [String] {
+        try group.assetLocalIdentifiers.map { identifier in
+            guard let parsed = LocalIdentifier(identifier, fetching: .asset) else {
+                throw PHPhotosError(.identifierNotFound, "\(identifier) names no asset", identifiers: [identifier])
+            }
+            return parsed.uuid
+        }
     }
 
     /// Whether `a` is a better one to keep than `b`.

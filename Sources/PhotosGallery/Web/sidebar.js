@@ -187,7 +187,9 @@ export class Sidebar {
   /**
    * Photos that look alike, group by group, the one suggested to keep
    * first; a photo's button keeps it and moves the rest of its group to
-   * Recently Deleted, where they can be put back.
+   * Recently Deleted, where they can be put back. A group's own buttons
+   * stack it (one burst, the suggested photo shown, nothing deleted) or
+   * say its photos are not alike (never listed together again).
    */
   async loadSimilar() {
     const element = this.similar;
@@ -226,7 +228,28 @@ export class Sidebar {
       keep.addEventListener('click', () => this.keepSimilar(id, group.assets.length - 1));
       item.append(keep);
     }
+    if (!this.session.readOnly) {
+      const actions = document.createElement('div');
+      actions.className = 'similar-actions';
+      actions.append(
+        this.button(`Stack look-alikes ${index + 1}: show the suggested one, keep the others in its burst`, 'Stack',
+          () => this.resolveSimilar('stack', { keep: group.suggested }, `Stacked ${group.assets.length} photos; one is shown`)),
+        this.button(`Look-alikes ${index + 1} are not alike`, 'Not alike',
+          () => this.resolveSimilar('dismiss', { asset: group.suggested }, 'They will not be listed together again')));
+      item.append(actions);
+    }
     return item;
+  }
+
+  /** Stacks or dismisses a group (`/v1/similar/stack|dismiss`), then lists the look-alikes again. */
+  async resolveSimilar(action, body, done) {
+    try {
+      await request('POST', `/v1/similar/${action}`, { body });
+      notify(done);
+    } catch (error) {
+      notifyError(error, 'The look-alikes were not changed');
+    }
+    await this.loadSimilar();
   }
 
   async keepSimilar(id, others) {

@@ -17,6 +17,8 @@ struct JSONBodyCheck: ServerMiddleware {
         Operations.PerformChanges.id: 1 << 20,
         // An id and a distance.
         Operations.KeepSimilar.id: 1024,
+        Operations.StackSimilar.id: 1024,
+        Operations.DismissSimilar.id: 1024,
         // A name of up to 200 characters (12 bytes each at most, escaped as a surrogate pair) and a flag.
         Operations.UpdatePerson.id: 4096,
         // Up to 100 people's ids of 36 characters.

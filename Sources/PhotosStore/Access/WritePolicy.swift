@@ -36,6 +36,10 @@ struct WritePolicy {
         if performs, let client {
             throw StoreError.ownerOnly("only the library's owner performs upload jobs; this process is client \(client)")
         }
+        // A stack rewrites whole bursts, shots the writer may not see among them.
+        if !set.stacks.isEmpty, scope != .full {
+            throw StoreError.accessDenied("stacking look-alikes needs read-write access to the whole library")
+        }
         if set.purge == .all, scope != .full {
             throw StoreError.accessDenied("emptying Recently Deleted needs read-write access to the whole library")
         }

@@ -8,6 +8,8 @@ import Foundation
 package struct ChangeSet: Sendable {
     package var newAssets: [NewAsset] = []
     package var assetEdits: [AssetEdit] = []
+    /// Look-alikes made one stack each (``AssetStack``).
+    package var stacks: [AssetStack] = []
     /// Assets to move to Recently Deleted.
     package var trashedAssets: [AssetReference] = []
     /// Assets to bring back from Recently Deleted.
@@ -62,7 +64,7 @@ package struct ChangeSet: Sendable {
     /// change block asks for). A set that does not (a purge, an access
     /// change) and finds nothing to do commits no change block.
     package var changesObjects: Bool {
-        !(newAssets.isEmpty && assetEdits.isEmpty && trashedAssets.isEmpty && restoredAssets.isEmpty
+        !(newAssets.isEmpty && assetEdits.isEmpty && stacks.isEmpty && trashedAssets.isEmpty && restoredAssets.isEmpty
             && newCollections.isEmpty && collectionEdits.isEmpty && deletedCollections.isEmpty && uploadJobChanges.isEmpty)
     }
 }
@@ -177,6 +179,26 @@ package struct AssetEdit: Sendable {
         self.caption = caption
         self.keywordChanges = keywordChanges
         self.livePhotoPlaybackEnabled = livePhotoPlaybackEnabled
+    }
+}
+
+/// Look-alikes made one stack, as a camera makes a burst: they share a new
+/// burst identifier, `kept` represents it (and is the user's pick), and the
+/// others leave default fetches, as a burst's unpicked shots do
+/// (`includeAllBurstAssets` and the burst's own fetch still show them). A
+/// member that was in a burst brings that burst's other shots along, so no
+/// shot is left in a burst with no representative.
+package struct AssetStack: Sendable, Hashable {
+    /// The UUID of the asset shown for the stack; one of `members`.
+    package var kept: String
+    /// The UUIDs of the assets stacked, `kept` among them.
+    package var members: [String]
+    /// The most assets one stack takes.
+    package static let maximumMembers = 1_000
+
+    package init(kept: String, members: [String]) {
+        self.kept = kept
+        self.members = members
     }
 }
 

@@ -106,6 +106,9 @@ struct ChangeSetCommitter {
         for edit in set.assetEdits {
             try apply(edit, contentPaths: placement.contentEdits[edit.uuid] ?? [])
         }
+        for stack in set.stacks {
+            try apply(stack)
+        }
         try setTrashed(set.trashedAssets, trashed: true)
         try setTrashed(set.restoredAssets, trashed: false)
         for edit in set.collectionEdits {

@@ -114,8 +114,39 @@ extension SQLPhotoStore {
     package func perceptualHashes() throws(StoreError) -> [AssetHash] {
         try readObjects { db, scope in
             let shown = SQLFragment(sql: ShownAssets.inDefaultFetch(.asset)) + scope.assetCondition(.asset).andClause
+            var dismissals: [String: [String]] = [:]
+            try db.forEachRow("SELECT a.uuid, d.dismissal FROM look_alike_dismissal d JOIN asset a ON a.id = d.asset_id WHERE \(shown)") { row in
+                dismissals[try row[0], default: []].append(try row[1])
+            }
             return try db.fetchAll(SQLRow.self, "SELECT a.uuid, h.hash FROM asset_hash h JOIN asset a ON a.id = h.asset_id WHERE \(shown)")
-                .map { row in AssetHash(uuid: try row["uuid"], hash: UInt64(bitPattern: try row["hash"] as Int64)) }
+                .map { row in
+                    let uuid: String = try row["uuid"]
+                    return AssetHash(uuid: uuid, hash: UInt64(bitPattern: try row["hash"] as Int64), dismissals: dismissals[uuid] ?? [])
+                }
+        }
+    }
+
+    package func dismissLookAlikes(_ uuids: [String]) throws(StoreError) {
+        let uuids = Array(Set(uuids))
+        guard (2...AssetStack.maximumMembers).contains(uuids.count) else {
+            throw .limitExceeded("look-alikes are dismissed from 2 to \(AssetStack.maximumMembers) different assets at a time, not \(uuids.count)")
+        }
+        try write { db in
+            guard case .full = try AccessScope.resolve(db, client: client) else {
+                throw StoreError.accessDenied("only the owner or a client with access to the whole library can say which photos are not look-alikes")
+            }
+            let ids = try db.fetchAll(
+                Int64.self, "SELECT id FROM asset WHERE uuid IN (\(db.dialect.elements(of: uuids))) AND \(sql: ShownAssets.notDeleted(.bare))")
+            guard ids.count == uuids.count else {
+                let found = Set(try db.fetchAll(String.self, "SELECT uuid FROM asset WHERE id IN (\(db.dialect.elements(of: ids)))"))
+                let missing = uuids.first { !found.contains($0) } ?? uuids[0]
+                throw StoreError.notFound(entity: .asset, identifier: LocalIdentifier(uuid: missing, entity: .asset).description)
+            }
+            let dismissal = UUID().uuidString
+            let listed = TableAlias("i")
+            try db.execute(
+                "INSERT INTO look_alike_dismissal (dismissal, asset_id) SELECT \(dismissal), \(sql: listed["value"]) FROM \(db.dialect.table(of: ids, alias: listed))"
+            )
         }
     }
 
@@ -155,8 +186,9 @@ extension SQLPhotoStore {
 
     // MARK: - Rows
 
-    /// The tables holding what indexers found, one row per asset.
-    private static var indexTables: [String] { ["asset_search", "asset_place", "asset_hash"] }
+    /// The tables holding what indexers found, one row per asset, and the
+    /// look-alike dismissals, each cleared of an asset deleted for good.
+    private static var indexTables: [String] { ["asset_search", "asset_place", "asset_hash", "look_alike_dismissal"] }
 
     /// Writes each asset's entries with statements prepared once per batch
     /// (one per set of columns written), the asset found by its UUID in the

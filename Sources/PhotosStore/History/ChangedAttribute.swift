@@ -44,6 +44,8 @@ package enum ChangedAttribute: Sendable, Hashable, CaseIterable, Comparable {
     case keywords
     /// Whether a Live Photo plays its motion or shows as a still.
     case livePhotoPlayback
+    /// An asset's burst: look-alikes stacked (``AssetStack``).
+    case burst
 
     /// The name a stored list of attributes writes for this case.
     package var storedName: String {
@@ -59,6 +61,7 @@ package enum ChangedAttribute: Sendable, Hashable, CaseIterable, Comparable {
         case .caption: "caption"
         case .keywords: "keywords"
         case .livePhotoPlayback: "livePhotoPlayback"
+        case .burst: "burst"
         case .title: "title"
         case .members: "members"
         case .parent: "parent"

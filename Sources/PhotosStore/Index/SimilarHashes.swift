@@ -10,8 +10,9 @@
 /// a thousand identical hashes cost a million.
 package enum SimilarHashes {
     /// The groups of two or more, each the indices of its hashes in order,
-    /// the groups by their first index.
-    package static func groups(_ hashes: [UInt64], maximumDistance: Int) -> [[Int]] {
+    /// the groups by their first index. A pair `apart` says are not
+    /// look-alikes is not joined directly (a third close to both still joins them).
+    package static func groups(_ hashes: [UInt64], maximumDistance: Int, apart: ((Int, Int) -> Bool)? = nil) -> [[Int]] {
         let distance = max(0, min(maximumDistance, 63))
         let pieces = distance + 1
         var parents = Array(hashes.indices)
@@ -31,7 +32,8 @@ package enum SimilarHashes {
             for (index, hash) in hashes.enumerated() { buckets[hash & mask, default: []].append(index) }
             for members in buckets.values where members.count > 1 {
                 for (position, first) in members.enumerated() {
-                    for second in members[(position + 1)...] where (hashes[first] ^ hashes[second]).nonzeroBitCount <= distance {
+                    for second in members[(position + 1)...]
+                    where (hashes[first] ^ hashes[second]).nonzeroBitCount <= distance && apart?(first, second) != true {
                         let (a, b) = (root(first), root(second))
                         if a != b { parents[max(a, b)] = min(a, b) }
                     }

@@ -86,6 +86,8 @@ extension LibraryTables {
         SchemaStep(
             name: "people",
             changes: [.createTable("person"), .createTable("face"), .createIndex("face_by_asset"), .createIndex("face_by_person")]),
+        // Look-alikes someone said are not, remembered.
+        SchemaStep(name: "look-alike dismissals", changes: [.createTable("look_alike_dismissal"), .createIndex("look_alike_dismissal_by_asset")]),
     ]
 
     /// The columns steps add to tables that exist, which a table created by

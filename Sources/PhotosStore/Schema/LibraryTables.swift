@@ -263,6 +263,14 @@ package enum LibraryTables {
                 LibraryColumn("asset_id", .integer),
                 LibraryColumn("hash", .integer),
             ]),
+        // Look-alikes someone said are not: each dismissal's assets, which
+        // similar-photo groups then never join to one another.
+        Table(
+            "look_alike_dismissal", key: ["dismissal", "asset_id"],
+            columns: [
+                LibraryColumn("dismissal", .text),
+                LibraryColumn("asset_id", .integer),
+            ]),
         // The people faces were grouped into (PersonCentroids): a name
         // someone gave, whether they are hidden from People, and the mean
         // of their faces' descriptors with how many faces it stands for.
@@ -352,6 +360,7 @@ package enum LibraryTables {
         LibraryIndex("asset_place_by_country", on: "asset_place", ["country_code", "city"]),
         // An asset's faces; a person's faces.
         LibraryIndex("face_by_asset", on: "face", ["asset_id"]),
+        LibraryIndex("look_alike_dismissal_by_asset", on: "look_alike_dismissal", ["asset_id"]),
         LibraryIndex("face_by_person", on: "face", ["person_id", "asset_id"]),
     ]
 
