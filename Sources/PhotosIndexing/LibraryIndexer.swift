@@ -237,10 +237,10 @@ public final class LibraryIndexer: Sendable {
         case .unstarted:
             return true
         case .pass(let token, let after):
-            let uuids = try Self.mapped { () throws(StoreError) in try store.assetUUIDs(after: after, limit: claim.batchSize) }
-            let ends = uuids.count < claim.batchSize
-            let next: IndexPosition = ends ? .following(token: token, after: nil) : .pass(token: token, after: uuids.last)
-            let found = try claim.analyzer.analyze(assets(uuids))
+            let rows = try Self.mapped { () throws(StoreError) in try store.passAssets(after: after, limit: claim.batchSize) }
+            let ends = rows.count < claim.batchSize
+            let next: IndexPosition = ends ? .following(token: token, after: nil) : .pass(token: token, after: rows.last?.rowID)
+            let found = try claim.analyzer.analyze(assets(rows.map(\.uuid)))
             try write(claim.analyzer, found, removed: [], position: next, endsPass: ends, store: store)
             claim.renewAfter = renewal()
             run.indexed += found.count

@@ -241,11 +241,13 @@ package protocol PhotoStore: AnyObject, Sendable {
     /// `replacing`, a holder known to be gone), and returns where the
     /// indexer stands; nil when another holds it. Cost: one write.
     func claimIndexer(_ name: String, holder: String, replacing: String?, now: Date, lease: TimeInterval) throws(StoreError) -> IndexerStateRecord?
-    /// The UUIDs of up to `limit` assets, Recently Deleted included, in
-    /// the order of their UUIDs, after `after` (from the first when nil):
-    /// a whole pass of an indexer, resumable where it stopped. Cost: a
-    /// range of the UUID index.
-    func assetUUIDs(after: String?, limit: Int) throws(StoreError) -> [String]
+    /// Up to `limit` assets, Recently Deleted included, in the order of
+    /// their row ids, after the row id `after` (from the first when nil),
+    /// each with its UUID: a whole pass of an indexer, resumable where it
+    /// stopped. Row order is the order a full-text index takes rows in
+    /// fastest (FTS5 appends to its doclists instead of merging into
+    /// them). Cost: a range of the table's key.
+    func passAssets(after: Int64?, limit: Int) throws(StoreError) -> [(rowID: Int64, uuid: String)]
     /// Gives up the lease, when `holder` has it.
     func releaseIndexer(_ name: String, holder: String) throws(StoreError)
     /// Has the indexer index the whole library again, from its next claim.

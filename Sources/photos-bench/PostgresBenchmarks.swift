@@ -11,6 +11,8 @@ import PostgresNIO
 /// Libraries past one machine, on the servers `script/services` starts:
 /// - fetches and enumeration of a PostgreSQL library of N assets, against
 ///   the same queries and row decoding written by hand on postgres-nio;
+/// - searches (a word, a place, a person, a combined query) of the same
+///   library indexed, against the same `tsquery` written by hand;
 /// - a change block of 10,000 assets, against hand-written inserts of the
 ///   same rows in one transaction;
 /// - a commit through one `photos serve` to the event on another's stream;
@@ -34,6 +36,7 @@ struct PostgresBenchmarks {
         do {
             try await BenchLibrary.withScratch(in: workdir) {
                 try await fetches()
+                try await searches()
                 try await commit()
                 try await eventAcrossServers()
                 try await writersAtOnce()
@@ -197,6 +200,86 @@ struct PostgresBenchmarks {
         _ = try PHPhotoLibrary(url: source).migrate(to: services.libraryURL(name), originals: URL(string: "file://\(originals.path)"))
         print(String(format: "copied in %.0f s", Date().timeIntervalSince(started)))
         return name
+    }
+
+    // MARK: - Searches
+
+    /// Each search a first page of 100 as a grid asks, on the search bench
+    /// library (``SearchBenchmarks/indexedLibrary(assetCount:in:)``) copied
+    /// into PostgreSQL with its index: ours through
+    /// `PHAsset.fetchAssets(matchingSearch:)`, the baseline the same
+    /// `tsquery` on the same GIN-indexed expression with the same conditions
+    /// and order, by hand on postgres-nio. Each side's 95th percentile.
+    private func searches() async throws {
+        let name = "bench_search_\(assetCount)"
+        let stored = try await services.withConnection(library: name) { connection in
+            for try await exists in try await connection.query("SELECT to_regclass('asset_search') IS NOT NULL", logger: BenchServices.quiet)
+                .decode(Bool.self) where exists
+            {
+                return try await Self.count(connection, "SELECT COUNT(*) FROM asset_search")
+            }
+            return 0
+        }
+        if stored == 0 {
+            let source = try SearchBenchmarks.indexedLibrary(assetCount: assetCount, in: workdir)
+            print("copying \(assetCount) indexed assets into PostgreSQL (once per database server)...")
+            let originals = workdir.appendingPathComponent("postgres-\(name)-files", isDirectory: true)
+            try? FileManager.default.removeItem(at: originals)
+            _ = try PHPhotoLibrary(url: source).migrate(to: services.libraryURL(name), originals: URL(string: "file://\(originals.path)"))
+        }
+        let library = try PHPhotoLibrary(url: services.libraryURL(name))
+        try await services.withConnection(library: name) { connection in
+            var city: String?
+            for try await found in try await connection.query(
+                "SELECT city FROM asset_place GROUP BY city ORDER BY COUNT(*) DESC, city LIMIT 1", logger: BenchServices.quiet
+            ).decode(String.self) {
+                city = found
+            }
+            guard let city else { throw BenchError("no asset of the bench library was named a place") }
+            let document = "to_tsvector('simple'::regconfig, x.words || ' ' || x.place || ' ' || x.people || ' ' || x.content)"
+            let turns = quick ? 20 : 200
+            for query in SearchBenchmarks.queries(assetCount: assetCount, city: city) {
+                let options = PHFetchOptions()
+                options.fetchLimit = 100
+                let recheck = query.tsqueryColumn.map { " AND to_tsvector('simple'::regconfig, x.\($0)) @@ q" } ?? ""
+                var found = (ours: 0, baseline: 0)
+                var times = (ours: [Double](), baseline: [Double]())
+                for _ in 0..<turns {
+                    let oursFirst = Bool.random()
+                    for side in oursFirst ? [true, false] : [false, true] {
+                        if side {
+                            times.ours.append(
+                                try await Measure.elapsed {
+                                    found.ours = try library.withCurrentLibrary {
+                                        try PHAsset.fetchAssets(matchingSearch: query.search, options: options).count
+                                    }
+                                })
+                        } else {
+                            let sql: PostgresQuery = """
+                                SELECT a.id FROM asset_search x JOIN asset a ON a.id = x.asset_id, to_tsquery('simple'::regconfig, \(query.tsquery)) q
+                                WHERE \(unescaped: document) @@ q\(unescaped: recheck)
+                                    AND a.trashed_date IS NULL AND a.is_hidden = 0 AND a.burst_member_hidden = 0 AND a.source_type = 1\(unescaped: query.extra)
+                                ORDER BY ts_rank(\(unescaped: document), q) DESC, a.creation_date DESC, a.id DESC LIMIT 100
+                                """
+                            times.baseline.append(
+                                try await Measure.elapsed {
+                                    var count = 0
+                                    for try await _ in try await connection.query(sql, logger: BenchServices.quiet).decode(Int64.self) { count += 1 }
+                                    found.baseline = count
+                                })
+                        }
+                    }
+                }
+                guard found.ours == found.baseline, found.ours > 0 else {
+                    throw BenchError("PostgreSQL, \(query.name): ours found \(found.ours), the baseline \(found.baseline)")
+                }
+                let p95 = (ours: Measure.percentile(times.ours, 0.95), baseline: Measure.percentile(times.baseline, 0.95))
+                _ = Measure.report(
+                    "PostgreSQL: search p95, \(query.name), \(assetCount) assets (\(found.ours) of 100 shown)", ours: p95.ours,
+                    baseline: p95.baseline, target: 1.3)
+                _ = Measure.reportAbsolute("PostgreSQL: search p95, \(query.name), \(assetCount) assets, ours alone", ours: p95.ours, target: 50)
+            }
+        }
     }
 
     // MARK: - Commits

@@ -16,14 +16,8 @@ struct SearchBenchmarks {
 
     func run() throws {
         print("photos-bench search: \(assetCount) assets; \(ProcessInfo.processInfo.activeProcessorCount) cores")
-        let unindexed = try BenchLibrary.prepare(assetCount: assetCount, in: workdir)
-        try indexing(unindexed)
-        let indexed = try BenchLibrary.cached("library-\(assetCount)-indexed.photoslibrary", in: workdir, holding: "\(assetCount) assets, indexed") {
-            url in
-            try FileManager.default.moveItem(at: try BenchLibrary.workingCopy(of: unindexed, in: workdir), to: url)
-            try LibraryIndexer(library: try PHPhotoLibrary(url: url, clientIdentifier: nil), kinds: [.metadata]).catchUp()
-        }
-        try searches(indexed)
+        try indexing(try BenchLibrary.prepare(assetCount: assetCount, in: workdir))
+        try searches(try Self.indexedLibrary(assetCount: assetCount, in: workdir))
         BenchLibrary.removeScratch(in: workdir)
     }
 
@@ -102,6 +96,66 @@ struct SearchBenchmarks {
 
     // MARK: - Searching
 
+    /// The bench library of `assetCount` assets with its places and words
+    /// indexed and people named (``namePeople(in:)``), made once.
+    static func indexedLibrary(assetCount: Int, in workdir: URL) throws -> URL {
+        let unindexed = try BenchLibrary.prepare(assetCount: assetCount, in: workdir)
+        return try BenchLibrary.cached(
+            "library-\(assetCount)-indexed-people.photoslibrary", in: workdir, holding: "\(assetCount) assets, indexed, with people"
+        ) { url in
+            try FileManager.default.moveItem(at: try BenchLibrary.workingCopy(of: unindexed, in: workdir), to: url)
+            try LibraryIndexer(library: try PHPhotoLibrary(url: url, clientIdentifier: nil), kinds: [.metadata]).catchUp()
+            try namePeople(in: try BenchLibrary.durablePool(url))
+        }
+    }
+
+    /// The names of the people in some photos, as the faces indexer writes
+    /// them into each photo's search row (`asset_search.people`): Anna in
+    /// one photo of 40, Bob in one of 7. Faces themselves cost 0.1 s a
+    /// photo to find (`photos-bench faces`); searching their names is what
+    /// is measured here.
+    static func namePeople(in pool: DatabasePool) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: "UPDATE asset_search SET people = ? WHERE asset_id % 40 = 0", arguments: [SearchWords.document(["Anna Lindqvist"])])
+            try db.execute(
+                sql: "UPDATE asset_search SET people = ? WHERE asset_id % 7 = 0 AND asset_id % 40 <> 0", arguments: [SearchWords.document(["Bob"])])
+        }
+    }
+
+    /// One search as people type it, and the same written by hand in each
+    /// backend's own full-text language: FTS5's MATCH text, and a
+    /// `tsquery` with the column it must be found in (place, people).
+    struct Query {
+        var name: String
+        var search: String
+        var fts5: String
+        var tsquery: String
+        var tsqueryColumn: String?
+        /// Conditions on the asset (`a`) the search's filters add.
+        var extra: String = ""
+    }
+
+    /// The searches measured on a library of `assetCount` assets whose most
+    /// common city is `city`.
+    static func queries(assetCount: Int, city: String) -> [Query] {
+        let cityWords = SearchWords.words(city)
+        // The name BenchLibrary gave the asset in the middle (names repeat every 100,000 assets).
+        let rare = String(format: "%05d", (assetCount / 2) % 100_000)
+        let cityPhrase = cityWords.dropLast().map { "'\($0)' <-> " }.joined() + "'\(cityWords.last ?? "")':*"
+        return [
+            Query(name: "a rare word (a file name)", search: "img_\(rare)", fts5: "\"img \(rare)\"*", tsquery: "'img' <-> '\(rare)':*"),
+            Query(name: "a common word, first page", search: "river", fts5: #""river"*"#, tsquery: "'river':*"),
+            Query(
+                name: "a place (\(city))", search: "place:\"\(city)\"", fts5: "{place} : (\"\(cityWords.joined(separator: " "))\"*)",
+                tsquery: cityPhrase, tsqueryColumn: "place"),
+            Query(name: "a person (Anna, in 1 of 40)", search: "person:anna", fts5: #"{people} : ("anna"*)"#, tsquery: "'anna':*", tsqueryColumn: "people"),
+            Query(
+                name: "words, a year and a filter", search: "family 2019 favorite", fts5: #""family"*"#, tsquery: "'family':*",
+                extra: " AND a.local_month BETWEEN 201901 AND 201912 AND a.is_favorite = 1"),
+        ]
+    }
+
     /// Each search, on the indexed library, a first page of 100 as a grid
     /// asks: ours through `PHAsset.fetchAssets(matchingSearch:)`, the
     /// baseline the same FTS5 query with the same conditions and order,
@@ -115,18 +169,7 @@ struct SearchBenchmarks {
             try String.fetchOne(db, sql: "SELECT city FROM asset_place GROUP BY city ORDER BY COUNT(*) DESC, city LIMIT 1")
         }
         guard let city else { throw BenchError("no asset of the bench library was named a place") }
-        let cityWords = SearchWords.words(city)
-        // The name BenchLibrary gave the asset in the middle (names repeat every 100,000 assets).
-        let rare = String(format: "%05d", (assetCount / 2) % 100_000)
-        let queries: [(name: String, search: String, match: String, extra: String)] = [
-            ("a rare word (a file name)", "img_\(rare)", "\"img \(rare)\"*", ""),
-            ("a common word, first page", "river", #""river"*"#, ""),
-            ("a place (\(city))", "place:\"\(city)\"", "{place} : (\"\(cityWords.joined(separator: " "))\"*)", ""),
-            (
-                "words, a year and a filter", "family 2019 favorite", #""family"*"#,
-                " AND a.local_month BETWEEN 201901 AND 201912 AND a.is_favorite = 1"
-            ),
-        ]
+        let queries = Self.queries(assetCount: assetCount, city: city)
         let turns = quick ? 20 : 200
         for query in queries {
             let options = PHFetchOptions()
@@ -150,7 +193,7 @@ struct SearchBenchmarks {
                     } else {
                         times.baseline.append(
                             try Measure.best(runs: 1) {
-                                found.baseline = try pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: [query.match]).count }
+                                found.baseline = try pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: [query.fts5]).count }
                             })
                     }
                 }
@@ -158,15 +201,10 @@ struct SearchBenchmarks {
             guard found.ours == found.baseline, found.ours > 0 else {
                 throw BenchError("\(query.name): ours found \(found.ours), the baseline \(found.baseline)")
             }
-            let p95 = (ours: Self.percentile(times.ours, 0.95), baseline: Self.percentile(times.baseline, 0.95))
+            let p95 = (ours: Measure.percentile(times.ours, 0.95), baseline: Measure.percentile(times.baseline, 0.95))
             _ = Measure.report(
                 "search p95, \(query.name), \(assetCount) assets (\(found.ours) of 100 shown)", ours: p95.ours, baseline: p95.baseline, target: 1.3)
             _ = Measure.reportAbsolute("search p95, \(query.name), \(assetCount) assets, ours alone", ours: p95.ours, target: 50)
         }
-    }
-
-    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))]
     }
 }

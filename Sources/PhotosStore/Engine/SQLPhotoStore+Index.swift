@@ -38,11 +38,11 @@ extension SQLPhotoStore {
         }
     }
 
-    package func assetUUIDs(after: String?, limit: Int) throws(StoreError) -> [String] {
+    package func passAssets(after: Int64?, limit: Int) throws(StoreError) -> [(rowID: Int64, uuid: String)] {
         try read { db in
             try requireOwner("index the library")
-            return try db.fetchAll(
-                String.self, sql: "SELECT uuid FROM asset WHERE uuid > ? ORDER BY uuid LIMIT ?", arguments: [after ?? "", limit])
+            return try db.fetchAll(SQLRow.self, sql: "SELECT id, uuid FROM asset WHERE id > ? ORDER BY id LIMIT ?", arguments: [after ?? 0, limit])
+                .map { row in (try row[0], try row[1]) }
         }
     }
 
@@ -264,7 +264,7 @@ extension SQLPhotoStore {
         switch position {
         case .unstarted: (nil, nil, nil)
         // An empty mark: a pass that has indexed nothing yet.
-        case .pass(let token, let after): (token, after ?? "", nil)
+        case .pass(let token, let after): (token, after.map(String.init) ?? "", nil)
         case .following(let token, let after): (token, nil, after)
         }
     }
@@ -280,7 +280,8 @@ extension SQLPhotoStore {
             switch (token, after) {
             case (nil, _): .unstarted
             case (let token?, nil): .following(token: token, after: try row["change_after"])
-            case (let token?, let after?): .pass(token: token, after: after.isEmpty ? nil : after)
+            // A mark that is no row id (a UUID, which passes followed before they went by row id) starts the pass over.
+            case (let token?, let after?): .pass(token: token, after: Int64(after))
             }
         return IndexerStateRecord(
             name: try row["name"], position: position, holder: try row["holder"],
