@@ -20,6 +20,10 @@ import Testing
         #expect(found.count == 1 && found[0]["originalFilename"] as? String == "rome.jpg", "\(found)")
         #expect(try tool.run("search", "place:tokyo", "img_0007").lines.count == 2, "a header and one row")
         #expect(try tool.run("search", "japan", "2019").lines.count == 1, "nothing: only the header")
+        // A box of latitudes and longitudes, as a map's marker names its photos.
+        #expect(try tool.run("search", "within:41,12,42,13").lines.count == 2, "Rome alone")
+        #expect(try tool.run("search", "within:-90,-180,90,180").lines.count == 3, "both")
+        #expect(try tool.run("search", "within:42,12,41,13").lines.count == 1, "edges the wrong way round are words that match nothing")
         let identifier = try #require(found[0]["localIdentifier"] as? String)
         try tool.run("caption", "Colosseum at dusk", identifier)
         #expect((try tool.run("search", "colosseum", "--json").json as? [[String: Any]])?.count == 1)
