@@ -5,7 +5,7 @@ import PhotosVision
 
 /// A perceptual hash of each asset's image (``PhotosVision/PerceptualHash``),
 /// read from its thumbnail (a video's from its first frame), from which
-/// ``PHPhotoLibrary/similarPhotoGroups(maximumDistance:)`` finds photos that
+/// ``PHPhotoLibrary/similarPhotoGroups(maximumDistance:includingDismissed:)`` finds photos that
 /// look alike. Costs a thumbnail's decode, which the gallery reuses: a few
 /// milliseconds an asset.
 struct SimilarityHashes: AssetAnalyzer {

@@ -15,10 +15,10 @@ public struct SimilarPhotoGroup: Sendable, Hashable {
 }
 
 extension PHPhotoLibrary {
-    /// The largest ``similarPhotoGroups(maximumDistance:)`` accepts: past
+    /// The largest ``similarPhotoGroups(maximumDistance:includingDismissed:)`` accepts: past
     /// it, photos that merely share a layout would group.
     public static let maximumSimilarityDistance = 16
-    /// The distance ``similarPhotoGroups(maximumDistance:)`` groups at when
+    /// The distance ``similarPhotoGroups(maximumDistance:includingDismissed:)`` groups at when
     /// none is given: resaves, rescaled copies and burst neighbours, not
     /// photos that only share a subject.
     public static let defaultSimilarityDistance = 6

@@ -88,6 +88,8 @@ extension LibraryTables {
             changes: [.createTable("person"), .createTable("face"), .createIndex("face_by_asset"), .createIndex("face_by_person")]),
         // Look-alikes someone said are not, remembered.
         SchemaStep(name: "look-alike dismissals", changes: [.createTable("look_alike_dismissal"), .createIndex("look_alike_dismissal_by_asset")]),
+        // The map: the assets located in a box, found by their position.
+        SchemaStep(name: "assets by location", changes: [.createIndex("asset_by_location")]),
     ]
 
     /// The columns steps add to tables that exist, which a table created by

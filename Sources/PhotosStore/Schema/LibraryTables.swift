@@ -342,6 +342,8 @@ package enum LibraryTables {
         LibraryIndex("asset_by_trashed_date", on: "asset", ["trashed_date"], where: "trashed_date IS NOT NULL"),
         LibraryIndex("asset_by_burst", on: "asset", ["burst_identifier"], where: "burst_identifier IS NOT NULL"),
         LibraryIndex("asset_by_content_hash", on: "asset", ["content_hash"], where: "content_hash IS NOT NULL"),
+        // The map's view of a part of the world reads only the assets located there.
+        LibraryIndex("asset_by_location", on: "asset", ["latitude", "longitude"], where: "latitude IS NOT NULL"),
         LibraryIndex(
             "asset_by_local_month_date", on: "asset",
             [
