@@ -50,6 +50,9 @@ def test_people_are_listed_with_their_faces_and_open_their_photos(browser, serve
     entry.find_element(By.CSS_SELECTOR, "button[aria-label='Actions for John Simm']").click()
     answer(browser, choice="The same person as John Salley (4)")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#sidebar li.person")) == 1)
+    # The merged person's photos were open: the grid now shows the person they joined.
+    wait(browser, lambda d: d.find_element(By.ID, "view-title").text == "John Salley")
+    wait(browser, lambda d: grid_total(d) == 8, 10)
     merged = server.get("/v1/people")["items"]
     assert len(merged) == 1 and merged[0]["name"] == "John Salley" and merged[0]["assets"] == 8
     salley = merged[0]["id"]

@@ -157,8 +157,14 @@ export class Sidebar {
       } else if (answer.choice === 'hide') {
         await request('PATCH', `/v1/people/${person.id}`, { body: { hidden: true } });
       } else if (answer.choice?.startsWith('merge:')) {
-        await request('POST', `/v1/people/${answer.choice.slice('merge:'.length)}/merge`, { body: { people: [person.id] } });
+        const target = others.find((other) => other.id === answer.choice.slice('merge:'.length));
+        await request('POST', `/v1/people/${target.id}/merge`, { body: { people: [person.id] } });
         notify('Merged into one person');
+        // The person open in the grid is gone: show the one they joined.
+        if (this.current === `person:${person.id}`) {
+          this.current = `person:${target.id}`;
+          this.open({ id: this.current, kind: 'person', person: target.id, title: target.name || 'Unnamed' });
+        }
       }
     } catch (error) {
       notifyError(error, 'The person was not changed');
