@@ -183,23 +183,31 @@ struct PostgresBenchmarks {
     /// by `photos migrate`'s code, made once per database server.
     private func prepareLibrary() async throws -> String {
         let name = "bench_\(assetCount)"
+        try await copyOnce(name, "\(assetCount) assets", checking: "asset") { try BenchLibrary.prepare(assetCount: assetCount, in: workdir) }
+        return name
+    }
+
+    /// Copies the SQLite library `source` makes into the PostgreSQL library
+    /// `name` by `photos migrate`'s code, unless `table` there has rows: once
+    /// per database server.
+    private func copyOnce(_ name: String, _ contents: String, checking table: String, from source: () throws -> URL) async throws {
         let stored = try await services.withConnection(library: name) { connection in
-            for try await exists in try await connection.query("SELECT to_regclass('asset') IS NOT NULL", logger: BenchServices.quiet)
-                .decode(Bool.self) where exists
-            {
-                return try await Self.count(connection, "SELECT COUNT(*) FROM asset")
+            for try await exists in try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT to_regclass('\(table)') IS NOT NULL"), logger: BenchServices.quiet
+            )
+            .decode(Bool.self) where exists {
+                return try await Self.count(connection, "SELECT COUNT(*) FROM \(table)")
             }
             return 0
         }
-        if stored > 0 { return name }
-        let source = try BenchLibrary.prepare(assetCount: assetCount, in: workdir)
-        print("copying \(assetCount) assets into PostgreSQL (once per database server)...")
+        guard stored == 0 else { return }
+        let library = try source()
+        print("copying \(contents) into PostgreSQL (once per database server)...")
         let started = Date()
         let originals = workdir.appendingPathComponent("postgres-\(name)-files", isDirectory: true)
         try? FileManager.default.removeItem(at: originals)
-        _ = try PHPhotoLibrary(url: source).migrate(to: services.libraryURL(name), originals: URL(string: "file://\(originals.path)"))
+        _ = try PHPhotoLibrary(url: library).migrate(to: services.libraryURL(name), originals: URL(string: "file://\(originals.path)"))
         print(String(format: "copied in %.0f s", Date().timeIntervalSince(started)))
-        return name
     }
 
     // MARK: - Searches
@@ -212,20 +220,8 @@ struct PostgresBenchmarks {
     /// and order, by hand on postgres-nio. Each side's 95th percentile.
     private func searches() async throws {
         let name = "bench_search_\(assetCount)"
-        let stored = try await services.withConnection(library: name) { connection in
-            for try await exists in try await connection.query("SELECT to_regclass('asset_search') IS NOT NULL", logger: BenchServices.quiet)
-                .decode(Bool.self) where exists
-            {
-                return try await Self.count(connection, "SELECT COUNT(*) FROM asset_search")
-            }
-            return 0
-        }
-        if stored == 0 {
-            let source = try SearchBenchmarks.indexedLibrary(assetCount: assetCount, in: workdir)
-            print("copying \(assetCount) indexed assets into PostgreSQL (once per database server)...")
-            let originals = workdir.appendingPathComponent("postgres-\(name)-files", isDirectory: true)
-            try? FileManager.default.removeItem(at: originals)
-            _ = try PHPhotoLibrary(url: source).migrate(to: services.libraryURL(name), originals: URL(string: "file://\(originals.path)"))
+        try await copyOnce(name, "\(assetCount) indexed assets", checking: "asset_search") {
+            try SearchBenchmarks.indexedLibrary(assetCount: assetCount, in: workdir)
         }
         let library = try PHPhotoLibrary(url: services.libraryURL(name))
         try await services.withConnection(library: name) { connection in
@@ -270,14 +266,7 @@ struct PostgresBenchmarks {
                         }
                     }
                 }
-                guard found.ours == found.baseline, found.ours > 0 else {
-                    throw BenchError("PostgreSQL, \(query.name): ours found \(found.ours), the baseline \(found.baseline)")
-                }
-                let p95 = (ours: Measure.percentile(times.ours, 0.95), baseline: Measure.percentile(times.baseline, 0.95))
-                _ = Measure.report(
-                    "PostgreSQL: search p95, \(query.name), \(assetCount) assets (\(found.ours) of 100 shown)", ours: p95.ours,
-                    baseline: p95.baseline, target: 1.3)
-                _ = Measure.reportAbsolute("PostgreSQL: search p95, \(query.name), \(assetCount) assets, ours alone", ours: p95.ours, target: 50)
+                try SearchBenchmarks.report(query, on: "PostgreSQL: ", assetCount: assetCount, found: found, times: times)
             }
         }
     }

@@ -198,13 +198,25 @@ struct SearchBenchmarks {
                     }
                 }
             }
-            guard found.ours == found.baseline, found.ours > 0 else {
-                throw BenchError("\(query.name): ours found \(found.ours), the baseline \(found.baseline)")
-            }
-            let p95 = (ours: Measure.percentile(times.ours, 0.95), baseline: Measure.percentile(times.baseline, 0.95))
-            _ = Measure.report(
-                "search p95, \(query.name), \(assetCount) assets (\(found.ours) of 100 shown)", ours: p95.ours, baseline: p95.baseline, target: 1.3)
-            _ = Measure.reportAbsolute("search p95, \(query.name), \(assetCount) assets, ours alone", ours: p95.ours, target: 50)
+            try Self.report(query, on: "", assetCount: assetCount, found: found, times: times)
         }
+    }
+
+    /// Checks both sides found the same, then reports each side's 95th
+    /// percentile against the other and ours against the 50 ms target.
+    /// `backend` prefixes the rows (`"PostgreSQL: "`, or nothing for SQLite).
+    static func report(
+        _ query: Query, on backend: String, assetCount: Int, found: (ours: Int, baseline: Int), times: (ours: [Double], baseline: [Double])
+    )
+        throws
+    {
+        guard found.ours == found.baseline, found.ours > 0 else {
+            throw BenchError("\(backend)\(query.name): ours found \(found.ours), the baseline \(found.baseline)")
+        }
+        let p95 = (ours: Measure.percentile(times.ours, 0.95), baseline: Measure.percentile(times.baseline, 0.95))
+        _ = Measure.report(
+            "\(backend)search p95, \(query.name), \(assetCount) assets (\(found.ours) of 100 shown)", ours: p95.ours, baseline: p95.baseline,
+            target: 1.3)
+        _ = Measure.reportAbsolute("\(backend)search p95, \(query.name), \(assetCount) assets, ours alone", ours: p95.ours, target: 50)
     }
 }

@@ -9,18 +9,46 @@ export class Cancelled extends Error {
 }
 
 /**
+ * A modal dialog's frame: its form with a heading, and Cancel and submit
+ * buttons that `finish` places at the end; Cancel closes it.
+ * @param {string} title
+ * @param {string} className
+ * @param {string} submit the submit button's label
+ */
+function frame(title, className, submit) {
+  const dialog = document.createElement('dialog');
+  dialog.className = className;
+  const form = document.createElement('form');
+  form.method = 'dialog';
+  const heading = document.createElement('h2');
+  heading.textContent = title;
+  form.append(heading);
+  const cancel = document.createElement('button');
+  cancel.type = 'button';
+  cancel.textContent = 'Cancel';
+  cancel.addEventListener('click', () => dialog.close());
+  const ok = document.createElement('button');
+  ok.type = 'submit';
+  ok.className = 'primary';
+  ok.textContent = submit;
+  const finish = () => {
+    const buttons = document.createElement('div');
+    buttons.className = 'buttons';
+    buttons.append(cancel, ok);
+    form.append(buttons);
+    dialog.append(form);
+    document.body.append(dialog);
+  };
+  return { dialog, form, ok, cancel, finish };
+}
+
+/**
  * Asks for a line of text; resolves to the text, or null when cancelled.
  * `choices` (optional) adds a <select> whose value is returned as `choice`.
  */
 export function ask(title, { value = '', label = 'Name', submit = 'OK', choices = null, choiceLabel = '' } = {}) {
   return new Promise((resolve) => {
-    const dialog = document.createElement('dialog');
-    dialog.className = 'ask';
-    const form = document.createElement('form');
-    form.method = 'dialog';
-    const heading = document.createElement('h2');
-    heading.textContent = title;
-    form.append(heading);
+    const { dialog, form, ok, finish } = frame(title, 'ask', submit);
     const labelled = (text, control) => {
       const field = document.createElement('label');
       field.textContent = text;
@@ -36,21 +64,8 @@ export function ask(title, { value = '', label = 'Name', submit = 'OK', choices 
       select.name = 'choice';
       for (const choice of choices) select.append(new Option(choice.title, choice.value));
     }
-    const buttons = document.createElement('div');
-    buttons.className = 'buttons';
-    const cancel = document.createElement('button');
-    cancel.type = 'button';
-    cancel.textContent = 'Cancel';
-    const ok = document.createElement('button');
-    ok.type = 'submit';
-    ok.className = 'primary';
-    ok.textContent = submit;
-    buttons.append(cancel, ok);
-    form.append(buttons);
-    dialog.append(form);
-    document.body.append(dialog);
+    finish();
     let answer = null;
-    cancel.addEventListener('click', () => dialog.close());
     form.addEventListener('submit', () => {
       answer = { value: input ? input.value.trim() : '', choice: select ? select.value : null };
     });
@@ -74,20 +89,11 @@ export function ask(title, { value = '', label = 'Name', submit = 'OK', choices 
  */
 export function choose(title, options, { submit = 'OK' } = {}) {
   return new Promise((resolve) => {
-    const dialog = document.createElement('dialog');
-    dialog.className = 'ask choose';
-    const form = document.createElement('form');
-    form.method = 'dialog';
-    const heading = document.createElement('h2');
-    heading.textContent = title;
+    const { dialog, form, ok, cancel, finish } = frame(title, 'ask choose', submit);
     const list = document.createElement('div');
     list.className = 'options';
     list.setAttribute('role', 'group');
     list.setAttribute('aria-label', title);
-    const ok = document.createElement('button');
-    ok.type = 'submit';
-    ok.className = 'primary';
-    ok.textContent = submit;
     ok.disabled = true;
     const pressed = () => [...list.querySelectorAll('[aria-pressed="true"]')].map((b) => /** @type {HTMLElement} */ (b).dataset.value);
     for (const option of options) {
@@ -105,17 +111,9 @@ export function choose(title, options, { submit = 'OK' } = {}) {
       });
       list.append(toggle);
     }
-    const buttons = document.createElement('div');
-    buttons.className = 'buttons';
-    const cancel = document.createElement('button');
-    cancel.type = 'button';
-    cancel.textContent = 'Cancel';
-    buttons.append(cancel, ok);
-    form.append(heading, list, buttons);
-    dialog.append(form);
-    document.body.append(dialog);
+    form.append(list);
+    finish();
     let answer = null;
-    cancel.addEventListener('click', () => dialog.close());
     form.addEventListener('submit', () => {
       answer = pressed();
     });

@@ -15,11 +15,8 @@ extension JSONRoutes {
         // The generated code checks types, not ranges: the library refuses what is off the globe (limitExceeded: 400 here).
         let (library, _) = try await library()
         let clusters = try await blocking {
-            do {
-                return try library.mapClusters(
-                    south: query.south, west: query.west, north: query.north, east: query.east, cellDegrees: query.cell, limit: limit)
-            } catch let error as PHPhotosError where error.code == .limitExceeded {
-                throw Problem.badRequest(error.localizedDescription)
+            try Self.clientMistakes {
+                try library.mapClusters(south: query.south, west: query.west, north: query.north, east: query.east, cellDegrees: query.cell, limit: limit)
             }
         }
         return .ok(

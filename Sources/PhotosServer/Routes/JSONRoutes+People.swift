@@ -127,13 +127,4 @@ extension JSONRoutes {
             box: .init(x: box.minX, y: box.minY, width: box.width, height: box.height), confidence: face.confidence,
             placedByHand: face.isPlacedByHand)
     }
-
-    /// Runs `body`; a value past the library's bounds (a name too long) is the client's mistake.
-    private static func clientMistakes<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as PHPhotosError where error.code == .limitExceeded {
-            throw Problem.badRequest(error.localizedDescription)
-        }
-    }
 }

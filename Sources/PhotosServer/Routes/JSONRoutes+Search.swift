@@ -11,12 +11,7 @@ extension JSONRoutes {
         let options = try AssetLookup.fetchOptions(predicate: nil, sort: nil, hidden: query.hidden?.rawValue, for: PHAsset.self, defaultSort: nil)
         let page = try await blocking {
             try library.withCurrentLibrary {
-                let result: PHFetchResult<PHAsset>
-                do {
-                    result = try PHAsset.fetchAssets(matchingSearch: text, options: options)
-                } catch let error as PHPhotosError where error.code == .limitExceeded {
-                    throw Problem.badRequest(error.localizedDescription)
-                }
+                let result = try Self.clientMistakes { try PHAsset.fetchAssets(matchingSearch: text, options: options) }
                 return try Page.of(result, limit: query.limit, cursor: query.cursor) { AssetRepresentation($0).schema }
             }
         }
@@ -31,13 +26,7 @@ extension JSONRoutes {
         let limit = input.query.limit ?? 8
         guard (1...50).contains(limit) else { throw Problem.badRequest("limit must be from 1 to 50") }
         let (library, _) = try await library()
-        let suggestions = try await blocking {
-            do {
-                return try library.searchSuggestions(for: text, limit: limit)
-            } catch let error as PHPhotosError where error.code == .limitExceeded {
-                throw Problem.badRequest(error.localizedDescription)
-            }
-        }
+        let suggestions = try await blocking { try Self.clientMistakes { try library.searchSuggestions(for: text, limit: limit) } }
         return .ok(
             .init(
                 body: .json(

@@ -62,10 +62,6 @@ extension JSONRoutes {
 
     /// The groups at `distance` (the library's default when nil); a distance out of range is the client's mistake.
     private static func groups(_ library: PHPhotoLibrary, distance: Int?) throws -> [SimilarPhotoGroup] {
-        do {
-            return try distance.map { try library.similarPhotoGroups(maximumDistance: $0) } ?? library.similarPhotoGroups()
-        } catch let error as PHPhotosError where error.code == .limitExceeded {
-            throw Problem.badRequest(error.localizedDescription)
-        }
+        try clientMistakes { try distance.map { try library.similarPhotoGroups(maximumDistance: $0) } ?? library.similarPhotoGroups() }
     }
 }

@@ -38,6 +38,17 @@ struct JSONRoutes: APIProtocol {
             configuration: .photosServer, middlewares: [JSONBodyCheck()])
     }
 
+    /// Runs `body`; a value past the library's bounds (`limitExceeded`: a
+    /// name too long, a box off the globe, a distance out of range) is the
+    /// client's mistake, 400 rather than the 503 a read past its deadline gets.
+    static func clientMistakes<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PHPhotosError where error.code == .limitExceeded {
+            throw Problem.badRequest(error.localizedDescription)
+        }
+    }
+
     /// The library the request's principal sees.
     func library() async throws -> (PHPhotoLibrary, Principal) {
         let principal = try principal()

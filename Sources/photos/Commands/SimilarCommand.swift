@@ -78,15 +78,11 @@ struct SimilarCommand: ParsableCommand {
 
         @Argument(help: "The photo to keep (its local identifier).")
         var identifier: String
-        @Option(help: "The most bits (of 64) two photos' hashes may differ in, 0 to \(PHPhotoLibrary.maximumSimilarityDistance), as the list was made with.")
-        var distance = PHPhotoLibrary.defaultSimilarityDistance
-        @Flag(help: "Find the group among those said not to be alike too, as the list was made with.")
-        var includeDismissed = false
-        @OptionGroup var options: LibraryOptions
+        @OptionGroup var choice: GroupChoice
+        private var options: LibraryOptions { choice.options }
 
         func run() throws {
-            let library = try options.open()
-            let group = try SimilarCommand.group(of: identifier, in: library, distance: distance, includingDismissed: includeDismissed)
+            let (library, group) = try choice.group(of: identifier)
             try library.keepOnly(identifier, of: group)
             let moved = group.assetLocalIdentifiers.count - 1
             if options.json {
@@ -97,16 +93,26 @@ struct SimilarCommand: ParsableCommand {
         }
     }
 
-    /// The group holding `identifier`, or a one-line error saying it has none.
-    static func group(of identifier: String, in library: PHPhotoLibrary, distance: Int, includingDismissed: Bool = false) throws -> SimilarPhotoGroup {
-        guard
-            let group = try groups(library, distance: distance, includingDismissed: includingDismissed).first(where: {
-                $0.assetLocalIdentifiers.contains(identifier)
-            })
-        else {
-            throw CLIError.user("\(Output.escaped(identifier)) looks like no other photo at distance \(distance)")
+    /// How `keep`, `stack` and `dismiss` find the group of the photo they name: as the list was made.
+    struct GroupChoice: ParsableArguments {
+        @Option(help: "The most bits (of 64) two photos' hashes may differ in, 0 to \(PHPhotoLibrary.maximumSimilarityDistance), as the list was made with.")
+        var distance = PHPhotoLibrary.defaultSimilarityDistance
+        @Flag(help: "Find the group among those said not to be alike too, as the list was made with.")
+        var includeDismissed = false
+        @OptionGroup var options: LibraryOptions
+
+        /// The library, and the group holding `identifier` in it, or a one-line error saying it has none.
+        func group(of identifier: String) throws -> (PHPhotoLibrary, SimilarPhotoGroup) {
+            let library = try options.open()
+            guard
+                let group = try SimilarCommand.groups(library, distance: distance, includingDismissed: includeDismissed).first(where: {
+                    $0.assetLocalIdentifiers.contains(identifier)
+                })
+            else {
+                throw CLIError.user("\(Output.escaped(identifier)) looks like no other photo at distance \(distance)")
+            }
+            return (library, group)
         }
-        return group
     }
 
     struct Stack: ParsableCommand {
@@ -117,15 +123,11 @@ struct SimilarCommand: ParsableCommand {
 
         @Argument(help: "The photo to show for the stack (its local identifier).")
         var identifier: String
-        @Option(help: "The most bits (of 64) two photos' hashes may differ in, 0 to \(PHPhotoLibrary.maximumSimilarityDistance), as the list was made with.")
-        var distance = PHPhotoLibrary.defaultSimilarityDistance
-        @Flag(help: "Find the group among those said not to be alike too, as the list was made with.")
-        var includeDismissed = false
-        @OptionGroup var options: LibraryOptions
+        @OptionGroup var choice: GroupChoice
+        private var options: LibraryOptions { choice.options }
 
         func run() throws {
-            let library = try options.open()
-            let group = try SimilarCommand.group(of: identifier, in: library, distance: distance, includingDismissed: includeDismissed)
+            let (library, group) = try choice.group(of: identifier)
             try library.stack(group, keeping: identifier)
             if options.json {
                 Output.json(["kept": identifier, "stacked": group.assetLocalIdentifiers])
@@ -141,13 +143,11 @@ struct SimilarCommand: ParsableCommand {
 
         @Argument(help: "A photo of the group (its local identifier).")
         var identifier: String
-        @Option(help: "The most bits (of 64) two photos' hashes may differ in, 0 to \(PHPhotoLibrary.maximumSimilarityDistance), as the list was made with.")
-        var distance = PHPhotoLibrary.defaultSimilarityDistance
-        @OptionGroup var options: LibraryOptions
+        @OptionGroup var choice: GroupChoice
+        private var options: LibraryOptions { choice.options }
 
         func run() throws {
-            let library = try options.open()
-            let group = try SimilarCommand.group(of: identifier, in: library, distance: distance)
+            let (library, group) = try choice.group(of: identifier)
             try library.dismissSimilarPhotoGroup(group)
             if options.json {
                 Output.json(["dismissed": group.assetLocalIdentifiers])
