@@ -43,7 +43,9 @@ import Testing
             let status = try await Self.exchange(request, port: server.port)
             sent += 1
             if let status { statuses[status, default: 0] += 1 }
-            #expect(status.map { $0 < 500 } ?? true, "\(status ?? 0) for \(String(decoding: request.prefix(600), as: UTF8.self).debugDescription)")
+            #expect(
+                status.map { $0 < 500 || ($0 == 507 && Self.isUpload(request)) } ?? true,
+                "\(status ?? 0) for \(String(decoding: request.prefix(600), as: UTF8.self).debugDescription)")
             if sent % 50 == 0 || status.map({ $0 >= 500 }) == true {
                 try #require(
                     server.process?.isRunning == true, "the server died after \(String(decoding: request.prefix(600), as: UTF8.self).debugDescription)")
@@ -52,6 +54,15 @@ import Testing
         print("FuzzProcessTests: \(sent) requests, statuses \(statuses.sorted { $0.key < $1.key })")
         #expect(sent > 0 && server.process?.isRunning == true)
         #expect(try await ServerProcess.request(.GET, "\(server.url)/v1/library", token: tokens[0]).status == 200)
+    }
+
+    /// Whether the request is to the uploads, whose documented 507 says the
+    /// server's disk has no room for what the uploads declared (the fuzzer's
+    /// own, up to each token's quota, fill a small disk's margin): a refusal,
+    /// not a failure.
+    private static func isUpload(_ request: Data) -> Bool {
+        let line = String(decoding: request.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        return line.split(separator: " ").dropFirst().first?.hasPrefix("/v1/uploads") == true
     }
 
     /// Sends one raw request on a connection of its own and reads the
