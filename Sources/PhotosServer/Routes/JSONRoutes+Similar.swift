@@ -17,10 +17,7 @@ extension JSONRoutes {
 
     func keepSimilar(_ input: Operations.KeepSimilar.Input) async throws -> Operations.KeepSimilar.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("the body must be JSON") }
-        guard let keep = ObjectID.localIdentifier(body.keep, of: .asset) else { throw Problem(.notFound, "no asset \(body.keep)") }
-        let (library, _) = try await library()
-        let others = try await blocking {
-            let group = try Self.group(of: keep, named: body.keep, in: library, distance: body.distance)
+        let others = try await withGroup(of: body.keep, distance: body.distance) { library, keep, group in
             try library.keepOnly(keep, of: group)
             return group.assetLocalIdentifiers.filter { $0 != keep }
         }
@@ -29,10 +26,7 @@ extension JSONRoutes {
 
     func stackSimilar(_ input: Operations.StackSimilar.Input) async throws -> Operations.StackSimilar.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("the body must be JSON") }
-        guard let keep = ObjectID.localIdentifier(body.keep, of: .asset) else { throw Problem(.notFound, "no asset \(body.keep)") }
-        let (library, _) = try await library()
-        let (group, burst) = try await blocking {
-            let group = try Self.group(of: keep, named: body.keep, in: library, distance: body.distance)
+        let (group, burst) = try await withGroup(of: body.keep, distance: body.distance) { library, keep, group in
             try library.stack(group, keeping: keep)
             let kept = library.withCurrentLibrary { PHAsset.fetchAssets(withLocalIdentifiers: [keep], options: nil).firstObject }
             return (group, kept?.burstIdentifier ?? "")
@@ -42,22 +36,27 @@ extension JSONRoutes {
 
     func dismissSimilar(_ input: Operations.DismissSimilar.Input) async throws -> Operations.DismissSimilar.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("the body must be JSON") }
-        guard let asset = ObjectID.localIdentifier(body.asset, of: .asset) else { throw Problem(.notFound, "no asset \(body.asset)") }
-        let (library, _) = try await library()
-        let group = try await blocking {
-            let group = try Self.group(of: asset, named: body.asset, in: library, distance: body.distance)
+        let group = try await withGroup(of: body.asset, distance: body.distance) { library, _, group in
             try library.dismissSimilarPhotoGroup(group)
             return group
         }
         return .ok(.init(body: .json(.init(assets: group.assetLocalIdentifiers.map(ObjectID.urlForm)))))
     }
 
-    /// The group holding `localIdentifier` (the client's `id`); 404 when it is in none the token sees.
-    private static func group(of localIdentifier: String, named id: String, in library: PHPhotoLibrary, distance: Int?) throws -> SimilarPhotoGroup {
-        guard let group = try groups(library, distance: distance).first(where: { $0.assetLocalIdentifiers.contains(localIdentifier) }) else {
-            throw Problem(.notFound, "\(id) looks like no other photo the token sees")
+    /// Runs `body` off the event loop with the token's library, the asset
+    /// the client's `id` names and the group holding it at `distance`; 404
+    /// when `id` names no asset, or one in no group the token sees.
+    private func withGroup<T: Sendable>(
+        of id: String, distance: Int?, _ body: @escaping @Sendable (PHPhotoLibrary, String, SimilarPhotoGroup) throws -> T
+    ) async throws -> T {
+        guard let asset = ObjectID.localIdentifier(id, of: .asset) else { throw Problem(.notFound, "no asset \(id)") }
+        let (library, _) = try await library()
+        return try await blocking {
+            guard let group = try Self.groups(library, distance: distance).first(where: { $0.assetLocalIdentifiers.contains(asset) }) else {
+                throw Problem(.notFound, "\(id) looks like no other photo the token sees")
+            }
+            return try body(library, asset, group)
         }
-        return group
     }
 
     /// The groups at `distance` (the library's default when nil); a distance out of range is the client's mistake.
